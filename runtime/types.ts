@@ -1,0 +1,259 @@
+/**
+ * Resource and request types of the fixed endpoints, written by hand from the API description
+ * (v0.224.2). They are kept equal to `components.schemas` of `specs/openapi.yaml` by
+ * `test/types/openapi-compat.test-d.ts`, which compares them with openapi-typescript's output in
+ * `generated/openapi.ts`. The runtime cannot import `generated/` (dependencies point one way),
+ * hence this copy and that guard.
+ *
+ * Where the description says "not shown", the types are open (`[key: string]: unknown`) and
+ * statuses are widened with `(string & {})` so that unknown values from the service still type-check.
+ */
+
+/** How result media are returned: a temporary hosted `url` (default) or inline base64 `b64_json`. */
+export type ResponseFormat = 'url' | 'b64_json';
+
+/** One result item: `{ url }` for `response_format: 'url'` (the default), `{ b64_json }` for `'b64_json'`. */
+export type MediaItem<F extends ResponseFormat = 'url'> = F extends 'b64_json' ? { b64_json: string } : { url: string };
+
+/** Result of `images.generate` and `images.edit`. `created` is a Unix timestamp in seconds. */
+export interface ImageResult<F extends ResponseFormat = 'url'> {
+  model: string;
+  created: number;
+  images: MediaItem<F>[];
+}
+
+/** Result of `videos.generate`. `created` is a Unix timestamp in seconds; `b64_json` holds mp4 bytes. */
+export interface VideoResult<F extends ResponseFormat = 'url'> {
+  model: string;
+  created: number;
+  videos: MediaItem<F>[];
+}
+
+/** An item of the async queue. The output URL is never part of it: it arrives only in the completion event. */
+export interface Generation {
+  /** UUID returned by enqueue. */
+  generation_id: string;
+  /** Only on the enqueue response: `processing`. */
+  status?: 'processing' | (string & {});
+  model?: string;
+  prompt?: string;
+  media_type?: 'image' | 'video' | (string & {});
+  /** Unix timestamp in seconds of enqueue. */
+  enqueued_at?: number;
+  seed?: number;
+  aspect_ratio?: string;
+  /** Video duration in seconds. */
+  duration?: number;
+  [key: string]: unknown;
+}
+
+/** One generation as the enqueue response lists it. */
+export interface EnqueuedGeneration {
+  generation_id: string;
+  status: 'processing' | (string & {});
+}
+
+/** Response of `POST /api/ai/queue`: one item per generation. */
+export interface EnqueueResponse {
+  generations: EnqueuedGeneration[];
+}
+
+/** Response of `GET /api/ai/queue`: only in-progress generations are listed. */
+export interface QueueListResponse {
+  count: number;
+  generations: Generation[];
+}
+
+/** Response of `DELETE /api/ai/queue/{generation_id}`. */
+export interface CancelResponse {
+  status: 'success' | (string & {});
+  generation_id: string;
+}
+
+/** Query of `GET /api/ai/queue`. `namespace` defaults to the authenticated user. */
+export interface QueueListParams {
+  namespace?: string;
+  model?: string;
+}
+
+/** Payload of the `media_generation_completed` event when the generation succeeded. */
+export interface MediaGenerationSucceeded {
+  generation_id: string;
+  status: 'succeeded';
+  media_type: 'image' | 'video' | (string & {});
+  model: string;
+  /** Presigned output URL; expires after a limited time. */
+  url: string;
+  [key: string]: unknown;
+}
+
+/** Payload of the `media_generation_completed` event when the generation failed. */
+export interface MediaGenerationFailed {
+  generation_id: string;
+  status: 'failed';
+  media_type: 'image' | 'video' | (string & {});
+  /** Human-readable reason. */
+  error: string;
+  [key: string]: unknown;
+}
+
+/** Payload of `media_generation_completed`: emitted once per generation that succeeded or failed. */
+export type MediaGenerationCompleted = MediaGenerationSucceeded | MediaGenerationFailed;
+
+/** An event read from `GET /api/events`. Only `media_generation_completed` is typed; other types pass through untyped. */
+export type ServerEvent =
+  | { event: 'media_generation_completed'; data: MediaGenerationCompleted; id?: string }
+  | { event: string & {}; data: unknown; id?: string };
+
+/** Model object of `GET /api/ai/models/{id}`, with the schema normalised to `request_schema`. Other fields are not shown by the description. */
+export interface Model {
+  id: string;
+  object?: 'model' | (string & {});
+  display_name?: string;
+  description?: string;
+  /** The path the model is served on, as the models API writes it, e.g. `/images/edit`. */
+  endpoint?: string;
+  capabilities?: { input?: string[]; output?: string[]; [key: string]: unknown };
+  /** The model's request schema (a JSON Schema object), or null (chat models take the standard chat body). */
+  request_schema: Record<string, unknown> | null;
+  [key: string]: unknown;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Chat completions (the widely used chat-completions format)
+
+/** A content part of a chat message. Image and video URLs must be publicly accessible. */
+export type ChatContentPart =
+  | { type: 'text'; text: string }
+  | { type: 'image_url'; image_url: { url: string } }
+  | { type: 'video_url'; video_url: { url: string } };
+
+/** A chat message: `content` is a string or an array of parts. */
+export interface ChatMessage {
+  role: 'system' | 'user' | 'assistant';
+  content: string | ChatContentPart[];
+}
+
+/** A function tool definition; `parameters` is a JSON-schema object. */
+export interface ChatTool {
+  type: 'function';
+  function: { name: string; description?: string; parameters?: Record<string, unknown> };
+}
+
+/** The chat request body without `model` (the parameters every chat model takes). */
+export interface ChatCompletionParams {
+  /** Must not be empty. */
+  messages: ChatMessage[];
+  /** true returns server-sent events (see `chat.completions.create` overloads). */
+  stream?: boolean;
+  /** Maximum response tokens; default varies by model. */
+  max_tokens?: number;
+  /** 0 to 2; default varies by model. */
+  temperature?: number;
+  top_p?: number;
+  frequency_penalty?: number;
+  presence_penalty?: number;
+  tools?: ChatTool[];
+  tool_choice?: string | Record<string, unknown>;
+  parallel_tool_calls?: boolean;
+  /** e.g. `{ type: 'json_object' }`; support varies by provider. */
+  response_format?: { type: string; [key: string]: unknown };
+}
+
+/** A tool call made by the model; `function.arguments` is a string containing JSON. */
+export interface ToolCall {
+  id: string;
+  index?: number;
+  type: 'function';
+  function: { name: string; arguments: string };
+}
+
+/** Token counts of a completion. */
+export interface Usage {
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
+}
+
+/** Response of a non-streaming chat completion. `created` is a Unix timestamp in seconds. */
+export interface ChatCompletion {
+  /** `chatcmpl-` then an identifier. */
+  id: string;
+  object: 'chat.completion' | (string & {});
+  created: number;
+  model: string;
+  choices: Array<{
+    index: number;
+    /** `content` is null when the model calls a tool (then `finish_reason` is `tool_calls`). */
+    message: { role: string; content: string | null; tool_calls?: ToolCall[] };
+    finish_reason: 'stop' | 'tool_calls' | (string & {}) | null;
+  }>;
+  usage?: Usage;
+}
+
+/** One chunk of a streaming chat completion. `finish_reason` is null in non-final chunks. */
+export interface ChatCompletionChunk {
+  id: string;
+  object: 'chat.completion.chunk' | (string & {});
+  created: number;
+  model: string;
+  choices: Array<{
+    index: number;
+    delta: { role?: string; content?: string | null; tool_calls?: ToolCall[] };
+    finish_reason: 'stop' | 'tool_calls' | (string & {}) | null;
+  }>;
+  usage?: Usage | null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Parameters of models whose schema is null: "the endpoint's parameters as the description lists them"
+
+/** `POST /api/ai/images/generate` parameters as the description lists them (besides `model`, `response_format`, `target_namespace`). */
+export interface DescribedImageGenerateParams {
+  /** Must be non-empty. */
+  prompt: string;
+  /** e.g. `1:1`, `16:9`, `9:16`, `4:3`, `3:4`. */
+  aspect_ratio?: string;
+  num_inference_steps?: number;
+  seed?: number;
+}
+
+/** `POST /api/ai/images/edit` parameters as the description lists them. */
+export interface DescribedImageEditParams {
+  prompt: string;
+  /** URL, or an array of URL strings for multi-reference models. Must be publicly downloadable. */
+  input_image?: string | string[];
+}
+
+/** One shot of a multi-shot video prompt; `duration` in seconds. */
+export interface MultiPromptShot {
+  prompt: string;
+  duration: number;
+}
+
+/** `POST /api/ai/videos/generate` parameters as the description lists them: exactly one of `prompt` / `multi_prompt`. */
+export interface DescribedVideoGenerateParams {
+  prompt?: string;
+  multi_prompt?: MultiPromptShot[];
+  /** Seconds, used with `prompt`; default 5. */
+  duration?: number;
+  /** Default `16:9`. */
+  aspect_ratio?: string;
+  input_image?: string | string[];
+  input_video?: string;
+  generate_audio?: boolean;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Fine-tunes
+
+/** A fine-tune object. Its fields beyond the identifier are not shown by the description. */
+export interface FineTune {
+  [key: string]: unknown;
+}
+
+/** Path of the fine-tune endpoints: the repository the fine-tune belongs to. */
+export interface RepoRef {
+  namespace: string;
+  repo_name: string;
+}
