@@ -1,0 +1,131 @@
+// Small HTTP helpers shared by the local server's routes: error bodies, replies, body parsing.
+import type { IncomingMessage } from 'node:http';
+
+/**
+ * A buffered reply. Route handlers return one (or throw an HttpError); the dispatcher writes it,
+ * applying the `slow-body` and `500-after-enqueue` faults. Streaming handlers write directly and
+ * return STREAMED instead.
+ */
+export interface Reply {
+  status: number;
+  body: unknown; // serialised as JSON unless it is a Buffer
+  headers?: Record<string, string>;
+}
+export const STREAMED = Symbol('streamed');
+export type HandlerResult = Reply | typeof STREAMED;
+
+/**
+ * Error body for every error except the queue/fine-tune 404.
+ * Not shown by the description; ours: {"error": {type, title, message}, "status": "error", "status_message": type}.
+ * The message string itself is the description's text to the letter where the description gives one.
+ */
+export function errorBody(type: string, message: string): Record<string, unknown> {
+  return { error: { type, title: message, message }, status: 'error', status_message: type };
+}
+
+/** The fixed human-readable title of the resource_not_found body (ours; the description only says "a fixed human-readable string"). */
+export const NOT_FOUND_TITLE = 'The requested resource was not found';
+
+/** The queue get/delete 404 body, exactly the description's shape. Also used for the tokenize 404 and the '404' fault. */
+export function resourceNotFoundBody(): Record<string, unknown> {
+  return { error: { type: 'resource_not_found', title: NOT_FOUND_TITLE }, status: 'error', status_message: 'resource_not_found' };
+}
+
+/**
+ * snake_case error type per status code (not shown by the description; ours).
+ */
+export const ERROR_TYPES: Record<number, string> = {
+  400: 'bad_request',
+  401: 'unauthenticated',
+  402: 'insufficient_credits',
+  403: 'forbidden',
+  404: 'not_found',
+  405: 'method_not_allowed',
+  413: 'payload_too_large',
+  422: 'unprocessable_entity',
+  429: 'rate_limited',
+  500: 'internal_server_error',
+  503: 'service_unavailable',
+};
+
+export class HttpError extends Error {
+  readonly status: number;
+  readonly body: unknown;
+  readonly headers: Record<string, string> | undefined;
+  constructor(status: number, message: string, opts: { type?: string; body?: unknown; headers?: Record<string, string> } = {}) {
+    super(message);
+    this.status = status;
+    this.body = opts.body ?? errorBody(opts.type ?? ERROR_TYPES[status] ?? 'error', message);
+    this.headers = opts.headers;
+  }
+}
+
+export function badRequest(message: string): HttpError {
+  return new HttpError(400, message);
+}
+
+export function resourceNotFound(): HttpError {
+  return new HttpError(404, NOT_FOUND_TITLE, { body: resourceNotFoundBody() });
+}
+
+export function json(status: number, body: unknown, headers?: Record<string, string>): Reply {
+  return headers ? { status, body, headers } : { status, body };
+}
+
+/** Serialise a reply body to bytes and its content type. */
+export function encodeBody(body: unknown): { bytes: Buffer; contentType: string } {
+  if (Buffer.isBuffer(body)) return { bytes: body, contentType: 'application/octet-stream' };
+  return { bytes: Buffer.from(JSON.stringify(body)), contentType: 'application/json' };
+}
+
+const MAX_BODY_BYTES = 10 * 1024 * 1024; // ours: the description does not show payload limits
+
+/** Read the whole request body (at most 10 MiB; more -> 413). */
+export function readBody(req: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let failed = false;
+    req.on('data', (c: Buffer) => {
+      if (failed) return;
+      size += c.length;
+      if (size > MAX_BODY_BYTES) {
+        failed = true;
+        reject(new HttpError(413, `Request body exceeds ${MAX_BODY_BYTES} bytes`));
+        return;
+      }
+      chunks.push(c);
+    });
+    req.on('end', () => {
+      if (!failed) resolve(Buffer.concat(chunks));
+    });
+    req.on('error', (e) => {
+      if (!failed) {
+        failed = true;
+        reject(e);
+      }
+    });
+  });
+}
+
+/**
+ * Parse a JSON object body. An empty body counts as {} (so a POST without a body meets the route's own
+ * validation, e.g. "You must specify a model to call"). Not JSON -> 400 `Request body is not valid JSON`;
+ * not an object -> 400 `Request body must be a JSON object` (both messages ours).
+ */
+export function parseJsonObject(raw: Buffer): Record<string, unknown> {
+  const text = raw.toString('utf8');
+  if (text.trim() === '') return {};
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw badRequest('Request body is not valid JSON');
+  }
+  if (!isObject(value)) throw badRequest('Request body must be a JSON object');
+  return value;
+}
+
+export function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}

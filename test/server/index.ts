@@ -1,0 +1,284 @@
+// The local HTTP server that stands in for the hosted inference service (node:http only).
+// It behaves as /work/shared/api-description.md says; where the description says "not shown",
+// the choices are ours and are marked "ours" in comments across test/server/*.ts.
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ERROR_TYPES, HttpError, STREAMED, encodeBody, errorBody, parseJsonObject, readBody, resourceNotFoundBody, type Reply } from './http.ts';
+import { Accounts, Clock, FileStore, loadModels, type UserInfo } from './state.ts';
+import { EventHub } from './sse.ts';
+import { Faults, pathMatches, type Fault, type FaultController } from './faults.ts';
+import { ParamValidator } from './validate.ts';
+import { GenerationQueue, defaultDecide, type DecideFn } from './queue.ts';
+import { FineTuneStore } from './routes-finetunes.ts';
+import { chatRoutes } from './routes-chat.ts';
+import { mediaRoutes } from './routes-media.ts';
+import { queueRoutes } from './routes-queue.ts';
+import { fineTuneRoutes } from './routes-finetunes.ts';
+import type { RequestCtx, Route, ServerCtx } from './context.ts';
+
+export type { Fault, FaultController } from './faults.ts';
+
+export interface LocalServerOptions {
+  port?: number; // default 0 (ephemeral); host is always 127.0.0.1
+  specsDir?: string; // default: <repo>/specs
+  modelsDir?: string; // directory of <id>.json model objects (serves every *.json in it); default <specsDir>/models
+  users?: Record<string, { user: string; orgs?: string[] }>; // API key -> user
+  credits?: Record<string, number>; // namespace -> credits; default 1000 for every namespace not listed
+  costPerGeneration?: number; // default 1 (chat completions cost 0; a chat call with credits <= 0 still fails)
+  keepAliveMs?: number; // SSE keep-alive interval, default 15_000
+  workerDelayMs?: number; // default 50: how long the queue worker takes for a generation
+  decide?: (g: { generation_id: string; model: string; params: Record<string, unknown>; index: number; namespace: string }) => {
+    outcome: 'succeeded' | 'failed' | 'vanish' | 'hold';
+    delayMs?: number;
+    error?: string;
+  };
+  now?: () => number; // injectable clock in ms; default Date.now
+  unrelatedEvents?: boolean; // default true: emit `event: deployment_updated` on enqueue
+  log?: boolean; // one line per request to stderr (never the Authorization header or any key)
+}
+
+export interface LocalServer {
+  url: string;
+  port: number;
+  close(): Promise<void>;
+  faults: FaultController;
+  /** Every request received, in order (path without query). status 0 = no answer (reset, hang, or still pending). */
+  requests: Array<{ method: string; path: string; status: number; key?: undefined }>;
+  /** Requests matching: method case-insensitive ('*' = any); a string is a path prefix (a trailing '*' is allowed), a RegExp is tested on the path. */
+  count(method: string, pathPrefixOrRegExp: string | RegExp): number;
+  clock: { now(): number; advance(ms: number): void };
+  /** Push an event to that user's open streams (lost if none). Non-string data is sent as JSON; a string is sent as is (one `data:` line per line). */
+  emit(user: string, event: string, data: unknown): void;
+  dropEventStreams(): void;
+  queue: {
+    list(): Array<Record<string, unknown>>;
+    complete(generation_id: string, outcome: 'succeeded' | 'failed' | 'vanish', error?: string): void;
+  };
+  setCredits(namespace: string, credits: number): void;
+}
+
+const DEFAULT_USERS = { 'test-key': { user: 'alice', orgs: ['acme'] } };
+const SLOW_BODY_DEFAULT_MS = 200; // ours: slow-body delay when the fault gives none
+const ROUTES: Route[] = [...chatRoutes, ...mediaRoutes, ...queueRoutes, ...fineTuneRoutes];
+const NO_USER: UserInfo = { user: '', orgs: [] };
+
+export async function startServer(options: LocalServerOptions = {}): Promise<LocalServer> {
+  const specsDir = options.specsDir ?? fileURLToPath(new URL('../../specs/', import.meta.url));
+  const modelsDir = options.modelsDir ?? path.join(specsDir, 'models');
+  const models = await loadModels(modelsDir);
+  const workerDelayMs = options.workerDelayMs ?? 50;
+
+  let baseUrl = '';
+  const accounts = new Accounts(options.users ?? DEFAULT_USERS, options.credits ?? {});
+  const hub = new EventHub(options.keepAliveMs ?? 15_000);
+  const files = new FileStore(() => baseUrl);
+  const validator = new ParamValidator();
+  let queue: GenerationQueue;
+  const clock = new Clock(options.now ?? Date.now, () => queue.sweep());
+  queue = new GenerationQueue({ clock, hub, files, validator, decide: (options.decide as DecideFn | undefined) ?? defaultDecide(workerDelayMs), workerDelayMs });
+  const ctx: ServerCtx = {
+    models,
+    accounts,
+    clock,
+    hub,
+    files,
+    validator,
+    queue,
+    fineTunes: new FineTuneStore(),
+    costPerGeneration: options.costPerGeneration ?? 1,
+    unrelatedEvents: options.unrelatedEvents ?? true,
+  };
+  const faults = new Faults();
+  const requests: LocalServer['requests'] = [];
+  const sockets = new Set<Socket>();
+  const pendingTimers = new Set<NodeJS.Timeout>();
+
+  const later = (ms: number, fn: () => void): void => {
+    const t = setTimeout(() => {
+      pendingTimers.delete(t);
+      fn();
+    }, ms);
+    pendingTimers.add(t);
+  };
+
+  /** Write a buffered reply; with a slow-body fault: headers + first half, a pause, then the rest. */
+  const send = (res: ServerResponse, reply: Reply, slowMs: number | undefined): void => {
+    if (res.headersSent || res.destroyed) return;
+    const { bytes, contentType } = encodeBody(reply.body);
+    res.writeHead(reply.status, { 'Content-Type': contentType, 'Content-Length': String(bytes.length), ...reply.headers });
+    if (slowMs === undefined) {
+      res.end(bytes);
+      return;
+    }
+    const half = Math.floor(bytes.length / 2);
+    res.write(bytes.subarray(0, half));
+    later(slowMs, () => {
+      if (!res.destroyed) res.end(bytes.subarray(half));
+    });
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const started = Date.now();
+    const method = (req.method ?? 'GET').toUpperCase();
+    const rawUrl = req.url ?? '/';
+    const q = rawUrl.indexOf('?');
+    const reqPath = q < 0 ? rawUrl : rawUrl.slice(0, q);
+    const entry = { method, path: reqPath, status: 0 };
+    requests.push(entry);
+    res.on('finish', () => {
+      if (options.log) process.stderr.write(`[local-server] ${method} ${reqPath} ${entry.status} ${Date.now() - started}ms\n`);
+    });
+    const markStatus = (status: number): void => {
+      entry.status = status;
+    };
+    const reply = (r: Reply, slowMs?: number): void => {
+      markStatus(r.status);
+      send(res, r, slowMs);
+    };
+
+    // Faults come first: before auth and routing.
+    const fault: Fault | undefined = faults.take(method, reqPath);
+    if (fault?.kind === 'reset') {
+      // Nothing written, request not processed: the client sees a connection error.
+      req.socket.destroy();
+      if (options.log) process.stderr.write(`[local-server] ${method} ${reqPath} reset\n`);
+      return;
+    }
+    let rawBody: Buffer;
+    try {
+      rawBody = await readBody(req);
+    } catch (e) {
+      if (e instanceof HttpError) reply({ status: e.status, body: e.body });
+      else req.socket.destroy();
+      return;
+    }
+    queue.sweep(); // expiry runs on every request
+    if (fault) {
+      const retryAfter: Record<string, string> = fault.retryAfterSeconds !== undefined ? { 'Retry-After': String(fault.retryAfterSeconds) } : {};
+      switch (fault.kind) {
+        case 'hang':
+          return; // never answers; close() destroys the socket
+        case '429':
+          // Fault messages are ours.
+          return reply({ status: 429, body: errorBody(ERROR_TYPES[429]!, 'Too many requests'), headers: retryAfter });
+        case '500':
+          return reply({ status: 500, body: errorBody(ERROR_TYPES[500]!, 'Internal server error') });
+        case '503':
+          return reply({ status: 503, body: errorBody(ERROR_TYPES[503]!, 'Service temporarily unavailable'), headers: retryAfter });
+        case '404':
+          return reply({ status: 404, body: resourceNotFoundBody() });
+        case 'invalid-json':
+          // Answered without processing the request.
+          return reply({ status: 200, body: Buffer.from('{"generations": [ this is not JSON'), headers: { 'Content-Type': 'application/json' } });
+        default:
+          break; // slow-body and 500-after-enqueue apply once the request is processed
+      }
+    }
+
+    let result: Reply;
+    try {
+      const route = ROUTES.find((r) => r.method === method && r.pattern.test(reqPath));
+      const needsAuth = route ? route.auth !== false : true;
+      const user = needsAuth ? accounts.authenticate(req) : NO_USER;
+      if (!route) {
+        const known = ROUTES.some((r) => r.pattern.test(reqPath));
+        // Ours: unknown path -> 404, known path with another method -> 405; both with the JSON error body.
+        throw new HttpError(known ? 405 : 404, known ? `Method ${method} is not allowed on ${reqPath}` : `No route for ${method} ${reqPath}`);
+      }
+      const match = route.pattern.exec(reqPath)!;
+      const params = match.slice(1).map((p) => {
+        try {
+          return decodeURIComponent(p);
+        } catch {
+          throw new HttpError(400, `Malformed path segment: ${p}`);
+        }
+      });
+      let parsed: Record<string, unknown> | undefined;
+      const rctx: RequestCtx = {
+        req,
+        res,
+        method,
+        path: reqPath,
+        query: new URLSearchParams(q < 0 ? '' : rawUrl.slice(q + 1)),
+        user,
+        body: async () => (parsed ??= parseJsonObject(rawBody)),
+        markStatus,
+      };
+      const out = await route.handler(ctx, rctx, params);
+      if (out === STREAMED) return;
+      result = out;
+    } catch (e) {
+      if (e instanceof HttpError) {
+        result = { status: e.status, body: e.body, ...(e.headers ? { headers: e.headers } : {}) };
+      } else {
+        process.stderr.write(`[local-server] internal error on ${method} ${reqPath}: ${(e as Error).stack ?? String(e)}\n`);
+        result = { status: 500, body: errorBody(ERROR_TYPES[500]!, 'Internal server error') };
+      }
+    }
+    if (fault?.kind === '500-after-enqueue') {
+      // Processed fully (generations created, credits charged), then the answer is a 500: the client cannot know.
+      return reply({ status: 500, body: errorBody(ERROR_TYPES[500]!, 'Internal server error') });
+    }
+    reply(result, fault?.kind === 'slow-body' ? (fault.delayMs ?? SLOW_BODY_DEFAULT_MS) : undefined);
+  };
+
+  const server = http.createServer((req, res) => {
+    handle(req, res).catch((e: unknown) => {
+      process.stderr.write(`[local-server] ${(e as Error).stack ?? String(e)}\n`);
+      if (!res.headersSent) res.destroy();
+    });
+  });
+  server.on('connection', (s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  server.on('clientError', (_err, socket) => socket.destroy());
+
+  const port = await new Promise<number>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', () => {
+      server.off('error', reject);
+      const addr = server.address();
+      resolve(typeof addr === 'object' && addr ? addr.port : 0);
+    });
+  });
+  baseUrl = `http://127.0.0.1:${port}`;
+  // Expiry also runs periodically (it runs on every request and on clock.advance as well).
+  const sweeper = setInterval(() => queue.sweep(), 60_000);
+  sweeper.unref();
+
+  let closing: Promise<void> | undefined;
+  return {
+    url: baseUrl,
+    port,
+    faults,
+    requests,
+    count(m, p) {
+      const want = m.toUpperCase();
+      return requests.filter((r) => (want === '*' || r.method === want) && (typeof p === 'string' ? r.path.startsWith(p.replace(/\*$/, '')) : pathMatches(p, r.path))).length;
+    },
+    clock: { now: () => clock.now(), advance: (ms) => clock.advance(ms) },
+    emit: (user, event, data) => void hub.emit(user, event, data),
+    dropEventStreams: () => hub.dropAll(),
+    queue: {
+      list: () => queue.all(),
+      complete: (id, outcome, error) => queue.finish(id, outcome, error),
+    },
+    setCredits: (ns, n) => accounts.setCredits(ns, n),
+    close() {
+      closing ??= new Promise<void>((resolve) => {
+        clearInterval(sweeper);
+        queue.stopAll();
+        for (const t of pendingTimers) clearTimeout(t);
+        pendingTimers.clear();
+        hub.dropAll();
+        server.close(() => resolve());
+        server.closeAllConnections();
+        for (const s of sockets) s.destroy();
+      });
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,62 @@
+// The async queue endpoints and the event stream.
+import { randomUUID } from 'node:crypto';
+import { badRequest, json, resourceNotFound, STREAMED, type HandlerResult } from './http.ts';
+import { mediaTypeOf } from './state.ts';
+import { lookupModel } from './routes-media.ts';
+import type { RequestCtx, Route, ServerCtx } from './context.ts';
+
+async function enqueue(s: ServerCtx, r: RequestCtx): Promise<HandlerResult> {
+  const body = await r.body();
+  const model = lookupModel(s, body.model);
+  const media = mediaTypeOf(model);
+  if (!media) throw badRequest(`Model ${model.id} does not produce image or video output`);
+  const n = body.num_generations ?? 1;
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > 4) {
+    throw badRequest('num_generations must be an integer from 1 to 4'); // message ours
+  }
+  const namespace = s.accounts.namespaceFor(r.user, body.target_namespace);
+  s.accounts.charge(namespace, s.costPerGeneration * n);
+  // No model-parameter validation here (per the description): the worker fails invalid generations later.
+  const params: Record<string, unknown> = { ...body };
+  const ids = s.queue.enqueue(r.user.user, namespace, model, media, params, n);
+  if (s.unrelatedEvents) {
+    // Ours (payloads of other event types are not shown): an unrelated deployment event, so clients must filter.
+    s.hub.emit(r.user.user, 'deployment_updated', { deployment_id: `dep_${randomUUID().slice(0, 8)}`, status: 'running', model: model.id });
+  }
+  return json(200, { generations: ids.map((generation_id) => ({ generation_id, status: 'processing' })) });
+}
+
+function list(s: ServerCtx, r: RequestCtx): HandlerResult {
+  const namespace = s.accounts.namespaceFor(r.user, r.query.get('namespace'), 'namespace');
+  const model = r.query.get('model') || undefined;
+  const generations = s.queue.list(namespace, model);
+  return json(200, { count: generations.length, generations });
+}
+
+function get(s: ServerCtx, r: RequestCtx, [id]: string[]): HandlerResult {
+  // Terminal, unknown, or in a namespace this user cannot access: the exact 404 body.
+  const g = s.queue.find(id!, (ns) => s.accounts.canAccess(r.user, ns));
+  if (!g) throw resourceNotFound();
+  return json(200, { ...g.resource });
+}
+
+function cancel(s: ServerCtx, r: RequestCtx, [id]: string[]): HandlerResult {
+  const g = s.queue.find(id!, (ns) => s.accounts.canAccess(r.user, ns));
+  if (!g) throw resourceNotFound();
+  s.queue.cancel(id!);
+  return json(200, { status: 'success', generation_id: id });
+}
+
+function events(s: ServerCtx, r: RequestCtx): HandlerResult {
+  s.hub.open(r.user.user, r.res);
+  r.markStatus(200);
+  return STREAMED;
+}
+
+export const queueRoutes: Route[] = [
+  { method: 'POST', pattern: /^\/api\/ai\/queue$/, handler: enqueue },
+  { method: 'GET', pattern: /^\/api\/ai\/queue$/, handler: list },
+  { method: 'GET', pattern: /^\/api\/ai\/queue\/([^/]+)$/, handler: get },
+  { method: 'DELETE', pattern: /^\/api\/ai\/queue\/([^/]+)$/, handler: cancel },
+  { method: 'GET', pattern: /^\/api\/events$/, handler: events },
+];
