@@ -54,9 +54,10 @@ export interface QueueFields extends SdkFields {
  * typed by it) and the SDK fields, then the model's own parameters `P`, which win over an SDK
  * field of the same name. Closed: an unknown property is a type error.
  */
-export type MediaBody<P, M extends string, F extends ResponseFormat, X = SdkFields> = { model: M } & ('response_format' extends keyof P ? unknown : { response_format?: F }) &
-  Omit<X, keyof P> &
-  P;
+export type MediaBody<P, M extends string, F extends ResponseFormat, X = SdkFields> = { model: M } & MediaParams<P, F, X>;
+
+/** `MediaBody` without `model`: what a per-model endpoint function takes (it sets `model` itself). */
+export type MediaParams<P, F extends ResponseFormat, X = SdkFields> = ('response_format' extends keyof P ? unknown : { response_format?: F }) & Omit<X, keyof P> & P;
 
 /** `P` with `input_image` made required, when `P` has one (editing needs an input image). */
 export type WithInputImage<P> = P extends { input_image?: infer I } ? Omit<P, 'input_image'> & { input_image: Exclude<I, undefined> } : P;

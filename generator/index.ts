@@ -1,0 +1,68 @@
+/**
+ * The generator pipeline: load -> (refresh) -> classify -> name -> types -> emit -> write, one
+ * file per stage (see ARCHITECTURE.md). Data flows one way; no stage mutates its inputs (the load
+ * stage freezes them). Nothing is written until every stage has succeeded.
+ */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { classify, type ClassifyNote } from './classify.ts';
+import { emit, loadTemplates, modelDoc, startOpenapiModule, type OutputFiles } from './emit.ts';
+import { load } from './load.ts';
+import { nameModels } from './name.ts';
+import { modelType } from './types.ts';
+import { format, prettierOptions, write, type WriteResult } from './write.ts';
+
+/** The repository root (this file is `<root>/generator/index.ts`). */
+export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/** Options of one run. */
+export interface GenerateOptions {
+  /** The specs directory. Default `<repo>/specs`. */
+  specsDir?: string;
+  /** Where `generated/` is written. Default the repository root. */
+  outRoot?: string;
+  /** Write nothing; report what would change. */
+  check?: boolean;
+}
+
+/** What a run did (or, with `check`, would do). */
+export interface GenerateResult extends WriteResult {
+  /** Notes said once per model (e.g. an endpoint the description does not cover). */
+  notes: ClassifyNote[];
+  /** Every output file (formatted), by path relative to `outRoot`. */
+  files: OutputFiles;
+  models: number;
+}
+
+function posix(p: string): string {
+  return p.split(path.sep).join('/');
+}
+
+/** Run the pipeline. @throws SpecError (file, model, JSON pointer) on bad input; nothing is written then. */
+export async function generate(options: GenerateOptions = {}): Promise<GenerateResult> {
+  const t0 = performance.now();
+  const lap = (stage: string) => { if (process.env['GENERATE_TIMING']) console.error(`[timing] ${stage} ${Math.round(performance.now() - t0)} ms`); };
+  const specsDir = path.resolve(options.specsDir ?? path.join(REPO_ROOT, 'specs'));
+  const outRoot = path.resolve(options.outRoot ?? REPO_ROOT);
+  const templates = loadTemplates(path.join(REPO_ROOT, 'templates'));
+  const specs = await load({ specsDir, label: posix(path.relative(REPO_ROOT, specsDir)) || '.' });
+  lap('load');
+  const t = await templates;
+  // generated/openapi.ts is built on the other core while the models are typed and emitted here.
+  const openapiFile = `${specs.label}/openapi.yaml`;
+  const openapi = startOpenapiModule(t, specs.openapi, openapiFile, await prettierOptions(REPO_ROOT, 'generated/openapi.ts'));
+  openapi.catch(() => undefined); // awaited below; a failure before then must not be unhandled
+  const { models, notes } = classify(specs.models, specs.openapi);
+  const named = nameModels(models, `${specs.label}/models.json`);
+  const typed = await Promise.all(named.map(async (m) => ({ ...m, type: await modelType(m, modelDoc(t, m)) })));
+  lap('classify, name, types');
+  const emitted = emit(specs, typed, t);
+  lap('emit');
+  const files = await format(emitted, REPO_ROOT);
+  lap('format');
+  files.set('generated/openapi.ts', await openapi);
+  lap('openapi worker');
+  const result = await write(files, outRoot, { check: options.check ?? false });
+  lap('write');
+  return { ...result, notes, files, models: typed.length };
+}

@@ -1,0 +1,223 @@
+/**
+ * Stage 1, load: read `specs/openapi.yaml` (checked) and the snapshot (`specs/models.json` and
+ * `specs/models/<id>.json`), and normalise each model's schema to one field, `schema` (the
+ * service names it `request_schema` or `json_request_schema`; this is the only place that knows).
+ *
+ * Every problem is a `SpecError` naming the file, the model and the JSON pointer. Inputs are
+ * deep-frozen so that no later stage can mutate them.
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { Ajv, type ErrorObject } from 'ajv';
+import { load as parseYaml } from 'js-yaml';
+import { SpecError, pointerToken } from './errors.ts';
+
+/** A JSON Schema object, as found in the snapshot. */
+export type JsonSchema = { readonly [key: string]: unknown };
+
+/** One model of the snapshot. */
+export interface LoadedModel {
+  id: string;
+  /** Snapshot file, relative to the repository root, e.g. `specs/models/flux-2-pro.json`. */
+  file: string;
+  /** Which field held the schema in the file, or null when the schema is null or absent. */
+  schemaField: 'request_schema' | 'json_request_schema' | null;
+  /** The request schema, or null (chat models take the standard chat body). */
+  schema: JsonSchema | null;
+  displayName: string | undefined;
+  description: string | undefined;
+  /** The path the models API says the model is served on, e.g. `/images/edit`. */
+  endpoint: string | undefined;
+  capabilities: { input: readonly string[]; output: readonly string[] } | undefined;
+  /** The whole model object as stored. */
+  raw: JsonSchema;
+}
+
+/** The parsed OpenAPI document (only what the generator reads is typed). */
+export interface OpenApiDoc {
+  openapi: string;
+  info: { title: string; version: string };
+  servers?: Array<{ url: string }>;
+  paths: Record<string, Record<string, unknown>>;
+  components?: { schemas?: Record<string, unknown> };
+}
+
+/** Everything the pipeline reads. */
+export interface Specs {
+  /** Absolute path of the specs directory. */
+  dir: string;
+  /** Path prefix used in messages and headers, e.g. `specs`. */
+  label: string;
+  openapi: OpenApiDoc;
+  /** The models, in the order of `specs/models.json`. */
+  models: LoadedModel[];
+}
+
+/** Where the pipeline reads from. */
+export interface LoadOptions {
+  /** The specs directory (holding openapi.yaml, models.json, models/). */
+  specsDir: string;
+  /** How files are named in messages (relative to the repository root). Default `specs`. */
+  label?: string;
+}
+
+const SCHEMA_FIELDS = ['request_schema', 'json_request_schema'] as const;
+
+/** JSON Schema of a model-details object, as far as the generator depends on it. Other fields are allowed (the description does not show them). */
+const MODEL_OBJECT_SCHEMA = {
+  type: 'object',
+  required: ['id'],
+  properties: {
+    id: { type: 'string', minLength: 1 },
+    display_name: { type: 'string' },
+    description: { type: 'string' },
+    endpoint: { type: 'string' },
+    capabilities: {
+      type: 'object',
+      properties: { input: { type: 'array', items: { type: 'string' } }, output: { type: 'array', items: { type: 'string' } } },
+    },
+    request_schema: { type: ['object', 'null'] },
+    json_request_schema: { type: ['object', 'null'] },
+  },
+} as const;
+
+/** What the generator needs of a request schema: an object schema whose properties are schemas. */
+const REQUEST_SCHEMA_SHAPE = {
+  type: 'object',
+  properties: {
+    type: { const: 'object' },
+    properties: { type: 'object', additionalProperties: { type: ['object', 'boolean'] } },
+    required: { type: 'array', items: { type: 'string' } },
+  },
+} as const;
+
+const OPENAPI_SHAPE = {
+  type: 'object',
+  required: ['openapi', 'info', 'paths'],
+  properties: {
+    openapi: { type: 'string', pattern: '^3\\.1\\.' },
+    info: { type: 'object', required: ['title', 'version'] },
+    paths: { type: 'object', minProperties: 1 },
+  },
+} as const;
+
+let ajv: Ajv | undefined;
+function validator(): Ajv {
+  // validateSchema checks each request schema against the JSON Schema meta-schema (draft-07).
+  ajv ??= new Ajv({ allErrors: true, strict: false, validateSchema: true });
+  return ajv;
+}
+
+function firstProblem(errors: ErrorObject[] | null | undefined, base: string): { pointer: string; message: string } {
+  const e = errors?.[0];
+  if (!e) return { pointer: base, message: 'invalid' };
+  const extra = e.keyword === 'required' ? `/${pointerToken((e.params as { missingProperty: string }).missingProperty)}` : '';
+  return { pointer: base + e.instancePath + extra, message: `${e.message ?? 'invalid'}${e.keyword === 'enum' ? ` (${JSON.stringify((e.params as { allowedValues: unknown }).allowedValues)})` : ''}` };
+}
+
+/** Deep-freeze a parsed JSON value so later stages cannot mutate the inputs. */
+export function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}
+
+async function readText(file: string, label: string, model?: string): Promise<string> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (err) {
+    throw new SpecError(label, model, '', `cannot read: ${(err as Error).message}`);
+  }
+}
+
+function parseJson(text: string, label: string, model?: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new SpecError(label, model, '', `malformed JSON: ${(err as Error).message}`);
+  }
+}
+
+/** Check one model object and normalise it. Exported for the refresh stage, which checks fetched objects before writing them. */
+export function checkModel(raw: unknown, expectedId: string, file: string): LoadedModel {
+  const ajv = validator();
+  if (!ajv.validate(MODEL_OBJECT_SCHEMA, raw)) {
+    const p = firstProblem(ajv.errors, '');
+    throw new SpecError(file, expectedId, p.pointer, `not a model-details object: ${p.message}`);
+  }
+  const obj = raw as Record<string, unknown>;
+  if (obj['id'] !== expectedId) throw new SpecError(file, expectedId, '/id', `id is ${JSON.stringify(obj['id'])}, but the snapshot lists ${JSON.stringify(expectedId)} for this file`);
+  const present = SCHEMA_FIELDS.filter((f) => obj[f] !== undefined && obj[f] !== null);
+  if (present.length > 1) throw new SpecError(file, expectedId, `/${present[1]}`, `both request_schema and json_request_schema are set; expected one`);
+  const schemaField = present[0] ?? null;
+  const schema = schemaField ? (obj[schemaField] as JsonSchema) : null;
+  if (schema && schemaField) {
+    const base = `/${schemaField}`;
+    if (!ajv.validateSchema(schema as object)) {
+      const p = firstProblem(ajv.errors, base);
+      throw new SpecError(file, expectedId, p.pointer, `not a valid JSON Schema: ${p.message}`);
+    }
+    if (!ajv.validate(REQUEST_SCHEMA_SHAPE, schema)) {
+      const p = firstProblem(ajv.errors, base);
+      throw new SpecError(file, expectedId, p.pointer, `request schema must be an object schema: ${p.message}`);
+    }
+    const props = (schema['properties'] ?? {}) as Record<string, unknown>;
+    for (const [i, name] of ((schema['required'] ?? []) as string[]).entries()) {
+      if (!(name in props)) throw new SpecError(file, expectedId, `${base}/required/${i}`, `required property ${JSON.stringify(name)} is not in properties`);
+    }
+  }
+  const caps = obj['capabilities'] as { input?: string[]; output?: string[] } | undefined;
+  return {
+    id: expectedId,
+    file,
+    schemaField,
+    schema,
+    displayName: obj['display_name'] as string | undefined,
+    description: obj['description'] as string | undefined,
+    endpoint: obj['endpoint'] as string | undefined,
+    capabilities: caps ? { input: caps.input ?? [], output: caps.output ?? [] } : undefined,
+    raw: obj,
+  };
+}
+
+/** Load and check the specs. @throws SpecError on any bad input (nothing is written by this stage). */
+export async function load(options: LoadOptions): Promise<Specs> {
+  const dir = path.resolve(options.specsDir);
+  const label = options.label ?? 'specs';
+
+  const openapiLabel = `${label}/openapi.yaml`;
+  let openapi: unknown;
+  try {
+    openapi = parseYaml(await readText(path.join(dir, 'openapi.yaml'), openapiLabel));
+  } catch (err) {
+    if (err instanceof SpecError) throw err;
+    throw new SpecError(openapiLabel, undefined, '', `malformed YAML: ${(err as Error).message}`);
+  }
+  if (!validator().validate(OPENAPI_SHAPE, openapi)) {
+    const p = firstProblem(validator().errors, '');
+    throw new SpecError(openapiLabel, undefined, p.pointer, `not an OpenAPI 3.1 document: ${p.message}`);
+  }
+
+  const listLabel = `${label}/models.json`;
+  const ids = parseJson(await readText(path.join(dir, 'models.json'), listLabel), listLabel);
+  if (!Array.isArray(ids)) throw new SpecError(listLabel, undefined, '', 'expected a JSON array of model ids');
+  const seen = new Map<string, number>();
+  ids.forEach((id, i) => {
+    if (typeof id !== 'string' || id === '') throw new SpecError(listLabel, undefined, `/${i}`, 'expected a non-empty string model id');
+    if (/[/\\]/.test(id) || id === '.' || id === '..') throw new SpecError(listLabel, id, `/${i}`, 'a model id cannot contain a slash or be . or .. (it names a file)');
+    const dup = seen.get(id);
+    if (dup !== undefined) throw new SpecError(listLabel, id, `/${i}`, `duplicate model id (also at /${dup})`);
+    seen.set(id, i);
+  });
+
+  const models = await Promise.all(
+    (ids as string[]).map(async (id) => {
+      const file = `${label}/models/${id}.json`;
+      const raw = parseJson(await readText(path.join(dir, 'models', `${id}.json`), file, id), file, id);
+      return checkModel(deepFreeze(raw), id, file);
+    }),
+  );
+  return { dir, label, openapi: deepFreeze(openapi) as OpenApiDoc, models };
+}
