@@ -41,6 +41,8 @@ function sanitize(node: unknown, isPropertiesMap = false): unknown {
   if (Array.isArray(node)) return node.map((n) => sanitize(n));
   if (!node || typeof node !== 'object') return node;
   const out: Record<string, unknown> = {};
+  // an object schema that documents its fields is closed, like the top level; one that documents none stays open
+  if (!isPropertiesMap && 'properties' in node && !('additionalProperties' in node)) out['additionalProperties'] = false;
   for (const [k, v] of Object.entries(node)) {
     if (!isPropertiesMap && UNSAFE_KEYWORDS.has(k)) continue;
     // values under these keys are data, not schemas: copied as they are
@@ -82,7 +84,7 @@ export async function modelType(m: ClassifiedModel & { names: ModelNames }, doc:
     code = await compile(schema as never, 'GeneratedParams', {
       bannerComment: '',
       format: false,
-      additionalProperties: false,
+      additionalProperties: true, // objects with no documented fields stay open (see sanitize for documented ones)
       declareExternallyReferenced: true,
       enableConstEnums: false,
       strictIndexSignatures: false,

@@ -35,7 +35,7 @@ export interface UntypedRegistry {
 }
 
 /** The parameters of model `M` in registry `R`. */
-export type ParamsOf<R extends Registry, M> = M extends keyof R['params'] ? R['params'][M] : never;
+export type ParamsOf<R extends Registry, M> = R['params'][M & keyof R['params']];
 
 /** Fields added to every media request; a model's own schema overrides one of the same name. */
 export interface SdkFields {
@@ -52,12 +52,15 @@ export interface QueueFields extends SdkFields {
 /**
  * A request body for model `M`: `model`, `response_format` (generic `F`, so that results can be
  * typed by it) and the SDK fields, then the model's own parameters `P`, which win over an SDK
- * field of the same name. Closed: an unknown property is a type error.
+ * field of the same name — except `response_format`, which is always the SDK's
+ * (`'url' | 'b64_json'`, as the description defines it for every media endpoint): TypeScript can
+ * infer `F` only from a property that is not under a conditional type. Closed: an unknown property
+ * is a type error.
  */
 export type MediaBody<P, M extends string, F extends ResponseFormat, X = SdkFields> = { model: M } & MediaParams<P, F, X>;
 
 /** `MediaBody` without `model`: what a per-model endpoint function takes (it sets `model` itself). */
-export type MediaParams<P, F extends ResponseFormat, X = SdkFields> = ('response_format' extends keyof P ? unknown : { response_format?: F }) & Omit<X, keyof P> & P;
+export type MediaParams<P, F extends ResponseFormat, X = SdkFields> = { response_format?: F } & Omit<X, keyof P | 'response_format'> & Omit<P, 'response_format'>;
 
 /** `P` with `input_image` made required, when `P` has one (editing needs an input image). */
 export type WithInputImage<P> = P extends { input_image?: infer I } ? Omit<P, 'input_image'> & { input_image: Exclude<I, undefined> } : P;

@@ -14,6 +14,7 @@ import type {
   ResponseFormat,
   WithInputImage,
 } from '../../runtime/index.ts';
+
 /**
  * FLUX.2 Klein 9B: Compact, fast text-to-image model
  *
@@ -80,7 +81,7 @@ export interface BlackForestLabsFlux2Klein9bParams {
   guidance_scale?: number;
 }
 
-/** The request schema of `black-forest-labs-flux-2-klein-9b` exactly as in `specs/models/black-forest-labs-flux-2-klein-9b.json` (field `request_schema`); used to validate queue requests. */
+/** The request schema of `black-forest-labs-flux-2-klein-9b` exactly as in `specs/models/black-forest-labs-flux-2-klein-9b.json` (field `request_schema`); the client validates queue requests against it. */
 export const blackForestLabsFlux2Klein9bSchema = {
   basic: ['input_image'],
   properties: {
@@ -151,8 +152,8 @@ export const blackForestLabsFlux2Klein9bId = 'black-forest-labs-flux-2-klein-9b'
 /**
  * Generate images with `black-forest-labs-flux-2-klein-9b`: `POST /api/ai/images/generate`, blocking until done (typically 5 to 30 seconds).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`BlackForestLabsFlux2Klein9bParams`), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `ImageResult` whose items are `{ url }`, or `{ b64_json }` with `response_format: 'b64_json'`.
  * @throws BadRequestError, NotFoundError, InsufficientCreditsError, and the other `APIError`s of `client.images.generate`.
  */
@@ -169,8 +170,8 @@ export function blackForestLabsFlux2Klein9bGenerateImage<F extends ResponseForma
 /**
  * Edit images with `black-forest-labs-flux-2-klein-9b`: `POST /api/ai/images/edit` (`input_image` required), blocking until done.
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`BlackForestLabsFlux2Klein9bParams`) with `input_image`, `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `ImageResult` typed by `response_format`.
  * @throws BadRequestError (an input URL the service could not fetch), NotFoundError, InsufficientCreditsError.
  */
@@ -187,8 +188,8 @@ export function blackForestLabsFlux2Klein9bEditImage<F extends ResponseFormat = 
 /**
  * Enqueue generations of `black-forest-labs-flux-2-klein-9b`: `POST /api/ai/queue` (validated against the model's schema first unless `validate: false`).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`BlackForestLabsFlux2Klein9bParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
  * @throws ValidationError, NotFoundError, InsufficientCreditsError.
  */

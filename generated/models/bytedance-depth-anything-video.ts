@@ -13,6 +13,7 @@ import type {
   ResponseFormat,
   VideoResult,
 } from '../../runtime/index.ts';
+
 /**
  * Depth Anything Video: Consistent depth maps from video
  *
@@ -76,7 +77,7 @@ export interface BytedanceDepthAnythingVideoParams {
   include_raw_depths?: boolean;
 }
 
-/** The request schema of `bytedance-depth-anything-video` exactly as in `specs/models/bytedance-depth-anything-video.json` (field `request_schema`); used to validate queue requests. */
+/** The request schema of `bytedance-depth-anything-video` exactly as in `specs/models/bytedance-depth-anything-video.json` (field `request_schema`); the client validates queue requests against it. */
 export const bytedanceDepthAnythingVideoSchema = {
   basic: [],
   properties: {
@@ -139,8 +140,8 @@ export const bytedanceDepthAnythingVideoId = 'bytedance-depth-anything-video' as
 /**
  * Generate videos with `bytedance-depth-anything-video`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`BytedanceDepthAnythingVideoParams`), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `VideoResult` typed by `response_format`.
  * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError.
  */
@@ -157,8 +158,8 @@ export function bytedanceDepthAnythingVideoGenerateVideo<F extends ResponseForma
 /**
  * Enqueue generations of `bytedance-depth-anything-video`: `POST /api/ai/queue` (validated against the model's schema first unless `validate: false`).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`BytedanceDepthAnythingVideoParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
  * @throws ValidationError, NotFoundError, InsufficientCreditsError.
  */

@@ -73,7 +73,7 @@ export interface BytedanceSeedAudio10Params {
   pitch?: number;
 }
 
-/** The request schema of `bytedance-seed-audio-1-0` exactly as in `specs/models/bytedance-seed-audio-1-0.json` (field `json_request_schema`); used to validate queue requests. */
+/** The request schema of `bytedance-seed-audio-1-0` exactly as in `specs/models/bytedance-seed-audio-1-0.json` (field `json_request_schema`). */
 export const bytedanceSeedAudio10Schema = {
   basic: ['audio_urls', 'image_url'],
   properties: {

@@ -13,6 +13,7 @@ import type {
   ResponseFormat,
   VideoResult,
 } from '../../runtime/index.ts';
+
 /**
  * Seedance 2.0 Fast - Reference to Video: Fast reference-guided video generation
  *
@@ -93,7 +94,7 @@ export interface BytedanceSeedance20FastReferenceToVideoParams {
   watermark?: boolean;
 }
 
-/** The request schema of `bytedance-seedance-2-0-fast-reference-to-video` exactly as in `specs/models/bytedance-seedance-2-0-fast-reference-to-video.json` (field `json_request_schema`); used to validate queue requests. */
+/** The request schema of `bytedance-seedance-2-0-fast-reference-to-video` exactly as in `specs/models/bytedance-seedance-2-0-fast-reference-to-video.json` (field `json_request_schema`); the client validates queue requests against it. */
 export const bytedanceSeedance20FastReferenceToVideoSchema = {
   basic: ['input_face_images', 'input_images', 'input_face_videos', 'input_videos', 'input_audios'],
   properties: {
@@ -193,8 +194,8 @@ export const bytedanceSeedance20FastReferenceToVideoId = 'bytedance-seedance-2-0
 /**
  * Generate videos with `bytedance-seedance-2-0-fast-reference-to-video`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`BytedanceSeedance20FastReferenceToVideoParams`), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `VideoResult` typed by `response_format`.
  * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError.
  */
@@ -212,8 +213,8 @@ export function bytedanceSeedance20FastReferenceToVideoGenerateVideo<F extends R
 /**
  * Enqueue generations of `bytedance-seedance-2-0-fast-reference-to-video`: `POST /api/ai/queue` (validated against the model's schema first unless `validate: false`).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`BytedanceSeedance20FastReferenceToVideoParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
  * @throws ValidationError, NotFoundError, InsufficientCreditsError.
  */

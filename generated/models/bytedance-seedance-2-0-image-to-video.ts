@@ -13,6 +13,7 @@ import type {
   ResponseFormat,
   VideoResult,
 } from '../../runtime/index.ts';
+
 /**
  * Seedance 2.0 - Image to Video: Animate images into 4k video
  *
@@ -91,7 +92,7 @@ export interface BytedanceSeedance20ImageToVideoParams {
   watermark?: boolean;
 }
 
-/** The request schema of `bytedance-seedance-2-0-image-to-video` exactly as in `specs/models/bytedance-seedance-2-0-image-to-video.json` (field `request_schema`); used to validate queue requests. */
+/** The request schema of `bytedance-seedance-2-0-image-to-video` exactly as in `specs/models/bytedance-seedance-2-0-image-to-video.json` (field `request_schema`); the client validates queue requests against it. */
 export const bytedanceSeedance20ImageToVideoSchema = {
   basic: ['input_image_has_face', 'tail_image_url', 'tail_image_url_has_face'],
   properties: {
@@ -173,8 +174,8 @@ export const bytedanceSeedance20ImageToVideoId = 'bytedance-seedance-2-0-image-t
 /**
  * Generate videos with `bytedance-seedance-2-0-image-to-video`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`BytedanceSeedance20ImageToVideoParams`), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `VideoResult` typed by `response_format`.
  * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError.
  */
@@ -191,8 +192,8 @@ export function bytedanceSeedance20ImageToVideoGenerateVideo<F extends ResponseF
 /**
  * Enqueue generations of `bytedance-seedance-2-0-image-to-video`: `POST /api/ai/queue` (validated against the model's schema first unless `validate: false`).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`BytedanceSeedance20ImageToVideoParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
  * @throws ValidationError, NotFoundError, InsufficientCreditsError.
  */

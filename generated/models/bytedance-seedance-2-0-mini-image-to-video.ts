@@ -13,6 +13,7 @@ import type {
   ResponseFormat,
   VideoResult,
 } from '../../runtime/index.ts';
+
 /**
  * Seedance 2.0 Mini - Image to Video: Cost-effective image-to-video, up to 720p
  *
@@ -91,7 +92,7 @@ export interface BytedanceSeedance20MiniImageToVideoParams {
   watermark?: boolean;
 }
 
-/** The request schema of `bytedance-seedance-2-0-mini-image-to-video` exactly as in `specs/models/bytedance-seedance-2-0-mini-image-to-video.json` (field `request_schema`); used to validate queue requests. */
+/** The request schema of `bytedance-seedance-2-0-mini-image-to-video` exactly as in `specs/models/bytedance-seedance-2-0-mini-image-to-video.json` (field `request_schema`); the client validates queue requests against it. */
 export const bytedanceSeedance20MiniImageToVideoSchema = {
   basic: ['input_image_has_face', 'tail_image_url', 'tail_image_url_has_face'],
   properties: {
@@ -171,8 +172,8 @@ export const bytedanceSeedance20MiniImageToVideoId = 'bytedance-seedance-2-0-min
 /**
  * Generate videos with `bytedance-seedance-2-0-mini-image-to-video`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`BytedanceSeedance20MiniImageToVideoParams`), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `VideoResult` typed by `response_format`.
  * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError.
  */
@@ -189,8 +190,8 @@ export function bytedanceSeedance20MiniImageToVideoGenerateVideo<F extends Respo
 /**
  * Enqueue generations of `bytedance-seedance-2-0-mini-image-to-video`: `POST /api/ai/queue` (validated against the model's schema first unless `validate: false`).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`BytedanceSeedance20MiniImageToVideoParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
  * @throws ValidationError, NotFoundError, InsufficientCreditsError.
  */

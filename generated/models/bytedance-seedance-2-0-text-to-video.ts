@@ -13,6 +13,7 @@ import type {
   ResponseFormat,
   VideoResult,
 } from '../../runtime/index.ts';
+
 /**
  * Seedance 2.0 - Text to Video: Cinematic text-to-video, up to 4k
  *
@@ -63,7 +64,7 @@ export interface BytedanceSeedance20TextToVideoParams {
   watermark?: boolean;
 }
 
-/** The request schema of `bytedance-seedance-2-0-text-to-video` exactly as in `specs/models/bytedance-seedance-2-0-text-to-video.json` (field `request_schema`); used to validate queue requests. */
+/** The request schema of `bytedance-seedance-2-0-text-to-video` exactly as in `specs/models/bytedance-seedance-2-0-text-to-video.json` (field `request_schema`); the client validates queue requests against it. */
 export const bytedanceSeedance20TextToVideoSchema = {
   basic: [],
   properties: {
@@ -119,8 +120,8 @@ export const bytedanceSeedance20TextToVideoId = 'bytedance-seedance-2-0-text-to-
 /**
  * Generate videos with `bytedance-seedance-2-0-text-to-video`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`BytedanceSeedance20TextToVideoParams`), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `VideoResult` typed by `response_format`.
  * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError.
  */
@@ -137,8 +138,8 @@ export function bytedanceSeedance20TextToVideoGenerateVideo<F extends ResponseFo
 /**
  * Enqueue generations of `bytedance-seedance-2-0-text-to-video`: `POST /api/ai/queue` (validated against the model's schema first unless `validate: false`).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`BytedanceSeedance20TextToVideoParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
  * @throws ValidationError, NotFoundError, InsufficientCreditsError.
  */

@@ -14,6 +14,7 @@ import type {
   ResponseFormat,
   WithInputImage,
 } from '../../runtime/index.ts';
+
 /**
  * Seedream 4.0: Photorealistic 4K image generation
  *
@@ -49,7 +50,7 @@ export interface BytedanceSeedream4Params {
   watermark?: boolean;
 }
 
-/** The request schema of `bytedance-seedream-4` exactly as in `specs/models/bytedance-seedream-4.json` (field `json_request_schema`); used to validate queue requests. */
+/** The request schema of `bytedance-seedream-4` exactly as in `specs/models/bytedance-seedream-4.json` (field `json_request_schema`); the client validates queue requests against it. */
 export const bytedanceSeedream4Schema = {
   basic: ['input_image'],
   properties: {
@@ -91,8 +92,8 @@ export const bytedanceSeedream4Id = 'bytedance-seedream-4' as const;
 /**
  * Generate images with `bytedance-seedream-4`: `POST /api/ai/images/generate`, blocking until done (typically 5 to 30 seconds).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`BytedanceSeedream4Params`), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `ImageResult` whose items are `{ url }`, or `{ b64_json }` with `response_format: 'b64_json'`.
  * @throws BadRequestError, NotFoundError, InsufficientCreditsError, and the other `APIError`s of `client.images.generate`.
  */
@@ -107,8 +108,8 @@ export function bytedanceSeedream4GenerateImage<F extends ResponseFormat = 'url'
 /**
  * Edit images with `bytedance-seedream-4`: `POST /api/ai/images/edit` (`input_image` required), blocking until done.
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`BytedanceSeedream4Params`) with `input_image`, `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `ImageResult` typed by `response_format`.
  * @throws BadRequestError (an input URL the service could not fetch), NotFoundError, InsufficientCreditsError.
  */
@@ -123,8 +124,8 @@ export function bytedanceSeedream4EditImage<F extends ResponseFormat = 'url'>(
 /**
  * Enqueue generations of `bytedance-seedream-4`: `POST /api/ai/queue` (validated against the model's schema first unless `validate: false`).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`BytedanceSeedream4Params`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
  * @throws ValidationError, NotFoundError, InsufficientCreditsError.
  */

@@ -14,6 +14,7 @@ import type {
   ResponseFormat,
   WithInputImage,
 } from '../../runtime/index.ts';
+
 /**
  * Seedream 5.0 Lite: Intelligent visual reasoning image model
  *
@@ -56,7 +57,7 @@ export interface BytedanceSeedream5LiteParams {
   watermark?: boolean;
 }
 
-/** The request schema of `bytedance-seedream-5-lite` exactly as in `specs/models/bytedance-seedream-5-lite.json` (field `json_request_schema`); used to validate queue requests. */
+/** The request schema of `bytedance-seedream-5-lite` exactly as in `specs/models/bytedance-seedream-5-lite.json` (field `json_request_schema`); the client validates queue requests against it. */
 export const bytedanceSeedream5LiteSchema = {
   basic: ['input_image'],
   properties: {
@@ -104,8 +105,8 @@ export const bytedanceSeedream5LiteId = 'bytedance-seedream-5-lite' as const;
 /**
  * Generate images with `bytedance-seedream-5-lite`: `POST /api/ai/images/generate`, blocking until done (typically 5 to 30 seconds).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`BytedanceSeedream5LiteParams`), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `ImageResult` whose items are `{ url }`, or `{ b64_json }` with `response_format: 'b64_json'`.
  * @throws BadRequestError, NotFoundError, InsufficientCreditsError, and the other `APIError`s of `client.images.generate`.
  */
@@ -120,8 +121,8 @@ export function bytedanceSeedream5LiteGenerateImage<F extends ResponseFormat = '
 /**
  * Edit images with `bytedance-seedream-5-lite`: `POST /api/ai/images/edit` (`input_image` required), blocking until done.
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`BytedanceSeedream5LiteParams`) with `input_image`, `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `ImageResult` typed by `response_format`.
  * @throws BadRequestError (an input URL the service could not fetch), NotFoundError, InsufficientCreditsError.
  */
@@ -136,8 +137,8 @@ export function bytedanceSeedream5LiteEditImage<F extends ResponseFormat = 'url'
 /**
  * Enqueue generations of `bytedance-seedream-5-lite`: `POST /api/ai/queue` (validated against the model's schema first unless `validate: false`).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`BytedanceSeedream5LiteParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
  * @throws ValidationError, NotFoundError, InsufficientCreditsError.
  */

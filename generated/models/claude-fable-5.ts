@@ -5,6 +5,7 @@
  */
 
 import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } from '../../runtime/index.ts';
+
 /**
  * Claude Fable 5: Long-horizon agentic reasoning, 1M context
  *
@@ -12,7 +13,7 @@ import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } fro
  * Served by: `chat.completions.create`.
  */
 export type ClaudeFable5Params = ChatCompletionParams;
-/** The request schema of `claude-fable-5` exactly as in `specs/models/claude-fable-5.json` (null); used to validate queue requests. */
+/** The request schema of `claude-fable-5` exactly as in `specs/models/claude-fable-5.json` (null). */
 export const claudeFable5Schema = null;
 /** The model id of `ClaudeFable5Params`. */
 export const claudeFable5Id = 'claude-fable-5' as const;
@@ -20,8 +21,8 @@ export const claudeFable5Id = 'claude-fable-5' as const;
 /**
  * Create a chat completion with `claude-fable-5`: `POST /api/ai/chat/completions` (not streaming).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The chat body without `model` (`ClaudeFable5Params`).
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `ChatCompletion`.
  * @throws BadRequestError, NotFoundError, InsufficientCreditsError.
  */

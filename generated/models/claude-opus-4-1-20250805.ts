@@ -5,6 +5,7 @@
  */
 
 import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } from '../../runtime/index.ts';
+
 /**
  * Claude Opus 4.1: Refined reasoning and coding model
  *
@@ -12,7 +13,7 @@ import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } fro
  * Served by: `chat.completions.create`.
  */
 export type ClaudeOpus4120250805Params = ChatCompletionParams;
-/** The request schema of `claude-opus-4-1-20250805` exactly as in `specs/models/claude-opus-4-1-20250805.json` (null); used to validate queue requests. */
+/** The request schema of `claude-opus-4-1-20250805` exactly as in `specs/models/claude-opus-4-1-20250805.json` (null). */
 export const claudeOpus4120250805Schema = null;
 /** The model id of `ClaudeOpus4120250805Params`. */
 export const claudeOpus4120250805Id = 'claude-opus-4-1-20250805' as const;
@@ -20,8 +21,8 @@ export const claudeOpus4120250805Id = 'claude-opus-4-1-20250805' as const;
 /**
  * Create a chat completion with `claude-opus-4-1-20250805`: `POST /api/ai/chat/completions` (not streaming).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The chat body without `model` (`ClaudeOpus4120250805Params`).
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `ChatCompletion`.
  * @throws BadRequestError, NotFoundError, InsufficientCreditsError.
  */

@@ -5,6 +5,7 @@
  */
 
 import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } from '../../runtime/index.ts';
+
 /**
  * Claude Opus 4.5: Software engineering and agentic workflows
  *
@@ -12,7 +13,7 @@ import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } fro
  * Served by: `chat.completions.create`.
  */
 export type ClaudeOpus4520251101Params = ChatCompletionParams;
-/** The request schema of `claude-opus-4-5-20251101` exactly as in `specs/models/claude-opus-4-5-20251101.json` (null); used to validate queue requests. */
+/** The request schema of `claude-opus-4-5-20251101` exactly as in `specs/models/claude-opus-4-5-20251101.json` (null). */
 export const claudeOpus4520251101Schema = null;
 /** The model id of `ClaudeOpus4520251101Params`. */
 export const claudeOpus4520251101Id = 'claude-opus-4-5-20251101' as const;
@@ -20,8 +21,8 @@ export const claudeOpus4520251101Id = 'claude-opus-4-5-20251101' as const;
 /**
  * Create a chat completion with `claude-opus-4-5-20251101`: `POST /api/ai/chat/completions` (not streaming).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The chat body without `model` (`ClaudeOpus4520251101Params`).
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `ChatCompletion`.
  * @throws BadRequestError, NotFoundError, InsufficientCreditsError.
  */

@@ -5,6 +5,7 @@
  */
 
 import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } from '../../runtime/index.ts';
+
 /**
  * Claude Opus 4.6: Coding and agents, 1M context
  *
@@ -12,7 +13,7 @@ import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } fro
  * Served by: `chat.completions.create`.
  */
 export type ClaudeOpus46Params = ChatCompletionParams;
-/** The request schema of `claude-opus-4-6` exactly as in `specs/models/claude-opus-4-6.json` (null); used to validate queue requests. */
+/** The request schema of `claude-opus-4-6` exactly as in `specs/models/claude-opus-4-6.json` (null). */
 export const claudeOpus46Schema = null;
 /** The model id of `ClaudeOpus46Params`. */
 export const claudeOpus46Id = 'claude-opus-4-6' as const;
@@ -20,8 +21,8 @@ export const claudeOpus46Id = 'claude-opus-4-6' as const;
 /**
  * Create a chat completion with `claude-opus-4-6`: `POST /api/ai/chat/completions` (not streaming).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The chat body without `model` (`ClaudeOpus46Params`).
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `ChatCompletion`.
  * @throws BadRequestError, NotFoundError, InsufficientCreditsError.
  */

@@ -5,6 +5,7 @@
  */
 
 import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } from '../../runtime/index.ts';
+
 /**
  * Claude Opus 4.7: Agentic coding, 1M-token context
  *
@@ -12,7 +13,7 @@ import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } fro
  * Served by: `chat.completions.create`.
  */
 export type ClaudeOpus47Params = ChatCompletionParams;
-/** The request schema of `claude-opus-4-7` exactly as in `specs/models/claude-opus-4-7.json` (null); used to validate queue requests. */
+/** The request schema of `claude-opus-4-7` exactly as in `specs/models/claude-opus-4-7.json` (null). */
 export const claudeOpus47Schema = null;
 /** The model id of `ClaudeOpus47Params`. */
 export const claudeOpus47Id = 'claude-opus-4-7' as const;
@@ -20,8 +21,8 @@ export const claudeOpus47Id = 'claude-opus-4-7' as const;
 /**
  * Create a chat completion with `claude-opus-4-7`: `POST /api/ai/chat/completions` (not streaming).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The chat body without `model` (`ClaudeOpus47Params`).
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `ChatCompletion`.
  * @throws BadRequestError, NotFoundError, InsufficientCreditsError.
  */

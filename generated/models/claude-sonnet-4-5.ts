@@ -5,6 +5,7 @@
  */
 
 import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } from '../../runtime/index.ts';
+
 /**
  * Claude Sonnet 4.5: Balanced coding, agents, computer use
  *
@@ -12,7 +13,7 @@ import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } fro
  * Served by: `chat.completions.create`.
  */
 export type ClaudeSonnet45Params = ChatCompletionParams;
-/** The request schema of `claude-sonnet-4-5` exactly as in `specs/models/claude-sonnet-4-5.json` (null); used to validate queue requests. */
+/** The request schema of `claude-sonnet-4-5` exactly as in `specs/models/claude-sonnet-4-5.json` (null). */
 export const claudeSonnet45Schema = null;
 /** The model id of `ClaudeSonnet45Params`. */
 export const claudeSonnet45Id = 'claude-sonnet-4-5' as const;
@@ -20,8 +21,8 @@ export const claudeSonnet45Id = 'claude-sonnet-4-5' as const;
 /**
  * Create a chat completion with `claude-sonnet-4-5`: `POST /api/ai/chat/completions` (not streaming).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The chat body without `model` (`ClaudeSonnet45Params`).
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `ChatCompletion`.
  * @throws BadRequestError, NotFoundError, InsufficientCreditsError.
  */

@@ -5,6 +5,7 @@
  */
 
 import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } from '../../runtime/index.ts';
+
 /**
  * Claude Sonnet 4.6: Balanced coding and agents, 1M context
  *
@@ -12,7 +13,7 @@ import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } fro
  * Served by: `chat.completions.create`.
  */
 export type ClaudeSonnet46Params = ChatCompletionParams;
-/** The request schema of `claude-sonnet-4-6` exactly as in `specs/models/claude-sonnet-4-6.json` (null); used to validate queue requests. */
+/** The request schema of `claude-sonnet-4-6` exactly as in `specs/models/claude-sonnet-4-6.json` (null). */
 export const claudeSonnet46Schema = null;
 /** The model id of `ClaudeSonnet46Params`. */
 export const claudeSonnet46Id = 'claude-sonnet-4-6' as const;
@@ -20,8 +21,8 @@ export const claudeSonnet46Id = 'claude-sonnet-4-6' as const;
 /**
  * Create a chat completion with `claude-sonnet-4-6`: `POST /api/ai/chat/completions` (not streaming).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The chat body without `model` (`ClaudeSonnet46Params`).
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `ChatCompletion`.
  * @throws BadRequestError, NotFoundError, InsufficientCreditsError.
  */

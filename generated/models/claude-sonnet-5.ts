@@ -5,6 +5,7 @@
  */
 
 import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } from '../../runtime/index.ts';
+
 /**
  * Claude Sonnet 5: Adaptive thinking coding and agents
  *
@@ -12,7 +13,7 @@ import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } fro
  * Served by: `chat.completions.create`.
  */
 export type ClaudeSonnet5Params = ChatCompletionParams;
-/** The request schema of `claude-sonnet-5` exactly as in `specs/models/claude-sonnet-5.json` (null); used to validate queue requests. */
+/** The request schema of `claude-sonnet-5` exactly as in `specs/models/claude-sonnet-5.json` (null). */
 export const claudeSonnet5Schema = null;
 /** The model id of `ClaudeSonnet5Params`. */
 export const claudeSonnet5Id = 'claude-sonnet-5' as const;
@@ -20,8 +21,8 @@ export const claudeSonnet5Id = 'claude-sonnet-5' as const;
 /**
  * Create a chat completion with `claude-sonnet-5`: `POST /api/ai/chat/completions` (not streaming).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The chat body without `model` (`ClaudeSonnet5Params`).
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `ChatCompletion`.
  * @throws BadRequestError, NotFoundError, InsufficientCreditsError.
  */

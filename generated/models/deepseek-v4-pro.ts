@@ -5,6 +5,7 @@
  */
 
 import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } from '../../runtime/index.ts';
+
 /**
  * DeepSeek V4 Pro: Large MoE for reasoning and coding
  *
@@ -12,7 +13,7 @@ import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } fro
  * Served by: `chat.completions.create`.
  */
 export type DeepseekV4ProParams = ChatCompletionParams;
-/** The request schema of `deepseek-v4-pro` exactly as in `specs/models/deepseek-v4-pro.json` (null); used to validate queue requests. */
+/** The request schema of `deepseek-v4-pro` exactly as in `specs/models/deepseek-v4-pro.json` (null). */
 export const deepseekV4ProSchema = null;
 /** The model id of `DeepseekV4ProParams`. */
 export const deepseekV4ProId = 'deepseek-v4-pro' as const;
@@ -20,8 +21,8 @@ export const deepseekV4ProId = 'deepseek-v4-pro' as const;
 /**
  * Create a chat completion with `deepseek-v4-pro`: `POST /api/ai/chat/completions` (not streaming).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The chat body without `model` (`DeepseekV4ProParams`).
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `ChatCompletion`.
  * @throws BadRequestError, NotFoundError, InsufficientCreditsError.
  */

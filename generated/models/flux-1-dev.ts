@@ -13,6 +13,7 @@ import type {
   RequestOptions,
   ResponseFormat,
 } from '../../runtime/index.ts';
+
 /**
  * FLUX.1 [dev]: Open text-to-image with editing tools
  *
@@ -95,7 +96,7 @@ export interface Flux1DevParams {
   disable_safety_checker?: boolean;
 }
 
-/** The request schema of `flux-1-dev` exactly as in `specs/models/flux-1-dev.json` (field `json_request_schema`); used to validate queue requests. */
+/** The request schema of `flux-1-dev` exactly as in `specs/models/flux-1-dev.json` (field `json_request_schema`); the client validates queue requests against it. */
 export const flux1DevSchema = {
   basic: [],
   properties: {
@@ -178,8 +179,8 @@ export const flux1DevId = 'flux-1-dev' as const;
 /**
  * Generate images with `flux-1-dev`: `POST /api/ai/images/generate`, blocking until done (typically 5 to 30 seconds).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`Flux1DevParams`), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `ImageResult` whose items are `{ url }`, or `{ b64_json }` with `response_format: 'b64_json'`.
  * @throws BadRequestError, NotFoundError, InsufficientCreditsError, and the other `APIError`s of `client.images.generate`.
  */
@@ -194,8 +195,8 @@ export function flux1DevGenerateImage<F extends ResponseFormat = 'url'>(
 /**
  * Enqueue generations of `flux-1-dev`: `POST /api/ai/queue` (validated against the model's schema first unless `validate: false`).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`Flux1DevParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
  * @throws ValidationError, NotFoundError, InsufficientCreditsError.
  */

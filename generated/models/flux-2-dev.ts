@@ -14,6 +14,7 @@ import type {
   ResponseFormat,
   WithInputImage,
 } from '../../runtime/index.ts';
+
 /**
  * FLUX.2 [dev]: Open text-to-image with multi-reference
  *
@@ -96,7 +97,7 @@ export interface Flux2DevParams {
   disable_safety_checker?: boolean;
 }
 
-/** The request schema of `flux-2-dev` exactly as in `specs/models/flux-2-dev.json` (field `request_schema`); used to validate queue requests. */
+/** The request schema of `flux-2-dev` exactly as in `specs/models/flux-2-dev.json` (field `request_schema`); the client validates queue requests against it. */
 export const flux2DevSchema = {
   basic: ['input_image'],
   properties: {
@@ -183,8 +184,8 @@ export const flux2DevId = 'flux-2-dev' as const;
 /**
  * Generate images with `flux-2-dev`: `POST /api/ai/images/generate`, blocking until done (typically 5 to 30 seconds).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`Flux2DevParams`), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `ImageResult` whose items are `{ url }`, or `{ b64_json }` with `response_format: 'b64_json'`.
  * @throws BadRequestError, NotFoundError, InsufficientCreditsError, and the other `APIError`s of `client.images.generate`.
  */
@@ -199,8 +200,8 @@ export function flux2DevGenerateImage<F extends ResponseFormat = 'url'>(
 /**
  * Edit images with `flux-2-dev`: `POST /api/ai/images/edit` (`input_image` required), blocking until done.
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`Flux2DevParams`) with `input_image`, `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `ImageResult` typed by `response_format`.
  * @throws BadRequestError (an input URL the service could not fetch), NotFoundError, InsufficientCreditsError.
  */
@@ -215,8 +216,8 @@ export function flux2DevEditImage<F extends ResponseFormat = 'url'>(
 /**
  * Enqueue generations of `flux-2-dev`: `POST /api/ai/queue` (validated against the model's schema first unless `validate: false`).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`Flux2DevParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
  * @throws ValidationError, NotFoundError, InsufficientCreditsError.
  */

@@ -13,6 +13,7 @@ import type {
   ResponseFormat,
   VideoResult,
 } from '../../runtime/index.ts';
+
 /**
  * FLUX 3 Video: Text, keyframe and video-continuation generation
  *
@@ -83,7 +84,7 @@ export interface Flux3VideoParams {
   safety_tolerance?: 0 | 1 | 2 | 3 | 4;
 }
 
-/** The request schema of `flux-3-video` exactly as in `specs/models/flux-3-video.json` (field `json_request_schema`); used to validate queue requests. */
+/** The request schema of `flux-3-video` exactly as in `specs/models/flux-3-video.json` (field `json_request_schema`); the client validates queue requests against it. */
 export const flux3VideoSchema = {
   basic: ['input_images', 'input_video'],
   properties: {
@@ -158,8 +159,8 @@ export const flux3VideoId = 'flux-3-video' as const;
 /**
  * Generate videos with `flux-3-video`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`Flux3VideoParams`), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `VideoResult` typed by `response_format`.
  * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError.
  */
@@ -174,8 +175,8 @@ export function flux3VideoGenerateVideo<F extends ResponseFormat = 'url'>(
 /**
  * Enqueue generations of `flux-3-video`: `POST /api/ai/queue` (validated against the model's schema first unless `validate: false`).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`Flux3VideoParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
  * @throws ValidationError, NotFoundError, InsufficientCreditsError.
  */

@@ -14,6 +14,7 @@ import type {
   ResponseFormat,
   WithInputImage,
 } from '../../runtime/index.ts';
+
 /**
  * FLUX.1-Kontext [dev]: In-context image editing model
  *
@@ -91,7 +92,7 @@ export interface FluxKontextDevParams {
   disable_safety_checker?: boolean;
 }
 
-/** The request schema of `flux-kontext-dev` exactly as in `specs/models/flux-kontext-dev.json` (field `json_request_schema`); used to validate queue requests. */
+/** The request schema of `flux-kontext-dev` exactly as in `specs/models/flux-kontext-dev.json` (field `json_request_schema`); the client validates queue requests against it. */
 export const fluxKontextDevSchema = {
   basic: [],
   properties: {
@@ -167,8 +168,8 @@ export const fluxKontextDevId = 'flux-kontext-dev' as const;
 /**
  * Edit images with `flux-kontext-dev`: `POST /api/ai/images/edit` (`input_image` required), blocking until done.
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`FluxKontextDevParams`) with `input_image`, `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `ImageResult` typed by `response_format`.
  * @throws BadRequestError (an input URL the service could not fetch), NotFoundError, InsufficientCreditsError.
  */
@@ -183,8 +184,8 @@ export function fluxKontextDevEditImage<F extends ResponseFormat = 'url'>(
 /**
  * Enqueue generations of `flux-kontext-dev`: `POST /api/ai/queue` (validated against the model's schema first unless `validate: false`).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`FluxKontextDevParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
  * @throws ValidationError, NotFoundError, InsufficientCreditsError.
  */

@@ -5,6 +5,7 @@
  */
 
 import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } from '../../runtime/index.ts';
+
 /**
  * Gemini 2.5 Pro: Multimodal reasoning and coding, 1M context
  *
@@ -12,7 +13,7 @@ import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } fro
  * Served by: `chat.completions.create`.
  */
 export type Gemini25ProParams = ChatCompletionParams;
-/** The request schema of `gemini-2-5-pro` exactly as in `specs/models/gemini-2-5-pro.json` (null); used to validate queue requests. */
+/** The request schema of `gemini-2-5-pro` exactly as in `specs/models/gemini-2-5-pro.json` (null). */
 export const gemini25ProSchema = null;
 /** The model id of `Gemini25ProParams`. */
 export const gemini25ProId = 'gemini-2-5-pro' as const;
@@ -20,8 +21,8 @@ export const gemini25ProId = 'gemini-2-5-pro' as const;
 /**
  * Create a chat completion with `gemini-2-5-pro`: `POST /api/ai/chat/completions` (not streaming).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The chat body without `model` (`Gemini25ProParams`).
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `ChatCompletion`.
  * @throws BadRequestError, NotFoundError, InsufficientCreditsError.
  */

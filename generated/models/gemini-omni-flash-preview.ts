@@ -13,6 +13,7 @@ import type {
   ResponseFormat,
   VideoResult,
 } from '../../runtime/index.ts';
+
 /**
  * Gemini Omni Flash: Omni-modal short video generation and editing
  *
@@ -56,7 +57,7 @@ export interface GeminiOmniFlashPreviewParams {
   aspect_ratio?: '16:9' | '9:16';
 }
 
-/** The request schema of `gemini-omni-flash-preview` exactly as in `specs/models/gemini-omni-flash-preview.json` (field `request_schema`); used to validate queue requests. */
+/** The request schema of `gemini-omni-flash-preview` exactly as in `specs/models/gemini-omni-flash-preview.json` (field `request_schema`); the client validates queue requests against it. */
 export const geminiOmniFlashPreviewSchema = {
   basic: ['first_frame_image', 'input_image', 'input_video'],
   properties: {
@@ -106,8 +107,8 @@ export const geminiOmniFlashPreviewId = 'gemini-omni-flash-preview' as const;
 /**
  * Generate videos with `gemini-omni-flash-preview`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`GeminiOmniFlashPreviewParams`), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `VideoResult` typed by `response_format`.
  * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError.
  */
@@ -122,8 +123,8 @@ export function geminiOmniFlashPreviewGenerateVideo<F extends ResponseFormat = '
 /**
  * Enqueue generations of `gemini-omni-flash-preview`: `POST /api/ai/queue` (validated against the model's schema first unless `validate: false`).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`GeminiOmniFlashPreviewParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
  * @throws ValidationError, NotFoundError, InsufficientCreditsError.
  */

@@ -14,6 +14,7 @@ import type {
   ResponseFormat,
   WithInputImage,
 } from '../../runtime/index.ts';
+
 /**
  * Nano Banana Pro: Studio-quality 4K image generation
  *
@@ -56,7 +57,7 @@ export interface GoogleNanoBananaProParams {
   google_search?: boolean;
 }
 
-/** The request schema of `google-nano-banana-pro` exactly as in `specs/models/google-nano-banana-pro.json` (field `request_schema`); used to validate queue requests. */
+/** The request schema of `google-nano-banana-pro` exactly as in `specs/models/google-nano-banana-pro.json` (field `request_schema`); the client validates queue requests against it. */
 export const googleNanoBananaProSchema = {
   basic: ['input_image'],
   properties: {
@@ -106,8 +107,8 @@ export const googleNanoBananaProId = 'google-nano-banana-pro' as const;
 /**
  * Generate images with `google-nano-banana-pro`: `POST /api/ai/images/generate`, blocking until done (typically 5 to 30 seconds).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`GoogleNanoBananaProParams`), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `ImageResult` whose items are `{ url }`, or `{ b64_json }` with `response_format: 'b64_json'`.
  * @throws BadRequestError, NotFoundError, InsufficientCreditsError, and the other `APIError`s of `client.images.generate`.
  */
@@ -122,8 +123,8 @@ export function googleNanoBananaProGenerateImage<F extends ResponseFormat = 'url
 /**
  * Edit images with `google-nano-banana-pro`: `POST /api/ai/images/edit` (`input_image` required), blocking until done.
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`GoogleNanoBananaProParams`) with `input_image`, `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `ImageResult` typed by `response_format`.
  * @throws BadRequestError (an input URL the service could not fetch), NotFoundError, InsufficientCreditsError.
  */
@@ -138,8 +139,8 @@ export function googleNanoBananaProEditImage<F extends ResponseFormat = 'url'>(
 /**
  * Enqueue generations of `google-nano-banana-pro`: `POST /api/ai/queue` (validated against the model's schema first unless `validate: false`).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`GoogleNanoBananaProParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
  * @throws ValidationError, NotFoundError, InsufficientCreditsError.
  */

@@ -13,6 +13,7 @@ import type {
   ResponseFormat,
   VideoResult,
 } from '../../runtime/index.ts';
+
 /**
  * Veo 3.1 Lite: Cost-efficient text/image-to-video by Google
  *
@@ -62,7 +63,7 @@ export interface GoogleVeo31LiteParams {
   seed?: number;
 }
 
-/** The request schema of `google-veo-3-1-lite` exactly as in `specs/models/google-veo-3-1-lite.json` (field `request_schema`); used to validate queue requests. */
+/** The request schema of `google-veo-3-1-lite` exactly as in `specs/models/google-veo-3-1-lite.json` (field `request_schema`); the client validates queue requests against it. */
 export const googleVeo31LiteSchema = {
   basic: ['input_image'],
   properties: {
@@ -114,8 +115,8 @@ export const googleVeo31LiteId = 'google-veo-3-1-lite' as const;
 /**
  * Generate videos with `google-veo-3-1-lite`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`GoogleVeo31LiteParams`), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `VideoResult` typed by `response_format`.
  * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError.
  */
@@ -130,8 +131,8 @@ export function googleVeo31LiteGenerateVideo<F extends ResponseFormat = 'url'>(
 /**
  * Enqueue generations of `google-veo-3-1-lite`: `POST /api/ai/queue` (validated against the model's schema first unless `validate: false`).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`GoogleVeo31LiteParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
  * @throws ValidationError, NotFoundError, InsufficientCreditsError.
  */

@@ -13,6 +13,7 @@ import type {
   ResponseFormat,
   VideoResult,
 } from '../../runtime/index.ts';
+
 /**
  * Veo 3.1: Text/image-to-video, audio, narrative control
  *
@@ -56,7 +57,7 @@ export interface GoogleVeo31Params {
   duration?: 4 | 6 | 8;
 }
 
-/** The request schema of `google-veo-3-1` exactly as in `specs/models/google-veo-3-1.json` (field `request_schema`); used to validate queue requests. */
+/** The request schema of `google-veo-3-1` exactly as in `specs/models/google-veo-3-1.json` (field `request_schema`); the client validates queue requests against it. */
 export const googleVeo31Schema = {
   basic: ['input_image'],
   properties: {
@@ -103,8 +104,8 @@ export const googleVeo31Id = 'google-veo-3-1' as const;
 /**
  * Generate videos with `google-veo-3-1`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`GoogleVeo31Params`), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `VideoResult` typed by `response_format`.
  * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError.
  */
@@ -119,8 +120,8 @@ export function googleVeo31GenerateVideo<F extends ResponseFormat = 'url'>(
 /**
  * Enqueue generations of `google-veo-3-1`: `POST /api/ai/queue` (validated against the model's schema first unless `validate: false`).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`GoogleVeo31Params`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
  * @throws ValidationError, NotFoundError, InsufficientCreditsError.
  */

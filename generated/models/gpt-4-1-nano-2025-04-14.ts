@@ -5,6 +5,7 @@
  */
 
 import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } from '../../runtime/index.ts';
+
 /**
  * GPT 4.1 nano: Low-latency GPT-4.1 for classification
  *
@@ -12,7 +13,7 @@ import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } fro
  * Served by: `chat.completions.create`.
  */
 export type Gpt41Nano20250414Params = ChatCompletionParams;
-/** The request schema of `gpt-4-1-nano-2025-04-14` exactly as in `specs/models/gpt-4-1-nano-2025-04-14.json` (null); used to validate queue requests. */
+/** The request schema of `gpt-4-1-nano-2025-04-14` exactly as in `specs/models/gpt-4-1-nano-2025-04-14.json` (null). */
 export const gpt41Nano20250414Schema = null;
 /** The model id of `Gpt41Nano20250414Params`. */
 export const gpt41Nano20250414Id = 'gpt-4-1-nano-2025-04-14' as const;
@@ -20,8 +21,8 @@ export const gpt41Nano20250414Id = 'gpt-4-1-nano-2025-04-14' as const;
 /**
  * Create a chat completion with `gpt-4-1-nano-2025-04-14`: `POST /api/ai/chat/completions` (not streaming).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The chat body without `model` (`Gpt41Nano20250414Params`).
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `ChatCompletion`.
  * @throws BadRequestError, NotFoundError, InsufficientCreditsError.
  */

@@ -5,6 +5,7 @@
  */
 
 import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } from '../../runtime/index.ts';
+
 /**
  * GPT 4o mini: Fast, low-cost multimodal model
  *
@@ -12,7 +13,7 @@ import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } fro
  * Served by: `chat.completions.create`.
  */
 export type Gpt4oMiniParams = ChatCompletionParams;
-/** The request schema of `gpt-4o-mini` exactly as in `specs/models/gpt-4o-mini.json` (null); used to validate queue requests. */
+/** The request schema of `gpt-4o-mini` exactly as in `specs/models/gpt-4o-mini.json` (null). */
 export const gpt4oMiniSchema = null;
 /** The model id of `Gpt4oMiniParams`. */
 export const gpt4oMiniId = 'gpt-4o-mini' as const;
@@ -20,8 +21,8 @@ export const gpt4oMiniId = 'gpt-4o-mini' as const;
 /**
  * Create a chat completion with `gpt-4o-mini`: `POST /api/ai/chat/completions` (not streaming).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The chat body without `model` (`Gpt4oMiniParams`).
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `ChatCompletion`.
  * @throws BadRequestError, NotFoundError, InsufficientCreditsError.
  */

@@ -5,6 +5,7 @@
  */
 
 import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } from '../../runtime/index.ts';
+
 /**
  * GPT 5.1: Adaptive reasoning and instruction following
  *
@@ -12,7 +13,7 @@ import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } fro
  * Served by: `chat.completions.create`.
  */
 export type Gpt5120251113Params = ChatCompletionParams;
-/** The request schema of `gpt-5-1-2025-11-13` exactly as in `specs/models/gpt-5-1-2025-11-13.json` (null); used to validate queue requests. */
+/** The request schema of `gpt-5-1-2025-11-13` exactly as in `specs/models/gpt-5-1-2025-11-13.json` (null). */
 export const gpt5120251113Schema = null;
 /** The model id of `Gpt5120251113Params`. */
 export const gpt5120251113Id = 'gpt-5-1-2025-11-13' as const;
@@ -20,8 +21,8 @@ export const gpt5120251113Id = 'gpt-5-1-2025-11-13' as const;
 /**
  * Create a chat completion with `gpt-5-1-2025-11-13`: `POST /api/ai/chat/completions` (not streaming).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The chat body without `model` (`Gpt5120251113Params`).
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `ChatCompletion`.
  * @throws BadRequestError, NotFoundError, InsufficientCreditsError.
  */

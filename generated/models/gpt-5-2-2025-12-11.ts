@@ -5,6 +5,7 @@
  */
 
 import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } from '../../runtime/index.ts';
+
 /**
  * GPT 5.2: Reasoning model, 400K context
  *
@@ -12,7 +13,7 @@ import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } fro
  * Served by: `chat.completions.create`.
  */
 export type Gpt5220251211Params = ChatCompletionParams;
-/** The request schema of `gpt-5-2-2025-12-11` exactly as in `specs/models/gpt-5-2-2025-12-11.json` (null); used to validate queue requests. */
+/** The request schema of `gpt-5-2-2025-12-11` exactly as in `specs/models/gpt-5-2-2025-12-11.json` (null). */
 export const gpt5220251211Schema = null;
 /** The model id of `Gpt5220251211Params`. */
 export const gpt5220251211Id = 'gpt-5-2-2025-12-11' as const;
@@ -20,8 +21,8 @@ export const gpt5220251211Id = 'gpt-5-2-2025-12-11' as const;
 /**
  * Create a chat completion with `gpt-5-2-2025-12-11`: `POST /api/ai/chat/completions` (not streaming).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The chat body without `model` (`Gpt5220251211Params`).
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `ChatCompletion`.
  * @throws BadRequestError, NotFoundError, InsufficientCreditsError.
  */

@@ -5,6 +5,7 @@
  */
 
 import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } from '../../runtime/index.ts';
+
 /**
  * GPT 5: Multi-model routing, 400K context
  *
@@ -12,7 +13,7 @@ import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } fro
  * Served by: `chat.completions.create`.
  */
 export type Gpt520250807Params = ChatCompletionParams;
-/** The request schema of `gpt-5-2025-08-07` exactly as in `specs/models/gpt-5-2025-08-07.json` (null); used to validate queue requests. */
+/** The request schema of `gpt-5-2025-08-07` exactly as in `specs/models/gpt-5-2025-08-07.json` (null). */
 export const gpt520250807Schema = null;
 /** The model id of `Gpt520250807Params`. */
 export const gpt520250807Id = 'gpt-5-2025-08-07' as const;
@@ -20,8 +21,8 @@ export const gpt520250807Id = 'gpt-5-2025-08-07' as const;
 /**
  * Create a chat completion with `gpt-5-2025-08-07`: `POST /api/ai/chat/completions` (not streaming).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The chat body without `model` (`Gpt520250807Params`).
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `ChatCompletion`.
  * @throws BadRequestError, NotFoundError, InsufficientCreditsError.
  */

@@ -5,6 +5,7 @@
  */
 
 import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } from '../../runtime/index.ts';
+
 /**
  * GPT 5.4 Mini: Fast model for coding, computer use
  *
@@ -12,7 +13,7 @@ import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } fro
  * Served by: `chat.completions.create`.
  */
 export type Gpt54MiniParams = ChatCompletionParams;
-/** The request schema of `gpt-5-4-mini` exactly as in `specs/models/gpt-5-4-mini.json` (null); used to validate queue requests. */
+/** The request schema of `gpt-5-4-mini` exactly as in `specs/models/gpt-5-4-mini.json` (null). */
 export const gpt54MiniSchema = null;
 /** The model id of `Gpt54MiniParams`. */
 export const gpt54MiniId = 'gpt-5-4-mini' as const;
@@ -20,8 +21,8 @@ export const gpt54MiniId = 'gpt-5-4-mini' as const;
 /**
  * Create a chat completion with `gpt-5-4-mini`: `POST /api/ai/chat/completions` (not streaming).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The chat body without `model` (`Gpt54MiniParams`).
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `ChatCompletion`.
  * @throws BadRequestError, NotFoundError, InsufficientCreditsError.
  */

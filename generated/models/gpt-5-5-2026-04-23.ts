@@ -5,6 +5,7 @@
  */
 
 import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } from '../../runtime/index.ts';
+
 /**
  * GPT 5.5: Reasoning and coding model, 1M context
  *
@@ -12,7 +13,7 @@ import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } fro
  * Served by: `chat.completions.create`.
  */
 export type Gpt5520260423Params = ChatCompletionParams;
-/** The request schema of `gpt-5-5-2026-04-23` exactly as in `specs/models/gpt-5-5-2026-04-23.json` (null); used to validate queue requests. */
+/** The request schema of `gpt-5-5-2026-04-23` exactly as in `specs/models/gpt-5-5-2026-04-23.json` (null). */
 export const gpt5520260423Schema = null;
 /** The model id of `Gpt5520260423Params`. */
 export const gpt5520260423Id = 'gpt-5-5-2026-04-23' as const;
@@ -20,8 +21,8 @@ export const gpt5520260423Id = 'gpt-5-5-2026-04-23' as const;
 /**
  * Create a chat completion with `gpt-5-5-2026-04-23`: `POST /api/ai/chat/completions` (not streaming).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The chat body without `model` (`Gpt5520260423Params`).
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `ChatCompletion`.
  * @throws BadRequestError, NotFoundError, InsufficientCreditsError.
  */

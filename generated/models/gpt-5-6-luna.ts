@@ -5,6 +5,7 @@
  */
 
 import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } from '../../runtime/index.ts';
+
 /**
  * GPT 5.6 Luna: Efficient high-volume model, 1M context
  *
@@ -12,7 +13,7 @@ import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } fro
  * Served by: `chat.completions.create`.
  */
 export type Gpt56LunaParams = ChatCompletionParams;
-/** The request schema of `gpt-5-6-luna` exactly as in `specs/models/gpt-5-6-luna.json` (null); used to validate queue requests. */
+/** The request schema of `gpt-5-6-luna` exactly as in `specs/models/gpt-5-6-luna.json` (null). */
 export const gpt56LunaSchema = null;
 /** The model id of `Gpt56LunaParams`. */
 export const gpt56LunaId = 'gpt-5-6-luna' as const;
@@ -20,8 +21,8 @@ export const gpt56LunaId = 'gpt-5-6-luna' as const;
 /**
  * Create a chat completion with `gpt-5-6-luna`: `POST /api/ai/chat/completions` (not streaming).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The chat body without `model` (`Gpt56LunaParams`).
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `ChatCompletion`.
  * @throws BadRequestError, NotFoundError, InsufficientCreditsError.
  */

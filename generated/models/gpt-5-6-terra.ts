@@ -5,6 +5,7 @@
  */
 
 import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } from '../../runtime/index.ts';
+
 /**
  * GPT 5.6 Terra: Balanced reasoning and cost, 1M context
  *
@@ -12,7 +13,7 @@ import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } fro
  * Served by: `chat.completions.create`.
  */
 export type Gpt56TerraParams = ChatCompletionParams;
-/** The request schema of `gpt-5-6-terra` exactly as in `specs/models/gpt-5-6-terra.json` (null); used to validate queue requests. */
+/** The request schema of `gpt-5-6-terra` exactly as in `specs/models/gpt-5-6-terra.json` (null). */
 export const gpt56TerraSchema = null;
 /** The model id of `Gpt56TerraParams`. */
 export const gpt56TerraId = 'gpt-5-6-terra' as const;
@@ -20,8 +21,8 @@ export const gpt56TerraId = 'gpt-5-6-terra' as const;
 /**
  * Create a chat completion with `gpt-5-6-terra`: `POST /api/ai/chat/completions` (not streaming).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The chat body without `model` (`Gpt56TerraParams`).
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `ChatCompletion`.
  * @throws BadRequestError, NotFoundError, InsufficientCreditsError.
  */

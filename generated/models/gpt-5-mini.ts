@@ -5,6 +5,7 @@
  */
 
 import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } from '../../runtime/index.ts';
+
 /**
  * GPT 5 Mini: Low-cost GPT-5 for real-time apps
  *
@@ -12,7 +13,7 @@ import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } fro
  * Served by: `chat.completions.create`.
  */
 export type Gpt5MiniParams = ChatCompletionParams;
-/** The request schema of `gpt-5-mini` exactly as in `specs/models/gpt-5-mini.json` (null); used to validate queue requests. */
+/** The request schema of `gpt-5-mini` exactly as in `specs/models/gpt-5-mini.json` (null). */
 export const gpt5MiniSchema = null;
 /** The model id of `Gpt5MiniParams`. */
 export const gpt5MiniId = 'gpt-5-mini' as const;
@@ -20,8 +21,8 @@ export const gpt5MiniId = 'gpt-5-mini' as const;
 /**
  * Create a chat completion with `gpt-5-mini`: `POST /api/ai/chat/completions` (not streaming).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The chat body without `model` (`Gpt5MiniParams`).
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `ChatCompletion`.
  * @throws BadRequestError, NotFoundError, InsufficientCreditsError.
  */

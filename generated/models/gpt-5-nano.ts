@@ -5,6 +5,7 @@
  */
 
 import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } from '../../runtime/index.ts';
+
 /**
  * GPT 5 Nano: Ultra-low-latency GPT-5 model
  *
@@ -12,7 +13,7 @@ import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } fro
  * Served by: `chat.completions.create`.
  */
 export type Gpt5NanoParams = ChatCompletionParams;
-/** The request schema of `gpt-5-nano` exactly as in `specs/models/gpt-5-nano.json` (null); used to validate queue requests. */
+/** The request schema of `gpt-5-nano` exactly as in `specs/models/gpt-5-nano.json` (null). */
 export const gpt5NanoSchema = null;
 /** The model id of `Gpt5NanoParams`. */
 export const gpt5NanoId = 'gpt-5-nano' as const;
@@ -20,8 +21,8 @@ export const gpt5NanoId = 'gpt-5-nano' as const;
 /**
  * Create a chat completion with `gpt-5-nano`: `POST /api/ai/chat/completions` (not streaming).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The chat body without `model` (`Gpt5NanoParams`).
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `ChatCompletion`.
  * @throws BadRequestError, NotFoundError, InsufficientCreditsError.
  */

@@ -14,7 +14,7 @@ export interface GptAudioParams {
   [key: string]: unknown;
 }
 
-/** The request schema of `gpt-audio` exactly as in `specs/models/gpt-audio.json` (null); used to validate queue requests. */
+/** The request schema of `gpt-audio` exactly as in `specs/models/gpt-audio.json` (null). */
 export const gptAudioSchema = null;
 /** The model id of `GptAudioParams`. */
 export const gptAudioId = 'gpt-audio' as const;

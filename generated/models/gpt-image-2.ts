@@ -14,6 +14,7 @@ import type {
   ResponseFormat,
   WithInputImage,
 } from '../../runtime/index.ts';
+
 /**
  * GPT Image 2: High-fidelity images with near-perfect text rendering
  *
@@ -70,7 +71,7 @@ export interface GptImage2Params {
   mask_url?: string;
 }
 
-/** The request schema of `gpt-image-2` exactly as in `specs/models/gpt-image-2.json` (field `request_schema`); used to validate queue requests. */
+/** The request schema of `gpt-image-2` exactly as in `specs/models/gpt-image-2.json` (field `request_schema`); the client validates queue requests against it. */
 export const gptImage2Schema = {
   basic: ['input_image'],
   properties: {
@@ -133,8 +134,8 @@ export const gptImage2Id = 'gpt-image-2' as const;
 /**
  * Generate images with `gpt-image-2`: `POST /api/ai/images/generate`, blocking until done (typically 5 to 30 seconds).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`GptImage2Params`), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `ImageResult` whose items are `{ url }`, or `{ b64_json }` with `response_format: 'b64_json'`.
  * @throws BadRequestError, NotFoundError, InsufficientCreditsError, and the other `APIError`s of `client.images.generate`.
  */
@@ -149,8 +150,8 @@ export function gptImage2GenerateImage<F extends ResponseFormat = 'url'>(
 /**
  * Edit images with `gpt-image-2`: `POST /api/ai/images/edit` (`input_image` required), blocking until done.
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`GptImage2Params`) with `input_image`, `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `ImageResult` typed by `response_format`.
  * @throws BadRequestError (an input URL the service could not fetch), NotFoundError, InsufficientCreditsError.
  */
@@ -165,8 +166,8 @@ export function gptImage2EditImage<F extends ResponseFormat = 'url'>(
 /**
  * Enqueue generations of `gpt-image-2`: `POST /api/ai/queue` (validated against the model's schema first unless `validate: false`).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`GptImage2Params`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
  * @throws ValidationError, NotFoundError, InsufficientCreditsError.
  */

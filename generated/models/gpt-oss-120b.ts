@@ -5,6 +5,7 @@
  */
 
 import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } from '../../runtime/index.ts';
+
 /**
  * OpenAI/GPT-OSS-120B: Open MoE reasoning model
  *
@@ -12,7 +13,7 @@ import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } fro
  * Served by: `chat.completions.create`.
  */
 export type GptOss120bParams = ChatCompletionParams;
-/** The request schema of `gpt-oss-120b` exactly as in `specs/models/gpt-oss-120b.json` (null); used to validate queue requests. */
+/** The request schema of `gpt-oss-120b` exactly as in `specs/models/gpt-oss-120b.json` (null). */
 export const gptOss120bSchema = null;
 /** The model id of `GptOss120bParams`. */
 export const gptOss120bId = 'gpt-oss-120b' as const;
@@ -20,8 +21,8 @@ export const gptOss120bId = 'gpt-oss-120b' as const;
 /**
  * Create a chat completion with `gpt-oss-120b`: `POST /api/ai/chat/completions` (not streaming).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The chat body without `model` (`GptOss120bParams`).
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `ChatCompletion`.
  * @throws BadRequestError, NotFoundError, InsufficientCreditsError.
  */

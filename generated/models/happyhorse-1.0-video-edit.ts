@@ -13,6 +13,7 @@ import type {
   ResponseFormat,
   VideoResult,
 } from '../../runtime/index.ts';
+
 /**
  * Happy Horse - Video Edit: Prompt-based video editing up to 1080p
  *
@@ -55,7 +56,7 @@ export interface Happyhorse1_0VideoEditParams {
   audio_setting?: 'auto' | 'origin';
 }
 
-/** The request schema of `happyhorse-1.0-video-edit` exactly as in `specs/models/happyhorse-1.0-video-edit.json` (field `request_schema`); used to validate queue requests. */
+/** The request schema of `happyhorse-1.0-video-edit` exactly as in `specs/models/happyhorse-1.0-video-edit.json` (field `request_schema`); the client validates queue requests against it. */
 export const happyhorse1_0VideoEditSchema = {
   basic: ['reference_images'],
   properties: {
@@ -106,8 +107,8 @@ export const happyhorse1_0VideoEditId = 'happyhorse-1.0-video-edit' as const;
 /**
  * Generate videos with `happyhorse-1.0-video-edit`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`Happyhorse1_0VideoEditParams`), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `VideoResult` typed by `response_format`.
  * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError.
  */
@@ -122,8 +123,8 @@ export function happyhorse1_0VideoEditGenerateVideo<F extends ResponseFormat = '
 /**
  * Enqueue generations of `happyhorse-1.0-video-edit`: `POST /api/ai/queue` (validated against the model's schema first unless `validate: false`).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`Happyhorse1_0VideoEditParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
  * @throws ValidationError, NotFoundError, InsufficientCreditsError.
  */

@@ -13,6 +13,7 @@ import type {
   ResponseFormat,
   VideoResult,
 } from '../../runtime/index.ts';
+
 /**
  * Happy Horse 1.1 - Reference to Video: Reference-to-video, up to 9 images
  *
@@ -57,7 +58,7 @@ export interface Happyhorse1_1R2vParams {
   duration?: number;
 }
 
-/** The request schema of `happyhorse-1.1-r2v` exactly as in `specs/models/happyhorse-1.1-r2v.json` (field `request_schema`); used to validate queue requests. */
+/** The request schema of `happyhorse-1.1-r2v` exactly as in `specs/models/happyhorse-1.1-r2v.json` (field `request_schema`); the client validates queue requests against it. */
 export const happyhorse1_1R2vSchema = {
   basic: ['reference_images'],
   properties: {
@@ -108,8 +109,8 @@ export const happyhorse1_1R2vId = 'happyhorse-1.1-r2v' as const;
 /**
  * Generate videos with `happyhorse-1.1-r2v`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`Happyhorse1_1R2vParams`), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `VideoResult` typed by `response_format`.
  * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError.
  */
@@ -124,8 +125,8 @@ export function happyhorse1_1R2vGenerateVideo<F extends ResponseFormat = 'url'>(
 /**
  * Enqueue generations of `happyhorse-1.1-r2v`: `POST /api/ai/queue` (validated against the model's schema first unless `validate: false`).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`Happyhorse1_1R2vParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
  * @throws ValidationError, NotFoundError, InsufficientCreditsError.
  */

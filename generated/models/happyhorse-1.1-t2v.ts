@@ -13,6 +13,7 @@ import type {
   ResponseFormat,
   VideoResult,
 } from '../../runtime/index.ts';
+
 /**
  * Happy Horse 1.1 - Text to Video: Text-to-video up to 1080p
  *
@@ -51,7 +52,7 @@ export interface Happyhorse1_1T2vParams {
   duration?: number;
 }
 
-/** The request schema of `happyhorse-1.1-t2v` exactly as in `specs/models/happyhorse-1.1-t2v.json` (field `request_schema`); used to validate queue requests. */
+/** The request schema of `happyhorse-1.1-t2v` exactly as in `specs/models/happyhorse-1.1-t2v.json` (field `request_schema`); the client validates queue requests against it. */
 export const happyhorse1_1T2vSchema = {
   basic: [],
   properties: {
@@ -92,8 +93,8 @@ export const happyhorse1_1T2vId = 'happyhorse-1.1-t2v' as const;
 /**
  * Generate videos with `happyhorse-1.1-t2v`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`Happyhorse1_1T2vParams`), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `VideoResult` typed by `response_format`.
  * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError.
  */
@@ -108,8 +109,8 @@ export function happyhorse1_1T2vGenerateVideo<F extends ResponseFormat = 'url'>(
 /**
  * Enqueue generations of `happyhorse-1.1-t2v`: `POST /api/ai/queue` (validated against the model's schema first unless `validate: false`).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`Happyhorse1_1T2vParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
  * @throws ValidationError, NotFoundError, InsufficientCreditsError.
  */

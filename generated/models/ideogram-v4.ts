@@ -13,6 +13,7 @@ import type {
   RequestOptions,
   ResponseFormat,
 } from '../../runtime/index.ts';
+
 /**
  * Ideogram V4: Typography-focused image and design generation
  *
@@ -83,7 +84,7 @@ export interface IdeogramV4Params {
   output_format?: 'jpeg' | 'png';
 }
 
-/** The request schema of `ideogram-v4` exactly as in `specs/models/ideogram-v4.json` (field `request_schema`); used to validate queue requests. */
+/** The request schema of `ideogram-v4` exactly as in `specs/models/ideogram-v4.json` (field `request_schema`); the client validates queue requests against it. */
 export const ideogramV4Schema = {
   basic: [],
   properties: {
@@ -155,8 +156,8 @@ export const ideogramV4Id = 'ideogram-v4' as const;
 /**
  * Generate images with `ideogram-v4`: `POST /api/ai/images/generate`, blocking until done (typically 5 to 30 seconds).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`IdeogramV4Params`), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `ImageResult` whose items are `{ url }`, or `{ b64_json }` with `response_format: 'b64_json'`.
  * @throws BadRequestError, NotFoundError, InsufficientCreditsError, and the other `APIError`s of `client.images.generate`.
  */
@@ -171,8 +172,8 @@ export function ideogramV4GenerateImage<F extends ResponseFormat = 'url'>(
 /**
  * Enqueue generations of `ideogram-v4`: `POST /api/ai/queue` (validated against the model's schema first unless `validate: false`).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`IdeogramV4Params`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
  * @throws ValidationError, NotFoundError, InsufficientCreditsError.
  */

@@ -13,6 +13,7 @@ import type {
   ResponseFormat,
   VideoResult,
 } from '../../runtime/index.ts';
+
 /**
  * Kling O1 - Image to Video: Cinematic image-to-video generation
  *
@@ -49,7 +50,7 @@ export interface KlingVideoO1ImageToVideoParams {
   duration?: 5 | 10;
 }
 
-/** The request schema of `kling-video-o1-image-to-video` exactly as in `specs/models/kling-video-o1-image-to-video.json` (field `request_schema`); used to validate queue requests. */
+/** The request schema of `kling-video-o1-image-to-video` exactly as in `specs/models/kling-video-o1-image-to-video.json` (field `request_schema`); the client validates queue requests against it. */
 export const klingVideoO1ImageToVideoSchema = {
   basic: ['tail_image_url'],
   properties: {
@@ -87,8 +88,8 @@ export const klingVideoO1ImageToVideoId = 'kling-video-o1-image-to-video' as con
 /**
  * Generate videos with `kling-video-o1-image-to-video`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`KlingVideoO1ImageToVideoParams`), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `VideoResult` typed by `response_format`.
  * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError.
  */
@@ -105,8 +106,8 @@ export function klingVideoO1ImageToVideoGenerateVideo<F extends ResponseFormat =
 /**
  * Enqueue generations of `kling-video-o1-image-to-video`: `POST /api/ai/queue` (validated against the model's schema first unless `validate: false`).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`KlingVideoO1ImageToVideoParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
  * @throws ValidationError, NotFoundError, InsufficientCreditsError.
  */

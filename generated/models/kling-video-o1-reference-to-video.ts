@@ -13,6 +13,7 @@ import type {
   ResponseFormat,
   VideoResult,
 } from '../../runtime/index.ts';
+
 /**
  * Kling O1 - Reference to Video: Reference-driven cinematic video
  *
@@ -37,7 +38,9 @@ export interface KlingVideoO1ReferenceToVideoParams {
    *
    * @see model `kling-video-o1-reference-to-video`, schema field `json_request_schema.properties.elements`
    */
-  elements?: {}[];
+  elements?: {
+    [k: string]: unknown;
+  }[];
   /**
    * Video aspect ratio
    *
@@ -54,7 +57,7 @@ export interface KlingVideoO1ReferenceToVideoParams {
   duration?: 5 | 10;
 }
 
-/** The request schema of `kling-video-o1-reference-to-video` exactly as in `specs/models/kling-video-o1-reference-to-video.json` (field `json_request_schema`); used to validate queue requests. */
+/** The request schema of `kling-video-o1-reference-to-video` exactly as in `specs/models/kling-video-o1-reference-to-video.json` (field `json_request_schema`); the client validates queue requests against it. */
 export const klingVideoO1ReferenceToVideoSchema = {
   basic: ['elements'],
   properties: {
@@ -103,8 +106,8 @@ export const klingVideoO1ReferenceToVideoId = 'kling-video-o1-reference-to-video
 /**
  * Generate videos with `kling-video-o1-reference-to-video`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`KlingVideoO1ReferenceToVideoParams`), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `VideoResult` typed by `response_format`.
  * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError.
  */
@@ -121,8 +124,8 @@ export function klingVideoO1ReferenceToVideoGenerateVideo<F extends ResponseForm
 /**
  * Enqueue generations of `kling-video-o1-reference-to-video`: `POST /api/ai/queue` (validated against the model's schema first unless `validate: false`).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`KlingVideoO1ReferenceToVideoParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
  * @throws ValidationError, NotFoundError, InsufficientCreditsError.
  */

@@ -13,6 +13,7 @@ import type {
   ResponseFormat,
   VideoResult,
 } from '../../runtime/index.ts';
+
 /**
  * Kling O1 Edit - Video to Video: Advanced video editing
  *
@@ -44,7 +45,9 @@ export interface KlingVideoO1VideoToVideoEditParams {
    *
    * @see model `kling-video-o1-video-to-video-edit`, schema field `json_request_schema.properties.elements`
    */
-  elements?: {}[];
+  elements?: {
+    [k: string]: unknown;
+  }[];
   /**
    * Keep the original audio from the source video.
    *
@@ -54,7 +57,7 @@ export interface KlingVideoO1VideoToVideoEditParams {
   keep_audio?: boolean;
 }
 
-/** The request schema of `kling-video-o1-video-to-video-edit` exactly as in `specs/models/kling-video-o1-video-to-video-edit.json` (field `json_request_schema`); used to validate queue requests. */
+/** The request schema of `kling-video-o1-video-to-video-edit` exactly as in `specs/models/kling-video-o1-video-to-video-edit.json` (field `json_request_schema`); the client validates queue requests against it. */
 export const klingVideoO1VideoToVideoEditSchema = {
   basic: ['input_image', 'elements'],
   properties: {
@@ -102,8 +105,8 @@ export const klingVideoO1VideoToVideoEditId = 'kling-video-o1-video-to-video-edi
 /**
  * Generate videos with `kling-video-o1-video-to-video-edit`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`KlingVideoO1VideoToVideoEditParams`), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `VideoResult` typed by `response_format`.
  * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError.
  */
@@ -120,8 +123,8 @@ export function klingVideoO1VideoToVideoEditGenerateVideo<F extends ResponseForm
 /**
  * Enqueue generations of `kling-video-o1-video-to-video-edit`: `POST /api/ai/queue` (validated against the model's schema first unless `validate: false`).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`KlingVideoO1VideoToVideoEditParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
  * @throws ValidationError, NotFoundError, InsufficientCreditsError.
  */

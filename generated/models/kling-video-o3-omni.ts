@@ -13,6 +13,7 @@ import type {
   ResponseFormat,
   VideoResult,
 } from '../../runtime/index.ts';
+
 /**
  * Kling O3 Omni: Unified O3 video generation and edit
  *
@@ -65,7 +66,9 @@ export interface KlingVideoO3OmniParams {
    *
    * @see model `kling-video-o3-omni`, schema field `json_request_schema.properties.elements`
    */
-  elements?: {}[];
+  elements?: {
+    [k: string]: unknown;
+  }[];
   /**
    * Output resolution tier.
    *
@@ -105,7 +108,7 @@ export interface KlingVideoO3OmniParams {
   keep_audio?: boolean;
 }
 
-/** The request schema of `kling-video-o3-omni` exactly as in `specs/models/kling-video-o3-omni.json` (field `json_request_schema`); used to validate queue requests. */
+/** The request schema of `kling-video-o3-omni` exactly as in `specs/models/kling-video-o3-omni.json` (field `json_request_schema`); the client validates queue requests against it. */
 export const klingVideoO3OmniSchema = {
   basic: ['input_image', 'input_video', 'video_mode', 'start_image_url', 'tail_image_url', 'elements'],
   properties: {
@@ -202,8 +205,8 @@ export const klingVideoO3OmniId = 'kling-video-o3-omni' as const;
 /**
  * Generate videos with `kling-video-o3-omni`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`KlingVideoO3OmniParams`), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `VideoResult` typed by `response_format`.
  * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError.
  */
@@ -218,8 +221,8 @@ export function klingVideoO3OmniGenerateVideo<F extends ResponseFormat = 'url'>(
 /**
  * Enqueue generations of `kling-video-o3-omni`: `POST /api/ai/queue` (validated against the model's schema first unless `validate: false`).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`KlingVideoO3OmniParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
  * @throws ValidationError, NotFoundError, InsufficientCreditsError.
  */

@@ -13,6 +13,7 @@ import type {
   ResponseFormat,
   VideoResult,
 } from '../../runtime/index.ts';
+
 /**
  * Kling v2.5 - Image to Video: Fast cinematic image-to-video
  *
@@ -49,7 +50,7 @@ export interface KlingVideoV25TurboProImageToVideoParams {
   duration?: 5 | 10;
 }
 
-/** The request schema of `kling-video-v2-5-turbo-pro-image-to-video` exactly as in `specs/models/kling-video-v2-5-turbo-pro-image-to-video.json` (field `request_schema`); used to validate queue requests. */
+/** The request schema of `kling-video-v2-5-turbo-pro-image-to-video` exactly as in `specs/models/kling-video-v2-5-turbo-pro-image-to-video.json` (field `request_schema`); the client validates queue requests against it. */
 export const klingVideoV25TurboProImageToVideoSchema = {
   basic: ['tail_image_url'],
   properties: {
@@ -87,8 +88,8 @@ export const klingVideoV25TurboProImageToVideoId = 'kling-video-v2-5-turbo-pro-i
 /**
  * Generate videos with `kling-video-v2-5-turbo-pro-image-to-video`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`KlingVideoV25TurboProImageToVideoParams`), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `VideoResult` typed by `response_format`.
  * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError.
  */
@@ -105,8 +106,8 @@ export function klingVideoV25TurboProImageToVideoGenerateVideo<F extends Respons
 /**
  * Enqueue generations of `kling-video-v2-5-turbo-pro-image-to-video`: `POST /api/ai/queue` (validated against the model's schema first unless `validate: false`).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`KlingVideoV25TurboProImageToVideoParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
  * @throws ValidationError, NotFoundError, InsufficientCreditsError.
  */

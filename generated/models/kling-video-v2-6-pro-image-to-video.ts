@@ -13,6 +13,7 @@ import type {
   ResponseFormat,
   VideoResult,
 } from '../../runtime/index.ts';
+
 /**
  * Kling 2.6 Pro - Image to Video: Cinematic image-to-video with audio
  *
@@ -55,7 +56,7 @@ export interface KlingVideoV26ProImageToVideoParams {
   generate_audio?: boolean;
 }
 
-/** The request schema of `kling-video-v2-6-pro-image-to-video` exactly as in `specs/models/kling-video-v2-6-pro-image-to-video.json` (field `request_schema`); used to validate queue requests. */
+/** The request schema of `kling-video-v2-6-pro-image-to-video` exactly as in `specs/models/kling-video-v2-6-pro-image-to-video.json` (field `request_schema`); the client validates queue requests against it. */
 export const klingVideoV26ProImageToVideoSchema = {
   basic: ['input_image'],
   properties: {
@@ -98,8 +99,8 @@ export const klingVideoV26ProImageToVideoId = 'kling-video-v2-6-pro-image-to-vid
 /**
  * Generate videos with `kling-video-v2-6-pro-image-to-video`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`KlingVideoV26ProImageToVideoParams`), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `VideoResult` typed by `response_format`.
  * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError.
  */
@@ -116,8 +117,8 @@ export function klingVideoV26ProImageToVideoGenerateVideo<F extends ResponseForm
 /**
  * Enqueue generations of `kling-video-v2-6-pro-image-to-video`: `POST /api/ai/queue` (validated against the model's schema first unless `validate: false`).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`KlingVideoV26ProImageToVideoParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
  * @throws ValidationError, NotFoundError, InsufficientCreditsError.
  */

@@ -13,6 +13,7 @@ import type {
   ResponseFormat,
   VideoResult,
 } from '../../runtime/index.ts';
+
 /**
  * Kling 3.0 Pro: Motion Control: Transfer motion from video to image
  *
@@ -59,10 +60,12 @@ export interface KlingVideoV3ProMotionControlParams {
    *
    * @see model `kling-video-v3-pro-motion-control`, schema field `request_schema.properties.elements`
    */
-  elements?: {}[];
+  elements?: {
+    [k: string]: unknown;
+  }[];
 }
 
-/** The request schema of `kling-video-v3-pro-motion-control` exactly as in `specs/models/kling-video-v3-pro-motion-control.json` (field `request_schema`); used to validate queue requests. */
+/** The request schema of `kling-video-v3-pro-motion-control` exactly as in `specs/models/kling-video-v3-pro-motion-control.json` (field `request_schema`); the client validates queue requests against it. */
 export const klingVideoV3ProMotionControlSchema = {
   basic: [],
   properties: {
@@ -118,8 +121,8 @@ export const klingVideoV3ProMotionControlId = 'kling-video-v3-pro-motion-control
 /**
  * Generate videos with `kling-video-v3-pro-motion-control`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`KlingVideoV3ProMotionControlParams`), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `VideoResult` typed by `response_format`.
  * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError.
  */
@@ -136,8 +139,8 @@ export function klingVideoV3ProMotionControlGenerateVideo<F extends ResponseForm
 /**
  * Enqueue generations of `kling-video-v3-pro-motion-control`: `POST /api/ai/queue` (validated against the model's schema first unless `validate: false`).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`KlingVideoV3ProMotionControlParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
  * @throws ValidationError, NotFoundError, InsufficientCreditsError.
  */

@@ -13,6 +13,7 @@ import type {
   ResponseFormat,
   VideoResult,
 } from '../../runtime/index.ts';
+
 /**
  * LTX 2.3 Fast: Text to Video: Fast text-to-video with native audio
  *
@@ -63,7 +64,7 @@ export interface Ltx23FastTextToVideoParams {
   generate_audio?: boolean;
 }
 
-/** The request schema of `ltx-2-3-fast-text-to-video` exactly as in `specs/models/ltx-2-3-fast-text-to-video.json` (field `request_schema`); used to validate queue requests. */
+/** The request schema of `ltx-2-3-fast-text-to-video` exactly as in `specs/models/ltx-2-3-fast-text-to-video.json` (field `request_schema`); the client validates queue requests against it. */
 export const ltx23FastTextToVideoSchema = {
   basic: [],
   properties: {
@@ -117,8 +118,8 @@ export const ltx23FastTextToVideoId = 'ltx-2-3-fast-text-to-video' as const;
 /**
  * Generate videos with `ltx-2-3-fast-text-to-video`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`Ltx23FastTextToVideoParams`), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `VideoResult` typed by `response_format`.
  * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError.
  */
@@ -133,8 +134,8 @@ export function ltx23FastTextToVideoGenerateVideo<F extends ResponseFormat = 'ur
 /**
  * Enqueue generations of `ltx-2-3-fast-text-to-video`: `POST /api/ai/queue` (validated against the model's schema first unless `validate: false`).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`Ltx23FastTextToVideoParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
  * @throws ValidationError, NotFoundError, InsufficientCreditsError.
  */

@@ -13,6 +13,7 @@ import type {
   ResponseFormat,
   VideoResult,
 } from '../../runtime/index.ts';
+
 /**
  * LTX-2.3 Pro 22B IC-LoRA Union Control: Controllable text/image-to-video generation
  *
@@ -94,7 +95,7 @@ export interface Ltx23Pro22bICLoRAUnionControlParams {
   seed?: number;
 }
 
-/** The request schema of `ltx-2-3-pro-22b-IC-LoRA-Union-Control` exactly as in `specs/models/ltx-2-3-pro-22b-IC-LoRA-Union-Control.json` (field `json_request_schema`); used to validate queue requests. */
+/** The request schema of `ltx-2-3-pro-22b-IC-LoRA-Union-Control` exactly as in `specs/models/ltx-2-3-pro-22b-IC-LoRA-Union-Control.json` (field `json_request_schema`); the client validates queue requests against it. */
 export const ltx23Pro22bICLoRAUnionControlSchema = {
   basic: ['input_image', 'input_video'],
   properties: {
@@ -174,8 +175,8 @@ export const ltx23Pro22bICLoRAUnionControlId = 'ltx-2-3-pro-22b-IC-LoRA-Union-Co
 /**
  * Generate videos with `ltx-2-3-pro-22b-IC-LoRA-Union-Control`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`Ltx23Pro22bICLoRAUnionControlParams`), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `VideoResult` typed by `response_format`.
  * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError.
  */
@@ -192,8 +193,8 @@ export function ltx23Pro22bICLoRAUnionControlGenerateVideo<F extends ResponseFor
 /**
  * Enqueue generations of `ltx-2-3-pro-22b-IC-LoRA-Union-Control`: `POST /api/ai/queue` (validated against the model's schema first unless `validate: false`).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`Ltx23Pro22bICLoRAUnionControlParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
  * @throws ValidationError, NotFoundError, InsufficientCreditsError.
  */

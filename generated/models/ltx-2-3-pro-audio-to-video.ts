@@ -13,6 +13,7 @@ import type {
   ResponseFormat,
   VideoResult,
 } from '../../runtime/index.ts';
+
 /**
  * LTX 2.3 Pro: Audio to Video: Audio-driven video with lip-sync
  *
@@ -42,7 +43,7 @@ export interface Ltx23ProAudioToVideoParams {
   input_audio: string;
 }
 
-/** The request schema of `ltx-2-3-pro-audio-to-video` exactly as in `specs/models/ltx-2-3-pro-audio-to-video.json` (field `json_request_schema`); used to validate queue requests. */
+/** The request schema of `ltx-2-3-pro-audio-to-video` exactly as in `specs/models/ltx-2-3-pro-audio-to-video.json` (field `json_request_schema`); the client validates queue requests against it. */
 export const ltx23ProAudioToVideoSchema = {
   basic: ['prompt', 'input_image'],
   properties: {
@@ -74,8 +75,8 @@ export const ltx23ProAudioToVideoId = 'ltx-2-3-pro-audio-to-video' as const;
 /**
  * Generate videos with `ltx-2-3-pro-audio-to-video`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`Ltx23ProAudioToVideoParams`), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `VideoResult` typed by `response_format`.
  * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError.
  */
@@ -90,8 +91,8 @@ export function ltx23ProAudioToVideoGenerateVideo<F extends ResponseFormat = 'ur
 /**
  * Enqueue generations of `ltx-2-3-pro-audio-to-video`: `POST /api/ai/queue` (validated against the model's schema first unless `validate: false`).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`Ltx23ProAudioToVideoParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
  * @throws ValidationError, NotFoundError, InsufficientCreditsError.
  */

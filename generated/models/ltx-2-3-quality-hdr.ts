@@ -13,6 +13,7 @@ import type {
   ResponseFormat,
   VideoResult,
 } from '../../runtime/index.ts';
+
 /**
  * LTX 2.3 Quality: Video to HDR: Lift SDR video into HDR
  *
@@ -86,7 +87,7 @@ export interface Ltx23QualityHdrParams {
   seed?: number;
 }
 
-/** The request schema of `ltx-2-3-quality-hdr` exactly as in `specs/models/ltx-2-3-quality-hdr.json` (field `request_schema`); used to validate queue requests. */
+/** The request schema of `ltx-2-3-quality-hdr` exactly as in `specs/models/ltx-2-3-quality-hdr.json` (field `request_schema`); the client validates queue requests against it. */
 export const ltx23QualityHdrSchema = {
   basic: [],
   properties: {
@@ -159,8 +160,8 @@ export const ltx23QualityHdrId = 'ltx-2-3-quality-hdr' as const;
 /**
  * Generate videos with `ltx-2-3-quality-hdr`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`Ltx23QualityHdrParams`), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `VideoResult` typed by `response_format`.
  * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError.
  */
@@ -175,8 +176,8 @@ export function ltx23QualityHdrGenerateVideo<F extends ResponseFormat = 'url'>(
 /**
  * Enqueue generations of `ltx-2-3-quality-hdr`: `POST /api/ai/queue` (validated against the model's schema first unless `validate: false`).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`Ltx23QualityHdrParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
  * @throws ValidationError, NotFoundError, InsufficientCreditsError.
  */

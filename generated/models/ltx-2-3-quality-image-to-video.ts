@@ -13,6 +13,7 @@ import type {
   ResponseFormat,
   VideoResult,
 } from '../../runtime/index.ts';
+
 /**
  * LTX 2.3 Quality: Image to Video: High-quality image-to-video with audio
  *
@@ -95,7 +96,7 @@ export interface Ltx23QualityImageToVideoParams {
   seed?: number;
 }
 
-/** The request schema of `ltx-2-3-quality-image-to-video` exactly as in `specs/models/ltx-2-3-quality-image-to-video.json` (field `request_schema`); used to validate queue requests. */
+/** The request schema of `ltx-2-3-quality-image-to-video` exactly as in `specs/models/ltx-2-3-quality-image-to-video.json` (field `request_schema`); the client validates queue requests against it. */
 export const ltx23QualityImageToVideoSchema = {
   basic: [],
   properties: {
@@ -176,8 +177,8 @@ export const ltx23QualityImageToVideoId = 'ltx-2-3-quality-image-to-video' as co
 /**
  * Generate videos with `ltx-2-3-quality-image-to-video`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`Ltx23QualityImageToVideoParams`), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `VideoResult` typed by `response_format`.
  * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError.
  */
@@ -194,8 +195,8 @@ export function ltx23QualityImageToVideoGenerateVideo<F extends ResponseFormat =
 /**
  * Enqueue generations of `ltx-2-3-quality-image-to-video`: `POST /api/ai/queue` (validated against the model's schema first unless `validate: false`).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`Ltx23QualityImageToVideoParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
  * @throws ValidationError, NotFoundError, InsufficientCreditsError.
  */

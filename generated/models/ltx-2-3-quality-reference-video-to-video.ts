@@ -13,6 +13,7 @@ import type {
   ResponseFormat,
   VideoResult,
 } from '../../runtime/index.ts';
+
 /**
  * LTX 2.3 Quality: Reference Video to Video: Structure-guided video-to-video generation
  *
@@ -128,7 +129,7 @@ export interface Ltx23QualityReferenceVideoToVideoParams {
   seed?: number;
 }
 
-/** The request schema of `ltx-2-3-quality-reference-video-to-video` exactly as in `specs/models/ltx-2-3-quality-reference-video-to-video.json` (field `json_request_schema`); used to validate queue requests. */
+/** The request schema of `ltx-2-3-quality-reference-video-to-video` exactly as in `specs/models/ltx-2-3-quality-reference-video-to-video.json` (field `json_request_schema`); the client validates queue requests against it. */
 export const ltx23QualityReferenceVideoToVideoSchema = {
   basic: ['input_image'],
   properties: {
@@ -242,8 +243,8 @@ export const ltx23QualityReferenceVideoToVideoId = 'ltx-2-3-quality-reference-vi
 /**
  * Generate videos with `ltx-2-3-quality-reference-video-to-video`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`Ltx23QualityReferenceVideoToVideoParams`), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `VideoResult` typed by `response_format`.
  * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError.
  */
@@ -260,8 +261,8 @@ export function ltx23QualityReferenceVideoToVideoGenerateVideo<F extends Respons
 /**
  * Enqueue generations of `ltx-2-3-quality-reference-video-to-video`: `POST /api/ai/queue` (validated against the model's schema first unless `validate: false`).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`Ltx23QualityReferenceVideoToVideoParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
  * @throws ValidationError, NotFoundError, InsufficientCreditsError.
  */

@@ -13,6 +13,7 @@ import type {
   ResponseFormat,
   VideoResult,
 } from '../../runtime/index.ts';
+
 /**
  * Luma Ray 3.2 - Reframe: Aspect-ratio reframe with outpainting, up to 1080p
  *
@@ -51,10 +52,12 @@ export interface LumaRayV32ReframeParams {
    *
    * @see model `luma-ray-v3-2-reframe`, schema field `json_request_schema.properties.source_position`
    */
-  source_position?: {};
+  source_position?: {
+    [k: string]: unknown;
+  };
 }
 
-/** The request schema of `luma-ray-v3-2-reframe` exactly as in `specs/models/luma-ray-v3-2-reframe.json` (field `json_request_schema`); used to validate queue requests. */
+/** The request schema of `luma-ray-v3-2-reframe` exactly as in `specs/models/luma-ray-v3-2-reframe.json` (field `json_request_schema`); the client validates queue requests against it. */
 export const lumaRayV32ReframeSchema = {
   basic: [],
   properties: {
@@ -98,8 +101,8 @@ export const lumaRayV32ReframeId = 'luma-ray-v3-2-reframe' as const;
 /**
  * Generate videos with `luma-ray-v3-2-reframe`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`LumaRayV32ReframeParams`), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `VideoResult` typed by `response_format`.
  * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError.
  */
@@ -114,8 +117,8 @@ export function lumaRayV32ReframeGenerateVideo<F extends ResponseFormat = 'url'>
 /**
  * Enqueue generations of `luma-ray-v3-2-reframe`: `POST /api/ai/queue` (validated against the model's schema first unless `validate: false`).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`LumaRayV32ReframeParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
  * @throws ValidationError, NotFoundError, InsufficientCreditsError.
  */

@@ -13,6 +13,7 @@ import type {
   ResponseFormat,
   VideoResult,
 } from '../../runtime/index.ts';
+
 /**
  * Luma Ray 3.2 - Video to Video: Prompt-guided video editing, up to 1080p
  *
@@ -89,7 +90,7 @@ export interface LumaRayV32VideoToVideoParams {
   exr_export?: boolean;
 }
 
-/** The request schema of `luma-ray-v3-2-video-to-video` exactly as in `specs/models/luma-ray-v3-2-video-to-video.json` (field `json_request_schema`); used to validate queue requests. */
+/** The request schema of `luma-ray-v3-2-video-to-video` exactly as in `specs/models/luma-ray-v3-2-video-to-video.json` (field `json_request_schema`); the client validates queue requests against it. */
 export const lumaRayV32VideoToVideoSchema = {
   basic: [],
   properties: {
@@ -168,8 +169,8 @@ export const lumaRayV32VideoToVideoId = 'luma-ray-v3-2-video-to-video' as const;
 /**
  * Generate videos with `luma-ray-v3-2-video-to-video`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`LumaRayV32VideoToVideoParams`), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `VideoResult` typed by `response_format`.
  * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError.
  */
@@ -186,8 +187,8 @@ export function lumaRayV32VideoToVideoGenerateVideo<F extends ResponseFormat = '
 /**
  * Enqueue generations of `luma-ray-v3-2-video-to-video`: `POST /api/ai/queue` (validated against the model's schema first unless `validate: false`).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`LumaRayV32VideoToVideoParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
  * @throws ValidationError, NotFoundError, InsufficientCreditsError.
  */

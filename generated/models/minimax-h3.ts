@@ -13,6 +13,7 @@ import type {
   ResponseFormat,
   VideoResult,
 } from '../../runtime/index.ts';
+
 /**
  * MiniMax H3: Open weights omni-modal video with audio
  *
@@ -83,7 +84,7 @@ export interface MinimaxH3Params {
   aspect_ratio?: 'adaptive' | '21:9' | '16:9' | '4:3' | '1:1' | '3:4' | '9:16';
 }
 
-/** The request schema of `minimax-h3` exactly as in `specs/models/minimax-h3.json` (field `request_schema`); used to validate queue requests. */
+/** The request schema of `minimax-h3` exactly as in `specs/models/minimax-h3.json` (field `request_schema`); the client validates queue requests against it. */
 export const minimaxH3Schema = {
   basic: ['input_image', 'tail_image_url', 'input_images', 'input_videos', 'input_audios'],
   properties: {
@@ -163,8 +164,8 @@ export const minimaxH3Id = 'minimax-h3' as const;
 /**
  * Generate videos with `minimax-h3`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`MinimaxH3Params`), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `VideoResult` typed by `response_format`.
  * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError.
  */
@@ -179,8 +180,8 @@ export function minimaxH3GenerateVideo<F extends ResponseFormat = 'url'>(
 /**
  * Enqueue generations of `minimax-h3`: `POST /api/ai/queue` (validated against the model's schema first unless `validate: false`).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`MinimaxH3Params`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
  * @throws ValidationError, NotFoundError, InsufficientCreditsError.
  */

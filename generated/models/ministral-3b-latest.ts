@@ -5,6 +5,7 @@
  */
 
 import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } from '../../runtime/index.ts';
+
 /**
  * Ministral 3B: Model for on-device and edge
  *
@@ -12,7 +13,7 @@ import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } fro
  * Served by: `chat.completions.create`.
  */
 export type Ministral3bLatestParams = ChatCompletionParams;
-/** The request schema of `ministral-3b-latest` exactly as in `specs/models/ministral-3b-latest.json` (null); used to validate queue requests. */
+/** The request schema of `ministral-3b-latest` exactly as in `specs/models/ministral-3b-latest.json` (null). */
 export const ministral3bLatestSchema = null;
 /** The model id of `Ministral3bLatestParams`. */
 export const ministral3bLatestId = 'ministral-3b-latest' as const;
@@ -20,8 +21,8 @@ export const ministral3bLatestId = 'ministral-3b-latest' as const;
 /**
  * Create a chat completion with `ministral-3b-latest`: `POST /api/ai/chat/completions` (not streaming).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The chat body without `model` (`Ministral3bLatestParams`).
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `ChatCompletion`.
  * @throws BadRequestError, NotFoundError, InsufficientCreditsError.
  */

@@ -5,6 +5,7 @@
  */
 
 import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } from '../../runtime/index.ts';
+
 /**
  * Ministral 8B: Efficient model for edge deployment
  *
@@ -12,7 +13,7 @@ import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } fro
  * Served by: `chat.completions.create`.
  */
 export type Ministral8bLatestParams = ChatCompletionParams;
-/** The request schema of `ministral-8b-latest` exactly as in `specs/models/ministral-8b-latest.json` (null); used to validate queue requests. */
+/** The request schema of `ministral-8b-latest` exactly as in `specs/models/ministral-8b-latest.json` (null). */
 export const ministral8bLatestSchema = null;
 /** The model id of `Ministral8bLatestParams`. */
 export const ministral8bLatestId = 'ministral-8b-latest' as const;
@@ -20,8 +21,8 @@ export const ministral8bLatestId = 'ministral-8b-latest' as const;
 /**
  * Create a chat completion with `ministral-8b-latest`: `POST /api/ai/chat/completions` (not streaming).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The chat body without `model` (`Ministral8bLatestParams`).
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `ChatCompletion`.
  * @throws BadRequestError, NotFoundError, InsufficientCreditsError.
  */

@@ -5,6 +5,7 @@
  */
 
 import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } from '../../runtime/index.ts';
+
 /**
  * Mistral Large 2: Long-context reasoning model, 128K
  *
@@ -12,7 +13,7 @@ import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } fro
  * Served by: `chat.completions.create`.
  */
 export type MistralLarge2407Params = ChatCompletionParams;
-/** The request schema of `mistral-large-2407` exactly as in `specs/models/mistral-large-2407.json` (null); used to validate queue requests. */
+/** The request schema of `mistral-large-2407` exactly as in `specs/models/mistral-large-2407.json` (null). */
 export const mistralLarge2407Schema = null;
 /** The model id of `MistralLarge2407Params`. */
 export const mistralLarge2407Id = 'mistral-large-2407' as const;
@@ -20,8 +21,8 @@ export const mistralLarge2407Id = 'mistral-large-2407' as const;
 /**
  * Create a chat completion with `mistral-large-2407`: `POST /api/ai/chat/completions` (not streaming).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The chat body without `model` (`MistralLarge2407Params`).
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `ChatCompletion`.
  * @throws BadRequestError, NotFoundError, InsufficientCreditsError.
  */

@@ -5,6 +5,7 @@
  */
 
 import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } from '../../runtime/index.ts';
+
 /**
  * Kimi K2.5: Open MoE multimodal agentic model
  *
@@ -12,7 +13,7 @@ import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } fro
  * Served by: `chat.completions.create`.
  */
 export type MoonshotaiKimiK25Params = ChatCompletionParams;
-/** The request schema of `moonshotai-kimi-k2-5` exactly as in `specs/models/moonshotai-kimi-k2-5.json` (null); used to validate queue requests. */
+/** The request schema of `moonshotai-kimi-k2-5` exactly as in `specs/models/moonshotai-kimi-k2-5.json` (null). */
 export const moonshotaiKimiK25Schema = null;
 /** The model id of `MoonshotaiKimiK25Params`. */
 export const moonshotaiKimiK25Id = 'moonshotai-kimi-k2-5' as const;
@@ -20,8 +21,8 @@ export const moonshotaiKimiK25Id = 'moonshotai-kimi-k2-5' as const;
 /**
  * Create a chat completion with `moonshotai-kimi-k2-5`: `POST /api/ai/chat/completions` (not streaming).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The chat body without `model` (`MoonshotaiKimiK25Params`).
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `ChatCompletion`.
  * @throws BadRequestError, NotFoundError, InsufficientCreditsError.
  */

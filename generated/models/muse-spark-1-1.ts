@@ -5,6 +5,7 @@
  */
 
 import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } from '../../runtime/index.ts';
+
 /**
  * Muse Spark 1.1: Agentic coding with 1M context
  *
@@ -12,7 +13,7 @@ import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } fro
  * Served by: `chat.completions.create`.
  */
 export type MuseSpark11Params = ChatCompletionParams;
-/** The request schema of `muse-spark-1-1` exactly as in `specs/models/muse-spark-1-1.json` (null); used to validate queue requests. */
+/** The request schema of `muse-spark-1-1` exactly as in `specs/models/muse-spark-1-1.json` (null). */
 export const museSpark11Schema = null;
 /** The model id of `MuseSpark11Params`. */
 export const museSpark11Id = 'muse-spark-1-1' as const;
@@ -20,8 +21,8 @@ export const museSpark11Id = 'muse-spark-1-1' as const;
 /**
  * Create a chat completion with `muse-spark-1-1`: `POST /api/ai/chat/completions` (not streaming).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The chat body without `model` (`MuseSpark11Params`).
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `ChatCompletion`.
  * @throws BadRequestError, NotFoundError, InsufficientCreditsError.
  */

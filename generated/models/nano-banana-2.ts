@@ -14,6 +14,7 @@ import type {
   ResponseFormat,
   WithInputImage,
 } from '../../runtime/index.ts';
+
 /**
  * Nano Banana 2: Pro quality at Flash speed
  *
@@ -78,7 +79,7 @@ export interface NanoBanana2Params {
   thinking_level?: 'minimal' | 'high';
 }
 
-/** The request schema of `nano-banana-2` exactly as in `specs/models/nano-banana-2.json` (field `json_request_schema`); used to validate queue requests. */
+/** The request schema of `nano-banana-2` exactly as in `specs/models/nano-banana-2.json` (field `json_request_schema`); the client validates queue requests against it. */
 export const nanoBanana2Schema = {
   basic: ['input_image'],
   properties: {
@@ -152,8 +153,8 @@ export const nanoBanana2Id = 'nano-banana-2' as const;
 /**
  * Generate images with `nano-banana-2`: `POST /api/ai/images/generate`, blocking until done (typically 5 to 30 seconds).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`NanoBanana2Params`), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `ImageResult` whose items are `{ url }`, or `{ b64_json }` with `response_format: 'b64_json'`.
  * @throws BadRequestError, NotFoundError, InsufficientCreditsError, and the other `APIError`s of `client.images.generate`.
  */
@@ -168,8 +169,8 @@ export function nanoBanana2GenerateImage<F extends ResponseFormat = 'url'>(
 /**
  * Edit images with `nano-banana-2`: `POST /api/ai/images/edit` (`input_image` required), blocking until done.
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`NanoBanana2Params`) with `input_image`, `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `ImageResult` typed by `response_format`.
  * @throws BadRequestError (an input URL the service could not fetch), NotFoundError, InsufficientCreditsError.
  */
@@ -184,8 +185,8 @@ export function nanoBanana2EditImage<F extends ResponseFormat = 'url'>(
 /**
  * Enqueue generations of `nano-banana-2`: `POST /api/ai/queue` (validated against the model's schema first unless `validate: false`).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`NanoBanana2Params`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
  * @throws ValidationError, NotFoundError, InsufficientCreditsError.
  */

@@ -14,6 +14,7 @@ import type {
   ResponseFormat,
   WithInputImage,
 } from '../../runtime/index.ts';
+
 /**
  * Nano Banana: On-device photorealistic image generation
  *
@@ -42,7 +43,7 @@ export interface NanoBananaParams {
   aspect_ratio?: '1:1' | '16:9' | '9:16' | '4:3' | '3:4' | '3:2' | '2:3';
 }
 
-/** The request schema of `nano-banana` exactly as in `specs/models/nano-banana.json` (field `request_schema`); used to validate queue requests. */
+/** The request schema of `nano-banana` exactly as in `specs/models/nano-banana.json` (field `request_schema`); the client validates queue requests against it. */
 export const nanoBananaSchema = {
   basic: ['input_image'],
   properties: {
@@ -78,8 +79,8 @@ export const nanoBananaId = 'nano-banana' as const;
 /**
  * Generate images with `nano-banana`: `POST /api/ai/images/generate`, blocking until done (typically 5 to 30 seconds).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`NanoBananaParams`), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `ImageResult` whose items are `{ url }`, or `{ b64_json }` with `response_format: 'b64_json'`.
  * @throws BadRequestError, NotFoundError, InsufficientCreditsError, and the other `APIError`s of `client.images.generate`.
  */
@@ -94,8 +95,8 @@ export function nanoBananaGenerateImage<F extends ResponseFormat = 'url'>(
 /**
  * Edit images with `nano-banana`: `POST /api/ai/images/edit` (`input_image` required), blocking until done.
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`NanoBananaParams`) with `input_image`, `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `ImageResult` typed by `response_format`.
  * @throws BadRequestError (an input URL the service could not fetch), NotFoundError, InsufficientCreditsError.
  */
@@ -110,8 +111,8 @@ export function nanoBananaEditImage<F extends ResponseFormat = 'url'>(
 /**
  * Enqueue generations of `nano-banana`: `POST /api/ai/queue` (validated against the model's schema first unless `validate: false`).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`NanoBananaParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
  * @throws ValidationError, NotFoundError, InsufficientCreditsError.
  */

@@ -5,6 +5,7 @@
  */
 
 import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } from '../../runtime/index.ts';
+
 /**
  * Nemotron 3 Super: Agentic reasoning MoE, 1M context
  *
@@ -12,7 +13,7 @@ import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } fro
  * Served by: `chat.completions.create`.
  */
 export type NvidiaNemotron120bA12bParams = ChatCompletionParams;
-/** The request schema of `nvidia-nemotron-120b-a12b` exactly as in `specs/models/nvidia-nemotron-120b-a12b.json` (null); used to validate queue requests. */
+/** The request schema of `nvidia-nemotron-120b-a12b` exactly as in `specs/models/nvidia-nemotron-120b-a12b.json` (null). */
 export const nvidiaNemotron120bA12bSchema = null;
 /** The model id of `NvidiaNemotron120bA12bParams`. */
 export const nvidiaNemotron120bA12bId = 'nvidia-nemotron-120b-a12b' as const;
@@ -20,8 +21,8 @@ export const nvidiaNemotron120bA12bId = 'nvidia-nemotron-120b-a12b' as const;
 /**
  * Create a chat completion with `nvidia-nemotron-120b-a12b`: `POST /api/ai/chat/completions` (not streaming).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The chat body without `model` (`NvidiaNemotron120bA12bParams`).
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `ChatCompletion`.
  * @throws BadRequestError, NotFoundError, InsufficientCreditsError.
  */

@@ -5,6 +5,7 @@
  */
 
 import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } from '../../runtime/index.ts';
+
 /**
  * o1: Reasoning for science, math, code
  *
@@ -12,7 +13,7 @@ import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } fro
  * Served by: `chat.completions.create`.
  */
 export type O1Params = ChatCompletionParams;
-/** The request schema of `o1` exactly as in `specs/models/o1.json` (null); used to validate queue requests. */
+/** The request schema of `o1` exactly as in `specs/models/o1.json` (null). */
 export const o1Schema = null;
 /** The model id of `O1Params`. */
 export const o1Id = 'o1' as const;
@@ -20,8 +21,8 @@ export const o1Id = 'o1' as const;
 /**
  * Create a chat completion with `o1`: `POST /api/ai/chat/completions` (not streaming).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The chat body without `model` (`O1Params`).
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `ChatCompletion`.
  * @throws BadRequestError, NotFoundError, InsufficientCreditsError.
  */

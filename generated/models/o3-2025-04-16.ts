@@ -5,6 +5,7 @@
  */
 
 import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } from '../../runtime/index.ts';
+
 /**
  * o3: Reasoning for coding, math, science
  *
@@ -12,7 +13,7 @@ import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } fro
  * Served by: `chat.completions.create`.
  */
 export type O320250416Params = ChatCompletionParams;
-/** The request schema of `o3-2025-04-16` exactly as in `specs/models/o3-2025-04-16.json` (null); used to validate queue requests. */
+/** The request schema of `o3-2025-04-16` exactly as in `specs/models/o3-2025-04-16.json` (null). */
 export const o320250416Schema = null;
 /** The model id of `O320250416Params`. */
 export const o320250416Id = 'o3-2025-04-16' as const;
@@ -20,8 +21,8 @@ export const o320250416Id = 'o3-2025-04-16' as const;
 /**
  * Create a chat completion with `o3-2025-04-16`: `POST /api/ai/chat/completions` (not streaming).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The chat body without `model` (`O320250416Params`).
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `ChatCompletion`.
  * @throws BadRequestError, NotFoundError, InsufficientCreditsError.
  */

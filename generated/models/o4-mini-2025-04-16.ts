@@ -5,6 +5,7 @@
  */
 
 import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } from '../../runtime/index.ts';
+
 /**
  * o4 mini: Fast, low-cost multimodal reasoning
  *
@@ -12,7 +13,7 @@ import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } fro
  * Served by: `chat.completions.create`.
  */
 export type O4Mini20250416Params = ChatCompletionParams;
-/** The request schema of `o4-mini-2025-04-16` exactly as in `specs/models/o4-mini-2025-04-16.json` (null); used to validate queue requests. */
+/** The request schema of `o4-mini-2025-04-16` exactly as in `specs/models/o4-mini-2025-04-16.json` (null). */
 export const o4Mini20250416Schema = null;
 /** The model id of `O4Mini20250416Params`. */
 export const o4Mini20250416Id = 'o4-mini-2025-04-16' as const;
@@ -20,8 +21,8 @@ export const o4Mini20250416Id = 'o4-mini-2025-04-16' as const;
 /**
  * Create a chat completion with `o4-mini-2025-04-16`: `POST /api/ai/chat/completions` (not streaming).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The chat body without `model` (`O4Mini20250416Params`).
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `ChatCompletion`.
  * @throws BadRequestError, NotFoundError, InsufficientCreditsError.
  */

@@ -5,6 +5,7 @@
  */
 
 import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } from '../../runtime/index.ts';
+
 /**
  * Mistral 7B: General-purpose open model
  *
@@ -12,7 +13,7 @@ import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } fro
  * Served by: `chat.completions.create`.
  */
 export type OpenMistral7bParams = ChatCompletionParams;
-/** The request schema of `open-mistral-7b` exactly as in `specs/models/open-mistral-7b.json` (null); used to validate queue requests. */
+/** The request schema of `open-mistral-7b` exactly as in `specs/models/open-mistral-7b.json` (null). */
 export const openMistral7bSchema = null;
 /** The model id of `OpenMistral7bParams`. */
 export const openMistral7bId = 'open-mistral-7b' as const;
@@ -20,8 +21,8 @@ export const openMistral7bId = 'open-mistral-7b' as const;
 /**
  * Create a chat completion with `open-mistral-7b`: `POST /api/ai/chat/completions` (not streaming).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The chat body without `model` (`OpenMistral7bParams`).
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `ChatCompletion`.
  * @throws BadRequestError, NotFoundError, InsufficientCreditsError.
  */

@@ -13,6 +13,7 @@ import type {
   RequestOptions,
   ResponseFormat,
 } from '../../runtime/index.ts';
+
 /**
  * Qwen Image - 2512: Photorealistic portraits and natural scenes
  *
@@ -95,7 +96,7 @@ export interface QwenImage2512Params {
   disable_safety_checker?: boolean;
 }
 
-/** The request schema of `qwen-image-2512` exactly as in `specs/models/qwen-image-2512.json` (field `request_schema`); used to validate queue requests. */
+/** The request schema of `qwen-image-2512` exactly as in `specs/models/qwen-image-2512.json` (field `request_schema`); the client validates queue requests against it. */
 export const qwenImage2512Schema = {
   basic: [],
   properties: {
@@ -178,8 +179,8 @@ export const qwenImage2512Id = 'qwen-image-2512' as const;
 /**
  * Generate images with `qwen-image-2512`: `POST /api/ai/images/generate`, blocking until done (typically 5 to 30 seconds).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`QwenImage2512Params`), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `ImageResult` whose items are `{ url }`, or `{ b64_json }` with `response_format: 'b64_json'`.
  * @throws BadRequestError, NotFoundError, InsufficientCreditsError, and the other `APIError`s of `client.images.generate`.
  */
@@ -194,8 +195,8 @@ export function qwenImage2512GenerateImage<F extends ResponseFormat = 'url'>(
 /**
  * Enqueue generations of `qwen-image-2512`: `POST /api/ai/queue` (validated against the model's schema first unless `validate: false`).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`QwenImage2512Params`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
  * @throws ValidationError, NotFoundError, InsufficientCreditsError.
  */

@@ -14,6 +14,7 @@ import type {
   ResponseFormat,
   WithInputImage,
 } from '../../runtime/index.ts';
+
 /**
  * Qwen Image Edit - 2509: Multi-image natural-language editing
  *
@@ -55,7 +56,7 @@ export interface QwenImageEditPlusParams {
   output_format?: 'webp' | 'jpg' | 'png';
 }
 
-/** The request schema of `qwen-image-edit-plus` exactly as in `specs/models/qwen-image-edit-plus.json` (field `json_request_schema`); used to validate queue requests. */
+/** The request schema of `qwen-image-edit-plus` exactly as in `specs/models/qwen-image-edit-plus.json` (field `json_request_schema`); the client validates queue requests against it. */
 export const qwenImageEditPlusSchema = {
   basic: [],
   properties: {
@@ -103,8 +104,8 @@ export const qwenImageEditPlusId = 'qwen-image-edit-plus' as const;
 /**
  * Edit images with `qwen-image-edit-plus`: `POST /api/ai/images/edit` (`input_image` required), blocking until done.
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`QwenImageEditPlusParams`) with `input_image`, `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `ImageResult` typed by `response_format`.
  * @throws BadRequestError (an input URL the service could not fetch), NotFoundError, InsufficientCreditsError.
  */
@@ -119,8 +120,8 @@ export function qwenImageEditPlusEditImage<F extends ResponseFormat = 'url'>(
 /**
  * Enqueue generations of `qwen-image-edit-plus`: `POST /api/ai/queue` (validated against the model's schema first unless `validate: false`).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`QwenImageEditPlusParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
  * @throws ValidationError, NotFoundError, InsufficientCreditsError.
  */

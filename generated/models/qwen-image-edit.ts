@@ -14,6 +14,7 @@ import type {
   ResponseFormat,
   WithInputImage,
 } from '../../runtime/index.ts';
+
 /**
  * Qwen Image Edit: Natural-language image editing
  *
@@ -43,7 +44,7 @@ export interface QwenImageEditParams {
   aspect_ratio?: '1:1' | '16:9' | '9:16' | '4:3' | '3:4' | '3:2' | '2:3';
 }
 
-/** The request schema of `qwen-image-edit` exactly as in `specs/models/qwen-image-edit.json` (field `request_schema`); used to validate queue requests. */
+/** The request schema of `qwen-image-edit` exactly as in `specs/models/qwen-image-edit.json` (field `request_schema`); the client validates queue requests against it. */
 export const qwenImageEditSchema = {
   basic: [],
   properties: {
@@ -75,8 +76,8 @@ export const qwenImageEditId = 'qwen-image-edit' as const;
 /**
  * Edit images with `qwen-image-edit`: `POST /api/ai/images/edit` (`input_image` required), blocking until done.
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`QwenImageEditParams`) with `input_image`, `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `ImageResult` typed by `response_format`.
  * @throws BadRequestError (an input URL the service could not fetch), NotFoundError, InsufficientCreditsError.
  */
@@ -91,8 +92,8 @@ export function qwenImageEditEditImage<F extends ResponseFormat = 'url'>(
 /**
  * Enqueue generations of `qwen-image-edit`: `POST /api/ai/queue` (validated against the model's schema first unless `validate: false`).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`QwenImageEditParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
  * @throws ValidationError, NotFoundError, InsufficientCreditsError.
  */

@@ -13,6 +13,7 @@ import type {
   RequestOptions,
   ResponseFormat,
 } from '../../runtime/index.ts';
+
 /**
  * Qwen Image: Text-to-image with strong text rendering
  *
@@ -95,7 +96,7 @@ export interface QwenImageParams {
   disable_safety_checker?: boolean;
 }
 
-/** The request schema of `qwen-image` exactly as in `specs/models/qwen-image.json` (field `request_schema`); used to validate queue requests. */
+/** The request schema of `qwen-image` exactly as in `specs/models/qwen-image.json` (field `request_schema`); the client validates queue requests against it. */
 export const qwenImageSchema = {
   basic: [],
   properties: {
@@ -178,8 +179,8 @@ export const qwenImageId = 'qwen-image' as const;
 /**
  * Generate images with `qwen-image`: `POST /api/ai/images/generate`, blocking until done (typically 5 to 30 seconds).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`QwenImageParams`), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `ImageResult` whose items are `{ url }`, or `{ b64_json }` with `response_format: 'b64_json'`.
  * @throws BadRequestError, NotFoundError, InsufficientCreditsError, and the other `APIError`s of `client.images.generate`.
  */
@@ -194,8 +195,8 @@ export function qwenImageGenerateImage<F extends ResponseFormat = 'url'>(
 /**
  * Enqueue generations of `qwen-image`: `POST /api/ai/queue` (validated against the model's schema first unless `validate: false`).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`QwenImageParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
  * @throws ValidationError, NotFoundError, InsufficientCreditsError.
  */

@@ -5,6 +5,7 @@
  */
 
 import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } from '../../runtime/index.ts';
+
 /**
  * Qwen3.6 Plus: Closed model for reasoning, coding
  *
@@ -12,7 +13,7 @@ import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } fro
  * Served by: `chat.completions.create`.
  */
 export type Qwen36PlusParams = ChatCompletionParams;
-/** The request schema of `qwen3-6-plus` exactly as in `specs/models/qwen3-6-plus.json` (null); used to validate queue requests. */
+/** The request schema of `qwen3-6-plus` exactly as in `specs/models/qwen3-6-plus.json` (null). */
 export const qwen36PlusSchema = null;
 /** The model id of `Qwen36PlusParams`. */
 export const qwen36PlusId = 'qwen3-6-plus' as const;
@@ -20,8 +21,8 @@ export const qwen36PlusId = 'qwen3-6-plus' as const;
 /**
  * Create a chat completion with `qwen3-6-plus`: `POST /api/ai/chat/completions` (not streaming).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The chat body without `model` (`Qwen36PlusParams`).
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `ChatCompletion`.
  * @throws BadRequestError, NotFoundError, InsufficientCreditsError.
  */

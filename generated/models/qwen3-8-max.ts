@@ -5,6 +5,7 @@
  */
 
 import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } from '../../runtime/index.ts';
+
 /**
  * Qwen3.8 Max: Coding and agentic work, 1M context
  *
@@ -12,7 +13,7 @@ import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } fro
  * Served by: `chat.completions.create`.
  */
 export type Qwen38MaxParams = ChatCompletionParams;
-/** The request schema of `qwen3-8-max` exactly as in `specs/models/qwen3-8-max.json` (null); used to validate queue requests. */
+/** The request schema of `qwen3-8-max` exactly as in `specs/models/qwen3-8-max.json` (null). */
 export const qwen38MaxSchema = null;
 /** The model id of `Qwen38MaxParams`. */
 export const qwen38MaxId = 'qwen3-8-max' as const;
@@ -20,8 +21,8 @@ export const qwen38MaxId = 'qwen3-8-max' as const;
 /**
  * Create a chat completion with `qwen3-8-max`: `POST /api/ai/chat/completions` (not streaming).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The chat body without `model` (`Qwen38MaxParams`).
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `ChatCompletion`.
  * @throws BadRequestError, NotFoundError, InsufficientCreditsError.
  */

@@ -5,6 +5,7 @@
  */
 
 import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } from '../../runtime/index.ts';
+
 /**
  * Qwen3 VL 4B - Instruct: Vision-language model, long context
  *
@@ -12,7 +13,7 @@ import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } fro
  * Served by: `chat.completions.create`.
  */
 export type Qwen3Vl4bInstructParams = ChatCompletionParams;
-/** The request schema of `qwen3-vl-4b-instruct` exactly as in `specs/models/qwen3-vl-4b-instruct.json` (null); used to validate queue requests. */
+/** The request schema of `qwen3-vl-4b-instruct` exactly as in `specs/models/qwen3-vl-4b-instruct.json` (null). */
 export const qwen3Vl4bInstructSchema = null;
 /** The model id of `Qwen3Vl4bInstructParams`. */
 export const qwen3Vl4bInstructId = 'qwen3-vl-4b-instruct' as const;
@@ -20,8 +21,8 @@ export const qwen3Vl4bInstructId = 'qwen3-vl-4b-instruct' as const;
 /**
  * Create a chat completion with `qwen3-vl-4b-instruct`: `POST /api/ai/chat/completions` (not streaming).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The chat body without `model` (`Qwen3Vl4bInstructParams`).
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `ChatCompletion`.
  * @throws BadRequestError, NotFoundError, InsufficientCreditsError.
  */

@@ -14,6 +14,7 @@ import type {
   ResponseFormat,
   WithInputImage,
 } from '../../runtime/index.ts';
+
 /**
  * Segment Anything 3 - Image: Zero-shot image segmentation
  *
@@ -50,7 +51,7 @@ export interface Sam3ImageParams {
   output_format?: 'jpeg' | 'png';
 }
 
-/** The request schema of `sam-3-image` exactly as in `specs/models/sam-3-image.json` (field `json_request_schema`); used to validate queue requests. */
+/** The request schema of `sam-3-image` exactly as in `specs/models/sam-3-image.json` (field `json_request_schema`); the client validates queue requests against it. */
 export const sam3ImageSchema = {
   basic: [],
   properties: {
@@ -88,8 +89,8 @@ export const sam3ImageId = 'sam-3-image' as const;
 /**
  * Edit images with `sam-3-image`: `POST /api/ai/images/edit` (`input_image` required), blocking until done.
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`Sam3ImageParams`) with `input_image`, `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `ImageResult` typed by `response_format`.
  * @throws BadRequestError (an input URL the service could not fetch), NotFoundError, InsufficientCreditsError.
  */
@@ -104,8 +105,8 @@ export function sam3ImageEditImage<F extends ResponseFormat = 'url'>(
 /**
  * Enqueue generations of `sam-3-image`: `POST /api/ai/queue` (validated against the model's schema first unless `validate: false`).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`Sam3ImageParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
  * @throws ValidationError, NotFoundError, InsufficientCreditsError.
  */

@@ -14,6 +14,7 @@ import type {
   ResponseFormat,
   WithInputImage,
 } from '../../runtime/index.ts';
+
 /**
  * Topaz Bloom 2: Generative image upscaling with facial detail
  *
@@ -53,7 +54,7 @@ export interface TopazlabsBloom2ImageParams {
   autoprompt?: boolean;
 }
 
-/** The request schema of `topazlabs-bloom-2-image` exactly as in `specs/models/topazlabs-bloom-2-image.json` (field `request_schema`); used to validate queue requests. */
+/** The request schema of `topazlabs-bloom-2-image` exactly as in `specs/models/topazlabs-bloom-2-image.json` (field `request_schema`); the client validates queue requests against it. */
 export const topazlabsBloom2ImageSchema = {
   basic: ['prompt', 'creativity'],
   properties: {
@@ -93,8 +94,8 @@ export const topazlabsBloom2ImageId = 'topazlabs-bloom-2-image' as const;
 /**
  * Edit images with `topazlabs-bloom-2-image`: `POST /api/ai/images/edit` (`input_image` required), blocking until done.
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`TopazlabsBloom2ImageParams`) with `input_image`, `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `ImageResult` typed by `response_format`.
  * @throws BadRequestError (an input URL the service could not fetch), NotFoundError, InsufficientCreditsError.
  */
@@ -109,8 +110,8 @@ export function topazlabsBloom2ImageEditImage<F extends ResponseFormat = 'url'>(
 /**
  * Enqueue generations of `topazlabs-bloom-2-image`: `POST /api/ai/queue` (validated against the model's schema first unless `validate: false`).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`TopazlabsBloom2ImageParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
  * @throws ValidationError, NotFoundError, InsufficientCreditsError.
  */

@@ -14,6 +14,7 @@ import type {
   ResponseFormat,
   WithInputImage,
 } from '../../runtime/index.ts';
+
 /**
  * Topaz Bloom: Creative generative image upscaling with prompts
  *
@@ -80,7 +81,7 @@ export interface TopazlabsBloomImageParams {
   denoise?: number;
 }
 
-/** The request schema of `topazlabs-bloom-image` exactly as in `specs/models/topazlabs-bloom-image.json` (field `json_request_schema`); used to validate queue requests. */
+/** The request schema of `topazlabs-bloom-image` exactly as in `specs/models/topazlabs-bloom-image.json` (field `json_request_schema`); the client validates queue requests against it. */
 export const topazlabsBloomImageSchema = {
   basic: ['prompt', 'creativity'],
   properties: {
@@ -145,8 +146,8 @@ export const topazlabsBloomImageId = 'topazlabs-bloom-image' as const;
 /**
  * Edit images with `topazlabs-bloom-image`: `POST /api/ai/images/edit` (`input_image` required), blocking until done.
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`TopazlabsBloomImageParams`) with `input_image`, `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `ImageResult` typed by `response_format`.
  * @throws BadRequestError (an input URL the service could not fetch), NotFoundError, InsufficientCreditsError.
  */
@@ -161,8 +162,8 @@ export function topazlabsBloomImageEditImage<F extends ResponseFormat = 'url'>(
 /**
  * Enqueue generations of `topazlabs-bloom-image`: `POST /api/ai/queue` (validated against the model's schema first unless `validate: false`).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`TopazlabsBloomImageParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
  * @throws ValidationError, NotFoundError, InsufficientCreditsError.
  */

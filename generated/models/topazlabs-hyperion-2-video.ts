@@ -13,6 +13,7 @@ import type {
   ResponseFormat,
   VideoResult,
 } from '../../runtime/index.ts';
+
 /**
  * Topaz Hyperion 2: SDR-to-HDR video, 10-bit HDR10 output
  *
@@ -43,7 +44,7 @@ export interface TopazlabsHyperion2VideoParams {
   output_profile?: '422 Proxy' | '422 LT' | '422 Std' | '422 HQ';
 }
 
-/** The request schema of `topazlabs-hyperion-2-video` exactly as in `specs/models/topazlabs-hyperion-2-video.json` (field `request_schema`); used to validate queue requests. */
+/** The request schema of `topazlabs-hyperion-2-video` exactly as in `specs/models/topazlabs-hyperion-2-video.json` (field `request_schema`); the client validates queue requests against it. */
 export const topazlabsHyperion2VideoSchema = {
   basic: [],
   properties: {
@@ -77,8 +78,8 @@ export const topazlabsHyperion2VideoId = 'topazlabs-hyperion-2-video' as const;
 /**
  * Generate videos with `topazlabs-hyperion-2-video`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`TopazlabsHyperion2VideoParams`), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `VideoResult` typed by `response_format`.
  * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError.
  */
@@ -93,8 +94,8 @@ export function topazlabsHyperion2VideoGenerateVideo<F extends ResponseFormat = 
 /**
  * Enqueue generations of `topazlabs-hyperion-2-video`: `POST /api/ai/queue` (validated against the model's schema first unless `validate: false`).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`TopazlabsHyperion2VideoParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
  * @throws ValidationError, NotFoundError, InsufficientCreditsError.
  */

@@ -13,6 +13,7 @@ import type {
   ResponseFormat,
   VideoResult,
 } from '../../runtime/index.ts';
+
 /**
  * Topaz Hyperion HDR: HDR video conversion
  *
@@ -77,7 +78,7 @@ export interface TopazlabsHyperionHdrVideoParams {
   output_profile?: '422 Proxy' | '422 LT' | '422 Std' | '422 HQ';
 }
 
-/** The request schema of `topazlabs-hyperion-hdr-video` exactly as in `specs/models/topazlabs-hyperion-hdr-video.json` (field `json_request_schema`); used to validate queue requests. */
+/** The request schema of `topazlabs-hyperion-hdr-video` exactly as in `specs/models/topazlabs-hyperion-hdr-video.json` (field `json_request_schema`); the client validates queue requests against it. */
 export const topazlabsHyperionHdrVideoSchema = {
   basic: [],
   properties: {
@@ -142,8 +143,8 @@ export const topazlabsHyperionHdrVideoId = 'topazlabs-hyperion-hdr-video' as con
 /**
  * Generate videos with `topazlabs-hyperion-hdr-video`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`TopazlabsHyperionHdrVideoParams`), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `VideoResult` typed by `response_format`.
  * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError.
  */
@@ -160,8 +161,8 @@ export function topazlabsHyperionHdrVideoGenerateVideo<F extends ResponseFormat 
 /**
  * Enqueue generations of `topazlabs-hyperion-hdr-video`: `POST /api/ai/queue` (validated against the model's schema first unless `validate: false`).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`TopazlabsHyperionHdrVideoParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
  * @throws ValidationError, NotFoundError, InsufficientCreditsError.
  */

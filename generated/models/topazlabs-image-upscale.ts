@@ -14,6 +14,7 @@ import type {
   ResponseFormat,
   WithInputImage,
 } from '../../runtime/index.ts';
+
 /**
  * Topaz Image Upscaler: Professional AI image upscaling
  *
@@ -51,7 +52,7 @@ export interface TopazlabsImageUpscaleParams {
   output_format?: 'jpg' | 'png';
 }
 
-/** The request schema of `topazlabs-image-upscale` exactly as in `specs/models/topazlabs-image-upscale.json` (field `json_request_schema`); used to validate queue requests. */
+/** The request schema of `topazlabs-image-upscale` exactly as in `specs/models/topazlabs-image-upscale.json` (field `json_request_schema`); the client validates queue requests against it. */
 export const topazlabsImageUpscaleSchema = {
   basic: [],
   properties: {
@@ -93,8 +94,8 @@ export const topazlabsImageUpscaleId = 'topazlabs-image-upscale' as const;
 /**
  * Edit images with `topazlabs-image-upscale`: `POST /api/ai/images/edit` (`input_image` required), blocking until done.
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`TopazlabsImageUpscaleParams`) with `input_image`, `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `ImageResult` typed by `response_format`.
  * @throws BadRequestError (an input URL the service could not fetch), NotFoundError, InsufficientCreditsError.
  */
@@ -109,8 +110,8 @@ export function topazlabsImageUpscaleEditImage<F extends ResponseFormat = 'url'>
 /**
  * Enqueue generations of `topazlabs-image-upscale`: `POST /api/ai/queue` (validated against the model's schema first unless `validate: false`).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`TopazlabsImageUpscaleParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
  * @throws ValidationError, NotFoundError, InsufficientCreditsError.
  */

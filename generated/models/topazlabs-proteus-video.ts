@@ -13,6 +13,7 @@ import type {
   ResponseFormat,
   VideoResult,
 } from '../../runtime/index.ts';
+
 /**
  * Topaz Proteus - Versatile Video Upscaler: Versatile video upscaling
  *
@@ -110,7 +111,7 @@ export interface TopazlabsProteusVideoParams {
   noise?: number;
 }
 
-/** The request schema of `topazlabs-proteus-video` exactly as in `specs/models/topazlabs-proteus-video.json` (field `request_schema`); used to validate queue requests. */
+/** The request schema of `topazlabs-proteus-video` exactly as in `specs/models/topazlabs-proteus-video.json` (field `request_schema`); the client validates queue requests against it. */
 export const topazlabsProteusVideoSchema = {
   basic: [],
   properties: {
@@ -204,8 +205,8 @@ export const topazlabsProteusVideoId = 'topazlabs-proteus-video' as const;
 /**
  * Generate videos with `topazlabs-proteus-video`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`TopazlabsProteusVideoParams`), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `VideoResult` typed by `response_format`.
  * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError.
  */
@@ -220,8 +221,8 @@ export function topazlabsProteusVideoGenerateVideo<F extends ResponseFormat = 'u
 /**
  * Enqueue generations of `topazlabs-proteus-video`: `POST /api/ai/queue` (validated against the model's schema first unless `validate: false`).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`TopazlabsProteusVideoParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
  * @throws ValidationError, NotFoundError, InsufficientCreditsError.
  */

@@ -13,6 +13,7 @@ import type {
   ResponseFormat,
   VideoResult,
 } from '../../runtime/index.ts';
+
 /**
  * Topaz Video Upscaler: Professional AI video upscaling
  *
@@ -43,7 +44,7 @@ export interface TopazlabsVideoUpscaleParams {
   target_fps?: 24 | 23.976 | 25 | 29.97 | 30 | 50 | 59.94 | 60;
 }
 
-/** The request schema of `topazlabs-video-upscale` exactly as in `specs/models/topazlabs-video-upscale.json` (field `json_request_schema`); used to validate queue requests. */
+/** The request schema of `topazlabs-video-upscale` exactly as in `specs/models/topazlabs-video-upscale.json` (field `json_request_schema`); the client validates queue requests against it. */
 export const topazlabsVideoUpscaleSchema = {
   basic: [],
   properties: {
@@ -77,8 +78,8 @@ export const topazlabsVideoUpscaleId = 'topazlabs-video-upscale' as const;
 /**
  * Generate videos with `topazlabs-video-upscale`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`TopazlabsVideoUpscaleParams`), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `VideoResult` typed by `response_format`.
  * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError.
  */
@@ -93,8 +94,8 @@ export function topazlabsVideoUpscaleGenerateVideo<F extends ResponseFormat = 'u
 /**
  * Enqueue generations of `topazlabs-video-upscale`: `POST /api/ai/queue` (validated against the model's schema first unless `validate: false`).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`TopazlabsVideoUpscaleParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
  * @throws ValidationError, NotFoundError, InsufficientCreditsError.
  */

@@ -14,6 +14,7 @@ import type {
   ResponseFormat,
   WithInputImage,
 } from '../../runtime/index.ts';
+
 /**
  * Topaz Wonder 3.5: Detail-preserving image enhancement and upscaling
  *
@@ -44,7 +45,7 @@ export interface TopazlabsWonder35ImageParams {
   scale?: '1x' | '2x' | '4x' | '6x';
 }
 
-/** The request schema of `topazlabs-wonder-3-5-image` exactly as in `specs/models/topazlabs-wonder-3-5-image.json` (field `json_request_schema`); used to validate queue requests. */
+/** The request schema of `topazlabs-wonder-3-5-image` exactly as in `specs/models/topazlabs-wonder-3-5-image.json` (field `json_request_schema`); the client validates queue requests against it. */
 export const topazlabsWonder35ImageSchema = {
   basic: ['enhancement_strength', 'scale'],
   properties: {
@@ -79,8 +80,8 @@ export const topazlabsWonder35ImageId = 'topazlabs-wonder-3-5-image' as const;
 /**
  * Edit images with `topazlabs-wonder-3-5-image`: `POST /api/ai/images/edit` (`input_image` required), blocking until done.
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`TopazlabsWonder35ImageParams`) with `input_image`, `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `ImageResult` typed by `response_format`.
  * @throws BadRequestError (an input URL the service could not fetch), NotFoundError, InsufficientCreditsError.
  */
@@ -95,8 +96,8 @@ export function topazlabsWonder35ImageEditImage<F extends ResponseFormat = 'url'
 /**
  * Enqueue generations of `topazlabs-wonder-3-5-image`: `POST /api/ai/queue` (validated against the model's schema first unless `validate: false`).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`TopazlabsWonder35ImageParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
  * @throws ValidationError, NotFoundError, InsufficientCreditsError.
  */

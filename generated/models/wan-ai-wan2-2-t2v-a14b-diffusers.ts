@@ -13,6 +13,7 @@ import type {
   ResponseFormat,
   VideoResult,
 } from '../../runtime/index.ts';
+
 /**
  * Wan2.2 A14B - Text to Video: High-fidelity open text-to-video, 720p
  *
@@ -92,7 +93,7 @@ export interface WanAiWan22T2vA14bDiffusersParams {
   run_fast?: boolean;
 }
 
-/** The request schema of `wan-ai-wan2-2-t2v-a14b-diffusers` exactly as in `specs/models/wan-ai-wan2-2-t2v-a14b-diffusers.json` (field `json_request_schema`); used to validate queue requests. */
+/** The request schema of `wan-ai-wan2-2-t2v-a14b-diffusers` exactly as in `specs/models/wan-ai-wan2-2-t2v-a14b-diffusers.json` (field `json_request_schema`); the client validates queue requests against it. */
 export const wanAiWan22T2vA14bDiffusersSchema = {
   basic: [],
   properties: {
@@ -167,8 +168,8 @@ export const wanAiWan22T2vA14bDiffusersId = 'wan-ai-wan2-2-t2v-a14b-diffusers' a
 /**
  * Generate videos with `wan-ai-wan2-2-t2v-a14b-diffusers`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`WanAiWan22T2vA14bDiffusersParams`), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `VideoResult` typed by `response_format`.
  * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError.
  */
@@ -185,8 +186,8 @@ export function wanAiWan22T2vA14bDiffusersGenerateVideo<F extends ResponseFormat
 /**
  * Enqueue generations of `wan-ai-wan2-2-t2v-a14b-diffusers`: `POST /api/ai/queue` (validated against the model's schema first unless `validate: false`).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`WanAiWan22T2vA14bDiffusersParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
  * @throws ValidationError, NotFoundError, InsufficientCreditsError.
  */

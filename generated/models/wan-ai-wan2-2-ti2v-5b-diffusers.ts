@@ -13,6 +13,7 @@ import type {
   ResponseFormat,
   VideoResult,
 } from '../../runtime/index.ts';
+
 /**
  * Wan2.2 5B - Text to Video: Efficient 720p video on consumer GPUs
  *
@@ -85,7 +86,7 @@ export interface WanAiWan22Ti2v5bDiffusersParams {
   seed?: number;
 }
 
-/** The request schema of `wan-ai-wan2-2-ti2v-5b-diffusers` exactly as in `specs/models/wan-ai-wan2-2-ti2v-5b-diffusers.json` (field `json_request_schema`); used to validate queue requests. */
+/** The request schema of `wan-ai-wan2-2-ti2v-5b-diffusers` exactly as in `specs/models/wan-ai-wan2-2-ti2v-5b-diffusers.json` (field `json_request_schema`); the client validates queue requests against it. */
 export const wanAiWan22Ti2v5bDiffusersSchema = {
   basic: [],
   properties: {
@@ -154,8 +155,8 @@ export const wanAiWan22Ti2v5bDiffusersId = 'wan-ai-wan2-2-ti2v-5b-diffusers' as 
 /**
  * Generate videos with `wan-ai-wan2-2-ti2v-5b-diffusers`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`WanAiWan22Ti2v5bDiffusersParams`), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `VideoResult` typed by `response_format`.
  * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError.
  */
@@ -172,8 +173,8 @@ export function wanAiWan22Ti2v5bDiffusersGenerateVideo<F extends ResponseFormat 
 /**
  * Enqueue generations of `wan-ai-wan2-2-ti2v-5b-diffusers`: `POST /api/ai/queue` (validated against the model's schema first unless `validate: false`).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`WanAiWan22Ti2v5bDiffusersParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
  * @throws ValidationError, NotFoundError, InsufficientCreditsError.
  */

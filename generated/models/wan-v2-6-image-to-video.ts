@@ -13,6 +13,7 @@ import type {
   ResponseFormat,
   VideoResult,
 } from '../../runtime/index.ts';
+
 /**
  * WAN 2.6 - Image to Video: Image-to-video with audio and lip-sync
  *
@@ -49,7 +50,7 @@ export interface WanV26ImageToVideoParams {
   audio_url?: string;
 }
 
-/** The request schema of `wan-v2-6-image-to-video` exactly as in `specs/models/wan-v2-6-image-to-video.json` (field `json_request_schema`); used to validate queue requests. */
+/** The request schema of `wan-v2-6-image-to-video` exactly as in `specs/models/wan-v2-6-image-to-video.json` (field `json_request_schema`); the client validates queue requests against it. */
 export const wanV26ImageToVideoSchema = {
   basic: [],
   properties: {
@@ -88,8 +89,8 @@ export const wanV26ImageToVideoId = 'wan-v2-6-image-to-video' as const;
 /**
  * Generate videos with `wan-v2-6-image-to-video`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`WanV26ImageToVideoParams`), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `VideoResult` typed by `response_format`.
  * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError.
  */
@@ -104,8 +105,8 @@ export function wanV26ImageToVideoGenerateVideo<F extends ResponseFormat = 'url'
 /**
  * Enqueue generations of `wan-v2-6-image-to-video`: `POST /api/ai/queue` (validated against the model's schema first unless `validate: false`).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`WanV26ImageToVideoParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
  * @throws ValidationError, NotFoundError, InsufficientCreditsError.
  */

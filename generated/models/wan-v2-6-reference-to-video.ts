@@ -13,6 +13,7 @@ import type {
   ResponseFormat,
   VideoResult,
 } from '../../runtime/index.ts';
+
 /**
  * WAN 2.6 - Video to Video: Reference video with character consistency
  *
@@ -34,7 +35,7 @@ export interface WanV26ReferenceToVideoParams {
   input_videos?: string[];
 }
 
-/** The request schema of `wan-v2-6-reference-to-video` exactly as in `specs/models/wan-v2-6-reference-to-video.json` (field `request_schema`); used to validate queue requests. */
+/** The request schema of `wan-v2-6-reference-to-video` exactly as in `specs/models/wan-v2-6-reference-to-video.json` (field `request_schema`); the client validates queue requests against it. */
 export const wanV26ReferenceToVideoSchema = {
   basic: ['input_videos'],
   properties: {
@@ -63,8 +64,8 @@ export const wanV26ReferenceToVideoId = 'wan-v2-6-reference-to-video' as const;
 /**
  * Generate videos with `wan-v2-6-reference-to-video`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`WanV26ReferenceToVideoParams`), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `VideoResult` typed by `response_format`.
  * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError.
  */
@@ -81,8 +82,8 @@ export function wanV26ReferenceToVideoGenerateVideo<F extends ResponseFormat = '
 /**
  * Enqueue generations of `wan-v2-6-reference-to-video`: `POST /api/ai/queue` (validated against the model's schema first unless `validate: false`).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`WanV26ReferenceToVideoParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
  * @throws ValidationError, NotFoundError, InsufficientCreditsError.
  */

@@ -13,6 +13,7 @@ import type {
   ResponseFormat,
   VideoResult,
 } from '../../runtime/index.ts';
+
 /**
  * WAN 2.7 - Image to Video: Image-to-video, 1080p, frame control
  *
@@ -100,7 +101,7 @@ export interface WanV27ImageToVideoParams {
   seed?: number;
 }
 
-/** The request schema of `wan-v2-7-image-to-video` exactly as in `specs/models/wan-v2-7-image-to-video.json` (field `json_request_schema`); used to validate queue requests. */
+/** The request schema of `wan-v2-7-image-to-video` exactly as in `specs/models/wan-v2-7-image-to-video.json` (field `json_request_schema`); the client validates queue requests against it. */
 export const wanV27ImageToVideoSchema = {
   basic: ['input_image', 'end_image_url', 'input_video'],
   properties: {
@@ -186,8 +187,8 @@ export const wanV27ImageToVideoId = 'wan-v2-7-image-to-video' as const;
 /**
  * Generate videos with `wan-v2-7-image-to-video`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`WanV27ImageToVideoParams`), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `VideoResult` typed by `response_format`.
  * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError.
  */
@@ -202,8 +203,8 @@ export function wanV27ImageToVideoGenerateVideo<F extends ResponseFormat = 'url'
 /**
  * Enqueue generations of `wan-v2-7-image-to-video`: `POST /api/ai/queue` (validated against the model's schema first unless `validate: false`).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`WanV27ImageToVideoParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
  * @throws ValidationError, NotFoundError, InsufficientCreditsError.
  */

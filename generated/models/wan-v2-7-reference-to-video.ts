@@ -13,6 +13,7 @@ import type {
   ResponseFormat,
   VideoResult,
 } from '../../runtime/index.ts';
+
 /**
  * WAN 2.7 - Reference to Video: Multi-reference video, up to 1080p
  *
@@ -31,13 +32,17 @@ export interface WanV27ReferenceToVideoParams {
    *
    * @see model `wan-v2-7-reference-to-video`, schema field `json_request_schema.properties.reference_images`
    */
-  reference_images?: {}[];
+  reference_images?: {
+    [k: string]: unknown;
+  }[];
   /**
    * Array of reference videos for character/object appearance, motion, and voice. Each item has a URL and an optional reference voice. Order maps to @Video1, @Video2, etc. Reference images + reference videos must total ≤ 5. MP4/MOV, 1-30s, 240-4096 px per side, aspect ratio 1:8 to 8:1, max 100 MB each.
    *
    * @see model `wan-v2-7-reference-to-video`, schema field `json_request_schema.properties.reference_videos`
    */
-  reference_videos?: {}[];
+  reference_videos?: {
+    [k: string]: unknown;
+  }[];
   /**
    * Optional first-frame image used for joint control. Provides a starting frame the video is generated from. JPEG/JPG/PNG/BMP/WEBP, 240-8000 px per side, max 20 MB. When provided, the output aspect ratio is taken from this image and the aspect_ratio parameter is ignored.
    *
@@ -98,7 +103,7 @@ export interface WanV27ReferenceToVideoParams {
   seed?: number;
 }
 
-/** The request schema of `wan-v2-7-reference-to-video` exactly as in `specs/models/wan-v2-7-reference-to-video.json` (field `json_request_schema`); used to validate queue requests. */
+/** The request schema of `wan-v2-7-reference-to-video` exactly as in `specs/models/wan-v2-7-reference-to-video.json` (field `json_request_schema`); the client validates queue requests against it. */
 export const wanV27ReferenceToVideoSchema = {
   basic: ['reference_images', 'reference_videos', 'input_image'],
   properties: {
@@ -191,8 +196,8 @@ export const wanV27ReferenceToVideoId = 'wan-v2-7-reference-to-video' as const;
 /**
  * Generate videos with `wan-v2-7-reference-to-video`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`WanV27ReferenceToVideoParams`), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `VideoResult` typed by `response_format`.
  * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError.
  */
@@ -209,8 +214,8 @@ export function wanV27ReferenceToVideoGenerateVideo<F extends ResponseFormat = '
 /**
  * Enqueue generations of `wan-v2-7-reference-to-video`: `POST /api/ai/queue` (validated against the model's schema first unless `validate: false`).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`WanV27ReferenceToVideoParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
  * @throws ValidationError, NotFoundError, InsufficientCreditsError.
  */

@@ -13,6 +13,7 @@ import type {
   ResponseFormat,
   VideoResult,
 } from '../../runtime/index.ts';
+
 /**
  * WAN 3.0: Reference-driven video with audio, up to 30s
  *
@@ -76,7 +77,7 @@ export interface WanV30VideoParams {
   watermark?: boolean;
 }
 
-/** The request schema of `wan-v3-0-video` exactly as in `specs/models/wan-v3-0-video.json` (field `json_request_schema`); used to validate queue requests. */
+/** The request schema of `wan-v3-0-video` exactly as in `specs/models/wan-v3-0-video.json` (field `json_request_schema`); the client validates queue requests against it. */
 export const wanV30VideoSchema = {
   basic: ['resolution', 'aspect_ratio', 'duration', 'generate_audio'],
   properties: {
@@ -142,8 +143,8 @@ export const wanV30VideoId = 'wan-v3-0-video' as const;
 /**
  * Generate videos with `wan-v3-0-video`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`WanV30VideoParams`), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `VideoResult` typed by `response_format`.
  * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError.
  */
@@ -158,8 +159,8 @@ export function wanV30VideoGenerateVideo<F extends ResponseFormat = 'url'>(
 /**
  * Enqueue generations of `wan-v3-0-video`: `POST /api/ai/queue` (validated against the model's schema first unless `validate: false`).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`WanV30VideoParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
  * @throws ValidationError, NotFoundError, InsufficientCreditsError.
  */

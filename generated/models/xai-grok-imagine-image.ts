@@ -13,6 +13,7 @@ import type {
   RequestOptions,
   ResponseFormat,
 } from '../../runtime/index.ts';
+
 /**
  * Grok Imagine - Text to Image: Versatile image styles by xAI
  *
@@ -50,7 +51,7 @@ export interface XaiGrokImagineImageParams {
   output_format?: 'webp' | 'jpeg' | 'png';
 }
 
-/** The request schema of `xai-grok-imagine-image` exactly as in `specs/models/xai-grok-imagine-image.json` (field `request_schema`); used to validate queue requests. */
+/** The request schema of `xai-grok-imagine-image` exactly as in `specs/models/xai-grok-imagine-image.json` (field `request_schema`); the client validates queue requests against it. */
 export const xaiGrokImagineImageSchema = {
   basic: [],
   properties: {
@@ -90,8 +91,8 @@ export const xaiGrokImagineImageId = 'xai-grok-imagine-image' as const;
 /**
  * Generate images with `xai-grok-imagine-image`: `POST /api/ai/images/generate`, blocking until done (typically 5 to 30 seconds).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`XaiGrokImagineImageParams`), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `ImageResult` whose items are `{ url }`, or `{ b64_json }` with `response_format: 'b64_json'`.
  * @throws BadRequestError, NotFoundError, InsufficientCreditsError, and the other `APIError`s of `client.images.generate`.
  */
@@ -106,8 +107,8 @@ export function xaiGrokImagineImageGenerateImage<F extends ResponseFormat = 'url
 /**
  * Enqueue generations of `xai-grok-imagine-image`: `POST /api/ai/queue` (validated against the model's schema first unless `validate: false`).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`XaiGrokImagineImageParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
  * @throws ValidationError, NotFoundError, InsufficientCreditsError.
  */

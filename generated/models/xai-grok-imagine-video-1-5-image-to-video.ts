@@ -13,6 +13,7 @@ import type {
   ResponseFormat,
   VideoResult,
 } from '../../runtime/index.ts';
+
 /**
  * Grok Imagine Video 1.5 - Image to Video: Image-to-video with audio (Grok 1.5)
  *
@@ -50,7 +51,7 @@ export interface XaiGrokImagineVideo15ImageToVideoParams {
   duration?: number;
 }
 
-/** The request schema of `xai-grok-imagine-video-1-5-image-to-video` exactly as in `specs/models/xai-grok-imagine-video-1-5-image-to-video.json` (field `request_schema`); used to validate queue requests. */
+/** The request schema of `xai-grok-imagine-video-1-5-image-to-video` exactly as in `specs/models/xai-grok-imagine-video-1-5-image-to-video.json` (field `request_schema`); the client validates queue requests against it. */
 export const xaiGrokImagineVideo15ImageToVideoSchema = {
   basic: [],
   properties: {
@@ -89,8 +90,8 @@ export const xaiGrokImagineVideo15ImageToVideoId = 'xai-grok-imagine-video-1-5-i
 /**
  * Generate videos with `xai-grok-imagine-video-1-5-image-to-video`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`XaiGrokImagineVideo15ImageToVideoParams`), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `VideoResult` typed by `response_format`.
  * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError.
  */
@@ -107,8 +108,8 @@ export function xaiGrokImagineVideo15ImageToVideoGenerateVideo<F extends Respons
 /**
  * Enqueue generations of `xai-grok-imagine-video-1-5-image-to-video`: `POST /api/ai/queue` (validated against the model's schema first unless `validate: false`).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The model's parameters (`XaiGrokImagineVideo15ImageToVideoParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
  * @throws ValidationError, NotFoundError, InsufficientCreditsError.
  */

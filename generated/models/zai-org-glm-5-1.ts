@@ -5,6 +5,7 @@
  */
 
 import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } from '../../runtime/index.ts';
+
 /**
  * GLM 5.1: Coding and agentic engineering, 200K context
  *
@@ -12,7 +13,7 @@ import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } fro
  * Served by: `chat.completions.create`.
  */
 export type ZaiOrgGlm51Params = ChatCompletionParams;
-/** The request schema of `zai-org-glm-5-1` exactly as in `specs/models/zai-org-glm-5-1.json` (null); used to validate queue requests. */
+/** The request schema of `zai-org-glm-5-1` exactly as in `specs/models/zai-org-glm-5-1.json` (null). */
 export const zaiOrgGlm51Schema = null;
 /** The model id of `ZaiOrgGlm51Params`. */
 export const zaiOrgGlm51Id = 'zai-org-glm-5-1' as const;
@@ -20,8 +21,8 @@ export const zaiOrgGlm51Id = 'zai-org-glm-5-1' as const;
 /**
  * Create a chat completion with `zai-org-glm-5-1`: `POST /api/ai/chat/completions` (not streaming).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The chat body without `model` (`ZaiOrgGlm51Params`).
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `ChatCompletion`.
  * @throws BadRequestError, NotFoundError, InsufficientCreditsError.
  */

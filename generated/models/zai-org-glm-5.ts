@@ -5,6 +5,7 @@
  */
 
 import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } from '../../runtime/index.ts';
+
 /**
  * GLM 5: Coding, reasoning, and agentic tasks
  *
@@ -12,7 +13,7 @@ import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } fro
  * Served by: `chat.completions.create`.
  */
 export type ZaiOrgGlm5Params = ChatCompletionParams;
-/** The request schema of `zai-org-glm-5` exactly as in `specs/models/zai-org-glm-5.json` (null); used to validate queue requests. */
+/** The request schema of `zai-org-glm-5` exactly as in `specs/models/zai-org-glm-5.json` (null). */
 export const zaiOrgGlm5Schema = null;
 /** The model id of `ZaiOrgGlm5Params`. */
 export const zaiOrgGlm5Id = 'zai-org-glm-5' as const;
@@ -20,8 +21,8 @@ export const zaiOrgGlm5Id = 'zai-org-glm-5' as const;
 /**
  * Create a chat completion with `zai-org-glm-5`: `POST /api/ai/chat/completions` (not streaming).
  * @param client A `Client` (the generated one, or the runtime's).
- * @param options `timeoutMs` (milliseconds) and `signal`.
  * @param params The chat body without `model` (`ZaiOrgGlm5Params`).
+ * @param options `timeoutMs` (milliseconds) and `signal`.
  * @returns `ChatCompletion`.
  * @throws BadRequestError, NotFoundError, InsufficientCreditsError.
  */

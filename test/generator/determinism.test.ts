@@ -1,0 +1,43 @@
+/** Determinism: two runs give byte-identical output, and the generator never changes its inputs. */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { generate, REPO_ROOT } from '../../generator/index.ts';
+import { load } from '../../generator/load.ts';
+import { classify } from '../../generator/classify.ts';
+import { hashTree, tempSpecs } from './helpers.ts';
+
+describe('determinism', () => {
+  it('two runs into two fresh output roots give byte-identical trees, and the specs are unchanged', { timeout: 120_000 }, async () => {
+    const t = await tempSpecs();
+    try {
+      const before = await hashTree(t.specsDir);
+      const a = path.join(t.root, 'a');
+      const b = path.join(t.root, 'b');
+      await generate({ specsDir: t.specsDir, outRoot: a });
+      await generate({ specsDir: t.specsDir, outRoot: b });
+      const ha = await hashTree(a);
+      expect(Object.keys(ha).length).toBe(111 + 3);
+      expect(await hashTree(b)).toEqual(ha);
+      expect(await hashTree(t.specsDir)).toEqual(before);
+    } finally {
+      await t.cleanup();
+    }
+  });
+
+  it('freezes what it loads, so no stage can mutate its inputs', async () => {
+    const specs = await load({ specsDir: path.join(REPO_ROOT, 'specs') });
+    const flux = specs.models.find((m) => m.id === 'flux-2-pro')!;
+    expect(Object.isFrozen(flux.schema)).toBe(true);
+    expect(Object.isFrozen((flux.schema!['properties'] as Record<string, object>)['aspect_ratio'])).toBe(true);
+    expect(() => {
+      (flux.schema as Record<string, unknown>)['additionalProperties'] = false;
+    }).toThrow(TypeError);
+    const snapshot = JSON.stringify(specs.models.map((m) => m.raw));
+    classify(specs.models, specs.openapi);
+    await generate({ check: true });
+    expect(JSON.stringify(specs.models.map((m) => m.raw))).toBe(snapshot);
+    // the loaded object is the file as stored
+    expect(flux.raw).toEqual(JSON.parse(await readFile(path.join(REPO_ROOT, 'specs/models/flux-2-pro.json'), 'utf8')));
+  }, 60_000);
+});
