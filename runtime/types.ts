@@ -200,7 +200,8 @@ export interface ChatCompletionChunk {
   choices: Array<{
     index: number;
     delta: { role?: string; content?: string | null; tool_calls?: ToolCall[] };
-    finish_reason: 'stop' | 'tool_calls' | (string & {}) | null;
+    /** Null (or absent: tolerated) in non-final chunks; e.g. `stop` in the final one. */
+    finish_reason?: 'stop' | 'tool_calls' | (string & {}) | null;
   }>;
   usage?: Usage | null;
 }
