@@ -526,7 +526,7 @@ export function renderText(report: DriftReport): string {
 /** Text for one Markdown table cell: one line, pipes escaped, HTML neutralised, length bounded. */
 function cell(s: string | undefined, code = false): string {
   if (s === undefined || s === '') return '';
-  let t = s.replace(/[\r\n\u2028\u2029]+/g, ' ');
+  let t = safe(s.replace(/[\r\n\u2028\u2029]+/g, ' '));
   if (t.length > 120) t = `${t.slice(0, 117)}...`;
   if (code) {
     // A code span cannot contain its fence; use a longer fence than any backtick run inside.

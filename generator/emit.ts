@@ -64,14 +64,15 @@ export function modelDoc(t: Templates, m: ClassifiedModel): string {
       file: m.file,
       schemaField: m.schemaField,
       nullMeaning: nullMeaning(m),
-      endpoints: m.endpoints.map(endpointLabel),
+      endpoints: m.endpoints.flatMap(endpointLabels),
       uncovered: m.uncovered,
     })
     .trim();
 }
 
-function endpointLabel(e: Endpoint): string {
-  return e === 'chat' ? 'chat.completions.create' : e === 'queue' ? 'queue.enqueue' : e;
+/** The client methods of an endpoint group. */
+function endpointLabels(e: Endpoint): string[] {
+  return e === 'chat' ? ['chat.completions.create'] : e === 'queue' ? ['queue.enqueue', 'queue.run'] : [e];
 }
 
 /** A JSDoc block as ts-morph wants it (escaped). */
@@ -81,6 +82,8 @@ function docs(text: string): [{ description: string }] {
 
 interface EndpointFn {
   suffix: string;
+  /** The options type (default `RequestOptions`). */
+  optionsType?: string;
   doc: string;
   typeParams: string[];
   params: string;
@@ -103,7 +106,10 @@ function endpointFunctions(e: Endpoint, m: EmitModel): EndpointFn[] {
     case 'videos.generate':
       return [{ suffix: 'GenerateVideo', doc: `Generate videos with \`${m.id}\`: \`POST /api/ai/videos/generate\`, blocking until the video is ready (1 to 15 minutes; prefer the queue).\n${client}\n@param params The model's parameters (\`${P}\`), \`response_format\` and \`target_namespace\`.\n${opts}\n@returns \`VideoResult\` typed by \`response_format\`.\n@throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError.`, typeParams: ["F extends ResponseFormat = 'url'"], params: `MediaParams<${P}, F>`, returns: 'Promise<VideoResult<F>>', call: `client.videos.generate({ ...params, model: ${id} }, options)`, imports: ['ResponseFormat', 'MediaParams', 'VideoResult'] }];
     case 'queue':
-      return [{ suffix: 'Enqueue', doc: `Enqueue generations of \`${m.id}\`: \`POST /api/ai/queue\` (validated against the model's schema first unless \`validate: false\`).\n${client}\n@param params The model's parameters (\`${P}\`), \`num_generations\` (1 to 4), \`response_format\` and \`target_namespace\`.\n${opts}\n@returns \`{ generations: [{ generation_id, status: 'processing' }] }\`.\n@throws ValidationError, NotFoundError, InsufficientCreditsError.`, typeParams: [], params: `MediaParams<${P}, ResponseFormat, QueueFields>`, returns: 'Promise<EnqueueResponse>', call: `client.queue.enqueue({ ...params, model: ${id} }, options)`, imports: ['ResponseFormat', 'MediaParams', 'QueueFields', 'EnqueueResponse'] }];
+      return [
+        { suffix: 'Enqueue', doc: `Enqueue generations of \`${m.id}\`: \`POST /api/ai/queue\`, validated against the model's schema first unless \`validate: false\`.\n${client}\n@param params The model's parameters (\`${P}\`), \`num_generations\` (1 to 4), \`response_format\` and \`target_namespace\`.\n@param options \`validate\`, \`timeoutMs\` (milliseconds) and \`signal\`.\n@returns \`{ generations: [{ generation_id, status: 'processing' }] }\`.\n@throws ValidationError (nothing sent), NotFoundError, InsufficientCreditsError, OutcomeUnknownError.`, typeParams: [], params: `MediaParams<${P}, ResponseFormat, QueueFields>`, optionsType: 'EnqueueOptions', returns: 'Promise<EnqueueResponse>', call: `client.queue.enqueue({ ...params, model: ${id} }, options)`, imports: ['ResponseFormat', 'MediaParams', 'QueueFields', 'EnqueueResponse', 'EnqueueOptions'] },
+        { suffix: 'Run', doc: `Enqueue generations of \`${m.id}\` and follow each to one outcome (\`succeeded\` with \`url\`, \`failed\`, \`cancelled\` or \`lost\`): \`queue.run\`.\n${client}\n@param params The model's parameters (\`${P}\`), \`num_generations\` (1 to 4), \`response_format\` and \`target_namespace\`.\n@param options \`validate\`, \`timeoutMs\` (milliseconds, default one hour), \`signal\`, \`onProgress\`, \`onEvent\`.\n@returns One \`QueueRunOutcome\` per generation, in enqueue order.\n@throws ValidationError (nothing sent), QueueRunTimeoutError, QueueRunAbortError, and the errors of enqueue.`, typeParams: [], params: `MediaParams<${P}, ResponseFormat, QueueFields>`, optionsType: 'QueueRunOptions', returns: 'Promise<QueueRunOutcome[]>', call: `client.queue.run({ ...params, model: ${id} }, options)`, imports: ['ResponseFormat', 'MediaParams', 'QueueFields', 'QueueRunOutcome', 'QueueRunOptions'] },
+      ];
     case 'chat':
       return [{ suffix: 'CreateChatCompletion', doc: `Create a chat completion with \`${m.id}\`: \`POST /api/ai/chat/completions\` (not streaming).\n${client}\n@param params The chat body without \`model\` (\`${P}\`).\n${opts}\n@returns \`ChatCompletion\`.\n@throws BadRequestError, NotFoundError, InsufficientCreditsError.`, typeParams: [], params: `${P} & { stream?: false }`, returns: 'Promise<ChatCompletion>', call: `client.chat.completions.create({ ...params, model: ${id} }, options)`, imports: ['ChatCompletion'] }];
   }
@@ -119,7 +125,8 @@ function print(statements: Array<string | StatementStructures>): string {
 function modelModule(t: Templates, m: EmitModel, openapiFile: string): string {
   const fns = m.endpoints.flatMap((e) => endpointFunctions(e, m));
   const imports = new Set<string>([...m.type.runtimeImports, ...fns.flatMap((f) => f.imports)]);
-  if (fns.length > 0) imports.add('Client').add('RequestOptions');
+  if (fns.length > 0) imports.add('Client');
+  if (fns.some((f) => f.optionsType === undefined)) imports.add('RequestOptions');
   const statements: Array<string | StatementStructures> = [];
   if (imports.size > 0) statements.push({ kind: StructureKind.ImportDeclaration, isTypeOnly: true, moduleSpecifier: RUNTIME, namedImports: [...imports].sort() });
   statements.push('\n' + m.type.code);
@@ -147,7 +154,7 @@ function modelModule(t: Templates, m: EmitModel, openapiFile: string): string {
       parameters: [
         { name: 'client', type: 'Client<any>' },
         { name: 'params', type: f.params },
-        { name: 'options', type: 'RequestOptions', hasQuestionToken: true },
+        { name: 'options', type: f.optionsType ?? 'RequestOptions', hasQuestionToken: true },
       ],
       returnType: f.returns,
       statements: `return ${f.call} as ${f.returns};`,
@@ -261,7 +268,7 @@ function modelsMarkdown(t: Templates, models: EmitModel[]): string {
     models: models.map((m) => ({
       id: m.id,
       displayName: m.displayName ?? '',
-      endpoints: m.endpoints.map(endpointLabel).flatMap((e) => (e === 'queue.enqueue' ? ['queue.enqueue', 'queue.run'] : [e])),
+      endpoints: m.endpoints.flatMap(endpointLabels),
       uncovered: m.uncovered,
       required: m.type.required,
       optional: m.type.optional,

@@ -18,6 +18,7 @@
 import { cp, mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import cliProgress from 'cli-progress';
 import pLimit from 'p-limit';
 import { Client } from '../runtime/client.ts';
@@ -25,8 +26,11 @@ import { APIError, ConnectionError, NotFoundError, TimeoutError } from '../runti
 import { encodePath } from '../runtime/http.ts';
 import { diffSnapshots, readSnapshot, type DriftReport, type Snapshot } from './drift.ts';
 import { SpecError } from './errors.ts';
-import { generate, REPO_ROOT, type GenerateOptions, type GenerateResult } from './index.ts';
+import type { GenerateOptions, GenerateResult } from './index.ts';
 import { checkModel } from './load.ts';
+
+/** The repository root (this file is `<root>/generator/refresh.ts`). */
+const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 /** The service's server (`specs/openapi.yaml`); overridden by `OXEN_BASE_URL` or `--base-url`. */
 export const DEFAULT_REFRESH_BASE_URL = 'https://hub.oxen.ai';
@@ -88,7 +92,10 @@ export interface FetchedModel {
   id: string;
   /** The parsed model object, keys in the server's order. */
   raw: unknown;
-  /** What the snapshot file holds: the object pretty-printed with 2 spaces, and a trailing newline. */
+  /**
+   * What the snapshot file holds: the JSON text as the server sent it, re-indented with 2 spaces
+   * (`reindentJson`: keys, numbers and strings as sent), and a trailing newline.
+   */
   text: string;
 }
 
@@ -191,6 +198,45 @@ class Progress {
 }
 
 /**
+ * Pretty-print JSON text with 2-space indentation (the layout of `JSON.stringify(v, null, 2)`)
+ * without re-serialising its values: keys stay in the order sent, and number and string literals
+ * stay byte for byte as sent (`2.0` stays `2.0`, escapes stay escapes, big integers keep their digits).
+ * @param text valid JSON (check with `JSON.parse` first; the output of invalid input is unspecified).
+ * @returns the indented text, without a trailing newline.
+ */
+export function reindentJson(text: string): string {
+  let out = '';
+  let depth = 0;
+  const nl = () => `\n${'  '.repeat(depth)}`;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === '"') {
+      let j = i + 1;
+      while (j < text.length && text[j] !== '"') j += text[j] === '\\' ? 2 : 1;
+      out += text.slice(i, j + 1);
+      i = j;
+    } else if (c === '{' || c === '[') {
+      // An empty container stays on one line.
+      let j = i + 1;
+      while (j < text.length && /\s/.test(text[j]!)) j++;
+      if (text[j] === (c === '{' ? '}' : ']')) {
+        out += c === '{' ? '{}' : '[]';
+        i = j;
+      } else {
+        depth++;
+        out += c + nl();
+      }
+    } else if (c === '}' || c === ']') {
+      depth--;
+      out += nl() + c;
+    } else if (c === ',') out += `,${nl()}`;
+    else if (c === ':') out += ': ';
+    else if (c !== ' ' && c !== '\t' && c !== '\n' && c !== '\r') out += c;
+  }
+  return out;
+}
+
+/**
  * Fetch and check the model objects of `ids` (the fetch+check phase of a refresh). Never throws
  * for a model: each id ends in `models` or in `failures` (HTTP error after retries, timeout,
  * invalid JSON, 404, invalid model object, id mismatch).
@@ -209,13 +255,18 @@ export async function fetchModels(ids: readonly string[], options: FetchOptions)
   const mode = options.progress ?? 'auto';
   const progress = new Progress(mode === 'auto' ? (stream.isTTY ? 'bar' : 'lines') : mode, ids.length, stream);
 
-  // Counts the attempts of each URL, to say in a failure how often the runtime tried.
+  // Counts the attempts of each URL (to say in a failure how often the runtime tried) and keeps a
+  // copy of each successful response (the runtime reads and parses the original).
   const attempts = new Map<string, number>();
+  const bodies = new Map<string, Response>();
   const baseFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
   const countingFetch: typeof fetch = (input, init) => {
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
     attempts.set(url, (attempts.get(url) ?? 0) + 1);
-    return baseFetch(input, init);
+    return baseFetch(input, init).then((res) => {
+      if (res.ok) bodies.set(url, res.clone());
+      return res;
+    });
   };
   const client = new Client({ apiKey: options.apiKey, baseUrl, fetch: countingFetch, timeoutMs, maxRetries, retryBaseDelayMs });
   const limit = pLimit(concurrency);
@@ -230,11 +281,15 @@ export async function fetchModels(ids: readonly string[], options: FetchOptions)
           try {
             const raw = await client.request<unknown>(req, { timeoutMs });
             checkModel(raw, id, fileLabel(id));
-            const text = `${JSON.stringify(raw, null, 2)}\n`;
+            // The runtime parsed the body; the snapshot keeps the text as sent, only re-indented.
+            const sent = await bodies.get(client.http.url(req))?.text();
+            bodies.delete(client.http.url(req));
+            const text = `${sent === undefined ? JSON.stringify(raw, null, 2) : reindentJson(sent.trim())}\n`;
             if (options.apiKey.length >= 4 && text.includes(options.apiKey)) throw new Error('the response contains the API key; refusing to write it to the snapshot');
             progress.tick(id);
             return { id, raw, text };
           } catch (err) {
+            bodies.delete(client.http.url(req));
             const reason = redact(failureReason(err, attempts.get(client.http.url(req)) ?? 1, timeoutMs));
             progress.tick(id, reason);
             return { id, reason };
@@ -391,7 +446,9 @@ export async function refresh(options: RefreshOptions): Promise<RefreshResult> {
   const started = performance.now();
   const specsDir = path.resolve(options.specsDir ?? path.join(REPO_ROOT, 'specs'));
   const outRoot = path.resolve(options.outRoot ?? REPO_ROOT);
-  const gen = options.generate ?? generate;
+  // Loaded only when needed: the generator's dependencies take seconds to load, and a refresh that
+  // fails on its options or its fetches should fail fast.
+  const gen = options.generate ?? (async (o: GenerateOptions) => (await import('./index.ts')).generate(o));
   const stream = options.stream ?? process.stderr;
   const say = (line: string) => void stream.write(`${line}\n`);
   const add = [...new Set((options.add ?? []).map(checkModelId))];

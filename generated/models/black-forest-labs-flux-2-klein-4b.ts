@@ -6,10 +6,13 @@
 
 import type {
   Client,
+  EnqueueOptions,
   EnqueueResponse,
   ImageResult,
   MediaParams,
   QueueFields,
+  QueueRunOptions,
+  QueueRunOutcome,
   RequestOptions,
   ResponseFormat,
   WithInputImage,
@@ -19,7 +22,7 @@ import type {
  * FLUX.2 Klein 4B: Compact, fast text-to-image model
  *
  * Parameters of model `black-forest-labs-flux-2-klein-4b`, generated from `specs/models/black-forest-labs-flux-2-klein-4b.json` (field `request_schema`).
- * Served by: `images.generate`, `images.edit`, `queue.enqueue`.
+ * Served by: `images.generate`, `images.edit`, `queue.enqueue`, `queue.run`.
  */
 export interface BlackForestLabsFlux2Klein4bParams {
   /**
@@ -186,20 +189,38 @@ export function blackForestLabsFlux2Klein4bEditImage<F extends ResponseFormat = 
 }
 
 /**
- * Enqueue generations of `black-forest-labs-flux-2-klein-4b`: `POST /api/ai/queue` (validated against the model's schema first unless `validate: false`).
+ * Enqueue generations of `black-forest-labs-flux-2-klein-4b`: `POST /api/ai/queue`, validated against the model's schema first unless `validate: false`.
  * @param client A `Client` (the generated one, or the runtime's).
  * @param params The model's parameters (`BlackForestLabsFlux2Klein4bParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds) and `signal`.
+ * @param options `validate`, `timeoutMs` (milliseconds) and `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
- * @throws ValidationError, NotFoundError, InsufficientCreditsError.
+ * @throws ValidationError (nothing sent), NotFoundError, InsufficientCreditsError, OutcomeUnknownError.
  */
 export function blackForestLabsFlux2Klein4bEnqueue(
   client: Client<any>,
   params: MediaParams<BlackForestLabsFlux2Klein4bParams, ResponseFormat, QueueFields>,
-  options?: RequestOptions,
+  options?: EnqueueOptions,
 ): Promise<EnqueueResponse> {
   return client.queue.enqueue(
     { ...params, model: 'black-forest-labs-flux-2-klein-4b' },
     options,
   ) as Promise<EnqueueResponse>;
+}
+
+/**
+ * Enqueue generations of `black-forest-labs-flux-2-klein-4b` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`): `queue.run`.
+ * @param client A `Client` (the generated one, or the runtime's).
+ * @param params The model's parameters (`BlackForestLabsFlux2Klein4bParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param options `validate`, `timeoutMs` (milliseconds, default one hour), `signal`, `onProgress`, `onEvent`.
+ * @returns One `QueueRunOutcome` per generation, in enqueue order.
+ * @throws ValidationError (nothing sent), QueueRunTimeoutError, QueueRunAbortError, and the errors of enqueue.
+ */
+export function blackForestLabsFlux2Klein4bRun(
+  client: Client<any>,
+  params: MediaParams<BlackForestLabsFlux2Klein4bParams, ResponseFormat, QueueFields>,
+  options?: QueueRunOptions,
+): Promise<QueueRunOutcome[]> {
+  return client.queue.run({ ...params, model: 'black-forest-labs-flux-2-klein-4b' }, options) as Promise<
+    QueueRunOutcome[]
+  >;
 }

@@ -6,9 +6,12 @@
 
 import type {
   Client,
+  EnqueueOptions,
   EnqueueResponse,
   MediaParams,
   QueueFields,
+  QueueRunOptions,
+  QueueRunOutcome,
   RequestOptions,
   ResponseFormat,
   VideoResult,
@@ -18,7 +21,7 @@ import type {
  * Seedance 2.0 - Text to Video: Cinematic text-to-video, up to 4k
  *
  * Parameters of model `bytedance-seedance-2-0-text-to-video`, generated from `specs/models/bytedance-seedance-2-0-text-to-video.json` (field `request_schema`).
- * Served by: `videos.generate`, `queue.enqueue`.
+ * Served by: `videos.generate`, `queue.enqueue`, `queue.run`.
  */
 export interface BytedanceSeedance20TextToVideoParams {
   /**
@@ -136,20 +139,38 @@ export function bytedanceSeedance20TextToVideoGenerateVideo<F extends ResponseFo
 }
 
 /**
- * Enqueue generations of `bytedance-seedance-2-0-text-to-video`: `POST /api/ai/queue` (validated against the model's schema first unless `validate: false`).
+ * Enqueue generations of `bytedance-seedance-2-0-text-to-video`: `POST /api/ai/queue`, validated against the model's schema first unless `validate: false`.
  * @param client A `Client` (the generated one, or the runtime's).
  * @param params The model's parameters (`BytedanceSeedance20TextToVideoParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds) and `signal`.
+ * @param options `validate`, `timeoutMs` (milliseconds) and `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
- * @throws ValidationError, NotFoundError, InsufficientCreditsError.
+ * @throws ValidationError (nothing sent), NotFoundError, InsufficientCreditsError, OutcomeUnknownError.
  */
 export function bytedanceSeedance20TextToVideoEnqueue(
   client: Client<any>,
   params: MediaParams<BytedanceSeedance20TextToVideoParams, ResponseFormat, QueueFields>,
-  options?: RequestOptions,
+  options?: EnqueueOptions,
 ): Promise<EnqueueResponse> {
   return client.queue.enqueue(
     { ...params, model: 'bytedance-seedance-2-0-text-to-video' },
     options,
   ) as Promise<EnqueueResponse>;
+}
+
+/**
+ * Enqueue generations of `bytedance-seedance-2-0-text-to-video` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`): `queue.run`.
+ * @param client A `Client` (the generated one, or the runtime's).
+ * @param params The model's parameters (`BytedanceSeedance20TextToVideoParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param options `validate`, `timeoutMs` (milliseconds, default one hour), `signal`, `onProgress`, `onEvent`.
+ * @returns One `QueueRunOutcome` per generation, in enqueue order.
+ * @throws ValidationError (nothing sent), QueueRunTimeoutError, QueueRunAbortError, and the errors of enqueue.
+ */
+export function bytedanceSeedance20TextToVideoRun(
+  client: Client<any>,
+  params: MediaParams<BytedanceSeedance20TextToVideoParams, ResponseFormat, QueueFields>,
+  options?: QueueRunOptions,
+): Promise<QueueRunOutcome[]> {
+  return client.queue.run({ ...params, model: 'bytedance-seedance-2-0-text-to-video' }, options) as Promise<
+    QueueRunOutcome[]
+  >;
 }

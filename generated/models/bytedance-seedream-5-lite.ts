@@ -6,10 +6,13 @@
 
 import type {
   Client,
+  EnqueueOptions,
   EnqueueResponse,
   ImageResult,
   MediaParams,
   QueueFields,
+  QueueRunOptions,
+  QueueRunOutcome,
   RequestOptions,
   ResponseFormat,
   WithInputImage,
@@ -19,7 +22,7 @@ import type {
  * Seedream 5.0 Lite: Intelligent visual reasoning image model
  *
  * Parameters of model `bytedance-seedream-5-lite`, generated from `specs/models/bytedance-seedream-5-lite.json` (field `json_request_schema`).
- * Served by: `images.generate`, `images.edit`, `queue.enqueue`.
+ * Served by: `images.generate`, `images.edit`, `queue.enqueue`, `queue.run`.
  */
 export interface BytedanceSeedream5LiteParams {
   /**
@@ -135,17 +138,33 @@ export function bytedanceSeedream5LiteEditImage<F extends ResponseFormat = 'url'
 }
 
 /**
- * Enqueue generations of `bytedance-seedream-5-lite`: `POST /api/ai/queue` (validated against the model's schema first unless `validate: false`).
+ * Enqueue generations of `bytedance-seedream-5-lite`: `POST /api/ai/queue`, validated against the model's schema first unless `validate: false`.
  * @param client A `Client` (the generated one, or the runtime's).
  * @param params The model's parameters (`BytedanceSeedream5LiteParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds) and `signal`.
+ * @param options `validate`, `timeoutMs` (milliseconds) and `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
- * @throws ValidationError, NotFoundError, InsufficientCreditsError.
+ * @throws ValidationError (nothing sent), NotFoundError, InsufficientCreditsError, OutcomeUnknownError.
  */
 export function bytedanceSeedream5LiteEnqueue(
   client: Client<any>,
   params: MediaParams<BytedanceSeedream5LiteParams, ResponseFormat, QueueFields>,
-  options?: RequestOptions,
+  options?: EnqueueOptions,
 ): Promise<EnqueueResponse> {
   return client.queue.enqueue({ ...params, model: 'bytedance-seedream-5-lite' }, options) as Promise<EnqueueResponse>;
+}
+
+/**
+ * Enqueue generations of `bytedance-seedream-5-lite` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`): `queue.run`.
+ * @param client A `Client` (the generated one, or the runtime's).
+ * @param params The model's parameters (`BytedanceSeedream5LiteParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param options `validate`, `timeoutMs` (milliseconds, default one hour), `signal`, `onProgress`, `onEvent`.
+ * @returns One `QueueRunOutcome` per generation, in enqueue order.
+ * @throws ValidationError (nothing sent), QueueRunTimeoutError, QueueRunAbortError, and the errors of enqueue.
+ */
+export function bytedanceSeedream5LiteRun(
+  client: Client<any>,
+  params: MediaParams<BytedanceSeedream5LiteParams, ResponseFormat, QueueFields>,
+  options?: QueueRunOptions,
+): Promise<QueueRunOutcome[]> {
+  return client.queue.run({ ...params, model: 'bytedance-seedream-5-lite' }, options) as Promise<QueueRunOutcome[]>;
 }

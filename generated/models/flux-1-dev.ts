@@ -6,10 +6,13 @@
 
 import type {
   Client,
+  EnqueueOptions,
   EnqueueResponse,
   ImageResult,
   MediaParams,
   QueueFields,
+  QueueRunOptions,
+  QueueRunOutcome,
   RequestOptions,
   ResponseFormat,
 } from '../../runtime/index.ts';
@@ -18,7 +21,7 @@ import type {
  * FLUX.1 [dev]: Open text-to-image with editing tools
  *
  * Parameters of model `flux-1-dev`, generated from `specs/models/flux-1-dev.json` (field `json_request_schema`).
- * Served by: `images.generate`, `queue.enqueue`.
+ * Served by: `images.generate`, `queue.enqueue`, `queue.run`.
  */
 export interface Flux1DevParams {
   /**
@@ -193,17 +196,33 @@ export function flux1DevGenerateImage<F extends ResponseFormat = 'url'>(
 }
 
 /**
- * Enqueue generations of `flux-1-dev`: `POST /api/ai/queue` (validated against the model's schema first unless `validate: false`).
+ * Enqueue generations of `flux-1-dev`: `POST /api/ai/queue`, validated against the model's schema first unless `validate: false`.
  * @param client A `Client` (the generated one, or the runtime's).
  * @param params The model's parameters (`Flux1DevParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds) and `signal`.
+ * @param options `validate`, `timeoutMs` (milliseconds) and `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
- * @throws ValidationError, NotFoundError, InsufficientCreditsError.
+ * @throws ValidationError (nothing sent), NotFoundError, InsufficientCreditsError, OutcomeUnknownError.
  */
 export function flux1DevEnqueue(
   client: Client<any>,
   params: MediaParams<Flux1DevParams, ResponseFormat, QueueFields>,
-  options?: RequestOptions,
+  options?: EnqueueOptions,
 ): Promise<EnqueueResponse> {
   return client.queue.enqueue({ ...params, model: 'flux-1-dev' }, options) as Promise<EnqueueResponse>;
+}
+
+/**
+ * Enqueue generations of `flux-1-dev` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`): `queue.run`.
+ * @param client A `Client` (the generated one, or the runtime's).
+ * @param params The model's parameters (`Flux1DevParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param options `validate`, `timeoutMs` (milliseconds, default one hour), `signal`, `onProgress`, `onEvent`.
+ * @returns One `QueueRunOutcome` per generation, in enqueue order.
+ * @throws ValidationError (nothing sent), QueueRunTimeoutError, QueueRunAbortError, and the errors of enqueue.
+ */
+export function flux1DevRun(
+  client: Client<any>,
+  params: MediaParams<Flux1DevParams, ResponseFormat, QueueFields>,
+  options?: QueueRunOptions,
+): Promise<QueueRunOutcome[]> {
+  return client.queue.run({ ...params, model: 'flux-1-dev' }, options) as Promise<QueueRunOutcome[]>;
 }

@@ -6,10 +6,13 @@
 
 import type {
   Client,
+  EnqueueOptions,
   EnqueueResponse,
   ImageResult,
   MediaParams,
   QueueFields,
+  QueueRunOptions,
+  QueueRunOutcome,
   RequestOptions,
   ResponseFormat,
   WithInputImage,
@@ -19,7 +22,7 @@ import type {
  * FLUX.2 [dev]: Open text-to-image with multi-reference
  *
  * Parameters of model `flux-2-dev`, generated from `specs/models/flux-2-dev.json` (field `request_schema`).
- * Served by: `images.generate`, `images.edit`, `queue.enqueue`.
+ * Served by: `images.generate`, `images.edit`, `queue.enqueue`, `queue.run`.
  */
 export interface Flux2DevParams {
   /**
@@ -214,17 +217,33 @@ export function flux2DevEditImage<F extends ResponseFormat = 'url'>(
 }
 
 /**
- * Enqueue generations of `flux-2-dev`: `POST /api/ai/queue` (validated against the model's schema first unless `validate: false`).
+ * Enqueue generations of `flux-2-dev`: `POST /api/ai/queue`, validated against the model's schema first unless `validate: false`.
  * @param client A `Client` (the generated one, or the runtime's).
  * @param params The model's parameters (`Flux2DevParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds) and `signal`.
+ * @param options `validate`, `timeoutMs` (milliseconds) and `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
- * @throws ValidationError, NotFoundError, InsufficientCreditsError.
+ * @throws ValidationError (nothing sent), NotFoundError, InsufficientCreditsError, OutcomeUnknownError.
  */
 export function flux2DevEnqueue(
   client: Client<any>,
   params: MediaParams<Flux2DevParams, ResponseFormat, QueueFields>,
-  options?: RequestOptions,
+  options?: EnqueueOptions,
 ): Promise<EnqueueResponse> {
   return client.queue.enqueue({ ...params, model: 'flux-2-dev' }, options) as Promise<EnqueueResponse>;
+}
+
+/**
+ * Enqueue generations of `flux-2-dev` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`): `queue.run`.
+ * @param client A `Client` (the generated one, or the runtime's).
+ * @param params The model's parameters (`Flux2DevParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param options `validate`, `timeoutMs` (milliseconds, default one hour), `signal`, `onProgress`, `onEvent`.
+ * @returns One `QueueRunOutcome` per generation, in enqueue order.
+ * @throws ValidationError (nothing sent), QueueRunTimeoutError, QueueRunAbortError, and the errors of enqueue.
+ */
+export function flux2DevRun(
+  client: Client<any>,
+  params: MediaParams<Flux2DevParams, ResponseFormat, QueueFields>,
+  options?: QueueRunOptions,
+): Promise<QueueRunOutcome[]> {
+  return client.queue.run({ ...params, model: 'flux-2-dev' }, options) as Promise<QueueRunOutcome[]>;
 }

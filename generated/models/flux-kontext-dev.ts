@@ -6,10 +6,13 @@
 
 import type {
   Client,
+  EnqueueOptions,
   EnqueueResponse,
   ImageResult,
   MediaParams,
   QueueFields,
+  QueueRunOptions,
+  QueueRunOutcome,
   RequestOptions,
   ResponseFormat,
   WithInputImage,
@@ -19,7 +22,7 @@ import type {
  * FLUX.1-Kontext [dev]: In-context image editing model
  *
  * Parameters of model `flux-kontext-dev`, generated from `specs/models/flux-kontext-dev.json` (field `json_request_schema`).
- * Served by: `images.edit`, `queue.enqueue`.
+ * Served by: `images.edit`, `queue.enqueue`, `queue.run`.
  */
 export interface FluxKontextDevParams {
   /**
@@ -182,17 +185,33 @@ export function fluxKontextDevEditImage<F extends ResponseFormat = 'url'>(
 }
 
 /**
- * Enqueue generations of `flux-kontext-dev`: `POST /api/ai/queue` (validated against the model's schema first unless `validate: false`).
+ * Enqueue generations of `flux-kontext-dev`: `POST /api/ai/queue`, validated against the model's schema first unless `validate: false`.
  * @param client A `Client` (the generated one, or the runtime's).
  * @param params The model's parameters (`FluxKontextDevParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds) and `signal`.
+ * @param options `validate`, `timeoutMs` (milliseconds) and `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
- * @throws ValidationError, NotFoundError, InsufficientCreditsError.
+ * @throws ValidationError (nothing sent), NotFoundError, InsufficientCreditsError, OutcomeUnknownError.
  */
 export function fluxKontextDevEnqueue(
   client: Client<any>,
   params: MediaParams<FluxKontextDevParams, ResponseFormat, QueueFields>,
-  options?: RequestOptions,
+  options?: EnqueueOptions,
 ): Promise<EnqueueResponse> {
   return client.queue.enqueue({ ...params, model: 'flux-kontext-dev' }, options) as Promise<EnqueueResponse>;
+}
+
+/**
+ * Enqueue generations of `flux-kontext-dev` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`): `queue.run`.
+ * @param client A `Client` (the generated one, or the runtime's).
+ * @param params The model's parameters (`FluxKontextDevParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param options `validate`, `timeoutMs` (milliseconds, default one hour), `signal`, `onProgress`, `onEvent`.
+ * @returns One `QueueRunOutcome` per generation, in enqueue order.
+ * @throws ValidationError (nothing sent), QueueRunTimeoutError, QueueRunAbortError, and the errors of enqueue.
+ */
+export function fluxKontextDevRun(
+  client: Client<any>,
+  params: MediaParams<FluxKontextDevParams, ResponseFormat, QueueFields>,
+  options?: QueueRunOptions,
+): Promise<QueueRunOutcome[]> {
+  return client.queue.run({ ...params, model: 'flux-kontext-dev' }, options) as Promise<QueueRunOutcome[]>;
 }

@@ -6,9 +6,12 @@
 
 import type {
   Client,
+  EnqueueOptions,
   EnqueueResponse,
   MediaParams,
   QueueFields,
+  QueueRunOptions,
+  QueueRunOutcome,
   RequestOptions,
   ResponseFormat,
   VideoResult,
@@ -18,7 +21,7 @@ import type {
  * Gemini Omni Flash: Omni-modal short video generation and editing
  *
  * Parameters of model `gemini-omni-flash-preview`, generated from `specs/models/gemini-omni-flash-preview.json` (field `request_schema`).
- * Served by: `videos.generate`, `queue.enqueue`.
+ * Served by: `videos.generate`, `queue.enqueue`, `queue.run`.
  */
 export interface GeminiOmniFlashPreviewParams {
   /**
@@ -121,17 +124,33 @@ export function geminiOmniFlashPreviewGenerateVideo<F extends ResponseFormat = '
 }
 
 /**
- * Enqueue generations of `gemini-omni-flash-preview`: `POST /api/ai/queue` (validated against the model's schema first unless `validate: false`).
+ * Enqueue generations of `gemini-omni-flash-preview`: `POST /api/ai/queue`, validated against the model's schema first unless `validate: false`.
  * @param client A `Client` (the generated one, or the runtime's).
  * @param params The model's parameters (`GeminiOmniFlashPreviewParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds) and `signal`.
+ * @param options `validate`, `timeoutMs` (milliseconds) and `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
- * @throws ValidationError, NotFoundError, InsufficientCreditsError.
+ * @throws ValidationError (nothing sent), NotFoundError, InsufficientCreditsError, OutcomeUnknownError.
  */
 export function geminiOmniFlashPreviewEnqueue(
   client: Client<any>,
   params: MediaParams<GeminiOmniFlashPreviewParams, ResponseFormat, QueueFields>,
-  options?: RequestOptions,
+  options?: EnqueueOptions,
 ): Promise<EnqueueResponse> {
   return client.queue.enqueue({ ...params, model: 'gemini-omni-flash-preview' }, options) as Promise<EnqueueResponse>;
+}
+
+/**
+ * Enqueue generations of `gemini-omni-flash-preview` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`): `queue.run`.
+ * @param client A `Client` (the generated one, or the runtime's).
+ * @param params The model's parameters (`GeminiOmniFlashPreviewParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param options `validate`, `timeoutMs` (milliseconds, default one hour), `signal`, `onProgress`, `onEvent`.
+ * @returns One `QueueRunOutcome` per generation, in enqueue order.
+ * @throws ValidationError (nothing sent), QueueRunTimeoutError, QueueRunAbortError, and the errors of enqueue.
+ */
+export function geminiOmniFlashPreviewRun(
+  client: Client<any>,
+  params: MediaParams<GeminiOmniFlashPreviewParams, ResponseFormat, QueueFields>,
+  options?: QueueRunOptions,
+): Promise<QueueRunOutcome[]> {
+  return client.queue.run({ ...params, model: 'gemini-omni-flash-preview' }, options) as Promise<QueueRunOutcome[]>;
 }

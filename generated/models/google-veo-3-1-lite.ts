@@ -6,9 +6,12 @@
 
 import type {
   Client,
+  EnqueueOptions,
   EnqueueResponse,
   MediaParams,
   QueueFields,
+  QueueRunOptions,
+  QueueRunOutcome,
   RequestOptions,
   ResponseFormat,
   VideoResult,
@@ -18,7 +21,7 @@ import type {
  * Veo 3.1 Lite: Cost-efficient text/image-to-video by Google
  *
  * Parameters of model `google-veo-3-1-lite`, generated from `specs/models/google-veo-3-1-lite.json` (field `request_schema`).
- * Served by: `videos.generate`, `queue.enqueue`.
+ * Served by: `videos.generate`, `queue.enqueue`, `queue.run`.
  */
 export interface GoogleVeo31LiteParams {
   /**
@@ -129,17 +132,33 @@ export function googleVeo31LiteGenerateVideo<F extends ResponseFormat = 'url'>(
 }
 
 /**
- * Enqueue generations of `google-veo-3-1-lite`: `POST /api/ai/queue` (validated against the model's schema first unless `validate: false`).
+ * Enqueue generations of `google-veo-3-1-lite`: `POST /api/ai/queue`, validated against the model's schema first unless `validate: false`.
  * @param client A `Client` (the generated one, or the runtime's).
  * @param params The model's parameters (`GoogleVeo31LiteParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds) and `signal`.
+ * @param options `validate`, `timeoutMs` (milliseconds) and `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
- * @throws ValidationError, NotFoundError, InsufficientCreditsError.
+ * @throws ValidationError (nothing sent), NotFoundError, InsufficientCreditsError, OutcomeUnknownError.
  */
 export function googleVeo31LiteEnqueue(
   client: Client<any>,
   params: MediaParams<GoogleVeo31LiteParams, ResponseFormat, QueueFields>,
-  options?: RequestOptions,
+  options?: EnqueueOptions,
 ): Promise<EnqueueResponse> {
   return client.queue.enqueue({ ...params, model: 'google-veo-3-1-lite' }, options) as Promise<EnqueueResponse>;
+}
+
+/**
+ * Enqueue generations of `google-veo-3-1-lite` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`): `queue.run`.
+ * @param client A `Client` (the generated one, or the runtime's).
+ * @param params The model's parameters (`GoogleVeo31LiteParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param options `validate`, `timeoutMs` (milliseconds, default one hour), `signal`, `onProgress`, `onEvent`.
+ * @returns One `QueueRunOutcome` per generation, in enqueue order.
+ * @throws ValidationError (nothing sent), QueueRunTimeoutError, QueueRunAbortError, and the errors of enqueue.
+ */
+export function googleVeo31LiteRun(
+  client: Client<any>,
+  params: MediaParams<GoogleVeo31LiteParams, ResponseFormat, QueueFields>,
+  options?: QueueRunOptions,
+): Promise<QueueRunOutcome[]> {
+  return client.queue.run({ ...params, model: 'google-veo-3-1-lite' }, options) as Promise<QueueRunOutcome[]>;
 }

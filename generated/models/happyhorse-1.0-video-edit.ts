@@ -6,9 +6,12 @@
 
 import type {
   Client,
+  EnqueueOptions,
   EnqueueResponse,
   MediaParams,
   QueueFields,
+  QueueRunOptions,
+  QueueRunOutcome,
   RequestOptions,
   ResponseFormat,
   VideoResult,
@@ -18,7 +21,7 @@ import type {
  * Happy Horse - Video Edit: Prompt-based video editing up to 1080p
  *
  * Parameters of model `happyhorse-1.0-video-edit`, generated from `specs/models/happyhorse-1.0-video-edit.json` (field `request_schema`).
- * Served by: `videos.generate`, `queue.enqueue`.
+ * Served by: `videos.generate`, `queue.enqueue`, `queue.run`.
  */
 export interface Happyhorse1_0VideoEditParams {
   /**
@@ -121,17 +124,33 @@ export function happyhorse1_0VideoEditGenerateVideo<F extends ResponseFormat = '
 }
 
 /**
- * Enqueue generations of `happyhorse-1.0-video-edit`: `POST /api/ai/queue` (validated against the model's schema first unless `validate: false`).
+ * Enqueue generations of `happyhorse-1.0-video-edit`: `POST /api/ai/queue`, validated against the model's schema first unless `validate: false`.
  * @param client A `Client` (the generated one, or the runtime's).
  * @param params The model's parameters (`Happyhorse1_0VideoEditParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds) and `signal`.
+ * @param options `validate`, `timeoutMs` (milliseconds) and `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
- * @throws ValidationError, NotFoundError, InsufficientCreditsError.
+ * @throws ValidationError (nothing sent), NotFoundError, InsufficientCreditsError, OutcomeUnknownError.
  */
 export function happyhorse1_0VideoEditEnqueue(
   client: Client<any>,
   params: MediaParams<Happyhorse1_0VideoEditParams, ResponseFormat, QueueFields>,
-  options?: RequestOptions,
+  options?: EnqueueOptions,
 ): Promise<EnqueueResponse> {
   return client.queue.enqueue({ ...params, model: 'happyhorse-1.0-video-edit' }, options) as Promise<EnqueueResponse>;
+}
+
+/**
+ * Enqueue generations of `happyhorse-1.0-video-edit` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`): `queue.run`.
+ * @param client A `Client` (the generated one, or the runtime's).
+ * @param params The model's parameters (`Happyhorse1_0VideoEditParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param options `validate`, `timeoutMs` (milliseconds, default one hour), `signal`, `onProgress`, `onEvent`.
+ * @returns One `QueueRunOutcome` per generation, in enqueue order.
+ * @throws ValidationError (nothing sent), QueueRunTimeoutError, QueueRunAbortError, and the errors of enqueue.
+ */
+export function happyhorse1_0VideoEditRun(
+  client: Client<any>,
+  params: MediaParams<Happyhorse1_0VideoEditParams, ResponseFormat, QueueFields>,
+  options?: QueueRunOptions,
+): Promise<QueueRunOutcome[]> {
+  return client.queue.run({ ...params, model: 'happyhorse-1.0-video-edit' }, options) as Promise<QueueRunOutcome[]>;
 }

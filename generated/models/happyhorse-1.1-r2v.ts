@@ -6,9 +6,12 @@
 
 import type {
   Client,
+  EnqueueOptions,
   EnqueueResponse,
   MediaParams,
   QueueFields,
+  QueueRunOptions,
+  QueueRunOutcome,
   RequestOptions,
   ResponseFormat,
   VideoResult,
@@ -18,7 +21,7 @@ import type {
  * Happy Horse 1.1 - Reference to Video: Reference-to-video, up to 9 images
  *
  * Parameters of model `happyhorse-1.1-r2v`, generated from `specs/models/happyhorse-1.1-r2v.json` (field `request_schema`).
- * Served by: `videos.generate`, `queue.enqueue`.
+ * Served by: `videos.generate`, `queue.enqueue`, `queue.run`.
  */
 export interface Happyhorse1_1R2vParams {
   /**
@@ -123,17 +126,33 @@ export function happyhorse1_1R2vGenerateVideo<F extends ResponseFormat = 'url'>(
 }
 
 /**
- * Enqueue generations of `happyhorse-1.1-r2v`: `POST /api/ai/queue` (validated against the model's schema first unless `validate: false`).
+ * Enqueue generations of `happyhorse-1.1-r2v`: `POST /api/ai/queue`, validated against the model's schema first unless `validate: false`.
  * @param client A `Client` (the generated one, or the runtime's).
  * @param params The model's parameters (`Happyhorse1_1R2vParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds) and `signal`.
+ * @param options `validate`, `timeoutMs` (milliseconds) and `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
- * @throws ValidationError, NotFoundError, InsufficientCreditsError.
+ * @throws ValidationError (nothing sent), NotFoundError, InsufficientCreditsError, OutcomeUnknownError.
  */
 export function happyhorse1_1R2vEnqueue(
   client: Client<any>,
   params: MediaParams<Happyhorse1_1R2vParams, ResponseFormat, QueueFields>,
-  options?: RequestOptions,
+  options?: EnqueueOptions,
 ): Promise<EnqueueResponse> {
   return client.queue.enqueue({ ...params, model: 'happyhorse-1.1-r2v' }, options) as Promise<EnqueueResponse>;
+}
+
+/**
+ * Enqueue generations of `happyhorse-1.1-r2v` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`): `queue.run`.
+ * @param client A `Client` (the generated one, or the runtime's).
+ * @param params The model's parameters (`Happyhorse1_1R2vParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param options `validate`, `timeoutMs` (milliseconds, default one hour), `signal`, `onProgress`, `onEvent`.
+ * @returns One `QueueRunOutcome` per generation, in enqueue order.
+ * @throws ValidationError (nothing sent), QueueRunTimeoutError, QueueRunAbortError, and the errors of enqueue.
+ */
+export function happyhorse1_1R2vRun(
+  client: Client<any>,
+  params: MediaParams<Happyhorse1_1R2vParams, ResponseFormat, QueueFields>,
+  options?: QueueRunOptions,
+): Promise<QueueRunOutcome[]> {
+  return client.queue.run({ ...params, model: 'happyhorse-1.1-r2v' }, options) as Promise<QueueRunOutcome[]>;
 }

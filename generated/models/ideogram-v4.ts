@@ -6,10 +6,13 @@
 
 import type {
   Client,
+  EnqueueOptions,
   EnqueueResponse,
   ImageResult,
   MediaParams,
   QueueFields,
+  QueueRunOptions,
+  QueueRunOutcome,
   RequestOptions,
   ResponseFormat,
 } from '../../runtime/index.ts';
@@ -18,7 +21,7 @@ import type {
  * Ideogram V4: Typography-focused image and design generation
  *
  * Parameters of model `ideogram-v4`, generated from `specs/models/ideogram-v4.json` (field `request_schema`).
- * Served by: `images.generate`, `queue.enqueue`.
+ * Served by: `images.generate`, `queue.enqueue`, `queue.run`.
  */
 export interface IdeogramV4Params {
   /**
@@ -170,17 +173,33 @@ export function ideogramV4GenerateImage<F extends ResponseFormat = 'url'>(
 }
 
 /**
- * Enqueue generations of `ideogram-v4`: `POST /api/ai/queue` (validated against the model's schema first unless `validate: false`).
+ * Enqueue generations of `ideogram-v4`: `POST /api/ai/queue`, validated against the model's schema first unless `validate: false`.
  * @param client A `Client` (the generated one, or the runtime's).
  * @param params The model's parameters (`IdeogramV4Params`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds) and `signal`.
+ * @param options `validate`, `timeoutMs` (milliseconds) and `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
- * @throws ValidationError, NotFoundError, InsufficientCreditsError.
+ * @throws ValidationError (nothing sent), NotFoundError, InsufficientCreditsError, OutcomeUnknownError.
  */
 export function ideogramV4Enqueue(
   client: Client<any>,
   params: MediaParams<IdeogramV4Params, ResponseFormat, QueueFields>,
-  options?: RequestOptions,
+  options?: EnqueueOptions,
 ): Promise<EnqueueResponse> {
   return client.queue.enqueue({ ...params, model: 'ideogram-v4' }, options) as Promise<EnqueueResponse>;
+}
+
+/**
+ * Enqueue generations of `ideogram-v4` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`): `queue.run`.
+ * @param client A `Client` (the generated one, or the runtime's).
+ * @param params The model's parameters (`IdeogramV4Params`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param options `validate`, `timeoutMs` (milliseconds, default one hour), `signal`, `onProgress`, `onEvent`.
+ * @returns One `QueueRunOutcome` per generation, in enqueue order.
+ * @throws ValidationError (nothing sent), QueueRunTimeoutError, QueueRunAbortError, and the errors of enqueue.
+ */
+export function ideogramV4Run(
+  client: Client<any>,
+  params: MediaParams<IdeogramV4Params, ResponseFormat, QueueFields>,
+  options?: QueueRunOptions,
+): Promise<QueueRunOutcome[]> {
+  return client.queue.run({ ...params, model: 'ideogram-v4' }, options) as Promise<QueueRunOutcome[]>;
 }

@@ -6,9 +6,12 @@
 
 import type {
   Client,
+  EnqueueOptions,
   EnqueueResponse,
   MediaParams,
   QueueFields,
+  QueueRunOptions,
+  QueueRunOutcome,
   RequestOptions,
   ResponseFormat,
   VideoResult,
@@ -18,7 +21,7 @@ import type {
  * Kling O1 - Image to Video: Cinematic image-to-video generation
  *
  * Parameters of model `kling-video-o1-image-to-video`, generated from `specs/models/kling-video-o1-image-to-video.json` (field `request_schema`).
- * Served by: `videos.generate`, `queue.enqueue`.
+ * Served by: `videos.generate`, `queue.enqueue`, `queue.run`.
  */
 export interface KlingVideoO1ImageToVideoParams {
   /**
@@ -104,20 +107,36 @@ export function klingVideoO1ImageToVideoGenerateVideo<F extends ResponseFormat =
 }
 
 /**
- * Enqueue generations of `kling-video-o1-image-to-video`: `POST /api/ai/queue` (validated against the model's schema first unless `validate: false`).
+ * Enqueue generations of `kling-video-o1-image-to-video`: `POST /api/ai/queue`, validated against the model's schema first unless `validate: false`.
  * @param client A `Client` (the generated one, or the runtime's).
  * @param params The model's parameters (`KlingVideoO1ImageToVideoParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds) and `signal`.
+ * @param options `validate`, `timeoutMs` (milliseconds) and `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
- * @throws ValidationError, NotFoundError, InsufficientCreditsError.
+ * @throws ValidationError (nothing sent), NotFoundError, InsufficientCreditsError, OutcomeUnknownError.
  */
 export function klingVideoO1ImageToVideoEnqueue(
   client: Client<any>,
   params: MediaParams<KlingVideoO1ImageToVideoParams, ResponseFormat, QueueFields>,
-  options?: RequestOptions,
+  options?: EnqueueOptions,
 ): Promise<EnqueueResponse> {
   return client.queue.enqueue(
     { ...params, model: 'kling-video-o1-image-to-video' },
     options,
   ) as Promise<EnqueueResponse>;
+}
+
+/**
+ * Enqueue generations of `kling-video-o1-image-to-video` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`): `queue.run`.
+ * @param client A `Client` (the generated one, or the runtime's).
+ * @param params The model's parameters (`KlingVideoO1ImageToVideoParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param options `validate`, `timeoutMs` (milliseconds, default one hour), `signal`, `onProgress`, `onEvent`.
+ * @returns One `QueueRunOutcome` per generation, in enqueue order.
+ * @throws ValidationError (nothing sent), QueueRunTimeoutError, QueueRunAbortError, and the errors of enqueue.
+ */
+export function klingVideoO1ImageToVideoRun(
+  client: Client<any>,
+  params: MediaParams<KlingVideoO1ImageToVideoParams, ResponseFormat, QueueFields>,
+  options?: QueueRunOptions,
+): Promise<QueueRunOutcome[]> {
+  return client.queue.run({ ...params, model: 'kling-video-o1-image-to-video' }, options) as Promise<QueueRunOutcome[]>;
 }

@@ -6,9 +6,12 @@
 
 import type {
   Client,
+  EnqueueOptions,
   EnqueueResponse,
   MediaParams,
   QueueFields,
+  QueueRunOptions,
+  QueueRunOutcome,
   RequestOptions,
   ResponseFormat,
   VideoResult,
@@ -18,7 +21,7 @@ import type {
  * Kling O1 Edit - Video to Video: Advanced video editing
  *
  * Parameters of model `kling-video-o1-video-to-video-edit`, generated from `specs/models/kling-video-o1-video-to-video-edit.json` (field `json_request_schema`).
- * Served by: `videos.generate`, `queue.enqueue`.
+ * Served by: `videos.generate`, `queue.enqueue`, `queue.run`.
  */
 export interface KlingVideoO1VideoToVideoEditParams {
   /**
@@ -121,20 +124,38 @@ export function klingVideoO1VideoToVideoEditGenerateVideo<F extends ResponseForm
 }
 
 /**
- * Enqueue generations of `kling-video-o1-video-to-video-edit`: `POST /api/ai/queue` (validated against the model's schema first unless `validate: false`).
+ * Enqueue generations of `kling-video-o1-video-to-video-edit`: `POST /api/ai/queue`, validated against the model's schema first unless `validate: false`.
  * @param client A `Client` (the generated one, or the runtime's).
  * @param params The model's parameters (`KlingVideoO1VideoToVideoEditParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds) and `signal`.
+ * @param options `validate`, `timeoutMs` (milliseconds) and `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
- * @throws ValidationError, NotFoundError, InsufficientCreditsError.
+ * @throws ValidationError (nothing sent), NotFoundError, InsufficientCreditsError, OutcomeUnknownError.
  */
 export function klingVideoO1VideoToVideoEditEnqueue(
   client: Client<any>,
   params: MediaParams<KlingVideoO1VideoToVideoEditParams, ResponseFormat, QueueFields>,
-  options?: RequestOptions,
+  options?: EnqueueOptions,
 ): Promise<EnqueueResponse> {
   return client.queue.enqueue(
     { ...params, model: 'kling-video-o1-video-to-video-edit' },
     options,
   ) as Promise<EnqueueResponse>;
+}
+
+/**
+ * Enqueue generations of `kling-video-o1-video-to-video-edit` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`): `queue.run`.
+ * @param client A `Client` (the generated one, or the runtime's).
+ * @param params The model's parameters (`KlingVideoO1VideoToVideoEditParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param options `validate`, `timeoutMs` (milliseconds, default one hour), `signal`, `onProgress`, `onEvent`.
+ * @returns One `QueueRunOutcome` per generation, in enqueue order.
+ * @throws ValidationError (nothing sent), QueueRunTimeoutError, QueueRunAbortError, and the errors of enqueue.
+ */
+export function klingVideoO1VideoToVideoEditRun(
+  client: Client<any>,
+  params: MediaParams<KlingVideoO1VideoToVideoEditParams, ResponseFormat, QueueFields>,
+  options?: QueueRunOptions,
+): Promise<QueueRunOutcome[]> {
+  return client.queue.run({ ...params, model: 'kling-video-o1-video-to-video-edit' }, options) as Promise<
+    QueueRunOutcome[]
+  >;
 }

@@ -6,9 +6,12 @@
 
 import type {
   Client,
+  EnqueueOptions,
   EnqueueResponse,
   MediaParams,
   QueueFields,
+  QueueRunOptions,
+  QueueRunOutcome,
   RequestOptions,
   ResponseFormat,
   VideoResult,
@@ -18,7 +21,7 @@ import type {
  * Kling v2.5 - Image to Video: Fast cinematic image-to-video
  *
  * Parameters of model `kling-video-v2-5-turbo-pro-image-to-video`, generated from `specs/models/kling-video-v2-5-turbo-pro-image-to-video.json` (field `request_schema`).
- * Served by: `videos.generate`, `queue.enqueue`.
+ * Served by: `videos.generate`, `queue.enqueue`, `queue.run`.
  */
 export interface KlingVideoV25TurboProImageToVideoParams {
   /**
@@ -104,20 +107,38 @@ export function klingVideoV25TurboProImageToVideoGenerateVideo<F extends Respons
 }
 
 /**
- * Enqueue generations of `kling-video-v2-5-turbo-pro-image-to-video`: `POST /api/ai/queue` (validated against the model's schema first unless `validate: false`).
+ * Enqueue generations of `kling-video-v2-5-turbo-pro-image-to-video`: `POST /api/ai/queue`, validated against the model's schema first unless `validate: false`.
  * @param client A `Client` (the generated one, or the runtime's).
  * @param params The model's parameters (`KlingVideoV25TurboProImageToVideoParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds) and `signal`.
+ * @param options `validate`, `timeoutMs` (milliseconds) and `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
- * @throws ValidationError, NotFoundError, InsufficientCreditsError.
+ * @throws ValidationError (nothing sent), NotFoundError, InsufficientCreditsError, OutcomeUnknownError.
  */
 export function klingVideoV25TurboProImageToVideoEnqueue(
   client: Client<any>,
   params: MediaParams<KlingVideoV25TurboProImageToVideoParams, ResponseFormat, QueueFields>,
-  options?: RequestOptions,
+  options?: EnqueueOptions,
 ): Promise<EnqueueResponse> {
   return client.queue.enqueue(
     { ...params, model: 'kling-video-v2-5-turbo-pro-image-to-video' },
     options,
   ) as Promise<EnqueueResponse>;
+}
+
+/**
+ * Enqueue generations of `kling-video-v2-5-turbo-pro-image-to-video` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`): `queue.run`.
+ * @param client A `Client` (the generated one, or the runtime's).
+ * @param params The model's parameters (`KlingVideoV25TurboProImageToVideoParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param options `validate`, `timeoutMs` (milliseconds, default one hour), `signal`, `onProgress`, `onEvent`.
+ * @returns One `QueueRunOutcome` per generation, in enqueue order.
+ * @throws ValidationError (nothing sent), QueueRunTimeoutError, QueueRunAbortError, and the errors of enqueue.
+ */
+export function klingVideoV25TurboProImageToVideoRun(
+  client: Client<any>,
+  params: MediaParams<KlingVideoV25TurboProImageToVideoParams, ResponseFormat, QueueFields>,
+  options?: QueueRunOptions,
+): Promise<QueueRunOutcome[]> {
+  return client.queue.run({ ...params, model: 'kling-video-v2-5-turbo-pro-image-to-video' }, options) as Promise<
+    QueueRunOutcome[]
+  >;
 }

@@ -6,9 +6,12 @@
 
 import type {
   Client,
+  EnqueueOptions,
   EnqueueResponse,
   MediaParams,
   QueueFields,
+  QueueRunOptions,
+  QueueRunOutcome,
   RequestOptions,
   ResponseFormat,
   VideoResult,
@@ -18,7 +21,7 @@ import type {
  * Kling 3.0 Pro: Motion Control: Transfer motion from video to image
  *
  * Parameters of model `kling-video-v3-pro-motion-control`, generated from `specs/models/kling-video-v3-pro-motion-control.json` (field `request_schema`).
- * Served by: `videos.generate`, `queue.enqueue`.
+ * Served by: `videos.generate`, `queue.enqueue`, `queue.run`.
  */
 export interface KlingVideoV3ProMotionControlParams {
   /**
@@ -137,20 +140,38 @@ export function klingVideoV3ProMotionControlGenerateVideo<F extends ResponseForm
 }
 
 /**
- * Enqueue generations of `kling-video-v3-pro-motion-control`: `POST /api/ai/queue` (validated against the model's schema first unless `validate: false`).
+ * Enqueue generations of `kling-video-v3-pro-motion-control`: `POST /api/ai/queue`, validated against the model's schema first unless `validate: false`.
  * @param client A `Client` (the generated one, or the runtime's).
  * @param params The model's parameters (`KlingVideoV3ProMotionControlParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds) and `signal`.
+ * @param options `validate`, `timeoutMs` (milliseconds) and `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
- * @throws ValidationError, NotFoundError, InsufficientCreditsError.
+ * @throws ValidationError (nothing sent), NotFoundError, InsufficientCreditsError, OutcomeUnknownError.
  */
 export function klingVideoV3ProMotionControlEnqueue(
   client: Client<any>,
   params: MediaParams<KlingVideoV3ProMotionControlParams, ResponseFormat, QueueFields>,
-  options?: RequestOptions,
+  options?: EnqueueOptions,
 ): Promise<EnqueueResponse> {
   return client.queue.enqueue(
     { ...params, model: 'kling-video-v3-pro-motion-control' },
     options,
   ) as Promise<EnqueueResponse>;
+}
+
+/**
+ * Enqueue generations of `kling-video-v3-pro-motion-control` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`): `queue.run`.
+ * @param client A `Client` (the generated one, or the runtime's).
+ * @param params The model's parameters (`KlingVideoV3ProMotionControlParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param options `validate`, `timeoutMs` (milliseconds, default one hour), `signal`, `onProgress`, `onEvent`.
+ * @returns One `QueueRunOutcome` per generation, in enqueue order.
+ * @throws ValidationError (nothing sent), QueueRunTimeoutError, QueueRunAbortError, and the errors of enqueue.
+ */
+export function klingVideoV3ProMotionControlRun(
+  client: Client<any>,
+  params: MediaParams<KlingVideoV3ProMotionControlParams, ResponseFormat, QueueFields>,
+  options?: QueueRunOptions,
+): Promise<QueueRunOutcome[]> {
+  return client.queue.run({ ...params, model: 'kling-video-v3-pro-motion-control' }, options) as Promise<
+    QueueRunOutcome[]
+  >;
 }

@@ -6,9 +6,12 @@
 
 import type {
   Client,
+  EnqueueOptions,
   EnqueueResponse,
   MediaParams,
   QueueFields,
+  QueueRunOptions,
+  QueueRunOutcome,
   RequestOptions,
   ResponseFormat,
   VideoResult,
@@ -18,7 +21,7 @@ import type {
  * LTX-2.3 Pro 22B IC-LoRA Union Control: Controllable text/image-to-video generation
  *
  * Parameters of model `ltx-2-3-pro-22b-IC-LoRA-Union-Control`, generated from `specs/models/ltx-2-3-pro-22b-IC-LoRA-Union-Control.json` (field `json_request_schema`).
- * Served by: `videos.generate`, `queue.enqueue`.
+ * Served by: `videos.generate`, `queue.enqueue`, `queue.run`.
  */
 export interface Ltx23Pro22bICLoRAUnionControlParams {
   /**
@@ -191,20 +194,38 @@ export function ltx23Pro22bICLoRAUnionControlGenerateVideo<F extends ResponseFor
 }
 
 /**
- * Enqueue generations of `ltx-2-3-pro-22b-IC-LoRA-Union-Control`: `POST /api/ai/queue` (validated against the model's schema first unless `validate: false`).
+ * Enqueue generations of `ltx-2-3-pro-22b-IC-LoRA-Union-Control`: `POST /api/ai/queue`, validated against the model's schema first unless `validate: false`.
  * @param client A `Client` (the generated one, or the runtime's).
  * @param params The model's parameters (`Ltx23Pro22bICLoRAUnionControlParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds) and `signal`.
+ * @param options `validate`, `timeoutMs` (milliseconds) and `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
- * @throws ValidationError, NotFoundError, InsufficientCreditsError.
+ * @throws ValidationError (nothing sent), NotFoundError, InsufficientCreditsError, OutcomeUnknownError.
  */
 export function ltx23Pro22bICLoRAUnionControlEnqueue(
   client: Client<any>,
   params: MediaParams<Ltx23Pro22bICLoRAUnionControlParams, ResponseFormat, QueueFields>,
-  options?: RequestOptions,
+  options?: EnqueueOptions,
 ): Promise<EnqueueResponse> {
   return client.queue.enqueue(
     { ...params, model: 'ltx-2-3-pro-22b-IC-LoRA-Union-Control' },
     options,
   ) as Promise<EnqueueResponse>;
+}
+
+/**
+ * Enqueue generations of `ltx-2-3-pro-22b-IC-LoRA-Union-Control` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`): `queue.run`.
+ * @param client A `Client` (the generated one, or the runtime's).
+ * @param params The model's parameters (`Ltx23Pro22bICLoRAUnionControlParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param options `validate`, `timeoutMs` (milliseconds, default one hour), `signal`, `onProgress`, `onEvent`.
+ * @returns One `QueueRunOutcome` per generation, in enqueue order.
+ * @throws ValidationError (nothing sent), QueueRunTimeoutError, QueueRunAbortError, and the errors of enqueue.
+ */
+export function ltx23Pro22bICLoRAUnionControlRun(
+  client: Client<any>,
+  params: MediaParams<Ltx23Pro22bICLoRAUnionControlParams, ResponseFormat, QueueFields>,
+  options?: QueueRunOptions,
+): Promise<QueueRunOutcome[]> {
+  return client.queue.run({ ...params, model: 'ltx-2-3-pro-22b-IC-LoRA-Union-Control' }, options) as Promise<
+    QueueRunOutcome[]
+  >;
 }

@@ -6,9 +6,12 @@
 
 import type {
   Client,
+  EnqueueOptions,
   EnqueueResponse,
   MediaParams,
   QueueFields,
+  QueueRunOptions,
+  QueueRunOutcome,
   RequestOptions,
   ResponseFormat,
   VideoResult,
@@ -18,7 +21,7 @@ import type {
  * LTX 2.3 Quality: Video to HDR: Lift SDR video into HDR
  *
  * Parameters of model `ltx-2-3-quality-hdr`, generated from `specs/models/ltx-2-3-quality-hdr.json` (field `request_schema`).
- * Served by: `videos.generate`, `queue.enqueue`.
+ * Served by: `videos.generate`, `queue.enqueue`, `queue.run`.
  */
 export interface Ltx23QualityHdrParams {
   /**
@@ -174,17 +177,33 @@ export function ltx23QualityHdrGenerateVideo<F extends ResponseFormat = 'url'>(
 }
 
 /**
- * Enqueue generations of `ltx-2-3-quality-hdr`: `POST /api/ai/queue` (validated against the model's schema first unless `validate: false`).
+ * Enqueue generations of `ltx-2-3-quality-hdr`: `POST /api/ai/queue`, validated against the model's schema first unless `validate: false`.
  * @param client A `Client` (the generated one, or the runtime's).
  * @param params The model's parameters (`Ltx23QualityHdrParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds) and `signal`.
+ * @param options `validate`, `timeoutMs` (milliseconds) and `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
- * @throws ValidationError, NotFoundError, InsufficientCreditsError.
+ * @throws ValidationError (nothing sent), NotFoundError, InsufficientCreditsError, OutcomeUnknownError.
  */
 export function ltx23QualityHdrEnqueue(
   client: Client<any>,
   params: MediaParams<Ltx23QualityHdrParams, ResponseFormat, QueueFields>,
-  options?: RequestOptions,
+  options?: EnqueueOptions,
 ): Promise<EnqueueResponse> {
   return client.queue.enqueue({ ...params, model: 'ltx-2-3-quality-hdr' }, options) as Promise<EnqueueResponse>;
+}
+
+/**
+ * Enqueue generations of `ltx-2-3-quality-hdr` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`): `queue.run`.
+ * @param client A `Client` (the generated one, or the runtime's).
+ * @param params The model's parameters (`Ltx23QualityHdrParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param options `validate`, `timeoutMs` (milliseconds, default one hour), `signal`, `onProgress`, `onEvent`.
+ * @returns One `QueueRunOutcome` per generation, in enqueue order.
+ * @throws ValidationError (nothing sent), QueueRunTimeoutError, QueueRunAbortError, and the errors of enqueue.
+ */
+export function ltx23QualityHdrRun(
+  client: Client<any>,
+  params: MediaParams<Ltx23QualityHdrParams, ResponseFormat, QueueFields>,
+  options?: QueueRunOptions,
+): Promise<QueueRunOutcome[]> {
+  return client.queue.run({ ...params, model: 'ltx-2-3-quality-hdr' }, options) as Promise<QueueRunOutcome[]>;
 }

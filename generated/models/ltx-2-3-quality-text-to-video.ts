@@ -6,9 +6,12 @@
 
 import type {
   Client,
+  EnqueueOptions,
   EnqueueResponse,
   MediaParams,
   QueueFields,
+  QueueRunOptions,
+  QueueRunOutcome,
   RequestOptions,
   ResponseFormat,
   VideoResult,
@@ -18,7 +21,7 @@ import type {
  * LTX 2.3 Quality: Text to Video: High-quality text-to-video with audio
  *
  * Parameters of model `ltx-2-3-quality-text-to-video`, generated from `specs/models/ltx-2-3-quality-text-to-video.json` (field `request_schema`).
- * Served by: `videos.generate`, `queue.enqueue`.
+ * Served by: `videos.generate`, `queue.enqueue`, `queue.run`.
  */
 export interface Ltx23QualityTextToVideoParams {
   /**
@@ -162,20 +165,36 @@ export function ltx23QualityTextToVideoGenerateVideo<F extends ResponseFormat = 
 }
 
 /**
- * Enqueue generations of `ltx-2-3-quality-text-to-video`: `POST /api/ai/queue` (validated against the model's schema first unless `validate: false`).
+ * Enqueue generations of `ltx-2-3-quality-text-to-video`: `POST /api/ai/queue`, validated against the model's schema first unless `validate: false`.
  * @param client A `Client` (the generated one, or the runtime's).
  * @param params The model's parameters (`Ltx23QualityTextToVideoParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds) and `signal`.
+ * @param options `validate`, `timeoutMs` (milliseconds) and `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
- * @throws ValidationError, NotFoundError, InsufficientCreditsError.
+ * @throws ValidationError (nothing sent), NotFoundError, InsufficientCreditsError, OutcomeUnknownError.
  */
 export function ltx23QualityTextToVideoEnqueue(
   client: Client<any>,
   params: MediaParams<Ltx23QualityTextToVideoParams, ResponseFormat, QueueFields>,
-  options?: RequestOptions,
+  options?: EnqueueOptions,
 ): Promise<EnqueueResponse> {
   return client.queue.enqueue(
     { ...params, model: 'ltx-2-3-quality-text-to-video' },
     options,
   ) as Promise<EnqueueResponse>;
+}
+
+/**
+ * Enqueue generations of `ltx-2-3-quality-text-to-video` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`): `queue.run`.
+ * @param client A `Client` (the generated one, or the runtime's).
+ * @param params The model's parameters (`Ltx23QualityTextToVideoParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param options `validate`, `timeoutMs` (milliseconds, default one hour), `signal`, `onProgress`, `onEvent`.
+ * @returns One `QueueRunOutcome` per generation, in enqueue order.
+ * @throws ValidationError (nothing sent), QueueRunTimeoutError, QueueRunAbortError, and the errors of enqueue.
+ */
+export function ltx23QualityTextToVideoRun(
+  client: Client<any>,
+  params: MediaParams<Ltx23QualityTextToVideoParams, ResponseFormat, QueueFields>,
+  options?: QueueRunOptions,
+): Promise<QueueRunOutcome[]> {
+  return client.queue.run({ ...params, model: 'ltx-2-3-quality-text-to-video' }, options) as Promise<QueueRunOutcome[]>;
 }

@@ -6,9 +6,12 @@
 
 import type {
   Client,
+  EnqueueOptions,
   EnqueueResponse,
   MediaParams,
   QueueFields,
+  QueueRunOptions,
+  QueueRunOutcome,
   RequestOptions,
   ResponseFormat,
   VideoResult,
@@ -18,7 +21,7 @@ import type {
  * Luma Ray 3.2 - Reframe: Aspect-ratio reframe with outpainting, up to 1080p
  *
  * Parameters of model `luma-ray-v3-2-reframe`, generated from `specs/models/luma-ray-v3-2-reframe.json` (field `json_request_schema`).
- * Served by: `videos.generate`, `queue.enqueue`.
+ * Served by: `videos.generate`, `queue.enqueue`, `queue.run`.
  */
 export interface LumaRayV32ReframeParams {
   /**
@@ -115,17 +118,33 @@ export function lumaRayV32ReframeGenerateVideo<F extends ResponseFormat = 'url'>
 }
 
 /**
- * Enqueue generations of `luma-ray-v3-2-reframe`: `POST /api/ai/queue` (validated against the model's schema first unless `validate: false`).
+ * Enqueue generations of `luma-ray-v3-2-reframe`: `POST /api/ai/queue`, validated against the model's schema first unless `validate: false`.
  * @param client A `Client` (the generated one, or the runtime's).
  * @param params The model's parameters (`LumaRayV32ReframeParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds) and `signal`.
+ * @param options `validate`, `timeoutMs` (milliseconds) and `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
- * @throws ValidationError, NotFoundError, InsufficientCreditsError.
+ * @throws ValidationError (nothing sent), NotFoundError, InsufficientCreditsError, OutcomeUnknownError.
  */
 export function lumaRayV32ReframeEnqueue(
   client: Client<any>,
   params: MediaParams<LumaRayV32ReframeParams, ResponseFormat, QueueFields>,
-  options?: RequestOptions,
+  options?: EnqueueOptions,
 ): Promise<EnqueueResponse> {
   return client.queue.enqueue({ ...params, model: 'luma-ray-v3-2-reframe' }, options) as Promise<EnqueueResponse>;
+}
+
+/**
+ * Enqueue generations of `luma-ray-v3-2-reframe` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`): `queue.run`.
+ * @param client A `Client` (the generated one, or the runtime's).
+ * @param params The model's parameters (`LumaRayV32ReframeParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param options `validate`, `timeoutMs` (milliseconds, default one hour), `signal`, `onProgress`, `onEvent`.
+ * @returns One `QueueRunOutcome` per generation, in enqueue order.
+ * @throws ValidationError (nothing sent), QueueRunTimeoutError, QueueRunAbortError, and the errors of enqueue.
+ */
+export function lumaRayV32ReframeRun(
+  client: Client<any>,
+  params: MediaParams<LumaRayV32ReframeParams, ResponseFormat, QueueFields>,
+  options?: QueueRunOptions,
+): Promise<QueueRunOutcome[]> {
+  return client.queue.run({ ...params, model: 'luma-ray-v3-2-reframe' }, options) as Promise<QueueRunOutcome[]>;
 }

@@ -6,9 +6,12 @@
 
 import type {
   Client,
+  EnqueueOptions,
   EnqueueResponse,
   MediaParams,
   QueueFields,
+  QueueRunOptions,
+  QueueRunOutcome,
   RequestOptions,
   ResponseFormat,
   VideoResult,
@@ -18,7 +21,7 @@ import type {
  * MiniMax H3: Open weights omni-modal video with audio
  *
  * Parameters of model `minimax-h3`, generated from `specs/models/minimax-h3.json` (field `request_schema`).
- * Served by: `videos.generate`, `queue.enqueue`.
+ * Served by: `videos.generate`, `queue.enqueue`, `queue.run`.
  */
 export interface MinimaxH3Params {
   /**
@@ -178,17 +181,33 @@ export function minimaxH3GenerateVideo<F extends ResponseFormat = 'url'>(
 }
 
 /**
- * Enqueue generations of `minimax-h3`: `POST /api/ai/queue` (validated against the model's schema first unless `validate: false`).
+ * Enqueue generations of `minimax-h3`: `POST /api/ai/queue`, validated against the model's schema first unless `validate: false`.
  * @param client A `Client` (the generated one, or the runtime's).
  * @param params The model's parameters (`MinimaxH3Params`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds) and `signal`.
+ * @param options `validate`, `timeoutMs` (milliseconds) and `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
- * @throws ValidationError, NotFoundError, InsufficientCreditsError.
+ * @throws ValidationError (nothing sent), NotFoundError, InsufficientCreditsError, OutcomeUnknownError.
  */
 export function minimaxH3Enqueue(
   client: Client<any>,
   params: MediaParams<MinimaxH3Params, ResponseFormat, QueueFields>,
-  options?: RequestOptions,
+  options?: EnqueueOptions,
 ): Promise<EnqueueResponse> {
   return client.queue.enqueue({ ...params, model: 'minimax-h3' }, options) as Promise<EnqueueResponse>;
+}
+
+/**
+ * Enqueue generations of `minimax-h3` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`): `queue.run`.
+ * @param client A `Client` (the generated one, or the runtime's).
+ * @param params The model's parameters (`MinimaxH3Params`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param options `validate`, `timeoutMs` (milliseconds, default one hour), `signal`, `onProgress`, `onEvent`.
+ * @returns One `QueueRunOutcome` per generation, in enqueue order.
+ * @throws ValidationError (nothing sent), QueueRunTimeoutError, QueueRunAbortError, and the errors of enqueue.
+ */
+export function minimaxH3Run(
+  client: Client<any>,
+  params: MediaParams<MinimaxH3Params, ResponseFormat, QueueFields>,
+  options?: QueueRunOptions,
+): Promise<QueueRunOutcome[]> {
+  return client.queue.run({ ...params, model: 'minimax-h3' }, options) as Promise<QueueRunOutcome[]>;
 }

@@ -6,10 +6,13 @@
 
 import type {
   Client,
+  EnqueueOptions,
   EnqueueResponse,
   ImageResult,
   MediaParams,
   QueueFields,
+  QueueRunOptions,
+  QueueRunOutcome,
   RequestOptions,
   ResponseFormat,
   WithInputImage,
@@ -19,7 +22,7 @@ import type {
  * Nano Banana 2: Pro quality at Flash speed
  *
  * Parameters of model `nano-banana-2`, generated from `specs/models/nano-banana-2.json` (field `json_request_schema`).
- * Served by: `images.generate`, `images.edit`, `queue.enqueue`.
+ * Served by: `images.generate`, `images.edit`, `queue.enqueue`, `queue.run`.
  */
 export interface NanoBanana2Params {
   /**
@@ -183,17 +186,33 @@ export function nanoBanana2EditImage<F extends ResponseFormat = 'url'>(
 }
 
 /**
- * Enqueue generations of `nano-banana-2`: `POST /api/ai/queue` (validated against the model's schema first unless `validate: false`).
+ * Enqueue generations of `nano-banana-2`: `POST /api/ai/queue`, validated against the model's schema first unless `validate: false`.
  * @param client A `Client` (the generated one, or the runtime's).
  * @param params The model's parameters (`NanoBanana2Params`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds) and `signal`.
+ * @param options `validate`, `timeoutMs` (milliseconds) and `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
- * @throws ValidationError, NotFoundError, InsufficientCreditsError.
+ * @throws ValidationError (nothing sent), NotFoundError, InsufficientCreditsError, OutcomeUnknownError.
  */
 export function nanoBanana2Enqueue(
   client: Client<any>,
   params: MediaParams<NanoBanana2Params, ResponseFormat, QueueFields>,
-  options?: RequestOptions,
+  options?: EnqueueOptions,
 ): Promise<EnqueueResponse> {
   return client.queue.enqueue({ ...params, model: 'nano-banana-2' }, options) as Promise<EnqueueResponse>;
+}
+
+/**
+ * Enqueue generations of `nano-banana-2` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`): `queue.run`.
+ * @param client A `Client` (the generated one, or the runtime's).
+ * @param params The model's parameters (`NanoBanana2Params`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param options `validate`, `timeoutMs` (milliseconds, default one hour), `signal`, `onProgress`, `onEvent`.
+ * @returns One `QueueRunOutcome` per generation, in enqueue order.
+ * @throws ValidationError (nothing sent), QueueRunTimeoutError, QueueRunAbortError, and the errors of enqueue.
+ */
+export function nanoBanana2Run(
+  client: Client<any>,
+  params: MediaParams<NanoBanana2Params, ResponseFormat, QueueFields>,
+  options?: QueueRunOptions,
+): Promise<QueueRunOutcome[]> {
+  return client.queue.run({ ...params, model: 'nano-banana-2' }, options) as Promise<QueueRunOutcome[]>;
 }

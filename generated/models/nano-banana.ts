@@ -6,10 +6,13 @@
 
 import type {
   Client,
+  EnqueueOptions,
   EnqueueResponse,
   ImageResult,
   MediaParams,
   QueueFields,
+  QueueRunOptions,
+  QueueRunOutcome,
   RequestOptions,
   ResponseFormat,
   WithInputImage,
@@ -19,7 +22,7 @@ import type {
  * Nano Banana: On-device photorealistic image generation
  *
  * Parameters of model `nano-banana`, generated from `specs/models/nano-banana.json` (field `request_schema`).
- * Served by: `images.generate`, `images.edit`, `queue.enqueue`.
+ * Served by: `images.generate`, `images.edit`, `queue.enqueue`, `queue.run`.
  */
 export interface NanoBananaParams {
   /**
@@ -109,17 +112,33 @@ export function nanoBananaEditImage<F extends ResponseFormat = 'url'>(
 }
 
 /**
- * Enqueue generations of `nano-banana`: `POST /api/ai/queue` (validated against the model's schema first unless `validate: false`).
+ * Enqueue generations of `nano-banana`: `POST /api/ai/queue`, validated against the model's schema first unless `validate: false`.
  * @param client A `Client` (the generated one, or the runtime's).
  * @param params The model's parameters (`NanoBananaParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds) and `signal`.
+ * @param options `validate`, `timeoutMs` (milliseconds) and `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
- * @throws ValidationError, NotFoundError, InsufficientCreditsError.
+ * @throws ValidationError (nothing sent), NotFoundError, InsufficientCreditsError, OutcomeUnknownError.
  */
 export function nanoBananaEnqueue(
   client: Client<any>,
   params: MediaParams<NanoBananaParams, ResponseFormat, QueueFields>,
-  options?: RequestOptions,
+  options?: EnqueueOptions,
 ): Promise<EnqueueResponse> {
   return client.queue.enqueue({ ...params, model: 'nano-banana' }, options) as Promise<EnqueueResponse>;
+}
+
+/**
+ * Enqueue generations of `nano-banana` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`): `queue.run`.
+ * @param client A `Client` (the generated one, or the runtime's).
+ * @param params The model's parameters (`NanoBananaParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param options `validate`, `timeoutMs` (milliseconds, default one hour), `signal`, `onProgress`, `onEvent`.
+ * @returns One `QueueRunOutcome` per generation, in enqueue order.
+ * @throws ValidationError (nothing sent), QueueRunTimeoutError, QueueRunAbortError, and the errors of enqueue.
+ */
+export function nanoBananaRun(
+  client: Client<any>,
+  params: MediaParams<NanoBananaParams, ResponseFormat, QueueFields>,
+  options?: QueueRunOptions,
+): Promise<QueueRunOutcome[]> {
+  return client.queue.run({ ...params, model: 'nano-banana' }, options) as Promise<QueueRunOutcome[]>;
 }

@@ -6,10 +6,13 @@
 
 import type {
   Client,
+  EnqueueOptions,
   EnqueueResponse,
   ImageResult,
   MediaParams,
   QueueFields,
+  QueueRunOptions,
+  QueueRunOutcome,
   RequestOptions,
   ResponseFormat,
 } from '../../runtime/index.ts';
@@ -18,7 +21,7 @@ import type {
  * Qwen Image - 2512: Photorealistic portraits and natural scenes
  *
  * Parameters of model `qwen-image-2512`, generated from `specs/models/qwen-image-2512.json` (field `request_schema`).
- * Served by: `images.generate`, `queue.enqueue`.
+ * Served by: `images.generate`, `queue.enqueue`, `queue.run`.
  */
 export interface QwenImage2512Params {
   /**
@@ -193,17 +196,33 @@ export function qwenImage2512GenerateImage<F extends ResponseFormat = 'url'>(
 }
 
 /**
- * Enqueue generations of `qwen-image-2512`: `POST /api/ai/queue` (validated against the model's schema first unless `validate: false`).
+ * Enqueue generations of `qwen-image-2512`: `POST /api/ai/queue`, validated against the model's schema first unless `validate: false`.
  * @param client A `Client` (the generated one, or the runtime's).
  * @param params The model's parameters (`QwenImage2512Params`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds) and `signal`.
+ * @param options `validate`, `timeoutMs` (milliseconds) and `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
- * @throws ValidationError, NotFoundError, InsufficientCreditsError.
+ * @throws ValidationError (nothing sent), NotFoundError, InsufficientCreditsError, OutcomeUnknownError.
  */
 export function qwenImage2512Enqueue(
   client: Client<any>,
   params: MediaParams<QwenImage2512Params, ResponseFormat, QueueFields>,
-  options?: RequestOptions,
+  options?: EnqueueOptions,
 ): Promise<EnqueueResponse> {
   return client.queue.enqueue({ ...params, model: 'qwen-image-2512' }, options) as Promise<EnqueueResponse>;
+}
+
+/**
+ * Enqueue generations of `qwen-image-2512` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`): `queue.run`.
+ * @param client A `Client` (the generated one, or the runtime's).
+ * @param params The model's parameters (`QwenImage2512Params`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param options `validate`, `timeoutMs` (milliseconds, default one hour), `signal`, `onProgress`, `onEvent`.
+ * @returns One `QueueRunOutcome` per generation, in enqueue order.
+ * @throws ValidationError (nothing sent), QueueRunTimeoutError, QueueRunAbortError, and the errors of enqueue.
+ */
+export function qwenImage2512Run(
+  client: Client<any>,
+  params: MediaParams<QwenImage2512Params, ResponseFormat, QueueFields>,
+  options?: QueueRunOptions,
+): Promise<QueueRunOutcome[]> {
+  return client.queue.run({ ...params, model: 'qwen-image-2512' }, options) as Promise<QueueRunOutcome[]>;
 }

@@ -6,10 +6,13 @@
 
 import type {
   Client,
+  EnqueueOptions,
   EnqueueResponse,
   ImageResult,
   MediaParams,
   QueueFields,
+  QueueRunOptions,
+  QueueRunOutcome,
   RequestOptions,
   ResponseFormat,
   WithInputImage,
@@ -19,7 +22,7 @@ import type {
  * Qwen Image Edit - 2509: Multi-image natural-language editing
  *
  * Parameters of model `qwen-image-edit-plus`, generated from `specs/models/qwen-image-edit-plus.json` (field `json_request_schema`).
- * Served by: `images.edit`, `queue.enqueue`.
+ * Served by: `images.edit`, `queue.enqueue`, `queue.run`.
  */
 export interface QwenImageEditPlusParams {
   /**
@@ -118,17 +121,33 @@ export function qwenImageEditPlusEditImage<F extends ResponseFormat = 'url'>(
 }
 
 /**
- * Enqueue generations of `qwen-image-edit-plus`: `POST /api/ai/queue` (validated against the model's schema first unless `validate: false`).
+ * Enqueue generations of `qwen-image-edit-plus`: `POST /api/ai/queue`, validated against the model's schema first unless `validate: false`.
  * @param client A `Client` (the generated one, or the runtime's).
  * @param params The model's parameters (`QwenImageEditPlusParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds) and `signal`.
+ * @param options `validate`, `timeoutMs` (milliseconds) and `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
- * @throws ValidationError, NotFoundError, InsufficientCreditsError.
+ * @throws ValidationError (nothing sent), NotFoundError, InsufficientCreditsError, OutcomeUnknownError.
  */
 export function qwenImageEditPlusEnqueue(
   client: Client<any>,
   params: MediaParams<QwenImageEditPlusParams, ResponseFormat, QueueFields>,
-  options?: RequestOptions,
+  options?: EnqueueOptions,
 ): Promise<EnqueueResponse> {
   return client.queue.enqueue({ ...params, model: 'qwen-image-edit-plus' }, options) as Promise<EnqueueResponse>;
+}
+
+/**
+ * Enqueue generations of `qwen-image-edit-plus` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`): `queue.run`.
+ * @param client A `Client` (the generated one, or the runtime's).
+ * @param params The model's parameters (`QwenImageEditPlusParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param options `validate`, `timeoutMs` (milliseconds, default one hour), `signal`, `onProgress`, `onEvent`.
+ * @returns One `QueueRunOutcome` per generation, in enqueue order.
+ * @throws ValidationError (nothing sent), QueueRunTimeoutError, QueueRunAbortError, and the errors of enqueue.
+ */
+export function qwenImageEditPlusRun(
+  client: Client<any>,
+  params: MediaParams<QwenImageEditPlusParams, ResponseFormat, QueueFields>,
+  options?: QueueRunOptions,
+): Promise<QueueRunOutcome[]> {
+  return client.queue.run({ ...params, model: 'qwen-image-edit-plus' }, options) as Promise<QueueRunOutcome[]>;
 }

@@ -6,10 +6,13 @@
 
 import type {
   Client,
+  EnqueueOptions,
   EnqueueResponse,
   ImageResult,
   MediaParams,
   QueueFields,
+  QueueRunOptions,
+  QueueRunOutcome,
   RequestOptions,
   ResponseFormat,
   WithInputImage,
@@ -19,7 +22,7 @@ import type {
  * Qwen Image Edit: Natural-language image editing
  *
  * Parameters of model `qwen-image-edit`, generated from `specs/models/qwen-image-edit.json` (field `request_schema`).
- * Served by: `images.edit`, `queue.enqueue`.
+ * Served by: `images.edit`, `queue.enqueue`, `queue.run`.
  */
 export interface QwenImageEditParams {
   /**
@@ -90,17 +93,33 @@ export function qwenImageEditEditImage<F extends ResponseFormat = 'url'>(
 }
 
 /**
- * Enqueue generations of `qwen-image-edit`: `POST /api/ai/queue` (validated against the model's schema first unless `validate: false`).
+ * Enqueue generations of `qwen-image-edit`: `POST /api/ai/queue`, validated against the model's schema first unless `validate: false`.
  * @param client A `Client` (the generated one, or the runtime's).
  * @param params The model's parameters (`QwenImageEditParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds) and `signal`.
+ * @param options `validate`, `timeoutMs` (milliseconds) and `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
- * @throws ValidationError, NotFoundError, InsufficientCreditsError.
+ * @throws ValidationError (nothing sent), NotFoundError, InsufficientCreditsError, OutcomeUnknownError.
  */
 export function qwenImageEditEnqueue(
   client: Client<any>,
   params: MediaParams<QwenImageEditParams, ResponseFormat, QueueFields>,
-  options?: RequestOptions,
+  options?: EnqueueOptions,
 ): Promise<EnqueueResponse> {
   return client.queue.enqueue({ ...params, model: 'qwen-image-edit' }, options) as Promise<EnqueueResponse>;
+}
+
+/**
+ * Enqueue generations of `qwen-image-edit` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`): `queue.run`.
+ * @param client A `Client` (the generated one, or the runtime's).
+ * @param params The model's parameters (`QwenImageEditParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param options `validate`, `timeoutMs` (milliseconds, default one hour), `signal`, `onProgress`, `onEvent`.
+ * @returns One `QueueRunOutcome` per generation, in enqueue order.
+ * @throws ValidationError (nothing sent), QueueRunTimeoutError, QueueRunAbortError, and the errors of enqueue.
+ */
+export function qwenImageEditRun(
+  client: Client<any>,
+  params: MediaParams<QwenImageEditParams, ResponseFormat, QueueFields>,
+  options?: QueueRunOptions,
+): Promise<QueueRunOutcome[]> {
+  return client.queue.run({ ...params, model: 'qwen-image-edit' }, options) as Promise<QueueRunOutcome[]>;
 }

@@ -6,10 +6,13 @@
 
 import type {
   Client,
+  EnqueueOptions,
   EnqueueResponse,
   ImageResult,
   MediaParams,
   QueueFields,
+  QueueRunOptions,
+  QueueRunOutcome,
   RequestOptions,
   ResponseFormat,
   WithInputImage,
@@ -19,7 +22,7 @@ import type {
  * Segment Anything 3 - Image: Zero-shot image segmentation
  *
  * Parameters of model `sam-3-image`, generated from `specs/models/sam-3-image.json` (field `json_request_schema`).
- * Served by: `images.edit`, `queue.enqueue`.
+ * Served by: `images.edit`, `queue.enqueue`, `queue.run`.
  */
 export interface Sam3ImageParams {
   /**
@@ -103,17 +106,33 @@ export function sam3ImageEditImage<F extends ResponseFormat = 'url'>(
 }
 
 /**
- * Enqueue generations of `sam-3-image`: `POST /api/ai/queue` (validated against the model's schema first unless `validate: false`).
+ * Enqueue generations of `sam-3-image`: `POST /api/ai/queue`, validated against the model's schema first unless `validate: false`.
  * @param client A `Client` (the generated one, or the runtime's).
  * @param params The model's parameters (`Sam3ImageParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds) and `signal`.
+ * @param options `validate`, `timeoutMs` (milliseconds) and `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
- * @throws ValidationError, NotFoundError, InsufficientCreditsError.
+ * @throws ValidationError (nothing sent), NotFoundError, InsufficientCreditsError, OutcomeUnknownError.
  */
 export function sam3ImageEnqueue(
   client: Client<any>,
   params: MediaParams<Sam3ImageParams, ResponseFormat, QueueFields>,
-  options?: RequestOptions,
+  options?: EnqueueOptions,
 ): Promise<EnqueueResponse> {
   return client.queue.enqueue({ ...params, model: 'sam-3-image' }, options) as Promise<EnqueueResponse>;
+}
+
+/**
+ * Enqueue generations of `sam-3-image` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`): `queue.run`.
+ * @param client A `Client` (the generated one, or the runtime's).
+ * @param params The model's parameters (`Sam3ImageParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param options `validate`, `timeoutMs` (milliseconds, default one hour), `signal`, `onProgress`, `onEvent`.
+ * @returns One `QueueRunOutcome` per generation, in enqueue order.
+ * @throws ValidationError (nothing sent), QueueRunTimeoutError, QueueRunAbortError, and the errors of enqueue.
+ */
+export function sam3ImageRun(
+  client: Client<any>,
+  params: MediaParams<Sam3ImageParams, ResponseFormat, QueueFields>,
+  options?: QueueRunOptions,
+): Promise<QueueRunOutcome[]> {
+  return client.queue.run({ ...params, model: 'sam-3-image' }, options) as Promise<QueueRunOutcome[]>;
 }

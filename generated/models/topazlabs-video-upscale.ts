@@ -6,9 +6,12 @@
 
 import type {
   Client,
+  EnqueueOptions,
   EnqueueResponse,
   MediaParams,
   QueueFields,
+  QueueRunOptions,
+  QueueRunOutcome,
   RequestOptions,
   ResponseFormat,
   VideoResult,
@@ -18,7 +21,7 @@ import type {
  * Topaz Video Upscaler: Professional AI video upscaling
  *
  * Parameters of model `topazlabs-video-upscale`, generated from `specs/models/topazlabs-video-upscale.json` (field `json_request_schema`).
- * Served by: `videos.generate`, `queue.enqueue`.
+ * Served by: `videos.generate`, `queue.enqueue`, `queue.run`.
  */
 export interface TopazlabsVideoUpscaleParams {
   /**
@@ -92,17 +95,33 @@ export function topazlabsVideoUpscaleGenerateVideo<F extends ResponseFormat = 'u
 }
 
 /**
- * Enqueue generations of `topazlabs-video-upscale`: `POST /api/ai/queue` (validated against the model's schema first unless `validate: false`).
+ * Enqueue generations of `topazlabs-video-upscale`: `POST /api/ai/queue`, validated against the model's schema first unless `validate: false`.
  * @param client A `Client` (the generated one, or the runtime's).
  * @param params The model's parameters (`TopazlabsVideoUpscaleParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds) and `signal`.
+ * @param options `validate`, `timeoutMs` (milliseconds) and `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
- * @throws ValidationError, NotFoundError, InsufficientCreditsError.
+ * @throws ValidationError (nothing sent), NotFoundError, InsufficientCreditsError, OutcomeUnknownError.
  */
 export function topazlabsVideoUpscaleEnqueue(
   client: Client<any>,
   params: MediaParams<TopazlabsVideoUpscaleParams, ResponseFormat, QueueFields>,
-  options?: RequestOptions,
+  options?: EnqueueOptions,
 ): Promise<EnqueueResponse> {
   return client.queue.enqueue({ ...params, model: 'topazlabs-video-upscale' }, options) as Promise<EnqueueResponse>;
+}
+
+/**
+ * Enqueue generations of `topazlabs-video-upscale` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`): `queue.run`.
+ * @param client A `Client` (the generated one, or the runtime's).
+ * @param params The model's parameters (`TopazlabsVideoUpscaleParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param options `validate`, `timeoutMs` (milliseconds, default one hour), `signal`, `onProgress`, `onEvent`.
+ * @returns One `QueueRunOutcome` per generation, in enqueue order.
+ * @throws ValidationError (nothing sent), QueueRunTimeoutError, QueueRunAbortError, and the errors of enqueue.
+ */
+export function topazlabsVideoUpscaleRun(
+  client: Client<any>,
+  params: MediaParams<TopazlabsVideoUpscaleParams, ResponseFormat, QueueFields>,
+  options?: QueueRunOptions,
+): Promise<QueueRunOutcome[]> {
+  return client.queue.run({ ...params, model: 'topazlabs-video-upscale' }, options) as Promise<QueueRunOutcome[]>;
 }

@@ -6,10 +6,13 @@
 
 import type {
   Client,
+  EnqueueOptions,
   EnqueueResponse,
   ImageResult,
   MediaParams,
   QueueFields,
+  QueueRunOptions,
+  QueueRunOutcome,
   RequestOptions,
   ResponseFormat,
   WithInputImage,
@@ -19,7 +22,7 @@ import type {
  * Topaz Wonder 3.5: Detail-preserving image enhancement and upscaling
  *
  * Parameters of model `topazlabs-wonder-3-5-image`, generated from `specs/models/topazlabs-wonder-3-5-image.json` (field `json_request_schema`).
- * Served by: `images.edit`, `queue.enqueue`.
+ * Served by: `images.edit`, `queue.enqueue`, `queue.run`.
  */
 export interface TopazlabsWonder35ImageParams {
   /**
@@ -94,17 +97,33 @@ export function topazlabsWonder35ImageEditImage<F extends ResponseFormat = 'url'
 }
 
 /**
- * Enqueue generations of `topazlabs-wonder-3-5-image`: `POST /api/ai/queue` (validated against the model's schema first unless `validate: false`).
+ * Enqueue generations of `topazlabs-wonder-3-5-image`: `POST /api/ai/queue`, validated against the model's schema first unless `validate: false`.
  * @param client A `Client` (the generated one, or the runtime's).
  * @param params The model's parameters (`TopazlabsWonder35ImageParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds) and `signal`.
+ * @param options `validate`, `timeoutMs` (milliseconds) and `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
- * @throws ValidationError, NotFoundError, InsufficientCreditsError.
+ * @throws ValidationError (nothing sent), NotFoundError, InsufficientCreditsError, OutcomeUnknownError.
  */
 export function topazlabsWonder35ImageEnqueue(
   client: Client<any>,
   params: MediaParams<TopazlabsWonder35ImageParams, ResponseFormat, QueueFields>,
-  options?: RequestOptions,
+  options?: EnqueueOptions,
 ): Promise<EnqueueResponse> {
   return client.queue.enqueue({ ...params, model: 'topazlabs-wonder-3-5-image' }, options) as Promise<EnqueueResponse>;
+}
+
+/**
+ * Enqueue generations of `topazlabs-wonder-3-5-image` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`): `queue.run`.
+ * @param client A `Client` (the generated one, or the runtime's).
+ * @param params The model's parameters (`TopazlabsWonder35ImageParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param options `validate`, `timeoutMs` (milliseconds, default one hour), `signal`, `onProgress`, `onEvent`.
+ * @returns One `QueueRunOutcome` per generation, in enqueue order.
+ * @throws ValidationError (nothing sent), QueueRunTimeoutError, QueueRunAbortError, and the errors of enqueue.
+ */
+export function topazlabsWonder35ImageRun(
+  client: Client<any>,
+  params: MediaParams<TopazlabsWonder35ImageParams, ResponseFormat, QueueFields>,
+  options?: QueueRunOptions,
+): Promise<QueueRunOutcome[]> {
+  return client.queue.run({ ...params, model: 'topazlabs-wonder-3-5-image' }, options) as Promise<QueueRunOutcome[]>;
 }

@@ -6,9 +6,12 @@
 
 import type {
   Client,
+  EnqueueOptions,
   EnqueueResponse,
   MediaParams,
   QueueFields,
+  QueueRunOptions,
+  QueueRunOutcome,
   RequestOptions,
   ResponseFormat,
   VideoResult,
@@ -18,7 +21,7 @@ import type {
  * Wan2.1 1.3B - Text to Video: Lightweight text-to-video on consumer GPUs
  *
  * Parameters of model `wan-ai-wan2-1-t2v-1-3b-diffusers`, generated from `specs/models/wan-ai-wan2-1-t2v-1-3b-diffusers.json` (field `json_request_schema`).
- * Served by: `videos.generate`, `queue.enqueue`.
+ * Served by: `videos.generate`, `queue.enqueue`, `queue.run`.
  */
 export interface WanAiWan21T2v13bDiffusersParams {
   /**
@@ -171,20 +174,38 @@ export function wanAiWan21T2v13bDiffusersGenerateVideo<F extends ResponseFormat 
 }
 
 /**
- * Enqueue generations of `wan-ai-wan2-1-t2v-1-3b-diffusers`: `POST /api/ai/queue` (validated against the model's schema first unless `validate: false`).
+ * Enqueue generations of `wan-ai-wan2-1-t2v-1-3b-diffusers`: `POST /api/ai/queue`, validated against the model's schema first unless `validate: false`.
  * @param client A `Client` (the generated one, or the runtime's).
  * @param params The model's parameters (`WanAiWan21T2v13bDiffusersParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds) and `signal`.
+ * @param options `validate`, `timeoutMs` (milliseconds) and `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
- * @throws ValidationError, NotFoundError, InsufficientCreditsError.
+ * @throws ValidationError (nothing sent), NotFoundError, InsufficientCreditsError, OutcomeUnknownError.
  */
 export function wanAiWan21T2v13bDiffusersEnqueue(
   client: Client<any>,
   params: MediaParams<WanAiWan21T2v13bDiffusersParams, ResponseFormat, QueueFields>,
-  options?: RequestOptions,
+  options?: EnqueueOptions,
 ): Promise<EnqueueResponse> {
   return client.queue.enqueue(
     { ...params, model: 'wan-ai-wan2-1-t2v-1-3b-diffusers' },
     options,
   ) as Promise<EnqueueResponse>;
+}
+
+/**
+ * Enqueue generations of `wan-ai-wan2-1-t2v-1-3b-diffusers` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`): `queue.run`.
+ * @param client A `Client` (the generated one, or the runtime's).
+ * @param params The model's parameters (`WanAiWan21T2v13bDiffusersParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param options `validate`, `timeoutMs` (milliseconds, default one hour), `signal`, `onProgress`, `onEvent`.
+ * @returns One `QueueRunOutcome` per generation, in enqueue order.
+ * @throws ValidationError (nothing sent), QueueRunTimeoutError, QueueRunAbortError, and the errors of enqueue.
+ */
+export function wanAiWan21T2v13bDiffusersRun(
+  client: Client<any>,
+  params: MediaParams<WanAiWan21T2v13bDiffusersParams, ResponseFormat, QueueFields>,
+  options?: QueueRunOptions,
+): Promise<QueueRunOutcome[]> {
+  return client.queue.run({ ...params, model: 'wan-ai-wan2-1-t2v-1-3b-diffusers' }, options) as Promise<
+    QueueRunOutcome[]
+  >;
 }

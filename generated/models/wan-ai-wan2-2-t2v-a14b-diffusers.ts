@@ -6,9 +6,12 @@
 
 import type {
   Client,
+  EnqueueOptions,
   EnqueueResponse,
   MediaParams,
   QueueFields,
+  QueueRunOptions,
+  QueueRunOutcome,
   RequestOptions,
   ResponseFormat,
   VideoResult,
@@ -18,7 +21,7 @@ import type {
  * Wan2.2 A14B - Text to Video: High-fidelity open text-to-video, 720p
  *
  * Parameters of model `wan-ai-wan2-2-t2v-a14b-diffusers`, generated from `specs/models/wan-ai-wan2-2-t2v-a14b-diffusers.json` (field `json_request_schema`).
- * Served by: `videos.generate`, `queue.enqueue`.
+ * Served by: `videos.generate`, `queue.enqueue`, `queue.run`.
  */
 export interface WanAiWan22T2vA14bDiffusersParams {
   /**
@@ -184,20 +187,38 @@ export function wanAiWan22T2vA14bDiffusersGenerateVideo<F extends ResponseFormat
 }
 
 /**
- * Enqueue generations of `wan-ai-wan2-2-t2v-a14b-diffusers`: `POST /api/ai/queue` (validated against the model's schema first unless `validate: false`).
+ * Enqueue generations of `wan-ai-wan2-2-t2v-a14b-diffusers`: `POST /api/ai/queue`, validated against the model's schema first unless `validate: false`.
  * @param client A `Client` (the generated one, or the runtime's).
  * @param params The model's parameters (`WanAiWan22T2vA14bDiffusersParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds) and `signal`.
+ * @param options `validate`, `timeoutMs` (milliseconds) and `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
- * @throws ValidationError, NotFoundError, InsufficientCreditsError.
+ * @throws ValidationError (nothing sent), NotFoundError, InsufficientCreditsError, OutcomeUnknownError.
  */
 export function wanAiWan22T2vA14bDiffusersEnqueue(
   client: Client<any>,
   params: MediaParams<WanAiWan22T2vA14bDiffusersParams, ResponseFormat, QueueFields>,
-  options?: RequestOptions,
+  options?: EnqueueOptions,
 ): Promise<EnqueueResponse> {
   return client.queue.enqueue(
     { ...params, model: 'wan-ai-wan2-2-t2v-a14b-diffusers' },
     options,
   ) as Promise<EnqueueResponse>;
+}
+
+/**
+ * Enqueue generations of `wan-ai-wan2-2-t2v-a14b-diffusers` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`): `queue.run`.
+ * @param client A `Client` (the generated one, or the runtime's).
+ * @param params The model's parameters (`WanAiWan22T2vA14bDiffusersParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param options `validate`, `timeoutMs` (milliseconds, default one hour), `signal`, `onProgress`, `onEvent`.
+ * @returns One `QueueRunOutcome` per generation, in enqueue order.
+ * @throws ValidationError (nothing sent), QueueRunTimeoutError, QueueRunAbortError, and the errors of enqueue.
+ */
+export function wanAiWan22T2vA14bDiffusersRun(
+  client: Client<any>,
+  params: MediaParams<WanAiWan22T2vA14bDiffusersParams, ResponseFormat, QueueFields>,
+  options?: QueueRunOptions,
+): Promise<QueueRunOutcome[]> {
+  return client.queue.run({ ...params, model: 'wan-ai-wan2-2-t2v-a14b-diffusers' }, options) as Promise<
+    QueueRunOutcome[]
+  >;
 }

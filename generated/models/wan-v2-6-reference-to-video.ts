@@ -6,9 +6,12 @@
 
 import type {
   Client,
+  EnqueueOptions,
   EnqueueResponse,
   MediaParams,
   QueueFields,
+  QueueRunOptions,
+  QueueRunOutcome,
   RequestOptions,
   ResponseFormat,
   VideoResult,
@@ -18,7 +21,7 @@ import type {
  * WAN 2.6 - Video to Video: Reference video with character consistency
  *
  * Parameters of model `wan-v2-6-reference-to-video`, generated from `specs/models/wan-v2-6-reference-to-video.json` (field `request_schema`).
- * Served by: `videos.generate`, `queue.enqueue`.
+ * Served by: `videos.generate`, `queue.enqueue`, `queue.run`.
  */
 export interface WanV26ReferenceToVideoParams {
   /**
@@ -80,17 +83,33 @@ export function wanV26ReferenceToVideoGenerateVideo<F extends ResponseFormat = '
 }
 
 /**
- * Enqueue generations of `wan-v2-6-reference-to-video`: `POST /api/ai/queue` (validated against the model's schema first unless `validate: false`).
+ * Enqueue generations of `wan-v2-6-reference-to-video`: `POST /api/ai/queue`, validated against the model's schema first unless `validate: false`.
  * @param client A `Client` (the generated one, or the runtime's).
  * @param params The model's parameters (`WanV26ReferenceToVideoParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds) and `signal`.
+ * @param options `validate`, `timeoutMs` (milliseconds) and `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
- * @throws ValidationError, NotFoundError, InsufficientCreditsError.
+ * @throws ValidationError (nothing sent), NotFoundError, InsufficientCreditsError, OutcomeUnknownError.
  */
 export function wanV26ReferenceToVideoEnqueue(
   client: Client<any>,
   params: MediaParams<WanV26ReferenceToVideoParams, ResponseFormat, QueueFields>,
-  options?: RequestOptions,
+  options?: EnqueueOptions,
 ): Promise<EnqueueResponse> {
   return client.queue.enqueue({ ...params, model: 'wan-v2-6-reference-to-video' }, options) as Promise<EnqueueResponse>;
+}
+
+/**
+ * Enqueue generations of `wan-v2-6-reference-to-video` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`): `queue.run`.
+ * @param client A `Client` (the generated one, or the runtime's).
+ * @param params The model's parameters (`WanV26ReferenceToVideoParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param options `validate`, `timeoutMs` (milliseconds, default one hour), `signal`, `onProgress`, `onEvent`.
+ * @returns One `QueueRunOutcome` per generation, in enqueue order.
+ * @throws ValidationError (nothing sent), QueueRunTimeoutError, QueueRunAbortError, and the errors of enqueue.
+ */
+export function wanV26ReferenceToVideoRun(
+  client: Client<any>,
+  params: MediaParams<WanV26ReferenceToVideoParams, ResponseFormat, QueueFields>,
+  options?: QueueRunOptions,
+): Promise<QueueRunOutcome[]> {
+  return client.queue.run({ ...params, model: 'wan-v2-6-reference-to-video' }, options) as Promise<QueueRunOutcome[]>;
 }

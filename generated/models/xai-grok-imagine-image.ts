@@ -6,10 +6,13 @@
 
 import type {
   Client,
+  EnqueueOptions,
   EnqueueResponse,
   ImageResult,
   MediaParams,
   QueueFields,
+  QueueRunOptions,
+  QueueRunOutcome,
   RequestOptions,
   ResponseFormat,
 } from '../../runtime/index.ts';
@@ -18,7 +21,7 @@ import type {
  * Grok Imagine - Text to Image: Versatile image styles by xAI
  *
  * Parameters of model `xai-grok-imagine-image`, generated from `specs/models/xai-grok-imagine-image.json` (field `request_schema`).
- * Served by: `images.generate`, `queue.enqueue`.
+ * Served by: `images.generate`, `queue.enqueue`, `queue.run`.
  */
 export interface XaiGrokImagineImageParams {
   /**
@@ -105,17 +108,33 @@ export function xaiGrokImagineImageGenerateImage<F extends ResponseFormat = 'url
 }
 
 /**
- * Enqueue generations of `xai-grok-imagine-image`: `POST /api/ai/queue` (validated against the model's schema first unless `validate: false`).
+ * Enqueue generations of `xai-grok-imagine-image`: `POST /api/ai/queue`, validated against the model's schema first unless `validate: false`.
  * @param client A `Client` (the generated one, or the runtime's).
  * @param params The model's parameters (`XaiGrokImagineImageParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds) and `signal`.
+ * @param options `validate`, `timeoutMs` (milliseconds) and `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
- * @throws ValidationError, NotFoundError, InsufficientCreditsError.
+ * @throws ValidationError (nothing sent), NotFoundError, InsufficientCreditsError, OutcomeUnknownError.
  */
 export function xaiGrokImagineImageEnqueue(
   client: Client<any>,
   params: MediaParams<XaiGrokImagineImageParams, ResponseFormat, QueueFields>,
-  options?: RequestOptions,
+  options?: EnqueueOptions,
 ): Promise<EnqueueResponse> {
   return client.queue.enqueue({ ...params, model: 'xai-grok-imagine-image' }, options) as Promise<EnqueueResponse>;
+}
+
+/**
+ * Enqueue generations of `xai-grok-imagine-image` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`): `queue.run`.
+ * @param client A `Client` (the generated one, or the runtime's).
+ * @param params The model's parameters (`XaiGrokImagineImageParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param options `validate`, `timeoutMs` (milliseconds, default one hour), `signal`, `onProgress`, `onEvent`.
+ * @returns One `QueueRunOutcome` per generation, in enqueue order.
+ * @throws ValidationError (nothing sent), QueueRunTimeoutError, QueueRunAbortError, and the errors of enqueue.
+ */
+export function xaiGrokImagineImageRun(
+  client: Client<any>,
+  params: MediaParams<XaiGrokImagineImageParams, ResponseFormat, QueueFields>,
+  options?: QueueRunOptions,
+): Promise<QueueRunOutcome[]> {
+  return client.queue.run({ ...params, model: 'xai-grok-imagine-image' }, options) as Promise<QueueRunOutcome[]>;
 }

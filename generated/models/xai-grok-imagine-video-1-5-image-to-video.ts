@@ -6,9 +6,12 @@
 
 import type {
   Client,
+  EnqueueOptions,
   EnqueueResponse,
   MediaParams,
   QueueFields,
+  QueueRunOptions,
+  QueueRunOutcome,
   RequestOptions,
   ResponseFormat,
   VideoResult,
@@ -18,7 +21,7 @@ import type {
  * Grok Imagine Video 1.5 - Image to Video: Image-to-video with audio (Grok 1.5)
  *
  * Parameters of model `xai-grok-imagine-video-1-5-image-to-video`, generated from `specs/models/xai-grok-imagine-video-1-5-image-to-video.json` (field `request_schema`).
- * Served by: `videos.generate`, `queue.enqueue`.
+ * Served by: `videos.generate`, `queue.enqueue`, `queue.run`.
  */
 export interface XaiGrokImagineVideo15ImageToVideoParams {
   /**
@@ -106,20 +109,38 @@ export function xaiGrokImagineVideo15ImageToVideoGenerateVideo<F extends Respons
 }
 
 /**
- * Enqueue generations of `xai-grok-imagine-video-1-5-image-to-video`: `POST /api/ai/queue` (validated against the model's schema first unless `validate: false`).
+ * Enqueue generations of `xai-grok-imagine-video-1-5-image-to-video`: `POST /api/ai/queue`, validated against the model's schema first unless `validate: false`.
  * @param client A `Client` (the generated one, or the runtime's).
  * @param params The model's parameters (`XaiGrokImagineVideo15ImageToVideoParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds) and `signal`.
+ * @param options `validate`, `timeoutMs` (milliseconds) and `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
- * @throws ValidationError, NotFoundError, InsufficientCreditsError.
+ * @throws ValidationError (nothing sent), NotFoundError, InsufficientCreditsError, OutcomeUnknownError.
  */
 export function xaiGrokImagineVideo15ImageToVideoEnqueue(
   client: Client<any>,
   params: MediaParams<XaiGrokImagineVideo15ImageToVideoParams, ResponseFormat, QueueFields>,
-  options?: RequestOptions,
+  options?: EnqueueOptions,
 ): Promise<EnqueueResponse> {
   return client.queue.enqueue(
     { ...params, model: 'xai-grok-imagine-video-1-5-image-to-video' },
     options,
   ) as Promise<EnqueueResponse>;
+}
+
+/**
+ * Enqueue generations of `xai-grok-imagine-video-1-5-image-to-video` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`): `queue.run`.
+ * @param client A `Client` (the generated one, or the runtime's).
+ * @param params The model's parameters (`XaiGrokImagineVideo15ImageToVideoParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param options `validate`, `timeoutMs` (milliseconds, default one hour), `signal`, `onProgress`, `onEvent`.
+ * @returns One `QueueRunOutcome` per generation, in enqueue order.
+ * @throws ValidationError (nothing sent), QueueRunTimeoutError, QueueRunAbortError, and the errors of enqueue.
+ */
+export function xaiGrokImagineVideo15ImageToVideoRun(
+  client: Client<any>,
+  params: MediaParams<XaiGrokImagineVideo15ImageToVideoParams, ResponseFormat, QueueFields>,
+  options?: QueueRunOptions,
+): Promise<QueueRunOutcome[]> {
+  return client.queue.run({ ...params, model: 'xai-grok-imagine-video-1-5-image-to-video' }, options) as Promise<
+    QueueRunOutcome[]
+  >;
 }

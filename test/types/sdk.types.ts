@@ -28,6 +28,10 @@ export async function validCalls(): Promise<void> {
   // queue
   const queued = await client.queue.enqueue({ model: 'google-veo-3-1', prompt: 'waves', num_generations: 2 });
   expectTypeOf(queued.generations[0]!.generation_id).toEqualTypeOf<string>();
+  const outcomes = await client.queue.run({ model: 'flux-2-pro', prompt: 'a fox', num_generations: 2 }, { timeoutMs: 60_000 });
+  expectTypeOf(outcomes[0]!.status).toEqualTypeOf<'succeeded' | 'failed' | 'cancelled' | 'lost'>();
+  const first = outcomes[0]!;
+  if (first.status === 'succeeded') expectTypeOf(first.url).toEqualTypeOf<string>();
   // a model whose schema has no prompt takes none
   await client.videos.generate({ model: 'topazlabs-video-upscale', input_video: 'https://example.com/a.mp4' });
   // a required field that has a default stays required
@@ -71,6 +75,10 @@ export async function negativeCases(): Promise<void> {
   await client.images.generate({ model: 'google-veo-3-1', prompt: 'x' });
   // @ts-expect-error a chat model on queue.enqueue
   await client.queue.enqueue({ model: 'gpt-4o-mini', prompt: 'x' });
+  // @ts-expect-error a chat model on queue.run
+  await client.queue.run({ model: 'gpt-4o-mini', prompt: 'x' });
+  // @ts-expect-error a wrong enum value on queue.run
+  await client.queue.run({ model: 'google-veo-3-1', prompt: 'x', duration: 5 });
   // @ts-expect-error a text-only image model on images.edit
   await client.images.edit({ model: 'flux-1-dev', prompt: 'x', input_image: 'https://e.com/a.png' });
   // @ts-expect-error an edit-only model on images.generate
