@@ -2,11 +2,16 @@
  * `Client`: the entry point of the SDK. Generic over a `Registry` (the model map); the generated
  * entry (`generated/index.ts`) specialises it with the snapshot's models and re-exports it.
  */
-import { Http, callSignal, type HttpRequest, type RequestOptions } from './http.ts';
+import { CallScope, Http, type HttpRequest, type RequestOptions } from './http.ts';
+import { Queue } from './queue.ts';
 import type { Registry, UntypedRegistry } from './registry.ts';
-import { Chat, Events, FineTunes, Images, Models, Queue, Videos } from './resources.ts';
+import { Chat, Events, FineTunes, Images, Models, Videos } from './resources.ts';
+import { sendWithRetries, type RetryPolicy } from './retry.ts';
 
-/** Loads the JSON request schema of a model id, or undefined for a model the SDK does not know. */
+/**
+ * Loads the JSON request schema of a model id (used by `queue.enqueue`/`queue.run` to validate),
+ * or null/undefined for a model without schema or one the SDK does not know (not validated).
+ */
 export type SchemaSource = (model: string) => Promise<Record<string, unknown> | null | undefined>;
 
 /** Options of `new Client(...)`. Times are in milliseconds. */
@@ -19,8 +24,20 @@ export interface ClientOptions {
   fetch?: typeof fetch;
   /** Default per-call timeout in milliseconds (default 600_000: video generation may take minutes). */
   timeoutMs?: number;
-  /** How many times a retryable call is retried (default 2). */
+  /**
+   * How many times a retryable call is retried (default 2, so at most 3 attempts). GET and DELETE
+   * retry on connection errors, 429 and 5xx; a generating POST only on 429 or a refused connection.
+   */
   maxRetries?: number;
+  /** Base delay of the jittered exponential retry backoff, in milliseconds (default 500). */
+  retryBaseDelayMs?: number;
+  /** Upper bound of one backoff delay, in milliseconds (default 10_000); a longer `Retry-After` is still honoured. */
+  retryMaxDelayMs?: number;
+  /**
+   * `queue.run`'s event stream reconnects when nothing (not even the server's keep-alive comment,
+   * sent every 15 s when idle) arrived for this many milliseconds (default 45_000; 0 disables).
+   */
+  eventStreamIdleTimeoutMs?: number;
   /** Extra headers sent with every request. */
   headers?: Record<string, string>;
   /** Where `queue.enqueue`/`queue.run` find a model's schema for validation (the generated client supplies the snapshot's). */
@@ -71,6 +88,9 @@ export class Client<R extends Registry = UntypedRegistry> {
       fetch: f,
       timeoutMs: options.timeoutMs ?? 600_000,
       maxRetries: options.maxRetries ?? 2,
+      retryBaseDelayMs: options.retryBaseDelayMs ?? 500,
+      retryMaxDelayMs: options.retryMaxDelayMs ?? 10_000,
+      eventStreamIdleTimeoutMs: options.eventStreamIdleTimeoutMs ?? 45_000,
       schemas: options.schemas,
     };
     this.http = new Http({
@@ -79,6 +99,8 @@ export class Client<R extends Registry = UntypedRegistry> {
       fetch: f,
       timeoutMs: this.options.timeoutMs,
       maxRetries: this.options.maxRetries,
+      retryBaseDelayMs: this.options.retryBaseDelayMs,
+      retryMaxDelayMs: this.options.retryMaxDelayMs,
       ...(options.headers ? { headers: options.headers } : {}),
     });
     this.chat = new Chat<R>(this);
@@ -99,16 +121,42 @@ export class Client<R extends Registry = UntypedRegistry> {
     return this as unknown as Client<UntypedRegistry>;
   }
 
+  /** The retry policy of a call (`options.maxRetries` overrides the client's). */
+  retryPolicy(options: RequestOptions = {}): RetryPolicy {
+    return { maxRetries: options.maxRetries ?? this.options.maxRetries, baseDelayMs: this.options.retryBaseDelayMs, maxDelayMs: this.options.retryMaxDelayMs };
+  }
+
   /**
-   * Send one request (no retry yet) and return the parsed JSON body.
-   * @throws APIError subclasses, `TimeoutError`, `AbortError`.
+   * Send a request with the SDK's retry policy and return the parsed JSON body. `timeoutMs`
+   * (default the client's) covers every attempt and every delay between attempts.
+   * @throws APIError subclasses (`NotFoundError`, `RateLimitError`, ...), `ConnectionError`,
+   * `TimeoutError`, `AbortError`, and `OutcomeUnknownError` for a POST whose outcome is unknown.
    */
   async request<T>(req: HttpRequest, options: RequestOptions = {}): Promise<T> {
-    const s = callSignal(options, this.options.timeoutMs);
+    const scope = CallScope.of(options, this.options.timeoutMs);
     try {
-      return (await this.http.send(req, s.signal, { timedOut: s.timedOut, userSignal: options.signal })) as T;
+      return (await sendWithRetries(this.http, req, scope, this.retryPolicy(options))) as T;
     } finally {
-      s.cleanup();
+      scope.dispose();
+    }
+  }
+
+  /**
+   * Send a request whose response is a stream, with the retry policy, and return the unread
+   * `Response` once its headers arrived, with the scope that controls it (the caller must
+   * `dispose()` it when done). `timeoutMs` covers the whole stream unless `connectOnly`, in which
+   * case it covers only the wait for the response headers.
+   * @throws as `request`.
+   */
+  async openStream(req: HttpRequest, options: RequestOptions = {}, connectOnly = false): Promise<{ response: Response; scope: CallScope }> {
+    const scope = CallScope.of(options, this.options.timeoutMs);
+    try {
+      const response = (await sendWithRetries(this.http, { ...req, stream: true }, scope, this.retryPolicy(options))) as Response;
+      if (connectOnly) scope.clearTimeout();
+      return { response, scope };
+    } catch (err) {
+      scope.dispose();
+      throw err;
     }
   }
 }

@@ -78,9 +78,19 @@ export class RateLimitError extends APIError {
 export class InternalServerError extends APIError {
   override name = 'InternalServerError';
 }
-/** No response: the connection failed or was reset. `status` is undefined. */
+/**
+ * No response: the connection failed or was reset, or the response body could not be read.
+ * `status` is undefined. `notSent` is true only when the connection failed before any byte of the
+ * request was sent (connection refused, DNS failure): such a request surely was not processed.
+ */
 export class ConnectionError extends APIError {
   override name = 'ConnectionError';
+  /** True when the request surely never reached the server (e.g. `ECONNREFUSED`); false when it may have. */
+  readonly notSent: boolean;
+  constructor(message: string, init: APIErrorInit & { notSent?: boolean } = {}) {
+    super(message, init);
+    this.notSent = init.notSent ?? false;
+  }
 }
 /** The call took longer than its `timeoutMs`. */
 export class TimeoutError extends APIError {
@@ -91,13 +101,52 @@ export class AbortError extends SDKError {
   override name = 'AbortError';
 }
 
+/** Why a generating POST's outcome is unknown. */
+export type OutcomeUnknownReason =
+  /** A 5xx answer: the service may have processed the request before failing. */
+  | 'server_error'
+  /** The connection failed after (part of) the request was sent, e.g. a reset. */
+  | 'connection'
+  /** The call's `timeoutMs` elapsed while the request was in flight. */
+  | 'timeout'
+  /** A success status whose body could not be parsed: the request was probably processed. */
+  | 'invalid_response';
+
 /**
  * A POST that generates (and bills) failed in a way that leaves its outcome unknown: the server
- * may have processed it (e.g. a 5xx, a reset after the body was sent). The SDK does not resend it,
- * so that nobody is charged twice; check `queue.list` before retrying by hand.
+ * may have processed it (e.g. a 5xx, a reset after the body was sent, a timeout while in flight).
+ * The SDK does not resend it, so that nobody is charged twice. For `queue.enqueue`/`queue.run`,
+ * check `queue.list()` before retrying by hand. `status` is the HTTP status when there was one;
+ * `cause` is the underlying error (`InternalServerError`, `ConnectionError`, `TimeoutError`, ...).
  */
 export class OutcomeUnknownError extends APIError {
   override name = 'OutcomeUnknownError';
+  /** What left the outcome unknown. */
+  readonly reason: OutcomeUnknownReason;
+  constructor(message: string, init: APIErrorInit & { reason?: OutcomeUnknownReason } = {}) {
+    super(message, init);
+    this.reason = init.reason ?? 'connection';
+  }
+
+  /**
+   * The error for a generating request `request` that failed with `cause` (never contains the key).
+   * The message says the outcome is unknown, that the request was not resent and, for the queue,
+   * to check `queue.list`.
+   */
+  static from(request: { method: string; path: string }, cause: APIError, reason: OutcomeUnknownReason): OutcomeUnknownError {
+    const what =
+      reason === 'server_error' ? `the server answered ${cause.status ?? 'an error'} (${cause.message})`
+      : reason === 'timeout' ? 'it timed out while the request was in flight'
+      : reason === 'invalid_response' ? `the server answered ${cause.status ?? ''} with a body that is not valid JSON`
+      : `the connection failed after the request was sent (${cause.message})`;
+    const hint = request.path.startsWith('/api/ai/queue')
+      ? ' Check client.queue.list() for the generations before enqueueing again.'
+      : ' Check whether it took effect before sending it again.';
+    return new OutcomeUnknownError(
+      `The outcome of ${request.method} ${request.path} is unknown: ${what}. The server may have processed (and billed) it; the SDK did not resend it.${hint}`,
+      { status: cause.status, body: cause.body, headers: cause.headers, request, cause, reason },
+    );
+  }
 }
 
 /** One problem found by client-side validation, located by a JSON pointer into the request body. */

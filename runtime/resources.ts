@@ -3,40 +3,65 @@
  * exactly the ids of the registry that the endpoint serves.
  */
 import type { Client } from './client.ts';
+import { APIError } from './errors.ts';
 import { encodePath, type RequestOptions } from './http.ts';
-import type { ChatBody, MediaBody, ParamsOf, QueueFields, Registry, WithInputImage } from './registry.ts';
-import type {
-  CancelResponse,
-  ChatCompletion,
-  EnqueueResponse,
-  FineTune,
-  Generation,
-  ImageResult,
-  Model,
-  QueueListParams,
-  QueueListResponse,
-  RepoRef,
-  ResponseFormat,
-  VideoResult,
-} from './types.ts';
+import type { FineTuneCreateParams } from './fine-tunes.ts';
+import type { ChatBody, MediaBody, ParamsOf, Registry, WithInputImage } from './registry.ts';
+import { ChatCompletionStream, EventStream } from './sse.ts';
+import type { ChatCompletion, FineTune, ImageResult, Model, RepoRef, ResponseFormat, ServerEvent, VideoResult } from './types.ts';
+
+export { Queue, type QueueBody } from './queue.ts';
 
 /** Base of the resources: holds the client. */
 abstract class Resource {
   constructor(protected readonly client: Client<any>) {}
 }
 
+/** `chat.completions`: `create` in the widely used chat-completions format. */
+export class ChatCompletions<R extends Registry> extends Resource {
+  /**
+   * `POST /api/ai/chat/completions` with `stream: true`: resolves (once the response headers
+   * arrived) to a `ChatCompletionStream`, an async iterable of `ChatCompletionChunk` that ends at
+   * the server's `data: [DONE]`. `timeoutMs` covers the whole stream; `signal` aborts it.
+   * Never resent unless the service surely did not process it (429, connection refused).
+   * @throws BadRequestError (`You must specify a model to call`, `Messages array cannot be empty`),
+   * NotFoundError (`Model not found: <name>`), InsufficientCreditsError, OutcomeUnknownError (5xx,
+   * reset or timeout while in flight), TimeoutError, AbortError.
+   */
+  create<M extends R['chat']>(body: ChatBody<M> & { stream: true }, options?: RequestOptions): Promise<ChatCompletionStream>;
+  /**
+   * `POST /api/ai/chat/completions`.
+   * @returns the `ChatCompletion` (`choices[].message`, `usage`; `created` in Unix seconds).
+   * @throws BadRequestError (`You must specify a model to call`, `Messages array cannot be empty`),
+   * NotFoundError (`Model not found: <name>`), InsufficientCreditsError, OutcomeUnknownError (5xx,
+   * reset or timeout while in flight), TimeoutError, AbortError.
+   */
+  create<M extends R['chat']>(body: ChatBody<M> & { stream?: false | undefined }, options?: RequestOptions): Promise<ChatCompletion>;
+  /** `POST /api/ai/chat/completions` with `stream` known only at run time. */
+  create<M extends R['chat']>(body: ChatBody<M>, options?: RequestOptions): Promise<ChatCompletion | ChatCompletionStream>;
+  async create<M extends R['chat']>(body: ChatBody<M>, options?: RequestOptions): Promise<ChatCompletion | ChatCompletionStream> {
+    const req = { method: 'POST', path: '/api/ai/chat/completions', body } as const;
+    if (body.stream !== true) return this.client.request<ChatCompletion>(req, options);
+    const { response, scope } = await this.client.openStream(req, options);
+    const type = response.headers.get('content-type') ?? '';
+    if (!type.includes('text/event-stream')) {
+      const text = await response.text().catch(() => '');
+      scope.dispose();
+      throw new APIError(`Expected a text/event-stream answer to a streaming chat completion, got ${type || 'no content type'}`, {
+        status: response.status,
+        body: text,
+        headers: response.headers,
+        request: { method: req.method, path: req.path },
+      });
+    }
+    return new ChatCompletionStream(response, scope);
+  }
+}
+
 /** `chat.completions`. */
 export class Chat<R extends Registry> extends Resource {
-  readonly completions = {
-    /**
-     * `POST /api/ai/chat/completions`.
-     * @returns the `ChatCompletion`.
-     * @throws BadRequestError (`You must specify a model to call`, `Messages array cannot be empty`),
-     * NotFoundError (`Model not found: <name>`), InsufficientCreditsError.
-     */
-    create: <M extends R['chat']>(body: ChatBody<M>, options?: RequestOptions): Promise<ChatCompletion> =>
-      this.client.request<ChatCompletion>({ method: 'POST', path: '/api/ai/chat/completions', body }, options),
-  };
+  /** Chat completions (non-streaming and streaming). */
+  readonly completions: ChatCompletions<R> = new ChatCompletions<R>(this.client);
 }
 
 /** `images.generate` and `images.edit` (synchronous: typically 5 to 30 seconds). */
@@ -44,7 +69,9 @@ export class Images<R extends Registry> extends Resource {
   /**
    * `POST /api/ai/images/generate`.
    * @returns `ImageResult` whose items are `{ url }`, or `{ b64_json }` with `response_format: 'b64_json'`.
-   * @throws BadRequestError (`Prompt cannot be empty`), NotFoundError (`Model not found: <name>`), InsufficientCreditsError.
+   * Never resent unless the service surely did not process it (429, connection refused).
+   * @throws BadRequestError (`Prompt cannot be empty`), NotFoundError (`Model not found: <name>`), InsufficientCreditsError,
+   * OutcomeUnknownError (5xx, reset or timeout while in flight), TimeoutError, AbortError.
    */
   generate<M extends R['imageGenerate'], F extends ResponseFormat = 'url'>(body: MediaBody<ParamsOf<R, M>, M, F>, options?: RequestOptions): Promise<ImageResult<F>> {
     return this.client.request({ method: 'POST', path: '/api/ai/images/generate', body }, options);
@@ -53,7 +80,8 @@ export class Images<R extends Registry> extends Resource {
   /**
    * `POST /api/ai/images/edit`: `input_image` is required (a URL or an array of URLs, as the model's schema says).
    * @returns `ImageResult` typed by `response_format`.
-   * @throws BadRequestError (an input URL the service could not fetch: 403 Forbidden), NotFoundError, InsufficientCreditsError.
+   * @throws BadRequestError (an input URL the service could not fetch: 403 Forbidden), NotFoundError, InsufficientCreditsError,
+   * OutcomeUnknownError, TimeoutError, AbortError.
    */
   edit<M extends R['imageEdit'], F extends ResponseFormat = 'url'>(body: MediaBody<WithInputImage<ParamsOf<R, M>>, M, F>, options?: RequestOptions): Promise<ImageResult<F>> {
     return this.client.request({ method: 'POST', path: '/api/ai/images/edit', body }, options);
@@ -65,55 +93,55 @@ export class Videos<R extends Registry> extends Resource {
   /**
    * `POST /api/ai/videos/generate`.
    * @returns `VideoResult` typed by `response_format`.
-   * @throws UnprocessableEntityError (`Getting model response error: 422 - Value error, ...` for both or neither of prompt / multi_prompt), NotFoundError, InsufficientCreditsError.
+   * @throws UnprocessableEntityError (`Getting model response error: 422 - Value error, ...` for both or neither of prompt / multi_prompt), NotFoundError, InsufficientCreditsError,
+   * OutcomeUnknownError (5xx, reset or timeout while in flight: the video may still be billed), TimeoutError, AbortError.
    */
   generate<M extends R['video'], F extends ResponseFormat = 'url'>(body: MediaBody<ParamsOf<R, M>, M, F>, options?: RequestOptions): Promise<VideoResult<F>> {
     return this.client.request({ method: 'POST', path: '/api/ai/videos/generate', body }, options);
   }
 }
 
-/** A queue request body for model `M`: its parameters plus `num_generations` and `target_namespace`. */
-export type QueueBody<R extends Registry, M extends R['queue'], F extends ResponseFormat = ResponseFormat> = MediaBody<ParamsOf<R, M>, M, F, QueueFields>;
 
-/** The asynchronous generation queue. */
-export class Queue<R extends Registry> extends Resource {
+/**
+ * The server-sent event stream of `GET /api/events`. Events go only to connected subscribers
+ * (no buffering): connect before enqueueing. `queue.run` uses it for you.
+ */
+export class Events extends Resource {
   /**
-   * `POST /api/ai/queue`: enqueue 1 to 4 generations of an image or video model.
-   * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
-   * @throws NotFoundError, BadRequestError, InsufficientCreditsError.
+   * Connect to `GET /api/events` and resolve once the response headers arrived: from then on,
+   * every event the service emits for the user is delivered. Iterate the returned `EventStream`
+   * once; `close()` or the `signal` ends it. `timeoutMs` (default the client's) covers only the
+   * connection, not the (endless) stream; connecting is retried like a GET.
+   * @throws AuthenticationError, ConnectionError, TimeoutError, AbortError.
    */
-  enqueue<M extends R['queue']>(body: QueueBody<R, M>, options?: RequestOptions): Promise<EnqueueResponse> {
-    return this.client.request({ method: 'POST', path: '/api/ai/queue', body }, options);
+  async connect(options: RequestOptions = {}): Promise<EventStream> {
+    return this.open(options);
+  }
+
+  /** `connect`, with a callback for each chunk of bytes received (keep-alive comments included). */
+  async open(options: RequestOptions = {}, onActivity?: () => void): Promise<EventStream> {
+    const { response, scope } = await this.client.openStream({ method: 'GET', path: '/api/events' }, options, true);
+    return new EventStream(response, scope, onActivity);
   }
 
   /**
-   * `GET /api/ai/queue`: in-progress generations of `namespace` (default the user), optionally of one `model`.
-   * @returns `{ count, generations }`.
+   * The events of `GET /api/events` as an async iterable (connecting on the first iteration):
+   * `media_generation_completed` typed (`{ generation_id, status: 'succeeded', url, media_type,
+   * model }` or `{ ..., status: 'failed', error }`), every other event type passed through with
+   * its `data` parsed as JSON (or the raw string). Keep-alive comments are skipped. The iteration
+   * ends when the server closes the stream, the consumer breaks, or `signal` aborts (`AbortError`).
+   * It does not reconnect (use `queue.run`, which does).
+   * @throws (from iteration) AuthenticationError, ConnectionError (connect failure or drop), TimeoutError (connecting), AbortError.
    */
-  list(params: QueueListParams = {}, options?: RequestOptions): Promise<QueueListResponse> {
-    return this.client.request({ method: 'GET', path: '/api/ai/queue', query: { ...params } }, options);
-  }
-
-  /**
-   * `GET /api/ai/queue/{generation_id}`.
-   * @throws NotFoundError when the generation is terminal (succeeded, failed, cancelled, expired) or unknown.
-   */
-  get(generationId: string, options?: RequestOptions): Promise<Generation> {
-    return this.client.request({ method: 'GET', path: `/api/ai/queue/${encodePath(generationId)}` }, options);
-  }
-
-  /**
-   * `DELETE /api/ai/queue/{generation_id}`: cancel a processing generation (no completion event follows).
-   * @returns `{ status: 'success', generation_id }`.
-   * @throws NotFoundError when the generation is terminal or unknown.
-   */
-  cancel(generationId: string, options?: RequestOptions): Promise<CancelResponse> {
-    return this.client.request({ method: 'DELETE', path: `/api/ai/queue/${encodePath(generationId)}` }, options);
+  async *stream(options: RequestOptions = {}): AsyncGenerator<ServerEvent, void, undefined> {
+    const stream = await this.open(options);
+    try {
+      yield* stream;
+    } finally {
+      stream.close();
+    }
   }
 }
-
-/** The event stream. */
-export class Events extends Resource {}
 
 /** Model details. */
 export class Models extends Resource {
@@ -138,11 +166,25 @@ export function normaliseModel(raw: Record<string, unknown>): Model {
 /** Fine-tunes of a repository. */
 export class FineTunes extends Resource {
   /**
+   * `POST /api/repos/{namespace}/{repo_name}/fine_tunes`: create a fine-tune from a dataset file of
+   * the repository. `body` is typed by `script_type` (see `FineTuneCreateParams`): e.g.
+   * `{ resource: 'main/train.jsonl', base_model, script_type: 'text_generation', training_params: { question_column, answer_column } }`.
+   * Never resent unless the service surely did not process it (429, connection refused).
+   * @returns the fine-tune object (its shape is not shown by the description).
+   * @throws NotFoundError (repository unknown), BadRequestError, AuthenticationError,
+   * PermissionDeniedError, InsufficientCreditsError, OutcomeUnknownError, TimeoutError, AbortError.
+   */
+  create(ref: RepoRef, body: FineTuneCreateParams, options?: RequestOptions): Promise<FineTune> {
+    return this.client.request({ method: 'POST', path: `/api/repos/${encodePath(ref.namespace)}/${encodePath(ref.repo_name)}/fine_tunes`, body }, options);
+  }
+
+  /**
    * `POST /api/repos/{namespace}/{repo_name}/fine_tunes/{id}/tokenize`: only for a fine-tune in the `created` state.
    * @returns the wrapped fine-tune object (its shape is not shown by the description).
    * @throws NotFoundError when the fine-tune does not exist.
    */
   tokenize(ref: RepoRef & { id: string }, options?: RequestOptions): Promise<FineTune> {
+    // Generating POST: never resent unless the service surely did not process it.
     return this.client.request(
       { method: 'POST', path: `/api/repos/${encodePath(ref.namespace)}/${encodePath(ref.repo_name)}/fine_tunes/${encodePath(ref.id)}/tokenize` },
       options,

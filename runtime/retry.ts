@@ -1,0 +1,155 @@
+/**
+ * The retry policy of the SDK, on top of p-retry.
+ *
+ * - Idempotent requests (GET, DELETE) are retried on connection errors, 429 and 5xx, with
+ *   jittered exponential backoff (`retryBaseDelayMs * 2^n * random[1, 2)`, capped at
+ *   `retryMaxDelayMs`). After a 429 or 503 with `Retry-After`, the SDK waits at least that long
+ *   (and fails at once when that is longer than the call's remaining time).
+ * - A generating POST (chat, images, videos, queue enqueue, fine-tune create, tokenize) is retried
+ *   only when the server surely did not process it: a 429, or a connection refused before any
+ *   byte of the request was sent. Any other failure (5xx, reset, timeout while in flight, a
+ *   success status with an unreadable body) becomes `OutcomeUnknownError`: never a second send.
+ * - The call's timeout covers every attempt and every delay between attempts.
+ */
+import pRetry from 'p-retry';
+import { AbortError, APIError, ConnectionError, OutcomeUnknownError, parseRetryAfterMs, RateLimitError, TimeoutError } from './errors.ts';
+import { type CallScope, type Http, type HttpRequest, isIdempotent } from './http.ts';
+
+/** Retry settings, from the client's options and the call's `maxRetries`. */
+export interface RetryPolicy {
+  /** How many times a failed attempt may be retried (0 = one attempt only). */
+  maxRetries: number;
+  /** Base delay of the backoff, in milliseconds. */
+  baseDelayMs: number;
+  /** Upper bound of one backoff delay, in milliseconds (a longer `Retry-After` is still honoured). */
+  maxDelayMs: number;
+}
+
+/** Whether `err` (from one attempt of `req`) may be retried under the policy of this module. */
+export function isRetryable(err: unknown, idempotent: boolean): boolean {
+  if (err instanceof RateLimitError) return true; // 429: the server did not process it
+  if (err instanceof ConnectionError) return idempotent || err.notSent;
+  if (!idempotent) return false;
+  return err instanceof APIError && !(err instanceof TimeoutError) && err.status !== undefined && (err.status >= 500 || err.status === 408);
+}
+
+/** The server's `Retry-After` of an error response (429 or 503), in milliseconds, if any. */
+export function retryAfterOf(err: unknown): number | undefined {
+  return err instanceof APIError && err.status !== undefined ? parseRetryAfterMs(err.headers?.get('retry-after') ?? null) : undefined;
+}
+
+/** A 4xx other than 408/429: retrying cannot help. */
+export function isFatalStatus(err: unknown): boolean {
+  return err instanceof APIError && err.status !== undefined && err.status >= 400 && err.status < 500 && err.status !== 408 && err.status !== 429;
+}
+
+/** Sleep `ms`, rejecting with the signal's reason when it aborts first. */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const done = () => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    };
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    const timer = setTimeout(done, Math.max(0, ms));
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** A jittered exponential delay: `base * 2^attempt * random[1, 2)`, capped at `max` (ms). */
+export function backoffDelay(attempt: number, baseMs: number, maxMs: number): number {
+  return Math.min(maxMs, Math.round(baseMs * 2 ** Math.min(attempt, 30) * (1 + Math.random())));
+}
+
+/**
+ * Send `req` with the retry policy, within `scope` (its signal ends every attempt and delay).
+ * Resolves to the parsed JSON body (or the unread `Response` for `req.stream`).
+ * @throws the last attempt's error (`APIError` subclasses, `ConnectionError`), `TimeoutError` /
+ * `AbortError` when the scope ended, or `OutcomeUnknownError` for a generating POST whose
+ * outcome is unknown.
+ */
+export async function sendWithRetries(http: Http, req: HttpRequest, scope: CallScope, policy: RetryPolicy): Promise<unknown> {
+  const idempotent = isIdempotent(req);
+  const request = { method: req.method, path: req.path };
+  const what = `${req.method} ${req.path}`;
+  let inFlight = false; // an attempt whose outcome the server may know is in progress
+  const started = Number.isFinite(scope.timeoutMs) && scope.timeoutMs > 0 ? performance.now() : 0;
+  const remainingMs = () => (Number.isFinite(scope.timeoutMs) && scope.timeoutMs > 0 ? scope.timeoutMs - (performance.now() - started) : Infinity);
+  const willRetry = (error: unknown, retriesLeft: number): boolean => {
+    if (retriesLeft <= 0 || !isRetryable(error, idempotent)) return false;
+    // A Retry-After longer than the time left cannot be honoured: fail now with that error.
+    const after = retryAfterOf(error);
+    return after === undefined || after < remainingMs();
+  };
+
+  const why = { timedOut: scope.timedOut, userSignal: scope.userSignal };
+  // After these the server surely did not process the request: a timeout during the next delay is a plain timeout.
+  const notProcessed = (err: unknown) =>
+    err instanceof RateLimitError || (err instanceof ConnectionError && err.notSent) || (err instanceof APIError && err.status !== undefined && err.status < 500 && err.status >= 400);
+  const attempt = async (): Promise<unknown> => {
+    inFlight = true;
+    try {
+      const result = await http.send(req, scope.signal, why);
+      inFlight = false;
+      return result;
+    } catch (err) {
+      if (notProcessed(err)) inFlight = false;
+      throw err;
+    }
+  };
+
+  try {
+    // Fast path: the first attempt runs outside p-retry (most calls succeed at once). A failure is
+    // handed to p-retry as its attempt 1, so counting, Retry-After, backoff and limits are its own.
+    let first: unknown;
+    inFlight = true;
+    try {
+      return await http.send(req, scope.signal, why);
+    } catch (err) {
+      first = err;
+      if (notProcessed(err)) inFlight = false;
+    }
+    return await pRetry(
+      (attemptNumber) => (attemptNumber === 1 ? Promise.reject(first) : attempt()),
+      {
+        retries: policy.maxRetries,
+        factor: 2,
+        minTimeout: policy.baseDelayMs,
+        maxTimeout: policy.maxDelayMs,
+        randomize: true,
+        signal: scope.signal,
+        // Honour Retry-After (429, 503): wait that long first; p-retry's own (short) backoff follows.
+        onFailedAttempt: async ({ error, retriesLeft }) => {
+          if (willRetry(error, retriesLeft)) {
+            const after = retryAfterOf(error);
+            if (after !== undefined && after > 0) await sleep(after, scope.signal);
+          }
+        },
+        // p-retry calls this only while retries are left (same `retriesLeft` as onFailedAttempt saw).
+        shouldRetry: ({ error, retriesLeft }) => willRetry(error, retriesLeft),
+      },
+    );
+  } catch (err) {
+    let error: unknown = err;
+    if (!(error instanceof APIError) && !(error instanceof AbortError)) {
+      // p-retry rejects with the signal's reason when the scope ends during a delay.
+      error = scope.signal.aborted ? scope.endError(what, err) : err;
+    }
+    if (!idempotent && error instanceof APIError && !(error instanceof OutcomeUnknownError)) {
+      if (error instanceof TimeoutError) {
+        if (inFlight) throw OutcomeUnknownError.from(request, error, 'timeout');
+      } else if (error instanceof ConnectionError) {
+        if (!error.notSent) throw OutcomeUnknownError.from(request, error, 'connection');
+      } else if (error.status !== undefined && error.status >= 500) {
+        throw OutcomeUnknownError.from(request, error, 'server_error');
+      } else if (error.status !== undefined && error.status >= 200 && error.status < 300) {
+        throw OutcomeUnknownError.from(request, error, 'invalid_response');
+      }
+    }
+    throw error;
+  }
+}

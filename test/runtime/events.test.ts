@@ -1,0 +1,94 @@
+// GET /api/events: typed completion events, other event types passed through, keep-alive comments
+// skipped, abort; and the shared stream's connection retries.
+import { describe, expect, it } from 'vitest';
+import { AbortError, ConnectionError, type ServerEvent } from '../../index.ts';
+import { Client, rejectionOf, until, useServers } from './helpers.ts';
+
+const setup = useServers();
+
+describe('events.stream', () => {
+  it('yields only real events (keep-alive comments skipped), media_generation_completed typed, others passed through', async () => {
+    const { client, server } = await setup({ keepAliveMs: 20 });
+    const ac = new AbortController();
+    const seen: ServerEvent[] = [];
+    const reading = (async () => {
+      for await (const ev of client.events.stream({ signal: ac.signal })) {
+        seen.push(ev);
+        if (seen.length === 3) break;
+      }
+    })();
+    await until(() => server.count('GET', '/api/events') === 1);
+    await new Promise((r) => setTimeout(r, 120)); // several keep-alive comments
+    server.emit('alice', 'deployment_updated', { deployment_id: 'd1', status: 'running' });
+    server.emit('bob', 'media_generation_completed', { generation_id: 'other-user', status: 'failed', media_type: 'image', error: 'x' });
+    server.emit('alice', 'media_generation_completed', { generation_id: 'g1', status: 'succeeded', media_type: 'image', model: 'flux-1-dev', url: 'https://x/y.png' });
+    server.emit('alice', 'note', 'plain text');
+    await reading;
+    expect(seen.map((e) => e.event)).toEqual(['deployment_updated', 'media_generation_completed', 'note']);
+    const done = seen[1]!;
+    if (done.event === 'media_generation_completed') {
+      const data = done.data as { status: string; url?: string };
+      expect(data.status).toBe('succeeded');
+      expect(data.url).toBe('https://x/y.png');
+    }
+    expect(seen[0]!.data).toEqual({ deployment_id: 'd1', status: 'running' });
+    expect(seen[2]!.data).toBe('plain text');
+  });
+
+  it('connect() resolves once the stream is connected, so no event emitted after it is missed; an abort ends it', async () => {
+    const { client, server } = await setup({ keepAliveMs: 20 });
+    const ac = new AbortController();
+    const stream = await client.events.connect({ signal: ac.signal });
+    server.emit('alice', 'media_generation_completed', { generation_id: 'g2', status: 'failed', media_type: 'video', error: 'boom' });
+    const it = stream[Symbol.asyncIterator]();
+    const first = await it.next();
+    expect(first.value).toEqual({ event: 'media_generation_completed', data: { generation_id: 'g2', status: 'failed', media_type: 'video', error: 'boom' } });
+    setTimeout(() => ac.abort(), 30);
+    const err = await rejectionOf(it.next());
+    expect(err).toBeInstanceOf(AbortError);
+  });
+
+  it('a dropped stream ends the iteration with ConnectionError', async () => {
+    const { client, server } = await setup({ keepAliveMs: 1_000 });
+    const stream = await client.events.connect();
+    setTimeout(() => server.dropEventStreams(), 20);
+    const err = await rejectionOf((async () => {
+      for await (const _ of stream) void _;
+    })());
+    expect(err).toBeInstanceOf(ConnectionError);
+  });
+});
+
+describe('the shared stream of queue.run', () => {
+  it('retries connecting to /api/events (503, reset) before enqueueing', async () => {
+    const { client, server } = await setup();
+    server.faults.add({ method: 'GET', path: '/api/events', kind: '503' });
+    server.faults.add({ method: 'GET', path: '/api/events', kind: 'reset' });
+    const outcomes = await client.queue.run({ model: 'flux-1-dev', prompt: 'x' });
+    expect(outcomes[0]!.status).toBe('succeeded');
+    expect(server.count('GET', '/api/events')).toBe(3);
+    expect(server.count('POST', '/api/ai/queue')).toBe(1);
+  });
+
+  it('gives up after maxRetries when the stream cannot connect, without enqueueing', async () => {
+    const { client, server } = await setup();
+    server.faults.add({ method: 'GET', path: '/api/events', kind: '503', times: Infinity });
+    const err = await rejectionOf(client.queue.run({ model: 'flux-1-dev', prompt: 'x' }, { maxRetries: 1 }));
+    expect(err.name).toBe('InternalServerError');
+    expect(server.count('GET', '/api/events')).toBe(2);
+    expect(server.count('POST', '/api/ai/queue')).toBe(0);
+  });
+
+  it('reconnects when the stream goes silent (no keep-alive) for eventStreamIdleTimeoutMs', async () => {
+    const { server } = await setup({ keepAliveMs: 60_000, decide: () => ({ outcome: 'hold' }) });
+    const client = new Client({ apiKey: 'test-key', baseUrl: server.url, retryBaseDelayMs: 10, eventStreamIdleTimeoutMs: 80 });
+    let id = '';
+    const run = client.queue.run({ model: 'flux-1-dev', prompt: 'x' }, { onProgress: (p) => p.type === 'enqueued' && (id = p.generation_ids[0]!) });
+    await until(() => server.count('GET', '/api/events') >= 2); // the silent stream was replaced
+    // Complete it just after a fresh connection (well within the 80 ms of silence allowed).
+    const epoch = client.queue.eventStream.epoch;
+    await until(() => client.queue.eventStream.epoch > epoch && client.queue.eventStream.state === 'up');
+    server.queue.complete(id, 'succeeded');
+    expect((await run)[0]!.status).toBe('succeeded');
+  });
+});
