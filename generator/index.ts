@@ -3,9 +3,11 @@
  * file per stage (see ARCHITECTURE.md). Data flows one way; no stage mutates its inputs (the load
  * stage freezes them). Nothing is written until every stage has succeeded.
  */
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { classify, type ClassifyNote } from './classify.ts';
+import { OutputCache, hash, packageVersion } from './cache.ts';
 import { emit, loadTemplates, modelDoc, startOpenapiModule, type OutputFiles } from './emit.ts';
 import { load } from './load.ts';
 import { nameModels } from './name.ts';
@@ -48,9 +50,15 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
   const specs = await load({ specsDir, label: posix(path.relative(REPO_ROOT, specsDir)) || '.' });
   lap('load');
   const t = await templates;
-  // generated/openapi.ts is built on the other core while the models are typed and emitted here.
+  const cache = await OutputCache.open(REPO_ROOT);
+  // generated/openapi.ts is built on the other core while the models are typed and emitted here,
+  // unless the cache shows that the file on disk is already what it would be.
   const openapiFile = `${specs.label}/openapi.yaml`;
-  const openapi = startOpenapiModule(t, specs.openapi, openapiFile, await prettierOptions(REPO_ROOT, 'generated/openapi.ts'));
+  const openapiTarget = 'generated/openapi.ts';
+  const openapiOptions = await prettierOptions(REPO_ROOT, openapiTarget);
+  const openapiKey = hash('openapi-typescript', await packageVersion(REPO_ROOT, 'openapi-typescript'), await readFile(new URL('./openapi-worker.mjs', import.meta.url), 'utf8'), await packageVersion(REPO_ROOT, 'prettier'), JSON.stringify(openapiOptions), t.header({ sources: [openapiFile] }), JSON.stringify(specs.openapi));
+  const openapiReused = await cache.reuse(openapiKey, path.join(outRoot, openapiTarget));
+  const openapi = openapiReused !== undefined ? Promise.resolve(openapiReused) : startOpenapiModule(t, specs.openapi, openapiFile, openapiOptions);
   openapi.catch(() => undefined); // awaited below; a failure before then must not be unhandled
   const { models, notes } = classify(specs.models, specs.openapi);
   const named = nameModels(models, `${specs.label}/models.json`);
@@ -58,11 +66,13 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
   lap('classify, name, types');
   const emitted = emit(specs, typed, t);
   lap('emit');
-  const files = await format(emitted, REPO_ROOT);
+  const files = await format(emitted, REPO_ROOT, { cache, outRoot });
   lap('format');
-  files.set('generated/openapi.ts', await openapi);
+  files.set(openapiTarget, await openapi);
+  cache.remember(openapiKey, files.get(openapiTarget)!);
   lap('openapi worker');
   const result = await write(files, outRoot, { check: options.check ?? false });
+  if (!options.check) await cache.save();
   lap('write');
   return { ...result, notes, files, models: typed.length };
 }

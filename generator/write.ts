@@ -8,7 +8,8 @@
  */
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import * as prettier from 'prettier';
+import type { Options as PrettierOptions } from 'prettier';
+import { hash, packageVersion, type OutputCache } from './cache.ts';
 import type { OutputFiles } from './emit.ts';
 
 /** What differs between the output and the files on disk (paths relative to the root). */
@@ -20,20 +21,35 @@ export interface WriteResult {
 }
 
 /**
- * The prettier options for one output file: the repository's `.prettierrc.json`, with the parser
- * chosen by extension (`babel-ts` for TypeScript: the same output as the `typescript` parser for
- * this code, without loading a second TypeScript compiler).
+ * The prettier options for one output file: the repository's `.prettierrc.json` (plain JSON), with
+ * the parser chosen by extension (`babel-ts` for TypeScript: the same output as the `typescript`
+ * parser for this code, without loading a second TypeScript compiler).
  */
-export async function prettierOptions(root: string, file: string): Promise<prettier.Options> {
-  const config = (await prettier.resolveConfig(path.join(root, '.prettierrc.json'))) ?? {};
+export async function prettierOptions(root: string, file: string): Promise<PrettierOptions> {
+  const config = JSON.parse(await readFile(path.join(root, '.prettierrc.json'), 'utf8')) as PrettierOptions;
   const parser = file.endsWith('.ts') ? 'babel-ts' : file.endsWith('.md') ? 'markdown' : undefined;
   return { ...config, ...(parser ? { parser } : { filepath: file }) };
 }
 
-/** Format every file with the repository's prettier configuration. */
-export async function format(files: OutputFiles, root: string): Promise<OutputFiles> {
+/**
+ * Format every file with prettier. With a cache, a file whose unformatted text, options and
+ * prettier version are unchanged and whose formatted text is already on disk under `outRoot` is
+ * taken from disk (see `cache.ts`); prettier is loaded only when something must be formatted.
+ */
+export async function format(files: OutputFiles, root: string, cache?: { cache: OutputCache; outRoot: string }): Promise<OutputFiles> {
+  const version = await packageVersion(root, 'prettier');
+  let prettier: typeof import('prettier') | undefined;
   const entries = await Promise.all(
-    [...files].map(async ([file, text]) => [file, await prettier.format(text, await prettierOptions(root, file))] as const),
+    [...files].map(async ([file, text]) => {
+      const options = await prettierOptions(root, file);
+      const key = hash('prettier', version, JSON.stringify(options), text);
+      const reused = await cache?.cache.reuse(key, path.join(cache.outRoot, file));
+      if (reused !== undefined) return [file, reused] as const;
+      prettier ??= await import('prettier');
+      const formatted = await prettier.format(text, options);
+      cache?.cache.remember(key, formatted);
+      return [file, formatted] as const;
+    }),
   );
   return new Map(entries);
 }

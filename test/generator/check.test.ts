@@ -19,6 +19,7 @@ describe('generate --check', () => {
     expect({ added: r.added, changed: r.changed, removed: r.removed }).toEqual({ added: [], changed: [], removed: [] });
   });
 
+  // the first generate below fills the output cache: a hand edit must still be found (cache.ts reuses a file only when its bytes hash to the cached output)
   it('exits 1 listing every changed, missing and stale file, and writes nothing', { timeout: 90_000 }, async () => {
     const t = await tempSpecs(['flux-2-pro', 'gpt-4o-mini', 'google-veo-3-1']);
     try {
