@@ -27,13 +27,31 @@ export async function packageVersion(root: string, name: string): Promise<string
 /** The cache: input hash -> output hash. */
 export class OutputCache {
   private entries = new Map<string, string>();
+  /** Outputs computed by this process, by input hash (a second run in one process reuses them). */
+  private readonly computed = new Map<string, string>();
   private dirty = false;
 
   private constructor(private readonly file: string) {}
 
-  /** Open the cache of the repository at `root` (empty when absent or unreadable). */
-  static async open(root: string): Promise<OutputCache> {
-    const cache = new OutputCache(path.join(root, 'node_modules', '.cache', 'inference-sdk', 'outputs.json'));
+  private static opened = new Map<string, Promise<OutputCache>>();
+
+  /**
+   * Open the cache of the repository at `root` (empty when absent or unreadable). One instance per
+   * process, so that runs in one process (refresh's proof run, then its real run) share what they
+   * learned even when the first one, a `check`, does not save it.
+   */
+  static open(root: string): Promise<OutputCache> {
+    const file = path.join(root, 'node_modules', '.cache', 'inference-sdk', 'outputs.json');
+    let cache = OutputCache.opened.get(file);
+    if (!cache) {
+      cache = OutputCache.load(file);
+      OutputCache.opened.set(file, cache);
+    }
+    return cache;
+  }
+
+  private static async load(file: string): Promise<OutputCache> {
+    const cache = new OutputCache(file);
     try {
       const data = JSON.parse(await readFile(cache.file, 'utf8')) as Record<string, string>;
       cache.entries = new Map(Object.entries(data));
@@ -44,10 +62,12 @@ export class OutputCache {
   }
 
   /**
-   * The output for `key` if the file at `diskPath` holds it: its text when its hash is the cached
-   * output hash, else undefined (recompute).
+   * The output for `key`: computed earlier by this process, or the text of the file at `diskPath`
+   * when its hash is the cached output hash; else undefined (recompute).
    */
   async reuse(key: string, diskPath: string): Promise<string | undefined> {
+    const mine = this.computed.get(key);
+    if (mine !== undefined) return mine;
     const expected = this.entries.get(key);
     if (expected === undefined) return undefined;
     let text: string;
@@ -61,6 +81,7 @@ export class OutputCache {
 
   /** Remember that input `key` gives `output`. */
   remember(key: string, output: string): void {
+    this.computed.set(key, output);
     const h = hash(output);
     if (this.entries.get(key) !== h) {
       this.entries.set(key, h);

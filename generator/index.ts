@@ -5,7 +5,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { REPO_ROOT, specsLabel } from './paths.ts';
 import { classify, type ClassifyNote } from './classify.ts';
 import { OutputCache, hash, packageVersion } from './cache.ts';
 import { emit, loadTemplates, modelDoc, startOpenapiModule, type OutputFiles } from './emit.ts';
@@ -14,8 +14,7 @@ import { nameModels } from './name.ts';
 import { modelType } from './types.ts';
 import { format, prettierOptions, write, type WriteResult } from './write.ts';
 
-/** The repository root (this file is `<root>/generator/index.ts`). */
-export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export { REPO_ROOT, specsLabel };
 
 /** Options of one run. */
 export interface GenerateOptions {
@@ -25,7 +24,15 @@ export interface GenerateOptions {
   outRoot?: string;
   /** Write nothing; report what would change. */
   check?: boolean;
+  /**
+   * How the specs directory is named in generated headers and messages. Default: its path
+   * relative to the repository (`specsLabel`). Refresh sets it when it proves a staged copy, so
+   * that the proof run's output (and the output cache) is exactly the real run's.
+   */
+  label?: string;
 }
+
+
 
 /** What a run did (or, with `check`, would do). */
 export interface GenerateResult extends WriteResult {
@@ -36,10 +43,6 @@ export interface GenerateResult extends WriteResult {
   models: number;
 }
 
-function posix(p: string): string {
-  return p.split(path.sep).join('/');
-}
-
 /** Run the pipeline. @throws SpecError (file, model, JSON pointer) on bad input; nothing is written then. */
 export async function generate(options: GenerateOptions = {}): Promise<GenerateResult> {
   const t0 = performance.now();
@@ -47,7 +50,7 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
   const specsDir = path.resolve(options.specsDir ?? path.join(REPO_ROOT, 'specs'));
   const outRoot = path.resolve(options.outRoot ?? REPO_ROOT);
   const templates = loadTemplates(path.join(REPO_ROOT, 'templates'));
-  const specs = await load({ specsDir, label: posix(path.relative(REPO_ROOT, specsDir)) || '.' });
+  const specs = await load({ specsDir, label: options.label ?? specsLabel(specsDir) });
   lap('load');
   const t = await templates;
   const cache = await OutputCache.open(REPO_ROOT);

@@ -18,7 +18,6 @@
 import { cp, mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import cliProgress from 'cli-progress';
 import pLimit from 'p-limit';
 import { Client } from '../runtime/client.ts';
@@ -28,9 +27,9 @@ import { diffSnapshots, readSnapshot, type DriftReport, type Snapshot } from './
 import { SpecError } from './errors.ts';
 import type { GenerateOptions, GenerateResult } from './index.ts';
 import { checkModel } from './load.ts';
+import { REPO_ROOT, specsLabel } from './paths.ts';
 
 /** The repository root (this file is `<root>/generator/refresh.ts`). */
-const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 /** The service's server (`specs/openapi.yaml`); overridden by `OXEN_BASE_URL` or `--base-url`. */
 export const DEFAULT_REFRESH_BASE_URL = 'https://hub.oxen.ai';
@@ -450,7 +449,8 @@ export async function refresh(options: RefreshOptions): Promise<RefreshResult> {
   // fails on its options or its fetches should fail fast.
   const gen = options.generate ?? (async (o: GenerateOptions) => (await import('./index.ts')).generate(o));
   const stream = options.stream ?? process.stderr;
-  const say = (line: string) => void stream.write(`${line}\n`);
+  const key = options.apiKey ?? process.env['OXEN_API_KEY'] ?? '';
+  const say = (line: string) => void stream.write(`${redactor(key)(line)}\n`);
   const add = [...new Set((options.add ?? []).map(checkModelId))];
   const remove = [...new Set((options.remove ?? []).map(checkModelId))];
   const both = add.filter((id) => remove.includes(id));
@@ -474,7 +474,7 @@ export async function refresh(options: RefreshOptions): Promise<RefreshResult> {
   let fetched = new Map<string, FetchedModel>();
   const t0 = performance.now();
   if (toFetch.length > 0) {
-    const apiKey = options.apiKey ?? process.env['OXEN_API_KEY'];
+    const apiKey = key;
     if (!apiKey) throw new RefreshError(`OXEN_API_KEY is not set: fetching ${toFetch.length === 1 ? toFetch[0] : `${toFetch.length} models`} needs an API key (export OXEN_API_KEY=...)`);
     baseUrl = checkBaseUrl(options.baseUrl ?? (process.env['OXEN_BASE_URL'] || DEFAULT_REFRESH_BASE_URL));
     say(`refresh: fetching ${toFetch.length} model${toFetch.length === 1 ? '' : 's'} from ${baseUrl}`);
@@ -522,7 +522,9 @@ export async function refresh(options: RefreshOptions): Promise<RefreshResult> {
     }
     const t1 = performance.now();
     try {
-      await gen({ specsDir: staged, outRoot, check: true });
+      // With no snapshot change there is nothing new to prove: the real run below is a plain generate.
+      // `label` names the staged copy as the real specs, so the proof's output is the real run's and its formatting is reused from the output cache.
+      if (plan.size > 0) await gen({ specsDir: staged, outRoot, check: true, label: specsLabel(specsDir) });
     } catch (err) {
       throw new RefreshError(`refresh failed, nothing was written: the refreshed snapshot does not generate: ${err instanceof Error ? err.message : String(err)}`);
     }

@@ -3,41 +3,129 @@
  *   --check        write nothing; exit 1 listing every file that would change
  *   --specs DIR    read another specs directory (default specs/)
  *   --out DIR      write generated/ under another root (default the repository)
+ * Refreshing the snapshot from the service (see docs/drift.md), all or nothing:
+ *   --refresh          re-fetch every model of models.json (needs OXEN_API_KEY), then regenerate
+ *   --add ID           add ID to models.json and fetch it (repeatable; needs OXEN_API_KEY)
+ *   --remove ID        remove ID from models.json and delete its snapshot file (repeatable)
+ *   --base-url URL     service base URL (default env OXEN_BASE_URL, then https://hub.oxen.ai)
+ *   --concurrency N    requests in flight (default 8)
+ *   --timeout-ms N     time limit of one model's fetch, retries included (default 30000)
+ *   --retries N        retries of one model's fetch on connection errors, 429, 5xx (default 3)
  * Exit codes: 0 done (or nothing to change), 1 `--check` found differences, 2 bad input or failure.
  */
 import { parseArgs } from 'node:util';
-import { generate } from '../generator/index.ts';
 import { SpecError } from '../generator/errors.ts';
+import { renderText } from '../generator/drift.ts';
+import { refresh, RefreshError } from '../generator/refresh.ts';
 
-const { values } = parseArgs({
-  options: {
-    check: { type: 'boolean', default: false },
-    specs: { type: 'string' },
-    out: { type: 'string' },
-  },
-  strict: true,
-});
-
+let parsed;
 try {
-  const started = performance.now();
-  const r = await generate({ check: values.check, ...(values.specs ? { specsDir: values.specs } : {}), ...(values.out ? { outRoot: values.out } : {}) });
-  for (const n of r.notes) console.log(`note: ${n.model}: ${n.message}`);
-  const diff = [...r.added.map((f) => `  added    ${f}`), ...r.changed.map((f) => `  changed  ${f}`), ...r.removed.map((f) => `  removed  ${f}`)];
-  const ms = Math.round(performance.now() - started);
-  if (values.check) {
-    if (diff.length > 0) {
-      console.error(`generate --check: ${diff.length} file(s) would change; run \`npm run generate\` and commit the result:\n${diff.join('\n')}`);
-      process.exitCode = 1;
-    } else console.log(`generate --check: generated/ is up to date (${r.files.size} files, ${r.models} models, ${ms} ms)`);
-  } else {
-    console.log(`generated ${r.models} models: ${r.added.length} added, ${r.changed.length} changed, ${r.removed.length} removed, ${r.unchanged} unchanged (${ms} ms)`);
-    if (diff.length > 0) console.log(diff.join('\n'));
-  }
+  parsed = parseArgs({
+    options: {
+      check: { type: 'boolean', default: false },
+      specs: { type: 'string' },
+      out: { type: 'string' },
+      refresh: { type: 'boolean', default: false },
+      add: { type: 'string', multiple: true, default: [] },
+      remove: { type: 'string', multiple: true, default: [] },
+      'base-url': { type: 'string' },
+      concurrency: { type: 'string' },
+      'timeout-ms': { type: 'string' },
+      retries: { type: 'string' },
+    },
+    strict: true,
+  });
 } catch (err) {
-  if (err instanceof SpecError) {
-    console.error(`generate failed, nothing was written: ${err.message}`);
-  } else {
-    console.error('generate failed, nothing was written:', err);
+  console.error(`generate: ${(err as Error).message}`);
+  process.exit(2);
+}
+const { values } = parsed;
+
+/** A non-negative integer flag, or exit 2. */
+function intFlag(name: string, v: string | undefined, min: number): number | undefined {
+  if (v === undefined) return undefined;
+  if (!/^\d+$/.test(v) || Number(v) < min) {
+    console.error(`generate: --${name} needs an integer >= ${min}, got ${JSON.stringify(v)}`);
+    process.exit(2);
   }
-  process.exitCode = 2;
+  return Number(v);
+}
+
+const refreshing = values.refresh || values.add.length > 0 || values.remove.length > 0;
+const refreshOnly = (['base-url', 'concurrency', 'timeout-ms', 'retries'] as const).filter((f) => values[f] !== undefined);
+if (refreshing && values.check) {
+  console.error('generate: --check cannot be combined with --refresh, --add or --remove');
+  process.exit(2);
+}
+if (!refreshing && refreshOnly.length > 0) {
+  console.error(`generate: --${refreshOnly[0]} applies only with --refresh, --add or --remove`);
+  process.exit(2);
+}
+
+if (refreshing) {
+  await runRefresh();
+} else {
+  try {
+    const started = performance.now();
+    // Imported here: loading the generator takes seconds, and --refresh loads it only once its fetches succeeded.
+    const { generate } = await import('../generator/index.ts');
+    const r = await generate({ check: values.check, ...(values.specs ? { specsDir: values.specs } : {}), ...(values.out ? { outRoot: values.out } : {}) });
+    for (const n of r.notes) console.log(`note: ${n.model}: ${n.message}`);
+    const diff = [...r.added.map((f) => `  added    ${f}`), ...r.changed.map((f) => `  changed  ${f}`), ...r.removed.map((f) => `  removed  ${f}`)];
+    const ms = Math.round(performance.now() - started);
+    if (values.check) {
+      if (diff.length > 0) {
+        console.error(`generate --check: ${diff.length} file(s) would change; run \`npm run generate\` and commit the result:\n${diff.join('\n')}`);
+        process.exitCode = 1;
+      } else console.log(`generate --check: generated/ is up to date (${r.files.size} files, ${r.models} models, ${ms} ms)`);
+    } else {
+      console.log(`generated ${r.models} models: ${r.added.length} added, ${r.changed.length} changed, ${r.removed.length} removed, ${r.unchanged} unchanged (${ms} ms)`);
+      if (diff.length > 0) console.log(diff.join('\n'));
+    }
+  } catch (err) {
+    if (err instanceof SpecError) {
+      console.error(`generate failed, nothing was written: ${err.message}`);
+    } else {
+      console.error('generate failed, nothing was written:', err);
+    }
+    process.exitCode = 2;
+  }
+}
+
+/** `--refresh` / `--add` / `--remove`: exit 0 on success (whatever drifted), 2 on any failure. */
+async function runRefresh(): Promise<void> {
+  const key = process.env['OXEN_API_KEY'] ?? '';
+  const redact = (s: string) => (key.length >= 4 ? s.split(key).join('[REDACTED]') : s);
+  try {
+    const concurrency = intFlag('concurrency', values.concurrency, 1);
+    const timeoutMs = intFlag('timeout-ms', values['timeout-ms'], 1);
+    const maxRetries = intFlag('retries', values.retries, 0);
+    const r = await refresh({
+      all: values.refresh,
+      add: values.add,
+      remove: values.remove,
+      ...(values.specs ? { specsDir: values.specs } : {}),
+      ...(values.out ? { outRoot: values.out } : {}),
+      ...(values['base-url'] ? { baseUrl: values['base-url'] } : {}),
+      ...(concurrency !== undefined ? { concurrency } : {}),
+      ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+      ...(maxRetries !== undefined ? { maxRetries } : {}),
+    });
+    const g = r.generate;
+    const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+    const lines = [
+      `refreshed: ${r.fetched.length} fetched${r.baseUrl ? ` from ${r.baseUrl}` : ''}${r.added.length ? `, added ${r.added.join(', ')}` : ''}${r.removed.length ? `, removed ${r.removed.join(', ')}` : ''}; ` +
+        `${r.written.length} snapshot file(s) written, ${r.deleted.length} deleted (fetch ${s(r.timings.fetchMs)}, total ${s(r.timings.totalMs)})`,
+      ...r.written.map((f) => `  wrote    ${f}`),
+      ...r.deleted.map((f) => `  deleted  ${f}`),
+      `generated ${g.models} models: ${g.added.length} added, ${g.changed.length} changed, ${g.removed.length} removed, ${g.unchanged} unchanged`,
+      '',
+      renderText(r.report),
+    ];
+    process.stdout.write(redact(lines.join('\n')));
+  } catch (err) {
+    const message = err instanceof RefreshError ? err.message : err instanceof SpecError ? `refresh failed, nothing was written: ${err.message}` : `refresh failed, nothing was written: ${err instanceof Error ? err.message : String(err)}`;
+    console.error(redact(message));
+    process.exitCode = 2;
+  }
 }
