@@ -307,8 +307,12 @@ export async function fetchModels(ids: readonly string[], options: FetchOptions)
   return { models, failures };
 }
 
-/** Options of `refresh`. Times in milliseconds. */
-export interface RefreshOptions {
+/**
+ * Options of `refresh`. Times in milliseconds. The fetch settings (`concurrency`, `timeoutMs`,
+ * `maxRetries`, `retryBaseDelayMs`, `progress`, `stream`: where progress and status lines go,
+ * default `process.stderr`) are those of `FetchOptions`.
+ */
+export interface RefreshOptions extends Pick<FetchOptions, 'concurrency' | 'timeoutMs' | 'maxRetries' | 'retryBaseDelayMs' | 'progress' | 'stream'> {
   /** The specs directory (default `<repo>/specs`). */
   specsDir?: string;
   /** Where `generated/` lives (default the repository root). */
@@ -323,13 +327,6 @@ export interface RefreshOptions {
   add?: readonly string[];
   /** Ids to remove from `models.json`; their snapshot files are deleted. */
   remove?: readonly string[];
-  concurrency?: number;
-  timeoutMs?: number;
-  maxRetries?: number;
-  retryBaseDelayMs?: number;
-  progress?: ProgressMode;
-  /** Where progress and status lines go (default `process.stderr`). */
-  stream?: NodeJS.WritableStream & { isTTY?: boolean };
   fetch?: typeof fetch;
   /** The generator to run (default `generate`); replaceable in tests to exercise the rollback. */
   generate?: (options: GenerateOptions) => Promise<GenerateResult>;

@@ -33,3 +33,7 @@ export const imageGenerateRequestCompatible = (x: Plain<{ model: string } & rt.D
 export const imageEditRequestCompatible = (x: Plain<{ model: string } & rt.DescribedImageEditParams & rt.SdkFields>): S['ImageEditRequest'] => x;
 export const videoGenerateRequestCompatible = (x: Plain<{ model: string } & rt.DescribedVideoGenerateParams & rt.SdkFields>): S['VideoGenerateRequest'] => x;
 export const enqueueRequestCompatible = (x: Plain<{ model: string } & rt.QueueFields>): S['EnqueueRequest'] => x;
+
+// fine-tunes: the runtime's body (typed by script_type) and the spec's oneOf accept the same bodies
+export const fineTuneCreateRequestCompatible = (x: rt.FineTuneCreateParams): S['FineTuneCreateRequest'] => x;
+export const fineTuneCreateParamsCompatible = (x: S['FineTuneCreateRequest']): rt.FineTuneCreateParams => x;
