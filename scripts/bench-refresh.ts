@@ -8,7 +8,9 @@
  * which runs in this process):
  *   - fetch+check: `fetchModels` (HTTP through the runtime client, `checkModel`), default concurrency;
  *   - full refresh: `refresh({ all: true })` (fetch+check, staging, proving generate, drift report,
- *     writing, the real generate), on a fresh copy of the specs each run.
+ *     writing, the real generate), on a fresh copy of the specs each run, whose `generated/` is first
+ *     brought up to date with the old snapshot (untimed), as in a repository; `--from-scratch`
+ *     skips that (every generated file is then new and formatted).
  * Prints wall time and peak memory per run and the medians: RSS sampled every 5 ms while the phase
  * runs, and the kernel's max RSS of the child (`process.resourceUsage().maxRSS`), which also catches
  * peaks between samples. No assertion on absolute times.
@@ -17,8 +19,9 @@
  *   --runs N           fetch+check runs (default 5)
  *   --full-runs N      full refresh runs (default 3; 0 skips them)
  *   --concurrency N    fetch concurrency (default 8, the refresh default)
+ *   --from-scratch     full runs start with no generated/ (see above)
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -116,6 +119,7 @@ async function main(): Promise<void> {
       runs: { type: 'string', default: '5' },
       'full-runs': { type: 'string', default: '3' },
       concurrency: { type: 'string', default: '8' },
+      'from-scratch': { type: 'boolean', default: false },
     },
     strict: true,
   });
@@ -157,7 +161,7 @@ async function main(): Promise<void> {
     const server = await startServer({ modelsDir: served, users: { [KEY]: { user: 'bench' } } });
     const f = (n: number, d = 0) => n.toFixed(d);
     try {
-      console.log(`bench:refresh: ${ids.length} models from ${server.url}, concurrency ${concurrency}, ${os.cpus().length} CPUs, Node ${process.version}`);
+      console.log(`bench:refresh: ${ids.length} models from ${server.url}, concurrency ${concurrency}, full runs ${values["from-scratch"] ? "from scratch" : "over an up-to-date generated/"}, ${os.cpus().length} CPUs, Node ${process.version}`);
       const fetchRuns: Measure[] = [];
       for (let i = 0; i < runs; i++) {
         const m = await runChild({ mode: 'fetch', baseUrl: server.url, ids, specsDir: specs, outRoot: tmp, concurrency });
@@ -169,6 +173,10 @@ async function main(): Promise<void> {
       for (let i = 0; i < fullRuns; i++) {
         const runDir = path.join(tmp, `full-${i}`);
         cpSync(specs, path.join(runDir, 'specs'), { recursive: true });
+        if (!values['from-scratch']) {
+          // untimed: generated/ up to date with the old snapshot, as in a repository
+          execFileSync(process.execPath, ['--import', 'tsx', path.join(REPO, 'scripts/generate.ts'), '--specs', path.join(runDir, 'specs'), '--out', runDir], { cwd: REPO, stdio: 'ignore' });
+        }
         const m = await runChild({ mode: 'full', baseUrl: server.url, ids, specsDir: path.join(runDir, 'specs'), outRoot: runDir, concurrency });
         fullRunsOut.push(m);
         console.log(
