@@ -22,6 +22,7 @@ describe('hostile schema text', () => {
         mode: { type: 'string', enum: ['a*/b', '`x`', '${y}', "it's"], description: '*/' },
         sneaky: { type: 'string', tsType: 'string; INJECTED_E(): void', description: 'tsType must be ignored' },
         'odd key */': { type: 'integer', description: 'odd' },
+        mixed: { type: ['integer', 'string'], description: 'a type array, as some real schemas have', default: 'auto' },
       },
     };
     const t = await tempSpecs([], { 'evil-model': fixtureModel('evil-model', schema, { description: EVIL, display_name: 'Evil */ model' }) });
@@ -45,7 +46,8 @@ describe('hostile schema text', () => {
       // the interface has exactly the schema's members, with the hostile enum values as string literal types
       const iface = sf.statements.find(ts.isInterfaceDeclaration)!;
       expect(iface.name.text).toBe('EvilModelParams');
-      expect(iface.members.map((m) => (m.name as ts.Identifier | ts.StringLiteral).text)).toEqual(['prompt', 'mode', 'sneaky', 'odd key */']);
+      expect(iface.members.map((m) => (m.name as ts.Identifier | ts.StringLiteral).text)).toEqual(['prompt', 'mode', 'sneaky', 'odd key */', 'mixed']);
+      expect(text).toMatch(/mixed\?: number \| string;/);
       expect(text).toMatch(/mode\?: 'a\*\/b' \| '`x`' \| '\$\{y\}' \| "it's";/);
       expect(text).toMatch(/sneaky\?: string;/);
       // the schema const holds the description unchanged
