@@ -454,7 +454,7 @@ export async function refresh(options: RefreshOptions): Promise<RefreshResult> {
   if (both.length > 0) throw new RefreshError(`cannot both add and remove ${both.join(', ')}`);
   if (!options.all && add.length === 0 && remove.length === 0) throw new RefreshError('nothing to do: give --refresh, --add <id> or --remove <id>');
 
-  const label = path.relative(process.cwd(), specsDir).split(path.sep).join('/') || '.';
+  const label = specsLabel(specsDir);
   const current = await readCurrent(specsDir, label);
   const oldIds = current.ids;
   for (const id of remove) {
@@ -521,7 +521,7 @@ export async function refresh(options: RefreshOptions): Promise<RefreshResult> {
     try {
       // With no snapshot change there is nothing new to prove: the real run below is a plain generate.
       // `label` names the staged copy as the real specs, so the proof's output is the real run's and its formatting is reused from the output cache.
-      if (plan.size > 0) await gen({ specsDir: staged, outRoot, check: true, label: specsLabel(specsDir) });
+      if (plan.size > 0) await gen({ specsDir: staged, outRoot, check: true, label });
     } catch (err) {
       throw new RefreshError(`refresh failed, nothing was written: the refreshed snapshot does not generate: ${err instanceof Error ? err.message : String(err)}`);
     }

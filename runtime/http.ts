@@ -120,12 +120,6 @@ export class CallScope {
   }
 }
 
-/** Combine the caller's signal and a timeout into one signal; `cleanup` clears the timer. */
-export function callSignal(options: RequestOptions, defaultTimeoutMs: number): { signal: AbortSignal; timedOut: () => boolean; cleanup: () => void } {
-  const scope = CallScope.of(options, defaultTimeoutMs);
-  return { signal: scope.signal, timedOut: scope.timedOut, cleanup: () => scope.dispose() };
-}
-
 /**
  * Error codes meaning that the connection failed before any byte of the request was sent, so the
  * server surely did not process it. Conservative on purpose: a reset (`ECONNRESET`), a closed

@@ -13,14 +13,13 @@
  * not be made (bad arguments, unreadable snapshot, a model that failed to fetch).
  */
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { diffSnapshots, driftExitCode, driftReport, readSnapshot, renderMarkdown, renderText, type DriftReport } from '../generator/drift.ts';
 import { SpecError } from '../generator/errors.ts';
 import { checkBaseUrl, DEFAULT_REFRESH_BASE_URL, fetchModels, RefreshError } from '../generator/refresh.ts';
+import { REPO_ROOT, specsLabel } from '../generator/paths.ts';
 
 const FAILURE = 3;
-const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const key = process.env['OXEN_API_KEY'] ?? '';
 const redact = (s: string) => (key.length >= 4 ? s.split(key).join('[REDACTED]') : s);
 
@@ -64,7 +63,7 @@ try {
     report = await driftReport(positionals[0]!, positionals[1]!);
   } else {
     const specsDir = path.resolve(values.specs ?? path.join(REPO_ROOT, 'specs'));
-    const label = path.relative(process.cwd(), specsDir).split(path.sep).join('/') || '.';
+    const label = specsLabel(specsDir);
     const committed = await readSnapshot(specsDir, label);
     if (!key) fail('drift: OXEN_API_KEY is not set: comparing with a fresh fetch needs an API key (or give two snapshot directories)');
     const baseUrl = checkBaseUrl(values['base-url'] ?? (process.env['OXEN_BASE_URL'] || DEFAULT_REFRESH_BASE_URL));
