@@ -1,0 +1,42 @@
+/**
+ * The package build (`npm run build`, also run by `prepack`): ESM (`.js`, `.d.ts`) and CommonJS
+ * (`.cjs`, `.d.cts`) in `dist/` for the package root, `./runtime` and every `./models/<id>`. The
+ * model entries are the files in `generated/models/` at build time, so a new model needs no change here.
+ *
+ * Code splitting is on for both formats, so that code shared by several entries (the runtime's
+ * classes: `Client`, `APIError`, ...) exists once per format and `instanceof` holds across subpaths,
+ * and so that the root client's dynamic `import()`s (per-model validators) stay lazily loaded chunks.
+ * The runtime's dependencies stay external, except that the CommonJS build bundles p-retry (and its
+ * dependency is-network-error): both are ESM-only and `require(esm)` needs Node 20.19+, while
+ * `engines` says >=20.
+ */
+import { readdirSync, rmSync } from 'node:fs';
+import { defineConfig, type Options } from 'tsup';
+
+const models = Object.fromEntries(
+  readdirSync('generated/models')
+    .filter((file) => file.endsWith('.ts'))
+    .sort()
+    .map((file) => [`models/${file.slice(0, -'.ts'.length)}`, `generated/models/${file}`]),
+);
+
+// Cleaned once here: the two builds below run concurrently, so neither may clean the shared outDir.
+rmSync('dist', { recursive: true, force: true });
+
+const common: Options = {
+  entry: { index: 'index.ts', 'runtime/index': 'runtime/index.ts', ...models },
+  outDir: 'dist',
+  tsconfig: 'tsconfig.build.json',
+  dts: true,
+  splitting: true,
+  treeshake: true,
+  target: 'es2022',
+  platform: 'neutral',
+  clean: false,
+  silent: true,
+};
+
+export default defineConfig([
+  { ...common, format: 'esm' },
+  { ...common, format: 'cjs', noExternal: ['p-retry', 'is-network-error'] },
+]);
