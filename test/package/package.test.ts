@@ -1,0 +1,184 @@
+/**
+ * The package as users get it (issue 7): `npm pack` (whose `prepack` runs the build), the tarball
+ * installed into fresh projects, then
+ * - ES module and CommonJS JavaScript consumers run with plain `node` against the local server,
+ * - TypeScript consumers (nodenext ESM, node16 CommonJS, bundler) compile valid calls and
+ *   `@ts-expect-error` negative cases with the strictest flags and `skipLibCheck: false`,
+ * - every README code block compiles against the installed package,
+ * - @arethetypeswrong/cli (`--profile node16`) and publint (`--strict`) find no problem.
+ * One pack and one install serve every test of this file; all of it lives in one temporary directory.
+ */
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { startServer, type LocalServer } from '../server/index.ts';
+import {
+  FIXTURES,
+  REPO,
+  compile,
+  formatDiagnostics,
+  installTarball,
+  packPackage,
+  run,
+  tempRoot,
+  writeTsProject,
+  type Diagnostic,
+  type PackResult,
+  type ResolutionKind,
+} from './consumer.ts';
+import { readmeSnippets, type Snippet } from './readme.ts';
+
+const KINDS: ResolutionKind[] = ['nodenext', 'node16', 'bundler'];
+const MODEL_IDS = readdirSync(path.join(REPO, 'generated', 'models'))
+  .filter((f) => f.endsWith('.ts'))
+  .map((f) => f.slice(0, -'.ts'.length))
+  .sort();
+
+let root: ReturnType<typeof tempRoot> | undefined;
+let pack: PackResult;
+let consumers: string;
+let server: LocalServer;
+let snippets: Snippet[];
+const compiled = new Map<ResolutionKind, Promise<{ diagnostics: Diagnostic[]; output: string }>>();
+
+beforeAll(async () => {
+  root = tempRoot('package');
+  server = await startServer();
+  pack = await packPackage(root.dir);
+  consumers = path.join(root.dir, 'consumers');
+  await installTarball(consumers, pack.tarball);
+  const typed = readFileSync(path.join(FIXTURES, 'typed.ts.txt'), 'utf8');
+  snippets = readmeSnippets(readFileSync(path.join(REPO, 'README.md'), 'utf8'));
+  for (const kind of KINDS) {
+    const files: Record<string, string> = { 'typed.ts': typed };
+    // the README's blocks are ES module code (top-level await): they compile in the nodenext project
+    if (kind === 'nodenext') for (const s of snippets) files[s.file] = s.text;
+    compiled.set(kind, compile(writeTsProject(consumers, kind, files)));
+  }
+}, 300_000);
+
+afterAll(async () => {
+  await server?.close();
+  // let running compiles finish before their files go
+  await Promise.allSettled(compiled.values());
+  root?.remove();
+});
+
+describe('the tarball', () => {
+  test('ships dist/, package.json, README.md, LICENSE, CHANGELOG.md and the model reference, nothing else', () => {
+    const outside = pack.files.filter((f) => !f.startsWith('dist/'));
+    expect(outside).toEqual(['CHANGELOG.md', 'LICENSE', 'README.md', 'generated/MODELS.md', 'package.json']);
+    // JavaScript and declarations of both formats for the root, ./runtime and every model
+    for (const entry of ['index', 'runtime/index', ...MODEL_IDS.map((id) => `models/${id}`)]) {
+      for (const ext of ['.js', '.cjs', '.d.ts', '.d.cts']) expect(pack.files, `dist/${entry}${ext}`).toContain(`dist/${entry}${ext}`);
+    }
+    expect(pack.files.filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts') && !f.endsWith('.d.cts'))).toEqual([]);
+  });
+
+  test('depends at run time only on what the built JavaScript imports', () => {
+    const distDir = path.join(consumers, 'node_modules', 'inference-sdk', 'dist');
+    const imported = { esm: new Set<string>(), cjs: new Set<string>() };
+    const walk = (dir: string): string[] =>
+      readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : [path.join(dir, e.name)]));
+    for (const file of walk(distDir)) {
+      const format = file.endsWith('.cjs') ? 'cjs' : file.endsWith('.js') ? 'esm' : undefined;
+      if (!format) continue;
+      const text = readFileSync(file, 'utf8');
+      for (const m of text.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*|^import\s+)["']([^"'.][^"']*)["']/gm)) {
+        imported[format].add(packageName(m[1]!));
+      }
+    }
+    const dependencies = Object.keys(pack.manifest.dependencies ?? {}).sort();
+    // every bare import of the built code is a dependency, and every dependency is imported
+    expect([...imported.esm].sort()).toEqual(dependencies);
+    for (const name of imported.cjs) expect(dependencies).toContain(name);
+    // p-retry is ESM-only: the CommonJS build carries its own copy instead of require('p-retry')
+    expect(imported.cjs.has('p-retry')).toBe(false);
+  });
+
+  test('@arethetypeswrong/cli --profile node16 finds no problem in any entry point', async () => {
+    const attw = path.join(REPO, 'node_modules', '@arethetypeswrong', 'cli', 'dist', 'index.js');
+    const entrypoints = MODEL_IDS.map((id) => `models/${id}`);
+    const result = await run(process.execPath, [attw, pack.tarball, '--profile', 'node16', '--format', 'json', '--include-entrypoints', ...entrypoints], { cwd: root!.dir });
+    const report = JSON.parse(result.stdout) as { analysis: { entrypoints: Record<string, unknown> }; problems?: unknown };
+    const problems = Array.isArray(report.problems) ? report.problems : Object.values(report.problems ?? {}).flat();
+    expect(problems).toEqual([]);
+    expect(Object.keys(report.analysis.entrypoints)).toEqual(expect.arrayContaining(['.', './runtime', './models/flux-2-pro', './package.json']));
+    expect(result.code).toBe(0);
+  });
+
+  test('publint --strict reports nothing', async () => {
+    const { publint } = await import('publint');
+    const { formatMessage } = await import('publint/utils');
+    const tarball = readFileSync(pack.tarball);
+    const { messages, pkg } = await publint({ pack: { tarball: tarball.buffer.slice(tarball.byteOffset, tarball.byteOffset + tarball.byteLength) }, strict: true, level: 'suggestion' });
+    expect(messages.map((m) => `${m.type}: ${formatMessage(m, pkg) ?? m.code}`)).toEqual([]);
+  });
+});
+
+describe('JavaScript consumers against the local server', () => {
+  for (const [kind, file] of [
+    ['ES module', 'esm.mjs'],
+    ['CommonJS', 'cjs.cjs'],
+  ] as const) {
+    test(`${kind}: root Client (images, queue.run), a per-model function and typed errors`, async () => {
+      const dir = path.join(consumers, kind === 'CommonJS' ? 'js-cjs' : 'js-esm');
+      const script = path.join(dir, file);
+      writeProject(dir, kind === 'CommonJS' ? 'commonjs' : 'module', file);
+      const result = await run(process.execPath, [script], {
+        cwd: dir,
+        env: { PATH: process.env['PATH'] ?? '', OXEN_BASE_URL: server.url, OXEN_API_KEY: 'test-key' },
+        timeoutMs: 60_000,
+      });
+      expect(result.stderr).toBe('');
+      expect(result.code).toBe(0);
+      const seen = JSON.parse(result.stdout.trim().split('\n').at(-1)!) as Record<string, unknown>;
+      expect(seen).toMatchObject({
+        imageUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\//),
+        b64Type: 'string',
+        outcomes: ['succeeded', 'succeeded'],
+        outcomeUrls: ['string', 'string'],
+        directUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\//),
+        notFound: { name: 'NotFoundError', status: 404, isNotFound: true, isAPIError: true },
+        unauthorized: { name: 'AuthenticationError', status: 401, isAuthentication: true, isAPIError: true },
+        invalid: { name: 'ValidationError', isValidation: true, pointers: ['/aspect_ratio'] },
+        sameClasses: true,
+      });
+      expect(result.stdout).not.toContain('test-key');
+    });
+  }
+});
+
+describe('TypeScript consumers (strict, exactOptionalPropertyTypes, noUncheckedIndexedAccess, skipLibCheck: false)', () => {
+  for (const kind of KINDS) {
+    test(`${kind}: valid calls compile, every negative case is an error, the package's declarations have none`, async () => {
+      const { diagnostics } = await compiled.get(kind)!;
+      const own = diagnostics.filter((d) => !/readme-\d+\.ts$/.test(d.file));
+      expect(formatDiagnostics(own)).toBe('');
+    });
+  }
+
+  test('every README code block compiles against the installed package (nodenext)', async () => {
+    expect(snippets.length).toBeGreaterThan(5);
+    const { diagnostics } = await compiled.get('nodenext')!;
+    const readme = diagnostics
+      .filter((d) => /readme-\d+\.ts$/.test(d.file))
+      .map((d) => {
+        const s = snippets.find((x) => d.file.endsWith(x.file))!;
+        return `README.md:${s.line + d.line - 1 - s.preludeLines}: ${d.code} ${d.message}`;
+      });
+    expect(readme.join('\n')).toBe('');
+  });
+});
+
+/** The package name of a bare import specifier (`@scope/name/sub` → `@scope/name`). */
+function packageName(specifier: string): string {
+  const parts = specifier.split('/');
+  return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]!;
+}
+
+function writeProject(dir: string, type: 'module' | 'commonjs', file: string): void {
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: path.basename(dir), private: true, type }, null, 2));
+  writeFileSync(path.join(dir, file), readFileSync(path.join(FIXTURES, file), 'utf8'));
+}
