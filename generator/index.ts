@@ -2,19 +2,27 @@
  * The generator pipeline: load -> (refresh) -> classify -> name -> types -> emit -> write, one
  * file per stage (see ARCHITECTURE.md). Data flows one way; no stage mutates its inputs (the load
  * stage freezes them). Nothing is written until every stage has succeeded.
+ *
+ * Each output file is a job with an inputs hash (`generator/manifest.ts`); a file whose inputs and
+ * content still match the committed manifest is reused as it is on disk, so only what changed is
+ * typed, emitted and formatted, and the libraries of a stage are loaded only when it has work.
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { REPO_ROOT, specsLabel } from './paths.ts';
 import { classify, type ClassifyNote } from './classify.ts';
-import { OutputCache, hash, packageVersion } from './cache.ts';
-import { emit, loadTemplates, modelDoc, startOpenapiModule, type OutputFiles } from './emit.ts';
+import { header, indexModule, loadTemplates, modelDoc, modelModule, modelsMarkdown, openapiModule, type OutputFiles, type Templates } from './emit.ts';
 import { load } from './load.ts';
+import { fingerprint, hash, MANIFEST, readManifest, renderManifest, type ManifestEntry } from './manifest.ts';
 import { nameModels } from './name.ts';
 import { modelType } from './types.ts';
-import { format, prettierOptions, write, type WriteResult } from './write.ts';
+import { validatorModule } from './validators.ts';
+import { format, write, type WriteResult } from './write.ts';
 
 export { REPO_ROOT, specsLabel };
+
+/** The package name used in import paths of the model reference. */
+const PACKAGE_NAME = 'inference-sdk';
 
 /** Options of one run. */
 export interface GenerateOptions {
@@ -27,55 +35,104 @@ export interface GenerateOptions {
   /**
    * How the specs directory is named in generated headers and messages. Default: its path
    * relative to the repository (`specsLabel`). Refresh sets it when it proves a staged copy, so
-   * that the proof run's output (and the output cache) is exactly the real run's.
+   * that the proof run's output is exactly the real run's.
    */
   label?: string;
 }
-
-
 
 /** What a run did (or, with `check`, would do). */
 export interface GenerateResult extends WriteResult {
   /** Notes said once per model (e.g. an endpoint the description does not cover). */
   notes: ClassifyNote[];
-  /** Every output file (formatted), by path relative to `outRoot`. */
+  /** Every output file, by path relative to `outRoot`. */
   files: OutputFiles;
   models: number;
+  /** Files rebuilt by this run (the others were reused from disk through the manifest). */
+  rebuilt: string[];
+}
+
+/** One output file to produce. */
+interface Job {
+  file: string;
+  /** Hash of everything the file is made from. */
+  inputs: string;
+  /** Spec files named in its header. */
+  sources: string[];
+  /** Builds the body (without header; the job's text is header + body, formatted). */
+  build: () => Promise<string>;
+  /** Whether prettier formats it (see `.prettierignore`). */
+  formatted: boolean;
 }
 
 /** Run the pipeline. @throws SpecError (file, model, JSON pointer) on bad input; nothing is written then. */
 export async function generate(options: GenerateOptions = {}): Promise<GenerateResult> {
   const t0 = performance.now();
-  const lap = (stage: string) => { if (process.env['GENERATE_TIMING']) console.error(`[timing] ${stage} ${Math.round(performance.now() - t0)} ms`); };
+  const lap = (stage: string) => {
+    if (process.env['GENERATE_TIMING']) console.error(`[timing] ${stage} ${Math.round(performance.now() - t0)} ms`);
+  };
   const specsDir = path.resolve(options.specsDir ?? path.join(REPO_ROOT, 'specs'));
   const outRoot = path.resolve(options.outRoot ?? REPO_ROOT);
-  const templates = loadTemplates(path.join(REPO_ROOT, 'templates'));
+  const templatesP = loadTemplates(path.join(REPO_ROOT, 'templates'));
+  const fingerprintP = fingerprint(REPO_ROOT);
+  const priorP = readManifest(outRoot);
   const specs = await load({ specsDir, label: options.label ?? specsLabel(specsDir) });
+  const [t, fp, prior] = await Promise.all([templatesP, fingerprintP, priorP]);
   lap('load');
-  const t = await templates;
-  const cache = await OutputCache.open(REPO_ROOT);
-  // generated/openapi.ts is built on the other core while the models are typed and emitted here,
-  // unless the cache shows that the file on disk is already what it would be.
-  const openapiFile = `${specs.label}/openapi.yaml`;
-  const openapiTarget = 'generated/openapi.ts';
-  const openapiOptions = await prettierOptions(REPO_ROOT, openapiTarget);
-  const openapiKey = hash('openapi-typescript', await packageVersion(REPO_ROOT, 'openapi-typescript'), await readFile(new URL('./openapi-worker.mjs', import.meta.url), 'utf8'), await packageVersion(REPO_ROOT, 'prettier'), JSON.stringify(openapiOptions), t.header({ sources: [openapiFile] }), JSON.stringify(specs.openapi));
-  const openapiReused = await cache.reuse(openapiKey, path.join(outRoot, openapiTarget));
-  const openapi = openapiReused !== undefined ? Promise.resolve(openapiReused) : startOpenapiModule(t, specs.openapi, openapiFile, openapiOptions);
-  openapi.catch(() => undefined); // awaited below; a failure before then must not be unhandled
   const { models, notes } = classify(specs.models, specs.openapi);
   const named = nameModels(models, `${specs.label}/models.json`);
-  const typed = await Promise.all(named.map(async (m) => ({ ...m, type: await modelType(m, modelDoc(t, m)) })));
-  lap('classify, name, types');
-  const emitted = emit(specs, typed, t);
-  lap('emit');
-  const files = await format(emitted, REPO_ROOT, { cache, outRoot });
-  lap('format');
-  files.set(openapiTarget, await openapi);
-  cache.remember(openapiKey, files.get(openapiTarget)!);
-  lap('openapi worker');
-  const result = await write(files, outRoot, { check: options.check ?? false });
-  if (!options.check) await cache.save();
+  const label = specs.label;
+  const openapiFile = `${label}/openapi.yaml`;
+  // Classification depends on the description's paths; the model modules on nothing else of it.
+  const pathsKey = hash(JSON.stringify(Object.keys(specs.openapi.paths).sort()));
+  const validated = new Set(named.filter((m) => m.schema && m.endpoints.includes('queue')).map((m) => m.id));
+
+  const jobs: Job[] = [];
+  const modelKeys: string[] = [];
+  for (const m of named) {
+    const raw = JSON.stringify(m.raw);
+    const key = hash(fp, label, m.id, raw, pathsKey);
+    modelKeys.push(key);
+    jobs.push({ file: `generated/models/${m.id}.ts`, inputs: hash('model', key), sources: [m.file, openapiFile], formatted: true, build: async () => modelModule({ ...m, type: await modelType(m, modelDoc(t, m)) }, validated.has(m.id)) });
+    if (validated.has(m.id)) jobs.push({ file: `generated/validators/${m.id}.ts`, inputs: hash('validator', key), sources: [m.file], formatted: false, build: async () => (await validatorModule(m))! });
+  }
+  const allKey = hash(fp, label, ...modelKeys);
+  const list = [`${label}/models.json`, `${label}/models/*.json`];
+  jobs.push({ file: 'generated/index.ts', inputs: hash('index', allKey), sources: list, formatted: true, build: () => indexModule(named, validated, label) });
+  jobs.push({ file: 'generated/MODELS.md', inputs: hash('models.md', allKey), sources: list, formatted: true, build: async () => modelsMarkdown(t, named, label, PACKAGE_NAME) });
+  jobs.push({ file: 'generated/openapi.ts', inputs: hash('openapi', fp, label, JSON.stringify(specs.openapi)), sources: [openapiFile], formatted: true, build: () => openapiModule(specs.openapi, openapiFile) });
+
+  const files: OutputFiles = new Map();
+  const manifest = new Map<string, ManifestEntry>();
+  const rebuilt: string[] = [];
+  await Promise.all(
+    jobs.map(async (job) => {
+      let text = await reuse(job, prior, outRoot);
+      if (text === undefined) {
+        text = await make(job, t);
+        rebuilt.push(job.file);
+      }
+      files.set(job.file, text);
+      manifest.set(job.file, { inputs: job.inputs, content: hash(text) });
+    }),
+  );
+  lap('emit and format');
+  files.set(MANIFEST, renderManifest(manifest));
+  const sorted: OutputFiles = new Map([...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  const result = await write(sorted, outRoot, { check: options.check ?? false });
   lap('write');
-  return { ...result, notes, files, models: typed.length };
+  return { ...result, notes, files: sorted, models: named.length, rebuilt: rebuilt.sort() };
+
+  async function make(job: Job, templates: Templates): Promise<string> {
+    const body = await job.build();
+    const text = `${header(templates, job.sources, job.file.endsWith('.md'))}\n${body}`;
+    return job.formatted ? format(text, job.file, REPO_ROOT) : text;
+  }
+}
+
+/** The file on disk when the manifest shows its inputs unchanged and its bytes untouched. */
+async function reuse(job: Job, prior: Map<string, ManifestEntry>, outRoot: string): Promise<string | undefined> {
+  const entry = prior.get(job.file);
+  if (!entry || entry.inputs !== job.inputs) return undefined;
+  const text = await readFile(path.join(outRoot, job.file), 'utf8').catch(() => undefined);
+  return text !== undefined && hash(text) === entry.content ? text : undefined;
 }

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { Ajv, type ErrorObject } from 'ajv';
 import { load as parseYaml } from 'js-yaml';
 import { SpecError, pointerToken } from './errors.ts';
+import { checkSupported, MAX_JSON_DEPTH, modelIdProblem, tooDeep } from './schema-check.ts';
 
 /** A JSON Schema object, as found in the snapshot. */
 export type JsonSchema = { readonly [key: string]: unknown };
@@ -115,11 +116,15 @@ function firstProblem(errors: ErrorObject[] | null | undefined, base: string): {
   return { pointer: base + e.instancePath + extra, message: `${e.message ?? 'invalid'}${e.keyword === 'enum' ? ` (${JSON.stringify((e.params as { allowedValues: unknown }).allowedValues)})` : ''}` };
 }
 
-/** Deep-freeze a parsed JSON value so later stages cannot mutate the inputs. */
+/** Deep-freeze a parsed JSON value so later stages cannot mutate the inputs (iterative: any depth). */
 export function deepFreeze<T>(value: T): T {
-  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const v of Object.values(value)) deepFreeze(v);
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (v && typeof v === 'object' && !Object.isFrozen(v)) {
+      Object.freeze(v);
+      for (const child of Object.values(v)) stack.push(child);
+    }
   }
   return value;
 }
@@ -136,12 +141,17 @@ function parseJson(text: string, label: string, model?: string): unknown {
   try {
     return JSON.parse(text);
   } catch (err) {
+    if (err instanceof RangeError) throw new SpecError(label, model, '', `nested too deeply to parse (more than ${MAX_JSON_DEPTH} levels are not supported)`);
     throw new SpecError(label, model, '', `malformed JSON: ${(err as Error).message}`);
   }
 }
 
 /** Check one model object and normalise it. Exported for the refresh stage, which checks fetched objects before writing them. */
 export function checkModel(raw: unknown, expectedId: string, file: string): LoadedModel {
+  const idProblem = modelIdProblem(expectedId);
+  if (idProblem) throw new SpecError(file, JSON.stringify(expectedId), '/id', `model id ${JSON.stringify(expectedId)} refused: ${idProblem}`);
+  const deep = tooDeep(raw, MAX_JSON_DEPTH + 1);
+  if (deep !== undefined) throw new SpecError(file, expectedId, deep, `nested deeper than ${MAX_JSON_DEPTH} levels: not supported`);
   const ajv = validator();
   if (!ajv.validate(MODEL_OBJECT_SCHEMA, raw)) {
     const p = firstProblem(ajv.errors, '');
@@ -155,7 +165,16 @@ export function checkModel(raw: unknown, expectedId: string, file: string): Load
   const schema = schemaField ? (obj[schemaField] as JsonSchema) : null;
   if (schema && schemaField) {
     const base = `/${schemaField}`;
-    if (!ajv.validateSchema(schema as object)) {
+    checkSupported(schema as Record<string, unknown>, file, expectedId, base);
+    // $schema (draft-07, checked above) and a root $id are not given to ajv: they would select or register meta-schemas.
+    const { $schema: _dialect, $id: _id, ...plain } = schema as Record<string, unknown>;
+    let valid: boolean;
+    try {
+      valid = ajv.validateSchema(plain) as boolean;
+    } catch {
+      throw new SpecError(file, expectedId, base, 'not a valid JSON Schema (draft-07): the meta-schema check failed on it');
+    }
+    if (!valid) {
       const p = firstProblem(ajv.errors, base);
       throw new SpecError(file, expectedId, p.pointer, `not a valid JSON Schema: ${p.message}`);
     }
@@ -165,7 +184,7 @@ export function checkModel(raw: unknown, expectedId: string, file: string): Load
     }
     const props = (schema['properties'] ?? {}) as Record<string, unknown>;
     for (const [i, name] of ((schema['required'] ?? []) as string[]).entries()) {
-      if (!(name in props)) throw new SpecError(file, expectedId, `${base}/required/${i}`, `required property ${JSON.stringify(name)} is not in properties`);
+      if (!Object.hasOwn(props, name)) throw new SpecError(file, expectedId, `${base}/required/${i}`, `required property ${JSON.stringify(name)} is not in properties`);
     }
   }
   const caps = obj['capabilities'] as { input?: string[]; output?: string[] } | undefined;
@@ -206,7 +225,8 @@ export async function load(options: LoadOptions): Promise<Specs> {
   const seen = new Map<string, number>();
   ids.forEach((id, i) => {
     if (typeof id !== 'string' || id === '') throw new SpecError(listLabel, undefined, `/${i}`, 'expected a non-empty string model id');
-    if (/[/\\]/.test(id) || id === '.' || id === '..') throw new SpecError(listLabel, id, `/${i}`, 'a model id cannot contain a slash or be . or .. (it names a file)');
+    const problem = modelIdProblem(id);
+    if (problem) throw new SpecError(listLabel, JSON.stringify(id), `/${i}`, `model id ${JSON.stringify(id)} refused: ${problem} (see generator/schema-check.ts)`);
     const dup = seen.get(id);
     if (dup !== undefined) throw new SpecError(listLabel, id, `/${i}`, `duplicate model id (also at /${dup})`);
     seen.set(id, i);
@@ -216,6 +236,8 @@ export async function load(options: LoadOptions): Promise<Specs> {
     (ids as string[]).map(async (id) => {
       const file = `${label}/models/${id}.json`;
       const raw = parseJson(await readText(path.join(dir, 'models', `${id}.json`), file, id), file, id);
+      const deep = tooDeep(raw, MAX_JSON_DEPTH + 1);
+      if (deep !== undefined) throw new SpecError(file, id, deep, `nested deeper than ${MAX_JSON_DEPTH} levels: not supported`);
       return checkModel(deepFreeze(raw), id, file);
     }),
   );

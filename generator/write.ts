@@ -1,16 +1,21 @@
 /**
- * Stage 7, write: format every output file with prettier, then write only the files whose text
+ * Stage 7, write: format output files with prettier, then write only the files whose text
  * changed and remove generated files that are no longer produced. With `check`, write nothing and
  * report what would change (the drift check CI runs).
  *
- * Writing is staged: every changed file is first written next to its target as a temporary file,
- * then all are renamed into place, so an error while writing leaves `generated/` as it was.
+ * All or nothing: every changed file is first written as a temporary file beside its target; then
+ * each target is moved aside (renamed to a backup) and the new file renamed into place. If any
+ * step fails, every step already done is undone in reverse order (new files removed, backups
+ * renamed back, temporary files deleted), so `generated/` is left byte-identical and holds no
+ * temporary file. Backups are removed only once everything is in place.
  */
+import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Options as PrettierOptions } from 'prettier';
-import { hash, packageVersion, type OutputCache } from './cache.ts';
-import type { OutputFiles } from './emit.ts';
+
+/** Output: path relative to the output root -> file text. */
+export type OutputFiles = Map<string, string>;
 
 /** What differs between the output and the files on disk (paths relative to the root). */
 export interface WriteResult {
@@ -27,31 +32,15 @@ export interface WriteResult {
  */
 export async function prettierOptions(root: string, file: string): Promise<PrettierOptions> {
   const config = JSON.parse(await readFile(path.join(root, '.prettierrc.json'), 'utf8')) as PrettierOptions;
-  const parser = file.endsWith('.ts') ? 'babel-ts' : file.endsWith('.md') ? 'markdown' : undefined;
+  const parser = file.endsWith('.ts') ? 'babel-ts' : file.endsWith('.md') ? 'markdown' : file.endsWith('.json') ? 'json' : undefined;
   return { ...config, ...(parser ? { parser } : { filepath: file }) };
 }
 
-/**
- * Format every file with prettier. With a cache, a file whose unformatted text, options and
- * prettier version are unchanged and whose formatted text is already on disk under `outRoot` is
- * taken from disk (see `cache.ts`); prettier is loaded only when something must be formatted.
- */
-export async function format(files: OutputFiles, root: string, cache?: { cache: OutputCache; outRoot: string }): Promise<OutputFiles> {
-  const version = await packageVersion(root, 'prettier');
-  let prettier: typeof import('prettier') | undefined;
-  const entries = await Promise.all(
-    [...files].map(async ([file, text]) => {
-      const options = await prettierOptions(root, file);
-      const key = hash('prettier', version, JSON.stringify(options), text);
-      const reused = await cache?.cache.reuse(key, path.join(cache.outRoot, file));
-      if (reused !== undefined) return [file, reused] as const;
-      prettier ??= await import('prettier');
-      const formatted = await prettier.format(text, options);
-      cache?.cache.remember(key, formatted);
-      return [file, formatted] as const;
-    }),
-  );
-  return new Map(entries);
+let prettier: Promise<typeof import('prettier')> | undefined;
+/** Format one file's text with prettier (loaded on first use: a run that reuses every file never loads it). */
+export async function format(text: string, file: string, root: string): Promise<string> {
+  prettier ??= import('prettier');
+  return (await prettier).format(text, await prettierOptions(root, file));
 }
 
 async function listFiles(dir: string, root: string): Promise<string[]> {
@@ -89,25 +78,65 @@ export async function compare(files: OutputFiles, root: string, managed = 'gener
   return result;
 }
 
+/** File system steps of `write` (replaceable in tests to make one fail midway). */
+export interface WriteFs {
+  writeFile(file: string, text: string): Promise<void>;
+  rename(from: string, to: string): Promise<void>;
+  rm(file: string): Promise<void>;
+  mkdir(dir: string): Promise<void>;
+}
+
+const nodeFs: WriteFs = {
+  writeFile: (f, t) => writeFile(f, t),
+  rename: (a, b) => rename(a, b),
+  rm: (f) => rm(f, { force: true }),
+  mkdir: async (d) => void (await mkdir(d, { recursive: true })),
+};
+
 /** Write what differs (see `compare`); with `check`, only report it. */
-export async function write(files: OutputFiles, root: string, options: { check?: boolean; managed?: string } = {}): Promise<WriteResult> {
+export async function write(files: OutputFiles, root: string, options: { check?: boolean; managed?: string; fs?: WriteFs } = {}): Promise<WriteResult> {
   const result = await compare(files, root, options.managed);
   if (options.check) return result;
-  const toWrite = [...result.added, ...result.changed];
-  const staged: Array<[string, string]> = [];
+  const fs = options.fs ?? nodeFs;
+  // Short temporary names (a long file name plus a suffix could exceed the file system's limit).
+  const tag = `${process.pid.toString(36)}${randomBytes(3).toString('hex')}`;
+  let n = 0;
+  const temp = (target: string, kind: string) => path.join(path.dirname(target), `.${kind}-${tag}-${(n++).toString(36)}`);
+  const staged: Array<{ target: string; tmp: string }> = [];
+  const undo: Array<() => Promise<void>> = [];
+  const backups: string[] = [];
   try {
-    for (const file of toWrite) {
+    for (const file of [...result.added, ...result.changed]) {
       const target = path.join(root, file);
-      const tmp = `${target}.tmp-${process.pid}`;
-      await mkdir(path.dirname(target), { recursive: true });
-      await writeFile(tmp, files.get(file)!);
-      staged.push([tmp, target]);
+      await fs.mkdir(path.dirname(target));
+      const tmp = temp(target, 'new');
+      staged.push({ target, tmp });
+      await fs.writeFile(tmp, files.get(file)!);
+    }
+    const existing = new Set(result.changed.map((f) => path.join(root, f)));
+    for (const { target, tmp } of staged) {
+      if (existing.has(target)) {
+        const bak = temp(target, 'old');
+        await fs.rename(target, bak);
+        backups.push(bak);
+        undo.push(() => fs.rename(bak, target));
+      }
+      await fs.rename(tmp, target);
+      undo.push(() => fs.rm(target));
+    }
+    for (const file of result.removed) {
+      const target = path.join(root, file);
+      const bak = temp(target, 'old');
+      await fs.rename(target, bak);
+      backups.push(bak);
+      undo.push(() => fs.rename(bak, target));
     }
   } catch (err) {
-    await Promise.all(staged.map(([tmp]) => rm(tmp, { force: true })));
+    // Undo in reverse order; keep going on errors so that as much as possible is restored.
+    for (const step of undo.reverse()) await step().catch(() => undefined);
+    await Promise.all(staged.map(({ tmp }) => fs.rm(tmp).catch(() => undefined)));
     throw err;
   }
-  for (const [tmp, target] of staged) await rename(tmp, target);
-  for (const file of result.removed) await rm(path.join(root, file), { force: true });
+  await Promise.all(backups.map((b) => rm(b, { force: true })));
   return result;
 }

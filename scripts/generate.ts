@@ -79,7 +79,7 @@ if (refreshing) {
         process.exitCode = 1;
       } else console.log(`generate --check: generated/ is up to date (${r.files.size} files, ${r.models} models, ${ms} ms)`);
     } else {
-      console.log(`generated ${r.models} models: ${r.added.length} added, ${r.changed.length} changed, ${r.removed.length} removed, ${r.unchanged} unchanged (${ms} ms)`);
+      console.log(`generated ${r.models} models: ${r.added.length} added, ${r.changed.length} changed, ${r.removed.length} removed, ${r.unchanged} unchanged; ${r.rebuilt.length} of ${r.files.size - 1} files rebuilt, the rest reused through generated/manifest.json (${ms} ms)`);
       if (diff.length > 0) console.log(diff.join('\n'));
     }
   } catch (err) {

@@ -5,7 +5,6 @@
  */
 
 import type {
-  Client,
   EnqueueOptions,
   EnqueueResponse,
   ImageResult,
@@ -15,8 +14,11 @@ import type {
   QueueRunOutcome,
   RequestOptions,
   ResponseFormat,
-  WithInputImage,
+  Transport,
 } from '../../runtime/index.ts';
+import { editImages, enqueueGenerations, generateImages } from '../../runtime/endpoints.ts';
+import { runGenerations } from '../../runtime/queue-run.ts';
+import { validate } from '../validators/black-forest-labs-flux-2-klein-4b.ts';
 
 /**
  * FLUX.2 Klein 4B: Compact, fast text-to-image model
@@ -84,8 +86,8 @@ export interface BlackForestLabsFlux2Klein4bParams {
   guidance_scale?: number;
 }
 
-/** The request schema of `black-forest-labs-flux-2-klein-4b` exactly as in `specs/models/black-forest-labs-flux-2-klein-4b.json` (field `request_schema`); the client validates queue requests against it. */
-export const blackForestLabsFlux2Klein4bSchema = {
+/** The request schema of `black-forest-labs-flux-2-klein-4b` exactly as in `specs/models/black-forest-labs-flux-2-klein-4b.json` (field `request_schema`), as data. The queue functions validate with its compiled validator (`generated/validators/black-forest-labs-flux-2-klein-4b.ts`), not with this object. */
+export const blackForestLabsFlux2Klein4bSchema: Readonly<Record<string, unknown>> = {
   basic: ['input_image'],
   properties: {
     prompt: {
@@ -148,79 +150,74 @@ export const blackForestLabsFlux2Klein4bSchema = {
   },
   required: ['prompt'],
   type: 'object',
-} as const;
+};
 /** The model id of `BlackForestLabsFlux2Klein4bParams`. */
 export const blackForestLabsFlux2Klein4bId = 'black-forest-labs-flux-2-klein-4b' as const;
 
 /**
  * Generate images with `black-forest-labs-flux-2-klein-4b`: `POST /api/ai/images/generate`, blocking until done (typically 5 to 30 seconds).
- * @param client A `Client` (the generated one, or the runtime's).
+ * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
  * @param params The model's parameters (`BlackForestLabsFlux2Klein4bParams`), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds) and `signal`.
+ * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
  * @returns `ImageResult` whose items are `{ url }`, or `{ b64_json }` with `response_format: 'b64_json'`.
- * @throws BadRequestError, NotFoundError, InsufficientCreditsError, and the other `APIError`s of `client.images.generate`.
+ * @throws BadRequestError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent), TimeoutError, AbortError, and the other `APIError`s.
  */
 export function blackForestLabsFlux2Klein4bGenerateImage<F extends ResponseFormat = 'url'>(
-  client: Client<any>,
+  client: Transport,
   params: MediaParams<BlackForestLabsFlux2Klein4bParams, F>,
   options?: RequestOptions,
 ): Promise<ImageResult<F>> {
-  return client.images.generate({ ...params, model: 'black-forest-labs-flux-2-klein-4b' }, options) as Promise<
+  return generateImages(client, { ...params, model: 'black-forest-labs-flux-2-klein-4b' }, options) as Promise<
     ImageResult<F>
   >;
 }
 
 /**
- * Edit images with `black-forest-labs-flux-2-klein-4b`: `POST /api/ai/images/edit` (`input_image` required), blocking until done.
- * @param client A `Client` (the generated one, or the runtime's).
- * @param params The model's parameters (`BlackForestLabsFlux2Klein4bParams`) with `input_image`, `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds) and `signal`.
+ * Edit images with `black-forest-labs-flux-2-klein-4b`: `POST /api/ai/images/edit`, blocking until done. `input_image` is required exactly when the model's schema requires it (edit-only models).
+ * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
+ * @param params The model's parameters (`BlackForestLabsFlux2Klein4bParams`), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
  * @returns `ImageResult` typed by `response_format`.
- * @throws BadRequestError (an input URL the service could not fetch), NotFoundError, InsufficientCreditsError.
+ * @throws BadRequestError (an input URL the service could not fetch), NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent), TimeoutError, AbortError.
  */
 export function blackForestLabsFlux2Klein4bEditImage<F extends ResponseFormat = 'url'>(
-  client: Client<any>,
-  params: MediaParams<WithInputImage<BlackForestLabsFlux2Klein4bParams>, F>,
+  client: Transport,
+  params: MediaParams<BlackForestLabsFlux2Klein4bParams, F>,
   options?: RequestOptions,
 ): Promise<ImageResult<F>> {
-  return client.images.edit({ ...params, model: 'black-forest-labs-flux-2-klein-4b' }, options) as Promise<
+  return editImages(client, { ...params, model: 'black-forest-labs-flux-2-klein-4b' }, options) as Promise<
     ImageResult<F>
   >;
 }
 
 /**
- * Enqueue generations of `black-forest-labs-flux-2-klein-4b`: `POST /api/ai/queue`, validated against the model's schema first unless `validate: false`.
- * @param client A `Client` (the generated one, or the runtime's).
+ * Enqueue generations of `black-forest-labs-flux-2-klein-4b`: `POST /api/ai/queue`, validated first against the model's schema (compiled at generate time) unless `validate: false`.
+ * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
  * @param params The model's parameters (`BlackForestLabsFlux2Klein4bParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
- * @param options `validate`, `timeoutMs` (milliseconds) and `signal`.
+ * @param options `validate`, `timeoutMs` (milliseconds), `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
- * @throws ValidationError (nothing sent), NotFoundError, InsufficientCreditsError, OutcomeUnknownError.
+ * @throws ValidationError (nothing sent), NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent: check `queue.list`).
  */
 export function blackForestLabsFlux2Klein4bEnqueue(
-  client: Client<any>,
+  client: Transport,
   params: MediaParams<BlackForestLabsFlux2Klein4bParams, ResponseFormat, QueueFields>,
   options?: EnqueueOptions,
 ): Promise<EnqueueResponse> {
-  return client.queue.enqueue(
-    { ...params, model: 'black-forest-labs-flux-2-klein-4b' },
-    options,
-  ) as Promise<EnqueueResponse>;
+  return enqueueGenerations(client, { ...params, model: 'black-forest-labs-flux-2-klein-4b' }, options, validate);
 }
 
 /**
- * Enqueue generations of `black-forest-labs-flux-2-klein-4b` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`): `queue.run`.
- * @param client A `Client` (the generated one, or the runtime's).
+ * Enqueue generations of `black-forest-labs-flux-2-klein-4b` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`) over the event stream: `queue.run`, validated first against the model's schema (compiled at generate time) unless `validate: false`.
+ * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
  * @param params The model's parameters (`BlackForestLabsFlux2Klein4bParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
  * @param options `validate`, `timeoutMs` (milliseconds, default one hour), `signal`, `onProgress`, `onEvent`.
  * @returns One `QueueRunOutcome` per generation, in enqueue order.
  * @throws ValidationError (nothing sent), QueueRunTimeoutError, QueueRunAbortError, and the errors of enqueue.
  */
 export function blackForestLabsFlux2Klein4bRun(
-  client: Client<any>,
+  client: Transport,
   params: MediaParams<BlackForestLabsFlux2Klein4bParams, ResponseFormat, QueueFields>,
   options?: QueueRunOptions,
 ): Promise<QueueRunOutcome[]> {
-  return client.queue.run({ ...params, model: 'black-forest-labs-flux-2-klein-4b' }, options) as Promise<
-    QueueRunOutcome[]
-  >;
+  return runGenerations(client, { ...params, model: 'black-forest-labs-flux-2-klein-4b' }, options, validate);
 }

@@ -5,7 +5,6 @@
  */
 
 import type {
-  Client,
   EnqueueOptions,
   EnqueueResponse,
   MediaParams,
@@ -14,8 +13,12 @@ import type {
   QueueRunOutcome,
   RequestOptions,
   ResponseFormat,
+  Transport,
   VideoResult,
 } from '../../runtime/index.ts';
+import { enqueueGenerations, generateVideos } from '../../runtime/endpoints.ts';
+import { runGenerations } from '../../runtime/queue-run.ts';
+import { validate } from '../validators/bytedance-depth-anything-video.ts';
 
 /**
  * Depth Anything Video: Consistent depth maps from video
@@ -80,8 +83,8 @@ export interface BytedanceDepthAnythingVideoParams {
   include_raw_depths?: boolean;
 }
 
-/** The request schema of `bytedance-depth-anything-video` exactly as in `specs/models/bytedance-depth-anything-video.json` (field `request_schema`); the client validates queue requests against it. */
-export const bytedanceDepthAnythingVideoSchema = {
+/** The request schema of `bytedance-depth-anything-video` exactly as in `specs/models/bytedance-depth-anything-video.json` (field `request_schema`), as data. The queue functions validate with its compiled validator (`generated/validators/bytedance-depth-anything-video.ts`), not with this object. */
+export const bytedanceDepthAnythingVideoSchema: Readonly<Record<string, unknown>> = {
   basic: [],
   properties: {
     video_url: {
@@ -136,61 +139,56 @@ export const bytedanceDepthAnythingVideoSchema = {
   },
   required: ['video_url'],
   type: 'object',
-} as const;
+};
 /** The model id of `BytedanceDepthAnythingVideoParams`. */
 export const bytedanceDepthAnythingVideoId = 'bytedance-depth-anything-video' as const;
 
 /**
  * Generate videos with `bytedance-depth-anything-video`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
- * @param client A `Client` (the generated one, or the runtime's).
+ * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
  * @param params The model's parameters (`BytedanceDepthAnythingVideoParams`), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds) and `signal`.
+ * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
  * @returns `VideoResult` typed by `response_format`.
- * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError.
+ * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent), TimeoutError, AbortError.
  */
 export function bytedanceDepthAnythingVideoGenerateVideo<F extends ResponseFormat = 'url'>(
-  client: Client<any>,
+  client: Transport,
   params: MediaParams<BytedanceDepthAnythingVideoParams, F>,
   options?: RequestOptions,
 ): Promise<VideoResult<F>> {
-  return client.videos.generate({ ...params, model: 'bytedance-depth-anything-video' }, options) as Promise<
+  return generateVideos(client, { ...params, model: 'bytedance-depth-anything-video' }, options) as Promise<
     VideoResult<F>
   >;
 }
 
 /**
- * Enqueue generations of `bytedance-depth-anything-video`: `POST /api/ai/queue`, validated against the model's schema first unless `validate: false`.
- * @param client A `Client` (the generated one, or the runtime's).
+ * Enqueue generations of `bytedance-depth-anything-video`: `POST /api/ai/queue`, validated first against the model's schema (compiled at generate time) unless `validate: false`.
+ * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
  * @param params The model's parameters (`BytedanceDepthAnythingVideoParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
- * @param options `validate`, `timeoutMs` (milliseconds) and `signal`.
+ * @param options `validate`, `timeoutMs` (milliseconds), `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
- * @throws ValidationError (nothing sent), NotFoundError, InsufficientCreditsError, OutcomeUnknownError.
+ * @throws ValidationError (nothing sent), NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent: check `queue.list`).
  */
 export function bytedanceDepthAnythingVideoEnqueue(
-  client: Client<any>,
+  client: Transport,
   params: MediaParams<BytedanceDepthAnythingVideoParams, ResponseFormat, QueueFields>,
   options?: EnqueueOptions,
 ): Promise<EnqueueResponse> {
-  return client.queue.enqueue(
-    { ...params, model: 'bytedance-depth-anything-video' },
-    options,
-  ) as Promise<EnqueueResponse>;
+  return enqueueGenerations(client, { ...params, model: 'bytedance-depth-anything-video' }, options, validate);
 }
 
 /**
- * Enqueue generations of `bytedance-depth-anything-video` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`): `queue.run`.
- * @param client A `Client` (the generated one, or the runtime's).
+ * Enqueue generations of `bytedance-depth-anything-video` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`) over the event stream: `queue.run`, validated first against the model's schema (compiled at generate time) unless `validate: false`.
+ * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
  * @param params The model's parameters (`BytedanceDepthAnythingVideoParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
  * @param options `validate`, `timeoutMs` (milliseconds, default one hour), `signal`, `onProgress`, `onEvent`.
  * @returns One `QueueRunOutcome` per generation, in enqueue order.
  * @throws ValidationError (nothing sent), QueueRunTimeoutError, QueueRunAbortError, and the errors of enqueue.
  */
 export function bytedanceDepthAnythingVideoRun(
-  client: Client<any>,
+  client: Transport,
   params: MediaParams<BytedanceDepthAnythingVideoParams, ResponseFormat, QueueFields>,
   options?: QueueRunOptions,
 ): Promise<QueueRunOutcome[]> {
-  return client.queue.run({ ...params, model: 'bytedance-depth-anything-video' }, options) as Promise<
-    QueueRunOutcome[]
-  >;
+  return runGenerations(client, { ...params, model: 'bytedance-depth-anything-video' }, options, validate);
 }

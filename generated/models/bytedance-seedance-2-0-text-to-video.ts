@@ -5,7 +5,6 @@
  */
 
 import type {
-  Client,
   EnqueueOptions,
   EnqueueResponse,
   MediaParams,
@@ -14,8 +13,12 @@ import type {
   QueueRunOutcome,
   RequestOptions,
   ResponseFormat,
+  Transport,
   VideoResult,
 } from '../../runtime/index.ts';
+import { enqueueGenerations, generateVideos } from '../../runtime/endpoints.ts';
+import { runGenerations } from '../../runtime/queue-run.ts';
+import { validate } from '../validators/bytedance-seedance-2-0-text-to-video.ts';
 
 /**
  * Seedance 2.0 - Text to Video: Cinematic text-to-video, up to 4k
@@ -67,8 +70,8 @@ export interface BytedanceSeedance20TextToVideoParams {
   watermark?: boolean;
 }
 
-/** The request schema of `bytedance-seedance-2-0-text-to-video` exactly as in `specs/models/bytedance-seedance-2-0-text-to-video.json` (field `request_schema`); the client validates queue requests against it. */
-export const bytedanceSeedance20TextToVideoSchema = {
+/** The request schema of `bytedance-seedance-2-0-text-to-video` exactly as in `specs/models/bytedance-seedance-2-0-text-to-video.json` (field `request_schema`), as data. The queue functions validate with its compiled validator (`generated/validators/bytedance-seedance-2-0-text-to-video.ts`), not with this object. */
+export const bytedanceSeedance20TextToVideoSchema: Readonly<Record<string, unknown>> = {
   basic: [],
   properties: {
     prompt: {
@@ -116,61 +119,56 @@ export const bytedanceSeedance20TextToVideoSchema = {
   },
   required: ['prompt'],
   type: 'object',
-} as const;
+};
 /** The model id of `BytedanceSeedance20TextToVideoParams`. */
 export const bytedanceSeedance20TextToVideoId = 'bytedance-seedance-2-0-text-to-video' as const;
 
 /**
  * Generate videos with `bytedance-seedance-2-0-text-to-video`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
- * @param client A `Client` (the generated one, or the runtime's).
+ * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
  * @param params The model's parameters (`BytedanceSeedance20TextToVideoParams`), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds) and `signal`.
+ * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
  * @returns `VideoResult` typed by `response_format`.
- * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError.
+ * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent), TimeoutError, AbortError.
  */
 export function bytedanceSeedance20TextToVideoGenerateVideo<F extends ResponseFormat = 'url'>(
-  client: Client<any>,
+  client: Transport,
   params: MediaParams<BytedanceSeedance20TextToVideoParams, F>,
   options?: RequestOptions,
 ): Promise<VideoResult<F>> {
-  return client.videos.generate({ ...params, model: 'bytedance-seedance-2-0-text-to-video' }, options) as Promise<
+  return generateVideos(client, { ...params, model: 'bytedance-seedance-2-0-text-to-video' }, options) as Promise<
     VideoResult<F>
   >;
 }
 
 /**
- * Enqueue generations of `bytedance-seedance-2-0-text-to-video`: `POST /api/ai/queue`, validated against the model's schema first unless `validate: false`.
- * @param client A `Client` (the generated one, or the runtime's).
+ * Enqueue generations of `bytedance-seedance-2-0-text-to-video`: `POST /api/ai/queue`, validated first against the model's schema (compiled at generate time) unless `validate: false`.
+ * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
  * @param params The model's parameters (`BytedanceSeedance20TextToVideoParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
- * @param options `validate`, `timeoutMs` (milliseconds) and `signal`.
+ * @param options `validate`, `timeoutMs` (milliseconds), `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
- * @throws ValidationError (nothing sent), NotFoundError, InsufficientCreditsError, OutcomeUnknownError.
+ * @throws ValidationError (nothing sent), NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent: check `queue.list`).
  */
 export function bytedanceSeedance20TextToVideoEnqueue(
-  client: Client<any>,
+  client: Transport,
   params: MediaParams<BytedanceSeedance20TextToVideoParams, ResponseFormat, QueueFields>,
   options?: EnqueueOptions,
 ): Promise<EnqueueResponse> {
-  return client.queue.enqueue(
-    { ...params, model: 'bytedance-seedance-2-0-text-to-video' },
-    options,
-  ) as Promise<EnqueueResponse>;
+  return enqueueGenerations(client, { ...params, model: 'bytedance-seedance-2-0-text-to-video' }, options, validate);
 }
 
 /**
- * Enqueue generations of `bytedance-seedance-2-0-text-to-video` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`): `queue.run`.
- * @param client A `Client` (the generated one, or the runtime's).
+ * Enqueue generations of `bytedance-seedance-2-0-text-to-video` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`) over the event stream: `queue.run`, validated first against the model's schema (compiled at generate time) unless `validate: false`.
+ * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
  * @param params The model's parameters (`BytedanceSeedance20TextToVideoParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
  * @param options `validate`, `timeoutMs` (milliseconds, default one hour), `signal`, `onProgress`, `onEvent`.
  * @returns One `QueueRunOutcome` per generation, in enqueue order.
  * @throws ValidationError (nothing sent), QueueRunTimeoutError, QueueRunAbortError, and the errors of enqueue.
  */
 export function bytedanceSeedance20TextToVideoRun(
-  client: Client<any>,
+  client: Transport,
   params: MediaParams<BytedanceSeedance20TextToVideoParams, ResponseFormat, QueueFields>,
   options?: QueueRunOptions,
 ): Promise<QueueRunOutcome[]> {
-  return client.queue.run({ ...params, model: 'bytedance-seedance-2-0-text-to-video' }, options) as Promise<
-    QueueRunOutcome[]
-  >;
+  return runGenerations(client, { ...params, model: 'bytedance-seedance-2-0-text-to-video' }, options, validate);
 }

@@ -4,7 +4,8 @@
  * To change it, change the specs, the generator or the templates and run `npm run generate` again.
  */
 
-import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } from '../../runtime/index.ts';
+import type { ChatCompletion, ChatCompletionParams, RequestOptions, Transport } from '../../runtime/index.ts';
+import { createChatCompletion } from '../../runtime/endpoints.ts';
 
 /**
  * Claude Fable 5: Long-horizon agentic reasoning, 1M context
@@ -13,23 +14,23 @@ import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } fro
  * Served by: `chat.completions.create`.
  */
 export type ClaudeFable5Params = ChatCompletionParams;
-/** The request schema of `claude-fable-5` exactly as in `specs/models/claude-fable-5.json` (null). */
-export const claudeFable5Schema = null;
+/** The request schema of `claude-fable-5` exactly as in `specs/models/claude-fable-5.json` (null), as data. The queue functions validate with its compiled validator (`generated/validators/claude-fable-5.ts`), not with this object. */
+export const claudeFable5Schema: null = null;
 /** The model id of `ClaudeFable5Params`. */
 export const claudeFable5Id = 'claude-fable-5' as const;
 
 /**
- * Create a chat completion with `claude-fable-5`: `POST /api/ai/chat/completions` (not streaming).
- * @param client A `Client` (the generated one, or the runtime's).
+ * Create a chat completion with `claude-fable-5`: `POST /api/ai/chat/completions` (not streaming; stream with `client.chat.completions.create({ stream: true })`).
+ * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
  * @param params The chat body without `model` (`ClaudeFable5Params`).
- * @param options `timeoutMs` (milliseconds) and `signal`.
+ * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
  * @returns `ChatCompletion`.
- * @throws BadRequestError, NotFoundError, InsufficientCreditsError.
+ * @throws BadRequestError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent).
  */
 export function claudeFable5CreateChatCompletion(
-  client: Client<any>,
+  client: Transport,
   params: ClaudeFable5Params & { stream?: false },
   options?: RequestOptions,
 ): Promise<ChatCompletion> {
-  return client.chat.completions.create({ ...params, model: 'claude-fable-5' }, options) as Promise<ChatCompletion>;
+  return createChatCompletion(client, { ...params, model: 'claude-fable-5' }, options);
 }

@@ -4,7 +4,8 @@
  * To change it, change the specs, the generator or the templates and run `npm run generate` again.
  */
 
-import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } from '../../runtime/index.ts';
+import type { ChatCompletion, ChatCompletionParams, RequestOptions, Transport } from '../../runtime/index.ts';
+import { createChatCompletion } from '../../runtime/endpoints.ts';
 
 /**
  * Claude Opus 4.1: Refined reasoning and coding model
@@ -13,26 +14,23 @@ import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } fro
  * Served by: `chat.completions.create`.
  */
 export type ClaudeOpus4120250805Params = ChatCompletionParams;
-/** The request schema of `claude-opus-4-1-20250805` exactly as in `specs/models/claude-opus-4-1-20250805.json` (null). */
-export const claudeOpus4120250805Schema = null;
+/** The request schema of `claude-opus-4-1-20250805` exactly as in `specs/models/claude-opus-4-1-20250805.json` (null), as data. The queue functions validate with its compiled validator (`generated/validators/claude-opus-4-1-20250805.ts`), not with this object. */
+export const claudeOpus4120250805Schema: null = null;
 /** The model id of `ClaudeOpus4120250805Params`. */
 export const claudeOpus4120250805Id = 'claude-opus-4-1-20250805' as const;
 
 /**
- * Create a chat completion with `claude-opus-4-1-20250805`: `POST /api/ai/chat/completions` (not streaming).
- * @param client A `Client` (the generated one, or the runtime's).
+ * Create a chat completion with `claude-opus-4-1-20250805`: `POST /api/ai/chat/completions` (not streaming; stream with `client.chat.completions.create({ stream: true })`).
+ * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
  * @param params The chat body without `model` (`ClaudeOpus4120250805Params`).
- * @param options `timeoutMs` (milliseconds) and `signal`.
+ * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
  * @returns `ChatCompletion`.
- * @throws BadRequestError, NotFoundError, InsufficientCreditsError.
+ * @throws BadRequestError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent).
  */
 export function claudeOpus4120250805CreateChatCompletion(
-  client: Client<any>,
+  client: Transport,
   params: ClaudeOpus4120250805Params & { stream?: false },
   options?: RequestOptions,
 ): Promise<ChatCompletion> {
-  return client.chat.completions.create(
-    { ...params, model: 'claude-opus-4-1-20250805' },
-    options,
-  ) as Promise<ChatCompletion>;
+  return createChatCompletion(client, { ...params, model: 'claude-opus-4-1-20250805' }, options);
 }

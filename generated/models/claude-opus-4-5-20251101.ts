@@ -4,7 +4,8 @@
  * To change it, change the specs, the generator or the templates and run `npm run generate` again.
  */
 
-import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } from '../../runtime/index.ts';
+import type { ChatCompletion, ChatCompletionParams, RequestOptions, Transport } from '../../runtime/index.ts';
+import { createChatCompletion } from '../../runtime/endpoints.ts';
 
 /**
  * Claude Opus 4.5: Software engineering and agentic workflows
@@ -13,26 +14,23 @@ import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } fro
  * Served by: `chat.completions.create`.
  */
 export type ClaudeOpus4520251101Params = ChatCompletionParams;
-/** The request schema of `claude-opus-4-5-20251101` exactly as in `specs/models/claude-opus-4-5-20251101.json` (null). */
-export const claudeOpus4520251101Schema = null;
+/** The request schema of `claude-opus-4-5-20251101` exactly as in `specs/models/claude-opus-4-5-20251101.json` (null), as data. The queue functions validate with its compiled validator (`generated/validators/claude-opus-4-5-20251101.ts`), not with this object. */
+export const claudeOpus4520251101Schema: null = null;
 /** The model id of `ClaudeOpus4520251101Params`. */
 export const claudeOpus4520251101Id = 'claude-opus-4-5-20251101' as const;
 
 /**
- * Create a chat completion with `claude-opus-4-5-20251101`: `POST /api/ai/chat/completions` (not streaming).
- * @param client A `Client` (the generated one, or the runtime's).
+ * Create a chat completion with `claude-opus-4-5-20251101`: `POST /api/ai/chat/completions` (not streaming; stream with `client.chat.completions.create({ stream: true })`).
+ * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
  * @param params The chat body without `model` (`ClaudeOpus4520251101Params`).
- * @param options `timeoutMs` (milliseconds) and `signal`.
+ * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
  * @returns `ChatCompletion`.
- * @throws BadRequestError, NotFoundError, InsufficientCreditsError.
+ * @throws BadRequestError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent).
  */
 export function claudeOpus4520251101CreateChatCompletion(
-  client: Client<any>,
+  client: Transport,
   params: ClaudeOpus4520251101Params & { stream?: false },
   options?: RequestOptions,
 ): Promise<ChatCompletion> {
-  return client.chat.completions.create(
-    { ...params, model: 'claude-opus-4-5-20251101' },
-    options,
-  ) as Promise<ChatCompletion>;
+  return createChatCompletion(client, { ...params, model: 'claude-opus-4-5-20251101' }, options);
 }

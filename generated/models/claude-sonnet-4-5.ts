@@ -4,7 +4,8 @@
  * To change it, change the specs, the generator or the templates and run `npm run generate` again.
  */
 
-import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } from '../../runtime/index.ts';
+import type { ChatCompletion, ChatCompletionParams, RequestOptions, Transport } from '../../runtime/index.ts';
+import { createChatCompletion } from '../../runtime/endpoints.ts';
 
 /**
  * Claude Sonnet 4.5: Balanced coding, agents, computer use
@@ -13,23 +14,23 @@ import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } fro
  * Served by: `chat.completions.create`.
  */
 export type ClaudeSonnet45Params = ChatCompletionParams;
-/** The request schema of `claude-sonnet-4-5` exactly as in `specs/models/claude-sonnet-4-5.json` (null). */
-export const claudeSonnet45Schema = null;
+/** The request schema of `claude-sonnet-4-5` exactly as in `specs/models/claude-sonnet-4-5.json` (null), as data. The queue functions validate with its compiled validator (`generated/validators/claude-sonnet-4-5.ts`), not with this object. */
+export const claudeSonnet45Schema: null = null;
 /** The model id of `ClaudeSonnet45Params`. */
 export const claudeSonnet45Id = 'claude-sonnet-4-5' as const;
 
 /**
- * Create a chat completion with `claude-sonnet-4-5`: `POST /api/ai/chat/completions` (not streaming).
- * @param client A `Client` (the generated one, or the runtime's).
+ * Create a chat completion with `claude-sonnet-4-5`: `POST /api/ai/chat/completions` (not streaming; stream with `client.chat.completions.create({ stream: true })`).
+ * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
  * @param params The chat body without `model` (`ClaudeSonnet45Params`).
- * @param options `timeoutMs` (milliseconds) and `signal`.
+ * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
  * @returns `ChatCompletion`.
- * @throws BadRequestError, NotFoundError, InsufficientCreditsError.
+ * @throws BadRequestError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent).
  */
 export function claudeSonnet45CreateChatCompletion(
-  client: Client<any>,
+  client: Transport,
   params: ClaudeSonnet45Params & { stream?: false },
   options?: RequestOptions,
 ): Promise<ChatCompletion> {
-  return client.chat.completions.create({ ...params, model: 'claude-sonnet-4-5' }, options) as Promise<ChatCompletion>;
+  return createChatCompletion(client, { ...params, model: 'claude-sonnet-4-5' }, options);
 }

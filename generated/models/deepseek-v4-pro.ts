@@ -4,7 +4,8 @@
  * To change it, change the specs, the generator or the templates and run `npm run generate` again.
  */
 
-import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } from '../../runtime/index.ts';
+import type { ChatCompletion, ChatCompletionParams, RequestOptions, Transport } from '../../runtime/index.ts';
+import { createChatCompletion } from '../../runtime/endpoints.ts';
 
 /**
  * DeepSeek V4 Pro: Large MoE for reasoning and coding
@@ -13,23 +14,23 @@ import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } fro
  * Served by: `chat.completions.create`.
  */
 export type DeepseekV4ProParams = ChatCompletionParams;
-/** The request schema of `deepseek-v4-pro` exactly as in `specs/models/deepseek-v4-pro.json` (null). */
-export const deepseekV4ProSchema = null;
+/** The request schema of `deepseek-v4-pro` exactly as in `specs/models/deepseek-v4-pro.json` (null), as data. The queue functions validate with its compiled validator (`generated/validators/deepseek-v4-pro.ts`), not with this object. */
+export const deepseekV4ProSchema: null = null;
 /** The model id of `DeepseekV4ProParams`. */
 export const deepseekV4ProId = 'deepseek-v4-pro' as const;
 
 /**
- * Create a chat completion with `deepseek-v4-pro`: `POST /api/ai/chat/completions` (not streaming).
- * @param client A `Client` (the generated one, or the runtime's).
+ * Create a chat completion with `deepseek-v4-pro`: `POST /api/ai/chat/completions` (not streaming; stream with `client.chat.completions.create({ stream: true })`).
+ * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
  * @param params The chat body without `model` (`DeepseekV4ProParams`).
- * @param options `timeoutMs` (milliseconds) and `signal`.
+ * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
  * @returns `ChatCompletion`.
- * @throws BadRequestError, NotFoundError, InsufficientCreditsError.
+ * @throws BadRequestError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent).
  */
 export function deepseekV4ProCreateChatCompletion(
-  client: Client<any>,
+  client: Transport,
   params: DeepseekV4ProParams & { stream?: false },
   options?: RequestOptions,
 ): Promise<ChatCompletion> {
-  return client.chat.completions.create({ ...params, model: 'deepseek-v4-pro' }, options) as Promise<ChatCompletion>;
+  return createChatCompletion(client, { ...params, model: 'deepseek-v4-pro' }, options);
 }

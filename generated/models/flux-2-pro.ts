@@ -5,7 +5,6 @@
  */
 
 import type {
-  Client,
   EnqueueOptions,
   EnqueueResponse,
   ImageResult,
@@ -15,8 +14,11 @@ import type {
   QueueRunOutcome,
   RequestOptions,
   ResponseFormat,
-  WithInputImage,
+  Transport,
 } from '../../runtime/index.ts';
+import { editImages, enqueueGenerations, generateImages } from '../../runtime/endpoints.ts';
+import { runGenerations } from '../../runtime/queue-run.ts';
+import { validate } from '../validators/flux-2-pro.ts';
 
 /**
  * FLUX.2 [pro]: Professional FLUX.2 image generation
@@ -100,8 +102,8 @@ export interface Flux2ProParams {
   disable_safety_checker?: boolean;
 }
 
-/** The request schema of `flux-2-pro` exactly as in `specs/models/flux-2-pro.json` (field `json_request_schema`); the client validates queue requests against it. */
-export const flux2ProSchema = {
+/** The request schema of `flux-2-pro` exactly as in `specs/models/flux-2-pro.json` (field `json_request_schema`), as data. The queue functions validate with its compiled validator (`generated/validators/flux-2-pro.ts`), not with this object. */
+export const flux2ProSchema: Readonly<Record<string, unknown>> = {
   basic: ['input_image'],
   properties: {
     prompt: {
@@ -180,70 +182,70 @@ export const flux2ProSchema = {
   },
   required: ['prompt'],
   type: 'object',
-} as const;
+};
 /** The model id of `Flux2ProParams`. */
 export const flux2ProId = 'flux-2-pro' as const;
 
 /**
  * Generate images with `flux-2-pro`: `POST /api/ai/images/generate`, blocking until done (typically 5 to 30 seconds).
- * @param client A `Client` (the generated one, or the runtime's).
+ * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
  * @param params The model's parameters (`Flux2ProParams`), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds) and `signal`.
+ * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
  * @returns `ImageResult` whose items are `{ url }`, or `{ b64_json }` with `response_format: 'b64_json'`.
- * @throws BadRequestError, NotFoundError, InsufficientCreditsError, and the other `APIError`s of `client.images.generate`.
+ * @throws BadRequestError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent), TimeoutError, AbortError, and the other `APIError`s.
  */
 export function flux2ProGenerateImage<F extends ResponseFormat = 'url'>(
-  client: Client<any>,
+  client: Transport,
   params: MediaParams<Flux2ProParams, F>,
   options?: RequestOptions,
 ): Promise<ImageResult<F>> {
-  return client.images.generate({ ...params, model: 'flux-2-pro' }, options) as Promise<ImageResult<F>>;
+  return generateImages(client, { ...params, model: 'flux-2-pro' }, options) as Promise<ImageResult<F>>;
 }
 
 /**
- * Edit images with `flux-2-pro`: `POST /api/ai/images/edit` (`input_image` required), blocking until done.
- * @param client A `Client` (the generated one, or the runtime's).
- * @param params The model's parameters (`Flux2ProParams`) with `input_image`, `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds) and `signal`.
+ * Edit images with `flux-2-pro`: `POST /api/ai/images/edit`, blocking until done. `input_image` is required exactly when the model's schema requires it (edit-only models).
+ * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
+ * @param params The model's parameters (`Flux2ProParams`), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
  * @returns `ImageResult` typed by `response_format`.
- * @throws BadRequestError (an input URL the service could not fetch), NotFoundError, InsufficientCreditsError.
+ * @throws BadRequestError (an input URL the service could not fetch), NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent), TimeoutError, AbortError.
  */
 export function flux2ProEditImage<F extends ResponseFormat = 'url'>(
-  client: Client<any>,
-  params: MediaParams<WithInputImage<Flux2ProParams>, F>,
+  client: Transport,
+  params: MediaParams<Flux2ProParams, F>,
   options?: RequestOptions,
 ): Promise<ImageResult<F>> {
-  return client.images.edit({ ...params, model: 'flux-2-pro' }, options) as Promise<ImageResult<F>>;
+  return editImages(client, { ...params, model: 'flux-2-pro' }, options) as Promise<ImageResult<F>>;
 }
 
 /**
- * Enqueue generations of `flux-2-pro`: `POST /api/ai/queue`, validated against the model's schema first unless `validate: false`.
- * @param client A `Client` (the generated one, or the runtime's).
+ * Enqueue generations of `flux-2-pro`: `POST /api/ai/queue`, validated first against the model's schema (compiled at generate time) unless `validate: false`.
+ * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
  * @param params The model's parameters (`Flux2ProParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
- * @param options `validate`, `timeoutMs` (milliseconds) and `signal`.
+ * @param options `validate`, `timeoutMs` (milliseconds), `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
- * @throws ValidationError (nothing sent), NotFoundError, InsufficientCreditsError, OutcomeUnknownError.
+ * @throws ValidationError (nothing sent), NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent: check `queue.list`).
  */
 export function flux2ProEnqueue(
-  client: Client<any>,
+  client: Transport,
   params: MediaParams<Flux2ProParams, ResponseFormat, QueueFields>,
   options?: EnqueueOptions,
 ): Promise<EnqueueResponse> {
-  return client.queue.enqueue({ ...params, model: 'flux-2-pro' }, options) as Promise<EnqueueResponse>;
+  return enqueueGenerations(client, { ...params, model: 'flux-2-pro' }, options, validate);
 }
 
 /**
- * Enqueue generations of `flux-2-pro` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`): `queue.run`.
- * @param client A `Client` (the generated one, or the runtime's).
+ * Enqueue generations of `flux-2-pro` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`) over the event stream: `queue.run`, validated first against the model's schema (compiled at generate time) unless `validate: false`.
+ * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
  * @param params The model's parameters (`Flux2ProParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
  * @param options `validate`, `timeoutMs` (milliseconds, default one hour), `signal`, `onProgress`, `onEvent`.
  * @returns One `QueueRunOutcome` per generation, in enqueue order.
  * @throws ValidationError (nothing sent), QueueRunTimeoutError, QueueRunAbortError, and the errors of enqueue.
  */
 export function flux2ProRun(
-  client: Client<any>,
+  client: Transport,
   params: MediaParams<Flux2ProParams, ResponseFormat, QueueFields>,
   options?: QueueRunOptions,
 ): Promise<QueueRunOutcome[]> {
-  return client.queue.run({ ...params, model: 'flux-2-pro' }, options) as Promise<QueueRunOutcome[]>;
+  return runGenerations(client, { ...params, model: 'flux-2-pro' }, options, validate);
 }

@@ -5,7 +5,6 @@
  */
 
 import type {
-  Client,
   EnqueueOptions,
   EnqueueResponse,
   MediaParams,
@@ -14,8 +13,12 @@ import type {
   QueueRunOutcome,
   RequestOptions,
   ResponseFormat,
+  Transport,
   VideoResult,
 } from '../../runtime/index.ts';
+import { enqueueGenerations, generateVideos } from '../../runtime/endpoints.ts';
+import { runGenerations } from '../../runtime/queue-run.ts';
+import { validate } from '../validators/flux-3-video.ts';
 
 /**
  * FLUX 3 Video: Text, keyframe and video-continuation generation
@@ -87,8 +90,8 @@ export interface Flux3VideoParams {
   safety_tolerance?: 0 | 1 | 2 | 3 | 4;
 }
 
-/** The request schema of `flux-3-video` exactly as in `specs/models/flux-3-video.json` (field `json_request_schema`); the client validates queue requests against it. */
-export const flux3VideoSchema = {
+/** The request schema of `flux-3-video` exactly as in `specs/models/flux-3-video.json` (field `json_request_schema`), as data. The queue functions validate with its compiled validator (`generated/validators/flux-3-video.ts`), not with this object. */
+export const flux3VideoSchema: Readonly<Record<string, unknown>> = {
   basic: ['input_images', 'input_video'],
   properties: {
     prompt: {
@@ -155,54 +158,54 @@ export const flux3VideoSchema = {
   },
   required: ['prompt'],
   type: 'object',
-} as const;
+};
 /** The model id of `Flux3VideoParams`. */
 export const flux3VideoId = 'flux-3-video' as const;
 
 /**
  * Generate videos with `flux-3-video`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
- * @param client A `Client` (the generated one, or the runtime's).
+ * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
  * @param params The model's parameters (`Flux3VideoParams`), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds) and `signal`.
+ * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
  * @returns `VideoResult` typed by `response_format`.
- * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError.
+ * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent), TimeoutError, AbortError.
  */
 export function flux3VideoGenerateVideo<F extends ResponseFormat = 'url'>(
-  client: Client<any>,
+  client: Transport,
   params: MediaParams<Flux3VideoParams, F>,
   options?: RequestOptions,
 ): Promise<VideoResult<F>> {
-  return client.videos.generate({ ...params, model: 'flux-3-video' }, options) as Promise<VideoResult<F>>;
+  return generateVideos(client, { ...params, model: 'flux-3-video' }, options) as Promise<VideoResult<F>>;
 }
 
 /**
- * Enqueue generations of `flux-3-video`: `POST /api/ai/queue`, validated against the model's schema first unless `validate: false`.
- * @param client A `Client` (the generated one, or the runtime's).
+ * Enqueue generations of `flux-3-video`: `POST /api/ai/queue`, validated first against the model's schema (compiled at generate time) unless `validate: false`.
+ * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
  * @param params The model's parameters (`Flux3VideoParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
- * @param options `validate`, `timeoutMs` (milliseconds) and `signal`.
+ * @param options `validate`, `timeoutMs` (milliseconds), `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
- * @throws ValidationError (nothing sent), NotFoundError, InsufficientCreditsError, OutcomeUnknownError.
+ * @throws ValidationError (nothing sent), NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent: check `queue.list`).
  */
 export function flux3VideoEnqueue(
-  client: Client<any>,
+  client: Transport,
   params: MediaParams<Flux3VideoParams, ResponseFormat, QueueFields>,
   options?: EnqueueOptions,
 ): Promise<EnqueueResponse> {
-  return client.queue.enqueue({ ...params, model: 'flux-3-video' }, options) as Promise<EnqueueResponse>;
+  return enqueueGenerations(client, { ...params, model: 'flux-3-video' }, options, validate);
 }
 
 /**
- * Enqueue generations of `flux-3-video` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`): `queue.run`.
- * @param client A `Client` (the generated one, or the runtime's).
+ * Enqueue generations of `flux-3-video` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`) over the event stream: `queue.run`, validated first against the model's schema (compiled at generate time) unless `validate: false`.
+ * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
  * @param params The model's parameters (`Flux3VideoParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
  * @param options `validate`, `timeoutMs` (milliseconds, default one hour), `signal`, `onProgress`, `onEvent`.
  * @returns One `QueueRunOutcome` per generation, in enqueue order.
  * @throws ValidationError (nothing sent), QueueRunTimeoutError, QueueRunAbortError, and the errors of enqueue.
  */
 export function flux3VideoRun(
-  client: Client<any>,
+  client: Transport,
   params: MediaParams<Flux3VideoParams, ResponseFormat, QueueFields>,
   options?: QueueRunOptions,
 ): Promise<QueueRunOutcome[]> {
-  return client.queue.run({ ...params, model: 'flux-3-video' }, options) as Promise<QueueRunOutcome[]>;
+  return runGenerations(client, { ...params, model: 'flux-3-video' }, options, validate);
 }

@@ -4,7 +4,8 @@
  * To change it, change the specs, the generator or the templates and run `npm run generate` again.
  */
 
-import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } from '../../runtime/index.ts';
+import type { ChatCompletion, ChatCompletionParams, RequestOptions, Transport } from '../../runtime/index.ts';
+import { createChatCompletion } from '../../runtime/endpoints.ts';
 
 /**
  * Gemini 2.5 Pro: Multimodal reasoning and coding, 1M context
@@ -13,23 +14,23 @@ import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } fro
  * Served by: `chat.completions.create`.
  */
 export type Gemini25ProParams = ChatCompletionParams;
-/** The request schema of `gemini-2-5-pro` exactly as in `specs/models/gemini-2-5-pro.json` (null). */
-export const gemini25ProSchema = null;
+/** The request schema of `gemini-2-5-pro` exactly as in `specs/models/gemini-2-5-pro.json` (null), as data. The queue functions validate with its compiled validator (`generated/validators/gemini-2-5-pro.ts`), not with this object. */
+export const gemini25ProSchema: null = null;
 /** The model id of `Gemini25ProParams`. */
 export const gemini25ProId = 'gemini-2-5-pro' as const;
 
 /**
- * Create a chat completion with `gemini-2-5-pro`: `POST /api/ai/chat/completions` (not streaming).
- * @param client A `Client` (the generated one, or the runtime's).
+ * Create a chat completion with `gemini-2-5-pro`: `POST /api/ai/chat/completions` (not streaming; stream with `client.chat.completions.create({ stream: true })`).
+ * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
  * @param params The chat body without `model` (`Gemini25ProParams`).
- * @param options `timeoutMs` (milliseconds) and `signal`.
+ * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
  * @returns `ChatCompletion`.
- * @throws BadRequestError, NotFoundError, InsufficientCreditsError.
+ * @throws BadRequestError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent).
  */
 export function gemini25ProCreateChatCompletion(
-  client: Client<any>,
+  client: Transport,
   params: Gemini25ProParams & { stream?: false },
   options?: RequestOptions,
 ): Promise<ChatCompletion> {
-  return client.chat.completions.create({ ...params, model: 'gemini-2-5-pro' }, options) as Promise<ChatCompletion>;
+  return createChatCompletion(client, { ...params, model: 'gemini-2-5-pro' }, options);
 }

@@ -5,7 +5,6 @@
  */
 
 import type {
-  Client,
   EnqueueOptions,
   EnqueueResponse,
   MediaParams,
@@ -14,8 +13,12 @@ import type {
   QueueRunOutcome,
   RequestOptions,
   ResponseFormat,
+  Transport,
   VideoResult,
 } from '../../runtime/index.ts';
+import { enqueueGenerations, generateVideos } from '../../runtime/endpoints.ts';
+import { runGenerations } from '../../runtime/queue-run.ts';
+import { validate } from '../validators/gemini-omni-flash-preview.ts';
 
 /**
  * Gemini Omni Flash: Omni-modal short video generation and editing
@@ -60,8 +63,8 @@ export interface GeminiOmniFlashPreviewParams {
   aspect_ratio?: '16:9' | '9:16';
 }
 
-/** The request schema of `gemini-omni-flash-preview` exactly as in `specs/models/gemini-omni-flash-preview.json` (field `request_schema`); the client validates queue requests against it. */
-export const geminiOmniFlashPreviewSchema = {
+/** The request schema of `gemini-omni-flash-preview` exactly as in `specs/models/gemini-omni-flash-preview.json` (field `request_schema`), as data. The queue functions validate with its compiled validator (`generated/validators/gemini-omni-flash-preview.ts`), not with this object. */
+export const geminiOmniFlashPreviewSchema: Readonly<Record<string, unknown>> = {
   basic: ['first_frame_image', 'input_image', 'input_video'],
   properties: {
     prompt: {
@@ -103,54 +106,54 @@ export const geminiOmniFlashPreviewSchema = {
   },
   required: ['prompt'],
   type: 'object',
-} as const;
+};
 /** The model id of `GeminiOmniFlashPreviewParams`. */
 export const geminiOmniFlashPreviewId = 'gemini-omni-flash-preview' as const;
 
 /**
  * Generate videos with `gemini-omni-flash-preview`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
- * @param client A `Client` (the generated one, or the runtime's).
+ * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
  * @param params The model's parameters (`GeminiOmniFlashPreviewParams`), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds) and `signal`.
+ * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
  * @returns `VideoResult` typed by `response_format`.
- * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError.
+ * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent), TimeoutError, AbortError.
  */
 export function geminiOmniFlashPreviewGenerateVideo<F extends ResponseFormat = 'url'>(
-  client: Client<any>,
+  client: Transport,
   params: MediaParams<GeminiOmniFlashPreviewParams, F>,
   options?: RequestOptions,
 ): Promise<VideoResult<F>> {
-  return client.videos.generate({ ...params, model: 'gemini-omni-flash-preview' }, options) as Promise<VideoResult<F>>;
+  return generateVideos(client, { ...params, model: 'gemini-omni-flash-preview' }, options) as Promise<VideoResult<F>>;
 }
 
 /**
- * Enqueue generations of `gemini-omni-flash-preview`: `POST /api/ai/queue`, validated against the model's schema first unless `validate: false`.
- * @param client A `Client` (the generated one, or the runtime's).
+ * Enqueue generations of `gemini-omni-flash-preview`: `POST /api/ai/queue`, validated first against the model's schema (compiled at generate time) unless `validate: false`.
+ * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
  * @param params The model's parameters (`GeminiOmniFlashPreviewParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
- * @param options `validate`, `timeoutMs` (milliseconds) and `signal`.
+ * @param options `validate`, `timeoutMs` (milliseconds), `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
- * @throws ValidationError (nothing sent), NotFoundError, InsufficientCreditsError, OutcomeUnknownError.
+ * @throws ValidationError (nothing sent), NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent: check `queue.list`).
  */
 export function geminiOmniFlashPreviewEnqueue(
-  client: Client<any>,
+  client: Transport,
   params: MediaParams<GeminiOmniFlashPreviewParams, ResponseFormat, QueueFields>,
   options?: EnqueueOptions,
 ): Promise<EnqueueResponse> {
-  return client.queue.enqueue({ ...params, model: 'gemini-omni-flash-preview' }, options) as Promise<EnqueueResponse>;
+  return enqueueGenerations(client, { ...params, model: 'gemini-omni-flash-preview' }, options, validate);
 }
 
 /**
- * Enqueue generations of `gemini-omni-flash-preview` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`): `queue.run`.
- * @param client A `Client` (the generated one, or the runtime's).
+ * Enqueue generations of `gemini-omni-flash-preview` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`) over the event stream: `queue.run`, validated first against the model's schema (compiled at generate time) unless `validate: false`.
+ * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
  * @param params The model's parameters (`GeminiOmniFlashPreviewParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
  * @param options `validate`, `timeoutMs` (milliseconds, default one hour), `signal`, `onProgress`, `onEvent`.
  * @returns One `QueueRunOutcome` per generation, in enqueue order.
  * @throws ValidationError (nothing sent), QueueRunTimeoutError, QueueRunAbortError, and the errors of enqueue.
  */
 export function geminiOmniFlashPreviewRun(
-  client: Client<any>,
+  client: Transport,
   params: MediaParams<GeminiOmniFlashPreviewParams, ResponseFormat, QueueFields>,
   options?: QueueRunOptions,
 ): Promise<QueueRunOutcome[]> {
-  return client.queue.run({ ...params, model: 'gemini-omni-flash-preview' }, options) as Promise<QueueRunOutcome[]>;
+  return runGenerations(client, { ...params, model: 'gemini-omni-flash-preview' }, options, validate);
 }

@@ -5,7 +5,6 @@
  */
 
 import type {
-  Client,
   EnqueueOptions,
   EnqueueResponse,
   MediaParams,
@@ -14,8 +13,12 @@ import type {
   QueueRunOutcome,
   RequestOptions,
   ResponseFormat,
+  Transport,
   VideoResult,
 } from '../../runtime/index.ts';
+import { enqueueGenerations, generateVideos } from '../../runtime/endpoints.ts';
+import { runGenerations } from '../../runtime/queue-run.ts';
+import { validate } from '../validators/google-veo-3-1-lite.ts';
 
 /**
  * Veo 3.1 Lite: Cost-efficient text/image-to-video by Google
@@ -66,8 +69,8 @@ export interface GoogleVeo31LiteParams {
   seed?: number;
 }
 
-/** The request schema of `google-veo-3-1-lite` exactly as in `specs/models/google-veo-3-1-lite.json` (field `request_schema`); the client validates queue requests against it. */
-export const googleVeo31LiteSchema = {
+/** The request schema of `google-veo-3-1-lite` exactly as in `specs/models/google-veo-3-1-lite.json` (field `request_schema`), as data. The queue functions validate with its compiled validator (`generated/validators/google-veo-3-1-lite.ts`), not with this object. */
+export const googleVeo31LiteSchema: Readonly<Record<string, unknown>> = {
   basic: ['input_image'],
   properties: {
     prompt: {
@@ -111,54 +114,54 @@ export const googleVeo31LiteSchema = {
   },
   required: ['prompt'],
   type: 'object',
-} as const;
+};
 /** The model id of `GoogleVeo31LiteParams`. */
 export const googleVeo31LiteId = 'google-veo-3-1-lite' as const;
 
 /**
  * Generate videos with `google-veo-3-1-lite`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
- * @param client A `Client` (the generated one, or the runtime's).
+ * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
  * @param params The model's parameters (`GoogleVeo31LiteParams`), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds) and `signal`.
+ * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
  * @returns `VideoResult` typed by `response_format`.
- * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError.
+ * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent), TimeoutError, AbortError.
  */
 export function googleVeo31LiteGenerateVideo<F extends ResponseFormat = 'url'>(
-  client: Client<any>,
+  client: Transport,
   params: MediaParams<GoogleVeo31LiteParams, F>,
   options?: RequestOptions,
 ): Promise<VideoResult<F>> {
-  return client.videos.generate({ ...params, model: 'google-veo-3-1-lite' }, options) as Promise<VideoResult<F>>;
+  return generateVideos(client, { ...params, model: 'google-veo-3-1-lite' }, options) as Promise<VideoResult<F>>;
 }
 
 /**
- * Enqueue generations of `google-veo-3-1-lite`: `POST /api/ai/queue`, validated against the model's schema first unless `validate: false`.
- * @param client A `Client` (the generated one, or the runtime's).
+ * Enqueue generations of `google-veo-3-1-lite`: `POST /api/ai/queue`, validated first against the model's schema (compiled at generate time) unless `validate: false`.
+ * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
  * @param params The model's parameters (`GoogleVeo31LiteParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
- * @param options `validate`, `timeoutMs` (milliseconds) and `signal`.
+ * @param options `validate`, `timeoutMs` (milliseconds), `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
- * @throws ValidationError (nothing sent), NotFoundError, InsufficientCreditsError, OutcomeUnknownError.
+ * @throws ValidationError (nothing sent), NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent: check `queue.list`).
  */
 export function googleVeo31LiteEnqueue(
-  client: Client<any>,
+  client: Transport,
   params: MediaParams<GoogleVeo31LiteParams, ResponseFormat, QueueFields>,
   options?: EnqueueOptions,
 ): Promise<EnqueueResponse> {
-  return client.queue.enqueue({ ...params, model: 'google-veo-3-1-lite' }, options) as Promise<EnqueueResponse>;
+  return enqueueGenerations(client, { ...params, model: 'google-veo-3-1-lite' }, options, validate);
 }
 
 /**
- * Enqueue generations of `google-veo-3-1-lite` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`): `queue.run`.
- * @param client A `Client` (the generated one, or the runtime's).
+ * Enqueue generations of `google-veo-3-1-lite` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`) over the event stream: `queue.run`, validated first against the model's schema (compiled at generate time) unless `validate: false`.
+ * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
  * @param params The model's parameters (`GoogleVeo31LiteParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
  * @param options `validate`, `timeoutMs` (milliseconds, default one hour), `signal`, `onProgress`, `onEvent`.
  * @returns One `QueueRunOutcome` per generation, in enqueue order.
  * @throws ValidationError (nothing sent), QueueRunTimeoutError, QueueRunAbortError, and the errors of enqueue.
  */
 export function googleVeo31LiteRun(
-  client: Client<any>,
+  client: Transport,
   params: MediaParams<GoogleVeo31LiteParams, ResponseFormat, QueueFields>,
   options?: QueueRunOptions,
 ): Promise<QueueRunOutcome[]> {
-  return client.queue.run({ ...params, model: 'google-veo-3-1-lite' }, options) as Promise<QueueRunOutcome[]>;
+  return runGenerations(client, { ...params, model: 'google-veo-3-1-lite' }, options, validate);
 }

@@ -4,7 +4,8 @@
  * To change it, change the specs, the generator or the templates and run `npm run generate` again.
  */
 
-import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } from '../../runtime/index.ts';
+import type { ChatCompletion, ChatCompletionParams, RequestOptions, Transport } from '../../runtime/index.ts';
+import { createChatCompletion } from '../../runtime/endpoints.ts';
 
 /**
  * GPT 4.1 nano: Low-latency GPT-4.1 for classification
@@ -13,26 +14,23 @@ import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } fro
  * Served by: `chat.completions.create`.
  */
 export type Gpt41Nano20250414Params = ChatCompletionParams;
-/** The request schema of `gpt-4-1-nano-2025-04-14` exactly as in `specs/models/gpt-4-1-nano-2025-04-14.json` (null). */
-export const gpt41Nano20250414Schema = null;
+/** The request schema of `gpt-4-1-nano-2025-04-14` exactly as in `specs/models/gpt-4-1-nano-2025-04-14.json` (null), as data. The queue functions validate with its compiled validator (`generated/validators/gpt-4-1-nano-2025-04-14.ts`), not with this object. */
+export const gpt41Nano20250414Schema: null = null;
 /** The model id of `Gpt41Nano20250414Params`. */
 export const gpt41Nano20250414Id = 'gpt-4-1-nano-2025-04-14' as const;
 
 /**
- * Create a chat completion with `gpt-4-1-nano-2025-04-14`: `POST /api/ai/chat/completions` (not streaming).
- * @param client A `Client` (the generated one, or the runtime's).
+ * Create a chat completion with `gpt-4-1-nano-2025-04-14`: `POST /api/ai/chat/completions` (not streaming; stream with `client.chat.completions.create({ stream: true })`).
+ * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
  * @param params The chat body without `model` (`Gpt41Nano20250414Params`).
- * @param options `timeoutMs` (milliseconds) and `signal`.
+ * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
  * @returns `ChatCompletion`.
- * @throws BadRequestError, NotFoundError, InsufficientCreditsError.
+ * @throws BadRequestError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent).
  */
 export function gpt41Nano20250414CreateChatCompletion(
-  client: Client<any>,
+  client: Transport,
   params: Gpt41Nano20250414Params & { stream?: false },
   options?: RequestOptions,
 ): Promise<ChatCompletion> {
-  return client.chat.completions.create(
-    { ...params, model: 'gpt-4-1-nano-2025-04-14' },
-    options,
-  ) as Promise<ChatCompletion>;
+  return createChatCompletion(client, { ...params, model: 'gpt-4-1-nano-2025-04-14' }, options);
 }

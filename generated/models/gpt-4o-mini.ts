@@ -4,7 +4,8 @@
  * To change it, change the specs, the generator or the templates and run `npm run generate` again.
  */
 
-import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } from '../../runtime/index.ts';
+import type { ChatCompletion, ChatCompletionParams, RequestOptions, Transport } from '../../runtime/index.ts';
+import { createChatCompletion } from '../../runtime/endpoints.ts';
 
 /**
  * GPT 4o mini: Fast, low-cost multimodal model
@@ -13,23 +14,23 @@ import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } fro
  * Served by: `chat.completions.create`.
  */
 export type Gpt4oMiniParams = ChatCompletionParams;
-/** The request schema of `gpt-4o-mini` exactly as in `specs/models/gpt-4o-mini.json` (null). */
-export const gpt4oMiniSchema = null;
+/** The request schema of `gpt-4o-mini` exactly as in `specs/models/gpt-4o-mini.json` (null), as data. The queue functions validate with its compiled validator (`generated/validators/gpt-4o-mini.ts`), not with this object. */
+export const gpt4oMiniSchema: null = null;
 /** The model id of `Gpt4oMiniParams`. */
 export const gpt4oMiniId = 'gpt-4o-mini' as const;
 
 /**
- * Create a chat completion with `gpt-4o-mini`: `POST /api/ai/chat/completions` (not streaming).
- * @param client A `Client` (the generated one, or the runtime's).
+ * Create a chat completion with `gpt-4o-mini`: `POST /api/ai/chat/completions` (not streaming; stream with `client.chat.completions.create({ stream: true })`).
+ * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
  * @param params The chat body without `model` (`Gpt4oMiniParams`).
- * @param options `timeoutMs` (milliseconds) and `signal`.
+ * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
  * @returns `ChatCompletion`.
- * @throws BadRequestError, NotFoundError, InsufficientCreditsError.
+ * @throws BadRequestError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent).
  */
 export function gpt4oMiniCreateChatCompletion(
-  client: Client<any>,
+  client: Transport,
   params: Gpt4oMiniParams & { stream?: false },
   options?: RequestOptions,
 ): Promise<ChatCompletion> {
-  return client.chat.completions.create({ ...params, model: 'gpt-4o-mini' }, options) as Promise<ChatCompletion>;
+  return createChatCompletion(client, { ...params, model: 'gpt-4o-mini' }, options);
 }

@@ -4,7 +4,8 @@
  * To change it, change the specs, the generator or the templates and run `npm run generate` again.
  */
 
-import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } from '../../runtime/index.ts';
+import type { ChatCompletion, ChatCompletionParams, RequestOptions, Transport } from '../../runtime/index.ts';
+import { createChatCompletion } from '../../runtime/endpoints.ts';
 
 /**
  * GPT 5: Multi-model routing, 400K context
@@ -13,23 +14,23 @@ import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } fro
  * Served by: `chat.completions.create`.
  */
 export type Gpt520250807Params = ChatCompletionParams;
-/** The request schema of `gpt-5-2025-08-07` exactly as in `specs/models/gpt-5-2025-08-07.json` (null). */
-export const gpt520250807Schema = null;
+/** The request schema of `gpt-5-2025-08-07` exactly as in `specs/models/gpt-5-2025-08-07.json` (null), as data. The queue functions validate with its compiled validator (`generated/validators/gpt-5-2025-08-07.ts`), not with this object. */
+export const gpt520250807Schema: null = null;
 /** The model id of `Gpt520250807Params`. */
 export const gpt520250807Id = 'gpt-5-2025-08-07' as const;
 
 /**
- * Create a chat completion with `gpt-5-2025-08-07`: `POST /api/ai/chat/completions` (not streaming).
- * @param client A `Client` (the generated one, or the runtime's).
+ * Create a chat completion with `gpt-5-2025-08-07`: `POST /api/ai/chat/completions` (not streaming; stream with `client.chat.completions.create({ stream: true })`).
+ * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
  * @param params The chat body without `model` (`Gpt520250807Params`).
- * @param options `timeoutMs` (milliseconds) and `signal`.
+ * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
  * @returns `ChatCompletion`.
- * @throws BadRequestError, NotFoundError, InsufficientCreditsError.
+ * @throws BadRequestError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent).
  */
 export function gpt520250807CreateChatCompletion(
-  client: Client<any>,
+  client: Transport,
   params: Gpt520250807Params & { stream?: false },
   options?: RequestOptions,
 ): Promise<ChatCompletion> {
-  return client.chat.completions.create({ ...params, model: 'gpt-5-2025-08-07' }, options) as Promise<ChatCompletion>;
+  return createChatCompletion(client, { ...params, model: 'gpt-5-2025-08-07' }, options);
 }

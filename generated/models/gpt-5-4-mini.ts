@@ -4,7 +4,8 @@
  * To change it, change the specs, the generator or the templates and run `npm run generate` again.
  */
 
-import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } from '../../runtime/index.ts';
+import type { ChatCompletion, ChatCompletionParams, RequestOptions, Transport } from '../../runtime/index.ts';
+import { createChatCompletion } from '../../runtime/endpoints.ts';
 
 /**
  * GPT 5.4 Mini: Fast model for coding, computer use
@@ -13,23 +14,23 @@ import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } fro
  * Served by: `chat.completions.create`.
  */
 export type Gpt54MiniParams = ChatCompletionParams;
-/** The request schema of `gpt-5-4-mini` exactly as in `specs/models/gpt-5-4-mini.json` (null). */
-export const gpt54MiniSchema = null;
+/** The request schema of `gpt-5-4-mini` exactly as in `specs/models/gpt-5-4-mini.json` (null), as data. The queue functions validate with its compiled validator (`generated/validators/gpt-5-4-mini.ts`), not with this object. */
+export const gpt54MiniSchema: null = null;
 /** The model id of `Gpt54MiniParams`. */
 export const gpt54MiniId = 'gpt-5-4-mini' as const;
 
 /**
- * Create a chat completion with `gpt-5-4-mini`: `POST /api/ai/chat/completions` (not streaming).
- * @param client A `Client` (the generated one, or the runtime's).
+ * Create a chat completion with `gpt-5-4-mini`: `POST /api/ai/chat/completions` (not streaming; stream with `client.chat.completions.create({ stream: true })`).
+ * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
  * @param params The chat body without `model` (`Gpt54MiniParams`).
- * @param options `timeoutMs` (milliseconds) and `signal`.
+ * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
  * @returns `ChatCompletion`.
- * @throws BadRequestError, NotFoundError, InsufficientCreditsError.
+ * @throws BadRequestError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent).
  */
 export function gpt54MiniCreateChatCompletion(
-  client: Client<any>,
+  client: Transport,
   params: Gpt54MiniParams & { stream?: false },
   options?: RequestOptions,
 ): Promise<ChatCompletion> {
-  return client.chat.completions.create({ ...params, model: 'gpt-5-4-mini' }, options) as Promise<ChatCompletion>;
+  return createChatCompletion(client, { ...params, model: 'gpt-5-4-mini' }, options);
 }

@@ -4,7 +4,8 @@
  * To change it, change the specs, the generator or the templates and run `npm run generate` again.
  */
 
-import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } from '../../runtime/index.ts';
+import type { ChatCompletion, ChatCompletionParams, RequestOptions, Transport } from '../../runtime/index.ts';
+import { createChatCompletion } from '../../runtime/endpoints.ts';
 
 /**
  * GPT 5.5: Reasoning and coding model, 1M context
@@ -13,23 +14,23 @@ import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } fro
  * Served by: `chat.completions.create`.
  */
 export type Gpt5520260423Params = ChatCompletionParams;
-/** The request schema of `gpt-5-5-2026-04-23` exactly as in `specs/models/gpt-5-5-2026-04-23.json` (null). */
-export const gpt5520260423Schema = null;
+/** The request schema of `gpt-5-5-2026-04-23` exactly as in `specs/models/gpt-5-5-2026-04-23.json` (null), as data. The queue functions validate with its compiled validator (`generated/validators/gpt-5-5-2026-04-23.ts`), not with this object. */
+export const gpt5520260423Schema: null = null;
 /** The model id of `Gpt5520260423Params`. */
 export const gpt5520260423Id = 'gpt-5-5-2026-04-23' as const;
 
 /**
- * Create a chat completion with `gpt-5-5-2026-04-23`: `POST /api/ai/chat/completions` (not streaming).
- * @param client A `Client` (the generated one, or the runtime's).
+ * Create a chat completion with `gpt-5-5-2026-04-23`: `POST /api/ai/chat/completions` (not streaming; stream with `client.chat.completions.create({ stream: true })`).
+ * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
  * @param params The chat body without `model` (`Gpt5520260423Params`).
- * @param options `timeoutMs` (milliseconds) and `signal`.
+ * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
  * @returns `ChatCompletion`.
- * @throws BadRequestError, NotFoundError, InsufficientCreditsError.
+ * @throws BadRequestError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent).
  */
 export function gpt5520260423CreateChatCompletion(
-  client: Client<any>,
+  client: Transport,
   params: Gpt5520260423Params & { stream?: false },
   options?: RequestOptions,
 ): Promise<ChatCompletion> {
-  return client.chat.completions.create({ ...params, model: 'gpt-5-5-2026-04-23' }, options) as Promise<ChatCompletion>;
+  return createChatCompletion(client, { ...params, model: 'gpt-5-5-2026-04-23' }, options);
 }

@@ -4,7 +4,8 @@
  * To change it, change the specs, the generator or the templates and run `npm run generate` again.
  */
 
-import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } from '../../runtime/index.ts';
+import type { ChatCompletion, ChatCompletionParams, RequestOptions, Transport } from '../../runtime/index.ts';
+import { createChatCompletion } from '../../runtime/endpoints.ts';
 
 /**
  * GPT 5.6 Luna: Efficient high-volume model, 1M context
@@ -13,23 +14,23 @@ import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } fro
  * Served by: `chat.completions.create`.
  */
 export type Gpt56LunaParams = ChatCompletionParams;
-/** The request schema of `gpt-5-6-luna` exactly as in `specs/models/gpt-5-6-luna.json` (null). */
-export const gpt56LunaSchema = null;
+/** The request schema of `gpt-5-6-luna` exactly as in `specs/models/gpt-5-6-luna.json` (null), as data. The queue functions validate with its compiled validator (`generated/validators/gpt-5-6-luna.ts`), not with this object. */
+export const gpt56LunaSchema: null = null;
 /** The model id of `Gpt56LunaParams`. */
 export const gpt56LunaId = 'gpt-5-6-luna' as const;
 
 /**
- * Create a chat completion with `gpt-5-6-luna`: `POST /api/ai/chat/completions` (not streaming).
- * @param client A `Client` (the generated one, or the runtime's).
+ * Create a chat completion with `gpt-5-6-luna`: `POST /api/ai/chat/completions` (not streaming; stream with `client.chat.completions.create({ stream: true })`).
+ * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
  * @param params The chat body without `model` (`Gpt56LunaParams`).
- * @param options `timeoutMs` (milliseconds) and `signal`.
+ * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
  * @returns `ChatCompletion`.
- * @throws BadRequestError, NotFoundError, InsufficientCreditsError.
+ * @throws BadRequestError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent).
  */
 export function gpt56LunaCreateChatCompletion(
-  client: Client<any>,
+  client: Transport,
   params: Gpt56LunaParams & { stream?: false },
   options?: RequestOptions,
 ): Promise<ChatCompletion> {
-  return client.chat.completions.create({ ...params, model: 'gpt-5-6-luna' }, options) as Promise<ChatCompletion>;
+  return createChatCompletion(client, { ...params, model: 'gpt-5-6-luna' }, options);
 }

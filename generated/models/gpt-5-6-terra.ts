@@ -4,7 +4,8 @@
  * To change it, change the specs, the generator or the templates and run `npm run generate` again.
  */
 
-import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } from '../../runtime/index.ts';
+import type { ChatCompletion, ChatCompletionParams, RequestOptions, Transport } from '../../runtime/index.ts';
+import { createChatCompletion } from '../../runtime/endpoints.ts';
 
 /**
  * GPT 5.6 Terra: Balanced reasoning and cost, 1M context
@@ -13,23 +14,23 @@ import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } fro
  * Served by: `chat.completions.create`.
  */
 export type Gpt56TerraParams = ChatCompletionParams;
-/** The request schema of `gpt-5-6-terra` exactly as in `specs/models/gpt-5-6-terra.json` (null). */
-export const gpt56TerraSchema = null;
+/** The request schema of `gpt-5-6-terra` exactly as in `specs/models/gpt-5-6-terra.json` (null), as data. The queue functions validate with its compiled validator (`generated/validators/gpt-5-6-terra.ts`), not with this object. */
+export const gpt56TerraSchema: null = null;
 /** The model id of `Gpt56TerraParams`. */
 export const gpt56TerraId = 'gpt-5-6-terra' as const;
 
 /**
- * Create a chat completion with `gpt-5-6-terra`: `POST /api/ai/chat/completions` (not streaming).
- * @param client A `Client` (the generated one, or the runtime's).
+ * Create a chat completion with `gpt-5-6-terra`: `POST /api/ai/chat/completions` (not streaming; stream with `client.chat.completions.create({ stream: true })`).
+ * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
  * @param params The chat body without `model` (`Gpt56TerraParams`).
- * @param options `timeoutMs` (milliseconds) and `signal`.
+ * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
  * @returns `ChatCompletion`.
- * @throws BadRequestError, NotFoundError, InsufficientCreditsError.
+ * @throws BadRequestError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent).
  */
 export function gpt56TerraCreateChatCompletion(
-  client: Client<any>,
+  client: Transport,
   params: Gpt56TerraParams & { stream?: false },
   options?: RequestOptions,
 ): Promise<ChatCompletion> {
-  return client.chat.completions.create({ ...params, model: 'gpt-5-6-terra' }, options) as Promise<ChatCompletion>;
+  return createChatCompletion(client, { ...params, model: 'gpt-5-6-terra' }, options);
 }

@@ -4,7 +4,8 @@
  * To change it, change the specs, the generator or the templates and run `npm run generate` again.
  */
 
-import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } from '../../runtime/index.ts';
+import type { ChatCompletion, ChatCompletionParams, RequestOptions, Transport } from '../../runtime/index.ts';
+import { createChatCompletion } from '../../runtime/endpoints.ts';
 
 /**
  * GPT 5 Nano: Ultra-low-latency GPT-5 model
@@ -13,23 +14,23 @@ import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } fro
  * Served by: `chat.completions.create`.
  */
 export type Gpt5NanoParams = ChatCompletionParams;
-/** The request schema of `gpt-5-nano` exactly as in `specs/models/gpt-5-nano.json` (null). */
-export const gpt5NanoSchema = null;
+/** The request schema of `gpt-5-nano` exactly as in `specs/models/gpt-5-nano.json` (null), as data. The queue functions validate with its compiled validator (`generated/validators/gpt-5-nano.ts`), not with this object. */
+export const gpt5NanoSchema: null = null;
 /** The model id of `Gpt5NanoParams`. */
 export const gpt5NanoId = 'gpt-5-nano' as const;
 
 /**
- * Create a chat completion with `gpt-5-nano`: `POST /api/ai/chat/completions` (not streaming).
- * @param client A `Client` (the generated one, or the runtime's).
+ * Create a chat completion with `gpt-5-nano`: `POST /api/ai/chat/completions` (not streaming; stream with `client.chat.completions.create({ stream: true })`).
+ * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
  * @param params The chat body without `model` (`Gpt5NanoParams`).
- * @param options `timeoutMs` (milliseconds) and `signal`.
+ * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
  * @returns `ChatCompletion`.
- * @throws BadRequestError, NotFoundError, InsufficientCreditsError.
+ * @throws BadRequestError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent).
  */
 export function gpt5NanoCreateChatCompletion(
-  client: Client<any>,
+  client: Transport,
   params: Gpt5NanoParams & { stream?: false },
   options?: RequestOptions,
 ): Promise<ChatCompletion> {
-  return client.chat.completions.create({ ...params, model: 'gpt-5-nano' }, options) as Promise<ChatCompletion>;
+  return createChatCompletion(client, { ...params, model: 'gpt-5-nano' }, options);
 }

@@ -4,7 +4,8 @@
  * To change it, change the specs, the generator or the templates and run `npm run generate` again.
  */
 
-import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } from '../../runtime/index.ts';
+import type { ChatCompletion, ChatCompletionParams, RequestOptions, Transport } from '../../runtime/index.ts';
+import { createChatCompletion } from '../../runtime/endpoints.ts';
 
 /**
  * OpenAI/GPT-OSS-120B: Open MoE reasoning model
@@ -13,23 +14,23 @@ import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } fro
  * Served by: `chat.completions.create`.
  */
 export type GptOss120bParams = ChatCompletionParams;
-/** The request schema of `gpt-oss-120b` exactly as in `specs/models/gpt-oss-120b.json` (null). */
-export const gptOss120bSchema = null;
+/** The request schema of `gpt-oss-120b` exactly as in `specs/models/gpt-oss-120b.json` (null), as data. The queue functions validate with its compiled validator (`generated/validators/gpt-oss-120b.ts`), not with this object. */
+export const gptOss120bSchema: null = null;
 /** The model id of `GptOss120bParams`. */
 export const gptOss120bId = 'gpt-oss-120b' as const;
 
 /**
- * Create a chat completion with `gpt-oss-120b`: `POST /api/ai/chat/completions` (not streaming).
- * @param client A `Client` (the generated one, or the runtime's).
+ * Create a chat completion with `gpt-oss-120b`: `POST /api/ai/chat/completions` (not streaming; stream with `client.chat.completions.create({ stream: true })`).
+ * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
  * @param params The chat body without `model` (`GptOss120bParams`).
- * @param options `timeoutMs` (milliseconds) and `signal`.
+ * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
  * @returns `ChatCompletion`.
- * @throws BadRequestError, NotFoundError, InsufficientCreditsError.
+ * @throws BadRequestError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent).
  */
 export function gptOss120bCreateChatCompletion(
-  client: Client<any>,
+  client: Transport,
   params: GptOss120bParams & { stream?: false },
   options?: RequestOptions,
 ): Promise<ChatCompletion> {
-  return client.chat.completions.create({ ...params, model: 'gpt-oss-120b' }, options) as Promise<ChatCompletion>;
+  return createChatCompletion(client, { ...params, model: 'gpt-oss-120b' }, options);
 }

@@ -5,7 +5,6 @@
  */
 
 import type {
-  Client,
   EnqueueOptions,
   EnqueueResponse,
   MediaParams,
@@ -14,8 +13,12 @@ import type {
   QueueRunOutcome,
   RequestOptions,
   ResponseFormat,
+  Transport,
   VideoResult,
 } from '../../runtime/index.ts';
+import { enqueueGenerations, generateVideos } from '../../runtime/endpoints.ts';
+import { runGenerations } from '../../runtime/queue-run.ts';
+import { validate } from '../validators/happyhorse-1.0-video-edit.ts';
 
 /**
  * Happy Horse - Video Edit: Prompt-based video editing up to 1080p
@@ -59,8 +62,8 @@ export interface Happyhorse1_0VideoEditParams {
   audio_setting?: 'auto' | 'origin';
 }
 
-/** The request schema of `happyhorse-1.0-video-edit` exactly as in `specs/models/happyhorse-1.0-video-edit.json` (field `request_schema`); the client validates queue requests against it. */
-export const happyhorse1_0VideoEditSchema = {
+/** The request schema of `happyhorse-1.0-video-edit` exactly as in `specs/models/happyhorse-1.0-video-edit.json` (field `request_schema`), as data. The queue functions validate with its compiled validator (`generated/validators/happyhorse-1.0-video-edit.ts`), not with this object. */
+export const happyhorse1_0VideoEditSchema: Readonly<Record<string, unknown>> = {
   basic: ['reference_images'],
   properties: {
     prompt: {
@@ -103,54 +106,54 @@ export const happyhorse1_0VideoEditSchema = {
   },
   required: ['prompt', 'input_video'],
   type: 'object',
-} as const;
+};
 /** The model id of `Happyhorse1_0VideoEditParams`. */
 export const happyhorse1_0VideoEditId = 'happyhorse-1.0-video-edit' as const;
 
 /**
  * Generate videos with `happyhorse-1.0-video-edit`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
- * @param client A `Client` (the generated one, or the runtime's).
+ * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
  * @param params The model's parameters (`Happyhorse1_0VideoEditParams`), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds) and `signal`.
+ * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
  * @returns `VideoResult` typed by `response_format`.
- * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError.
+ * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent), TimeoutError, AbortError.
  */
 export function happyhorse1_0VideoEditGenerateVideo<F extends ResponseFormat = 'url'>(
-  client: Client<any>,
+  client: Transport,
   params: MediaParams<Happyhorse1_0VideoEditParams, F>,
   options?: RequestOptions,
 ): Promise<VideoResult<F>> {
-  return client.videos.generate({ ...params, model: 'happyhorse-1.0-video-edit' }, options) as Promise<VideoResult<F>>;
+  return generateVideos(client, { ...params, model: 'happyhorse-1.0-video-edit' }, options) as Promise<VideoResult<F>>;
 }
 
 /**
- * Enqueue generations of `happyhorse-1.0-video-edit`: `POST /api/ai/queue`, validated against the model's schema first unless `validate: false`.
- * @param client A `Client` (the generated one, or the runtime's).
+ * Enqueue generations of `happyhorse-1.0-video-edit`: `POST /api/ai/queue`, validated first against the model's schema (compiled at generate time) unless `validate: false`.
+ * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
  * @param params The model's parameters (`Happyhorse1_0VideoEditParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
- * @param options `validate`, `timeoutMs` (milliseconds) and `signal`.
+ * @param options `validate`, `timeoutMs` (milliseconds), `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
- * @throws ValidationError (nothing sent), NotFoundError, InsufficientCreditsError, OutcomeUnknownError.
+ * @throws ValidationError (nothing sent), NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent: check `queue.list`).
  */
 export function happyhorse1_0VideoEditEnqueue(
-  client: Client<any>,
+  client: Transport,
   params: MediaParams<Happyhorse1_0VideoEditParams, ResponseFormat, QueueFields>,
   options?: EnqueueOptions,
 ): Promise<EnqueueResponse> {
-  return client.queue.enqueue({ ...params, model: 'happyhorse-1.0-video-edit' }, options) as Promise<EnqueueResponse>;
+  return enqueueGenerations(client, { ...params, model: 'happyhorse-1.0-video-edit' }, options, validate);
 }
 
 /**
- * Enqueue generations of `happyhorse-1.0-video-edit` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`): `queue.run`.
- * @param client A `Client` (the generated one, or the runtime's).
+ * Enqueue generations of `happyhorse-1.0-video-edit` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`) over the event stream: `queue.run`, validated first against the model's schema (compiled at generate time) unless `validate: false`.
+ * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
  * @param params The model's parameters (`Happyhorse1_0VideoEditParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
  * @param options `validate`, `timeoutMs` (milliseconds, default one hour), `signal`, `onProgress`, `onEvent`.
  * @returns One `QueueRunOutcome` per generation, in enqueue order.
  * @throws ValidationError (nothing sent), QueueRunTimeoutError, QueueRunAbortError, and the errors of enqueue.
  */
 export function happyhorse1_0VideoEditRun(
-  client: Client<any>,
+  client: Transport,
   params: MediaParams<Happyhorse1_0VideoEditParams, ResponseFormat, QueueFields>,
   options?: QueueRunOptions,
 ): Promise<QueueRunOutcome[]> {
-  return client.queue.run({ ...params, model: 'happyhorse-1.0-video-edit' }, options) as Promise<QueueRunOutcome[]>;
+  return runGenerations(client, { ...params, model: 'happyhorse-1.0-video-edit' }, options, validate);
 }

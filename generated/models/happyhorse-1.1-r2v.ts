@@ -5,7 +5,6 @@
  */
 
 import type {
-  Client,
   EnqueueOptions,
   EnqueueResponse,
   MediaParams,
@@ -14,8 +13,12 @@ import type {
   QueueRunOutcome,
   RequestOptions,
   ResponseFormat,
+  Transport,
   VideoResult,
 } from '../../runtime/index.ts';
+import { enqueueGenerations, generateVideos } from '../../runtime/endpoints.ts';
+import { runGenerations } from '../../runtime/queue-run.ts';
+import { validate } from '../validators/happyhorse-1.1-r2v.ts';
 
 /**
  * Happy Horse 1.1 - Reference to Video: Reference-to-video, up to 9 images
@@ -61,8 +64,8 @@ export interface Happyhorse1_1R2vParams {
   duration?: number;
 }
 
-/** The request schema of `happyhorse-1.1-r2v` exactly as in `specs/models/happyhorse-1.1-r2v.json` (field `request_schema`); the client validates queue requests against it. */
-export const happyhorse1_1R2vSchema = {
+/** The request schema of `happyhorse-1.1-r2v` exactly as in `specs/models/happyhorse-1.1-r2v.json` (field `request_schema`), as data. The queue functions validate with its compiled validator (`generated/validators/happyhorse-1.1-r2v.ts`), not with this object. */
+export const happyhorse1_1R2vSchema: Readonly<Record<string, unknown>> = {
   basic: ['reference_images'],
   properties: {
     prompt: {
@@ -105,54 +108,54 @@ export const happyhorse1_1R2vSchema = {
   },
   required: ['prompt'],
   type: 'object',
-} as const;
+};
 /** The model id of `Happyhorse1_1R2vParams`. */
 export const happyhorse1_1R2vId = 'happyhorse-1.1-r2v' as const;
 
 /**
  * Generate videos with `happyhorse-1.1-r2v`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
- * @param client A `Client` (the generated one, or the runtime's).
+ * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
  * @param params The model's parameters (`Happyhorse1_1R2vParams`), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds) and `signal`.
+ * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
  * @returns `VideoResult` typed by `response_format`.
- * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError.
+ * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent), TimeoutError, AbortError.
  */
 export function happyhorse1_1R2vGenerateVideo<F extends ResponseFormat = 'url'>(
-  client: Client<any>,
+  client: Transport,
   params: MediaParams<Happyhorse1_1R2vParams, F>,
   options?: RequestOptions,
 ): Promise<VideoResult<F>> {
-  return client.videos.generate({ ...params, model: 'happyhorse-1.1-r2v' }, options) as Promise<VideoResult<F>>;
+  return generateVideos(client, { ...params, model: 'happyhorse-1.1-r2v' }, options) as Promise<VideoResult<F>>;
 }
 
 /**
- * Enqueue generations of `happyhorse-1.1-r2v`: `POST /api/ai/queue`, validated against the model's schema first unless `validate: false`.
- * @param client A `Client` (the generated one, or the runtime's).
+ * Enqueue generations of `happyhorse-1.1-r2v`: `POST /api/ai/queue`, validated first against the model's schema (compiled at generate time) unless `validate: false`.
+ * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
  * @param params The model's parameters (`Happyhorse1_1R2vParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
- * @param options `validate`, `timeoutMs` (milliseconds) and `signal`.
+ * @param options `validate`, `timeoutMs` (milliseconds), `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
- * @throws ValidationError (nothing sent), NotFoundError, InsufficientCreditsError, OutcomeUnknownError.
+ * @throws ValidationError (nothing sent), NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent: check `queue.list`).
  */
 export function happyhorse1_1R2vEnqueue(
-  client: Client<any>,
+  client: Transport,
   params: MediaParams<Happyhorse1_1R2vParams, ResponseFormat, QueueFields>,
   options?: EnqueueOptions,
 ): Promise<EnqueueResponse> {
-  return client.queue.enqueue({ ...params, model: 'happyhorse-1.1-r2v' }, options) as Promise<EnqueueResponse>;
+  return enqueueGenerations(client, { ...params, model: 'happyhorse-1.1-r2v' }, options, validate);
 }
 
 /**
- * Enqueue generations of `happyhorse-1.1-r2v` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`): `queue.run`.
- * @param client A `Client` (the generated one, or the runtime's).
+ * Enqueue generations of `happyhorse-1.1-r2v` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`) over the event stream: `queue.run`, validated first against the model's schema (compiled at generate time) unless `validate: false`.
+ * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
  * @param params The model's parameters (`Happyhorse1_1R2vParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
  * @param options `validate`, `timeoutMs` (milliseconds, default one hour), `signal`, `onProgress`, `onEvent`.
  * @returns One `QueueRunOutcome` per generation, in enqueue order.
  * @throws ValidationError (nothing sent), QueueRunTimeoutError, QueueRunAbortError, and the errors of enqueue.
  */
 export function happyhorse1_1R2vRun(
-  client: Client<any>,
+  client: Transport,
   params: MediaParams<Happyhorse1_1R2vParams, ResponseFormat, QueueFields>,
   options?: QueueRunOptions,
 ): Promise<QueueRunOutcome[]> {
-  return client.queue.run({ ...params, model: 'happyhorse-1.1-r2v' }, options) as Promise<QueueRunOutcome[]>;
+  return runGenerations(client, { ...params, model: 'happyhorse-1.1-r2v' }, options, validate);
 }

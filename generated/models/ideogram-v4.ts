@@ -5,7 +5,6 @@
  */
 
 import type {
-  Client,
   EnqueueOptions,
   EnqueueResponse,
   ImageResult,
@@ -15,7 +14,11 @@ import type {
   QueueRunOutcome,
   RequestOptions,
   ResponseFormat,
+  Transport,
 } from '../../runtime/index.ts';
+import { enqueueGenerations, generateImages } from '../../runtime/endpoints.ts';
+import { runGenerations } from '../../runtime/queue-run.ts';
+import { validate } from '../validators/ideogram-v4.ts';
 
 /**
  * Ideogram V4: Typography-focused image and design generation
@@ -87,8 +90,8 @@ export interface IdeogramV4Params {
   output_format?: 'jpeg' | 'png';
 }
 
-/** The request schema of `ideogram-v4` exactly as in `specs/models/ideogram-v4.json` (field `request_schema`); the client validates queue requests against it. */
-export const ideogramV4Schema = {
+/** The request schema of `ideogram-v4` exactly as in `specs/models/ideogram-v4.json` (field `request_schema`), as data. The queue functions validate with its compiled validator (`generated/validators/ideogram-v4.ts`), not with this object. */
+export const ideogramV4Schema: Readonly<Record<string, unknown>> = {
   basic: [],
   properties: {
     prompt: {
@@ -152,54 +155,54 @@ export const ideogramV4Schema = {
   },
   required: ['prompt'],
   type: 'object',
-} as const;
+};
 /** The model id of `IdeogramV4Params`. */
 export const ideogramV4Id = 'ideogram-v4' as const;
 
 /**
  * Generate images with `ideogram-v4`: `POST /api/ai/images/generate`, blocking until done (typically 5 to 30 seconds).
- * @param client A `Client` (the generated one, or the runtime's).
+ * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
  * @param params The model's parameters (`IdeogramV4Params`), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds) and `signal`.
+ * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
  * @returns `ImageResult` whose items are `{ url }`, or `{ b64_json }` with `response_format: 'b64_json'`.
- * @throws BadRequestError, NotFoundError, InsufficientCreditsError, and the other `APIError`s of `client.images.generate`.
+ * @throws BadRequestError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent), TimeoutError, AbortError, and the other `APIError`s.
  */
 export function ideogramV4GenerateImage<F extends ResponseFormat = 'url'>(
-  client: Client<any>,
+  client: Transport,
   params: MediaParams<IdeogramV4Params, F>,
   options?: RequestOptions,
 ): Promise<ImageResult<F>> {
-  return client.images.generate({ ...params, model: 'ideogram-v4' }, options) as Promise<ImageResult<F>>;
+  return generateImages(client, { ...params, model: 'ideogram-v4' }, options) as Promise<ImageResult<F>>;
 }
 
 /**
- * Enqueue generations of `ideogram-v4`: `POST /api/ai/queue`, validated against the model's schema first unless `validate: false`.
- * @param client A `Client` (the generated one, or the runtime's).
+ * Enqueue generations of `ideogram-v4`: `POST /api/ai/queue`, validated first against the model's schema (compiled at generate time) unless `validate: false`.
+ * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
  * @param params The model's parameters (`IdeogramV4Params`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
- * @param options `validate`, `timeoutMs` (milliseconds) and `signal`.
+ * @param options `validate`, `timeoutMs` (milliseconds), `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
- * @throws ValidationError (nothing sent), NotFoundError, InsufficientCreditsError, OutcomeUnknownError.
+ * @throws ValidationError (nothing sent), NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent: check `queue.list`).
  */
 export function ideogramV4Enqueue(
-  client: Client<any>,
+  client: Transport,
   params: MediaParams<IdeogramV4Params, ResponseFormat, QueueFields>,
   options?: EnqueueOptions,
 ): Promise<EnqueueResponse> {
-  return client.queue.enqueue({ ...params, model: 'ideogram-v4' }, options) as Promise<EnqueueResponse>;
+  return enqueueGenerations(client, { ...params, model: 'ideogram-v4' }, options, validate);
 }
 
 /**
- * Enqueue generations of `ideogram-v4` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`): `queue.run`.
- * @param client A `Client` (the generated one, or the runtime's).
+ * Enqueue generations of `ideogram-v4` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`) over the event stream: `queue.run`, validated first against the model's schema (compiled at generate time) unless `validate: false`.
+ * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
  * @param params The model's parameters (`IdeogramV4Params`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
  * @param options `validate`, `timeoutMs` (milliseconds, default one hour), `signal`, `onProgress`, `onEvent`.
  * @returns One `QueueRunOutcome` per generation, in enqueue order.
  * @throws ValidationError (nothing sent), QueueRunTimeoutError, QueueRunAbortError, and the errors of enqueue.
  */
 export function ideogramV4Run(
-  client: Client<any>,
+  client: Transport,
   params: MediaParams<IdeogramV4Params, ResponseFormat, QueueFields>,
   options?: QueueRunOptions,
 ): Promise<QueueRunOutcome[]> {
-  return client.queue.run({ ...params, model: 'ideogram-v4' }, options) as Promise<QueueRunOutcome[]>;
+  return runGenerations(client, { ...params, model: 'ideogram-v4' }, options, validate);
 }

@@ -5,7 +5,6 @@
  */
 
 import type {
-  Client,
   EnqueueOptions,
   EnqueueResponse,
   MediaParams,
@@ -14,8 +13,12 @@ import type {
   QueueRunOutcome,
   RequestOptions,
   ResponseFormat,
+  Transport,
   VideoResult,
 } from '../../runtime/index.ts';
+import { enqueueGenerations, generateVideos } from '../../runtime/endpoints.ts';
+import { runGenerations } from '../../runtime/queue-run.ts';
+import { validate } from '../validators/kling-video-o1-video-to-video-edit.ts';
 
 /**
  * Kling O1 Edit - Video to Video: Advanced video editing
@@ -60,8 +63,8 @@ export interface KlingVideoO1VideoToVideoEditParams {
   keep_audio?: boolean;
 }
 
-/** The request schema of `kling-video-o1-video-to-video-edit` exactly as in `specs/models/kling-video-o1-video-to-video-edit.json` (field `json_request_schema`); the client validates queue requests against it. */
-export const klingVideoO1VideoToVideoEditSchema = {
+/** The request schema of `kling-video-o1-video-to-video-edit` exactly as in `specs/models/kling-video-o1-video-to-video-edit.json` (field `json_request_schema`), as data. The queue functions validate with its compiled validator (`generated/validators/kling-video-o1-video-to-video-edit.ts`), not with this object. */
+export const klingVideoO1VideoToVideoEditSchema: Readonly<Record<string, unknown>> = {
   basic: ['input_image', 'elements'],
   properties: {
     prompt: {
@@ -101,61 +104,56 @@ export const klingVideoO1VideoToVideoEditSchema = {
   },
   required: ['prompt', 'input_video'],
   type: 'object',
-} as const;
+};
 /** The model id of `KlingVideoO1VideoToVideoEditParams`. */
 export const klingVideoO1VideoToVideoEditId = 'kling-video-o1-video-to-video-edit' as const;
 
 /**
  * Generate videos with `kling-video-o1-video-to-video-edit`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
- * @param client A `Client` (the generated one, or the runtime's).
+ * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
  * @param params The model's parameters (`KlingVideoO1VideoToVideoEditParams`), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds) and `signal`.
+ * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
  * @returns `VideoResult` typed by `response_format`.
- * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError.
+ * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent), TimeoutError, AbortError.
  */
 export function klingVideoO1VideoToVideoEditGenerateVideo<F extends ResponseFormat = 'url'>(
-  client: Client<any>,
+  client: Transport,
   params: MediaParams<KlingVideoO1VideoToVideoEditParams, F>,
   options?: RequestOptions,
 ): Promise<VideoResult<F>> {
-  return client.videos.generate({ ...params, model: 'kling-video-o1-video-to-video-edit' }, options) as Promise<
+  return generateVideos(client, { ...params, model: 'kling-video-o1-video-to-video-edit' }, options) as Promise<
     VideoResult<F>
   >;
 }
 
 /**
- * Enqueue generations of `kling-video-o1-video-to-video-edit`: `POST /api/ai/queue`, validated against the model's schema first unless `validate: false`.
- * @param client A `Client` (the generated one, or the runtime's).
+ * Enqueue generations of `kling-video-o1-video-to-video-edit`: `POST /api/ai/queue`, validated first against the model's schema (compiled at generate time) unless `validate: false`.
+ * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
  * @param params The model's parameters (`KlingVideoO1VideoToVideoEditParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
- * @param options `validate`, `timeoutMs` (milliseconds) and `signal`.
+ * @param options `validate`, `timeoutMs` (milliseconds), `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
- * @throws ValidationError (nothing sent), NotFoundError, InsufficientCreditsError, OutcomeUnknownError.
+ * @throws ValidationError (nothing sent), NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent: check `queue.list`).
  */
 export function klingVideoO1VideoToVideoEditEnqueue(
-  client: Client<any>,
+  client: Transport,
   params: MediaParams<KlingVideoO1VideoToVideoEditParams, ResponseFormat, QueueFields>,
   options?: EnqueueOptions,
 ): Promise<EnqueueResponse> {
-  return client.queue.enqueue(
-    { ...params, model: 'kling-video-o1-video-to-video-edit' },
-    options,
-  ) as Promise<EnqueueResponse>;
+  return enqueueGenerations(client, { ...params, model: 'kling-video-o1-video-to-video-edit' }, options, validate);
 }
 
 /**
- * Enqueue generations of `kling-video-o1-video-to-video-edit` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`): `queue.run`.
- * @param client A `Client` (the generated one, or the runtime's).
+ * Enqueue generations of `kling-video-o1-video-to-video-edit` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`) over the event stream: `queue.run`, validated first against the model's schema (compiled at generate time) unless `validate: false`.
+ * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
  * @param params The model's parameters (`KlingVideoO1VideoToVideoEditParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
  * @param options `validate`, `timeoutMs` (milliseconds, default one hour), `signal`, `onProgress`, `onEvent`.
  * @returns One `QueueRunOutcome` per generation, in enqueue order.
  * @throws ValidationError (nothing sent), QueueRunTimeoutError, QueueRunAbortError, and the errors of enqueue.
  */
 export function klingVideoO1VideoToVideoEditRun(
-  client: Client<any>,
+  client: Transport,
   params: MediaParams<KlingVideoO1VideoToVideoEditParams, ResponseFormat, QueueFields>,
   options?: QueueRunOptions,
 ): Promise<QueueRunOutcome[]> {
-  return client.queue.run({ ...params, model: 'kling-video-o1-video-to-video-edit' }, options) as Promise<
-    QueueRunOutcome[]
-  >;
+  return runGenerations(client, { ...params, model: 'kling-video-o1-video-to-video-edit' }, options, validate);
 }

@@ -5,7 +5,6 @@
  */
 
 import type {
-  Client,
   EnqueueOptions,
   EnqueueResponse,
   MediaParams,
@@ -14,8 +13,12 @@ import type {
   QueueRunOutcome,
   RequestOptions,
   ResponseFormat,
+  Transport,
   VideoResult,
 } from '../../runtime/index.ts';
+import { enqueueGenerations, generateVideos } from '../../runtime/endpoints.ts';
+import { runGenerations } from '../../runtime/queue-run.ts';
+import { validate } from '../validators/kling-video-o3-omni.ts';
 
 /**
  * Kling O3 Omni: Unified O3 video generation and edit
@@ -111,8 +114,8 @@ export interface KlingVideoO3OmniParams {
   keep_audio?: boolean;
 }
 
-/** The request schema of `kling-video-o3-omni` exactly as in `specs/models/kling-video-o3-omni.json` (field `json_request_schema`); the client validates queue requests against it. */
-export const klingVideoO3OmniSchema = {
+/** The request schema of `kling-video-o3-omni` exactly as in `specs/models/kling-video-o3-omni.json` (field `json_request_schema`), as data. The queue functions validate with its compiled validator (`generated/validators/kling-video-o3-omni.ts`), not with this object. */
+export const klingVideoO3OmniSchema: Readonly<Record<string, unknown>> = {
   basic: ['input_image', 'input_video', 'video_mode', 'start_image_url', 'tail_image_url', 'elements'],
   properties: {
     prompt: {
@@ -201,54 +204,54 @@ export const klingVideoO3OmniSchema = {
   },
   required: ['prompt'],
   type: 'object',
-} as const;
+};
 /** The model id of `KlingVideoO3OmniParams`. */
 export const klingVideoO3OmniId = 'kling-video-o3-omni' as const;
 
 /**
  * Generate videos with `kling-video-o3-omni`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
- * @param client A `Client` (the generated one, or the runtime's).
+ * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
  * @param params The model's parameters (`KlingVideoO3OmniParams`), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds) and `signal`.
+ * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
  * @returns `VideoResult` typed by `response_format`.
- * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError.
+ * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent), TimeoutError, AbortError.
  */
 export function klingVideoO3OmniGenerateVideo<F extends ResponseFormat = 'url'>(
-  client: Client<any>,
+  client: Transport,
   params: MediaParams<KlingVideoO3OmniParams, F>,
   options?: RequestOptions,
 ): Promise<VideoResult<F>> {
-  return client.videos.generate({ ...params, model: 'kling-video-o3-omni' }, options) as Promise<VideoResult<F>>;
+  return generateVideos(client, { ...params, model: 'kling-video-o3-omni' }, options) as Promise<VideoResult<F>>;
 }
 
 /**
- * Enqueue generations of `kling-video-o3-omni`: `POST /api/ai/queue`, validated against the model's schema first unless `validate: false`.
- * @param client A `Client` (the generated one, or the runtime's).
+ * Enqueue generations of `kling-video-o3-omni`: `POST /api/ai/queue`, validated first against the model's schema (compiled at generate time) unless `validate: false`.
+ * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
  * @param params The model's parameters (`KlingVideoO3OmniParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
- * @param options `validate`, `timeoutMs` (milliseconds) and `signal`.
+ * @param options `validate`, `timeoutMs` (milliseconds), `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
- * @throws ValidationError (nothing sent), NotFoundError, InsufficientCreditsError, OutcomeUnknownError.
+ * @throws ValidationError (nothing sent), NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent: check `queue.list`).
  */
 export function klingVideoO3OmniEnqueue(
-  client: Client<any>,
+  client: Transport,
   params: MediaParams<KlingVideoO3OmniParams, ResponseFormat, QueueFields>,
   options?: EnqueueOptions,
 ): Promise<EnqueueResponse> {
-  return client.queue.enqueue({ ...params, model: 'kling-video-o3-omni' }, options) as Promise<EnqueueResponse>;
+  return enqueueGenerations(client, { ...params, model: 'kling-video-o3-omni' }, options, validate);
 }
 
 /**
- * Enqueue generations of `kling-video-o3-omni` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`): `queue.run`.
- * @param client A `Client` (the generated one, or the runtime's).
+ * Enqueue generations of `kling-video-o3-omni` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`) over the event stream: `queue.run`, validated first against the model's schema (compiled at generate time) unless `validate: false`.
+ * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
  * @param params The model's parameters (`KlingVideoO3OmniParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
  * @param options `validate`, `timeoutMs` (milliseconds, default one hour), `signal`, `onProgress`, `onEvent`.
  * @returns One `QueueRunOutcome` per generation, in enqueue order.
  * @throws ValidationError (nothing sent), QueueRunTimeoutError, QueueRunAbortError, and the errors of enqueue.
  */
 export function klingVideoO3OmniRun(
-  client: Client<any>,
+  client: Transport,
   params: MediaParams<KlingVideoO3OmniParams, ResponseFormat, QueueFields>,
   options?: QueueRunOptions,
 ): Promise<QueueRunOutcome[]> {
-  return client.queue.run({ ...params, model: 'kling-video-o3-omni' }, options) as Promise<QueueRunOutcome[]>;
+  return runGenerations(client, { ...params, model: 'kling-video-o3-omni' }, options, validate);
 }

@@ -5,7 +5,6 @@
  */
 
 import type {
-  Client,
   EnqueueOptions,
   EnqueueResponse,
   MediaParams,
@@ -14,8 +13,12 @@ import type {
   QueueRunOutcome,
   RequestOptions,
   ResponseFormat,
+  Transport,
   VideoResult,
 } from '../../runtime/index.ts';
+import { enqueueGenerations, generateVideos } from '../../runtime/endpoints.ts';
+import { runGenerations } from '../../runtime/queue-run.ts';
+import { validate } from '../validators/kling-video-v2-5-turbo-pro-image-to-video.ts';
 
 /**
  * Kling v2.5 - Image to Video: Fast cinematic image-to-video
@@ -53,8 +56,8 @@ export interface KlingVideoV25TurboProImageToVideoParams {
   duration?: 5 | 10;
 }
 
-/** The request schema of `kling-video-v2-5-turbo-pro-image-to-video` exactly as in `specs/models/kling-video-v2-5-turbo-pro-image-to-video.json` (field `request_schema`); the client validates queue requests against it. */
-export const klingVideoV25TurboProImageToVideoSchema = {
+/** The request schema of `kling-video-v2-5-turbo-pro-image-to-video` exactly as in `specs/models/kling-video-v2-5-turbo-pro-image-to-video.json` (field `request_schema`), as data. The queue functions validate with its compiled validator (`generated/validators/kling-video-v2-5-turbo-pro-image-to-video.ts`), not with this object. */
+export const klingVideoV25TurboProImageToVideoSchema: Readonly<Record<string, unknown>> = {
   basic: ['tail_image_url'],
   properties: {
     prompt: {
@@ -84,61 +87,61 @@ export const klingVideoV25TurboProImageToVideoSchema = {
   },
   required: ['prompt', 'input_image'],
   type: 'object',
-} as const;
+};
 /** The model id of `KlingVideoV25TurboProImageToVideoParams`. */
 export const klingVideoV25TurboProImageToVideoId = 'kling-video-v2-5-turbo-pro-image-to-video' as const;
 
 /**
  * Generate videos with `kling-video-v2-5-turbo-pro-image-to-video`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
- * @param client A `Client` (the generated one, or the runtime's).
+ * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
  * @param params The model's parameters (`KlingVideoV25TurboProImageToVideoParams`), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds) and `signal`.
+ * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
  * @returns `VideoResult` typed by `response_format`.
- * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError.
+ * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent), TimeoutError, AbortError.
  */
 export function klingVideoV25TurboProImageToVideoGenerateVideo<F extends ResponseFormat = 'url'>(
-  client: Client<any>,
+  client: Transport,
   params: MediaParams<KlingVideoV25TurboProImageToVideoParams, F>,
   options?: RequestOptions,
 ): Promise<VideoResult<F>> {
-  return client.videos.generate({ ...params, model: 'kling-video-v2-5-turbo-pro-image-to-video' }, options) as Promise<
+  return generateVideos(client, { ...params, model: 'kling-video-v2-5-turbo-pro-image-to-video' }, options) as Promise<
     VideoResult<F>
   >;
 }
 
 /**
- * Enqueue generations of `kling-video-v2-5-turbo-pro-image-to-video`: `POST /api/ai/queue`, validated against the model's schema first unless `validate: false`.
- * @param client A `Client` (the generated one, or the runtime's).
+ * Enqueue generations of `kling-video-v2-5-turbo-pro-image-to-video`: `POST /api/ai/queue`, validated first against the model's schema (compiled at generate time) unless `validate: false`.
+ * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
  * @param params The model's parameters (`KlingVideoV25TurboProImageToVideoParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
- * @param options `validate`, `timeoutMs` (milliseconds) and `signal`.
+ * @param options `validate`, `timeoutMs` (milliseconds), `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
- * @throws ValidationError (nothing sent), NotFoundError, InsufficientCreditsError, OutcomeUnknownError.
+ * @throws ValidationError (nothing sent), NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent: check `queue.list`).
  */
 export function klingVideoV25TurboProImageToVideoEnqueue(
-  client: Client<any>,
+  client: Transport,
   params: MediaParams<KlingVideoV25TurboProImageToVideoParams, ResponseFormat, QueueFields>,
   options?: EnqueueOptions,
 ): Promise<EnqueueResponse> {
-  return client.queue.enqueue(
+  return enqueueGenerations(
+    client,
     { ...params, model: 'kling-video-v2-5-turbo-pro-image-to-video' },
     options,
-  ) as Promise<EnqueueResponse>;
+    validate,
+  );
 }
 
 /**
- * Enqueue generations of `kling-video-v2-5-turbo-pro-image-to-video` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`): `queue.run`.
- * @param client A `Client` (the generated one, or the runtime's).
+ * Enqueue generations of `kling-video-v2-5-turbo-pro-image-to-video` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`) over the event stream: `queue.run`, validated first against the model's schema (compiled at generate time) unless `validate: false`.
+ * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
  * @param params The model's parameters (`KlingVideoV25TurboProImageToVideoParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
  * @param options `validate`, `timeoutMs` (milliseconds, default one hour), `signal`, `onProgress`, `onEvent`.
  * @returns One `QueueRunOutcome` per generation, in enqueue order.
  * @throws ValidationError (nothing sent), QueueRunTimeoutError, QueueRunAbortError, and the errors of enqueue.
  */
 export function klingVideoV25TurboProImageToVideoRun(
-  client: Client<any>,
+  client: Transport,
   params: MediaParams<KlingVideoV25TurboProImageToVideoParams, ResponseFormat, QueueFields>,
   options?: QueueRunOptions,
 ): Promise<QueueRunOutcome[]> {
-  return client.queue.run({ ...params, model: 'kling-video-v2-5-turbo-pro-image-to-video' }, options) as Promise<
-    QueueRunOutcome[]
-  >;
+  return runGenerations(client, { ...params, model: 'kling-video-v2-5-turbo-pro-image-to-video' }, options, validate);
 }

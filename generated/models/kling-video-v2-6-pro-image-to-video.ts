@@ -5,7 +5,6 @@
  */
 
 import type {
-  Client,
   EnqueueOptions,
   EnqueueResponse,
   MediaParams,
@@ -14,8 +13,12 @@ import type {
   QueueRunOutcome,
   RequestOptions,
   ResponseFormat,
+  Transport,
   VideoResult,
 } from '../../runtime/index.ts';
+import { enqueueGenerations, generateVideos } from '../../runtime/endpoints.ts';
+import { runGenerations } from '../../runtime/queue-run.ts';
+import { validate } from '../validators/kling-video-v2-6-pro-image-to-video.ts';
 
 /**
  * Kling 2.6 Pro - Image to Video: Cinematic image-to-video with audio
@@ -59,8 +62,8 @@ export interface KlingVideoV26ProImageToVideoParams {
   generate_audio?: boolean;
 }
 
-/** The request schema of `kling-video-v2-6-pro-image-to-video` exactly as in `specs/models/kling-video-v2-6-pro-image-to-video.json` (field `request_schema`); the client validates queue requests against it. */
-export const klingVideoV26ProImageToVideoSchema = {
+/** The request schema of `kling-video-v2-6-pro-image-to-video` exactly as in `specs/models/kling-video-v2-6-pro-image-to-video.json` (field `request_schema`), as data. The queue functions validate with its compiled validator (`generated/validators/kling-video-v2-6-pro-image-to-video.ts`), not with this object. */
+export const klingVideoV26ProImageToVideoSchema: Readonly<Record<string, unknown>> = {
   basic: ['input_image'],
   properties: {
     prompt: {
@@ -95,61 +98,56 @@ export const klingVideoV26ProImageToVideoSchema = {
   },
   required: ['prompt'],
   type: 'object',
-} as const;
+};
 /** The model id of `KlingVideoV26ProImageToVideoParams`. */
 export const klingVideoV26ProImageToVideoId = 'kling-video-v2-6-pro-image-to-video' as const;
 
 /**
  * Generate videos with `kling-video-v2-6-pro-image-to-video`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
- * @param client A `Client` (the generated one, or the runtime's).
+ * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
  * @param params The model's parameters (`KlingVideoV26ProImageToVideoParams`), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds) and `signal`.
+ * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
  * @returns `VideoResult` typed by `response_format`.
- * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError.
+ * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent), TimeoutError, AbortError.
  */
 export function klingVideoV26ProImageToVideoGenerateVideo<F extends ResponseFormat = 'url'>(
-  client: Client<any>,
+  client: Transport,
   params: MediaParams<KlingVideoV26ProImageToVideoParams, F>,
   options?: RequestOptions,
 ): Promise<VideoResult<F>> {
-  return client.videos.generate({ ...params, model: 'kling-video-v2-6-pro-image-to-video' }, options) as Promise<
+  return generateVideos(client, { ...params, model: 'kling-video-v2-6-pro-image-to-video' }, options) as Promise<
     VideoResult<F>
   >;
 }
 
 /**
- * Enqueue generations of `kling-video-v2-6-pro-image-to-video`: `POST /api/ai/queue`, validated against the model's schema first unless `validate: false`.
- * @param client A `Client` (the generated one, or the runtime's).
+ * Enqueue generations of `kling-video-v2-6-pro-image-to-video`: `POST /api/ai/queue`, validated first against the model's schema (compiled at generate time) unless `validate: false`.
+ * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
  * @param params The model's parameters (`KlingVideoV26ProImageToVideoParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
- * @param options `validate`, `timeoutMs` (milliseconds) and `signal`.
+ * @param options `validate`, `timeoutMs` (milliseconds), `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
- * @throws ValidationError (nothing sent), NotFoundError, InsufficientCreditsError, OutcomeUnknownError.
+ * @throws ValidationError (nothing sent), NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent: check `queue.list`).
  */
 export function klingVideoV26ProImageToVideoEnqueue(
-  client: Client<any>,
+  client: Transport,
   params: MediaParams<KlingVideoV26ProImageToVideoParams, ResponseFormat, QueueFields>,
   options?: EnqueueOptions,
 ): Promise<EnqueueResponse> {
-  return client.queue.enqueue(
-    { ...params, model: 'kling-video-v2-6-pro-image-to-video' },
-    options,
-  ) as Promise<EnqueueResponse>;
+  return enqueueGenerations(client, { ...params, model: 'kling-video-v2-6-pro-image-to-video' }, options, validate);
 }
 
 /**
- * Enqueue generations of `kling-video-v2-6-pro-image-to-video` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`): `queue.run`.
- * @param client A `Client` (the generated one, or the runtime's).
+ * Enqueue generations of `kling-video-v2-6-pro-image-to-video` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`) over the event stream: `queue.run`, validated first against the model's schema (compiled at generate time) unless `validate: false`.
+ * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
  * @param params The model's parameters (`KlingVideoV26ProImageToVideoParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
  * @param options `validate`, `timeoutMs` (milliseconds, default one hour), `signal`, `onProgress`, `onEvent`.
  * @returns One `QueueRunOutcome` per generation, in enqueue order.
  * @throws ValidationError (nothing sent), QueueRunTimeoutError, QueueRunAbortError, and the errors of enqueue.
  */
 export function klingVideoV26ProImageToVideoRun(
-  client: Client<any>,
+  client: Transport,
   params: MediaParams<KlingVideoV26ProImageToVideoParams, ResponseFormat, QueueFields>,
   options?: QueueRunOptions,
 ): Promise<QueueRunOutcome[]> {
-  return client.queue.run({ ...params, model: 'kling-video-v2-6-pro-image-to-video' }, options) as Promise<
-    QueueRunOutcome[]
-  >;
+  return runGenerations(client, { ...params, model: 'kling-video-v2-6-pro-image-to-video' }, options, validate);
 }

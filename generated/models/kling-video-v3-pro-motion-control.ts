@@ -5,7 +5,6 @@
  */
 
 import type {
-  Client,
   EnqueueOptions,
   EnqueueResponse,
   MediaParams,
@@ -14,8 +13,12 @@ import type {
   QueueRunOutcome,
   RequestOptions,
   ResponseFormat,
+  Transport,
   VideoResult,
 } from '../../runtime/index.ts';
+import { enqueueGenerations, generateVideos } from '../../runtime/endpoints.ts';
+import { runGenerations } from '../../runtime/queue-run.ts';
+import { validate } from '../validators/kling-video-v3-pro-motion-control.ts';
 
 /**
  * Kling 3.0 Pro: Motion Control: Transfer motion from video to image
@@ -68,8 +71,8 @@ export interface KlingVideoV3ProMotionControlParams {
   }[];
 }
 
-/** The request schema of `kling-video-v3-pro-motion-control` exactly as in `specs/models/kling-video-v3-pro-motion-control.json` (field `request_schema`); the client validates queue requests against it. */
-export const klingVideoV3ProMotionControlSchema = {
+/** The request schema of `kling-video-v3-pro-motion-control` exactly as in `specs/models/kling-video-v3-pro-motion-control.json` (field `request_schema`), as data. The queue functions validate with its compiled validator (`generated/validators/kling-video-v3-pro-motion-control.ts`), not with this object. */
+export const klingVideoV3ProMotionControlSchema: Readonly<Record<string, unknown>> = {
   basic: [],
   properties: {
     prompt: {
@@ -117,61 +120,56 @@ export const klingVideoV3ProMotionControlSchema = {
   },
   required: ['prompt', 'input_image', 'input_video', 'character_orientation'],
   type: 'object',
-} as const;
+};
 /** The model id of `KlingVideoV3ProMotionControlParams`. */
 export const klingVideoV3ProMotionControlId = 'kling-video-v3-pro-motion-control' as const;
 
 /**
  * Generate videos with `kling-video-v3-pro-motion-control`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
- * @param client A `Client` (the generated one, or the runtime's).
+ * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
  * @param params The model's parameters (`KlingVideoV3ProMotionControlParams`), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds) and `signal`.
+ * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
  * @returns `VideoResult` typed by `response_format`.
- * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError.
+ * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent), TimeoutError, AbortError.
  */
 export function klingVideoV3ProMotionControlGenerateVideo<F extends ResponseFormat = 'url'>(
-  client: Client<any>,
+  client: Transport,
   params: MediaParams<KlingVideoV3ProMotionControlParams, F>,
   options?: RequestOptions,
 ): Promise<VideoResult<F>> {
-  return client.videos.generate({ ...params, model: 'kling-video-v3-pro-motion-control' }, options) as Promise<
+  return generateVideos(client, { ...params, model: 'kling-video-v3-pro-motion-control' }, options) as Promise<
     VideoResult<F>
   >;
 }
 
 /**
- * Enqueue generations of `kling-video-v3-pro-motion-control`: `POST /api/ai/queue`, validated against the model's schema first unless `validate: false`.
- * @param client A `Client` (the generated one, or the runtime's).
+ * Enqueue generations of `kling-video-v3-pro-motion-control`: `POST /api/ai/queue`, validated first against the model's schema (compiled at generate time) unless `validate: false`.
+ * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
  * @param params The model's parameters (`KlingVideoV3ProMotionControlParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
- * @param options `validate`, `timeoutMs` (milliseconds) and `signal`.
+ * @param options `validate`, `timeoutMs` (milliseconds), `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
- * @throws ValidationError (nothing sent), NotFoundError, InsufficientCreditsError, OutcomeUnknownError.
+ * @throws ValidationError (nothing sent), NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent: check `queue.list`).
  */
 export function klingVideoV3ProMotionControlEnqueue(
-  client: Client<any>,
+  client: Transport,
   params: MediaParams<KlingVideoV3ProMotionControlParams, ResponseFormat, QueueFields>,
   options?: EnqueueOptions,
 ): Promise<EnqueueResponse> {
-  return client.queue.enqueue(
-    { ...params, model: 'kling-video-v3-pro-motion-control' },
-    options,
-  ) as Promise<EnqueueResponse>;
+  return enqueueGenerations(client, { ...params, model: 'kling-video-v3-pro-motion-control' }, options, validate);
 }
 
 /**
- * Enqueue generations of `kling-video-v3-pro-motion-control` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`): `queue.run`.
- * @param client A `Client` (the generated one, or the runtime's).
+ * Enqueue generations of `kling-video-v3-pro-motion-control` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`) over the event stream: `queue.run`, validated first against the model's schema (compiled at generate time) unless `validate: false`.
+ * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
  * @param params The model's parameters (`KlingVideoV3ProMotionControlParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
  * @param options `validate`, `timeoutMs` (milliseconds, default one hour), `signal`, `onProgress`, `onEvent`.
  * @returns One `QueueRunOutcome` per generation, in enqueue order.
  * @throws ValidationError (nothing sent), QueueRunTimeoutError, QueueRunAbortError, and the errors of enqueue.
  */
 export function klingVideoV3ProMotionControlRun(
-  client: Client<any>,
+  client: Transport,
   params: MediaParams<KlingVideoV3ProMotionControlParams, ResponseFormat, QueueFields>,
   options?: QueueRunOptions,
 ): Promise<QueueRunOutcome[]> {
-  return client.queue.run({ ...params, model: 'kling-video-v3-pro-motion-control' }, options) as Promise<
-    QueueRunOutcome[]
-  >;
+  return runGenerations(client, { ...params, model: 'kling-video-v3-pro-motion-control' }, options, validate);
 }

@@ -5,7 +5,6 @@
  */
 
 import type {
-  Client,
   EnqueueOptions,
   EnqueueResponse,
   MediaParams,
@@ -14,8 +13,12 @@ import type {
   QueueRunOutcome,
   RequestOptions,
   ResponseFormat,
+  Transport,
   VideoResult,
 } from '../../runtime/index.ts';
+import { enqueueGenerations, generateVideos } from '../../runtime/endpoints.ts';
+import { runGenerations } from '../../runtime/queue-run.ts';
+import { validate } from '../validators/ltx-2-3-fast-text-to-video.ts';
 
 /**
  * LTX 2.3 Fast: Text to Video: Fast text-to-video with native audio
@@ -67,8 +70,8 @@ export interface Ltx23FastTextToVideoParams {
   generate_audio?: boolean;
 }
 
-/** The request schema of `ltx-2-3-fast-text-to-video` exactly as in `specs/models/ltx-2-3-fast-text-to-video.json` (field `request_schema`); the client validates queue requests against it. */
-export const ltx23FastTextToVideoSchema = {
+/** The request schema of `ltx-2-3-fast-text-to-video` exactly as in `specs/models/ltx-2-3-fast-text-to-video.json` (field `request_schema`), as data. The queue functions validate with its compiled validator (`generated/validators/ltx-2-3-fast-text-to-video.ts`), not with this object. */
+export const ltx23FastTextToVideoSchema: Readonly<Record<string, unknown>> = {
   basic: [],
   properties: {
     prompt: {
@@ -114,54 +117,54 @@ export const ltx23FastTextToVideoSchema = {
   },
   required: ['prompt'],
   type: 'object',
-} as const;
+};
 /** The model id of `Ltx23FastTextToVideoParams`. */
 export const ltx23FastTextToVideoId = 'ltx-2-3-fast-text-to-video' as const;
 
 /**
  * Generate videos with `ltx-2-3-fast-text-to-video`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
- * @param client A `Client` (the generated one, or the runtime's).
+ * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
  * @param params The model's parameters (`Ltx23FastTextToVideoParams`), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds) and `signal`.
+ * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
  * @returns `VideoResult` typed by `response_format`.
- * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError.
+ * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent), TimeoutError, AbortError.
  */
 export function ltx23FastTextToVideoGenerateVideo<F extends ResponseFormat = 'url'>(
-  client: Client<any>,
+  client: Transport,
   params: MediaParams<Ltx23FastTextToVideoParams, F>,
   options?: RequestOptions,
 ): Promise<VideoResult<F>> {
-  return client.videos.generate({ ...params, model: 'ltx-2-3-fast-text-to-video' }, options) as Promise<VideoResult<F>>;
+  return generateVideos(client, { ...params, model: 'ltx-2-3-fast-text-to-video' }, options) as Promise<VideoResult<F>>;
 }
 
 /**
- * Enqueue generations of `ltx-2-3-fast-text-to-video`: `POST /api/ai/queue`, validated against the model's schema first unless `validate: false`.
- * @param client A `Client` (the generated one, or the runtime's).
+ * Enqueue generations of `ltx-2-3-fast-text-to-video`: `POST /api/ai/queue`, validated first against the model's schema (compiled at generate time) unless `validate: false`.
+ * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
  * @param params The model's parameters (`Ltx23FastTextToVideoParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
- * @param options `validate`, `timeoutMs` (milliseconds) and `signal`.
+ * @param options `validate`, `timeoutMs` (milliseconds), `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
- * @throws ValidationError (nothing sent), NotFoundError, InsufficientCreditsError, OutcomeUnknownError.
+ * @throws ValidationError (nothing sent), NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent: check `queue.list`).
  */
 export function ltx23FastTextToVideoEnqueue(
-  client: Client<any>,
+  client: Transport,
   params: MediaParams<Ltx23FastTextToVideoParams, ResponseFormat, QueueFields>,
   options?: EnqueueOptions,
 ): Promise<EnqueueResponse> {
-  return client.queue.enqueue({ ...params, model: 'ltx-2-3-fast-text-to-video' }, options) as Promise<EnqueueResponse>;
+  return enqueueGenerations(client, { ...params, model: 'ltx-2-3-fast-text-to-video' }, options, validate);
 }
 
 /**
- * Enqueue generations of `ltx-2-3-fast-text-to-video` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`): `queue.run`.
- * @param client A `Client` (the generated one, or the runtime's).
+ * Enqueue generations of `ltx-2-3-fast-text-to-video` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`) over the event stream: `queue.run`, validated first against the model's schema (compiled at generate time) unless `validate: false`.
+ * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
  * @param params The model's parameters (`Ltx23FastTextToVideoParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
  * @param options `validate`, `timeoutMs` (milliseconds, default one hour), `signal`, `onProgress`, `onEvent`.
  * @returns One `QueueRunOutcome` per generation, in enqueue order.
  * @throws ValidationError (nothing sent), QueueRunTimeoutError, QueueRunAbortError, and the errors of enqueue.
  */
 export function ltx23FastTextToVideoRun(
-  client: Client<any>,
+  client: Transport,
   params: MediaParams<Ltx23FastTextToVideoParams, ResponseFormat, QueueFields>,
   options?: QueueRunOptions,
 ): Promise<QueueRunOutcome[]> {
-  return client.queue.run({ ...params, model: 'ltx-2-3-fast-text-to-video' }, options) as Promise<QueueRunOutcome[]>;
+  return runGenerations(client, { ...params, model: 'ltx-2-3-fast-text-to-video' }, options, validate);
 }

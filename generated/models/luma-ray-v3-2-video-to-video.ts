@@ -5,7 +5,6 @@
  */
 
 import type {
-  Client,
   EnqueueOptions,
   EnqueueResponse,
   MediaParams,
@@ -14,8 +13,12 @@ import type {
   QueueRunOutcome,
   RequestOptions,
   ResponseFormat,
+  Transport,
   VideoResult,
 } from '../../runtime/index.ts';
+import { enqueueGenerations, generateVideos } from '../../runtime/endpoints.ts';
+import { runGenerations } from '../../runtime/queue-run.ts';
+import { validate } from '../validators/luma-ray-v3-2-video-to-video.ts';
 
 /**
  * Luma Ray 3.2 - Video to Video: Prompt-guided video editing, up to 1080p
@@ -93,8 +96,8 @@ export interface LumaRayV32VideoToVideoParams {
   exr_export?: boolean;
 }
 
-/** The request schema of `luma-ray-v3-2-video-to-video` exactly as in `specs/models/luma-ray-v3-2-video-to-video.json` (field `json_request_schema`); the client validates queue requests against it. */
-export const lumaRayV32VideoToVideoSchema = {
+/** The request schema of `luma-ray-v3-2-video-to-video` exactly as in `specs/models/luma-ray-v3-2-video-to-video.json` (field `json_request_schema`), as data. The queue functions validate with its compiled validator (`generated/validators/luma-ray-v3-2-video-to-video.ts`), not with this object. */
+export const lumaRayV32VideoToVideoSchema: Readonly<Record<string, unknown>> = {
   basic: [],
   properties: {
     prompt: {
@@ -165,59 +168,56 @@ export const lumaRayV32VideoToVideoSchema = {
   },
   required: ['prompt', 'input_video'],
   type: 'object',
-} as const;
+};
 /** The model id of `LumaRayV32VideoToVideoParams`. */
 export const lumaRayV32VideoToVideoId = 'luma-ray-v3-2-video-to-video' as const;
 
 /**
  * Generate videos with `luma-ray-v3-2-video-to-video`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
- * @param client A `Client` (the generated one, or the runtime's).
+ * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
  * @param params The model's parameters (`LumaRayV32VideoToVideoParams`), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds) and `signal`.
+ * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
  * @returns `VideoResult` typed by `response_format`.
- * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError.
+ * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent), TimeoutError, AbortError.
  */
 export function lumaRayV32VideoToVideoGenerateVideo<F extends ResponseFormat = 'url'>(
-  client: Client<any>,
+  client: Transport,
   params: MediaParams<LumaRayV32VideoToVideoParams, F>,
   options?: RequestOptions,
 ): Promise<VideoResult<F>> {
-  return client.videos.generate({ ...params, model: 'luma-ray-v3-2-video-to-video' }, options) as Promise<
+  return generateVideos(client, { ...params, model: 'luma-ray-v3-2-video-to-video' }, options) as Promise<
     VideoResult<F>
   >;
 }
 
 /**
- * Enqueue generations of `luma-ray-v3-2-video-to-video`: `POST /api/ai/queue`, validated against the model's schema first unless `validate: false`.
- * @param client A `Client` (the generated one, or the runtime's).
+ * Enqueue generations of `luma-ray-v3-2-video-to-video`: `POST /api/ai/queue`, validated first against the model's schema (compiled at generate time) unless `validate: false`.
+ * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
  * @param params The model's parameters (`LumaRayV32VideoToVideoParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
- * @param options `validate`, `timeoutMs` (milliseconds) and `signal`.
+ * @param options `validate`, `timeoutMs` (milliseconds), `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
- * @throws ValidationError (nothing sent), NotFoundError, InsufficientCreditsError, OutcomeUnknownError.
+ * @throws ValidationError (nothing sent), NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent: check `queue.list`).
  */
 export function lumaRayV32VideoToVideoEnqueue(
-  client: Client<any>,
+  client: Transport,
   params: MediaParams<LumaRayV32VideoToVideoParams, ResponseFormat, QueueFields>,
   options?: EnqueueOptions,
 ): Promise<EnqueueResponse> {
-  return client.queue.enqueue(
-    { ...params, model: 'luma-ray-v3-2-video-to-video' },
-    options,
-  ) as Promise<EnqueueResponse>;
+  return enqueueGenerations(client, { ...params, model: 'luma-ray-v3-2-video-to-video' }, options, validate);
 }
 
 /**
- * Enqueue generations of `luma-ray-v3-2-video-to-video` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`): `queue.run`.
- * @param client A `Client` (the generated one, or the runtime's).
+ * Enqueue generations of `luma-ray-v3-2-video-to-video` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`) over the event stream: `queue.run`, validated first against the model's schema (compiled at generate time) unless `validate: false`.
+ * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
  * @param params The model's parameters (`LumaRayV32VideoToVideoParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
  * @param options `validate`, `timeoutMs` (milliseconds, default one hour), `signal`, `onProgress`, `onEvent`.
  * @returns One `QueueRunOutcome` per generation, in enqueue order.
  * @throws ValidationError (nothing sent), QueueRunTimeoutError, QueueRunAbortError, and the errors of enqueue.
  */
 export function lumaRayV32VideoToVideoRun(
-  client: Client<any>,
+  client: Transport,
   params: MediaParams<LumaRayV32VideoToVideoParams, ResponseFormat, QueueFields>,
   options?: QueueRunOptions,
 ): Promise<QueueRunOutcome[]> {
-  return client.queue.run({ ...params, model: 'luma-ray-v3-2-video-to-video' }, options) as Promise<QueueRunOutcome[]>;
+  return runGenerations(client, { ...params, model: 'luma-ray-v3-2-video-to-video' }, options, validate);
 }

@@ -5,7 +5,6 @@
  */
 
 import type {
-  Client,
   EnqueueOptions,
   EnqueueResponse,
   MediaParams,
@@ -14,8 +13,12 @@ import type {
   QueueRunOutcome,
   RequestOptions,
   ResponseFormat,
+  Transport,
   VideoResult,
 } from '../../runtime/index.ts';
+import { enqueueGenerations, generateVideos } from '../../runtime/endpoints.ts';
+import { runGenerations } from '../../runtime/queue-run.ts';
+import { validate } from '../validators/minimax-h3.ts';
 
 /**
  * MiniMax H3: Open weights omni-modal video with audio
@@ -87,8 +90,8 @@ export interface MinimaxH3Params {
   aspect_ratio?: 'adaptive' | '21:9' | '16:9' | '4:3' | '1:1' | '3:4' | '9:16';
 }
 
-/** The request schema of `minimax-h3` exactly as in `specs/models/minimax-h3.json` (field `request_schema`); the client validates queue requests against it. */
-export const minimaxH3Schema = {
+/** The request schema of `minimax-h3` exactly as in `specs/models/minimax-h3.json` (field `request_schema`), as data. The queue functions validate with its compiled validator (`generated/validators/minimax-h3.ts`), not with this object. */
+export const minimaxH3Schema: Readonly<Record<string, unknown>> = {
   basic: ['input_image', 'tail_image_url', 'input_images', 'input_videos', 'input_audios'],
   properties: {
     prompt: {
@@ -160,54 +163,54 @@ export const minimaxH3Schema = {
   },
   required: ['prompt'],
   type: 'object',
-} as const;
+};
 /** The model id of `MinimaxH3Params`. */
 export const minimaxH3Id = 'minimax-h3' as const;
 
 /**
  * Generate videos with `minimax-h3`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
- * @param client A `Client` (the generated one, or the runtime's).
+ * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
  * @param params The model's parameters (`MinimaxH3Params`), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds) and `signal`.
+ * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
  * @returns `VideoResult` typed by `response_format`.
- * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError.
+ * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent), TimeoutError, AbortError.
  */
 export function minimaxH3GenerateVideo<F extends ResponseFormat = 'url'>(
-  client: Client<any>,
+  client: Transport,
   params: MediaParams<MinimaxH3Params, F>,
   options?: RequestOptions,
 ): Promise<VideoResult<F>> {
-  return client.videos.generate({ ...params, model: 'minimax-h3' }, options) as Promise<VideoResult<F>>;
+  return generateVideos(client, { ...params, model: 'minimax-h3' }, options) as Promise<VideoResult<F>>;
 }
 
 /**
- * Enqueue generations of `minimax-h3`: `POST /api/ai/queue`, validated against the model's schema first unless `validate: false`.
- * @param client A `Client` (the generated one, or the runtime's).
+ * Enqueue generations of `minimax-h3`: `POST /api/ai/queue`, validated first against the model's schema (compiled at generate time) unless `validate: false`.
+ * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
  * @param params The model's parameters (`MinimaxH3Params`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
- * @param options `validate`, `timeoutMs` (milliseconds) and `signal`.
+ * @param options `validate`, `timeoutMs` (milliseconds), `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
- * @throws ValidationError (nothing sent), NotFoundError, InsufficientCreditsError, OutcomeUnknownError.
+ * @throws ValidationError (nothing sent), NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent: check `queue.list`).
  */
 export function minimaxH3Enqueue(
-  client: Client<any>,
+  client: Transport,
   params: MediaParams<MinimaxH3Params, ResponseFormat, QueueFields>,
   options?: EnqueueOptions,
 ): Promise<EnqueueResponse> {
-  return client.queue.enqueue({ ...params, model: 'minimax-h3' }, options) as Promise<EnqueueResponse>;
+  return enqueueGenerations(client, { ...params, model: 'minimax-h3' }, options, validate);
 }
 
 /**
- * Enqueue generations of `minimax-h3` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`): `queue.run`.
- * @param client A `Client` (the generated one, or the runtime's).
+ * Enqueue generations of `minimax-h3` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`) over the event stream: `queue.run`, validated first against the model's schema (compiled at generate time) unless `validate: false`.
+ * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
  * @param params The model's parameters (`MinimaxH3Params`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
  * @param options `validate`, `timeoutMs` (milliseconds, default one hour), `signal`, `onProgress`, `onEvent`.
  * @returns One `QueueRunOutcome` per generation, in enqueue order.
  * @throws ValidationError (nothing sent), QueueRunTimeoutError, QueueRunAbortError, and the errors of enqueue.
  */
 export function minimaxH3Run(
-  client: Client<any>,
+  client: Transport,
   params: MediaParams<MinimaxH3Params, ResponseFormat, QueueFields>,
   options?: QueueRunOptions,
 ): Promise<QueueRunOutcome[]> {
-  return client.queue.run({ ...params, model: 'minimax-h3' }, options) as Promise<QueueRunOutcome[]>;
+  return runGenerations(client, { ...params, model: 'minimax-h3' }, options, validate);
 }

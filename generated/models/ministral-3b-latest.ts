@@ -4,7 +4,8 @@
  * To change it, change the specs, the generator or the templates and run `npm run generate` again.
  */
 
-import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } from '../../runtime/index.ts';
+import type { ChatCompletion, ChatCompletionParams, RequestOptions, Transport } from '../../runtime/index.ts';
+import { createChatCompletion } from '../../runtime/endpoints.ts';
 
 /**
  * Ministral 3B: Model for on-device and edge
@@ -13,26 +14,23 @@ import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } fro
  * Served by: `chat.completions.create`.
  */
 export type Ministral3bLatestParams = ChatCompletionParams;
-/** The request schema of `ministral-3b-latest` exactly as in `specs/models/ministral-3b-latest.json` (null). */
-export const ministral3bLatestSchema = null;
+/** The request schema of `ministral-3b-latest` exactly as in `specs/models/ministral-3b-latest.json` (null), as data. The queue functions validate with its compiled validator (`generated/validators/ministral-3b-latest.ts`), not with this object. */
+export const ministral3bLatestSchema: null = null;
 /** The model id of `Ministral3bLatestParams`. */
 export const ministral3bLatestId = 'ministral-3b-latest' as const;
 
 /**
- * Create a chat completion with `ministral-3b-latest`: `POST /api/ai/chat/completions` (not streaming).
- * @param client A `Client` (the generated one, or the runtime's).
+ * Create a chat completion with `ministral-3b-latest`: `POST /api/ai/chat/completions` (not streaming; stream with `client.chat.completions.create({ stream: true })`).
+ * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
  * @param params The chat body without `model` (`Ministral3bLatestParams`).
- * @param options `timeoutMs` (milliseconds) and `signal`.
+ * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
  * @returns `ChatCompletion`.
- * @throws BadRequestError, NotFoundError, InsufficientCreditsError.
+ * @throws BadRequestError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent).
  */
 export function ministral3bLatestCreateChatCompletion(
-  client: Client<any>,
+  client: Transport,
   params: Ministral3bLatestParams & { stream?: false },
   options?: RequestOptions,
 ): Promise<ChatCompletion> {
-  return client.chat.completions.create(
-    { ...params, model: 'ministral-3b-latest' },
-    options,
-  ) as Promise<ChatCompletion>;
+  return createChatCompletion(client, { ...params, model: 'ministral-3b-latest' }, options);
 }

@@ -4,7 +4,8 @@
  * To change it, change the specs, the generator or the templates and run `npm run generate` again.
  */
 
-import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } from '../../runtime/index.ts';
+import type { ChatCompletion, ChatCompletionParams, RequestOptions, Transport } from '../../runtime/index.ts';
+import { createChatCompletion } from '../../runtime/endpoints.ts';
 
 /**
  * Ministral 8B: Efficient model for edge deployment
@@ -13,26 +14,23 @@ import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } fro
  * Served by: `chat.completions.create`.
  */
 export type Ministral8bLatestParams = ChatCompletionParams;
-/** The request schema of `ministral-8b-latest` exactly as in `specs/models/ministral-8b-latest.json` (null). */
-export const ministral8bLatestSchema = null;
+/** The request schema of `ministral-8b-latest` exactly as in `specs/models/ministral-8b-latest.json` (null), as data. The queue functions validate with its compiled validator (`generated/validators/ministral-8b-latest.ts`), not with this object. */
+export const ministral8bLatestSchema: null = null;
 /** The model id of `Ministral8bLatestParams`. */
 export const ministral8bLatestId = 'ministral-8b-latest' as const;
 
 /**
- * Create a chat completion with `ministral-8b-latest`: `POST /api/ai/chat/completions` (not streaming).
- * @param client A `Client` (the generated one, or the runtime's).
+ * Create a chat completion with `ministral-8b-latest`: `POST /api/ai/chat/completions` (not streaming; stream with `client.chat.completions.create({ stream: true })`).
+ * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
  * @param params The chat body without `model` (`Ministral8bLatestParams`).
- * @param options `timeoutMs` (milliseconds) and `signal`.
+ * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
  * @returns `ChatCompletion`.
- * @throws BadRequestError, NotFoundError, InsufficientCreditsError.
+ * @throws BadRequestError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent).
  */
 export function ministral8bLatestCreateChatCompletion(
-  client: Client<any>,
+  client: Transport,
   params: Ministral8bLatestParams & { stream?: false },
   options?: RequestOptions,
 ): Promise<ChatCompletion> {
-  return client.chat.completions.create(
-    { ...params, model: 'ministral-8b-latest' },
-    options,
-  ) as Promise<ChatCompletion>;
+  return createChatCompletion(client, { ...params, model: 'ministral-8b-latest' }, options);
 }

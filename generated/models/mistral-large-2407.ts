@@ -4,7 +4,8 @@
  * To change it, change the specs, the generator or the templates and run `npm run generate` again.
  */
 
-import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } from '../../runtime/index.ts';
+import type { ChatCompletion, ChatCompletionParams, RequestOptions, Transport } from '../../runtime/index.ts';
+import { createChatCompletion } from '../../runtime/endpoints.ts';
 
 /**
  * Mistral Large 2: Long-context reasoning model, 128K
@@ -13,23 +14,23 @@ import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } fro
  * Served by: `chat.completions.create`.
  */
 export type MistralLarge2407Params = ChatCompletionParams;
-/** The request schema of `mistral-large-2407` exactly as in `specs/models/mistral-large-2407.json` (null). */
-export const mistralLarge2407Schema = null;
+/** The request schema of `mistral-large-2407` exactly as in `specs/models/mistral-large-2407.json` (null), as data. The queue functions validate with its compiled validator (`generated/validators/mistral-large-2407.ts`), not with this object. */
+export const mistralLarge2407Schema: null = null;
 /** The model id of `MistralLarge2407Params`. */
 export const mistralLarge2407Id = 'mistral-large-2407' as const;
 
 /**
- * Create a chat completion with `mistral-large-2407`: `POST /api/ai/chat/completions` (not streaming).
- * @param client A `Client` (the generated one, or the runtime's).
+ * Create a chat completion with `mistral-large-2407`: `POST /api/ai/chat/completions` (not streaming; stream with `client.chat.completions.create({ stream: true })`).
+ * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
  * @param params The chat body without `model` (`MistralLarge2407Params`).
- * @param options `timeoutMs` (milliseconds) and `signal`.
+ * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
  * @returns `ChatCompletion`.
- * @throws BadRequestError, NotFoundError, InsufficientCreditsError.
+ * @throws BadRequestError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent).
  */
 export function mistralLarge2407CreateChatCompletion(
-  client: Client<any>,
+  client: Transport,
   params: MistralLarge2407Params & { stream?: false },
   options?: RequestOptions,
 ): Promise<ChatCompletion> {
-  return client.chat.completions.create({ ...params, model: 'mistral-large-2407' }, options) as Promise<ChatCompletion>;
+  return createChatCompletion(client, { ...params, model: 'mistral-large-2407' }, options);
 }

@@ -4,7 +4,8 @@
  * To change it, change the specs, the generator or the templates and run `npm run generate` again.
  */
 
-import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } from '../../runtime/index.ts';
+import type { ChatCompletion, ChatCompletionParams, RequestOptions, Transport } from '../../runtime/index.ts';
+import { createChatCompletion } from '../../runtime/endpoints.ts';
 
 /**
  * Kimi K2.5: Open MoE multimodal agentic model
@@ -13,26 +14,23 @@ import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } fro
  * Served by: `chat.completions.create`.
  */
 export type MoonshotaiKimiK25Params = ChatCompletionParams;
-/** The request schema of `moonshotai-kimi-k2-5` exactly as in `specs/models/moonshotai-kimi-k2-5.json` (null). */
-export const moonshotaiKimiK25Schema = null;
+/** The request schema of `moonshotai-kimi-k2-5` exactly as in `specs/models/moonshotai-kimi-k2-5.json` (null), as data. The queue functions validate with its compiled validator (`generated/validators/moonshotai-kimi-k2-5.ts`), not with this object. */
+export const moonshotaiKimiK25Schema: null = null;
 /** The model id of `MoonshotaiKimiK25Params`. */
 export const moonshotaiKimiK25Id = 'moonshotai-kimi-k2-5' as const;
 
 /**
- * Create a chat completion with `moonshotai-kimi-k2-5`: `POST /api/ai/chat/completions` (not streaming).
- * @param client A `Client` (the generated one, or the runtime's).
+ * Create a chat completion with `moonshotai-kimi-k2-5`: `POST /api/ai/chat/completions` (not streaming; stream with `client.chat.completions.create({ stream: true })`).
+ * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
  * @param params The chat body without `model` (`MoonshotaiKimiK25Params`).
- * @param options `timeoutMs` (milliseconds) and `signal`.
+ * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
  * @returns `ChatCompletion`.
- * @throws BadRequestError, NotFoundError, InsufficientCreditsError.
+ * @throws BadRequestError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent).
  */
 export function moonshotaiKimiK25CreateChatCompletion(
-  client: Client<any>,
+  client: Transport,
   params: MoonshotaiKimiK25Params & { stream?: false },
   options?: RequestOptions,
 ): Promise<ChatCompletion> {
-  return client.chat.completions.create(
-    { ...params, model: 'moonshotai-kimi-k2-5' },
-    options,
-  ) as Promise<ChatCompletion>;
+  return createChatCompletion(client, { ...params, model: 'moonshotai-kimi-k2-5' }, options);
 }

@@ -4,7 +4,8 @@
  * To change it, change the specs, the generator or the templates and run `npm run generate` again.
  */
 
-import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } from '../../runtime/index.ts';
+import type { ChatCompletion, ChatCompletionParams, RequestOptions, Transport } from '../../runtime/index.ts';
+import { createChatCompletion } from '../../runtime/endpoints.ts';
 
 /**
  * Muse Spark 1.1: Agentic coding with 1M context
@@ -13,23 +14,23 @@ import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } fro
  * Served by: `chat.completions.create`.
  */
 export type MuseSpark11Params = ChatCompletionParams;
-/** The request schema of `muse-spark-1-1` exactly as in `specs/models/muse-spark-1-1.json` (null). */
-export const museSpark11Schema = null;
+/** The request schema of `muse-spark-1-1` exactly as in `specs/models/muse-spark-1-1.json` (null), as data. The queue functions validate with its compiled validator (`generated/validators/muse-spark-1-1.ts`), not with this object. */
+export const museSpark11Schema: null = null;
 /** The model id of `MuseSpark11Params`. */
 export const museSpark11Id = 'muse-spark-1-1' as const;
 
 /**
- * Create a chat completion with `muse-spark-1-1`: `POST /api/ai/chat/completions` (not streaming).
- * @param client A `Client` (the generated one, or the runtime's).
+ * Create a chat completion with `muse-spark-1-1`: `POST /api/ai/chat/completions` (not streaming; stream with `client.chat.completions.create({ stream: true })`).
+ * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
  * @param params The chat body without `model` (`MuseSpark11Params`).
- * @param options `timeoutMs` (milliseconds) and `signal`.
+ * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
  * @returns `ChatCompletion`.
- * @throws BadRequestError, NotFoundError, InsufficientCreditsError.
+ * @throws BadRequestError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent).
  */
 export function museSpark11CreateChatCompletion(
-  client: Client<any>,
+  client: Transport,
   params: MuseSpark11Params & { stream?: false },
   options?: RequestOptions,
 ): Promise<ChatCompletion> {
-  return client.chat.completions.create({ ...params, model: 'muse-spark-1-1' }, options) as Promise<ChatCompletion>;
+  return createChatCompletion(client, { ...params, model: 'muse-spark-1-1' }, options);
 }

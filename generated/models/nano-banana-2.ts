@@ -5,7 +5,6 @@
  */
 
 import type {
-  Client,
   EnqueueOptions,
   EnqueueResponse,
   ImageResult,
@@ -15,8 +14,11 @@ import type {
   QueueRunOutcome,
   RequestOptions,
   ResponseFormat,
-  WithInputImage,
+  Transport,
 } from '../../runtime/index.ts';
+import { editImages, enqueueGenerations, generateImages } from '../../runtime/endpoints.ts';
+import { runGenerations } from '../../runtime/queue-run.ts';
+import { validate } from '../validators/nano-banana-2.ts';
 
 /**
  * Nano Banana 2: Pro quality at Flash speed
@@ -82,8 +84,8 @@ export interface NanoBanana2Params {
   thinking_level?: 'minimal' | 'high';
 }
 
-/** The request schema of `nano-banana-2` exactly as in `specs/models/nano-banana-2.json` (field `json_request_schema`); the client validates queue requests against it. */
-export const nanoBanana2Schema = {
+/** The request schema of `nano-banana-2` exactly as in `specs/models/nano-banana-2.json` (field `json_request_schema`), as data. The queue functions validate with its compiled validator (`generated/validators/nano-banana-2.ts`), not with this object. */
+export const nanoBanana2Schema: Readonly<Record<string, unknown>> = {
   basic: ['input_image'],
   properties: {
     prompt: {
@@ -149,70 +151,70 @@ export const nanoBanana2Schema = {
   },
   required: ['prompt'],
   type: 'object',
-} as const;
+};
 /** The model id of `NanoBanana2Params`. */
 export const nanoBanana2Id = 'nano-banana-2' as const;
 
 /**
  * Generate images with `nano-banana-2`: `POST /api/ai/images/generate`, blocking until done (typically 5 to 30 seconds).
- * @param client A `Client` (the generated one, or the runtime's).
+ * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
  * @param params The model's parameters (`NanoBanana2Params`), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds) and `signal`.
+ * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
  * @returns `ImageResult` whose items are `{ url }`, or `{ b64_json }` with `response_format: 'b64_json'`.
- * @throws BadRequestError, NotFoundError, InsufficientCreditsError, and the other `APIError`s of `client.images.generate`.
+ * @throws BadRequestError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent), TimeoutError, AbortError, and the other `APIError`s.
  */
 export function nanoBanana2GenerateImage<F extends ResponseFormat = 'url'>(
-  client: Client<any>,
+  client: Transport,
   params: MediaParams<NanoBanana2Params, F>,
   options?: RequestOptions,
 ): Promise<ImageResult<F>> {
-  return client.images.generate({ ...params, model: 'nano-banana-2' }, options) as Promise<ImageResult<F>>;
+  return generateImages(client, { ...params, model: 'nano-banana-2' }, options) as Promise<ImageResult<F>>;
 }
 
 /**
- * Edit images with `nano-banana-2`: `POST /api/ai/images/edit` (`input_image` required), blocking until done.
- * @param client A `Client` (the generated one, or the runtime's).
- * @param params The model's parameters (`NanoBanana2Params`) with `input_image`, `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds) and `signal`.
+ * Edit images with `nano-banana-2`: `POST /api/ai/images/edit`, blocking until done. `input_image` is required exactly when the model's schema requires it (edit-only models).
+ * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
+ * @param params The model's parameters (`NanoBanana2Params`), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
  * @returns `ImageResult` typed by `response_format`.
- * @throws BadRequestError (an input URL the service could not fetch), NotFoundError, InsufficientCreditsError.
+ * @throws BadRequestError (an input URL the service could not fetch), NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent), TimeoutError, AbortError.
  */
 export function nanoBanana2EditImage<F extends ResponseFormat = 'url'>(
-  client: Client<any>,
-  params: MediaParams<WithInputImage<NanoBanana2Params>, F>,
+  client: Transport,
+  params: MediaParams<NanoBanana2Params, F>,
   options?: RequestOptions,
 ): Promise<ImageResult<F>> {
-  return client.images.edit({ ...params, model: 'nano-banana-2' }, options) as Promise<ImageResult<F>>;
+  return editImages(client, { ...params, model: 'nano-banana-2' }, options) as Promise<ImageResult<F>>;
 }
 
 /**
- * Enqueue generations of `nano-banana-2`: `POST /api/ai/queue`, validated against the model's schema first unless `validate: false`.
- * @param client A `Client` (the generated one, or the runtime's).
+ * Enqueue generations of `nano-banana-2`: `POST /api/ai/queue`, validated first against the model's schema (compiled at generate time) unless `validate: false`.
+ * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
  * @param params The model's parameters (`NanoBanana2Params`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
- * @param options `validate`, `timeoutMs` (milliseconds) and `signal`.
+ * @param options `validate`, `timeoutMs` (milliseconds), `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
- * @throws ValidationError (nothing sent), NotFoundError, InsufficientCreditsError, OutcomeUnknownError.
+ * @throws ValidationError (nothing sent), NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent: check `queue.list`).
  */
 export function nanoBanana2Enqueue(
-  client: Client<any>,
+  client: Transport,
   params: MediaParams<NanoBanana2Params, ResponseFormat, QueueFields>,
   options?: EnqueueOptions,
 ): Promise<EnqueueResponse> {
-  return client.queue.enqueue({ ...params, model: 'nano-banana-2' }, options) as Promise<EnqueueResponse>;
+  return enqueueGenerations(client, { ...params, model: 'nano-banana-2' }, options, validate);
 }
 
 /**
- * Enqueue generations of `nano-banana-2` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`): `queue.run`.
- * @param client A `Client` (the generated one, or the runtime's).
+ * Enqueue generations of `nano-banana-2` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`) over the event stream: `queue.run`, validated first against the model's schema (compiled at generate time) unless `validate: false`.
+ * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
  * @param params The model's parameters (`NanoBanana2Params`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
  * @param options `validate`, `timeoutMs` (milliseconds, default one hour), `signal`, `onProgress`, `onEvent`.
  * @returns One `QueueRunOutcome` per generation, in enqueue order.
  * @throws ValidationError (nothing sent), QueueRunTimeoutError, QueueRunAbortError, and the errors of enqueue.
  */
 export function nanoBanana2Run(
-  client: Client<any>,
+  client: Transport,
   params: MediaParams<NanoBanana2Params, ResponseFormat, QueueFields>,
   options?: QueueRunOptions,
 ): Promise<QueueRunOutcome[]> {
-  return client.queue.run({ ...params, model: 'nano-banana-2' }, options) as Promise<QueueRunOutcome[]>;
+  return runGenerations(client, { ...params, model: 'nano-banana-2' }, options, validate);
 }

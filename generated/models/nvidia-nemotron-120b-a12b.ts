@@ -4,7 +4,8 @@
  * To change it, change the specs, the generator or the templates and run `npm run generate` again.
  */
 
-import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } from '../../runtime/index.ts';
+import type { ChatCompletion, ChatCompletionParams, RequestOptions, Transport } from '../../runtime/index.ts';
+import { createChatCompletion } from '../../runtime/endpoints.ts';
 
 /**
  * Nemotron 3 Super: Agentic reasoning MoE, 1M context
@@ -13,26 +14,23 @@ import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } fro
  * Served by: `chat.completions.create`.
  */
 export type NvidiaNemotron120bA12bParams = ChatCompletionParams;
-/** The request schema of `nvidia-nemotron-120b-a12b` exactly as in `specs/models/nvidia-nemotron-120b-a12b.json` (null). */
-export const nvidiaNemotron120bA12bSchema = null;
+/** The request schema of `nvidia-nemotron-120b-a12b` exactly as in `specs/models/nvidia-nemotron-120b-a12b.json` (null), as data. The queue functions validate with its compiled validator (`generated/validators/nvidia-nemotron-120b-a12b.ts`), not with this object. */
+export const nvidiaNemotron120bA12bSchema: null = null;
 /** The model id of `NvidiaNemotron120bA12bParams`. */
 export const nvidiaNemotron120bA12bId = 'nvidia-nemotron-120b-a12b' as const;
 
 /**
- * Create a chat completion with `nvidia-nemotron-120b-a12b`: `POST /api/ai/chat/completions` (not streaming).
- * @param client A `Client` (the generated one, or the runtime's).
+ * Create a chat completion with `nvidia-nemotron-120b-a12b`: `POST /api/ai/chat/completions` (not streaming; stream with `client.chat.completions.create({ stream: true })`).
+ * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
  * @param params The chat body without `model` (`NvidiaNemotron120bA12bParams`).
- * @param options `timeoutMs` (milliseconds) and `signal`.
+ * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
  * @returns `ChatCompletion`.
- * @throws BadRequestError, NotFoundError, InsufficientCreditsError.
+ * @throws BadRequestError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent).
  */
 export function nvidiaNemotron120bA12bCreateChatCompletion(
-  client: Client<any>,
+  client: Transport,
   params: NvidiaNemotron120bA12bParams & { stream?: false },
   options?: RequestOptions,
 ): Promise<ChatCompletion> {
-  return client.chat.completions.create(
-    { ...params, model: 'nvidia-nemotron-120b-a12b' },
-    options,
-  ) as Promise<ChatCompletion>;
+  return createChatCompletion(client, { ...params, model: 'nvidia-nemotron-120b-a12b' }, options);
 }

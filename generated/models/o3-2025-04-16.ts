@@ -4,7 +4,8 @@
  * To change it, change the specs, the generator or the templates and run `npm run generate` again.
  */
 
-import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } from '../../runtime/index.ts';
+import type { ChatCompletion, ChatCompletionParams, RequestOptions, Transport } from '../../runtime/index.ts';
+import { createChatCompletion } from '../../runtime/endpoints.ts';
 
 /**
  * o3: Reasoning for coding, math, science
@@ -13,23 +14,23 @@ import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } fro
  * Served by: `chat.completions.create`.
  */
 export type O320250416Params = ChatCompletionParams;
-/** The request schema of `o3-2025-04-16` exactly as in `specs/models/o3-2025-04-16.json` (null). */
-export const o320250416Schema = null;
+/** The request schema of `o3-2025-04-16` exactly as in `specs/models/o3-2025-04-16.json` (null), as data. The queue functions validate with its compiled validator (`generated/validators/o3-2025-04-16.ts`), not with this object. */
+export const o320250416Schema: null = null;
 /** The model id of `O320250416Params`. */
 export const o320250416Id = 'o3-2025-04-16' as const;
 
 /**
- * Create a chat completion with `o3-2025-04-16`: `POST /api/ai/chat/completions` (not streaming).
- * @param client A `Client` (the generated one, or the runtime's).
+ * Create a chat completion with `o3-2025-04-16`: `POST /api/ai/chat/completions` (not streaming; stream with `client.chat.completions.create({ stream: true })`).
+ * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
  * @param params The chat body without `model` (`O320250416Params`).
- * @param options `timeoutMs` (milliseconds) and `signal`.
+ * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
  * @returns `ChatCompletion`.
- * @throws BadRequestError, NotFoundError, InsufficientCreditsError.
+ * @throws BadRequestError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent).
  */
 export function o320250416CreateChatCompletion(
-  client: Client<any>,
+  client: Transport,
   params: O320250416Params & { stream?: false },
   options?: RequestOptions,
 ): Promise<ChatCompletion> {
-  return client.chat.completions.create({ ...params, model: 'o3-2025-04-16' }, options) as Promise<ChatCompletion>;
+  return createChatCompletion(client, { ...params, model: 'o3-2025-04-16' }, options);
 }

@@ -4,7 +4,8 @@
  * To change it, change the specs, the generator or the templates and run `npm run generate` again.
  */
 
-import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } from '../../runtime/index.ts';
+import type { ChatCompletion, ChatCompletionParams, RequestOptions, Transport } from '../../runtime/index.ts';
+import { createChatCompletion } from '../../runtime/endpoints.ts';
 
 /**
  * o4 mini: Fast, low-cost multimodal reasoning
@@ -13,23 +14,23 @@ import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } fro
  * Served by: `chat.completions.create`.
  */
 export type O4Mini20250416Params = ChatCompletionParams;
-/** The request schema of `o4-mini-2025-04-16` exactly as in `specs/models/o4-mini-2025-04-16.json` (null). */
-export const o4Mini20250416Schema = null;
+/** The request schema of `o4-mini-2025-04-16` exactly as in `specs/models/o4-mini-2025-04-16.json` (null), as data. The queue functions validate with its compiled validator (`generated/validators/o4-mini-2025-04-16.ts`), not with this object. */
+export const o4Mini20250416Schema: null = null;
 /** The model id of `O4Mini20250416Params`. */
 export const o4Mini20250416Id = 'o4-mini-2025-04-16' as const;
 
 /**
- * Create a chat completion with `o4-mini-2025-04-16`: `POST /api/ai/chat/completions` (not streaming).
- * @param client A `Client` (the generated one, or the runtime's).
+ * Create a chat completion with `o4-mini-2025-04-16`: `POST /api/ai/chat/completions` (not streaming; stream with `client.chat.completions.create({ stream: true })`).
+ * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
  * @param params The chat body without `model` (`O4Mini20250416Params`).
- * @param options `timeoutMs` (milliseconds) and `signal`.
+ * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
  * @returns `ChatCompletion`.
- * @throws BadRequestError, NotFoundError, InsufficientCreditsError.
+ * @throws BadRequestError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent).
  */
 export function o4Mini20250416CreateChatCompletion(
-  client: Client<any>,
+  client: Transport,
   params: O4Mini20250416Params & { stream?: false },
   options?: RequestOptions,
 ): Promise<ChatCompletion> {
-  return client.chat.completions.create({ ...params, model: 'o4-mini-2025-04-16' }, options) as Promise<ChatCompletion>;
+  return createChatCompletion(client, { ...params, model: 'o4-mini-2025-04-16' }, options);
 }

@@ -4,7 +4,8 @@
  * To change it, change the specs, the generator or the templates and run `npm run generate` again.
  */
 
-import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } from '../../runtime/index.ts';
+import type { ChatCompletion, ChatCompletionParams, RequestOptions, Transport } from '../../runtime/index.ts';
+import { createChatCompletion } from '../../runtime/endpoints.ts';
 
 /**
  * Mistral 7B: General-purpose open model
@@ -13,23 +14,23 @@ import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } fro
  * Served by: `chat.completions.create`.
  */
 export type OpenMistral7bParams = ChatCompletionParams;
-/** The request schema of `open-mistral-7b` exactly as in `specs/models/open-mistral-7b.json` (null). */
-export const openMistral7bSchema = null;
+/** The request schema of `open-mistral-7b` exactly as in `specs/models/open-mistral-7b.json` (null), as data. The queue functions validate with its compiled validator (`generated/validators/open-mistral-7b.ts`), not with this object. */
+export const openMistral7bSchema: null = null;
 /** The model id of `OpenMistral7bParams`. */
 export const openMistral7bId = 'open-mistral-7b' as const;
 
 /**
- * Create a chat completion with `open-mistral-7b`: `POST /api/ai/chat/completions` (not streaming).
- * @param client A `Client` (the generated one, or the runtime's).
+ * Create a chat completion with `open-mistral-7b`: `POST /api/ai/chat/completions` (not streaming; stream with `client.chat.completions.create({ stream: true })`).
+ * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
  * @param params The chat body without `model` (`OpenMistral7bParams`).
- * @param options `timeoutMs` (milliseconds) and `signal`.
+ * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
  * @returns `ChatCompletion`.
- * @throws BadRequestError, NotFoundError, InsufficientCreditsError.
+ * @throws BadRequestError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent).
  */
 export function openMistral7bCreateChatCompletion(
-  client: Client<any>,
+  client: Transport,
   params: OpenMistral7bParams & { stream?: false },
   options?: RequestOptions,
 ): Promise<ChatCompletion> {
-  return client.chat.completions.create({ ...params, model: 'open-mistral-7b' }, options) as Promise<ChatCompletion>;
+  return createChatCompletion(client, { ...params, model: 'open-mistral-7b' }, options);
 }

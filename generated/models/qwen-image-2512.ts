@@ -5,7 +5,6 @@
  */
 
 import type {
-  Client,
   EnqueueOptions,
   EnqueueResponse,
   ImageResult,
@@ -15,7 +14,11 @@ import type {
   QueueRunOutcome,
   RequestOptions,
   ResponseFormat,
+  Transport,
 } from '../../runtime/index.ts';
+import { enqueueGenerations, generateImages } from '../../runtime/endpoints.ts';
+import { runGenerations } from '../../runtime/queue-run.ts';
+import { validate } from '../validators/qwen-image-2512.ts';
 
 /**
  * Qwen Image - 2512: Photorealistic portraits and natural scenes
@@ -99,8 +102,8 @@ export interface QwenImage2512Params {
   disable_safety_checker?: boolean;
 }
 
-/** The request schema of `qwen-image-2512` exactly as in `specs/models/qwen-image-2512.json` (field `request_schema`); the client validates queue requests against it. */
-export const qwenImage2512Schema = {
+/** The request schema of `qwen-image-2512` exactly as in `specs/models/qwen-image-2512.json` (field `request_schema`), as data. The queue functions validate with its compiled validator (`generated/validators/qwen-image-2512.ts`), not with this object. */
+export const qwenImage2512Schema: Readonly<Record<string, unknown>> = {
   basic: [],
   properties: {
     prompt: {
@@ -175,54 +178,54 @@ export const qwenImage2512Schema = {
   },
   required: ['prompt'],
   type: 'object',
-} as const;
+};
 /** The model id of `QwenImage2512Params`. */
 export const qwenImage2512Id = 'qwen-image-2512' as const;
 
 /**
  * Generate images with `qwen-image-2512`: `POST /api/ai/images/generate`, blocking until done (typically 5 to 30 seconds).
- * @param client A `Client` (the generated one, or the runtime's).
+ * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
  * @param params The model's parameters (`QwenImage2512Params`), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds) and `signal`.
+ * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
  * @returns `ImageResult` whose items are `{ url }`, or `{ b64_json }` with `response_format: 'b64_json'`.
- * @throws BadRequestError, NotFoundError, InsufficientCreditsError, and the other `APIError`s of `client.images.generate`.
+ * @throws BadRequestError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent), TimeoutError, AbortError, and the other `APIError`s.
  */
 export function qwenImage2512GenerateImage<F extends ResponseFormat = 'url'>(
-  client: Client<any>,
+  client: Transport,
   params: MediaParams<QwenImage2512Params, F>,
   options?: RequestOptions,
 ): Promise<ImageResult<F>> {
-  return client.images.generate({ ...params, model: 'qwen-image-2512' }, options) as Promise<ImageResult<F>>;
+  return generateImages(client, { ...params, model: 'qwen-image-2512' }, options) as Promise<ImageResult<F>>;
 }
 
 /**
- * Enqueue generations of `qwen-image-2512`: `POST /api/ai/queue`, validated against the model's schema first unless `validate: false`.
- * @param client A `Client` (the generated one, or the runtime's).
+ * Enqueue generations of `qwen-image-2512`: `POST /api/ai/queue`, validated first against the model's schema (compiled at generate time) unless `validate: false`.
+ * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
  * @param params The model's parameters (`QwenImage2512Params`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
- * @param options `validate`, `timeoutMs` (milliseconds) and `signal`.
+ * @param options `validate`, `timeoutMs` (milliseconds), `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
- * @throws ValidationError (nothing sent), NotFoundError, InsufficientCreditsError, OutcomeUnknownError.
+ * @throws ValidationError (nothing sent), NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent: check `queue.list`).
  */
 export function qwenImage2512Enqueue(
-  client: Client<any>,
+  client: Transport,
   params: MediaParams<QwenImage2512Params, ResponseFormat, QueueFields>,
   options?: EnqueueOptions,
 ): Promise<EnqueueResponse> {
-  return client.queue.enqueue({ ...params, model: 'qwen-image-2512' }, options) as Promise<EnqueueResponse>;
+  return enqueueGenerations(client, { ...params, model: 'qwen-image-2512' }, options, validate);
 }
 
 /**
- * Enqueue generations of `qwen-image-2512` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`): `queue.run`.
- * @param client A `Client` (the generated one, or the runtime's).
+ * Enqueue generations of `qwen-image-2512` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`) over the event stream: `queue.run`, validated first against the model's schema (compiled at generate time) unless `validate: false`.
+ * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
  * @param params The model's parameters (`QwenImage2512Params`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
  * @param options `validate`, `timeoutMs` (milliseconds, default one hour), `signal`, `onProgress`, `onEvent`.
  * @returns One `QueueRunOutcome` per generation, in enqueue order.
  * @throws ValidationError (nothing sent), QueueRunTimeoutError, QueueRunAbortError, and the errors of enqueue.
  */
 export function qwenImage2512Run(
-  client: Client<any>,
+  client: Transport,
   params: MediaParams<QwenImage2512Params, ResponseFormat, QueueFields>,
   options?: QueueRunOptions,
 ): Promise<QueueRunOutcome[]> {
-  return client.queue.run({ ...params, model: 'qwen-image-2512' }, options) as Promise<QueueRunOutcome[]>;
+  return runGenerations(client, { ...params, model: 'qwen-image-2512' }, options, validate);
 }

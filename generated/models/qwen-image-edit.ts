@@ -5,7 +5,6 @@
  */
 
 import type {
-  Client,
   EnqueueOptions,
   EnqueueResponse,
   ImageResult,
@@ -15,8 +14,11 @@ import type {
   QueueRunOutcome,
   RequestOptions,
   ResponseFormat,
-  WithInputImage,
+  Transport,
 } from '../../runtime/index.ts';
+import { editImages, enqueueGenerations } from '../../runtime/endpoints.ts';
+import { runGenerations } from '../../runtime/queue-run.ts';
+import { validate } from '../validators/qwen-image-edit.ts';
 
 /**
  * Qwen Image Edit: Natural-language image editing
@@ -47,8 +49,8 @@ export interface QwenImageEditParams {
   aspect_ratio?: '1:1' | '16:9' | '9:16' | '4:3' | '3:4' | '3:2' | '2:3';
 }
 
-/** The request schema of `qwen-image-edit` exactly as in `specs/models/qwen-image-edit.json` (field `request_schema`); the client validates queue requests against it. */
-export const qwenImageEditSchema = {
+/** The request schema of `qwen-image-edit` exactly as in `specs/models/qwen-image-edit.json` (field `request_schema`), as data. The queue functions validate with its compiled validator (`generated/validators/qwen-image-edit.ts`), not with this object. */
+export const qwenImageEditSchema: Readonly<Record<string, unknown>> = {
   basic: [],
   properties: {
     prompt: {
@@ -72,54 +74,54 @@ export const qwenImageEditSchema = {
   },
   required: ['prompt', 'input_image'],
   type: 'object',
-} as const;
+};
 /** The model id of `QwenImageEditParams`. */
 export const qwenImageEditId = 'qwen-image-edit' as const;
 
 /**
- * Edit images with `qwen-image-edit`: `POST /api/ai/images/edit` (`input_image` required), blocking until done.
- * @param client A `Client` (the generated one, or the runtime's).
- * @param params The model's parameters (`QwenImageEditParams`) with `input_image`, `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds) and `signal`.
+ * Edit images with `qwen-image-edit`: `POST /api/ai/images/edit`, blocking until done. `input_image` is required exactly when the model's schema requires it (edit-only models).
+ * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
+ * @param params The model's parameters (`QwenImageEditParams`), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
  * @returns `ImageResult` typed by `response_format`.
- * @throws BadRequestError (an input URL the service could not fetch), NotFoundError, InsufficientCreditsError.
+ * @throws BadRequestError (an input URL the service could not fetch), NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent), TimeoutError, AbortError.
  */
 export function qwenImageEditEditImage<F extends ResponseFormat = 'url'>(
-  client: Client<any>,
-  params: MediaParams<WithInputImage<QwenImageEditParams>, F>,
+  client: Transport,
+  params: MediaParams<QwenImageEditParams, F>,
   options?: RequestOptions,
 ): Promise<ImageResult<F>> {
-  return client.images.edit({ ...params, model: 'qwen-image-edit' }, options) as Promise<ImageResult<F>>;
+  return editImages(client, { ...params, model: 'qwen-image-edit' }, options) as Promise<ImageResult<F>>;
 }
 
 /**
- * Enqueue generations of `qwen-image-edit`: `POST /api/ai/queue`, validated against the model's schema first unless `validate: false`.
- * @param client A `Client` (the generated one, or the runtime's).
+ * Enqueue generations of `qwen-image-edit`: `POST /api/ai/queue`, validated first against the model's schema (compiled at generate time) unless `validate: false`.
+ * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
  * @param params The model's parameters (`QwenImageEditParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
- * @param options `validate`, `timeoutMs` (milliseconds) and `signal`.
+ * @param options `validate`, `timeoutMs` (milliseconds), `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
- * @throws ValidationError (nothing sent), NotFoundError, InsufficientCreditsError, OutcomeUnknownError.
+ * @throws ValidationError (nothing sent), NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent: check `queue.list`).
  */
 export function qwenImageEditEnqueue(
-  client: Client<any>,
+  client: Transport,
   params: MediaParams<QwenImageEditParams, ResponseFormat, QueueFields>,
   options?: EnqueueOptions,
 ): Promise<EnqueueResponse> {
-  return client.queue.enqueue({ ...params, model: 'qwen-image-edit' }, options) as Promise<EnqueueResponse>;
+  return enqueueGenerations(client, { ...params, model: 'qwen-image-edit' }, options, validate);
 }
 
 /**
- * Enqueue generations of `qwen-image-edit` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`): `queue.run`.
- * @param client A `Client` (the generated one, or the runtime's).
+ * Enqueue generations of `qwen-image-edit` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`) over the event stream: `queue.run`, validated first against the model's schema (compiled at generate time) unless `validate: false`.
+ * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
  * @param params The model's parameters (`QwenImageEditParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
  * @param options `validate`, `timeoutMs` (milliseconds, default one hour), `signal`, `onProgress`, `onEvent`.
  * @returns One `QueueRunOutcome` per generation, in enqueue order.
  * @throws ValidationError (nothing sent), QueueRunTimeoutError, QueueRunAbortError, and the errors of enqueue.
  */
 export function qwenImageEditRun(
-  client: Client<any>,
+  client: Transport,
   params: MediaParams<QwenImageEditParams, ResponseFormat, QueueFields>,
   options?: QueueRunOptions,
 ): Promise<QueueRunOutcome[]> {
-  return client.queue.run({ ...params, model: 'qwen-image-edit' }, options) as Promise<QueueRunOutcome[]>;
+  return runGenerations(client, { ...params, model: 'qwen-image-edit' }, options, validate);
 }

@@ -5,7 +5,6 @@
  */
 
 import type {
-  Client,
   EnqueueOptions,
   EnqueueResponse,
   ImageResult,
@@ -15,7 +14,11 @@ import type {
   QueueRunOutcome,
   RequestOptions,
   ResponseFormat,
+  Transport,
 } from '../../runtime/index.ts';
+import { enqueueGenerations, generateImages } from '../../runtime/endpoints.ts';
+import { runGenerations } from '../../runtime/queue-run.ts';
+import { validate } from '../validators/qwen-image.ts';
 
 /**
  * Qwen Image: Text-to-image with strong text rendering
@@ -99,8 +102,8 @@ export interface QwenImageParams {
   disable_safety_checker?: boolean;
 }
 
-/** The request schema of `qwen-image` exactly as in `specs/models/qwen-image.json` (field `request_schema`); the client validates queue requests against it. */
-export const qwenImageSchema = {
+/** The request schema of `qwen-image` exactly as in `specs/models/qwen-image.json` (field `request_schema`), as data. The queue functions validate with its compiled validator (`generated/validators/qwen-image.ts`), not with this object. */
+export const qwenImageSchema: Readonly<Record<string, unknown>> = {
   basic: [],
   properties: {
     prompt: {
@@ -175,54 +178,54 @@ export const qwenImageSchema = {
   },
   required: ['prompt'],
   type: 'object',
-} as const;
+};
 /** The model id of `QwenImageParams`. */
 export const qwenImageId = 'qwen-image' as const;
 
 /**
  * Generate images with `qwen-image`: `POST /api/ai/images/generate`, blocking until done (typically 5 to 30 seconds).
- * @param client A `Client` (the generated one, or the runtime's).
+ * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
  * @param params The model's parameters (`QwenImageParams`), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds) and `signal`.
+ * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
  * @returns `ImageResult` whose items are `{ url }`, or `{ b64_json }` with `response_format: 'b64_json'`.
- * @throws BadRequestError, NotFoundError, InsufficientCreditsError, and the other `APIError`s of `client.images.generate`.
+ * @throws BadRequestError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent), TimeoutError, AbortError, and the other `APIError`s.
  */
 export function qwenImageGenerateImage<F extends ResponseFormat = 'url'>(
-  client: Client<any>,
+  client: Transport,
   params: MediaParams<QwenImageParams, F>,
   options?: RequestOptions,
 ): Promise<ImageResult<F>> {
-  return client.images.generate({ ...params, model: 'qwen-image' }, options) as Promise<ImageResult<F>>;
+  return generateImages(client, { ...params, model: 'qwen-image' }, options) as Promise<ImageResult<F>>;
 }
 
 /**
- * Enqueue generations of `qwen-image`: `POST /api/ai/queue`, validated against the model's schema first unless `validate: false`.
- * @param client A `Client` (the generated one, or the runtime's).
+ * Enqueue generations of `qwen-image`: `POST /api/ai/queue`, validated first against the model's schema (compiled at generate time) unless `validate: false`.
+ * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
  * @param params The model's parameters (`QwenImageParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
- * @param options `validate`, `timeoutMs` (milliseconds) and `signal`.
+ * @param options `validate`, `timeoutMs` (milliseconds), `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
- * @throws ValidationError (nothing sent), NotFoundError, InsufficientCreditsError, OutcomeUnknownError.
+ * @throws ValidationError (nothing sent), NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent: check `queue.list`).
  */
 export function qwenImageEnqueue(
-  client: Client<any>,
+  client: Transport,
   params: MediaParams<QwenImageParams, ResponseFormat, QueueFields>,
   options?: EnqueueOptions,
 ): Promise<EnqueueResponse> {
-  return client.queue.enqueue({ ...params, model: 'qwen-image' }, options) as Promise<EnqueueResponse>;
+  return enqueueGenerations(client, { ...params, model: 'qwen-image' }, options, validate);
 }
 
 /**
- * Enqueue generations of `qwen-image` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`): `queue.run`.
- * @param client A `Client` (the generated one, or the runtime's).
+ * Enqueue generations of `qwen-image` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`) over the event stream: `queue.run`, validated first against the model's schema (compiled at generate time) unless `validate: false`.
+ * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
  * @param params The model's parameters (`QwenImageParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
  * @param options `validate`, `timeoutMs` (milliseconds, default one hour), `signal`, `onProgress`, `onEvent`.
  * @returns One `QueueRunOutcome` per generation, in enqueue order.
  * @throws ValidationError (nothing sent), QueueRunTimeoutError, QueueRunAbortError, and the errors of enqueue.
  */
 export function qwenImageRun(
-  client: Client<any>,
+  client: Transport,
   params: MediaParams<QwenImageParams, ResponseFormat, QueueFields>,
   options?: QueueRunOptions,
 ): Promise<QueueRunOutcome[]> {
-  return client.queue.run({ ...params, model: 'qwen-image' }, options) as Promise<QueueRunOutcome[]>;
+  return runGenerations(client, { ...params, model: 'qwen-image' }, options, validate);
 }

@@ -4,7 +4,8 @@
  * To change it, change the specs, the generator or the templates and run `npm run generate` again.
  */
 
-import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } from '../../runtime/index.ts';
+import type { ChatCompletion, ChatCompletionParams, RequestOptions, Transport } from '../../runtime/index.ts';
+import { createChatCompletion } from '../../runtime/endpoints.ts';
 
 /**
  * Qwen3.6 Plus: Closed model for reasoning, coding
@@ -13,23 +14,23 @@ import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } fro
  * Served by: `chat.completions.create`.
  */
 export type Qwen36PlusParams = ChatCompletionParams;
-/** The request schema of `qwen3-6-plus` exactly as in `specs/models/qwen3-6-plus.json` (null). */
-export const qwen36PlusSchema = null;
+/** The request schema of `qwen3-6-plus` exactly as in `specs/models/qwen3-6-plus.json` (null), as data. The queue functions validate with its compiled validator (`generated/validators/qwen3-6-plus.ts`), not with this object. */
+export const qwen36PlusSchema: null = null;
 /** The model id of `Qwen36PlusParams`. */
 export const qwen36PlusId = 'qwen3-6-plus' as const;
 
 /**
- * Create a chat completion with `qwen3-6-plus`: `POST /api/ai/chat/completions` (not streaming).
- * @param client A `Client` (the generated one, or the runtime's).
+ * Create a chat completion with `qwen3-6-plus`: `POST /api/ai/chat/completions` (not streaming; stream with `client.chat.completions.create({ stream: true })`).
+ * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
  * @param params The chat body without `model` (`Qwen36PlusParams`).
- * @param options `timeoutMs` (milliseconds) and `signal`.
+ * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
  * @returns `ChatCompletion`.
- * @throws BadRequestError, NotFoundError, InsufficientCreditsError.
+ * @throws BadRequestError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent).
  */
 export function qwen36PlusCreateChatCompletion(
-  client: Client<any>,
+  client: Transport,
   params: Qwen36PlusParams & { stream?: false },
   options?: RequestOptions,
 ): Promise<ChatCompletion> {
-  return client.chat.completions.create({ ...params, model: 'qwen3-6-plus' }, options) as Promise<ChatCompletion>;
+  return createChatCompletion(client, { ...params, model: 'qwen3-6-plus' }, options);
 }

@@ -4,7 +4,8 @@
  * To change it, change the specs, the generator or the templates and run `npm run generate` again.
  */
 
-import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } from '../../runtime/index.ts';
+import type { ChatCompletion, ChatCompletionParams, RequestOptions, Transport } from '../../runtime/index.ts';
+import { createChatCompletion } from '../../runtime/endpoints.ts';
 
 /**
  * Qwen3.8 Max: Coding and agentic work, 1M context
@@ -13,23 +14,23 @@ import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } fro
  * Served by: `chat.completions.create`.
  */
 export type Qwen38MaxParams = ChatCompletionParams;
-/** The request schema of `qwen3-8-max` exactly as in `specs/models/qwen3-8-max.json` (null). */
-export const qwen38MaxSchema = null;
+/** The request schema of `qwen3-8-max` exactly as in `specs/models/qwen3-8-max.json` (null), as data. The queue functions validate with its compiled validator (`generated/validators/qwen3-8-max.ts`), not with this object. */
+export const qwen38MaxSchema: null = null;
 /** The model id of `Qwen38MaxParams`. */
 export const qwen38MaxId = 'qwen3-8-max' as const;
 
 /**
- * Create a chat completion with `qwen3-8-max`: `POST /api/ai/chat/completions` (not streaming).
- * @param client A `Client` (the generated one, or the runtime's).
+ * Create a chat completion with `qwen3-8-max`: `POST /api/ai/chat/completions` (not streaming; stream with `client.chat.completions.create({ stream: true })`).
+ * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
  * @param params The chat body without `model` (`Qwen38MaxParams`).
- * @param options `timeoutMs` (milliseconds) and `signal`.
+ * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
  * @returns `ChatCompletion`.
- * @throws BadRequestError, NotFoundError, InsufficientCreditsError.
+ * @throws BadRequestError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent).
  */
 export function qwen38MaxCreateChatCompletion(
-  client: Client<any>,
+  client: Transport,
   params: Qwen38MaxParams & { stream?: false },
   options?: RequestOptions,
 ): Promise<ChatCompletion> {
-  return client.chat.completions.create({ ...params, model: 'qwen3-8-max' }, options) as Promise<ChatCompletion>;
+  return createChatCompletion(client, { ...params, model: 'qwen3-8-max' }, options);
 }

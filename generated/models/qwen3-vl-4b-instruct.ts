@@ -4,7 +4,8 @@
  * To change it, change the specs, the generator or the templates and run `npm run generate` again.
  */
 
-import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } from '../../runtime/index.ts';
+import type { ChatCompletion, ChatCompletionParams, RequestOptions, Transport } from '../../runtime/index.ts';
+import { createChatCompletion } from '../../runtime/endpoints.ts';
 
 /**
  * Qwen3 VL 4B - Instruct: Vision-language model, long context
@@ -13,26 +14,23 @@ import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } fro
  * Served by: `chat.completions.create`.
  */
 export type Qwen3Vl4bInstructParams = ChatCompletionParams;
-/** The request schema of `qwen3-vl-4b-instruct` exactly as in `specs/models/qwen3-vl-4b-instruct.json` (null). */
-export const qwen3Vl4bInstructSchema = null;
+/** The request schema of `qwen3-vl-4b-instruct` exactly as in `specs/models/qwen3-vl-4b-instruct.json` (null), as data. The queue functions validate with its compiled validator (`generated/validators/qwen3-vl-4b-instruct.ts`), not with this object. */
+export const qwen3Vl4bInstructSchema: null = null;
 /** The model id of `Qwen3Vl4bInstructParams`. */
 export const qwen3Vl4bInstructId = 'qwen3-vl-4b-instruct' as const;
 
 /**
- * Create a chat completion with `qwen3-vl-4b-instruct`: `POST /api/ai/chat/completions` (not streaming).
- * @param client A `Client` (the generated one, or the runtime's).
+ * Create a chat completion with `qwen3-vl-4b-instruct`: `POST /api/ai/chat/completions` (not streaming; stream with `client.chat.completions.create({ stream: true })`).
+ * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
  * @param params The chat body without `model` (`Qwen3Vl4bInstructParams`).
- * @param options `timeoutMs` (milliseconds) and `signal`.
+ * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
  * @returns `ChatCompletion`.
- * @throws BadRequestError, NotFoundError, InsufficientCreditsError.
+ * @throws BadRequestError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent).
  */
 export function qwen3Vl4bInstructCreateChatCompletion(
-  client: Client<any>,
+  client: Transport,
   params: Qwen3Vl4bInstructParams & { stream?: false },
   options?: RequestOptions,
 ): Promise<ChatCompletion> {
-  return client.chat.completions.create(
-    { ...params, model: 'qwen3-vl-4b-instruct' },
-    options,
-  ) as Promise<ChatCompletion>;
+  return createChatCompletion(client, { ...params, model: 'qwen3-vl-4b-instruct' }, options);
 }

@@ -5,7 +5,6 @@
  */
 
 import type {
-  Client,
   EnqueueOptions,
   EnqueueResponse,
   ImageResult,
@@ -15,8 +14,11 @@ import type {
   QueueRunOutcome,
   RequestOptions,
   ResponseFormat,
-  WithInputImage,
+  Transport,
 } from '../../runtime/index.ts';
+import { editImages, enqueueGenerations } from '../../runtime/endpoints.ts';
+import { runGenerations } from '../../runtime/queue-run.ts';
+import { validate } from '../validators/topazlabs-bloom-image.ts';
 
 /**
  * Topaz Bloom: Creative generative image upscaling with prompts
@@ -84,8 +86,8 @@ export interface TopazlabsBloomImageParams {
   denoise?: number;
 }
 
-/** The request schema of `topazlabs-bloom-image` exactly as in `specs/models/topazlabs-bloom-image.json` (field `json_request_schema`); the client validates queue requests against it. */
-export const topazlabsBloomImageSchema = {
+/** The request schema of `topazlabs-bloom-image` exactly as in `specs/models/topazlabs-bloom-image.json` (field `json_request_schema`), as data. The queue functions validate with its compiled validator (`generated/validators/topazlabs-bloom-image.ts`), not with this object. */
+export const topazlabsBloomImageSchema: Readonly<Record<string, unknown>> = {
   basic: ['prompt', 'creativity'],
   properties: {
     input_image: {
@@ -142,54 +144,54 @@ export const topazlabsBloomImageSchema = {
   },
   required: ['input_image'],
   type: 'object',
-} as const;
+};
 /** The model id of `TopazlabsBloomImageParams`. */
 export const topazlabsBloomImageId = 'topazlabs-bloom-image' as const;
 
 /**
- * Edit images with `topazlabs-bloom-image`: `POST /api/ai/images/edit` (`input_image` required), blocking until done.
- * @param client A `Client` (the generated one, or the runtime's).
- * @param params The model's parameters (`TopazlabsBloomImageParams`) with `input_image`, `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds) and `signal`.
+ * Edit images with `topazlabs-bloom-image`: `POST /api/ai/images/edit`, blocking until done. `input_image` is required exactly when the model's schema requires it (edit-only models).
+ * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
+ * @param params The model's parameters (`TopazlabsBloomImageParams`), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
  * @returns `ImageResult` typed by `response_format`.
- * @throws BadRequestError (an input URL the service could not fetch), NotFoundError, InsufficientCreditsError.
+ * @throws BadRequestError (an input URL the service could not fetch), NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent), TimeoutError, AbortError.
  */
 export function topazlabsBloomImageEditImage<F extends ResponseFormat = 'url'>(
-  client: Client<any>,
-  params: MediaParams<WithInputImage<TopazlabsBloomImageParams>, F>,
+  client: Transport,
+  params: MediaParams<TopazlabsBloomImageParams, F>,
   options?: RequestOptions,
 ): Promise<ImageResult<F>> {
-  return client.images.edit({ ...params, model: 'topazlabs-bloom-image' }, options) as Promise<ImageResult<F>>;
+  return editImages(client, { ...params, model: 'topazlabs-bloom-image' }, options) as Promise<ImageResult<F>>;
 }
 
 /**
- * Enqueue generations of `topazlabs-bloom-image`: `POST /api/ai/queue`, validated against the model's schema first unless `validate: false`.
- * @param client A `Client` (the generated one, or the runtime's).
+ * Enqueue generations of `topazlabs-bloom-image`: `POST /api/ai/queue`, validated first against the model's schema (compiled at generate time) unless `validate: false`.
+ * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
  * @param params The model's parameters (`TopazlabsBloomImageParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
- * @param options `validate`, `timeoutMs` (milliseconds) and `signal`.
+ * @param options `validate`, `timeoutMs` (milliseconds), `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
- * @throws ValidationError (nothing sent), NotFoundError, InsufficientCreditsError, OutcomeUnknownError.
+ * @throws ValidationError (nothing sent), NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent: check `queue.list`).
  */
 export function topazlabsBloomImageEnqueue(
-  client: Client<any>,
+  client: Transport,
   params: MediaParams<TopazlabsBloomImageParams, ResponseFormat, QueueFields>,
   options?: EnqueueOptions,
 ): Promise<EnqueueResponse> {
-  return client.queue.enqueue({ ...params, model: 'topazlabs-bloom-image' }, options) as Promise<EnqueueResponse>;
+  return enqueueGenerations(client, { ...params, model: 'topazlabs-bloom-image' }, options, validate);
 }
 
 /**
- * Enqueue generations of `topazlabs-bloom-image` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`): `queue.run`.
- * @param client A `Client` (the generated one, or the runtime's).
+ * Enqueue generations of `topazlabs-bloom-image` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`) over the event stream: `queue.run`, validated first against the model's schema (compiled at generate time) unless `validate: false`.
+ * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
  * @param params The model's parameters (`TopazlabsBloomImageParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
  * @param options `validate`, `timeoutMs` (milliseconds, default one hour), `signal`, `onProgress`, `onEvent`.
  * @returns One `QueueRunOutcome` per generation, in enqueue order.
  * @throws ValidationError (nothing sent), QueueRunTimeoutError, QueueRunAbortError, and the errors of enqueue.
  */
 export function topazlabsBloomImageRun(
-  client: Client<any>,
+  client: Transport,
   params: MediaParams<TopazlabsBloomImageParams, ResponseFormat, QueueFields>,
   options?: QueueRunOptions,
 ): Promise<QueueRunOutcome[]> {
-  return client.queue.run({ ...params, model: 'topazlabs-bloom-image' }, options) as Promise<QueueRunOutcome[]>;
+  return runGenerations(client, { ...params, model: 'topazlabs-bloom-image' }, options, validate);
 }

@@ -5,7 +5,6 @@
  */
 
 import type {
-  Client,
   EnqueueOptions,
   EnqueueResponse,
   MediaParams,
@@ -14,8 +13,12 @@ import type {
   QueueRunOutcome,
   RequestOptions,
   ResponseFormat,
+  Transport,
   VideoResult,
 } from '../../runtime/index.ts';
+import { enqueueGenerations, generateVideos } from '../../runtime/endpoints.ts';
+import { runGenerations } from '../../runtime/queue-run.ts';
+import { validate } from '../validators/topazlabs-hyperion-2-video.ts';
 
 /**
  * Topaz Hyperion 2: SDR-to-HDR video, 10-bit HDR10 output
@@ -47,8 +50,8 @@ export interface TopazlabsHyperion2VideoParams {
   output_profile?: '422 Proxy' | '422 LT' | '422 Std' | '422 HQ';
 }
 
-/** The request schema of `topazlabs-hyperion-2-video` exactly as in `specs/models/topazlabs-hyperion-2-video.json` (field `request_schema`); the client validates queue requests against it. */
-export const topazlabsHyperion2VideoSchema = {
+/** The request schema of `topazlabs-hyperion-2-video` exactly as in `specs/models/topazlabs-hyperion-2-video.json` (field `request_schema`), as data. The queue functions validate with its compiled validator (`generated/validators/topazlabs-hyperion-2-video.ts`), not with this object. */
+export const topazlabsHyperion2VideoSchema: Readonly<Record<string, unknown>> = {
   basic: [],
   properties: {
     input_video: {
@@ -74,54 +77,54 @@ export const topazlabsHyperion2VideoSchema = {
   },
   required: ['input_video'],
   type: 'object',
-} as const;
+};
 /** The model id of `TopazlabsHyperion2VideoParams`. */
 export const topazlabsHyperion2VideoId = 'topazlabs-hyperion-2-video' as const;
 
 /**
  * Generate videos with `topazlabs-hyperion-2-video`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
- * @param client A `Client` (the generated one, or the runtime's).
+ * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
  * @param params The model's parameters (`TopazlabsHyperion2VideoParams`), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds) and `signal`.
+ * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
  * @returns `VideoResult` typed by `response_format`.
- * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError.
+ * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent), TimeoutError, AbortError.
  */
 export function topazlabsHyperion2VideoGenerateVideo<F extends ResponseFormat = 'url'>(
-  client: Client<any>,
+  client: Transport,
   params: MediaParams<TopazlabsHyperion2VideoParams, F>,
   options?: RequestOptions,
 ): Promise<VideoResult<F>> {
-  return client.videos.generate({ ...params, model: 'topazlabs-hyperion-2-video' }, options) as Promise<VideoResult<F>>;
+  return generateVideos(client, { ...params, model: 'topazlabs-hyperion-2-video' }, options) as Promise<VideoResult<F>>;
 }
 
 /**
- * Enqueue generations of `topazlabs-hyperion-2-video`: `POST /api/ai/queue`, validated against the model's schema first unless `validate: false`.
- * @param client A `Client` (the generated one, or the runtime's).
+ * Enqueue generations of `topazlabs-hyperion-2-video`: `POST /api/ai/queue`, validated first against the model's schema (compiled at generate time) unless `validate: false`.
+ * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
  * @param params The model's parameters (`TopazlabsHyperion2VideoParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
- * @param options `validate`, `timeoutMs` (milliseconds) and `signal`.
+ * @param options `validate`, `timeoutMs` (milliseconds), `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
- * @throws ValidationError (nothing sent), NotFoundError, InsufficientCreditsError, OutcomeUnknownError.
+ * @throws ValidationError (nothing sent), NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent: check `queue.list`).
  */
 export function topazlabsHyperion2VideoEnqueue(
-  client: Client<any>,
+  client: Transport,
   params: MediaParams<TopazlabsHyperion2VideoParams, ResponseFormat, QueueFields>,
   options?: EnqueueOptions,
 ): Promise<EnqueueResponse> {
-  return client.queue.enqueue({ ...params, model: 'topazlabs-hyperion-2-video' }, options) as Promise<EnqueueResponse>;
+  return enqueueGenerations(client, { ...params, model: 'topazlabs-hyperion-2-video' }, options, validate);
 }
 
 /**
- * Enqueue generations of `topazlabs-hyperion-2-video` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`): `queue.run`.
- * @param client A `Client` (the generated one, or the runtime's).
+ * Enqueue generations of `topazlabs-hyperion-2-video` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`) over the event stream: `queue.run`, validated first against the model's schema (compiled at generate time) unless `validate: false`.
+ * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
  * @param params The model's parameters (`TopazlabsHyperion2VideoParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
  * @param options `validate`, `timeoutMs` (milliseconds, default one hour), `signal`, `onProgress`, `onEvent`.
  * @returns One `QueueRunOutcome` per generation, in enqueue order.
  * @throws ValidationError (nothing sent), QueueRunTimeoutError, QueueRunAbortError, and the errors of enqueue.
  */
 export function topazlabsHyperion2VideoRun(
-  client: Client<any>,
+  client: Transport,
   params: MediaParams<TopazlabsHyperion2VideoParams, ResponseFormat, QueueFields>,
   options?: QueueRunOptions,
 ): Promise<QueueRunOutcome[]> {
-  return client.queue.run({ ...params, model: 'topazlabs-hyperion-2-video' }, options) as Promise<QueueRunOutcome[]>;
+  return runGenerations(client, { ...params, model: 'topazlabs-hyperion-2-video' }, options, validate);
 }

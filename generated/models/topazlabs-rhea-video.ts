@@ -5,7 +5,6 @@
  */
 
 import type {
-  Client,
   EnqueueOptions,
   EnqueueResponse,
   MediaParams,
@@ -14,8 +13,12 @@ import type {
   QueueRunOutcome,
   RequestOptions,
   ResponseFormat,
+  Transport,
   VideoResult,
 } from '../../runtime/index.ts';
+import { enqueueGenerations, generateVideos } from '../../runtime/endpoints.ts';
+import { runGenerations } from '../../runtime/queue-run.ts';
+import { validate } from '../validators/topazlabs-rhea-video.ts';
 
 /**
  * Topaz Rhea - Fine Detail Video Upscaler: Fine-detail video upscaling
@@ -114,8 +117,8 @@ export interface TopazlabsRheaVideoParams {
   noise?: number;
 }
 
-/** The request schema of `topazlabs-rhea-video` exactly as in `specs/models/topazlabs-rhea-video.json` (field `json_request_schema`); the client validates queue requests against it. */
-export const topazlabsRheaVideoSchema = {
+/** The request schema of `topazlabs-rhea-video` exactly as in `specs/models/topazlabs-rhea-video.json` (field `json_request_schema`), as data. The queue functions validate with its compiled validator (`generated/validators/topazlabs-rhea-video.ts`), not with this object. */
+export const topazlabsRheaVideoSchema: Readonly<Record<string, unknown>> = {
   basic: [],
   properties: {
     input_video: {
@@ -201,54 +204,54 @@ export const topazlabsRheaVideoSchema = {
   },
   required: ['input_video'],
   type: 'object',
-} as const;
+};
 /** The model id of `TopazlabsRheaVideoParams`. */
 export const topazlabsRheaVideoId = 'topazlabs-rhea-video' as const;
 
 /**
  * Generate videos with `topazlabs-rhea-video`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
- * @param client A `Client` (the generated one, or the runtime's).
+ * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
  * @param params The model's parameters (`TopazlabsRheaVideoParams`), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds) and `signal`.
+ * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
  * @returns `VideoResult` typed by `response_format`.
- * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError.
+ * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent), TimeoutError, AbortError.
  */
 export function topazlabsRheaVideoGenerateVideo<F extends ResponseFormat = 'url'>(
-  client: Client<any>,
+  client: Transport,
   params: MediaParams<TopazlabsRheaVideoParams, F>,
   options?: RequestOptions,
 ): Promise<VideoResult<F>> {
-  return client.videos.generate({ ...params, model: 'topazlabs-rhea-video' }, options) as Promise<VideoResult<F>>;
+  return generateVideos(client, { ...params, model: 'topazlabs-rhea-video' }, options) as Promise<VideoResult<F>>;
 }
 
 /**
- * Enqueue generations of `topazlabs-rhea-video`: `POST /api/ai/queue`, validated against the model's schema first unless `validate: false`.
- * @param client A `Client` (the generated one, or the runtime's).
+ * Enqueue generations of `topazlabs-rhea-video`: `POST /api/ai/queue`, validated first against the model's schema (compiled at generate time) unless `validate: false`.
+ * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
  * @param params The model's parameters (`TopazlabsRheaVideoParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
- * @param options `validate`, `timeoutMs` (milliseconds) and `signal`.
+ * @param options `validate`, `timeoutMs` (milliseconds), `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
- * @throws ValidationError (nothing sent), NotFoundError, InsufficientCreditsError, OutcomeUnknownError.
+ * @throws ValidationError (nothing sent), NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent: check `queue.list`).
  */
 export function topazlabsRheaVideoEnqueue(
-  client: Client<any>,
+  client: Transport,
   params: MediaParams<TopazlabsRheaVideoParams, ResponseFormat, QueueFields>,
   options?: EnqueueOptions,
 ): Promise<EnqueueResponse> {
-  return client.queue.enqueue({ ...params, model: 'topazlabs-rhea-video' }, options) as Promise<EnqueueResponse>;
+  return enqueueGenerations(client, { ...params, model: 'topazlabs-rhea-video' }, options, validate);
 }
 
 /**
- * Enqueue generations of `topazlabs-rhea-video` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`): `queue.run`.
- * @param client A `Client` (the generated one, or the runtime's).
+ * Enqueue generations of `topazlabs-rhea-video` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`) over the event stream: `queue.run`, validated first against the model's schema (compiled at generate time) unless `validate: false`.
+ * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
  * @param params The model's parameters (`TopazlabsRheaVideoParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
  * @param options `validate`, `timeoutMs` (milliseconds, default one hour), `signal`, `onProgress`, `onEvent`.
  * @returns One `QueueRunOutcome` per generation, in enqueue order.
  * @throws ValidationError (nothing sent), QueueRunTimeoutError, QueueRunAbortError, and the errors of enqueue.
  */
 export function topazlabsRheaVideoRun(
-  client: Client<any>,
+  client: Transport,
   params: MediaParams<TopazlabsRheaVideoParams, ResponseFormat, QueueFields>,
   options?: QueueRunOptions,
 ): Promise<QueueRunOutcome[]> {
-  return client.queue.run({ ...params, model: 'topazlabs-rhea-video' }, options) as Promise<QueueRunOutcome[]>;
+  return runGenerations(client, { ...params, model: 'topazlabs-rhea-video' }, options, validate);
 }

@@ -5,7 +5,6 @@
  */
 
 import type {
-  Client,
   EnqueueOptions,
   EnqueueResponse,
   ImageResult,
@@ -15,8 +14,11 @@ import type {
   QueueRunOutcome,
   RequestOptions,
   ResponseFormat,
-  WithInputImage,
+  Transport,
 } from '../../runtime/index.ts';
+import { editImages, enqueueGenerations } from '../../runtime/endpoints.ts';
+import { runGenerations } from '../../runtime/queue-run.ts';
+import { validate } from '../validators/topazlabs-wonder-3-5-image.ts';
 
 /**
  * Topaz Wonder 3.5: Detail-preserving image enhancement and upscaling
@@ -48,8 +50,8 @@ export interface TopazlabsWonder35ImageParams {
   scale?: '1x' | '2x' | '4x' | '6x';
 }
 
-/** The request schema of `topazlabs-wonder-3-5-image` exactly as in `specs/models/topazlabs-wonder-3-5-image.json` (field `json_request_schema`); the client validates queue requests against it. */
-export const topazlabsWonder35ImageSchema = {
+/** The request schema of `topazlabs-wonder-3-5-image` exactly as in `specs/models/topazlabs-wonder-3-5-image.json` (field `json_request_schema`), as data. The queue functions validate with its compiled validator (`generated/validators/topazlabs-wonder-3-5-image.ts`), not with this object. */
+export const topazlabsWonder35ImageSchema: Readonly<Record<string, unknown>> = {
   basic: ['enhancement_strength', 'scale'],
   properties: {
     input_image: {
@@ -76,54 +78,54 @@ export const topazlabsWonder35ImageSchema = {
   },
   required: ['input_image'],
   type: 'object',
-} as const;
+};
 /** The model id of `TopazlabsWonder35ImageParams`. */
 export const topazlabsWonder35ImageId = 'topazlabs-wonder-3-5-image' as const;
 
 /**
- * Edit images with `topazlabs-wonder-3-5-image`: `POST /api/ai/images/edit` (`input_image` required), blocking until done.
- * @param client A `Client` (the generated one, or the runtime's).
- * @param params The model's parameters (`TopazlabsWonder35ImageParams`) with `input_image`, `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds) and `signal`.
+ * Edit images with `topazlabs-wonder-3-5-image`: `POST /api/ai/images/edit`, blocking until done. `input_image` is required exactly when the model's schema requires it (edit-only models).
+ * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
+ * @param params The model's parameters (`TopazlabsWonder35ImageParams`), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
  * @returns `ImageResult` typed by `response_format`.
- * @throws BadRequestError (an input URL the service could not fetch), NotFoundError, InsufficientCreditsError.
+ * @throws BadRequestError (an input URL the service could not fetch), NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent), TimeoutError, AbortError.
  */
 export function topazlabsWonder35ImageEditImage<F extends ResponseFormat = 'url'>(
-  client: Client<any>,
-  params: MediaParams<WithInputImage<TopazlabsWonder35ImageParams>, F>,
+  client: Transport,
+  params: MediaParams<TopazlabsWonder35ImageParams, F>,
   options?: RequestOptions,
 ): Promise<ImageResult<F>> {
-  return client.images.edit({ ...params, model: 'topazlabs-wonder-3-5-image' }, options) as Promise<ImageResult<F>>;
+  return editImages(client, { ...params, model: 'topazlabs-wonder-3-5-image' }, options) as Promise<ImageResult<F>>;
 }
 
 /**
- * Enqueue generations of `topazlabs-wonder-3-5-image`: `POST /api/ai/queue`, validated against the model's schema first unless `validate: false`.
- * @param client A `Client` (the generated one, or the runtime's).
+ * Enqueue generations of `topazlabs-wonder-3-5-image`: `POST /api/ai/queue`, validated first against the model's schema (compiled at generate time) unless `validate: false`.
+ * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
  * @param params The model's parameters (`TopazlabsWonder35ImageParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
- * @param options `validate`, `timeoutMs` (milliseconds) and `signal`.
+ * @param options `validate`, `timeoutMs` (milliseconds), `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
- * @throws ValidationError (nothing sent), NotFoundError, InsufficientCreditsError, OutcomeUnknownError.
+ * @throws ValidationError (nothing sent), NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent: check `queue.list`).
  */
 export function topazlabsWonder35ImageEnqueue(
-  client: Client<any>,
+  client: Transport,
   params: MediaParams<TopazlabsWonder35ImageParams, ResponseFormat, QueueFields>,
   options?: EnqueueOptions,
 ): Promise<EnqueueResponse> {
-  return client.queue.enqueue({ ...params, model: 'topazlabs-wonder-3-5-image' }, options) as Promise<EnqueueResponse>;
+  return enqueueGenerations(client, { ...params, model: 'topazlabs-wonder-3-5-image' }, options, validate);
 }
 
 /**
- * Enqueue generations of `topazlabs-wonder-3-5-image` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`): `queue.run`.
- * @param client A `Client` (the generated one, or the runtime's).
+ * Enqueue generations of `topazlabs-wonder-3-5-image` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`) over the event stream: `queue.run`, validated first against the model's schema (compiled at generate time) unless `validate: false`.
+ * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
  * @param params The model's parameters (`TopazlabsWonder35ImageParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
  * @param options `validate`, `timeoutMs` (milliseconds, default one hour), `signal`, `onProgress`, `onEvent`.
  * @returns One `QueueRunOutcome` per generation, in enqueue order.
  * @throws ValidationError (nothing sent), QueueRunTimeoutError, QueueRunAbortError, and the errors of enqueue.
  */
 export function topazlabsWonder35ImageRun(
-  client: Client<any>,
+  client: Transport,
   params: MediaParams<TopazlabsWonder35ImageParams, ResponseFormat, QueueFields>,
   options?: QueueRunOptions,
 ): Promise<QueueRunOutcome[]> {
-  return client.queue.run({ ...params, model: 'topazlabs-wonder-3-5-image' }, options) as Promise<QueueRunOutcome[]>;
+  return runGenerations(client, { ...params, model: 'topazlabs-wonder-3-5-image' }, options, validate);
 }

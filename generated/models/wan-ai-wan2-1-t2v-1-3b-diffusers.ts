@@ -5,7 +5,6 @@
  */
 
 import type {
-  Client,
   EnqueueOptions,
   EnqueueResponse,
   MediaParams,
@@ -14,8 +13,12 @@ import type {
   QueueRunOutcome,
   RequestOptions,
   ResponseFormat,
+  Transport,
   VideoResult,
 } from '../../runtime/index.ts';
+import { enqueueGenerations, generateVideos } from '../../runtime/endpoints.ts';
+import { runGenerations } from '../../runtime/queue-run.ts';
+import { validate } from '../validators/wan-ai-wan2-1-t2v-1-3b-diffusers.ts';
 
 /**
  * Wan2.1 1.3B - Text to Video: Lightweight text-to-video on consumer GPUs
@@ -89,8 +92,8 @@ export interface WanAiWan21T2v13bDiffusersParams {
   seed?: number;
 }
 
-/** The request schema of `wan-ai-wan2-1-t2v-1-3b-diffusers` exactly as in `specs/models/wan-ai-wan2-1-t2v-1-3b-diffusers.json` (field `json_request_schema`); the client validates queue requests against it. */
-export const wanAiWan21T2v13bDiffusersSchema = {
+/** The request schema of `wan-ai-wan2-1-t2v-1-3b-diffusers` exactly as in `specs/models/wan-ai-wan2-1-t2v-1-3b-diffusers.json` (field `json_request_schema`), as data. The queue functions validate with its compiled validator (`generated/validators/wan-ai-wan2-1-t2v-1-3b-diffusers.ts`), not with this object. */
+export const wanAiWan21T2v13bDiffusersSchema: Readonly<Record<string, unknown>> = {
   basic: [],
   properties: {
     prompt: {
@@ -151,61 +154,56 @@ export const wanAiWan21T2v13bDiffusersSchema = {
   },
   required: ['prompt'],
   type: 'object',
-} as const;
+};
 /** The model id of `WanAiWan21T2v13bDiffusersParams`. */
 export const wanAiWan21T2v13bDiffusersId = 'wan-ai-wan2-1-t2v-1-3b-diffusers' as const;
 
 /**
  * Generate videos with `wan-ai-wan2-1-t2v-1-3b-diffusers`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
- * @param client A `Client` (the generated one, or the runtime's).
+ * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
  * @param params The model's parameters (`WanAiWan21T2v13bDiffusersParams`), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds) and `signal`.
+ * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
  * @returns `VideoResult` typed by `response_format`.
- * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError.
+ * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent), TimeoutError, AbortError.
  */
 export function wanAiWan21T2v13bDiffusersGenerateVideo<F extends ResponseFormat = 'url'>(
-  client: Client<any>,
+  client: Transport,
   params: MediaParams<WanAiWan21T2v13bDiffusersParams, F>,
   options?: RequestOptions,
 ): Promise<VideoResult<F>> {
-  return client.videos.generate({ ...params, model: 'wan-ai-wan2-1-t2v-1-3b-diffusers' }, options) as Promise<
+  return generateVideos(client, { ...params, model: 'wan-ai-wan2-1-t2v-1-3b-diffusers' }, options) as Promise<
     VideoResult<F>
   >;
 }
 
 /**
- * Enqueue generations of `wan-ai-wan2-1-t2v-1-3b-diffusers`: `POST /api/ai/queue`, validated against the model's schema first unless `validate: false`.
- * @param client A `Client` (the generated one, or the runtime's).
+ * Enqueue generations of `wan-ai-wan2-1-t2v-1-3b-diffusers`: `POST /api/ai/queue`, validated first against the model's schema (compiled at generate time) unless `validate: false`.
+ * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
  * @param params The model's parameters (`WanAiWan21T2v13bDiffusersParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
- * @param options `validate`, `timeoutMs` (milliseconds) and `signal`.
+ * @param options `validate`, `timeoutMs` (milliseconds), `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
- * @throws ValidationError (nothing sent), NotFoundError, InsufficientCreditsError, OutcomeUnknownError.
+ * @throws ValidationError (nothing sent), NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent: check `queue.list`).
  */
 export function wanAiWan21T2v13bDiffusersEnqueue(
-  client: Client<any>,
+  client: Transport,
   params: MediaParams<WanAiWan21T2v13bDiffusersParams, ResponseFormat, QueueFields>,
   options?: EnqueueOptions,
 ): Promise<EnqueueResponse> {
-  return client.queue.enqueue(
-    { ...params, model: 'wan-ai-wan2-1-t2v-1-3b-diffusers' },
-    options,
-  ) as Promise<EnqueueResponse>;
+  return enqueueGenerations(client, { ...params, model: 'wan-ai-wan2-1-t2v-1-3b-diffusers' }, options, validate);
 }
 
 /**
- * Enqueue generations of `wan-ai-wan2-1-t2v-1-3b-diffusers` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`): `queue.run`.
- * @param client A `Client` (the generated one, or the runtime's).
+ * Enqueue generations of `wan-ai-wan2-1-t2v-1-3b-diffusers` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`) over the event stream: `queue.run`, validated first against the model's schema (compiled at generate time) unless `validate: false`.
+ * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
  * @param params The model's parameters (`WanAiWan21T2v13bDiffusersParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
  * @param options `validate`, `timeoutMs` (milliseconds, default one hour), `signal`, `onProgress`, `onEvent`.
  * @returns One `QueueRunOutcome` per generation, in enqueue order.
  * @throws ValidationError (nothing sent), QueueRunTimeoutError, QueueRunAbortError, and the errors of enqueue.
  */
 export function wanAiWan21T2v13bDiffusersRun(
-  client: Client<any>,
+  client: Transport,
   params: MediaParams<WanAiWan21T2v13bDiffusersParams, ResponseFormat, QueueFields>,
   options?: QueueRunOptions,
 ): Promise<QueueRunOutcome[]> {
-  return client.queue.run({ ...params, model: 'wan-ai-wan2-1-t2v-1-3b-diffusers' }, options) as Promise<
-    QueueRunOutcome[]
-  >;
+  return runGenerations(client, { ...params, model: 'wan-ai-wan2-1-t2v-1-3b-diffusers' }, options, validate);
 }

@@ -5,7 +5,6 @@
  */
 
 import type {
-  Client,
   EnqueueOptions,
   EnqueueResponse,
   MediaParams,
@@ -14,8 +13,12 @@ import type {
   QueueRunOutcome,
   RequestOptions,
   ResponseFormat,
+  Transport,
   VideoResult,
 } from '../../runtime/index.ts';
+import { enqueueGenerations, generateVideos } from '../../runtime/endpoints.ts';
+import { runGenerations } from '../../runtime/queue-run.ts';
+import { validate } from '../validators/wan-v2-7-image-to-video.ts';
 
 /**
  * WAN 2.7 - Image to Video: Image-to-video, 1080p, frame control
@@ -104,8 +107,8 @@ export interface WanV27ImageToVideoParams {
   seed?: number;
 }
 
-/** The request schema of `wan-v2-7-image-to-video` exactly as in `specs/models/wan-v2-7-image-to-video.json` (field `json_request_schema`); the client validates queue requests against it. */
-export const wanV27ImageToVideoSchema = {
+/** The request schema of `wan-v2-7-image-to-video` exactly as in `specs/models/wan-v2-7-image-to-video.json` (field `json_request_schema`), as data. The queue functions validate with its compiled validator (`generated/validators/wan-v2-7-image-to-video.ts`), not with this object. */
+export const wanV27ImageToVideoSchema: Readonly<Record<string, unknown>> = {
   basic: ['input_image', 'end_image_url', 'input_video'],
   properties: {
     prompt: {
@@ -183,54 +186,54 @@ export const wanV27ImageToVideoSchema = {
   },
   required: ['prompt'],
   type: 'object',
-} as const;
+};
 /** The model id of `WanV27ImageToVideoParams`. */
 export const wanV27ImageToVideoId = 'wan-v2-7-image-to-video' as const;
 
 /**
  * Generate videos with `wan-v2-7-image-to-video`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
- * @param client A `Client` (the generated one, or the runtime's).
+ * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
  * @param params The model's parameters (`WanV27ImageToVideoParams`), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds) and `signal`.
+ * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
  * @returns `VideoResult` typed by `response_format`.
- * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError.
+ * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent), TimeoutError, AbortError.
  */
 export function wanV27ImageToVideoGenerateVideo<F extends ResponseFormat = 'url'>(
-  client: Client<any>,
+  client: Transport,
   params: MediaParams<WanV27ImageToVideoParams, F>,
   options?: RequestOptions,
 ): Promise<VideoResult<F>> {
-  return client.videos.generate({ ...params, model: 'wan-v2-7-image-to-video' }, options) as Promise<VideoResult<F>>;
+  return generateVideos(client, { ...params, model: 'wan-v2-7-image-to-video' }, options) as Promise<VideoResult<F>>;
 }
 
 /**
- * Enqueue generations of `wan-v2-7-image-to-video`: `POST /api/ai/queue`, validated against the model's schema first unless `validate: false`.
- * @param client A `Client` (the generated one, or the runtime's).
+ * Enqueue generations of `wan-v2-7-image-to-video`: `POST /api/ai/queue`, validated first against the model's schema (compiled at generate time) unless `validate: false`.
+ * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
  * @param params The model's parameters (`WanV27ImageToVideoParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
- * @param options `validate`, `timeoutMs` (milliseconds) and `signal`.
+ * @param options `validate`, `timeoutMs` (milliseconds), `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
- * @throws ValidationError (nothing sent), NotFoundError, InsufficientCreditsError, OutcomeUnknownError.
+ * @throws ValidationError (nothing sent), NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent: check `queue.list`).
  */
 export function wanV27ImageToVideoEnqueue(
-  client: Client<any>,
+  client: Transport,
   params: MediaParams<WanV27ImageToVideoParams, ResponseFormat, QueueFields>,
   options?: EnqueueOptions,
 ): Promise<EnqueueResponse> {
-  return client.queue.enqueue({ ...params, model: 'wan-v2-7-image-to-video' }, options) as Promise<EnqueueResponse>;
+  return enqueueGenerations(client, { ...params, model: 'wan-v2-7-image-to-video' }, options, validate);
 }
 
 /**
- * Enqueue generations of `wan-v2-7-image-to-video` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`): `queue.run`.
- * @param client A `Client` (the generated one, or the runtime's).
+ * Enqueue generations of `wan-v2-7-image-to-video` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`) over the event stream: `queue.run`, validated first against the model's schema (compiled at generate time) unless `validate: false`.
+ * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
  * @param params The model's parameters (`WanV27ImageToVideoParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
  * @param options `validate`, `timeoutMs` (milliseconds, default one hour), `signal`, `onProgress`, `onEvent`.
  * @returns One `QueueRunOutcome` per generation, in enqueue order.
  * @throws ValidationError (nothing sent), QueueRunTimeoutError, QueueRunAbortError, and the errors of enqueue.
  */
 export function wanV27ImageToVideoRun(
-  client: Client<any>,
+  client: Transport,
   params: MediaParams<WanV27ImageToVideoParams, ResponseFormat, QueueFields>,
   options?: QueueRunOptions,
 ): Promise<QueueRunOutcome[]> {
-  return client.queue.run({ ...params, model: 'wan-v2-7-image-to-video' }, options) as Promise<QueueRunOutcome[]>;
+  return runGenerations(client, { ...params, model: 'wan-v2-7-image-to-video' }, options, validate);
 }

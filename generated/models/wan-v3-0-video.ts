@@ -5,7 +5,6 @@
  */
 
 import type {
-  Client,
   EnqueueOptions,
   EnqueueResponse,
   MediaParams,
@@ -14,8 +13,12 @@ import type {
   QueueRunOutcome,
   RequestOptions,
   ResponseFormat,
+  Transport,
   VideoResult,
 } from '../../runtime/index.ts';
+import { enqueueGenerations, generateVideos } from '../../runtime/endpoints.ts';
+import { runGenerations } from '../../runtime/queue-run.ts';
+import { validate } from '../validators/wan-v3-0-video.ts';
 
 /**
  * WAN 3.0: Reference-driven video with audio, up to 30s
@@ -80,8 +83,8 @@ export interface WanV30VideoParams {
   watermark?: boolean;
 }
 
-/** The request schema of `wan-v3-0-video` exactly as in `specs/models/wan-v3-0-video.json` (field `json_request_schema`); the client validates queue requests against it. */
-export const wanV30VideoSchema = {
+/** The request schema of `wan-v3-0-video` exactly as in `specs/models/wan-v3-0-video.json` (field `json_request_schema`), as data. The queue functions validate with its compiled validator (`generated/validators/wan-v3-0-video.ts`), not with this object. */
+export const wanV30VideoSchema: Readonly<Record<string, unknown>> = {
   basic: ['resolution', 'aspect_ratio', 'duration', 'generate_audio'],
   properties: {
     prompt: {
@@ -139,54 +142,54 @@ export const wanV30VideoSchema = {
   },
   required: ['prompt'],
   type: 'object',
-} as const;
+};
 /** The model id of `WanV30VideoParams`. */
 export const wanV30VideoId = 'wan-v3-0-video' as const;
 
 /**
  * Generate videos with `wan-v3-0-video`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
- * @param client A `Client` (the generated one, or the runtime's).
+ * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
  * @param params The model's parameters (`WanV30VideoParams`), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds) and `signal`.
+ * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
  * @returns `VideoResult` typed by `response_format`.
- * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError.
+ * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent), TimeoutError, AbortError.
  */
 export function wanV30VideoGenerateVideo<F extends ResponseFormat = 'url'>(
-  client: Client<any>,
+  client: Transport,
   params: MediaParams<WanV30VideoParams, F>,
   options?: RequestOptions,
 ): Promise<VideoResult<F>> {
-  return client.videos.generate({ ...params, model: 'wan-v3-0-video' }, options) as Promise<VideoResult<F>>;
+  return generateVideos(client, { ...params, model: 'wan-v3-0-video' }, options) as Promise<VideoResult<F>>;
 }
 
 /**
- * Enqueue generations of `wan-v3-0-video`: `POST /api/ai/queue`, validated against the model's schema first unless `validate: false`.
- * @param client A `Client` (the generated one, or the runtime's).
+ * Enqueue generations of `wan-v3-0-video`: `POST /api/ai/queue`, validated first against the model's schema (compiled at generate time) unless `validate: false`.
+ * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
  * @param params The model's parameters (`WanV30VideoParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
- * @param options `validate`, `timeoutMs` (milliseconds) and `signal`.
+ * @param options `validate`, `timeoutMs` (milliseconds), `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
- * @throws ValidationError (nothing sent), NotFoundError, InsufficientCreditsError, OutcomeUnknownError.
+ * @throws ValidationError (nothing sent), NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent: check `queue.list`).
  */
 export function wanV30VideoEnqueue(
-  client: Client<any>,
+  client: Transport,
   params: MediaParams<WanV30VideoParams, ResponseFormat, QueueFields>,
   options?: EnqueueOptions,
 ): Promise<EnqueueResponse> {
-  return client.queue.enqueue({ ...params, model: 'wan-v3-0-video' }, options) as Promise<EnqueueResponse>;
+  return enqueueGenerations(client, { ...params, model: 'wan-v3-0-video' }, options, validate);
 }
 
 /**
- * Enqueue generations of `wan-v3-0-video` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`): `queue.run`.
- * @param client A `Client` (the generated one, or the runtime's).
+ * Enqueue generations of `wan-v3-0-video` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`) over the event stream: `queue.run`, validated first against the model's schema (compiled at generate time) unless `validate: false`.
+ * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
  * @param params The model's parameters (`WanV30VideoParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
  * @param options `validate`, `timeoutMs` (milliseconds, default one hour), `signal`, `onProgress`, `onEvent`.
  * @returns One `QueueRunOutcome` per generation, in enqueue order.
  * @throws ValidationError (nothing sent), QueueRunTimeoutError, QueueRunAbortError, and the errors of enqueue.
  */
 export function wanV30VideoRun(
-  client: Client<any>,
+  client: Transport,
   params: MediaParams<WanV30VideoParams, ResponseFormat, QueueFields>,
   options?: QueueRunOptions,
 ): Promise<QueueRunOutcome[]> {
-  return client.queue.run({ ...params, model: 'wan-v3-0-video' }, options) as Promise<QueueRunOutcome[]>;
+  return runGenerations(client, { ...params, model: 'wan-v3-0-video' }, options, validate);
 }

@@ -5,7 +5,6 @@
  */
 
 import type {
-  Client,
   EnqueueOptions,
   EnqueueResponse,
   ImageResult,
@@ -15,7 +14,11 @@ import type {
   QueueRunOutcome,
   RequestOptions,
   ResponseFormat,
+  Transport,
 } from '../../runtime/index.ts';
+import { enqueueGenerations, generateImages } from '../../runtime/endpoints.ts';
+import { runGenerations } from '../../runtime/queue-run.ts';
+import { validate } from '../validators/xai-grok-imagine-image.ts';
 
 /**
  * Grok Imagine - Text to Image: Versatile image styles by xAI
@@ -54,8 +57,8 @@ export interface XaiGrokImagineImageParams {
   output_format?: 'webp' | 'jpeg' | 'png';
 }
 
-/** The request schema of `xai-grok-imagine-image` exactly as in `specs/models/xai-grok-imagine-image.json` (field `request_schema`); the client validates queue requests against it. */
-export const xaiGrokImagineImageSchema = {
+/** The request schema of `xai-grok-imagine-image` exactly as in `specs/models/xai-grok-imagine-image.json` (field `request_schema`), as data. The queue functions validate with its compiled validator (`generated/validators/xai-grok-imagine-image.ts`), not with this object. */
+export const xaiGrokImagineImageSchema: Readonly<Record<string, unknown>> = {
   basic: [],
   properties: {
     prompt: {
@@ -87,54 +90,54 @@ export const xaiGrokImagineImageSchema = {
   },
   required: ['prompt'],
   type: 'object',
-} as const;
+};
 /** The model id of `XaiGrokImagineImageParams`. */
 export const xaiGrokImagineImageId = 'xai-grok-imagine-image' as const;
 
 /**
  * Generate images with `xai-grok-imagine-image`: `POST /api/ai/images/generate`, blocking until done (typically 5 to 30 seconds).
- * @param client A `Client` (the generated one, or the runtime's).
+ * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
  * @param params The model's parameters (`XaiGrokImagineImageParams`), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds) and `signal`.
+ * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
  * @returns `ImageResult` whose items are `{ url }`, or `{ b64_json }` with `response_format: 'b64_json'`.
- * @throws BadRequestError, NotFoundError, InsufficientCreditsError, and the other `APIError`s of `client.images.generate`.
+ * @throws BadRequestError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent), TimeoutError, AbortError, and the other `APIError`s.
  */
 export function xaiGrokImagineImageGenerateImage<F extends ResponseFormat = 'url'>(
-  client: Client<any>,
+  client: Transport,
   params: MediaParams<XaiGrokImagineImageParams, F>,
   options?: RequestOptions,
 ): Promise<ImageResult<F>> {
-  return client.images.generate({ ...params, model: 'xai-grok-imagine-image' }, options) as Promise<ImageResult<F>>;
+  return generateImages(client, { ...params, model: 'xai-grok-imagine-image' }, options) as Promise<ImageResult<F>>;
 }
 
 /**
- * Enqueue generations of `xai-grok-imagine-image`: `POST /api/ai/queue`, validated against the model's schema first unless `validate: false`.
- * @param client A `Client` (the generated one, or the runtime's).
+ * Enqueue generations of `xai-grok-imagine-image`: `POST /api/ai/queue`, validated first against the model's schema (compiled at generate time) unless `validate: false`.
+ * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
  * @param params The model's parameters (`XaiGrokImagineImageParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
- * @param options `validate`, `timeoutMs` (milliseconds) and `signal`.
+ * @param options `validate`, `timeoutMs` (milliseconds), `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
- * @throws ValidationError (nothing sent), NotFoundError, InsufficientCreditsError, OutcomeUnknownError.
+ * @throws ValidationError (nothing sent), NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent: check `queue.list`).
  */
 export function xaiGrokImagineImageEnqueue(
-  client: Client<any>,
+  client: Transport,
   params: MediaParams<XaiGrokImagineImageParams, ResponseFormat, QueueFields>,
   options?: EnqueueOptions,
 ): Promise<EnqueueResponse> {
-  return client.queue.enqueue({ ...params, model: 'xai-grok-imagine-image' }, options) as Promise<EnqueueResponse>;
+  return enqueueGenerations(client, { ...params, model: 'xai-grok-imagine-image' }, options, validate);
 }
 
 /**
- * Enqueue generations of `xai-grok-imagine-image` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`): `queue.run`.
- * @param client A `Client` (the generated one, or the runtime's).
+ * Enqueue generations of `xai-grok-imagine-image` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`) over the event stream: `queue.run`, validated first against the model's schema (compiled at generate time) unless `validate: false`.
+ * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
  * @param params The model's parameters (`XaiGrokImagineImageParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
  * @param options `validate`, `timeoutMs` (milliseconds, default one hour), `signal`, `onProgress`, `onEvent`.
  * @returns One `QueueRunOutcome` per generation, in enqueue order.
  * @throws ValidationError (nothing sent), QueueRunTimeoutError, QueueRunAbortError, and the errors of enqueue.
  */
 export function xaiGrokImagineImageRun(
-  client: Client<any>,
+  client: Transport,
   params: MediaParams<XaiGrokImagineImageParams, ResponseFormat, QueueFields>,
   options?: QueueRunOptions,
 ): Promise<QueueRunOutcome[]> {
-  return client.queue.run({ ...params, model: 'xai-grok-imagine-image' }, options) as Promise<QueueRunOutcome[]>;
+  return runGenerations(client, { ...params, model: 'xai-grok-imagine-image' }, options, validate);
 }

@@ -4,7 +4,8 @@
  * To change it, change the specs, the generator or the templates and run `npm run generate` again.
  */
 
-import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } from '../../runtime/index.ts';
+import type { ChatCompletion, ChatCompletionParams, RequestOptions, Transport } from '../../runtime/index.ts';
+import { createChatCompletion } from '../../runtime/endpoints.ts';
 
 /**
  * GLM 5.1: Coding and agentic engineering, 200K context
@@ -13,23 +14,23 @@ import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } fro
  * Served by: `chat.completions.create`.
  */
 export type ZaiOrgGlm51Params = ChatCompletionParams;
-/** The request schema of `zai-org-glm-5-1` exactly as in `specs/models/zai-org-glm-5-1.json` (null). */
-export const zaiOrgGlm51Schema = null;
+/** The request schema of `zai-org-glm-5-1` exactly as in `specs/models/zai-org-glm-5-1.json` (null), as data. The queue functions validate with its compiled validator (`generated/validators/zai-org-glm-5-1.ts`), not with this object. */
+export const zaiOrgGlm51Schema: null = null;
 /** The model id of `ZaiOrgGlm51Params`. */
 export const zaiOrgGlm51Id = 'zai-org-glm-5-1' as const;
 
 /**
- * Create a chat completion with `zai-org-glm-5-1`: `POST /api/ai/chat/completions` (not streaming).
- * @param client A `Client` (the generated one, or the runtime's).
+ * Create a chat completion with `zai-org-glm-5-1`: `POST /api/ai/chat/completions` (not streaming; stream with `client.chat.completions.create({ stream: true })`).
+ * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
  * @param params The chat body without `model` (`ZaiOrgGlm51Params`).
- * @param options `timeoutMs` (milliseconds) and `signal`.
+ * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
  * @returns `ChatCompletion`.
- * @throws BadRequestError, NotFoundError, InsufficientCreditsError.
+ * @throws BadRequestError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent).
  */
 export function zaiOrgGlm51CreateChatCompletion(
-  client: Client<any>,
+  client: Transport,
   params: ZaiOrgGlm51Params & { stream?: false },
   options?: RequestOptions,
 ): Promise<ChatCompletion> {
-  return client.chat.completions.create({ ...params, model: 'zai-org-glm-5-1' }, options) as Promise<ChatCompletion>;
+  return createChatCompletion(client, { ...params, model: 'zai-org-glm-5-1' }, options);
 }

@@ -4,7 +4,8 @@
  * To change it, change the specs, the generator or the templates and run `npm run generate` again.
  */
 
-import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } from '../../runtime/index.ts';
+import type { ChatCompletion, ChatCompletionParams, RequestOptions, Transport } from '../../runtime/index.ts';
+import { createChatCompletion } from '../../runtime/endpoints.ts';
 
 /**
  * GLM 5: Coding, reasoning, and agentic tasks
@@ -13,23 +14,23 @@ import type { ChatCompletion, ChatCompletionParams, Client, RequestOptions } fro
  * Served by: `chat.completions.create`.
  */
 export type ZaiOrgGlm5Params = ChatCompletionParams;
-/** The request schema of `zai-org-glm-5` exactly as in `specs/models/zai-org-glm-5.json` (null). */
-export const zaiOrgGlm5Schema = null;
+/** The request schema of `zai-org-glm-5` exactly as in `specs/models/zai-org-glm-5.json` (null), as data. The queue functions validate with its compiled validator (`generated/validators/zai-org-glm-5.ts`), not with this object. */
+export const zaiOrgGlm5Schema: null = null;
 /** The model id of `ZaiOrgGlm5Params`. */
 export const zaiOrgGlm5Id = 'zai-org-glm-5' as const;
 
 /**
- * Create a chat completion with `zai-org-glm-5`: `POST /api/ai/chat/completions` (not streaming).
- * @param client A `Client` (the generated one, or the runtime's).
+ * Create a chat completion with `zai-org-glm-5`: `POST /api/ai/chat/completions` (not streaming; stream with `client.chat.completions.create({ stream: true })`).
+ * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
  * @param params The chat body without `model` (`ZaiOrgGlm5Params`).
- * @param options `timeoutMs` (milliseconds) and `signal`.
+ * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
  * @returns `ChatCompletion`.
- * @throws BadRequestError, NotFoundError, InsufficientCreditsError.
+ * @throws BadRequestError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent).
  */
 export function zaiOrgGlm5CreateChatCompletion(
-  client: Client<any>,
+  client: Transport,
   params: ZaiOrgGlm5Params & { stream?: false },
   options?: RequestOptions,
 ): Promise<ChatCompletion> {
-  return client.chat.completions.create({ ...params, model: 'zai-org-glm-5' }, options) as Promise<ChatCompletion>;
+  return createChatCompletion(client, { ...params, model: 'zai-org-glm-5' }, options);
 }

@@ -1,6 +1,6 @@
 /** `npm run generate -- --check` writes nothing and exits 1 listing every file that would change. */
 import { execFile } from 'node:child_process';
-import { appendFile, mkdir, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
@@ -19,7 +19,7 @@ describe('generate --check', () => {
     expect({ added: r.added, changed: r.changed, removed: r.removed }).toEqual({ added: [], changed: [], removed: [] });
   });
 
-  // the first generate below fills the output cache: a hand edit must still be found (cache.ts reuses a file only when its bytes hash to the cached output)
+  // generated/manifest.json lets a run reuse a file whose inputs did not change: a hand edit must still be found
   it('exits 1 listing every changed, missing and stale file, and writes nothing', { timeout: 90_000 }, async () => {
     const t = await tempSpecs(['flux-2-pro', 'gpt-4o-mini', 'google-veo-3-1']);
     try {
@@ -37,12 +37,43 @@ describe('generate --check', () => {
       expect(r.stderr).toContain('removed  generated/models/stale-model.ts');
       expect(r.stderr).toContain('3 file(s) would change');
       expect(await hashTree(g)).toEqual(before);
-      // a plain run repairs it, after which --check exits 0
+      // a plain run repairs it, after which --check exits 0 (and nothing was rebuilt but what was wrong)
       const fix = await run(['--specs', t.specsDir, '--out', t.root]);
       expect(fix.code).toBe(0);
       const ok = await run(['--check', '--specs', t.specsDir, '--out', t.root]);
       expect(ok.code).toBe(0);
       expect(ok.stdout).toContain('up to date');
+    } finally {
+      await t.cleanup();
+    }
+  });
+});
+
+describe('generate --check and the manifest', () => {
+  it('finds a hand edit of any kind of generated file, even though unchanged inputs let a run reuse files', { timeout: 90_000 }, async () => {
+    const t = await tempSpecs(['flux-2-pro', 'gpt-4o-mini']);
+    try {
+      const first = await generate({ specsDir: t.specsDir, outRoot: t.root });
+      expect(first.rebuilt.length).toBe(first.files.size - 1); // everything but the manifest itself
+      const again = await generate({ specsDir: t.specsDir, outRoot: t.root });
+      expect(again.rebuilt).toEqual([]); // up to date: every file reused through generated/manifest.json
+      const edited = ['generated/models/flux-2-pro.ts', 'generated/validators/flux-2-pro.ts', 'generated/index.ts', 'generated/openapi.ts', 'generated/MODELS.md', 'generated/manifest.json'];
+      for (const file of edited) {
+        const full = path.join(t.root, file);
+        const original = await readFile(full, 'utf8');
+        await writeFile(full, file.endsWith('.json') ? original.replace(/"inputs": "[0-9a-f]{8}/, '"inputs": "00000000') : original.replace(/\n$/, '\n// hand edit\n'));
+        const r = await generate({ specsDir: t.specsDir, outRoot: t.root, check: true });
+        expect(r.changed, file).toEqual([file]);
+        await writeFile(full, original);
+      }
+      // a changed input is a real difference: the model's own file, its validator and the reference (the index names the type only)
+      const modelFile = path.join(t.specsDir, 'models', 'flux-2-pro.json');
+      const model = JSON.parse(await readFile(modelFile, 'utf8')) as { json_request_schema: { properties: Record<string, unknown> } };
+      model.json_request_schema.properties['new_param'] = { type: 'string' };
+      await writeFile(modelFile, JSON.stringify(model));
+      const drift = await generate({ specsDir: t.specsDir, outRoot: t.root, check: true });
+      expect(drift.changed).toEqual(['generated/MODELS.md', 'generated/manifest.json', 'generated/models/flux-2-pro.ts', 'generated/validators/flux-2-pro.ts']);
+      expect(drift.rebuilt).toContain('generated/index.ts'); // its inputs changed, its text did not
     } finally {
       await t.cleanup();
     }

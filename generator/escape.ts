@@ -1,0 +1,87 @@
+/**
+ * The one escaping path of the generator. Every string that comes from a model object (a property
+ * name, a description, an enum value, a default, a display name, the model id itself) reaches
+ * generated code only through a function of this file:
+ * - `stringLiteral`: a TypeScript string literal (JSON's escaping, plus U+2028/U+2029 and `</`);
+ * - `propertyKey`: an object or interface key: a plain identifier when it is one (and not
+ *   `__proto__`), else a quoted string literal;
+ * - `commentText`: text inside a `/** ... *\/` comment: it can never close the comment (`*\/`
+ *   broken up), and CR, LS and PS become line feeds;
+ * - `jsonLiteral`: a JSON value as a TypeScript expression in which every key is kept as data
+ *   (`"__proto__"` is emitted as a computed key, so it is an own property, not the prototype).
+ * Identifiers never come from model data: only from `generator/name.ts`.
+ */
+
+/** A TypeScript identifier that needs no quoting as a property name (ASCII only, on purpose). */
+const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+/** True when `name` can be written unquoted as a property name. */
+export function isPlainKey(name: string): boolean {
+  return IDENTIFIER.test(name) && name !== '__proto__';
+}
+
+/** A TypeScript string literal (double-quoted) holding exactly `text`. */
+export function stringLiteral(text: string): string {
+  // JSON.stringify escapes quotes, backslashes and control characters (CR, LF included); it leaves
+  // U+2028/U+2029 (valid in ES2019 strings, but not in every tool) and `</script` as they are.
+  return JSON.stringify(text).replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029').replace(/<\//g, '<\\/');
+}
+
+/** A property name: plain when it is an identifier, else a string literal. */
+export function propertyKey(name: string): string {
+  return isPlainKey(name) ? name : stringLiteral(name);
+}
+
+/**
+ * Text made safe inside a block comment: `*\/` can never appear (every `*` followed by `/` gets a
+ * backslash between), `/*` is broken up too (no nested-comment confusion for readers), and CR, CRLF,
+ * LS and PS become line feeds (the caller prefixes each line with ` * `).
+ */
+export function commentText(text: string): string {
+  return text
+    .replace(/\r\n?|\u2028|\u2029/g, '\n')
+    .replace(/\*\//g, '*\\/')
+    .replace(/\/\*/g, '/\\*');
+}
+
+/** A whole JSDoc block for `text` at `indent`. */
+export function jsDoc(text: string, indent = ''): string {
+  const lines = commentText(text).split('\n');
+  if (lines.length === 1) return `${indent}/** ${lines[0]} */\n`;
+  return `${indent}/**\n${lines.map((l) => `${indent} *${l === '' ? '' : ` ${l}`}`).join('\n')}\n${indent} */\n`;
+}
+
+/** Markdown table cell text: one line, pipes escaped (MODELS.md). */
+export function markdownCell(text: string): string {
+  return text.replace(/\r\n?|\n|\u2028|\u2029/g, ' ').replace(/\|/g, '\\|').replace(/</g, '&lt;');
+}
+
+/** Markdown inline code holding `text` (backticks in it are handled by a longer fence). */
+export function markdownCode(text: string): string {
+  const clean = markdownCell(text);
+  const runs = clean.match(/`+/g) ?? [];
+  const fence = '`'.repeat(Math.max(0, ...runs.map((r) => r.length)) + 1);
+  return clean.includes('`') ? `${fence} ${clean} ${fence}` : `\`${clean}\``;
+}
+
+/**
+ * A JSON value as a TypeScript expression (expanded objects and arrays, two-space indent; the
+ * write stage formats it). Object keys go through `propertyKey`, except `__proto__`, written as a
+ * computed key so that it stays an own data property.
+ */
+export function jsonLiteral(value: unknown, indent = ''): string {
+  if (value === null || typeof value === 'boolean') return String(value);
+  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : 'null';
+  if (typeof value === 'string') return stringLiteral(value);
+  const inner = indent + '  ';
+  if (Array.isArray(value)) {
+    if (value.length === 0) return '[]';
+    return `[\n${value.map((v) => `${inner}${jsonLiteral(v, inner)},\n`).join('')}${indent}]`;
+  }
+  if (typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>);
+    if (entries.length === 0) return '{}';
+    return `{\n${entries.map(([k, v]) => `${inner}${k === '__proto__' ? `[${stringLiteral(k)}]` : propertyKey(k)}: ${jsonLiteral(v, inner)},\n`).join('')}${indent}}`;
+  }
+  return 'null';
+}
