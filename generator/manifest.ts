@@ -7,7 +7,8 @@
  * hand edit (its content hash differs, so the file is rebuilt and compared) and any real
  * difference (its inputs hash differs).
  *
- * The generator's fingerprint covers the generator's and templates' source, the prettier
+ * The generator's fingerprint covers the source of the generator's stages (not refresh and drift)
+ * and templates, the prettier
  * configuration and the versions of the libraries that shape the output, so changing any of them
  * rebuilds everything.
  */
@@ -40,7 +41,8 @@ export function hash(...parts: string[]): string {
 export async function fingerprint(repoRoot: string): Promise<string> {
   const parts: string[] = [];
   for (const dir of ['generator', 'templates']) {
-    const names = (await readdir(path.join(repoRoot, dir))).filter((n) => /\.(ts|mjs|hbs)$/.test(n)).sort();
+    // refresh and drift (and their parts) fetch and compare snapshots; they shape no output file
+    const names = (await readdir(path.join(repoRoot, dir))).filter((n) => /\.(ts|mjs|hbs)$/.test(n) && !/^(refresh|drift)/.test(n)).sort();
     for (const n of names) parts.push(`${dir}/${n}`, await readFile(path.join(repoRoot, dir, n), 'utf8'));
   }
   for (const f of ['.prettierrc.json', '.prettierignore']) parts.push(f, await readFile(path.join(repoRoot, f), 'utf8').catch(() => ''));
