@@ -68,6 +68,10 @@ export function resolveLocalRef(root: unknown, ref: string): unknown {
   return node;
 }
 
+function isMap(v: unknown): boolean {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
 /** Keywords whose value is a map of name -> schema. */
 const SCHEMA_MAPS = new Set(['properties', 'patternProperties', 'definitions', '$defs', 'dependentSchemas']);
 /** Keywords whose value is a schema or an array of schemas. */
@@ -93,6 +97,15 @@ export function checkSupported(schema: Record<string, unknown>, file: string, mo
   for (const { node: s, pointer, root } of subschemas(schema)) {
     for (const k of ['$anchor', '$dynamicRef', '$dynamicAnchor', '$recursiveRef', '$recursiveAnchor', '$vocabulary']) {
       if (Object.hasOwn(s, k)) fail(`${pointer}/${pointerToken(k)}`, `${k} is not supported (only draft-07 is)`);
+    }
+    const regexes: Array<[string, unknown]> = [['pattern', s['pattern']], ...Object.keys(isMap(s['patternProperties']) ? (s['patternProperties'] as object) : {}).map((k): [string, unknown] => [`patternProperties/${pointerToken(k)}`, k])];
+    for (const [where, re] of regexes) {
+      if (typeof re !== 'string') continue;
+      try {
+        new RegExp(re, 'u');
+      } catch {
+        fail(`${pointer}/${where}`, `${where.startsWith('pattern/') || where === 'pattern' ? 'pattern' : 'a patternProperties key'} is not a valid regular expression (ECMA-262, unicode mode)`);
+      }
     }
     if (!root && (Object.hasOwn(s, '$id') || Object.hasOwn(s, '$schema'))) fail(`${pointer}/${Object.hasOwn(s, '$id') ? '$id' : '$schema'}`, '$id and $schema are supported only at the root of a request schema');
     if (Object.hasOwn(s, '$ref')) {
