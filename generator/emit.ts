@@ -19,6 +19,7 @@ import { endpointLabels, modelStatements, type EmitModel } from './emit-model.ts
 import { commentText, stringLiteral } from './escape.ts';
 import type { OpenApiDoc } from './load.ts';
 import type { ModelNames } from './name.ts';
+import { REPO_ROOT } from './paths.ts';
 import { modelReference } from './reference.ts';
 
 export type { EmitModel } from './emit-model.ts';
@@ -173,7 +174,7 @@ export async function indexModule(models: IndexModel[], validated: ReadonlySet<s
  */
 export function openapiModule(doc: OpenApiDoc, file: string): Promise<string> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL('./openapi-worker.mjs', import.meta.url), { workerData: { doc } });
+    const worker = new Worker(path.join(REPO_ROOT, 'generator', 'openapi-worker.mjs'), { workerData: { doc } });
     worker.once('message', (m: { text?: string; error?: string }) => {
       void worker.terminate();
       if (m.text !== undefined) resolve(m.text);

@@ -1,9 +1,21 @@
 /** Where the repository is, and how specs directories are named in messages and headers. */
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** The repository root (this file is `<root>/generator/paths.ts`). */
-export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+/**
+ * The repository root: the nearest directory above this module that holds `generator/paths.ts`.
+ * (This file is `<root>/generator/paths.ts`; in the precompiled generator that `npm run generate`
+ * runs, `scripts/run-generate.mjs`, it is bundled into `<root>/node_modules/.cache/...`.)
+ */
+export const REPO_ROOT = findRoot(path.dirname(fileURLToPath(import.meta.url)));
+
+function findRoot(from: string): string {
+  for (let dir = from; ; dir = path.dirname(dir)) {
+    if (existsSync(path.join(dir, 'generator', 'paths.ts'))) return dir;
+    if (path.dirname(dir) === dir) return path.resolve(from, '..');
+  }
+}
 
 /** The label of a specs directory: its path relative to the repository (posix), e.g. `specs`. */
 export function specsLabel(specsDir: string): string {

@@ -1,0 +1,35 @@
+/**
+ * `npm run generate`'s entry: runs `scripts/generate.ts` precompiled, with plain `node` (no
+ * TypeScript loader at start-up). The first run after a change to `scripts/generate.ts`,
+ * `generator/` or `runtime/` bundles them with esbuild (packages stay external) into
+ * `node_modules/.cache/inference-sdk/generate-<hash>.mjs`; later runs import that file directly.
+ * The hash covers every source file the bundle is made from, so a stale bundle is never run.
+ * Arguments are passed through (`npm run generate -- --check`).
+ */
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, readdir, readFile, rename, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const entry = path.join(root, 'scripts', 'generate.ts');
+const sourceDirs = ['generator', 'runtime'];
+
+const h = createHash('sha256');
+for (const file of [entry, ...(await Promise.all(sourceDirs.map(async (d) => (await readdir(path.join(root, d))).filter((n) => n.endsWith('.ts')).sort().map((n) => path.join(root, d, n))))).flat()]) {
+  h.update(file).update('\0').update(await readFile(file)).update('\0');
+}
+const cacheDir = path.join(root, 'node_modules', '.cache', 'inference-sdk');
+const bundle = path.join(cacheDir, `generate-${h.digest('hex').slice(0, 16)}.mjs`);
+
+if (!existsSync(bundle)) {
+  const { build } = await import('esbuild');
+  await mkdir(cacheDir, { recursive: true });
+  const tmp = `${bundle}.tmp-${process.pid}`;
+  await build({ entryPoints: [entry], bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', outfile: tmp, logLevel: 'error' });
+  // keep one bundle: remove older ones, then move the new one into place
+  for (const old of await readdir(cacheDir)) if (/^generate-[0-9a-f]{16}\.mjs$/.test(old)) await rm(path.join(cacheDir, old), { force: true });
+  await rename(tmp, bundle);
+}
+await import(pathToFileURL(bundle).href);
