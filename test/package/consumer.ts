@@ -64,20 +64,29 @@ export interface PackResult {
   manifest: { name: string; version: string; dependencies?: Record<string, string> };
 }
 
+export interface PackOptions {
+  /** The tree to pack (default: this repository's working tree). */
+  from?: string;
+  /** Runs on the copy before the pack (e.g. to regenerate it from other specs). */
+  prepare?: (sourceDir: string) => Promise<void>;
+}
+
 /**
  * Copies the working tree into `<root>/source` (node_modules linked) and runs `npm pack` there, so the
  * `prepack` build runs as it would for a publish. Throws with npm's output when the pack fails.
  */
-export async function packPackage(root: string): Promise<PackResult> {
+export async function packPackage(root: string, options: PackOptions = {}): Promise<PackResult> {
+  const from = options.from ?? REPO;
   const source = path.join(root, 'source');
-  cpSync(REPO, source, {
+  cpSync(from, source, {
     recursive: true,
-    filter: (from) => {
-      const relative = path.relative(REPO, from).split(path.sep).join('/');
+    filter: (file) => {
+      const relative = path.relative(from, file).split(path.sep).join('/');
       return relative === '' || (!NOT_COPIED.has(relative) && !relative.endsWith('.tgz'));
     },
   });
   symlinkSync(path.join(REPO, 'node_modules'), path.join(source, 'node_modules'), 'dir');
+  await options.prepare?.(source);
   const out = path.join(root, 'tarball');
   mkdirSync(out);
   const result = await run(npmCommand(), ['pack', '--json', '--pack-destination', out], { cwd: source, env: npmEnv() });
