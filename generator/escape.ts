@@ -51,14 +51,19 @@ export function jsDoc(text: string, indent = ''): string {
   return `${indent}/**\n${lines.map((l) => `${indent} *${l === '' ? '' : ` ${l}`}`).join('\n')}\n${indent} */\n`;
 }
 
-/** Markdown table cell text: one line, pipes escaped (MODELS.md). */
-export function markdownCell(text: string): string {
-  return text.replace(/\r\n?|\n|\u2028|\u2029/g, ' ').replace(/\|/g, '\\|').replace(/</g, '&lt;');
+/** Markdown text on one line: line breaks become spaces, `<` cannot open HTML (MODELS.md). */
+export function markdownText(text: string): string {
+  return text.replace(/\r\n?|\n|\u2028|\u2029/g, ' ').replace(/</g, '&lt;');
 }
 
-/** Markdown inline code holding `text` (backticks in it are handled by a longer fence). */
+/** Markdown table cell text: one line, pipes escaped. */
+export function markdownCell(text: string): string {
+  return markdownText(text).replace(/\|/g, '\\|');
+}
+
+/** Markdown inline code holding `text` on one line (backticks in it are handled by a longer fence; not for table cells). */
 export function markdownCode(text: string): string {
-  const clean = markdownCell(text);
+  const clean = text.replace(/\r\n?|\n|\u2028|\u2029/g, ' ');
   const runs = clean.match(/`+/g) ?? [];
   const fence = '`'.repeat(Math.max(0, ...runs.map((r) => r.length)) + 1);
   return clean.includes('`') ? `${fence} ${clean} ${fence}` : `\`${clean}\``;

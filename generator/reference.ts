@@ -3,11 +3,11 @@
  * `templates/models.md.hbs`). For each model: its import path, its function names, the client
  * methods that serve it, and each parameter with its type, enum values, default and range, read
  * from the same request schema as the types (`generator/types.ts`). Every string of the model
- * object goes into the Markdown through `markdownCell` / `markdownCode` (generator/escape.ts).
+ * object goes into the Markdown through `markdownText`, `markdownCell` or `markdownCode` (generator/escape.ts).
  */
 import type { ClassifiedModel } from './classify.ts';
 import { endpointFunctionNames, endpointLabels } from './emit-model.ts';
-import { markdownCell, markdownCode } from './escape.ts';
+import { markdownCell, markdownCode, markdownText } from './escape.ts';
 import type { ModelNames } from './name.ts';
 
 /** One parameter row. */
@@ -87,11 +87,11 @@ export function modelReference(m: ClassifiedModel & { names: ModelNames }, packa
     const description = typeof p['description'] === 'string' ? p['description'].trim() : '';
     return {
       name: markdownCode(name),
-      type: markdownCell(typeText(raw)),
+      type: markdownCode(typeText(raw)),
       required: required.has(name),
       default: p['default'] !== undefined ? markdownCode(JSON.stringify(p['default']) ?? 'null') : '',
-      range: markdownCell(rangeText(p)),
-      description: markdownCell(description.length > DESCRIPTION_LIMIT ? `${description.slice(0, DESCRIPTION_LIMIT)}…` : description),
+      range: markdownText(rangeText(p)),
+      description: markdownText(description.length > DESCRIPTION_LIMIT ? `${description.slice(0, DESCRIPTION_LIMIT)}…` : description),
     };
   });
   parameters.sort((a, b) => Number(b.required) - Number(a.required));
@@ -106,7 +106,7 @@ export function modelReference(m: ClassifiedModel & { names: ModelNames }, packa
     id: markdownCode(m.id),
     anchor: m.id.toLowerCase().replace(/[^a-z0-9._-]/g, ''),
     title: markdownCell(m.displayName ?? m.id),
-    description: markdownCell(m.description ?? ''),
+    description: markdownText(m.description ?? ''),
     importPath: `${packageName}/models/${m.id}`,
     functions: endpointFunctionNames(m),
     params: m.names.params,

@@ -15,8 +15,6 @@
  */
 import { parseArgs } from 'node:util';
 import { SpecError } from '../generator/errors.ts';
-import { renderText } from '../generator/drift.ts';
-import { refresh, RefreshError } from '../generator/refresh.ts';
 
 let parsed;
 try {
@@ -94,6 +92,8 @@ if (refreshing) {
 
 /** `--refresh` / `--add` / `--remove`: exit 0 on success (whatever drifted), 2 on any failure. */
 async function runRefresh(): Promise<void> {
+  // Loaded only here: a plain run needs neither the fetch machinery nor the runtime client.
+  const [{ refresh, RefreshError }, { renderText }] = await Promise.all([import('../generator/refresh.ts'), import('../generator/drift.ts')]);
   const key = process.env['OXEN_API_KEY'] ?? '';
   const redact = (s: string) => (key.length >= 4 ? s.split(key).join('[REDACTED]') : s);
   try {

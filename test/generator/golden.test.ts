@@ -78,8 +78,8 @@ describe('golden files', () => {
     const section = md.slice(md.indexOf('## `flux-2-pro`'), md.indexOf('<a id=', md.indexOf('## `flux-2-pro`')));
     expect(section).toContain("- Import: `import { flux2ProGenerateImage, flux2ProEditImage, flux2ProEnqueue, flux2ProRun, type Flux2ProParams } from 'inference-sdk/models/flux-2-pro';`");
     expect(section).toContain('- Client: `client.images.generate`, `client.images.edit`, `client.queue.enqueue`, `client.queue.run`');
-    expect(section).toMatch(/\| `prompt` +\| string +\| yes +\|/);
-    expect(section).toMatch(/\| `num_inference_steps` +\| integer +\| no +\| `30` +\| 1 to 50 +\|/);
-    expect(section).toMatch(/\| `aspect_ratio` +\| "1:1" \\\| "16:9" \\\| "9:16"/);
+    expect(section).toContain('- `prompt` (required): `string`. Prompt for generated image.');
+    expect(section).toContain('- `num_inference_steps`: `integer`; default `30`; 1 to 50. Number of denoising steps.');
+    expect(section).toContain('- `aspect_ratio`: `"1:1" | "16:9" | "9:16" | "4:3" | "3:4" | "3:2" | "2:3" | "match_input_image"`; default `"16:9"`.');
   });
 });
