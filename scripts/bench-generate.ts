@@ -1,38 +1,54 @@
 /**
- * `npm run bench:generate`: times a cold `generate` (a fresh Node process each run) over the
- * snapshot and over a 4x copy of it (ids suffixed `-copy2` ... `-copy4`), in two situations:
- * - fresh: into a new, empty output root, so every file is emitted, formatted and written
- *   (as on a first run; the output cache cannot reuse anything);
- * - up to date: again over that output root, with the output cache of the previous run (as
- *   `npm run generate` or `--check` after a change that touched few or no files).
- * It prints the median wall time, the median time inside `generate()`, the peak RSS, and the
- * ratio 4x / 1x. Timings on a shared 2-core machine are noisy: read medians and the ratio, not
- * single runs. A benchmark, not a test: it asserts nothing about time.
- *   --runs N   runs per size (default 5)
+ * `npm run bench:generate`: how long `npm run generate` takes, as medians of interleaved runs
+ * (one case after the other, round after round, so that the machine's load spreads evenly), with
+ * the peak RSS of each case. A benchmark, not a test: it asserts nothing about time.
+ *
+ * Cases:
+ * - `fresh clone`: `git clone` of this repository and `npm ci` (once), then each run times the
+ *   first `npm run generate` as a fresh clone does it: no `node_modules/.cache` (so the
+ *   precompiled generator is bundled first) and the committed `generated/`;
+ * - `up to date`: `npm run generate` again in this repository (nothing to rebuild);
+ * - `empty output`: the snapshot into a new, empty output directory (everything is typed,
+ *   compiled, emitted and formatted);
+ * - `4x empty output` / `4x up to date`: the snapshot copied 4x (ids suffixed `-copy2`..`-copy4`);
+ * - `json-schema-to-typescript`: json-schema-to-typescript alone over the same schemas with its
+ *   default formatting, the reference of the aims.
+ * Aims (issue 10): fresh clone under 2 s; up to date under 1 s; empty output within 3x
+ * json-schema-to-typescript; 4x under 2x the 1x time; peak RSS under 300 MiB.
+ *   --runs N        rounds (default 5)
+ *   --no-clone      skip the fresh-clone case (it needs `npm ci`, about a minute)
  */
-import { execFile } from 'node:child_process';
-import { cp, mkdtemp, readFile, rm, writeFile, mkdir } from 'node:fs/promises';
+import { execFile, spawn } from 'node:child_process';
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs, promisify } from 'node:util';
-import { REPO_ROOT } from '../generator/index.ts';
+import { REPO_ROOT } from '../generator/paths.ts';
 
-const CHILD = process.env['BENCH_GENERATE_CHILD'];
-if (CHILD) {
-  // child mode: one cold generate; report its own time and peak memory
-  const t0 = performance.now();
-  const { generate } = await import('../generator/index.ts');
-  const r = await generate({ specsDir: process.env['BENCH_SPECS']!, outRoot: process.env['BENCH_OUT']! });
-  const ms = performance.now() - t0;
-  console.log(JSON.stringify({ ms, models: r.models, files: r.files.size, maxRssMiB: process.resourceUsage().maxRSS / 1024 }));
-  process.exit(0);
+const { values } = parseArgs({ options: { runs: { type: 'string', default: '5' }, 'no-clone': { type: 'boolean', default: false } } });
+const runs = Number(values.runs);
+const sh = promisify(execFile);
+
+/** Run a command; resolve to its wall time (ms) and peak RSS (MiB) as GNU time reports them. */
+function timed(cmd: string, args: string[], cwd: string, env: Record<string, string> = {}): Promise<{ ms: number; rssMiB: number }> {
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    const child = spawn('/usr/bin/time', ['-f', '%M', cmd, ...args], { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+    let err = '';
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const ms = performance.now() - t0;
+      if (code !== 0) return reject(new Error(`${cmd} ${args.join(' ')} exited ${code}: ${err.slice(-2000)}`));
+      const kb = Number(err.trim().split('\n').pop());
+      resolve({ ms, rssMiB: kb / 1024 });
+    });
+  });
 }
 
-const { values } = parseArgs({ options: { runs: { type: 'string', default: '5' } } });
-const runs = Number(values.runs);
-
+/** A specs directory holding the snapshot `copies` times. */
 async function makeSpecs(root: string, copies: number): Promise<string> {
-  const specs = path.join(root, 'specs');
+  const specs = path.join(root, `specs-${copies}x`);
   await mkdir(path.join(specs, 'models'), { recursive: true });
   await cp(path.join(REPO_ROOT, 'specs/openapi.yaml'), path.join(specs, 'openapi.yaml'));
   const ids = JSON.parse(await readFile(path.join(REPO_ROOT, 'specs/models.json'), 'utf8')) as string[];
@@ -40,8 +56,8 @@ async function makeSpecs(root: string, copies: number): Promise<string> {
   for (let c = 1; c <= copies; c++) {
     for (const id of ids) {
       const newId = c === 1 ? id : `${id}-copy${c}`;
-      const obj = JSON.parse(await readFile(path.join(REPO_ROOT, 'specs/models', `${id}.json`), 'utf8'));
-      obj.id = newId;
+      const obj = JSON.parse(await readFile(path.join(REPO_ROOT, 'specs/models', `${id}.json`), 'utf8')) as Record<string, unknown>;
+      obj['id'] = newId;
       await writeFile(path.join(specs, 'models', `${newId}.json`), JSON.stringify(obj, null, 2) + '\n');
       all.push(newId);
     }
@@ -57,42 +73,70 @@ function median(xs: number[]): number {
 }
 
 const root = await mkdtemp(path.join(tmpdir(), 'bench-generate-'));
+const generate = path.join(REPO_ROOT, 'scripts', 'run-generate.mjs');
 try {
-  const results: Record<string, { wall: number; inside: number; rss: number; models: number }> = {};
-  for (const copies of [1, 4]) {
-    const specs = await makeSpecs(path.join(root, `x${copies}`), copies);
-    for (const mode of ['fresh', 'up to date'] as const) {
-      const walls: number[] = [];
-      const insides: number[] = [];
-      const rss: number[] = [];
-      let models = 0;
-      const kept = path.join(root, `kept-${copies}`);
-      for (let i = 0; i < runs; i++) {
-        const out = mode === 'fresh' ? path.join(root, `out-${copies}-${i}`) : kept;
-        const t0 = performance.now();
-        const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'scripts/bench-generate.ts')], {
-          cwd: REPO_ROOT,
-          env: { ...process.env, BENCH_GENERATE_CHILD: '1', BENCH_SPECS: specs, BENCH_OUT: out },
-          maxBuffer: 16 << 20,
-        });
-        walls.push(performance.now() - t0);
-        const r = JSON.parse(stdout.trim().split('\n').pop()!);
-        insides.push(r.ms);
-        rss.push(r.maxRssMiB);
-        models = r.models;
-        if (mode === 'fresh') {
-          if (i === 0) await cp(out, kept, { recursive: true }); // the up-to-date runs start from this output
-          await rm(out, { recursive: true, force: true });
-        }
-      }
-      results[`${copies}x ${mode}`] = { wall: median(walls), inside: median(insides), rss: Math.max(...rss), models };
-      console.log(`${copies}x snapshot (${models} models), ${mode}, ${runs} cold runs: median wall ${(median(walls) / 1000).toFixed(2)} s (process start to exit), median generate() ${(median(insides) / 1000).toFixed(2)} s, peak RSS ${Math.round(Math.max(...rss))} MiB`);
-    }
+  const specs1 = await makeSpecs(root, 1);
+  const specs4 = await makeSpecs(root, 4);
+  const jstt = path.join(root, 'jstt.mjs');
+  await writeFile(
+    jstt,
+    `import { compile } from ${JSON.stringify(path.join(REPO_ROOT, 'node_modules/json-schema-to-typescript/dist/src/index.js'))};\nimport fs from 'node:fs';\nconst dir = ${JSON.stringify(path.join(specs1, 'models'))};\nfor (const f of fs.readdirSync(dir).sort()) { const m = JSON.parse(fs.readFileSync(dir + '/' + f, 'utf8')); const s = m.request_schema ?? m.json_request_schema; if (s) await compile(s, 'Params', { bannerComment: '' }); }\n`,
+  );
+  // the up-to-date 4x case starts from a generated 4x tree
+  const out4Kept = path.join(root, 'out-4x-kept');
+  await sh(process.execPath, [generate, '--specs', specs4, '--out', out4Kept]);
+
+  let clone: string | undefined;
+  if (!values['no-clone']) {
+    clone = path.join(root, 'clone');
+    console.error('bench: cloning and installing (npm ci) once for the fresh-clone case...');
+    await sh('git', ['clone', '--quiet', REPO_ROOT, clone]);
+    await sh('npm', ['ci', '--no-audit', '--no-fund', '--prefer-offline'], { cwd: clone, maxBuffer: 64 << 20 });
   }
-  for (const mode of ['fresh', 'up to date']) {
-    const ratio = results[`4x ${mode}`]!.wall / results[`1x ${mode}`]!.wall;
-    console.log(`${mode}: ratio 4x / 1x (median wall) ${ratio.toFixed(2)} (aim: under 2.5); 1x ${(results[`1x ${mode}`]!.wall / 1000).toFixed(2)} s (aim: under 2 s)`);
+
+  const cases: Array<{ name: string; run: () => Promise<{ ms: number; rssMiB: number }> }> = [];
+  if (clone) {
+    const c = clone;
+    cases.push({
+      name: 'fresh clone',
+      run: async () => {
+        await rm(path.join(c, 'node_modules', '.cache'), { recursive: true, force: true });
+        await sh('git', ['checkout', '--quiet', '--', 'generated'], { cwd: c });
+        return timed('npm', ['run', '-s', 'generate'], c);
+      },
+    });
   }
+  cases.push({ name: 'up to date', run: () => timed('npm', ['run', '-s', 'generate'], REPO_ROOT) });
+  let n = 0;
+  const empty = (specs: string) => async () => {
+    const out = path.join(root, `out-${n++}`);
+    const r = await timed(process.execPath, [generate, '--specs', specs, '--out', out], REPO_ROOT);
+    await rm(out, { recursive: true, force: true });
+    return r;
+  };
+  cases.push({ name: 'empty output', run: empty(specs1) });
+  cases.push({ name: '4x empty output', run: empty(specs4) });
+  cases.push({ name: '4x up to date', run: () => timed(process.execPath, [generate, '--specs', specs4, '--out', out4Kept], REPO_ROOT) });
+  cases.push({ name: 'json-schema-to-typescript', run: () => timed(process.execPath, [jstt], REPO_ROOT) });
+
+  const results = new Map<string, Array<{ ms: number; rssMiB: number }>>(cases.map((c) => [c.name, []]));
+  for (let r = 0; r < runs; r++) {
+    for (const c of cases) results.get(c.name)!.push(await c.run());
+    console.error(`bench: round ${r + 1} of ${runs} done`);
+  }
+  const med = (name: string) => median(results.get(name)!.map((x) => x.ms));
+  console.log(`bench:generate (${runs} interleaved rounds; medians; this machine: ${(await import('node:os')).cpus().length} cores)`);
+  for (const c of cases) {
+    const xs = results.get(c.name)!;
+    console.log(`  ${c.name.padEnd(26)} ${(med(c.name) / 1000).toFixed(2).padStart(6)} s   peak RSS ${Math.max(...xs.map((x) => x.rssMiB)).toFixed(0).padStart(4)} MiB`);
+  }
+  const ref = med('json-schema-to-typescript');
+  console.log('ratios');
+  console.log(`  empty output / json-schema-to-typescript   ${(med('empty output') / ref).toFixed(2)}  (aim <= 3)`);
+  console.log(`  4x empty output / empty output             ${(med('4x empty output') / med('empty output')).toFixed(2)}  (aim < 2)`);
+  console.log(`  4x up to date / up to date                 ${(med('4x up to date') / med('up to date')).toFixed(2)}  (aim < 2)`);
+  if (clone) console.log(`  fresh clone                                ${(med('fresh clone') / 1000).toFixed(2)} s (aim < 2 s)`);
+  console.log(`  up to date                                 ${(med('up to date') / 1000).toFixed(2)} s (aim < 1 s)`);
 } finally {
   await rm(root, { recursive: true, force: true });
 }
