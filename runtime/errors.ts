@@ -1,13 +1,69 @@
 /**
  * Error classes of the SDK. Every error the SDK throws is an `SDKError`; errors that carry an
- * HTTP response are `APIError`s, subclassed by meaning. Messages carry the server's own text and
- * never the API key.
+ * HTTP response are `APIError`s, subclassed by meaning. Messages carry the server's own text
+ * (at most `MAX_MESSAGE_CHARS` of it) and never the API key: every error is redacted when it is
+ * constructed (message, stack, body, headers and cause chain; see `redact.ts`), and its
+ * `toJSON()` and `util.inspect` forms show only redacted, bounded data.
  */
+import { redactErrorChain, redactText, redactValue } from './redact.ts';
 
-/** Base class of every error this SDK throws. */
+/** How many characters of a server's message an error message keeps (the rest is cut, saying so). */
+export const MAX_MESSAGE_CHARS = 1_000;
+
+/** How many bytes of an error response body are read and kept in `APIError.body` (64 KiB); the rest is not read. */
+export const MAX_ERROR_BODY_BYTES = 65_536;
+
+/** `text` cut to `max` characters, saying how much was cut. */
+export function truncate(text: string, max: number = MAX_MESSAGE_CHARS): string {
+  return text.length <= max ? text : `${text.slice(0, max)}… [${text.length - max} more characters]`;
+}
+
+/** A one-line, redacted summary of a `cause` (for `toJSON` and `util.inspect`): `Name: message (code)`, nested causes appended. */
+function summarizeCause(cause: unknown, depth = 0): string | undefined {
+  if (cause === undefined || depth > 4) return undefined;
+  if (cause instanceof Error) {
+    const code = (cause as { code?: unknown }).code;
+    const inner = summarizeCause((cause as { cause?: unknown }).cause, depth + 1);
+    return `${cause.name}: ${truncate(redactText(cause.message))}${typeof code === 'string' ? ` (${code})` : ''}${inner ? `; caused by ${inner}` : ''}`;
+  }
+  return truncate(redactText(typeof cause === 'string' ? cause : String(cause)));
+}
+
+/** Base class of every error this SDK throws. `message`, `stack` and the `cause` chain never contain a registered API key. */
 export class SDKError extends Error {
   override name = 'SDKError';
+
+  constructor(message: string, options?: { cause?: unknown }) {
+    const cause = options?.cause;
+    redactErrorChain(cause);
+    super(redactText(message), cause === undefined ? undefined : { cause: typeof cause === 'string' ? redactText(cause) : cause });
+  }
+
+  /** The error as plain, redacted data: `name`, `message`, the fields of its class, and a summary of `cause`. */
+  toJSON(): Record<string, unknown> {
+    const cause = summarizeCause(this.cause);
+    return { name: this.name, message: this.message, ...this.details(), ...(cause === undefined ? {} : { cause }) };
+  }
+
+  /** The fields shown by `toJSON` and `util.inspect` besides name, message and cause (subclasses add theirs). */
+  protected details(): Record<string, unknown> {
+    return {};
+  }
 }
+
+// `util.inspect` (Node, and Deno/Bun which honour the same symbol): the stack, then the redacted
+// details of `toJSON` (never the raw headers nor the raw cause). Defined off the class body so that
+// the declarations need no symbol-keyed member.
+Object.defineProperty(SDKError.prototype, Symbol.for('nodejs.util.inspect.custom'), {
+  value: function inspectError(this: SDKError, _depth: number, options: object | undefined, inspect?: (value: unknown, options?: object) => string): string {
+    const { name: _n, message: _m, ...rest } = this.toJSON();
+    const head = this.stack ?? `${this.name}: ${this.message}`;
+    if (Object.keys(rest).length === 0) return head;
+    return `${head} ${typeof inspect === 'function' ? inspect(rest, { ...options, depth: 3 }) : JSON.stringify(rest)}`;
+  },
+  writable: true,
+  configurable: true,
+});
 
 /** Options of an `APIError`. */
 export interface APIErrorInit {
@@ -21,25 +77,47 @@ export interface APIErrorInit {
   cause?: unknown;
 }
 
+/** A redacted copy of response headers (a server or proxy may echo the `Authorization` header). */
+function redactHeaders(headers: Headers | undefined): Headers | undefined {
+  if (!headers) return undefined;
+  const copy = new Headers();
+  headers.forEach((value, name) => copy.append(name, redactText(value)));
+  return copy;
+}
+
 /**
  * An error answered by the service (or a failure to get an answer: see subclasses).
- * `message` is the server's own message string when it sent one.
+ * `message` is the server's own message string when it sent one (at most 1,000 characters).
+ * `body` and `headers` are redacted copies; `body` holds at most 64 KiB of an error response.
  */
 export class APIError extends SDKError {
   override name = 'APIError';
   /** HTTP status code; undefined for connection errors and timeouts. */
   readonly status: number | undefined;
-  /** The response body: parsed JSON, or the raw text. */
+  /** The response body: parsed JSON, or the raw text (redacted; at most 64 KiB of an error body). */
   readonly body: unknown;
+  /** The response headers (a redacted copy). */
   readonly headers: Headers | undefined;
   readonly request: { method: string; path: string } | undefined;
 
   constructor(message: string, init: APIErrorInit = {}) {
     super(message, init.cause === undefined ? undefined : { cause: init.cause });
     this.status = init.status;
-    this.body = init.body;
-    this.headers = init.headers;
+    this.body = redactValue(init.body);
+    this.headers = redactHeaders(init.headers);
     this.request = init.request;
+  }
+
+  protected override details(): Record<string, unknown> {
+    const headers: Record<string, string> = {};
+    this.headers?.forEach((v, k) => (headers[k] = truncate(v, 200)));
+    const body = typeof this.body === 'string' ? truncate(this.body) : this.body;
+    return {
+      ...(this.status === undefined ? {} : { status: this.status }),
+      ...(this.request === undefined ? {} : { request: this.request }),
+      ...(this.body === undefined || this.body === '' ? {} : { body }),
+      ...(this.headers === undefined ? {} : { headers }),
+    };
   }
 }
 
@@ -81,7 +159,9 @@ export class InternalServerError extends APIError {
 /**
  * No response: the connection failed or was reset, or the response body could not be read.
  * `status` is undefined. `notSent` is true only when the connection failed before any byte of the
- * request was sent (connection refused, DNS failure): such a request surely was not processed.
+ * request was sent (connection refused, DNS failure): such a request surely was not processed. In
+ * a browser, `fetch` rejects without saying why (CORS, a dropped connection, an offline network):
+ * then `notSent` is false and the message says only what is known.
  */
 export class ConnectionError extends APIError {
   override name = 'ConnectionError';
@@ -90,6 +170,9 @@ export class ConnectionError extends APIError {
   constructor(message: string, init: APIErrorInit & { notSent?: boolean } = {}) {
     super(message, init);
     this.notSent = init.notSent ?? false;
+  }
+  protected override details(): Record<string, unknown> {
+    return { ...super.details(), notSent: this.notSent };
   }
 }
 /** The call took longer than its `timeoutMs`. */
@@ -100,24 +183,69 @@ export class TimeoutError extends APIError {
 export class AbortError extends SDKError {
   override name = 'AbortError';
 }
+/**
+ * The service answered with a redirect (3xx). The SDK never follows redirects: a followed POST
+ * may turn into a GET whose answer is not the result, or resend the prompt to another origin.
+ * `location` is the `Location` header (undefined when the runtime hides it, as browsers do).
+ * Point `baseUrl` at the final address instead.
+ */
+export class RedirectError extends APIError {
+  override name = 'RedirectError';
+  /** The redirect target, as the `Location` header gave it. */
+  readonly location: string | undefined;
+  constructor(message: string, init: APIErrorInit & { location?: string | undefined } = {}) {
+    super(message, init);
+    this.location = init.location === undefined ? undefined : redactText(init.location);
+  }
+  protected override details(): Record<string, unknown> {
+    return { ...super.details(), ...(this.location === undefined ? {} : { location: this.location }) };
+  }
+}
+/**
+ * A success status whose body the SDK cannot use: empty, `null`, not JSON, or not the documented
+ * shape (e.g. an image result without `images`). For a generating POST it arrives as the `cause` of
+ * an `OutcomeUnknownError` (reason `invalid_response`): the request was probably processed.
+ */
+export class InvalidResponseError extends APIError {
+  override name = 'InvalidResponseError';
+}
+/**
+ * A response body larger than `maxResponseBytes` (or one server-sent event larger than it): the
+ * SDK stopped reading and closed the connection. For a generating POST it arrives as the `cause`
+ * of an `OutcomeUnknownError` (reason `invalid_response`): the request was processed. Raise
+ * `maxResponseBytes`, or ask for `response_format: 'url'` instead of `'b64_json'`.
+ */
+export class ResponseTooLargeError extends APIError {
+  override name = 'ResponseTooLargeError';
+  /** The limit that was exceeded, in bytes. */
+  readonly limitBytes: number;
+  constructor(message: string, init: APIErrorInit & { limitBytes: number }) {
+    super(message, init);
+    this.limitBytes = init.limitBytes;
+  }
+  protected override details(): Record<string, unknown> {
+    return { ...super.details(), limitBytes: this.limitBytes };
+  }
+}
 
 /** Why a generating POST's outcome is unknown. */
 export type OutcomeUnknownReason =
   /** A 5xx answer: the service may have processed the request before failing. */
   | 'server_error'
-  /** The connection failed after (part of) the request was sent, e.g. a reset. */
+  /** The request failed without an answer after it may have been sent (a reset; in a browser, any network failure). */
   | 'connection'
   /** The call's `timeoutMs` elapsed while the request was in flight. */
   | 'timeout'
-  /** A success status whose body could not be parsed: the request was probably processed. */
+  /** A success status whose body could not be used (empty, not JSON, not the documented shape, too large): the request was probably processed. */
   | 'invalid_response';
 
 /**
  * A POST that generates (and bills) failed in a way that leaves its outcome unknown: the server
- * may have processed it (e.g. a 5xx, a reset after the body was sent, a timeout while in flight).
- * The SDK does not resend it, so that nobody is charged twice. For `queue.enqueue`/`queue.run`,
- * check `queue.list()` before retrying by hand. `status` is the HTTP status when there was one;
- * `cause` is the underlying error (`InternalServerError`, `ConnectionError`, `TimeoutError`, ...).
+ * may have processed it (e.g. a 5xx, a reset after the body was sent, a timeout while in flight,
+ * an unusable success answer). The SDK does not resend it, so that nobody is charged twice. For
+ * `queue.enqueue`/`queue.run`, check `queue.list()` before retrying by hand. `status` is the HTTP
+ * status when there was one; `cause` is the underlying error (`InternalServerError`,
+ * `ConnectionError`, `TimeoutError`, `InvalidResponseError`, `ResponseTooLargeError`, ...).
  */
 export class OutcomeUnknownError extends APIError {
   override name = 'OutcomeUnknownError';
@@ -126,6 +254,9 @@ export class OutcomeUnknownError extends APIError {
   constructor(message: string, init: APIErrorInit & { reason?: OutcomeUnknownReason } = {}) {
     super(message, init);
     this.reason = init.reason ?? 'connection';
+  }
+  protected override details(): Record<string, unknown> {
+    return { ...super.details(), reason: this.reason };
   }
 
   /**
@@ -137,13 +268,13 @@ export class OutcomeUnknownError extends APIError {
     const what =
       reason === 'server_error' ? `the server answered ${cause.status ?? 'an error'} (${cause.message})`
       : reason === 'timeout' ? 'it timed out while the request was in flight'
-      : reason === 'invalid_response' ? `the server answered ${cause.status ?? ''} with a body that is not valid JSON`
-      : `the connection failed after the request was sent (${cause.message})`;
+      : reason === 'invalid_response' ? `the server answered ${cause.status ?? 'a success status'} with a body the SDK cannot use (${cause.message})`
+      : `the request failed without an answer (${cause.message})`;
     const hint = request.path.startsWith('/api/ai/queue')
       ? ' Check client.queue.list() for the generations before enqueueing again.'
       : ' Check whether it took effect before sending it again.';
     return new OutcomeUnknownError(
-      `The outcome of ${request.method} ${request.path} is unknown: ${what}. The server may have processed (and billed) it; the SDK did not resend it.${hint}`,
+      `The outcome of ${request.method} ${request.path} is unknown: ${what}. If the request reached the server, it may have been processed (and billed); the SDK did not resend it.${hint}`,
       { status: cause.status, body: cause.body, headers: cause.headers, request, cause, reason },
     );
   }
@@ -168,6 +299,9 @@ export class ValidationError extends SDKError {
     this.model = model;
     this.issues = issues;
   }
+  protected override details(): Record<string, unknown> {
+    return { model: this.model, issues: this.issues };
+  }
 }
 
 /**
@@ -183,11 +317,16 @@ export function parseRetryAfterMs(value: string | null, now: number = Date.now()
 }
 
 /**
- * The message string of an error body. The description shows only the 404 body of the queue
- * (`error.type`, `error.title`); other bodies are "not shown", so every common place is tried.
+ * The message string of an error body, cut to `MAX_MESSAGE_CHARS`. The description shows only the
+ * 404 body of the queue (`error.type`, `error.title`); other bodies are "not shown", so every
+ * common place is tried.
  */
 export function messageFromBody(body: unknown, fallback: string): string {
-  if (typeof body === 'string') return body.trim() === '' ? fallback : body.slice(0, 2000);
+  return truncate(rawMessage(body, fallback));
+}
+
+function rawMessage(body: unknown, fallback: string): string {
+  if (typeof body === 'string') return body.trim() === '' ? fallback : body;
   if (body && typeof body === 'object') {
     const b = body as Record<string, unknown>;
     const err = b['error'];

@@ -1,51 +1,47 @@
 /**
- * The HTTP layer: bearer auth, JSON bodies, timeouts and cancellation, and the mapping of error
- * responses to error classes. Uses only `fetch`, `AbortController`, `Headers` (Node 20+, Deno,
- * Bun, browsers).
+ * The HTTP layer: one attempt of one request. Bearer auth, JSON bodies, redirects refused,
+ * response bodies read with a size cap, the response shape checked, and failures mapped to error
+ * classes. Uses only `fetch`, `AbortController`, `Headers`, `ReadableStream` and `TextDecoder`
+ * (Node 20+, Deno, Bun, browsers).
  */
-import { AbortError, APIError, ConnectionError, errorFromResponse, TimeoutError } from './errors.ts';
+import {
+  AbortError,
+  APIError,
+  ConnectionError,
+  errorFromResponse,
+  InvalidResponseError,
+  MAX_ERROR_BODY_BYTES,
+  RedirectError,
+  ResponseTooLargeError,
+  TimeoutError,
+  truncate,
+} from './errors.ts';
+import { isBrowser } from './env.ts';
+import { registerSecret } from './redact.ts';
 
-/** Options every call takes. Times are in milliseconds. */
-export interface RequestOptions {
-  /** Ends the call (and any retries) with `TimeoutError` after this many milliseconds. */
-  timeoutMs?: number;
-  /** Ends the call with `AbortError` when aborted. */
-  signal?: AbortSignal;
-  /** Override the client's `maxRetries` for this call. */
-  maxRetries?: number;
-}
+/**
+ * Checks a parsed success body: returns what is wrong with it (e.g. `expected an object with an
+ * "images" array`), or undefined when it is usable.
+ */
+export type ResponseCheck = (body: unknown) => string | undefined;
 
-/** Options of the HTTP layer, from the client's options. */
-export interface HttpOptions {
-  apiKey: string | undefined;
-  baseUrl: string;
-  fetch: typeof fetch;
-  /** Default per-call timeout in milliseconds. */
-  timeoutMs: number;
-  maxRetries: number;
-  /** Extra headers sent with every request. */
-  headers?: Record<string, string>;
-  /** Base delay of the jittered exponential retry backoff, in milliseconds. */
-  retryBaseDelayMs?: number;
-  /** Upper bound of one retry delay (before `Retry-After`), in milliseconds. */
-  retryMaxDelayMs?: number;
-}
-
-/** One request as the resources describe it. */
+/** One request as the endpoint functions describe it. */
 export interface HttpRequest {
   method: 'GET' | 'POST' | 'DELETE';
   /** Path under the base URL, starting with `/`; path parameters already encoded. */
   path: string;
-  query?: Record<string, string | number | undefined>;
+  query?: Record<string, string | number | undefined> | undefined;
   body?: unknown;
   /** `text/event-stream` responses: return the Response unread instead of parsing JSON. */
-  stream?: boolean;
+  stream?: boolean | undefined;
   /**
    * Whether resending is harmless. Default: true for GET and DELETE, false for POST (every POST of
    * this API generates and bills). A non-idempotent request is retried only when the server surely
    * did not process it (429, or the connection was refused before any byte was sent).
    */
-  idempotent?: boolean;
+  idempotent?: boolean | undefined;
+  /** Checks the parsed success body; a problem becomes `InvalidResponseError`. */
+  expect?: ResponseCheck | undefined;
 }
 
 /** Whether `req` may be resent after a failure whose outcome is unknown. */
@@ -56,68 +52,6 @@ export function isIdempotent(req: HttpRequest): boolean {
 /** Encode one path segment (ids may contain dots and capitals; never slashes unencoded). */
 export function encodePath(segment: string): string {
   return encodeURIComponent(segment);
-}
-
-/**
- * The lifetime of one call: the caller's `signal` and the call's timeout combined into one
- * `AbortSignal` that covers every attempt and every retry delay. `dispose` must be called when
- * the call ends (it clears the timer and unlinks the caller's signal).
- */
-export class CallScope {
-  private readonly controller = new AbortController();
-  private timer: ReturnType<typeof setTimeout> | undefined;
-  private expired = false;
-  private readonly onAbort = () => this.controller.abort();
-
-  /** @param timeoutMs milliseconds; `Infinity` or `0` (or less) means no timeout. */
-  constructor(readonly userSignal: AbortSignal | undefined, readonly timeoutMs: number) {
-    if (Number.isFinite(timeoutMs) && timeoutMs > 0) {
-      this.timer = setTimeout(() => {
-        this.expired = true;
-        this.controller.abort();
-      }, timeoutMs);
-    }
-    if (userSignal) {
-      if (userSignal.aborted) this.controller.abort();
-      else userSignal.addEventListener('abort', this.onAbort, { once: true });
-    }
-  }
-
-  /** The scope for `options` (`timeoutMs` defaulting to `defaultTimeoutMs`). */
-  static of(options: RequestOptions, defaultTimeoutMs: number): CallScope {
-    return new CallScope(options.signal, options.timeoutMs ?? defaultTimeoutMs);
-  }
-
-  /** Aborted when the caller aborts, the timeout elapses, or `abort()` is called. */
-  get signal(): AbortSignal {
-    return this.controller.signal;
-  }
-  /** True once the timeout elapsed (and ended the call). */
-  timedOut = (): boolean => this.expired;
-  /** True when the caller's signal ended the call. */
-  get userAborted(): boolean {
-    return !this.expired && (this.userSignal?.aborted ?? false);
-  }
-  /** End the call now (e.g. the consumer stopped reading a stream). */
-  abort(): void {
-    this.controller.abort();
-  }
-  /** Stop the timeout (e.g. once an event stream is connected) but keep the caller's signal linked. */
-  clearTimeout(): void {
-    if (this.timer !== undefined) clearTimeout(this.timer);
-    this.timer = undefined;
-  }
-  /** Clear the timer and unlink the caller's signal. Idempotent. */
-  dispose(): void {
-    this.clearTimeout();
-    this.userSignal?.removeEventListener('abort', this.onAbort);
-  }
-  /** The error that describes why this scope ended: `TimeoutError` or `AbortError`. */
-  endError(what: string, cause?: unknown): TimeoutError | AbortError {
-    return this.expired
-      ? new TimeoutError(`${what} timed out after ${this.timeoutMs} ms`, cause === undefined ? {} : { cause })
-      : new AbortError(`${what} was aborted`, cause === undefined ? undefined : { cause });
-  }
 }
 
 /**
@@ -140,128 +74,230 @@ export function surelyNotSent(err: unknown): boolean {
   return false;
 }
 
+/** The Node-style error code of a fetch failure (`ECONNRESET`, `UND_ERR_SOCKET`, ...), if any. */
+function codeOf(err: unknown): string | undefined {
+  for (let e: unknown = err, i = 0; e && typeof e === 'object' && i < 4; e = (e as { cause?: unknown }).cause, i++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+  }
+  return undefined;
+}
+
+/** Why an attempt may have ended early: the call's timeout or the caller's signal. */
+export interface AttemptContext {
+  timedOut: () => boolean;
+  userSignal?: AbortSignal | undefined;
+}
+
+/** What a transport's HTTP layer is made of. The key and the headers are kept private (see `Http`). */
+export interface HttpConfig {
+  apiKey: string | undefined;
+  baseUrl: string;
+  fetch: typeof fetch;
+  headers: Record<string, string>;
+  /** The largest success body read, in bytes. */
+  maxResponseBytes: number;
+}
+
+/** The key and the fixed headers of each `Http`, out of reach of `util.inspect` and logging. */
+const privateState = new WeakMap<Http, { apiKey: string | undefined; headers: Record<string, string> }>();
+
+/** Header names whose values are secrets: registered for redaction like the key. */
+const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'x-api-key', 'api-key']);
+
 /**
- * Sends requests for the client. `send` makes exactly one attempt; retries are decided by the
- * caller (see `retry.ts`).
+ * Sends requests for a transport. `send` makes exactly one attempt; retries are decided by the
+ * caller (see `retry.ts`). The API key is held in a module-private `WeakMap`, never on a property.
  */
 export class Http {
-  /** The options; `apiKey` is non-enumerable, so that logging or inspecting a client never shows it. */
-  readonly options: HttpOptions;
+  /** The base URL, without a trailing slash. */
+  readonly baseUrl: string;
+  /** The largest success body read, in bytes. */
+  readonly maxResponseBytes: number;
+  private readonly fetchFn: typeof fetch;
 
-  constructor(options: HttpOptions) {
-    const { apiKey, ...rest } = options;
-    this.options = rest as HttpOptions;
-    Object.defineProperty(this.options, 'apiKey', { value: apiKey, enumerable: false, writable: false });
+  constructor(config: HttpConfig) {
+    this.baseUrl = config.baseUrl.replace(/\/+$/, '');
+    this.maxResponseBytes = config.maxResponseBytes;
+    this.fetchFn = config.fetch;
+    registerSecret(config.apiKey);
+    for (const [k, v] of Object.entries(config.headers)) {
+      if (SECRET_HEADERS.has(k)) {
+        registerSecret(v);
+        registerSecret(v.replace(/^\s*(Bearer|Basic|Token)\s+/i, ''));
+      }
+    }
+    privateState.set(this, { apiKey: config.apiKey, headers: { ...config.headers } });
   }
 
   /** The full URL of a request. */
   url(req: HttpRequest): string {
-    const base = (this.base ??= this.options.baseUrl.replace(/\/+$/, ''));
     const query = req.query ? Object.entries(req.query).filter((e): e is [string, string | number] => e[1] !== undefined) : [];
-    if (query.length === 0) return base + req.path;
-    const url = new URL(base + req.path);
+    if (query.length === 0) return this.baseUrl + req.path;
+    const url = new URL(this.baseUrl + req.path);
     for (const [k, v] of query) url.searchParams.set(k, String(v));
     return url.toString();
   }
-  private base: string | undefined;
 
-  /** Request headers. The key goes only into `Authorization`, never into messages or logs. */
-  headers(req: HttpRequest): Record<string, string> {
-    if (!this.fixedHeaders) {
-      const fixed: Record<string, string> = {};
-      for (const [k, v] of Object.entries(this.options.headers ?? {})) fixed[k.toLowerCase()] = v;
-      this.fixedHeaders = fixed;
-    }
-    const h: Record<string, string> = { ...this.fixedHeaders, accept: req.stream ? 'text/event-stream' : 'application/json' };
+  /** Request headers, built per request. The key goes only into `Authorization`. */
+  private headersOf(req: HttpRequest): Record<string, string> {
+    const state = privateState.get(this);
+    const h: Record<string, string> = { ...state?.headers, accept: req.stream ? 'text/event-stream' : 'application/json' };
     if (req.body !== undefined) h['content-type'] = 'application/json';
-    // Built per request (never stored on an enumerable field), so that inspecting the client never shows the key.
-    if (this.options.apiKey) h['authorization'] = `Bearer ${this.options.apiKey}`;
+    if (state?.apiKey) h['authorization'] = `Bearer ${state.apiKey}`;
     return h;
   }
-  private fixedHeaders: Record<string, string> | undefined;
 
   /**
    * One attempt. Resolves to the parsed JSON body (or the unread Response for `stream`).
-   * @throws APIError subclasses for error statuses; `ConnectionError` when no response came
-   * (`cause.sentBody` tells whether the request may have reached the server);
-   * `TimeoutError` / `AbortError` when the signal ended it.
+   * @throws APIError subclasses for error statuses; `RedirectError` for a 3xx (never followed);
+   * `InvalidResponseError` for an empty, non-JSON or misshapen success body;
+   * `ResponseTooLargeError` beyond `maxResponseBytes`; `ConnectionError` when no response came
+   * (`notSent` tells whether the request surely never left); `TimeoutError` / `AbortError` when
+   * the signal ended it.
    */
-  async send(req: HttpRequest, signal: AbortSignal, why: { timedOut: () => boolean; userSignal?: AbortSignal | undefined }): Promise<unknown> {
+  async send(req: HttpRequest, signal: AbortSignal, why: AttemptContext): Promise<unknown> {
+    const request = { method: req.method, path: req.path };
     let res: Response;
     try {
-      res = await this.options.fetch(this.url(req), {
+      res = await this.fetchFn(this.url(req), {
         method: req.method,
-        headers: this.headers(req),
-        body: req.body === undefined ? undefined : JSON.stringify(req.body),
+        headers: this.headersOf(req),
+        body: req.body === undefined ? null : JSON.stringify(req.body),
         signal,
+        redirect: 'manual',
       });
     } catch (err) {
-      throw this.redact(this.failure(err, { method: req.method, path: req.path }, why));
+      throw failure(err, request, why, 'request');
     }
     if (res.ok && !req.stream) {
-      // The common case, kept to one await: parse the body.
+      // The common case: read (capped) and parse the body.
       let text: string;
       try {
-        text = await res.text();
+        text = (await readText(res, this.maxResponseBytes, request, false)).text;
       } catch (err) {
-        throw this.redact(this.failure(err, { method: req.method, path: req.path }, why));
+        throw failure(err, request, why, 'body');
       }
+      const init = { status: res.status, headers: res.headers, request };
+      if (text.trim() === '') throw new InvalidResponseError(`The response to ${req.method} ${req.path} has an empty body (status ${res.status}); a JSON body was expected`, { ...init, body: text });
+      let parsed: unknown;
       try {
-        return text === '' ? undefined : JSON.parse(text);
+        parsed = JSON.parse(text);
       } catch (err) {
-        throw this.redact(new APIError(`Invalid JSON in the response to ${req.method} ${req.path}`, { status: res.status, body: text, headers: res.headers, request: { method: req.method, path: req.path }, cause: err }));
+        throw new InvalidResponseError(`Invalid JSON in the response to ${req.method} ${req.path}`, { ...init, body: truncate(text, MAX_ERROR_BODY_BYTES), cause: err });
       }
+      const problem = parsed === null ? 'the body is null' : req.expect?.(parsed);
+      if (problem !== undefined) {
+        throw new InvalidResponseError(`Unexpected response to ${req.method} ${req.path}: ${problem}`, { ...init, body: parsed });
+      }
+      return parsed;
     }
-    try {
-      return await this.finish(req, res, signal, why);
-    } catch (err) {
-      throw this.redact(err);
+    if (res.type === 'opaqueredirect' || (res.status >= 300 && res.status < 400)) {
+      void res.body?.cancel().catch(() => undefined);
+      const location = res.headers.get('location') ?? undefined;
+      const where = location === undefined ? 'another location (the runtime hides which)' : truncate(location, 500);
+      throw new RedirectError(
+        `${req.method} ${req.path} was answered with a redirect${res.status ? ` (${res.status})` : ''} to ${where}. The SDK does not follow redirects; set baseUrl to the final address.`,
+        { status: res.status || undefined, headers: res.headers, request, location },
+      );
     }
-  }
-
-  /** An error status (read the body, map it to its class), or a stream response (returned unread). */
-  private async finish(req: HttpRequest, res: Response, signal: AbortSignal, why: { timedOut: () => boolean; userSignal?: AbortSignal | undefined }): Promise<unknown> {
-    const request = { method: req.method, path: req.path };
     if (!res.ok) {
       let text = '';
       try {
-        text = await res.text();
+        text = (await readText(res, MAX_ERROR_BODY_BYTES, request, true)).text;
       } catch (err) {
         // The status is known even when the body is cut: keep the status, but a timeout/abort wins.
-        if (signal.aborted) throw this.failure(err, request, why);
+        if (signal.aborted) throw failure(err, request, why, 'body');
       }
       let body: unknown = text;
-      try { body = text ? JSON.parse(text) : text; } catch { /* not JSON: keep the text */ }
+      try {
+        body = text ? JSON.parse(text) : text;
+      } catch {
+        /* not JSON (or cut): keep the text */
+      }
       throw errorFromResponse(res.status, body, res.headers, request);
     }
     return res; // a stream: the caller reads it
   }
+}
 
-  /** Classify a thrown fetch/body error: abort by the user, timeout, or connection failure. */
-  failure(err: unknown, request: { method: string; path: string }, why: { timedOut: () => boolean; userSignal?: AbortSignal | undefined }): Error {
-    if (err instanceof APIError || err instanceof AbortError) return err;
-    if (why.timedOut()) return new TimeoutError(`${request.method} ${request.path} timed out`, { request, cause: err });
-    if (why.userSignal?.aborted) return new AbortError(`${request.method} ${request.path} was aborted`, { cause: err });
-    const detail = err instanceof Error ? (err.cause instanceof Error ? err.cause.message : err.message) : String(err);
-    return new ConnectionError(`Connection error on ${request.method} ${request.path}: ${detail}`, { request, cause: err, notSent: surelyNotSent(err) });
+/**
+ * Read a response body as text, at most `limit` bytes: beyond it either cut it (`truncateInstead`,
+ * for error bodies) or stop and throw `ResponseTooLargeError`. The connection is released either way.
+ */
+export async function readText(res: Response, limit: number, request: { method: string; path: string }, truncateInstead: boolean): Promise<{ text: string; truncated: boolean }> {
+  const body = res.body;
+  if (!body) return { text: '', truncated: false };
+  const declared = Number(res.headers.get('content-length') ?? NaN);
+  const encoded = (res.headers.get('content-encoding') ?? 'identity').toLowerCase() !== 'identity';
+  // Fast path: a declared length within the limit is enforced by the runtime's HTTP parser.
+  if (!encoded && Number.isFinite(declared) && declared <= limit) return { text: await res.text(), truncated: false };
+  const tooLarge = () =>
+    new ResponseTooLargeError(`The response to ${request.method} ${request.path} is larger than maxResponseBytes (${limit} bytes); the SDK stopped reading it`, {
+      status: res.status,
+      headers: res.headers,
+      request,
+      limitBytes: limit,
+    });
+  if (!truncateInstead && !encoded && Number.isFinite(declared) && declared > limit) {
+    void body.cancel().catch(() => undefined);
+    throw tooLarge();
   }
-
-  /**
-   * Defence in depth: remove the API key from an error's message and body should a server (or a
-   * proxy) ever echo it. The SDK itself never puts the key anywhere but the `Authorization` header.
-   */
-  redact<E>(err: E): E {
-    const key = this.options.apiKey;
-    if (!key || key.length < 4 || !(err instanceof Error)) return err;
-    if (err.message.includes(key)) err.message = err.message.split(key).join('[REDACTED]');
-    if (err instanceof APIError) {
-      const b = err.body;
-      if (typeof b === 'string' && b.includes(key)) (err as { body: unknown }).body = b.split(key).join('[REDACTED]');
-      else if (b && typeof b === 'object') {
-        const json = JSON.stringify(b);
-        if (json.includes(key)) (err as { body: unknown }).body = JSON.parse(json.split(key).join('[REDACTED]'));
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  let truncated = false;
+  let finished = false;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) {
+        finished = true;
+        break;
       }
+      if (size + value.byteLength > limit) {
+        if (!truncateInstead) throw tooLarge();
+        chunks.push(value.subarray(0, limit - size));
+        size = limit;
+        truncated = true;
+        break;
+      }
+      chunks.push(value);
+      size += value.byteLength;
     }
-    return err;
+  } finally {
+    if (!finished) void reader.cancel().catch(() => undefined); // cut, too large, or failed: release the connection
+    reader.releaseLock();
   }
+  const all = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) {
+    all.set(c, at);
+    at += c.byteLength;
+  }
+  return { text: new TextDecoder().decode(all), truncated };
+}
+
+/**
+ * Classify a thrown fetch/body error: abort by the user, timeout, or connection failure. In a
+ * browser a rejected `fetch` says nothing about why (CORS, network, offline): the message says
+ * only what is known, and `notSent` stays false, so a generating POST is never resent.
+ */
+export function failure(err: unknown, request: { method: string; path: string }, why: AttemptContext, phase: 'request' | 'body'): Error {
+  if (err instanceof APIError || err instanceof AbortError) return err;
+  if (why.timedOut()) return new TimeoutError(`${request.method} ${request.path} timed out`, { request, cause: err });
+  if (why.userSignal?.aborted) return new AbortError(`${request.method} ${request.path} was aborted`, { cause: err });
+  const what = `${request.method} ${request.path}`;
+  const message = err instanceof Error ? err.message : String(err);
+  if (codeOf(err) === undefined && err instanceof TypeError && isBrowser()) {
+    return new ConnectionError(
+      phase === 'request'
+        ? `${what} failed without a response (${message}): it may have been blocked by CORS or by the network; if it was sent, it may have been processed`
+        : `The response to ${what} was cut while it was read (${message})`,
+      { request, cause: err, notSent: false },
+    );
+  }
+  const detail = err instanceof Error && err.cause instanceof Error ? err.cause.message : message;
+  const prefix = phase === 'request' ? `Connection error on ${what}` : `The response to ${what} was cut while it was read`;
+  return new ConnectionError(`${prefix}: ${detail}`, { request, cause: err, notSent: phase === 'request' && surelyNotSent(err) });
 }

@@ -1,16 +1,34 @@
 /**
- * The hand-written runtime of inference-sdk: client, HTTP and retries, errors, SSE, the queue,
- * validation and resources. It knows no model; `generated/index.ts` specialises `Client` with the
- * snapshot's models.
+ * The hand-written runtime of inference-sdk. It knows no model; `generated/index.ts` specialises
+ * `Client` with the snapshot's models.
+ *
+ * Modules, in dependency order (imports point only to earlier ones; no cycles):
+ * `redact` → `errors` → `env`, `validation`, `validator-support` → `options` → `scope`, `http` →
+ * `retry` → `transport` → `queue-link` → `endpoints`, `sse` → `shared-event-stream`,
+ * `queue-outcomes`, `queue-run-state`, `queue-coordinator` → `queue-run` → `resources` → `client`;
+ * `proxy` (server side) uses only `errors`, `env` and `options`. The client loads `queue-run` and
+ * `sse` with a dynamic `import()` (a bundler splits them off), so this index exports only their
+ * types; the generated `<model>Run` functions import `queue-run` directly.
+ * `types`, `registry` and `fine-tunes` hold types only.
  */
 export * from './client.ts';
+export * from './endpoints.ts';
 export * from './errors.ts';
 export * from './fine-tunes.ts';
 export * from './http.ts';
-export * from './queue.ts';
+export * from './options.ts';
+export * from './queue-link.ts';
+export * from './queue-outcomes.ts';
 export * from './registry.ts';
 export * from './resources.ts';
 export * from './retry.ts';
-export * from './sse.ts';
+export * from './scope.ts';
+// Types only from the modules the client loads on demand (a value export would pull them into
+// every bundle of the root entry): `queue-run.ts` (with `shared-event-stream.ts`,
+// `queue-coordinator.ts`, `queue-run-state.ts`) and `sse.ts`.
+export type { ChatCompletionStream, EventStream, EventStreamOptions, EventStreamSettings, SseReadOptions } from './sse.ts';
+export type { SharedEventListener, SharedEventStreamOptions } from './shared-event-stream.ts';
+export * from './transport.ts';
 export * from './types.ts';
 export * from './validation.ts';
+export * from './validator-support.ts';

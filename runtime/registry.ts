@@ -62,8 +62,5 @@ export type MediaBody<P, M extends string, F extends ResponseFormat, X = SdkFiel
 /** `MediaBody` without `model`: what a per-model endpoint function takes (it sets `model` itself). */
 export type MediaParams<P, F extends ResponseFormat, X = SdkFields> = { response_format?: F } & Omit<X, keyof P | 'response_format'> & Omit<P, 'response_format'>;
 
-/** `P` with `input_image` made required, when `P` has one (editing needs an input image). */
-export type WithInputImage<P> = P extends { input_image?: infer I } ? Omit<P, 'input_image'> & { input_image: Exclude<I, undefined> } : P;
-
 /** A chat request body for model `M`. */
 export type ChatBody<M extends string> = { model: M } & ChatCompletionParams;

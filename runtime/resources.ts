@@ -1,24 +1,53 @@
 /**
- * The resources of the client, one class per endpoint group. Each method's `model` accepts
- * exactly the ids of the registry that the endpoint serves.
+ * The resources of the client, one class per endpoint group, over a `Transport`. Each method's
+ * `model` accepts exactly the ids of the registry that the endpoint serves. The methods call the
+ * light functions of `endpoints.ts`; streaming (`sse.ts`) and `queue.run` (`queue-run.ts`) are
+ * loaded on first use with a dynamic `import()`, which a bundler splits into its own chunk, so
+ * that a page making one image call does not load them.
  */
-import type { Client } from './client.ts';
-import { APIError } from './errors.ts';
-import { encodePath, type RequestOptions } from './http.ts';
+import {
+  cancelGeneration,
+  createChatCompletion,
+  createFineTune,
+  editImages,
+  enqueueGenerations,
+  generateImages,
+  generateVideos,
+  getGeneration,
+  listGenerations,
+  retrieveModel,
+  tokenizeFineTune,
+  type EnqueueOptions,
+} from './endpoints.ts';
 import type { FineTuneCreateParams } from './fine-tunes.ts';
-import type { ChatBody, MediaBody, ParamsOf, Registry, WithInputImage } from './registry.ts';
-import { ChatCompletionStream, EventStream } from './sse.ts';
-import type { ChatCompletion, FineTune, ImageResult, Model, RepoRef, ResponseFormat, ServerEvent, VideoResult } from './types.ts';
-
-export { Queue, type QueueBody } from './queue.ts';
-
-/** Base of the resources: holds the client. */
-abstract class Resource {
-  constructor(protected readonly client: Client<any>) {}
-}
+import { eventStreamStatus, type EventStreamStatus } from './queue-link.ts';
+import type { QueueRunOptions, QueueRunOutcome } from './queue-outcomes.ts';
+import type { ChatBody, MediaBody, ParamsOf, QueueFields, Registry } from './registry.ts';
+import type { RequestOptions } from './scope.ts';
+import type { ChatCompletionStream, EventStream, EventStreamOptions } from './sse.ts';
+import type { Transport } from './transport.ts';
+import type {
+  AnyServerEvent,
+  CancelResponse,
+  ChatCompletion,
+  EnqueueResponse,
+  FineTune,
+  Generation,
+  ImageResult,
+  Model,
+  QueueListParams,
+  QueueListResponse,
+  RepoRef,
+  ResponseFormat,
+  ServerEvent,
+  VideoResult,
+} from './types.ts';
+import type { CompiledValidator, ValidatorSource } from './validation.ts';
 
 /** `chat.completions`: `create` in the widely used chat-completions format. */
-export class ChatCompletions<R extends Registry> extends Resource {
+export class ChatCompletions<R extends Registry> {
+  constructor(private readonly t: Transport) {}
+
   /**
    * `POST /api/ai/chat/completions` with `stream: true`: resolves (once the response headers
    * arrived) to a `ChatCompletionStream`, an async iterable of `ChatCompletionChunk` that ends at
@@ -34,62 +63,59 @@ export class ChatCompletions<R extends Registry> extends Resource {
    * @returns the `ChatCompletion` (`choices[].message`, `usage`; `created` in Unix seconds).
    * @throws BadRequestError (`You must specify a model to call`, `Messages array cannot be empty`),
    * NotFoundError (`Model not found: <name>`), InsufficientCreditsError, OutcomeUnknownError (5xx,
-   * reset or timeout while in flight), TimeoutError, AbortError.
+   * reset or timeout while in flight, unusable answer), TimeoutError, AbortError.
    */
   create<M extends R['chat']>(body: ChatBody<M> & { stream?: false | undefined }, options?: RequestOptions): Promise<ChatCompletion>;
   /** `POST /api/ai/chat/completions` with `stream` known only at run time. */
   create<M extends R['chat']>(body: ChatBody<M>, options?: RequestOptions): Promise<ChatCompletion | ChatCompletionStream>;
-  async create<M extends R['chat']>(body: ChatBody<M>, options?: RequestOptions): Promise<ChatCompletion | ChatCompletionStream> {
-    const req = { method: 'POST', path: '/api/ai/chat/completions', body } as const;
-    if (body.stream !== true) return this.client.request<ChatCompletion>(req, options);
-    const { response, scope } = await this.client.openStream(req, options);
-    const type = response.headers.get('content-type') ?? '';
-    if (!type.includes('text/event-stream')) {
-      const text = await response.text().catch(() => '');
-      scope.dispose();
-      throw new APIError(`Expected a text/event-stream answer to a streaming chat completion, got ${type || 'no content type'}`, {
-        status: response.status,
-        body: text,
-        headers: response.headers,
-        request: { method: req.method, path: req.path },
-      });
-    }
-    return new ChatCompletionStream(response, scope);
+  create<M extends R['chat']>(body: ChatBody<M>, options?: RequestOptions): Promise<ChatCompletion | ChatCompletionStream> {
+    const b = body as unknown as Record<string, unknown>;
+    if (body.stream !== true) return createChatCompletion(this.t, b, options);
+    return import('./sse.ts').then(({ openChatStream }) => openChatStream(this.t, b, options));
   }
 }
 
 /** `chat.completions`. */
-export class Chat<R extends Registry> extends Resource {
+export class Chat<R extends Registry> {
   /** Chat completions (non-streaming and streaming). */
-  readonly completions: ChatCompletions<R> = new ChatCompletions<R>(this.client);
+  readonly completions: ChatCompletions<R>;
+  constructor(t: Transport) {
+    this.completions = new ChatCompletions<R>(t);
+  }
 }
 
 /** `images.generate` and `images.edit` (synchronous: typically 5 to 30 seconds). */
-export class Images<R extends Registry> extends Resource {
+export class Images<R extends Registry> {
+  constructor(private readonly t: Transport) {}
+
   /**
    * `POST /api/ai/images/generate`.
    * @returns `ImageResult` whose items are `{ url }`, or `{ b64_json }` with `response_format: 'b64_json'`.
    * Never resent unless the service surely did not process it (429, connection refused).
    * @throws BadRequestError (`Prompt cannot be empty`), NotFoundError (`Model not found: <name>`), InsufficientCreditsError,
-   * OutcomeUnknownError (5xx, reset or timeout while in flight), TimeoutError, AbortError.
+   * OutcomeUnknownError (5xx, reset or timeout while in flight, unusable answer), TimeoutError, AbortError.
    */
   generate<M extends R['imageGenerate'], F extends ResponseFormat = 'url'>(body: MediaBody<ParamsOf<R, M>, M, F>, options?: RequestOptions): Promise<ImageResult<F>> {
-    return this.client.request({ method: 'POST', path: '/api/ai/images/generate', body }, options);
+    return generateImages(this.t, body as Record<string, unknown>, options) as Promise<ImageResult<F>>;
   }
 
   /**
-   * `POST /api/ai/images/edit`: `input_image` is required (a URL or an array of URLs, as the model's schema says).
+   * `POST /api/ai/images/edit`: the model's own parameters as its schema states them —
+   * `input_image` (a URL or an array of URLs) is required exactly when the schema requires it
+   * (edit-only models), optional for models that can also generate.
    * @returns `ImageResult` typed by `response_format`.
    * @throws BadRequestError (an input URL the service could not fetch: 403 Forbidden), NotFoundError, InsufficientCreditsError,
    * OutcomeUnknownError, TimeoutError, AbortError.
    */
-  edit<M extends R['imageEdit'], F extends ResponseFormat = 'url'>(body: MediaBody<WithInputImage<ParamsOf<R, M>>, M, F>, options?: RequestOptions): Promise<ImageResult<F>> {
-    return this.client.request({ method: 'POST', path: '/api/ai/images/edit', body }, options);
+  edit<M extends R['imageEdit'], F extends ResponseFormat = 'url'>(body: MediaBody<ParamsOf<R, M>, M, F>, options?: RequestOptions): Promise<ImageResult<F>> {
+    return editImages(this.t, body as Record<string, unknown>, options) as Promise<ImageResult<F>>;
   }
 }
 
 /** `videos.generate` (synchronous: 1 to 15 minutes; prefer the queue for anything long). */
-export class Videos<R extends Registry> extends Resource {
+export class Videos<R extends Registry> {
+  constructor(private readonly t: Transport) {}
+
   /**
    * `POST /api/ai/videos/generate`.
    * @returns `VideoResult` typed by `response_format`.
@@ -97,44 +123,143 @@ export class Videos<R extends Registry> extends Resource {
    * OutcomeUnknownError (5xx, reset or timeout while in flight: the video may still be billed), TimeoutError, AbortError.
    */
   generate<M extends R['video'], F extends ResponseFormat = 'url'>(body: MediaBody<ParamsOf<R, M>, M, F>, options?: RequestOptions): Promise<VideoResult<F>> {
-    return this.client.request({ method: 'POST', path: '/api/ai/videos/generate', body }, options);
+    return generateVideos(this.t, body as Record<string, unknown>, options) as Promise<VideoResult<F>>;
   }
 }
 
+/** A queue request body for model `M`: its parameters plus `num_generations` and `target_namespace`. */
+export type QueueBody<R extends Registry, M extends R['queue'], F extends ResponseFormat = ResponseFormat> = MediaBody<ParamsOf<R, M>, M, F, QueueFields>;
+
+/** The asynchronous generation queue. */
+export class Queue<R extends Registry> {
+  private readonly validators = new Map<string, Promise<CompiledValidator | null | undefined>>();
+
+  constructor(
+    private readonly t: Transport,
+    private readonly source: ValidatorSource | undefined,
+  ) {}
+
+  /**
+   * The compiled validator of the body's model from the client's `validators` source (loaded once
+   * per model; a failed load is asked again next time), or undefined when validation is off, the
+   * body has no model, or there is no source.
+   */
+  private async validatorFor(body: Record<string, unknown>, options: EnqueueOptions): Promise<CompiledValidator | null | undefined> {
+    const model = body['model'];
+    if (options.validate === false || !this.source || typeof model !== 'string' || model === '') return undefined;
+    let entry = this.validators.get(model);
+    if (!entry) {
+      entry = this.source(model);
+      entry.catch(() => this.validators.delete(model));
+      this.validators.set(model, entry);
+    }
+    return entry;
+  }
+
+  /**
+   * `POST /api/ai/queue`: enqueue 1 to 4 generations of an image or video model. The body is first
+   * validated against the model's compiled validator (see `EnqueueOptions.validate`). Never resent
+   * unless the service surely did not process it (429, connection refused).
+   * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
+   * @throws ValidationError (nothing sent), NotFoundError (`Model not found: <name>`),
+   * BadRequestError, InsufficientCreditsError, OutcomeUnknownError (5xx, reset or timeout while in
+   * flight, unusable answer: check `queue.list()`), TimeoutError, AbortError.
+   */
+  async enqueue<M extends R['queue']>(body: QueueBody<R, M>, options: EnqueueOptions = {}): Promise<EnqueueResponse> {
+    const b = body as Record<string, unknown>;
+    return enqueueGenerations(this.t, b, options, await this.validatorFor(b, options));
+  }
+
+  /**
+   * `GET /api/ai/queue`: in-progress generations of `namespace` (default the user), optionally of one `model`.
+   * @returns `{ count, generations }`.
+   * @throws AuthenticationError, PermissionDeniedError, TimeoutError, AbortError, ConnectionError.
+   */
+  list(params: QueueListParams = {}, options?: RequestOptions): Promise<QueueListResponse> {
+    return listGenerations(this.t, params, options);
+  }
+
+  /**
+   * `GET /api/ai/queue/{generation_id}`.
+   * @returns the `Generation` while it is processing.
+   * @throws NotFoundError when the generation is terminal (succeeded, failed, cancelled, expired) or unknown.
+   */
+  get(generationId: string, options?: RequestOptions): Promise<Generation> {
+    return getGeneration(this.t, generationId, options);
+  }
+
+  /**
+   * `DELETE /api/ai/queue/{generation_id}`: cancel a processing generation (no completion event
+   * follows). A `queue.run` through this client following it resolves it `cancelled`.
+   * @returns `{ status: 'success', generation_id }`.
+   * @throws NotFoundError when the generation is terminal or unknown.
+   */
+  cancel(generationId: string, options?: RequestOptions): Promise<CancelResponse> {
+    return cancelGeneration(this.t, generationId, options);
+  }
+
+  /**
+   * Enqueue and follow the generations to one outcome each (`succeeded` with `url`, `failed`,
+   * `cancelled` or `lost`) over the shared event stream: see `runGenerations` in `queue-run.ts`,
+   * loaded on first use. Validates first like `enqueue`.
+   * @returns the outcomes, in the order of the enqueue response.
+   * @throws ValidationError (nothing sent), the errors of `enqueue`, the stream's connection error,
+   * `QueueRunTimeoutError` after `timeoutMs` (default one hour), `QueueRunAbortError` on `signal`.
+   */
+  async run<M extends R['queue']>(body: QueueBody<R, M>, options: QueueRunOptions = {}): Promise<QueueRunOutcome[]> {
+    const b = body as Record<string, unknown>;
+    const validate = await this.validatorFor(b, options);
+    const { runGenerations } = await import('./queue-run.ts');
+    return runGenerations(this.t, b, options, validate);
+  }
+
+  /** The status of this client's shared event stream (`state`, `epoch`, `subscribers`; `idle` when no run follows generations). */
+  get eventStream(): EventStreamStatus {
+    return eventStreamStatus(this.t);
+  }
+}
 
 /**
  * The server-sent event stream of `GET /api/events`. Events go only to connected subscribers
  * (no buffering): connect before enqueueing. `queue.run` uses it for you.
  */
-export class Events extends Resource {
+export class Events {
+  constructor(private readonly t: Transport) {}
+
   /**
    * Connect to `GET /api/events` and resolve once the response headers arrived: from then on,
    * every event the service emits for the user is delivered. Iterate the returned `EventStream`
    * once; `close()` or the `signal` ends it. `timeoutMs` (default the client's) covers only the
-   * connection, not the (endless) stream; connecting is retried like a GET.
+   * connection, not the (endless) stream; connecting is retried like a GET. The stream ends with
+   * `ConnectionError` when silent (not even a keep-alive) beyond `eventStreamIdleTimeoutMs`.
+   * With `allEvents: true` it yields every event type (`AnyServerEvent`).
    * @throws AuthenticationError, ConnectionError, TimeoutError, AbortError.
    */
-  async connect(options: RequestOptions = {}): Promise<EventStream> {
-    return this.open(options);
-  }
-
-  /** `connect`, with a callback for each chunk of bytes received (keep-alive comments included). */
-  async open(options: RequestOptions = {}, onActivity?: () => void): Promise<EventStream> {
-    const { response, scope } = await this.client.openStream({ method: 'GET', path: '/api/events' }, options, true);
-    return new EventStream(response, scope, onActivity);
+  connect(options?: EventStreamOptions & { allEvents?: false | undefined }): Promise<EventStream<ServerEvent>>;
+  connect(options: EventStreamOptions & { allEvents: true }): Promise<EventStream<AnyServerEvent>>;
+  async connect(options: EventStreamOptions = {}): Promise<EventStream<AnyServerEvent>> {
+    const { openEventStream } = await import('./sse.ts');
+    return openEventStream<AnyServerEvent>(this.t, options);
   }
 
   /**
    * The events of `GET /api/events` as an async iterable (connecting on the first iteration):
-   * `media_generation_completed` typed (`{ generation_id, status: 'succeeded', url, media_type,
-   * model }` or `{ ..., status: 'failed', error }`), every other event type passed through with
-   * its `data` parsed as JSON (or the raw string). Keep-alive comments are skipped. The iteration
-   * ends when the server closes the stream, the consumer breaks, or `signal` aborts (`AbortError`).
-   * It does not reconnect (use `queue.run`, which does).
-   * @throws (from iteration) AuthenticationError, ConnectionError (connect failure or drop), TimeoutError (connecting), AbortError.
+   * `media_generation_completed` events, typed (`{ generation_id, status: 'succeeded', url,
+   * media_type, model }` or `{ ..., status: 'failed', error }`), so that
+   * `if (event.event === 'media_generation_completed')` narrows `event.data`. With
+   * `allEvents: true`, every other event type too, `data` parsed as JSON (or the raw string);
+   * narrow those with `isMediaGenerationCompleted`. Keep-alive comments are skipped. The iteration
+   * ends when the server closes the stream, the consumer breaks, or `signal` aborts (`AbortError`);
+   * silence beyond `eventStreamIdleTimeoutMs` ends it with `ConnectionError`. It does not
+   * reconnect (`queue.run` does).
+   * @throws (from iteration) AuthenticationError, ConnectionError (connect failure, drop, or
+   * silence), TimeoutError (connecting), AbortError.
    */
-  async *stream(options: RequestOptions = {}): AsyncGenerator<ServerEvent, void, undefined> {
-    const stream = await this.open(options);
+  stream(options?: EventStreamOptions & { allEvents?: false | undefined }): AsyncGenerator<ServerEvent, void, undefined>;
+  stream(options: EventStreamOptions & { allEvents: true }): AsyncGenerator<AnyServerEvent, void, undefined>;
+  async *stream(options: EventStreamOptions = {}): AsyncGenerator<AnyServerEvent, void, undefined> {
+    const { openEventStream } = await import('./sse.ts');
+    const stream = await openEventStream<AnyServerEvent>(this.t, options);
     try {
       yield* stream;
     } finally {
@@ -144,27 +269,23 @@ export class Events extends Resource {
 }
 
 /** Model details. */
-export class Models extends Resource {
+export class Models {
+  constructor(private readonly t: Transport) {}
+
   /**
    * `GET /api/ai/models/{id}`.
    * @returns the model object with its schema normalised to `request_schema` (from `request_schema` or `json_request_schema`).
-   * @throws NotFoundError (`Model not found: <id>`).
+   * @throws NotFoundError (`Model not found: <id>`), InvalidResponseError (an empty, `null` or non-object body).
    */
-  async retrieve(id: string, options?: RequestOptions): Promise<Model> {
-    const raw = await this.client.request<Record<string, unknown>>({ method: 'GET', path: `/api/ai/models/${encodePath(id)}` }, options);
-    return normaliseModel(raw);
+  retrieve(id: string, options?: RequestOptions): Promise<Model> {
+    return retrieveModel(this.t, id, options);
   }
 }
 
-/** Normalise a model object: the schema under `request_schema` (the service uses either name). */
-export function normaliseModel(raw: Record<string, unknown>): Model {
-  const { json_request_schema, request_schema, ...rest } = raw;
-  const schema = (request_schema ?? json_request_schema ?? null) as Model['request_schema'];
-  return { ...rest, id: String(rest['id'] ?? ''), request_schema: schema } as Model;
-}
-
 /** Fine-tunes of a repository. */
-export class FineTunes extends Resource {
+export class FineTunes {
+  constructor(private readonly t: Transport) {}
+
   /**
    * `POST /api/repos/{namespace}/{repo_name}/fine_tunes`: create a fine-tune from a dataset file of
    * the repository. `body` is typed by `script_type` (see `FineTuneCreateParams`): e.g.
@@ -175,7 +296,7 @@ export class FineTunes extends Resource {
    * PermissionDeniedError, InsufficientCreditsError, OutcomeUnknownError, TimeoutError, AbortError.
    */
   create(ref: RepoRef, body: FineTuneCreateParams, options?: RequestOptions): Promise<FineTune> {
-    return this.client.request({ method: 'POST', path: `/api/repos/${encodePath(ref.namespace)}/${encodePath(ref.repo_name)}/fine_tunes`, body }, options);
+    return createFineTune(this.t, ref, body, options);
   }
 
   /**
@@ -184,10 +305,6 @@ export class FineTunes extends Resource {
    * @throws NotFoundError when the fine-tune does not exist.
    */
   tokenize(ref: RepoRef & { id: string }, options?: RequestOptions): Promise<FineTune> {
-    // Generating POST: never resent unless the service surely did not process it.
-    return this.client.request(
-      { method: 'POST', path: `/api/repos/${encodePath(ref.namespace)}/${encodePath(ref.repo_name)}/fine_tunes/${encodePath(ref.id)}/tokenize` },
-      options,
-    );
+    return tokenizeFineTune(this.t, ref, options);
   }
 }

@@ -8,12 +8,14 @@
  * - A generating POST (chat, images, videos, queue enqueue, fine-tune create, tokenize) is retried
  *   only when the server surely did not process it: a 429, or a connection refused before any
  *   byte of the request was sent. Any other failure (5xx, reset, timeout while in flight, a
- *   success status with an unreadable body) becomes `OutcomeUnknownError`: never a second send.
+ *   success status with an unusable or too large body) becomes `OutcomeUnknownError`: never a
+ *   second send. A redirect (`RedirectError`) is never retried nor followed.
  * - The call's timeout covers every attempt and every delay between attempts.
  */
 import pRetry from 'p-retry';
-import { AbortError, APIError, ConnectionError, OutcomeUnknownError, parseRetryAfterMs, RateLimitError, TimeoutError } from './errors.ts';
-import { type CallScope, type Http, type HttpRequest, isIdempotent } from './http.ts';
+import { AbortError, APIError, ConnectionError, OutcomeUnknownError, parseRetryAfterMs, RateLimitError, RedirectError, TimeoutError } from './errors.ts';
+import { type Http, type HttpRequest, isIdempotent } from './http.ts';
+import type { CallScope } from './scope.ts';
 
 /** Retry settings, from the client's options and the call's `maxRetries`. */
 export interface RetryPolicy {
@@ -89,7 +91,10 @@ export async function sendWithRetries(http: Http, req: HttpRequest, scope: CallS
   const why = { timedOut: scope.timedOut, userSignal: scope.userSignal };
   // After these the server surely did not process the request: a timeout during the next delay is a plain timeout.
   const notProcessed = (err: unknown) =>
-    err instanceof RateLimitError || (err instanceof ConnectionError && err.notSent) || (err instanceof APIError && err.status !== undefined && err.status < 500 && err.status >= 400);
+    err instanceof RateLimitError ||
+    err instanceof RedirectError ||
+    (err instanceof ConnectionError && err.notSent) ||
+    (err instanceof APIError && err.status !== undefined && err.status < 500 && err.status >= 400);
   const attempt = async (): Promise<unknown> => {
     inFlight = true;
     try {

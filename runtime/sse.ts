@@ -1,32 +1,87 @@
 /**
- * Server-sent events: parsing (eventsource-parser), the `/api/events` stream, streaming chat
- * completions, and the shared, reference-counted, reconnecting event connection that
- * `queue.run` uses. Only `ReadableStream` and `TextDecoder` are used (Node 20+, Deno, Bun, browsers).
+ * Server-sent events: parsing (eventsource-parser), the `/api/events` stream (`EventStream`) and
+ * streaming chat completions (`ChatCompletionStream`), each read with an event-size cap; the
+ * events stream also with an idle timeout. Only `ReadableStream` and `TextDecoder` are used
+ * (Node 20+, Deno, Bun, browsers). The shared, reconnecting connection of `queue.run` is in
+ * `shared-event-stream.ts`.
  */
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
-import pRetry from 'p-retry';
-import { AbortError, APIError, ConnectionError, messageFromBody, SDKError } from './errors.ts';
-import type { CallScope } from './http.ts';
-import { backoffDelay, isFatalStatus, sleep } from './retry.ts';
-import type { ChatCompletionChunk, ServerEvent } from './types.ts';
+import { AbortError, APIError, ConnectionError, messageFromBody, ResponseTooLargeError, SDKError, truncate } from './errors.ts';
+import type { HttpRequest } from './http.ts';
+import type { CallScope, RequestOptions } from './scope.ts';
+import type { Transport } from './transport.ts';
+import type { AnyServerEvent, ChatCompletionChunk, ServerEvent } from './types.ts';
+
+/** How `sseMessages` reads a stream. Times in milliseconds. */
+export interface SseReadOptions {
+  /** Called for every chunk of bytes read (keep-alive comments included). */
+  onActivity?: (() => void) | undefined;
+  /** Fail with `ConnectionError` when one read waits longer than this (0 or undefined: never). */
+  idleTimeoutMs?: number | undefined;
+  /** Fail with `ResponseTooLargeError` when one event grows beyond this many bytes. */
+  maxEventBytes?: number | undefined;
+  /** The request, for error messages. */
+  request: { method: string; path: string };
+}
 
 /**
  * The SSE messages of a response body, parsed by eventsource-parser. Comments (the server's
- * `: keep-alive` lines) are not yielded; `onActivity` is called for every chunk of bytes read,
- * comments included (used to detect a silent connection).
+ * `: keep-alive` lines) are not yielded, but count as activity.
+ * @throws ConnectionError when a read waited longer than `idleTimeoutMs` (the connection is then
+ * released); ResponseTooLargeError when one event exceeds `maxEventBytes`; the read's own error.
  */
-export async function* sseMessages(body: ReadableStream<Uint8Array>, onActivity?: () => void): AsyncGenerator<EventSourceMessage, void, undefined> {
+export async function* sseMessages(body: ReadableStream<Uint8Array>, options: SseReadOptions): AsyncGenerator<EventSourceMessage, void, undefined> {
   const reader = body.getReader();
   const decoder = new TextDecoder();
   let pending: EventSourceMessage[] = [];
-  const parser = createParser({ onEvent: (m) => void pending.push(m) });
+  let completed = false; // an event or comment ended during the last feed
+  const parser = createParser({
+    onEvent: (m) => {
+      pending.push(m);
+      completed = true;
+    },
+    onComment: () => {
+      completed = true;
+    },
+  });
+  const idleMs = options.idleTimeoutMs ?? 0;
+  const maxEventBytes = options.maxEventBytes ?? Infinity;
+  const { method, path } = options.request;
+  let partialBytes = 0;
   let finished = false;
   try {
     for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      onActivity?.();
-      parser.feed(decoder.decode(value, { stream: true }));
+      let idle = false;
+      const timer =
+        idleMs > 0 && Number.isFinite(idleMs)
+          ? setTimeout(() => {
+              idle = true;
+              void reader.cancel().catch(() => undefined);
+            }, idleMs)
+          : undefined;
+      let result: ReadableStreamReadResult<Uint8Array>;
+      try {
+        result = await reader.read();
+      } finally {
+        if (timer !== undefined) clearTimeout(timer);
+      }
+      if (idle) {
+        throw new ConnectionError(
+          `The event stream (${method} ${path}) was silent for more than ${idleMs} ms (the service sends a keep-alive every 15 s when idle): the connection is presumed dead`,
+          { request: options.request },
+        );
+      }
+      if (result.done) break;
+      options.onActivity?.();
+      completed = false;
+      parser.feed(decoder.decode(result.value, { stream: true }));
+      partialBytes = completed ? 0 : partialBytes + result.value.byteLength;
+      if (partialBytes > maxEventBytes) {
+        throw new ResponseTooLargeError(`An event of ${method} ${path} is larger than maxResponseBytes (${maxEventBytes} bytes); the SDK stopped reading the stream`, {
+          request: options.request,
+          limitBytes: maxEventBytes,
+        });
+      }
       if (pending.length > 0) {
         const batch = pending;
         pending = [];
@@ -43,40 +98,61 @@ export async function* sseMessages(body: ReadableStream<Uint8Array>, onActivity?
   }
 }
 
-/** Turn one SSE message into a `ServerEvent`: `data` parsed as JSON when it is JSON, else the raw string. */
-export function toServerEvent(m: EventSourceMessage): ServerEvent | undefined {
+/**
+ * Turn one SSE message into an event: `data` parsed as JSON when it is JSON, else the raw string.
+ * A malformed `media_generation_completed` (no JSON object with a string `generation_id`) is
+ * dropped (undefined), as is every other event type unless `allEvents`.
+ */
+export function toServerEvent(m: EventSourceMessage, allEvents: boolean): AnyServerEvent | undefined {
   const event = m.event ?? 'message';
+  const completion = event === 'media_generation_completed';
+  if (!completion && !allEvents) return undefined;
   let data: unknown = m.data;
   try {
     data = JSON.parse(m.data);
   } catch {
-    if (event === 'media_generation_completed') return undefined; // malformed: dropped (see Events.stream)
+    if (completion) return undefined;
   }
-  if (event === 'media_generation_completed' && (!data || typeof data !== 'object' || typeof (data as { generation_id?: unknown }).generation_id !== 'string')) return undefined;
-  return (m.id === undefined ? { event, data } : { event, data, id: m.id }) as ServerEvent;
+  if (completion && (!data || typeof data !== 'object' || typeof (data as { generation_id?: unknown }).generation_id !== 'string')) return undefined;
+  return m.id === undefined ? { event, data } : { event, data, id: m.id };
 }
+
+/** How an `EventStream` reads. */
+export interface EventStreamSettings {
+  /** Yield every event type (`AnyServerEvent`), not only the documented ones. */
+  allEvents?: boolean | undefined;
+  /** The transport's `eventStreamIdleTimeoutMs`. */
+  idleTimeoutMs?: number | undefined;
+  /** The transport's `maxResponseBytes`, per event. */
+  maxEventBytes?: number | undefined;
+  /** Called for every chunk of bytes received (keep-alive comments included). */
+  onActivity?: (() => void) | undefined;
+}
+
+const EVENTS_REQUEST = { method: 'GET', path: '/api/events' } as const;
 
 /**
  * One open connection to `GET /api/events`, already past its response headers (so anything
  * emitted from now on is delivered). Iterate it once with `for await`; `close()` ends it (the
  * iteration then finishes normally).
  *
- * Yields `ServerEvent`s: `media_generation_completed` typed, any other event type passed through
- * with its `data` parsed as JSON (or the raw string). Keep-alive comments are not yielded; a
- * malformed `media_generation_completed` (no JSON object with a `generation_id`) is dropped.
+ * Yields `ServerEvent`s (`media_generation_completed`, typed), or with `allEvents` every event
+ * (`AnyServerEvent`, other types with `data` parsed as JSON or the raw string). Keep-alive
+ * comments are not yielded; a malformed `media_generation_completed` is dropped.
  *
  * Iteration ends when the server closes the stream or `close()` is called.
- * @throws (from iteration) `ConnectionError` when the connection drops, `AbortError` when the
- * caller's `signal` aborts.
+ * @throws (from iteration) `ConnectionError` when the connection drops or stays silent (not even a
+ * keep-alive) for longer than the idle timeout; `ResponseTooLargeError` for an event beyond the
+ * size cap; `AbortError` / `TimeoutError` when the caller's `signal` / `timeoutMs` ends it.
  */
-export class EventStream implements AsyncIterable<ServerEvent> {
+export class EventStream<E extends AnyServerEvent = ServerEvent> implements AsyncIterable<E> {
   private closed = false;
   private used = false;
 
   constructor(
     private readonly response: Response,
     private readonly scope: CallScope,
-    private readonly onActivity?: () => void,
+    private readonly settings: EventStreamSettings = {},
   ) {}
 
   /** End the stream and release the connection. Idempotent. */
@@ -87,23 +163,31 @@ export class EventStream implements AsyncIterable<ServerEvent> {
     this.scope.dispose();
   }
 
-  async *[Symbol.asyncIterator](): AsyncGenerator<ServerEvent, void, undefined> {
+  async *[Symbol.asyncIterator](): AsyncGenerator<E, void, undefined> {
     if (this.used) throw new SDKError('An EventStream can be iterated only once');
     this.used = true;
     const body = this.response.body;
     if (!body) return this.close();
+    const all = this.settings.allEvents === true;
     try {
-      for await (const m of sseMessages(body, this.onActivity)) {
+      const messages = sseMessages(body, {
+        onActivity: this.settings.onActivity,
+        idleTimeoutMs: this.settings.idleTimeoutMs,
+        maxEventBytes: this.settings.maxEventBytes,
+        request: EVENTS_REQUEST,
+      });
+      for await (const m of messages) {
         if (this.closed) return; // close() takes effect even for messages already received
         if (this.scope.signal.aborted) throw this.scope.endError('GET /api/events');
-        const ev = toServerEvent(m);
-        if (ev) yield ev;
+        const ev = toServerEvent(m, all);
+        if (ev) yield ev as E;
       }
     } catch (err) {
       if (this.closed) return;
       if (this.scope.signal.aborted) throw this.scope.endError('GET /api/events', err);
+      if (err instanceof APIError) throw err;
       throw new ConnectionError(`The event stream (GET /api/events) was interrupted: ${err instanceof Error ? err.message : String(err)}`, {
-        request: { method: 'GET', path: '/api/events' },
+        request: EVENTS_REQUEST,
         cause: err,
       });
     } finally {
@@ -112,13 +196,56 @@ export class EventStream implements AsyncIterable<ServerEvent> {
   }
 }
 
+/** Options of `events.connect` / `events.stream`. */
+export interface EventStreamOptions extends RequestOptions {
+  /**
+   * Yield every event type, not only `media_generation_completed` (default false). Other event
+   * types are not documented; they come as `OtherServerEvent` (narrow with `isMediaGenerationCompleted`).
+   */
+  allEvents?: boolean | undefined;
+}
+
+/** The content type of a stream response: an error unless `text/event-stream` (the stream is then released). */
+async function expectEventStream(response: Response, scope: CallScope, request: { method: string; path: string }, what: string): Promise<void> {
+  const type = response.headers.get('content-type') ?? '';
+  if (type.toLowerCase().includes('text/event-stream')) return;
+  const text = await response.text().catch(() => '');
+  scope.abort();
+  scope.dispose();
+  throw new APIError(`Expected a text/event-stream answer to ${what}, got ${type || 'no content type'}`, {
+    status: response.status,
+    body: truncate(text, 65_536),
+    headers: response.headers,
+    request,
+  });
+}
+
+/**
+ * Connect to `GET /api/events` through `t` and resolve once the response headers arrived (from
+ * then on every event is delivered). `timeoutMs` covers only the connection; connecting is
+ * retried like a GET (`maxRetries`). The stream uses the transport's idle timeout and size cap.
+ * @throws AuthenticationError, ConnectionError, TimeoutError, AbortError, APIError (not an event stream).
+ */
+export async function openEventStream<E extends AnyServerEvent = ServerEvent>(t: Transport, options: EventStreamOptions = {}, onActivity?: () => void): Promise<EventStream<E>> {
+  const { allEvents, ...rest } = options;
+  const { response, scope } = await t.openStream({ method: 'GET', path: '/api/events' }, rest, true);
+  await expectEventStream(response, scope, EVENTS_REQUEST, 'GET /api/events');
+  return new EventStream<E>(response, scope, {
+    allEvents,
+    idleTimeoutMs: t.settings.eventStreamIdleTimeoutMs,
+    maxEventBytes: t.settings.maxResponseBytes,
+    onActivity,
+  });
+}
+
 /**
  * The result of `chat.completions.create({ ..., stream: true })`: an async iterable of
  * `ChatCompletionChunk`, ending at the server's `data: [DONE]`. Iterate it once. `abort()` (or the
  * call's `signal`) stops it; breaking out of `for await` releases the connection. The call's
  * `timeoutMs` covers the whole stream.
- * @throws (from iteration) `APIError` when the server sends an error object in the stream,
- * `ConnectionError` when the connection drops or the stream ends before `[DONE]`,
+ * @throws (from iteration) `APIError` when the server sends an error object in the stream (its
+ * message and body redacted like every error), `ConnectionError` when the connection drops or the
+ * stream ends before `[DONE]`, `ResponseTooLargeError` for a chunk beyond the size cap,
  * `TimeoutError`, `AbortError`.
  */
 export class ChatCompletionStream implements AsyncIterable<ChatCompletionChunk> {
@@ -128,6 +255,7 @@ export class ChatCompletionStream implements AsyncIterable<ChatCompletionChunk> 
   constructor(
     private readonly response: Response,
     private readonly scope: CallScope,
+    private readonly maxEventBytes: number = Infinity,
   ) {}
 
   /** Stop the stream; a pending or later iteration step throws `AbortError`. */
@@ -144,7 +272,7 @@ export class ChatCompletionStream implements AsyncIterable<ChatCompletionChunk> 
     let done = false;
     try {
       if (!body) throw new ConnectionError('The chat stream has no body', { request });
-      for await (const m of sseMessages(body)) {
+      for await (const m of sseMessages(body, { maxEventBytes: this.maxEventBytes, request })) {
         // abort() and the signal take effect even for chunks already received.
         if (this.aborted) throw new AbortError('The chat stream was aborted');
         if (this.scope.signal.aborted) throw this.scope.endError('POST /api/ai/chat/completions');
@@ -156,7 +284,7 @@ export class ChatCompletionStream implements AsyncIterable<ChatCompletionChunk> 
         try {
           chunk = JSON.parse(m.data);
         } catch (err) {
-          throw new APIError('Invalid JSON in a chat stream chunk', { status: this.response.status, body: m.data, request, cause: err });
+          throw new APIError('Invalid JSON in a chat stream chunk', { status: this.response.status, body: truncate(m.data, 65_536), request, cause: err });
         }
         if (chunk && typeof chunk === 'object' && 'error' in chunk && (chunk as { error: unknown }).error) {
           throw new APIError(messageFromBody(chunk, 'The chat stream reported an error'), { status: this.response.status, body: chunk, request });
@@ -176,180 +304,14 @@ export class ChatCompletionStream implements AsyncIterable<ChatCompletionChunk> 
   }
 }
 
-// ---------------------------------------------------------------------------------------------
-// The shared event connection
-
-/** What a subscriber of `SharedEventStream` is told. Handlers must not throw. */
-export interface SharedEventListener {
-  /** An event of the stream. */
-  onEvent(event: ServerEvent): void;
-  /** The connection is up (response headers arrived). `epoch` counts connections; `reconnected` after a drop. */
-  onUp(info: { epoch: number; reconnected: boolean }): void;
-  /** The connection dropped (it will reconnect while subscribers remain). Events emitted until it is up again are lost. */
-  onDown(error: unknown): void;
-  /**
-   * A connection attempt failed. `fatal` (a 4xx other than 408/429, e.g. 401): the stream stops
-   * trying and every subscriber should give up; otherwise it retries with backoff.
-   */
-  onConnectError(error: unknown, info: { consecutiveFailures: number; fatal: boolean }): void;
-}
-
-/** Options of `SharedEventStream`. Times in milliseconds. */
-export interface SharedEventStreamOptions {
-  /** Open one connection (one attempt, no retries), resolved once the response headers arrived. */
-  open: (signal: AbortSignal, onActivity: () => void) => Promise<EventStream>;
-  /** Base of the jittered exponential reconnect backoff. */
-  baseDelayMs: number;
-  /** Upper bound of one reconnect delay. */
-  maxDelayMs: number;
-  /** Reconnect when nothing (not even a keep-alive comment) arrived for this long. 0 disables. */
-  idleTimeoutMs: number;
-}
-
 /**
- * One `/api/events` connection shared by its subscribers, reference-counted: it connects when the
- * first subscriber arrives, reconnects with jittered backoff when it drops, and closes when the
- * last one leaves. There is no replay: events emitted while it is down are lost (the service does
- * not buffer), which subscribers learn through `onDown`/`onUp`.
+ * `POST /api/ai/chat/completions` with `stream: true` through `t`: resolves once the response
+ * headers arrived. Never resent unless the service surely did not process it.
+ * @throws as `Transport.request`, and APIError when the answer is not an event stream.
  */
-export class SharedEventStream {
-  private readonly listeners = new Set<SharedEventListener>();
-  private ctrl: AbortController | undefined;
-  /** `idle` (no subscriber), `connecting`, `up`, or `down` (waiting to reconnect). */
-  state: 'idle' | 'connecting' | 'up' | 'down' = 'idle';
-  /** Number of connections established so far (increases at each connect and reconnect). */
-  epoch = 0;
-
-  constructor(private readonly options: SharedEventStreamOptions) {}
-
-  /** Number of current subscribers. */
-  get subscribers(): number {
-    return this.listeners.size;
-  }
-
-  /** Start connecting again when subscribers remain but the stream stopped (after a fatal error). */
-  restart(): void {
-    if (this.listeners.size > 0 && !this.ctrl) {
-      const ctrl = new AbortController();
-      this.ctrl = ctrl;
-      void this.loop(ctrl);
-    }
-  }
-
-  /** Add a subscriber (connecting if it is the first). Returns the function that removes it (closing the connection if it was the last). */
-  subscribe(listener: SharedEventListener): () => void {
-    this.listeners.add(listener);
-    if (!this.ctrl) {
-      const ctrl = new AbortController();
-      this.ctrl = ctrl;
-      void this.loop(ctrl);
-    }
-    let removed = false;
-    return () => {
-      if (removed) return;
-      removed = true;
-      this.listeners.delete(listener);
-      if (this.listeners.size === 0 && this.ctrl) {
-        this.ctrl.abort();
-        this.ctrl = undefined;
-        this.state = 'idle';
-      }
-    };
-  }
-
-  private each(f: (l: SharedEventListener) => void): void {
-    for (const l of [...this.listeners]) {
-      try {
-        f(l);
-      } catch {
-        /* a listener's bug must not stop the stream */
-      }
-    }
-  }
-
-  private async loop(ctrl: AbortController): Promise<void> {
-    const current = () => this.ctrl === ctrl && !ctrl.signal.aborted;
-    let everUp = false;
-    let flaps = 0;
-    while (current()) {
-      this.state = 'connecting';
-      let lastActivity = Date.now();
-      const onActivity = () => {
-        lastActivity = Date.now();
-      };
-      let consecutiveFailures = 0;
-      let stream: EventStream;
-      try {
-        stream = await pRetry(() => this.options.open(ctrl.signal, onActivity), {
-          retries: Infinity,
-          factor: 2,
-          minTimeout: this.options.baseDelayMs,
-          maxTimeout: this.options.maxDelayMs,
-          randomize: true,
-          signal: ctrl.signal,
-          onFailedAttempt: ({ error }) => {
-            if (!current()) return;
-            consecutiveFailures++;
-            const fatal = isFatalStatus(error);
-            this.each((l) => l.onConnectError(error, { consecutiveFailures, fatal }));
-          },
-          shouldRetry: ({ error }) => current() && !isFatalStatus(error) && !(error instanceof AbortError),
-        });
-      } catch {
-        // Aborted (no subscriber left) or fatal (subscribers were told and give up).
-        if (this.ctrl === ctrl) {
-          this.ctrl = undefined;
-          this.state = 'idle';
-        }
-        return;
-      }
-      if (!current()) {
-        stream.close();
-        return;
-      }
-      this.epoch++;
-      this.state = 'up';
-      const epoch = this.epoch;
-      const reconnected = everUp;
-      everUp = true;
-      this.each((l) => l.onUp({ epoch, reconnected }));
-      const openedAt = Date.now();
-      lastActivity = openedAt;
-      let idle = false;
-      const idleMs = this.options.idleTimeoutMs;
-      const watchdog =
-        idleMs > 0
-          ? setInterval(() => {
-              if (Date.now() - lastActivity > idleMs) {
-                idle = true;
-                stream.close();
-              }
-            }, Math.max(10, Math.min(idleMs / 2, 5_000)))
-          : undefined;
-      let error: unknown;
-      try {
-        for await (const ev of stream) {
-          if (!current()) break;
-          this.each((l) => l.onEvent(ev));
-        }
-        error = idle
-          ? new ConnectionError(`The event stream was silent for more than ${idleMs} ms`, { request: { method: 'GET', path: '/api/events' } })
-          : new ConnectionError('The event stream was closed by the server', { request: { method: 'GET', path: '/api/events' } });
-      } catch (err) {
-        error = err;
-      } finally {
-        if (watchdog !== undefined) clearInterval(watchdog);
-        stream.close();
-      }
-      if (!current()) return;
-      this.state = 'down';
-      this.each((l) => l.onDown(error));
-      flaps = Date.now() - openedAt > 10_000 ? 0 : flaps + 1;
-      try {
-        await sleep(backoffDelay(Math.max(0, flaps - 1), this.options.baseDelayMs, this.options.maxDelayMs), ctrl.signal);
-      } catch {
-        return;
-      }
-    }
-  }
+export async function openChatStream(t: Transport, body: Record<string, unknown>, options?: RequestOptions): Promise<ChatCompletionStream> {
+  const req: HttpRequest = { method: 'POST', path: '/api/ai/chat/completions', body };
+  const { response, scope } = await t.openStream(req, options);
+  await expectEventStream(response, scope, { method: req.method, path: req.path }, 'a streaming chat completion');
+  return new ChatCompletionStream(response, scope, t.settings.maxResponseBytes);
 }

@@ -1,12 +1,13 @@
 /**
  * Resource and request types of the fixed endpoints, written by hand from the API description
  * (v0.224.2). They are kept equal to `components.schemas` of `specs/openapi.yaml` by
- * `test/types/openapi-compat.test-d.ts`, which compares them with openapi-typescript's output in
+ * `test/types/openapi-compat.types.ts`, which compares them with openapi-typescript's output in
  * `generated/openapi.ts`. The runtime cannot import `generated/` (dependencies point one way),
  * hence this copy and that guard.
  *
  * Where the description says "not shown", the types are open (`[key: string]: unknown`) and
  * statuses are widened with `(string & {})` so that unknown values from the service still type-check.
+ * One function lives here too: `isMediaGenerationCompleted`, the type guard of `AnyServerEvent`.
  */
 
 /** How result media are returned: a temporary hosted `url` (default) or inline base64 `b64_json`. */
@@ -100,10 +101,45 @@ export interface MediaGenerationFailed {
 /** Payload of `media_generation_completed`: emitted once per generation that succeeded or failed. */
 export type MediaGenerationCompleted = MediaGenerationSucceeded | MediaGenerationFailed;
 
-/** An event read from `GET /api/events`. Only `media_generation_completed` is typed; other types pass through untyped. */
-export type ServerEvent =
-  | { event: 'media_generation_completed'; data: MediaGenerationCompleted; id?: string }
-  | { event: string & {}; data: unknown; id?: string };
+/** The `media_generation_completed` event of `GET /api/events`: one per generation that succeeded or failed. */
+export interface MediaGenerationCompletedEvent {
+  event: 'media_generation_completed';
+  data: MediaGenerationCompleted;
+  /** The SSE `id:` field, when the server sent one. */
+  id?: string;
+}
+
+/**
+ * An event of `GET /api/events` whose type the description documents. Only
+ * `media_generation_completed` is documented, so `event.event === 'media_generation_completed'`
+ * narrows `event.data` to `MediaGenerationCompleted`. `events.stream()` yields these.
+ */
+export type ServerEvent = MediaGenerationCompletedEvent;
+
+/**
+ * An event type the description does not document (e.g. deployment events: "payloads of the
+ * other event types on the stream: not shown"): `data` parsed as JSON when it is JSON, else the raw
+ * string. Yielded only with `events.stream({ allEvents: true })`.
+ */
+export interface OtherServerEvent {
+  event: string;
+  data: unknown;
+  /** The SSE `id:` field, when the server sent one. */
+  id?: string;
+}
+
+/**
+ * Any event of `GET /api/events` (`events.stream({ allEvents: true })`). Narrow it with
+ * `isMediaGenerationCompleted(event)`: a comparison of `event.event` cannot narrow a union whose
+ * other member's `event` is any string.
+ */
+export type AnyServerEvent = ServerEvent | OtherServerEvent;
+
+/** True when `event` is a well-formed `media_generation_completed` event (narrows `event.data`). */
+export function isMediaGenerationCompleted(event: AnyServerEvent): event is MediaGenerationCompletedEvent {
+  const data = event.data as { generation_id?: unknown } | null;
+  return event.event === 'media_generation_completed' && typeof data === 'object' && data !== null && typeof data.generation_id === 'string';
+}
 
 /** Model object of `GET /api/ai/models/{id}`, with the schema normalised to `request_schema`. Other fields are not shown by the description. */
 export interface Model {

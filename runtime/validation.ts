@@ -1,49 +1,72 @@
 /**
- * Client-side validation of queue requests against the model's JSON schema (ajv + ajv-formats).
+ * Client-side validation of queue requests with validators compiled at generate time.
  *
  * The service does not validate model parameters at enqueue: an invalid generation is accepted,
- * billed, and later fails or vanishes. `queue.enqueue` and `queue.run` therefore validate first:
- * - `num_generations` must be an integer from 1 to 4;
- * - the SDK-level fields (`model`, `response_format`, `target_namespace`, `num_generations`) are
- *   set aside unless the model's schema declares them, and the rest is validated against the
- *   schema closed at the top level (`additionalProperties: false`, so typos are caught);
- * - a model the schema source does not know, or whose schema is null, is not validated.
- * Compiled validators are cached per model; schemas are cloned, never mutated.
+ * billed, and later fails or vanishes. `queue.enqueue` and `queue.run` therefore validate first.
+ * The generator compiles each model's validator with ajv's standalone code generation
+ * (`generated/validators/<id>.ts`): it validates the whole queue body — the model's schema plus
+ * the SDK fields `model`, `response_format`, `target_namespace` and `num_generations` (each unless
+ * the schema declares it), closed with `additionalProperties: false`. At run time the SDK only
+ * runs that function and maps its errors to `ValidationError` issues: no validator library, no
+ * code evaluated from strings (so it works under a Content-Security-Policy without
+ * `'unsafe-eval'`).
  */
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import * as ajvFormats from 'ajv-formats';
-import type { SchemaSource } from './client.ts';
 import { ValidationError, type ValidationIssue } from './errors.ts';
 
-/** Fields the SDK adds to every queue request; validated by the SDK, not by the model's schema. */
-export const SDK_FIELDS = ['model', 'response_format', 'target_namespace', 'num_generations'] as const;
+/** One error of an ajv standalone validator (`validate.errors`), structurally (no ajv import). */
+export interface ValidatorErrorObject {
+  /** JSON pointer of the offending value (`/aspect_ratio`), `` for the body itself. */
+  instancePath: string;
+  schemaPath?: string;
+  /** The JSON Schema keyword that failed (`enum`, `required`, `additionalProperties`, `type`, ...). */
+  keyword: string;
+  /** The keyword's parameters (`missingProperty`, `additionalProperty`, `allowedValues`, ...). */
+  params: Record<string, unknown>;
+  message?: string;
+}
 
-type AddFormats = (ajv: Ajv) => Ajv;
-// ajv-formats is CommonJS: its default export is `module.exports` (Node) or `exports.default` (bundlers); both carry `.default`.
-const formatsModule = ajvFormats as unknown as { default: AddFormats & { default?: AddFormats } };
-const addFormats: AddFormats = formatsModule.default.default ?? formatsModule.default;
+/** ajv's standalone validate function shape (structural; no ajv import): true when valid, else `errors` says why. */
+export interface CompiledValidator {
+  (data: unknown): boolean;
+  errors?: readonly ValidatorErrorObject[] | null;
+}
+
+/**
+ * Loads the compiled validator of a model id (lazily, e.g. through a dynamic `import()` that a
+ * bundler splits off): `null` = the model has no schema, `undefined` = a model the source does not
+ * know. Neither is validated beyond the queue's own fields (`model`, `num_generations`).
+ */
+export type ValidatorSource = (model: string) => Promise<CompiledValidator | null | undefined>;
 
 /** Escape one JSON-pointer segment (RFC 6901). */
 function escapePointer(segment: string): string {
   return segment.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
-/** The issues of ajv errors, each located by the JSON pointer of the offending (or missing / extra) property. */
-export function issuesOf(errors: ErrorObject[] | null | undefined): ValidationIssue[] {
+/**
+ * The issues of validator errors, each located by the JSON pointer of the offending (or missing,
+ * or extra) property: `required` -> `is required`, `additionalProperties` -> `is not a parameter
+ * of this model`, `enum` -> `must be one of "a", "b"`; other keywords keep the validator's message.
+ * Duplicates (same pointer and message) are dropped.
+ */
+export function issuesOf(errors: readonly ValidatorErrorObject[] | null | undefined): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
   const seen = new Set<string>();
   for (const e of errors ?? []) {
     let pointer = e.instancePath;
     let message = e.message ?? 'is invalid';
-    const p = e.params as Record<string, unknown>;
-    if (e.keyword === 'required' && typeof p['missingProperty'] === 'string') {
-      pointer += '/' + escapePointer(p['missingProperty']);
+    const p = e.params ?? {};
+    const missing = p['missingProperty'];
+    const extra = p['additionalProperty'];
+    const allowed = p['allowedValues'];
+    if (e.keyword === 'required' && typeof missing === 'string') {
+      pointer += '/' + escapePointer(missing);
       message = 'is required';
-    } else if (e.keyword === 'additionalProperties' && typeof p['additionalProperty'] === 'string') {
-      pointer += '/' + escapePointer(p['additionalProperty']);
+    } else if (e.keyword === 'additionalProperties' && typeof extra === 'string') {
+      pointer += '/' + escapePointer(extra);
       message = 'is not a parameter of this model';
-    } else if (e.keyword === 'enum' && Array.isArray(p['allowedValues'])) {
-      message = `must be one of ${p['allowedValues'].map((v) => JSON.stringify(v)).join(', ')}`;
+    } else if (e.keyword === 'enum' && Array.isArray(allowed)) {
+      message = `must be one of ${allowed.map((v) => JSON.stringify(v)).join(', ')}`;
     }
     const key = `${pointer}\u0000${message}`;
     if (seen.has(key)) continue;
@@ -54,66 +77,28 @@ export function issuesOf(errors: ErrorObject[] | null | undefined): ValidationIs
 }
 
 /**
- * Validates queue request bodies for one client (`await validator.check(body)`), with one ajv
- * instance and one compiled validator per model, compiled on first use.
+ * Validate a whole queue request body with the model's compiled validator.
+ * @throws ValidationError listing every problem with its JSON pointer (nothing is sent).
  */
-export class RequestValidator {
-  private ajv: Ajv | undefined;
-  private readonly cache = new Map<string, Promise<{ validate: ValidateFunction; declared: Set<string> } | null>>();
+export function checkRequest(model: string, body: unknown, validate: CompiledValidator): void {
+  if (validate(body)) return;
+  const issues = issuesOf(validate.errors);
+  throw new ValidationError(model, issues.length > 0 ? issues : [{ pointer: '', message: 'is invalid' }]);
+}
 
-  constructor(private readonly source: SchemaSource | undefined) {}
-
-  private compiler(): Ajv {
-    if (!this.ajv) {
-      this.ajv = new Ajv({ allErrors: true, strict: false, validateSchema: false, addUsedSchema: false });
-      addFormats(this.ajv);
-    }
-    return this.ajv;
+/**
+ * The checks of the queue's own fields, for a body no compiled validator covers (a model without
+ * schema, or one the validator source does not know): `model` is a non-empty string and
+ * `num_generations`, when given, an integer from 1 to 4 (the description's range).
+ * @throws ValidationError (nothing is sent).
+ */
+export function checkQueueFields(body: Record<string, unknown>): void {
+  const model = body['model'];
+  const issues: ValidationIssue[] = [];
+  if (typeof model !== 'string' || model === '') issues.push({ pointer: '/model', message: 'is required (a model id string)', keyword: 'required' });
+  const n = body['num_generations'];
+  if (n !== undefined && !(typeof n === 'number' && Number.isInteger(n) && n >= 1 && n <= 4)) {
+    issues.push({ pointer: '/num_generations', message: 'must be an integer from 1 to 4', keyword: 'maximum' });
   }
-
-  /** The compiled validator of `model` (cached), or null when the model is unknown or has no schema. */
-  private validatorFor(model: string): Promise<{ validate: ValidateFunction; declared: Set<string> } | null> {
-    let entry = this.cache.get(model);
-    if (!entry) {
-      entry = (async () => {
-        const schema = this.source ? await this.source(model) : undefined;
-        if (!schema || typeof schema !== 'object') return null;
-        const closed = { ...(JSON.parse(JSON.stringify(schema)) as object), additionalProperties: false } as Record<string, unknown>;
-        delete closed['$id']; // the cache is ours: never let two models collide on an id
-        const props = (closed['properties'] ?? {}) as Record<string, unknown>;
-        return { validate: this.compiler().compile(closed), declared: new Set(Object.keys(props)) };
-      })();
-      // A failing source is not cached: the next call asks again.
-      entry.catch(() => this.cache.delete(model));
-      this.cache.set(model, entry);
-    }
-    return entry;
-  }
-
-  /**
-   * Check a queue request body.
-   * @throws ValidationError listing every problem with its JSON pointer (nothing was sent).
-   */
-  async check(body: Record<string, unknown>): Promise<void> {
-    const issues: ValidationIssue[] = [];
-    const model = body['model'];
-    if (typeof model !== 'string' || model === '') {
-      issues.push({ pointer: '/model', message: 'is required (a model id string)', keyword: 'required' });
-      throw new ValidationError(String(model ?? '(none)'), issues);
-    }
-    const n = body['num_generations'];
-    if (n !== undefined && !(typeof n === 'number' && Number.isInteger(n) && n >= 1 && n <= 4)) {
-      issues.push({ pointer: '/num_generations', message: 'must be an integer from 1 to 4', keyword: 'range' });
-    }
-    const v = await this.validatorFor(model);
-    if (v) {
-      const params: Record<string, unknown> = {};
-      for (const [k, value] of Object.entries(body)) {
-        if ((SDK_FIELDS as readonly string[]).includes(k) && !v.declared.has(k)) continue;
-        params[k] = value;
-      }
-      if (!v.validate(params)) issues.push(...issuesOf(v.validate.errors));
-    }
-    if (issues.length > 0) throw new ValidationError(model, issues);
-  }
+  if (issues.length > 0) throw new ValidationError(typeof model === 'string' && model !== '' ? model : '(none)', issues);
 }

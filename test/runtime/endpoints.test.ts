@@ -9,7 +9,6 @@ import {
   APIError,
   AuthenticationError,
   BadRequestError,
-  ChatCompletionStream,
   InsufficientCreditsError,
   NotFoundError,
   UnprocessableEntityError,
@@ -18,6 +17,7 @@ import {
   type FineTuneCreateParams,
   type ImageEditingTrainingParams,
 } from '../../index.ts';
+import { ChatCompletionStream } from '../../runtime/sse.ts'; // the class (the package index exports its type only)
 import { Client, rejectionOf, useServers } from './helpers.ts';
 
 const setup = useServers();

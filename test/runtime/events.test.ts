@@ -1,18 +1,41 @@
 // GET /api/events: typed completion events, other event types passed through, keep-alive comments
 // skipped, abort; and the shared stream's connection retries.
 import { describe, expect, it } from 'vitest';
-import { AbortError, ConnectionError, type ServerEvent } from '../../index.ts';
+import { AbortError, ConnectionError, isMediaGenerationCompleted, type AnyServerEvent } from '../../index.ts';
 import { Client, rejectionOf, until, useServers } from './helpers.ts';
 
 const setup = useServers();
 
 describe('events.stream', () => {
-  it('yields only real events (keep-alive comments skipped), media_generation_completed typed, others passed through', async () => {
+  it('yields media_generation_completed events by default, typed so that comparing event.event narrows data', async () => {
     const { client, server } = await setup({ keepAliveMs: 20 });
     const ac = new AbortController();
-    const seen: ServerEvent[] = [];
+    const seen: Array<{ id: string; status: string }> = [];
     const reading = (async () => {
-      for await (const ev of client.events.stream({ signal: ac.signal })) {
+      for await (const event of client.events.stream({ signal: ac.signal })) {
+        // The README's code: compiles only if the comparison narrows `event.data` (issue 7).
+        if (event.event === 'media_generation_completed') seen.push({ id: event.data.generation_id, status: event.data.status });
+        if (seen.length === 2) break;
+      }
+    })();
+    await until(() => server.count('GET', '/api/events') === 1);
+    server.emit('alice', 'deployment_updated', { deployment_id: 'd1', status: 'running' });
+    server.emit('alice', 'media_generation_completed', { generation_id: 'g1', status: 'succeeded', media_type: 'image', model: 'flux-1-dev', url: 'https://x/y.png' });
+    server.emit('alice', 'note', 'plain text');
+    server.emit('alice', 'media_generation_completed', { generation_id: 'g2', status: 'failed', media_type: 'image', error: 'boom' });
+    await reading;
+    expect(seen).toEqual([
+      { id: 'g1', status: 'succeeded' },
+      { id: 'g2', status: 'failed' },
+    ]);
+  });
+
+  it('allEvents: yields every event type (keep-alive comments skipped), others passed through with data parsed', async () => {
+    const { client, server } = await setup({ keepAliveMs: 20 });
+    const ac = new AbortController();
+    const seen: AnyServerEvent[] = [];
+    const reading = (async () => {
+      for await (const ev of client.events.stream({ signal: ac.signal, allEvents: true })) {
         seen.push(ev);
         if (seen.length === 3) break;
       }
@@ -26,11 +49,11 @@ describe('events.stream', () => {
     await reading;
     expect(seen.map((e) => e.event)).toEqual(['deployment_updated', 'media_generation_completed', 'note']);
     const done = seen[1]!;
-    if (done.event === 'media_generation_completed') {
-      const data = done.data as { status: string; url?: string };
-      expect(data.status).toBe('succeeded');
-      expect(data.url).toBe('https://x/y.png');
-    }
+    expect(isMediaGenerationCompleted(done)).toBe(true);
+    expect(isMediaGenerationCompleted(seen[0]!)).toBe(false);
+    if (!isMediaGenerationCompleted(done)) throw new Error('not narrowed');
+    expect(done.data.status).toBe('succeeded');
+    expect(done.data.status === 'succeeded' && done.data.url).toBe('https://x/y.png');
     expect(seen[0]!.data).toEqual({ deployment_id: 'd1', status: 'running' });
     expect(seen[2]!.data).toBe('plain text');
   });

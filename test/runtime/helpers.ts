@@ -1,9 +1,9 @@
 // Shared setup of the runtime end-to-end tests: a local server on 127.0.0.1 and an SDK client
 // pointed at it (no fetch mocks). Small delays keep the suite fast.
-import { readFile } from 'node:fs/promises';
+import { Ajv } from 'ajv';
 import { afterEach } from 'vitest';
 import { Client } from '../../index.ts';
-import type { ClientOptions, SchemaSource } from '../../runtime/index.ts';
+import type { ClientOptions, CompiledValidator } from '../../runtime/index.ts';
 import { startServer, type LocalServer, type LocalServerOptions } from '../server/index.ts';
 
 export { Client };
@@ -22,15 +22,13 @@ export function useServers(): (serverOptions?: LocalServerOptions, clientOptions
   };
 }
 
-/** A schema source reading the snapshot files directly (`specs/models/<id>.json`), for the runtime client. */
-export const specsSchemas: SchemaSource = async (model) => {
-  try {
-    const raw = JSON.parse(await readFile(new URL(`../../specs/models/${model}.json`, import.meta.url), 'utf8')) as Record<string, unknown>;
-    return (raw['request_schema'] ?? raw['json_request_schema'] ?? null) as Record<string, unknown> | null;
-  } catch {
-    return undefined;
-  }
-};
+/**
+ * A validator compiled at test time with ajv (a devDependency; the SDK itself ships none), for
+ * tests of the runtime with a hand-made validator source.
+ */
+export function compileValidator(schema: Record<string, unknown>): CompiledValidator {
+  return new Ajv({ allErrors: true, strict: false }).compile(schema);
+}
 
 /** Wait until `cond()` is true (polling every 5 ms), or fail after `ms`. */
 export async function until(cond: () => boolean, ms = 3_000): Promise<void> {

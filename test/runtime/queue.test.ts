@@ -13,7 +13,7 @@ import {
   type QueueRunOutcome,
   type QueueRunProgress,
 } from '../../index.ts';
-import { rejectionOf, specsSchemas, until, useServers } from './helpers.ts';
+import { compileValidator, rejectionOf, until, useServers } from './helpers.ts';
 
 const setup = useServers();
 
@@ -83,26 +83,44 @@ describe('validation before enqueue', () => {
     expect((outcomes[0] as { error: string }).error).toContain('/aspect_ratio');
   });
 
-  it('the runtime client validates with any schema source; unknown models and null schemas are not validated', async () => {
+  it('the runtime client validates with any validator source; unknown models and null validators get only the queue-field checks', async () => {
     const { server } = await setup();
-    const rt = new RuntimeClient({ apiKey: 'test-key', baseUrl: server.url, schemas: specsSchemas });
+    const kontext = compileValidator({
+      type: 'object',
+      properties: { model: { type: 'string' }, prompt: { type: 'string' }, input_image: { type: 'string', pattern: '^https?://' }, seed: { type: 'integer' } },
+      required: ['prompt'],
+      additionalProperties: false,
+    });
+    const rt = new RuntimeClient({ apiKey: 'test-key', baseUrl: server.url, validators: async (model) => (model === 'flux-kontext-dev' ? kontext : model === 'flux-1-dev' ? null : undefined) });
     const err = await rejectionOf(rt.queue.enqueue({ model: 'flux-kontext-dev', prompt: 'x', input_image: 'not a uri', seed: 1.5 }));
     expect((err as ValidationError).issues.map((i) => i.pointer).sort()).toEqual(['/input_image', '/seed']);
     const unknown = await rejectionOf(rt.queue.enqueue({ model: 'model-newer-than-snapshot', prompt: 'x', anything: 1 }));
     expect(unknown).toBeInstanceOf(NotFoundError); // validation skipped; the service answered
     expect(unknown.message).toBe('Model not found: model-newer-than-snapshot');
+    // No validator (null): only model and num_generations are checked.
+    const tooMany = await rejectionOf(rt.queue.enqueue({ model: 'flux-1-dev', prompt: 'x', num_generations: 7 }));
+    expect((tooMany as ValidationError).issues).toEqual([{ pointer: '/num_generations', message: 'must be an integer from 1 to 4', keyword: 'maximum' }]);
     expect(server.count('POST', '/api/ai/queue')).toBe(1);
   });
 
-  it('schemas are cloned, never mutated, and compiled once per model', async () => {
+  it('validators are loaded once per model and a failed load is asked again', async () => {
     const { server } = await setup();
-    const schema = { type: 'object', properties: { prompt: { type: 'string' } }, required: ['prompt'] };
-    const before = JSON.stringify(schema);
+    const strict = compileValidator({ type: 'object', properties: { model: { type: 'string' }, prompt: { type: 'string' } }, required: ['prompt'], additionalProperties: false });
     let loads = 0;
-    const rt = new RuntimeClient({ apiKey: 'test-key', baseUrl: server.url, schemas: async () => (loads++, schema) });
+    let fail = true;
+    const rt = new RuntimeClient({
+      apiKey: 'test-key',
+      baseUrl: server.url,
+      validators: async () => {
+        loads++;
+        if (fail) throw new Error('chunk failed to load');
+        return strict;
+      },
+    });
+    expect((await rejectionOf(rt.queue.enqueue({ model: 'flux-1-dev', prompt: 'x' }))).message).toBe('chunk failed to load');
+    fail = false;
     for (let i = 0; i < 3; i++) expect(await rejectionOf(rt.queue.enqueue({ model: 'flux-1-dev', prompt: 'x', extra: i }))).toBeInstanceOf(ValidationError);
-    expect(JSON.stringify(schema)).toBe(before);
-    expect(loads).toBe(1);
+    expect(loads).toBe(2);
     expect(server.count('POST', '/api/ai/queue')).toBe(0);
   });
 });

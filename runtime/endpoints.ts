@@ -1,0 +1,218 @@
+/**
+ * The endpoints as light functions over a `Transport`: one request each, the response shape
+ * checked. The resources of `Client` and the generated per-model functions both call these, so a
+ * bundle of one call carries only that call (plus HTTP, retries and errors). Streaming (chat with
+ * `stream: true`, `/api/events`) is in `sse.ts`; `queue.run` in `queue-run.ts`.
+ *
+ * A success answer that is empty, `null`, not JSON or not the documented shape is an
+ * `InvalidResponseError`; for a generating POST it arrives as an `OutcomeUnknownError` with reason
+ * `invalid_response` (the request was probably processed, so it is not resent).
+ */
+import { SDKError } from './errors.ts';
+import { encodePath, type HttpRequest, type ResponseCheck } from './http.ts';
+import { noteCancelled } from './queue-link.ts';
+import type { FineTuneCreateParams } from './fine-tunes.ts';
+import type { RequestOptions } from './scope.ts';
+import type { Transport } from './transport.ts';
+import type {
+  CancelResponse,
+  ChatCompletion,
+  EnqueueResponse,
+  FineTune,
+  Generation,
+  ImageResult,
+  Model,
+  QueueListParams,
+  QueueListResponse,
+  RepoRef,
+  ResponseFormat,
+  VideoResult,
+} from './types.ts';
+import { checkQueueFields, checkRequest, type CompiledValidator } from './validation.ts';
+
+/** Options of `queue.enqueue` (and of `queue.run`, which extends them). */
+export interface EnqueueOptions extends RequestOptions {
+  /**
+   * Validate the body before sending (default true): against the model's compiled validator when
+   * there is one, else only the queue's own fields. `false` sends the body exactly as given (the
+   * service accepts invalid parameters at enqueue and the generation later fails or vanishes).
+   */
+  validate?: boolean | undefined;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** A check that the body is an object with an array under `key`. */
+const objectWithArray =
+  (key: string, what: string): ResponseCheck =>
+  (body) =>
+    isObject(body) && Array.isArray(body[key]) ? undefined : `expected ${what} (an object with a "${key}" array)`;
+
+const isObjectBody =
+  (what: string): ResponseCheck =>
+  (body) =>
+    isObject(body) ? undefined : `expected ${what} (a JSON object)`;
+
+const imageResult = objectWithArray('images', 'an image result');
+const videoResult = objectWithArray('videos', 'a video result');
+const chatCompletion = objectWithArray('choices', 'a chat completion');
+const queueList = objectWithArray('generations', 'a queue list');
+
+/** The enqueue answer: at least one generation, each with a string `generation_id`. */
+const enqueueResponse: ResponseCheck = (body) => {
+  if (!isObject(body) || !Array.isArray(body['generations'])) return 'expected an enqueue response (an object with a "generations" array)';
+  const gens = body['generations'];
+  if (gens.length === 0) return 'the enqueue response lists no generations';
+  const bad = gens.findIndex((g) => !isObject(g) || typeof g['generation_id'] !== 'string' || g['generation_id'] === '');
+  return bad < 0 ? undefined : `generations[${bad}] has no generation_id string`;
+};
+
+const generation: ResponseCheck = (body) => (isObject(body) && typeof body['generation_id'] === 'string' ? undefined : 'expected a generation (an object with a "generation_id" string)');
+
+/**
+ * `POST /api/ai/images/generate`.
+ * @returns `ImageResult` (items `{ url }`, or `{ b64_json }` with `response_format: 'b64_json'`).
+ * @throws BadRequestError (`Prompt cannot be empty`), NotFoundError (`Model not found: <name>`),
+ * InsufficientCreditsError, OutcomeUnknownError (5xx, reset or timeout while in flight, unusable
+ * answer: never resent), TimeoutError, AbortError.
+ */
+export function generateImages(t: Transport, body: Record<string, unknown>, options?: RequestOptions): Promise<ImageResult<ResponseFormat>> {
+  return t.request({ method: 'POST', path: '/api/ai/images/generate', body, expect: imageResult }, options);
+}
+
+/**
+ * `POST /api/ai/images/edit`: `input_image` is required exactly when the model's schema says so
+ * (edit-only models), as the description says.
+ * @returns `ImageResult` typed by `response_format`.
+ * @throws BadRequestError (an input URL the service could not fetch: 403 Forbidden), NotFoundError,
+ * InsufficientCreditsError, OutcomeUnknownError, TimeoutError, AbortError.
+ */
+export function editImages(t: Transport, body: Record<string, unknown>, options?: RequestOptions): Promise<ImageResult<ResponseFormat>> {
+  return t.request({ method: 'POST', path: '/api/ai/images/edit', body, expect: imageResult }, options);
+}
+
+/**
+ * `POST /api/ai/videos/generate` (synchronous: 1 to 15 minutes; prefer the queue).
+ * @returns `VideoResult` typed by `response_format`.
+ * @throws UnprocessableEntityError (both or neither of `prompt` / `multi_prompt`), NotFoundError,
+ * InsufficientCreditsError, OutcomeUnknownError (the video may still be billed), TimeoutError, AbortError.
+ */
+export function generateVideos(t: Transport, body: Record<string, unknown>, options?: RequestOptions): Promise<VideoResult<ResponseFormat>> {
+  return t.request({ method: 'POST', path: '/api/ai/videos/generate', body, expect: videoResult }, options);
+}
+
+/**
+ * `POST /api/ai/chat/completions`, not streaming (stream with `openChatStream` or
+ * `client.chat.completions.create({ stream: true })`).
+ * @returns the `ChatCompletion` (`choices[].message`, `usage`; `created` in Unix seconds).
+ * @throws SDKError when `body.stream` is true (nothing sent); BadRequestError (`You must specify a
+ * model to call`, `Messages array cannot be empty`), NotFoundError, InsufficientCreditsError,
+ * OutcomeUnknownError (never resent), TimeoutError, AbortError.
+ */
+export async function createChatCompletion(t: Transport, body: Record<string, unknown>, options?: RequestOptions): Promise<ChatCompletion> {
+  if (body['stream'] === true) throw new SDKError('createChatCompletion does not stream: use client.chat.completions.create({ ..., stream: true }) or openChatStream');
+  return t.request({ method: 'POST', path: '/api/ai/chat/completions', body, expect: chatCompletion }, options);
+}
+
+/**
+ * The validation step of `queue.enqueue` / `queue.run`: nothing when `options.validate` is false;
+ * the compiled validator when there is one; else the queue's own fields (`model`, `num_generations`).
+ * @throws ValidationError (nothing is sent).
+ */
+export function validateQueueBody(body: Record<string, unknown>, options: EnqueueOptions | undefined, validate: CompiledValidator | null | undefined): void {
+  if (options?.validate === false) return;
+  if (validate) checkRequest(typeof body['model'] === 'string' && body['model'] !== '' ? body['model'] : '(none)', body, validate);
+  else checkQueueFields(body);
+}
+
+/**
+ * `POST /api/ai/queue`: enqueue 1 to 4 generations of an image or video model, validated first
+ * (see `validateQueueBody`). Never resent unless the service surely did not process it (429,
+ * connection refused).
+ * @returns `{ generations: [{ generation_id, status: 'processing' }] }` (at least one, each with a generation_id).
+ * @throws ValidationError (nothing sent), NotFoundError (`Model not found: <name>`),
+ * BadRequestError, InsufficientCreditsError, OutcomeUnknownError (5xx, reset or timeout while in
+ * flight, unusable answer: check `queue.list()`), TimeoutError, AbortError.
+ */
+export async function enqueueGenerations(t: Transport, body: Record<string, unknown>, options?: EnqueueOptions, validate?: CompiledValidator | null): Promise<EnqueueResponse> {
+  validateQueueBody(body, options, validate);
+  const { validate: _v, ...rest } = options ?? {};
+  return t.request(enqueueRequest(body), rest);
+}
+
+/** The request of `POST /api/ai/queue` (shared with `queue.run`). */
+export function enqueueRequest(body: Record<string, unknown>): HttpRequest {
+  return { method: 'POST', path: '/api/ai/queue', body, expect: enqueueResponse };
+}
+
+/**
+ * `GET /api/ai/queue`: in-progress generations of `namespace` (default the user), optionally of one `model`.
+ * @returns `{ count, generations }`.
+ * @throws AuthenticationError, PermissionDeniedError, TimeoutError, AbortError, ConnectionError.
+ */
+export function listGenerations(t: Transport, params: QueueListParams = {}, options?: RequestOptions): Promise<QueueListResponse> {
+  return t.request({ method: 'GET', path: '/api/ai/queue', query: { ...params }, expect: queueList }, options);
+}
+
+/**
+ * `GET /api/ai/queue/{generation_id}`.
+ * @returns the `Generation` while it is processing.
+ * @throws NotFoundError when the generation is terminal (succeeded, failed, cancelled, expired) or unknown.
+ */
+export function getGeneration(t: Transport, generationId: string, options?: RequestOptions): Promise<Generation> {
+  return t.request({ method: 'GET', path: `/api/ai/queue/${encodePath(generationId)}`, expect: generation }, options);
+}
+
+/**
+ * `DELETE /api/ai/queue/{generation_id}`: cancel a processing generation (no completion event
+ * follows). A `queue.run` through the same transport following it resolves it `cancelled`.
+ * @returns `{ status: 'success', generation_id }`.
+ * @throws NotFoundError when the generation is terminal or unknown.
+ */
+export async function cancelGeneration(t: Transport, generationId: string, options?: RequestOptions): Promise<CancelResponse> {
+  const res = await t.request<CancelResponse>({ method: 'DELETE', path: `/api/ai/queue/${encodePath(generationId)}`, expect: isObjectBody('a cancel response') }, options);
+  noteCancelled(t, generationId);
+  return res;
+}
+
+/**
+ * `GET /api/ai/models/{id}`.
+ * @returns the model object with its schema normalised to `request_schema` (from `request_schema` or `json_request_schema`).
+ * @throws NotFoundError (`Model not found: <id>`), InvalidResponseError (empty, `null` or not an object).
+ */
+export async function retrieveModel(t: Transport, id: string, options?: RequestOptions): Promise<Model> {
+  const raw = await t.request<Record<string, unknown>>({ method: 'GET', path: `/api/ai/models/${encodePath(id)}`, expect: isObjectBody('a model object') }, options);
+  return normaliseModel(raw);
+}
+
+/** Normalise a model object: the schema under `request_schema` (the service uses either name). */
+export function normaliseModel(raw: Record<string, unknown>): Model {
+  const { json_request_schema, request_schema, ...rest } = raw;
+  const schema = (request_schema ?? json_request_schema ?? null) as Model['request_schema'];
+  return { ...rest, id: String(rest['id'] ?? ''), request_schema: schema } as Model;
+}
+
+/**
+ * `POST /api/repos/{namespace}/{repo_name}/fine_tunes`: create a fine-tune from a dataset file of
+ * the repository; `body` typed by `script_type`. Never resent unless surely not processed.
+ * @returns the fine-tune object (its shape is not shown by the description).
+ * @throws NotFoundError (repository unknown), BadRequestError, AuthenticationError,
+ * PermissionDeniedError, InsufficientCreditsError, OutcomeUnknownError, TimeoutError, AbortError.
+ */
+export function createFineTune(t: Transport, ref: RepoRef, body: FineTuneCreateParams, options?: RequestOptions): Promise<FineTune> {
+  const path = `/api/repos/${encodePath(ref.namespace)}/${encodePath(ref.repo_name)}/fine_tunes`;
+  return t.request({ method: 'POST', path, body, expect: isObjectBody('a fine-tune') }, options);
+}
+
+/**
+ * `POST /api/repos/{namespace}/{repo_name}/fine_tunes/{id}/tokenize`: only for a fine-tune in the
+ * `created` state. Never resent unless surely not processed.
+ * @returns the wrapped fine-tune object (its shape is not shown by the description).
+ * @throws NotFoundError when the fine-tune does not exist; OutcomeUnknownError, TimeoutError, AbortError.
+ */
+export function tokenizeFineTune(t: Transport, ref: RepoRef & { id: string }, options?: RequestOptions): Promise<FineTune> {
+  const path = `/api/repos/${encodePath(ref.namespace)}/${encodePath(ref.repo_name)}/fine_tunes/${encodePath(ref.id)}/tokenize`;
+  return t.request({ method: 'POST', path, expect: isObjectBody('a fine-tune') }, options);
+}

@@ -1,0 +1,169 @@
+/**
+ * The options of a client or transport (`ClientOptions`), their defaults, and how they are checked
+ * when a client is constructed: the base URL (https, except to a loopback host), the numbers, and
+ * the API key in a browser (refused unless `dangerouslyAllowBrowser`).
+ */
+import { SDKError } from './errors.ts';
+import { env, isBrowser } from './env.ts';
+import type { ValidatorSource } from './validation.ts';
+
+/** Options of `new Client(...)` and `createTransport(...)`. Times are in milliseconds, sizes in bytes. */
+export interface ClientOptions {
+  /**
+   * Bearer API key. Default: env `OXEN_API_KEY` (there is no environment in a browser). Never
+   * logged, never kept on an inspectable property, and redacted from every error. In a browser it
+   * is refused unless `dangerouslyAllowBrowser` is true: put it on a server, behind
+   * `createProxyHandler`, and point `baseUrl` at that proxy instead.
+   */
+  apiKey?: string | undefined;
+  /**
+   * Service base URL. Default: env `OXEN_BASE_URL`, then `https://hub.oxen.ai` (the spec's server).
+   * Must be `https:`, except `http:` to a loopback host (`localhost`, `127.0.0.0/8`, `[::1]`); no
+   * credentials, query or fragment. In a browser a relative URL (`/api/oxen`) is resolved against
+   * the page. @throws SDKError at construction otherwise.
+   */
+  baseUrl?: string | undefined;
+  /** The `fetch` to use. Default: the global `fetch`. */
+  fetch?: typeof fetch | undefined;
+  /** Default per-call timeout in milliseconds (default 600_000: video generation may take minutes). */
+  timeoutMs?: number | undefined;
+  /**
+   * How many times a retryable call is retried (default 2, so at most 3 attempts). GET and DELETE
+   * retry on connection errors, 429 and 5xx; a generating POST only on 429 or a refused connection.
+   */
+  maxRetries?: number | undefined;
+  /** Base delay of the jittered exponential retry backoff, in milliseconds (default 500). */
+  retryBaseDelayMs?: number | undefined;
+  /** Upper bound of one backoff delay, in milliseconds (default 10_000); a longer `Retry-After` is still honoured. */
+  retryMaxDelayMs?: number | undefined;
+  /**
+   * An event stream (`events.stream`, and `queue.run`'s shared stream, which then reconnects) is
+   * presumed dead when nothing, not even the server's keep-alive comment (sent every 15 s when
+   * idle), arrived for this many milliseconds while it was being read. Default 45_000; 0 disables.
+   */
+  eventStreamIdleTimeoutMs?: number | undefined;
+  /**
+   * The largest response body the SDK reads, in bytes (and the largest single server-sent event):
+   * beyond it the SDK stops reading and throws `ResponseTooLargeError`. Default 104_857_600
+   * (100 MiB): room for a `b64_json` video of about 75 MB; ask for `response_format: 'url'` for
+   * larger media.
+   */
+  maxResponseBytes?: number | undefined;
+  /** Extra headers sent with every request (their values are redacted from errors like the key). */
+  headers?: Record<string, string> | undefined;
+  /**
+   * Where `queue.enqueue` / `queue.run` find a model's compiled validator (the generated `Client`
+   * supplies the snapshot's, loaded lazily per model).
+   */
+  validators?: ValidatorSource | undefined;
+  /**
+   * Allow an `apiKey` in a browser (default false). A key in a page is visible to every visitor of
+   * that page: use it only for local tools, or when every visitor may hold the key.
+   */
+  dangerouslyAllowBrowser?: boolean | undefined;
+}
+
+/** The service's server as `specs/openapi.yaml` names it. */
+export const DEFAULT_BASE_URL = 'https://hub.oxen.ai';
+/** Default per-call timeout: 10 minutes (synchronous video generation may take several). */
+export const DEFAULT_TIMEOUT_MS = 600_000;
+/** Default number of retries of a retryable call. */
+export const DEFAULT_MAX_RETRIES = 2;
+/** Default base delay of the retry backoff, in milliseconds. */
+export const DEFAULT_RETRY_BASE_DELAY_MS = 500;
+/** Default upper bound of one retry delay, in milliseconds. */
+export const DEFAULT_RETRY_MAX_DELAY_MS = 10_000;
+/** Default silence after which an event stream is presumed dead: three keep-alive intervals (45 s). */
+export const DEFAULT_EVENT_STREAM_IDLE_TIMEOUT_MS = 45_000;
+/** Default largest response body read: 100 MiB. */
+export const DEFAULT_MAX_RESPONSE_BYTES = 100 * 1024 * 1024;
+
+/** True for `localhost` (and `*.localhost`), `127.0.0.0/8` and `::1`. */
+export function isLoopbackHost(hostname: string): boolean {
+  const h = hostname.toLowerCase().replace(/^\[|\]$/g, '');
+  if (h === 'localhost' || h.endsWith('.localhost')) return true;
+  if (h === '::1' || h === '0:0:0:0:0:0:0:1') return true;
+  const v4 = /^127\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(h);
+  return v4 !== null && v4.slice(1).every((n) => Number(n) <= 255);
+}
+
+/**
+ * Check and normalise a base URL (no trailing slash).
+ * @throws SDKError when it is not a URL, not `https:` (or `http:` to a loopback host), or carries
+ * credentials, a query or a fragment.
+ */
+export function checkBaseUrl(raw: string): string {
+  let url: URL;
+  try {
+    const page = isBrowser() ? (globalThis as { location?: { href?: string } }).location?.href : undefined;
+    url = page ? new URL(raw, page) : new URL(raw);
+  } catch {
+    throw new SDKError(`baseUrl ${JSON.stringify(raw.slice(0, 200))} is not a valid absolute URL`);
+  }
+  const shown = `${url.protocol}//${url.host}${url.pathname}`;
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw new SDKError(`baseUrl ${JSON.stringify(shown)} must use https: (got ${url.protocol})`);
+  }
+  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
+    throw new SDKError(`baseUrl ${JSON.stringify(shown)} must use https: plain http: would send the API key and your data unencrypted; http: is allowed only to a loopback host (localhost, 127.0.0.1, [::1])`);
+  }
+  if (url.username !== '' || url.password !== '') throw new SDKError(`baseUrl must not contain credentials (user:password@); pass apiKey instead`);
+  if (url.search !== '' || url.hash !== '') throw new SDKError(`baseUrl ${JSON.stringify(shown)} must not have a query or a fragment`);
+  return url.href.replace(/\/+$/, '');
+}
+
+/** A non-negative number option (or its default). @throws SDKError naming the option. */
+function count(name: string, value: number | undefined, fallback: number, allowInfinity = false): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || Number.isNaN(value) || value < 0 || (!allowInfinity && !Number.isFinite(value))) {
+    throw new SDKError(`${name} must be a non-negative number${allowInfinity ? ' (or Infinity)' : ''}, got ${String(value)}`);
+  }
+  return value;
+}
+
+/** The options as a transport uses them: defaults applied, base URL and numbers checked. The key is returned separately. */
+export interface ResolvedOptions {
+  apiKey: string | undefined;
+  baseUrl: string;
+  fetch: typeof fetch;
+  headers: Record<string, string>;
+  timeoutMs: number;
+  maxRetries: number;
+  retryBaseDelayMs: number;
+  retryMaxDelayMs: number;
+  eventStreamIdleTimeoutMs: number;
+  maxResponseBytes: number;
+}
+
+/**
+ * Apply the defaults (environment variables where there is an environment) and check the options.
+ * @throws SDKError for a bad `baseUrl` or number, for a missing `fetch`, and for an `apiKey` in a
+ * browser without `dangerouslyAllowBrowser: true`.
+ */
+export function resolveOptions(options: ClientOptions): ResolvedOptions {
+  const apiKey = options.apiKey ?? env('OXEN_API_KEY');
+  if (apiKey !== undefined && typeof apiKey !== 'string') throw new SDKError('apiKey must be a string');
+  if (apiKey !== undefined && apiKey !== '' && isBrowser() && options.dangerouslyAllowBrowser !== true) {
+    throw new SDKError(
+      'An apiKey was given in a browser, where every visitor of the page can read it. Keep the key on a server: serve createProxyHandler() there and point baseUrl at it with no apiKey. ' +
+        'If every visitor may hold this key (e.g. a local tool), pass dangerouslyAllowBrowser: true.',
+    );
+  }
+  const baseUrl = checkBaseUrl(options.baseUrl ?? env('OXEN_BASE_URL') ?? DEFAULT_BASE_URL);
+  const f = options.fetch ?? (typeof globalThis.fetch === 'function' ? globalThis.fetch.bind(globalThis) : undefined);
+  if (typeof f !== 'function') throw new SDKError('No fetch: this runtime has no global fetch; pass options.fetch');
+  const headers: Record<string, string> = {};
+  for (const [k, v] of Object.entries(options.headers ?? {})) headers[k.toLowerCase()] = String(v);
+  return {
+    apiKey: apiKey === '' ? undefined : apiKey,
+    baseUrl,
+    fetch: f,
+    headers,
+    timeoutMs: count('timeoutMs', options.timeoutMs, DEFAULT_TIMEOUT_MS, true),
+    maxRetries: count('maxRetries', options.maxRetries, DEFAULT_MAX_RETRIES, true),
+    retryBaseDelayMs: count('retryBaseDelayMs', options.retryBaseDelayMs, DEFAULT_RETRY_BASE_DELAY_MS),
+    retryMaxDelayMs: count('retryMaxDelayMs', options.retryMaxDelayMs, DEFAULT_RETRY_MAX_DELAY_MS),
+    eventStreamIdleTimeoutMs: count('eventStreamIdleTimeoutMs', options.eventStreamIdleTimeoutMs, DEFAULT_EVENT_STREAM_IDLE_TIMEOUT_MS, true),
+    maxResponseBytes: count('maxResponseBytes', options.maxResponseBytes, DEFAULT_MAX_RESPONSE_BYTES, true),
+  };
+}

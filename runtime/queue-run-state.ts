@@ -1,0 +1,116 @@
+/**
+ * The state of one `queue.run` call (`Run`): the generations it follows, their outcomes, and the
+ * wake-up of the waiting call; plus the small concurrency limiter of reconciliation requests.
+ */
+import type { QueueRunOptions, QueueRunOutcome, QueueRunProgress } from './queue-outcomes.ts';
+import type { RequestOptions } from './scope.ts';
+import type { MediaGenerationCompleted } from './types.ts';
+
+/** A small concurrency limiter for reconciliation requests. */
+export class Limiter {
+  private active = 0;
+  private readonly waiting: Array<() => void> = [];
+  constructor(private readonly max: number) {}
+  async run<T>(f: () => Promise<T>): Promise<T> {
+    if (this.active >= this.max) await new Promise<void>((r) => this.waiting.push(r));
+    this.active++;
+    try {
+      return await f();
+    } finally {
+      this.active--;
+      this.waiting.shift()?.();
+    }
+  }
+}
+
+/** One generation followed by a run. */
+export interface Tracked {
+  id: string;
+  index: number;
+  /** The event stream was down at some time since enqueue (and no later check found it processing). */
+  gap: boolean;
+  /** A `queue.get` on it is in flight. */
+  checking: boolean;
+  /** Timer of the grace period after a 404. */
+  graceTimer: ReturnType<typeof setTimeout> | undefined;
+}
+
+/** The state of one `queue.run` call. */
+export class Run {
+  readonly tracked = new Map<string, Tracked>();
+  readonly outcomes = new Map<string, QueueRunOutcome>();
+  order: string[] = [];
+  enqueuedAt = 0;
+  /** Set when the run must end with an error (fatal stream error). */
+  failure: unknown;
+  private wake: (() => void) | undefined;
+  ready: { resolve: () => void; reject: (e: unknown) => void } | undefined;
+  everUp = false;
+  /** Options of the run's own requests (its signal ends them when the run ends). */
+  inner: RequestOptions = {};
+
+  constructor(
+    readonly options: QueueRunOptions,
+    readonly maxRetries: number,
+  ) {}
+
+  progress(p: QueueRunProgress): void {
+    try {
+      this.options.onProgress?.(p);
+    } catch {
+      /* the callback's errors are ignored */
+    }
+  }
+
+  get done(): boolean {
+    return this.order.length > 0 && this.outcomes.size === this.order.length;
+  }
+
+  /** Record the outcome of a pending generation (first outcome wins). */
+  settle(outcome: QueueRunOutcome): void {
+    const t = this.tracked.get(outcome.generation_id);
+    if (!t || this.outcomes.has(t.id)) return;
+    if (t.graceTimer !== undefined) clearTimeout(t.graceTimer);
+    this.outcomes.set(t.id, outcome);
+    this.progress({ type: 'settled', outcome, settled: this.outcomes.size, total: this.order.length });
+    if (this.done) this.notify();
+  }
+
+  fail(err: unknown): void {
+    if (this.failure === undefined) this.failure = err;
+    this.ready?.reject(err);
+    this.notify();
+  }
+
+  notify(): void {
+    const w = this.wake;
+    this.wake = undefined;
+    w?.();
+  }
+
+  /** Resolves when something happened (an outcome, a failure). */
+  changed(): Promise<void> {
+    return new Promise((r) => (this.wake = r));
+  }
+
+  pending(): Tracked[] {
+    return [...this.tracked.values()].filter((t) => !this.outcomes.has(t.id));
+  }
+
+  onCompleted(data: MediaGenerationCompleted): void {
+    const t = this.tracked.get(data.generation_id);
+    if (!t || this.outcomes.has(t.id)) return;
+    try {
+      this.options.onEvent?.(data);
+    } catch {
+      /* ignored */
+    }
+    if (data.status === 'succeeded') {
+      this.settle({ generation_id: t.id, index: t.index, status: 'succeeded', url: String(data.url), media_type: data.media_type, model: String(data.model) });
+    } else {
+      const d = data as { error?: unknown; status?: unknown; media_type: string };
+      const error = data.status === 'failed' ? String(d.error ?? 'failed') : `unexpected completion status ${JSON.stringify(d.status)}`;
+      this.settle({ generation_id: t.id, index: t.index, status: 'failed', error, media_type: d.media_type });
+    }
+  }
+}

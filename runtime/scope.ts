@@ -1,0 +1,76 @@
+/**
+ * The lifetime of one call (`CallScope`) and the options every call takes (`RequestOptions`).
+ */
+import { AbortError, TimeoutError } from './errors.ts';
+
+/** Options every call takes. Times are in milliseconds. */
+export interface RequestOptions {
+  /** Ends the call (and any retries) with `TimeoutError` after this many milliseconds. */
+  timeoutMs?: number | undefined;
+  /** Ends the call with `AbortError` when aborted. */
+  signal?: AbortSignal | undefined;
+  /** Override the client's `maxRetries` for this call. */
+  maxRetries?: number | undefined;
+}
+
+/**
+ * The lifetime of one call: the caller's `signal` and the call's timeout combined into one
+ * `AbortSignal` that covers every attempt and every retry delay. `dispose` must be called when
+ * the call ends (it clears the timer and unlinks the caller's signal).
+ */
+export class CallScope {
+  private readonly controller = new AbortController();
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private expired = false;
+  private readonly onAbort = () => this.controller.abort();
+
+  /** @param timeoutMs milliseconds; `Infinity` or `0` (or less) means no timeout. */
+  constructor(readonly userSignal: AbortSignal | undefined, readonly timeoutMs: number) {
+    if (Number.isFinite(timeoutMs) && timeoutMs > 0) {
+      this.timer = setTimeout(() => {
+        this.expired = true;
+        this.controller.abort();
+      }, timeoutMs);
+    }
+    if (userSignal) {
+      if (userSignal.aborted) this.controller.abort();
+      else userSignal.addEventListener('abort', this.onAbort, { once: true });
+    }
+  }
+
+  /** The scope for `options` (`timeoutMs` defaulting to `defaultTimeoutMs`). */
+  static of(options: RequestOptions, defaultTimeoutMs: number): CallScope {
+    return new CallScope(options.signal, options.timeoutMs ?? defaultTimeoutMs);
+  }
+
+  /** Aborted when the caller aborts, the timeout elapses, or `abort()` is called. */
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+  /** True once the timeout elapsed (and ended the call). */
+  timedOut = (): boolean => this.expired;
+  /** True when the caller's signal ended the call. */
+  get userAborted(): boolean {
+    return !this.expired && (this.userSignal?.aborted ?? false);
+  }
+  /** End the call now (e.g. the consumer stopped reading a stream). */
+  abort(): void {
+    this.controller.abort();
+  }
+  /** Stop the timeout (e.g. once an event stream is connected) but keep the caller's signal linked. */
+  clearTimeout(): void {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+  /** Clear the timer and unlink the caller's signal. Idempotent. */
+  dispose(): void {
+    this.clearTimeout();
+    this.userSignal?.removeEventListener('abort', this.onAbort);
+  }
+  /** The error that describes why this scope ended: `TimeoutError` or `AbortError`. */
+  endError(what: string, cause?: unknown): TimeoutError | AbortError {
+    return this.expired
+      ? new TimeoutError(`${what} timed out after ${this.timeoutMs} ms`, cause === undefined ? {} : { cause })
+      : new AbortError(`${what} was aborted`, cause === undefined ? undefined : { cause });
+  }
+}
