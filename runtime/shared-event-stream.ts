@@ -40,7 +40,7 @@ export interface SharedEventStreamOptions {
  * A connection shorter than this counts as a flap; after `MAX_QUICK_FLAPS` flaps in a row the
  * reconnect backs off (so a server that accepts and drops at once is not hammered).
  */
-const FLAP_MS = 250;
+const FLAP_MS = 100;
 const MAX_QUICK_FLAPS = 5;
 
 /**
@@ -48,7 +48,7 @@ const MAX_QUICK_FLAPS = 5;
  * first subscriber arrives and closes when the last one leaves. When an established connection
  * drops (or goes silent), it reconnects at once: every moment down loses events, since the service
  * does not buffer them. It backs off (jittered, exponential) only when connecting fails, or when
- * connections keep dropping within 250 ms of opening (5 in a row). Subscribers learn of gaps
+ * connections keep dropping within 100 ms of opening (5 in a row). Subscribers learn of gaps
  * through `onDown` / `onUp`.
  */
 export class SharedEventStream {

@@ -1,12 +1,54 @@
 // Fault injection: checked for every request before auth and routing.
 
+/**
+ * Kinds of faults. Answered before processing (the request has no effect): `429`, `500`, `503`,
+ * `404`, `reset`, `hang`, `invalid-json`, `redirect`, `echo-key`, `echo-key-invalid-json`,
+ * `echo-key-stream`, `huge-error`. Applied after processing (the request took effect, then the
+ * answer is replaced): `500-after-enqueue`, `slow-body`, `empty-200`, `null-200`, `large-body`,
+ * `duplicate-ids`, `wrong-shape`.
+ */
+export type FaultKind =
+  | '429'
+  | '500'
+  | '503'
+  | 'reset'
+  | 'slow-body'
+  | 'hang'
+  | 'invalid-json'
+  | '404'
+  | '500-after-enqueue'
+  /** A 3xx (`status`, default 302) with `Location: location` (default `/elsewhere`). */
+  | 'redirect'
+  /** 200 with an empty body, after processing. */
+  | 'empty-200'
+  /** 200 with the body `null`, after processing. */
+  | 'null-200'
+  /** 200 with a JSON body of `bytes` bytes (an image result with a long b64_json), written in 64 KiB chunks honouring backpressure; `chunked`: no Content-Length. After processing. */
+  | 'large-body'
+  /** 400 whose JSON body and `X-Echo-Authorization` header echo the request's Authorization header (a misbehaving proxy). */
+  | 'echo-key'
+  /** 200 with a body that is not JSON and contains the request's Authorization header. */
+  | 'echo-key-invalid-json'
+  /** 200 text/event-stream whose first event is an error object echoing the Authorization header (a chat stream). */
+  | 'echo-key-stream'
+  /** 500 whose error message is `bytes` characters long. */
+  | 'huge-error'
+  /** The enqueue answer lists its first generation id twice (appended at the end), after processing. */
+  | 'duplicate-ids'
+  /** 200 with `{"unexpected":true}` (not the documented shape), after processing. */
+  | 'wrong-shape';
+
 export interface Fault {
   method?: string; // default: any
   path: string | RegExp; // string = exact path (without query) or prefix ending in '*'
-  kind: '429' | '500' | '503' | 'reset' | 'slow-body' | 'hang' | 'invalid-json' | '404' | '500-after-enqueue';
+  kind: FaultKind;
   times?: number; // how many matching requests it applies to; default 1; Infinity allowed
   retryAfterSeconds?: number; // for 429/503: the Retry-After header value (seconds)
   delayMs?: number; // for slow-body: delay between the headers+first half and the rest of the body; for hang: never answers (until close)
+  status?: number; // for redirect: the 3xx status (default 302)
+  location?: string; // for redirect: the Location header (default /elsewhere)
+  bytes?: number; // for large-body: body size; for huge-error: message length
+  chunked?: boolean; // for large-body: omit Content-Length
 }
 
 export interface FaultController {

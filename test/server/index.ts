@@ -44,8 +44,12 @@ export interface LocalServer {
   port: number;
   close(): Promise<void>;
   faults: FaultController;
-  /** Every request received, in order (path without query). status 0 = no answer (reset, hang, or still pending). */
-  requests: Array<{ method: string; path: string; status: number; key?: undefined }>;
+  /**
+   * Every request received, in order (path without query). status 0 = no answer (reset, hang, or
+   * still pending). `bytesSent`: body bytes written (for the `large-body` fault), `closedEarly`:
+   * the client closed the connection before the whole body was written.
+   */
+  requests: Array<{ method: string; path: string; status: number; key?: undefined; bytesSent?: number; closedEarly?: boolean }>;
   /** Requests matching: method case-insensitive ('*' = any); a string is a path prefix (a trailing '*' is allowed), a RegExp is tested on the path. */
   count(method: string, pathPrefixOrRegExp: string | RegExp): number;
   clock: { now(): number; advance(ms: number): void };
@@ -60,6 +64,12 @@ export interface LocalServer {
 }
 
 const DEFAULT_USERS = { 'test-key': { user: 'alice', orgs: ['acme'] } };
+// CORS (ours; the description does not say): any origin may call, as a browser page served from
+// another origin would. Preflights are answered without authentication.
+const CORS_ALLOW_HEADERS = 'authorization, content-type, accept, cache-control, last-event-id, x-requested-with';
+const CORS_ALLOW_METHODS = 'GET, POST, DELETE, OPTIONS';
+const CORS_EXPOSE_HEADERS = 'Retry-After, WWW-Authenticate, Content-Length, Content-Type, Location';
+const CORS_MAX_AGE_SECONDS = '600';
 const SLOW_BODY_DEFAULT_MS = 200; // ours: slow-body delay when the fault gives none
 const ROUTES: Route[] = [...chatRoutes, ...mediaRoutes, ...queueRoutes, ...fineTuneRoutes];
 const NO_USER: UserInfo = { user: '', orgs: [] };
@@ -119,14 +129,67 @@ export async function startServer(options: LocalServerOptions = {}): Promise<Loc
     });
   };
 
+  /**
+   * A 200 JSON body of `total` bytes (`{"images":[{"b64_json":"AAAA…"}]}`), written in 64 KiB
+   * chunks as the client reads (backpressure), recording in `entry` how much was written and
+   * whether the client closed the connection first.
+   */
+  const sendLarge = (res: ServerResponse, entry: LocalServer['requests'][number], total: number, chunked: boolean): void => {
+    const head = Buffer.from('{"model":"large","created":0,"images":[{"b64_json":"');
+    const tail = Buffer.from('"}]}');
+    const fill = Math.max(0, total - head.length - tail.length);
+    entry.status = 200;
+    entry.bytesSent = 0;
+    res.writeHead(200, { 'Content-Type': 'application/json', ...(chunked ? {} : { 'Content-Length': String(head.length + fill + tail.length) }) });
+    const chunk = Buffer.alloc(65_536, 0x41);
+    let left = fill;
+    let phase: 'head' | 'fill' | 'tail' | 'done' = 'head';
+    res.on('close', () => {
+      if (phase !== 'done') entry.closedEarly = true;
+    });
+    const pump = (): void => {
+      while (!res.destroyed && phase !== 'done') {
+        let piece: Buffer;
+        if (phase === 'head') {
+          piece = head;
+          phase = 'fill';
+        } else if (phase === 'fill') {
+          if (left === 0) {
+            phase = 'tail';
+            continue;
+          }
+          piece = left >= chunk.length ? chunk : chunk.subarray(0, left);
+          left -= piece.length;
+        } else {
+          piece = tail;
+          phase = 'done';
+          entry.bytesSent! += piece.length;
+          res.end(piece);
+          return;
+        }
+        entry.bytesSent! += piece.length;
+        if (!res.write(piece)) {
+          res.once('drain', pump);
+          return;
+        }
+      }
+    };
+    pump();
+  };
+
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const started = Date.now();
     const method = (req.method ?? 'GET').toUpperCase();
     const rawUrl = req.url ?? '/';
     const q = rawUrl.indexOf('?');
     const reqPath = q < 0 ? rawUrl : rawUrl.slice(0, q);
-    const entry = { method, path: reqPath, status: 0 };
+    const entry: LocalServer['requests'][number] = { method, path: reqPath, status: 0 };
     requests.push(entry);
+    // CORS on every response (streaming handlers' writeHead merges these headers).
+    const origin = typeof req.headers.origin === 'string' ? req.headers.origin : undefined;
+    res.setHeader('Access-Control-Allow-Origin', origin ?? '*');
+    if (origin) res.setHeader('Vary', 'Origin');
+    res.setHeader('Access-Control-Expose-Headers', CORS_EXPOSE_HEADERS);
     res.on('finish', () => {
       if (options.log) process.stderr.write(`[local-server] ${method} ${reqPath} ${entry.status} ${Date.now() - started}ms\n`);
     });
@@ -137,6 +200,21 @@ export async function startServer(options: LocalServerOptions = {}): Promise<Loc
       markStatus(r.status);
       send(res, r, slowMs);
     };
+
+    // A CORS preflight: answered at once, without authentication, faults or routing.
+    if (method === 'OPTIONS') {
+      markStatus(204);
+      const asked = req.headers['access-control-request-headers'];
+      res.writeHead(204, {
+        'Access-Control-Allow-Methods': CORS_ALLOW_METHODS,
+        'Access-Control-Allow-Headers': typeof asked === 'string' && asked.trim() !== '' ? `${CORS_ALLOW_HEADERS}, ${asked}` : CORS_ALLOW_HEADERS,
+        'Access-Control-Max-Age': CORS_MAX_AGE_SECONDS,
+        'Content-Length': '0',
+      });
+      res.end();
+      req.resume();
+      return;
+    }
 
     // Faults come first: before auth and routing.
     const fault: Fault | undefined = faults.take(method, reqPath);
@@ -172,8 +250,25 @@ export async function startServer(options: LocalServerOptions = {}): Promise<Loc
         case 'invalid-json':
           // Answered without processing the request.
           return reply({ status: 200, body: Buffer.from('{"generations": [ this is not JSON'), headers: { 'Content-Type': 'application/json' } });
+        case 'redirect':
+          return reply({ status: fault.status ?? 302, body: Buffer.alloc(0), headers: { Location: fault.location ?? '/elsewhere' } });
+        case 'echo-key': {
+          const auth = String(req.headers.authorization ?? '');
+          return reply({ status: 400, body: errorBody(ERROR_TYPES[400]!, `Bad request; you sent Authorization: ${auth}`), headers: { 'X-Echo-Authorization': auth } });
+        }
+        case 'echo-key-invalid-json':
+          return reply({ status: 200, body: Buffer.from(`not json: ${String(req.headers.authorization ?? '')}`), headers: { 'Content-Type': 'application/json' } });
+        case 'echo-key-stream': {
+          const auth = String(req.headers.authorization ?? '');
+          markStatus(200);
+          res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache', 'X-Echo-Authorization': auth });
+          res.end(`data: ${JSON.stringify({ error: { message: `Upstream rejected Authorization: ${auth}`, type: 'upstream_error' } })}\n\n`);
+          return;
+        }
+        case 'huge-error':
+          return reply({ status: 500, body: errorBody(ERROR_TYPES[500]!, 'x'.repeat(fault.bytes ?? 1_000_000)) });
         default:
-          break; // slow-body and 500-after-enqueue apply once the request is processed
+          break; // the others apply once the request is processed
       }
     }
 
@@ -220,6 +315,15 @@ export async function startServer(options: LocalServerOptions = {}): Promise<Loc
     if (fault?.kind === '500-after-enqueue') {
       // Processed fully (generations created, credits charged), then the answer is a 500: the client cannot know.
       return reply({ status: 500, body: errorBody(ERROR_TYPES[500]!, 'Internal server error') });
+    }
+    // Processed, then answered with an empty, null, huge or doctored body.
+    if (fault?.kind === 'empty-200') return reply({ status: 200, body: Buffer.alloc(0), headers: { 'Content-Type': 'application/json' } });
+    if (fault?.kind === 'null-200') return reply({ status: 200, body: Buffer.from('null'), headers: { 'Content-Type': 'application/json' } });
+    if (fault?.kind === 'wrong-shape') return reply({ status: 200, body: { unexpected: true } });
+    if (fault?.kind === 'large-body') return sendLarge(res, entry, fault.bytes ?? 64 * 1024 * 1024, fault.chunked === true);
+    if (fault?.kind === 'duplicate-ids' && result.status === 200) {
+      const gens = (result.body as { generations?: unknown[] }).generations;
+      if (Array.isArray(gens) && gens.length > 0) result = { ...result, body: { ...(result.body as object), generations: [...gens, gens[0]] } };
     }
     reply(result, fault?.kind === 'slow-body' ? (fault.delayMs ?? SLOW_BODY_DEFAULT_MS) : undefined);
   };
