@@ -1,0 +1,197 @@
+/**
+ * Bundling the SDK for a browser page with esbuild, as a user's bundler would
+ * (`--bundle --splitting --format=esm --platform=browser --minify`), and measuring what a page
+ * loads before a call runs: the entry chunk and every chunk it imports statically (chunks reached
+ * only through a dynamic `import()` are excluded), gzipped at level 9.
+ *
+ * Used by the Chromium tests (`test/browser/*.test.ts`) and by `npm run bench:bundle`
+ * (`scripts/bench-bundle.ts`).
+ *
+ * The SDK is imported by its package name (`inference-sdk`, `inference-sdk/runtime`,
+ * `inference-sdk/models/<id>`), resolved either to the repository's TypeScript source
+ * (`sdk: 'source'`) or to the built package (`sdk: 'dist'`: through a `node_modules/inference-sdk`
+ * link to the repository, so that esbuild reads the package's own `exports` and `sideEffects`,
+ * exactly as for an installed package).
+ */
+import { mkdirSync, readFileSync, symlinkSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { build, type Metafile, type Plugin } from 'esbuild';
+
+/** The repository root. */
+export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+
+/** Where the SDK comes from: the repository's TypeScript source, or the built package in `dist/`. */
+export type SdkSource = 'source' | 'dist';
+
+/**
+ * Resolves the package's own specifiers to the repository's source files (the same layout the
+ * package's `exports` map gives the built files).
+ */
+function sourceAliasPlugin(): Plugin {
+  return {
+    name: 'inference-sdk-source',
+    setup(b) {
+      b.onResolve({ filter: /^inference-sdk(\/.*)?$/ }, (args) => {
+        const sub = args.path.slice('inference-sdk'.length);
+        // sideEffects: false, as the package.json the built files sit under declares.
+        if (sub === '') return { path: path.join(REPO_ROOT, 'index.ts'), sideEffects: false };
+        if (sub === '/runtime') return { path: path.join(REPO_ROOT, 'runtime/index.ts'), sideEffects: false };
+        const model = /^\/models\/([a-z0-9][a-z0-9.-]*)$/.exec(sub);
+        if (model) return { path: path.join(REPO_ROOT, 'generated/models', `${model[1]}.ts`), sideEffects: false };
+        return { errors: [{ text: `inference-sdk has no export ${JSON.stringify(sub)}` }] };
+      });
+    },
+  };
+}
+
+/** Options of `bundleForBrowser`. */
+export interface BrowserBundleOptions {
+  /** Output name (without `.js`) -> entry file (absolute, or relative to `workDir`). */
+  entryPoints: Record<string, string>;
+  /** A scratch directory: the output goes to `<workDir>/out` (for `dist`, the package link goes in `<workDir>/node_modules`). */
+  workDir: string;
+  /** Where `inference-sdk` resolves to (default `source`). */
+  sdk?: SdkSource;
+  /** Minify (default true, as measured). */
+  minify?: boolean;
+}
+
+/** One output chunk of a browser bundle. */
+export interface OutputChunk {
+  /** Path relative to the output directory (`main.js`, `chunk-ABC123.js`). */
+  file: string;
+  bytes: number;
+  /** Size gzipped at level 9. */
+  gzipBytes: number;
+  /** Chunks it imports with a static `import` statement (relative to the output directory). */
+  staticImports: string[];
+  /** Chunks it imports with a dynamic `import()` (relative to the output directory). */
+  dynamicImports: string[];
+  /** For an entry chunk or a dynamically imported module's chunk: its source file, relative to the repository root. */
+  entryPoint: string | undefined;
+  /** The source files (relative to the repository root) whose code is in this chunk, with their bytes in it. */
+  inputs: Record<string, number>;
+}
+
+/** A browser bundle: its output directory and chunks. */
+export interface BrowserBundle {
+  outdir: string;
+  /** Every `.js` output, by file (relative to `outdir`). */
+  chunks: Map<string, OutputChunk>;
+  /** The repository files and dependencies esbuild read (relative to the repository root). */
+  inputs: string[];
+}
+
+/** Gzip at level 9 (as the issue measures), in bytes. */
+export function gzipBytes(data: Uint8Array | string): number {
+  return gzipSync(typeof data === 'string' ? Buffer.from(data) : data, { level: 9 }).length;
+}
+
+/** A path of esbuild's metafile (relative to its working directory) as a path relative to the repository root. */
+function repoRelative(workDir: string, p: string): string {
+  return path.relative(REPO_ROOT, path.resolve(workDir, p)).split(path.sep).join('/');
+}
+
+/**
+ * Bundle `entryPoints` for a browser page into `<workDir>/out`.
+ * @throws Error with esbuild's messages when the build fails (e.g. an export the SDK no longer has),
+ * or, for `sdk: 'dist'`, when `dist/` does not exist.
+ */
+export async function bundleForBrowser(options: BrowserBundleOptions): Promise<BrowserBundle> {
+  const sdk = options.sdk ?? 'source';
+  const workDir = path.resolve(options.workDir);
+  const outdir = path.join(workDir, 'out');
+  mkdirSync(workDir, { recursive: true });
+  if (sdk === 'dist') {
+    try {
+      readFileSync(path.join(REPO_ROOT, 'dist/index.js'));
+    } catch {
+      throw new Error('dist/index.js is missing: run `npm run build` first (or bundle from source)');
+    }
+    mkdirSync(path.join(workDir, 'node_modules'), { recursive: true });
+    try {
+      symlinkSync(REPO_ROOT, path.join(workDir, 'node_modules/inference-sdk'), 'dir');
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    }
+  }
+  const entryPoints = Object.fromEntries(Object.entries(options.entryPoints).map(([name, file]) => [name, path.resolve(workDir, file)]));
+  const result = await build({
+    entryPoints,
+    absWorkingDir: workDir,
+    outdir,
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'browser',
+    minify: options.minify ?? true,
+    metafile: true,
+    write: true,
+    logLevel: 'silent',
+    legalComments: 'none',
+    plugins: sdk === 'source' ? [sourceAliasPlugin()] : [],
+  });
+  return { outdir, chunks: chunksOf(result.metafile, workDir, outdir), inputs: Object.keys(result.metafile.inputs).map((p) => repoRelative(workDir, p)).sort() };
+}
+
+function chunksOf(meta: Metafile, workDir: string, outdir: string): Map<string, OutputChunk> {
+  const rel = (p: string) => path.relative(outdir, path.resolve(workDir, p)).split(path.sep).join('/');
+  const chunks = new Map<string, OutputChunk>();
+  for (const [p, out] of Object.entries(meta.outputs)) {
+    if (!p.endsWith('.js')) continue;
+    const file = rel(p);
+    const bytes = readFileSync(path.join(outdir, file));
+    chunks.set(file, {
+      file,
+      bytes: bytes.length,
+      gzipBytes: gzipBytes(bytes),
+      staticImports: out.imports.filter((i) => i.kind === 'import-statement' && !i.external).map((i) => rel(i.path)),
+      dynamicImports: out.imports.filter((i) => i.kind === 'dynamic-import' && !i.external).map((i) => rel(i.path)),
+      entryPoint: out.entryPoint === undefined ? undefined : repoRelative(workDir, out.entryPoint),
+      inputs: Object.fromEntries(Object.entries(out.inputs).map(([i, v]) => [repoRelative(workDir, i), v.bytesInOutput])),
+    });
+  }
+  return chunks;
+}
+
+/**
+ * The chunks a page loads before `entry`'s code runs: `entry` and, transitively, every chunk
+ * imported by a static `import` statement (in load order: depth first, each once). Chunks reached
+ * only through a dynamic `import()` are not included.
+ */
+export function staticClosure(bundle: BrowserBundle, entry: string): OutputChunk[] {
+  const seen = new Set<string>();
+  const order: OutputChunk[] = [];
+  const visit = (file: string) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    const chunk = bundle.chunks.get(file);
+    if (!chunk) throw new Error(`the bundle has no chunk ${file}`);
+    order.push(chunk);
+    for (const dep of chunk.staticImports) visit(dep);
+  };
+  visit(entry);
+  return order;
+}
+
+/** The bytes of chunks, concatenated (e.g. to look for strings in everything a page loads). */
+export function chunkText(bundle: BrowserBundle, chunks: readonly OutputChunk[]): string {
+  return chunks.map((c) => readFileSync(path.join(bundle.outdir, c.file), 'utf8')).join('\n');
+}
+
+/** The sum of the chunks' gzipped sizes (each chunk is a separate gzipped response), in bytes. */
+export function totalGzip(chunks: readonly OutputChunk[]): number {
+  return chunks.reduce((n, c) => n + c.gzipBytes, 0);
+}
+
+/**
+ * The source files behind `chunks`, with the minified bytes each contributes, largest first
+ * (to see which module makes a bundle big).
+ */
+export function inputBreakdown(chunks: readonly OutputChunk[]): Array<{ input: string; bytes: number }> {
+  const by = new Map<string, number>();
+  for (const c of chunks) for (const [input, bytes] of Object.entries(c.inputs)) by.set(input, (by.get(input) ?? 0) + bytes);
+  return [...by].map(([input, bytes]) => ({ input, bytes })).sort((a, b) => b.bytes - a.bytes || a.input.localeCompare(b.input));
+}
