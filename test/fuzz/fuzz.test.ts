@@ -1,0 +1,21 @@
+// The acceptance test of issue 8 §3: a 200-case slice of the seeded generator fuzzer (fuzz/,
+// `npm run fuzz`) with a fixed seed, asserting zero cases in every failure class. Each failing
+// case is listed with the command that reproduces it (`npm run fuzz -- --seed 1 --case K`).
+import { expect, test } from 'vitest';
+import { formatFailure, runFuzz } from '../../fuzz/run.ts';
+import { FAILURE_CLASSES } from '../../fuzz/verdict.ts';
+
+const SEED = 1;
+const CASES = 200;
+
+test(`${CASES} hostile model objects (seed ${SEED}): no unnamed crash, invalid TypeScript, injection, escape, partial write or hang`, async () => {
+  const report = await runFuzz({ seed: SEED, cases: CASES, jobs: 2, timeoutSeconds: 30 });
+  expect(report.cases).toBe(CASES);
+  // Diagnostics of the runtime or of a real model's output would hide the cases' own: none allowed.
+  expect(report.shared, 'diagnostics outside the cases (runtime or template output)').toEqual([]);
+  expect(report.outcomes.filter((o) => FAILURE_CLASSES.includes(o.class)).map(formatFailure)).toEqual([]);
+  expect(Object.fromEntries(FAILURE_CLASSES.map((c) => [c, report.counts[c]]))).toEqual(Object.fromEntries(FAILURE_CLASSES.map((c) => [c, 0])));
+  // The slice reached the generator's output stage and its refusals alike.
+  expect(report.counts.generated).toBeGreaterThan(CASES / 4);
+  expect(report.counts.refused).toBeGreaterThan(CASES / 10);
+}, 180_000);
