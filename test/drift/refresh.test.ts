@@ -72,7 +72,7 @@ function fakeGenerate(onReal?: (o: GenerateOptions) => Promise<void>) {
   const fn = async (o: GenerateOptions): Promise<GenerateResult> => {
     calls.push(o);
     if (!o.check && onReal) await onReal(o);
-    return { added: [], changed: [], removed: [], unchanged: 0, notes: [], files: new Map(), models: 0 };
+    return { added: [], changed: [], removed: [], unchanged: 0, notes: [], files: new Map(), models: 0, rebuilt: [] };
   };
   return { fn, calls };
 }
