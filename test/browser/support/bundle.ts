@@ -54,6 +54,8 @@ export interface BrowserBundleOptions {
   workDir: string;
   /** Where `inference-sdk` resolves to (default `source`). */
   sdk?: SdkSource;
+  /** For `sdk: 'dist'`: the package directory (its `package.json` and `dist/`); default the repository root. */
+  packageDir?: string;
   /** Minify (default true, as measured). */
   minify?: boolean;
 }
@@ -105,14 +107,15 @@ export async function bundleForBrowser(options: BrowserBundleOptions): Promise<B
   const outdir = path.join(workDir, 'out');
   mkdirSync(workDir, { recursive: true });
   if (sdk === 'dist') {
+    const packageDir = path.resolve(options.packageDir ?? REPO_ROOT);
     try {
-      readFileSync(path.join(REPO_ROOT, 'dist/index.js'));
+      readFileSync(path.join(packageDir, 'dist/index.js'));
     } catch {
-      throw new Error('dist/index.js is missing: run `npm run build` first (or bundle from source)');
+      throw new Error(`${path.join(packageDir, 'dist/index.js')} is missing: run \`npm run build\` first (or bundle from source)`);
     }
     mkdirSync(path.join(workDir, 'node_modules'), { recursive: true });
     try {
-      symlinkSync(REPO_ROOT, path.join(workDir, 'node_modules/inference-sdk'), 'dir');
+      symlinkSync(packageDir, path.join(workDir, 'node_modules/inference-sdk'), 'dir');
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
     }
