@@ -1,0 +1,149 @@
+/**
+ * Refresh, the fetch phase: `GET {baseUrl}/api/ai/models/{id}` for each id through the SDK's own
+ * runtime client (its retries: connection errors, 429 and 5xx with jittered backoff honouring
+ * `Retry-After`), with bounded concurrency (p-limit) and a progress display; every object is
+ * checked with `checkModel` and kept as the text the server sent, re-indented. Nothing is written.
+ *
+ * The API key goes only into the `Authorization` header of the runtime client: reasons are
+ * redacted as defence in depth, and a response that contains the key is refused.
+ */
+import pLimit from 'p-limit';
+import { Client } from '../runtime/client.ts';
+import { APIError, ConnectionError, NotFoundError, TimeoutError } from '../runtime/errors.ts';
+import { encodePath } from '../runtime/http.ts';
+import { SpecError } from './errors.ts';
+import { checkModel } from './load.ts';
+import { checkBaseUrl, positiveInt, redactor, RefreshError, type FetchFailure } from './refresh-checks.ts';
+import { Progress, type ProgressMode } from './refresh-progress.ts';
+import { reindentJson } from './reindent-json.ts';
+
+/** Defaults of the fetch phase. Times in milliseconds. */
+export const REFRESH_DEFAULTS = { concurrency: 8, timeoutMs: 30_000, maxRetries: 3, retryBaseDelayMs: 500 } as const;
+
+/** Options of the fetch phase. Times in milliseconds. */
+export interface FetchOptions {
+  /** Service base URL; `http://` only to a loopback host (see `checkBaseUrl`). */
+  baseUrl: string;
+  /** Bearer API key (required). */
+  apiKey: string;
+  /** Requests in flight at once (default 8). */
+  concurrency?: number;
+  /** Time limit of one model's fetch, every retry and backoff delay included (default 30_000). */
+  timeoutMs?: number;
+  /** Retries of one model's fetch after a connection error, 429 or 5xx (default 3). */
+  maxRetries?: number;
+  /** Base delay of the runtime's jittered exponential backoff (default 500). */
+  retryBaseDelayMs?: number;
+  /** Progress display (default `auto`), written to `stream` (default `process.stderr`). */
+  progress?: ProgressMode;
+  stream?: NodeJS.WritableStream & { isTTY?: boolean };
+  /** How a model's snapshot file is named in messages (default `specs/models/<id>.json`). */
+  fileLabel?: (id: string) => string;
+  /** The `fetch` used by the runtime client (default the global one). */
+  fetch?: typeof fetch;
+}
+
+/** One fetched and checked model. */
+export interface FetchedModel {
+  id: string;
+  /** The parsed model object, keys in the server's order. */
+  raw: unknown;
+  /**
+   * What the snapshot file holds: the JSON text as the server sent it, re-indented with 2 spaces
+   * (`reindentJson`: keys, numbers and strings as sent), and a trailing newline.
+   */
+  text: string;
+}
+
+/** Outcome of the fetch phase: every id is in exactly one of the two. */
+export interface FetchResult {
+  /** By id, in the order of the ids given. */
+  models: Map<string, FetchedModel>;
+  /** Sorted by id. */
+  failures: FetchFailure[];
+}
+
+function failureReason(err: unknown, attempts: number, timeoutMs: number): string {
+  const tries = attempts > 1 ? ` (${attempts} attempts)` : '';
+  if (err instanceof SpecError) return `invalid model object at ${err.pointer || '/'}: ${err.problem}`;
+  if (err instanceof TimeoutError) return `timed out after ${timeoutMs} ms${tries}`;
+  if (err instanceof NotFoundError) return `HTTP 404: ${err.message} (not found)`;
+  if (err instanceof ConnectionError) return `connection failed: ${err.message}${tries}`;
+  if (err instanceof APIError) {
+    if (err.status !== undefined && err.status >= 200 && err.status < 300) return `invalid JSON in the response (HTTP ${err.status})`;
+    return `HTTP ${err.status ?? '?'}: ${err.message}${tries}`;
+  }
+  return err instanceof Error ? err.message : String(err);
+}
+
+/**
+ * Fetch and check the model objects of `ids` (the fetch+check phase of a refresh). Never throws
+ * for a model: each id ends in `models` or in `failures` (HTTP error after retries, timeout,
+ * invalid JSON, 404, invalid model object, id mismatch).
+ * @throws RefreshError only for bad options (base URL refused, empty key, bad numbers).
+ */
+export async function fetchModels(ids: readonly string[], options: FetchOptions): Promise<FetchResult> {
+  const baseUrl = checkBaseUrl(options.baseUrl);
+  if (!options.apiKey) throw new RefreshError('no API key: set OXEN_API_KEY');
+  const concurrency = positiveInt('concurrency', options.concurrency, REFRESH_DEFAULTS.concurrency);
+  const timeoutMs = positiveInt('timeoutMs', options.timeoutMs, REFRESH_DEFAULTS.timeoutMs);
+  const maxRetries = positiveInt('maxRetries', options.maxRetries, REFRESH_DEFAULTS.maxRetries, 0);
+  const retryBaseDelayMs = positiveInt('retryBaseDelayMs', options.retryBaseDelayMs, REFRESH_DEFAULTS.retryBaseDelayMs, 0);
+  const fileLabel = options.fileLabel ?? ((id: string) => `specs/models/${id}.json`);
+  const redact = redactor(options.apiKey);
+  const stream = options.stream ?? process.stderr;
+  const mode = options.progress ?? 'auto';
+  const progress = new Progress(mode === 'auto' ? (stream.isTTY ? 'bar' : 'lines') : mode, ids.length, stream);
+
+  // Counts the attempts of each URL (to say in a failure how often the runtime tried) and keeps a
+  // copy of each successful response (the runtime reads and parses the original).
+  const attempts = new Map<string, number>();
+  const bodies = new Map<string, Response>();
+  const baseFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
+  const countingFetch: typeof fetch = (input, init) => {
+    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+    attempts.set(url, (attempts.get(url) ?? 0) + 1);
+    return baseFetch(input, init).then((res) => {
+      if (res.ok) bodies.set(url, res.clone());
+      return res;
+    });
+  };
+  const client = new Client({ apiKey: options.apiKey, baseUrl, fetch: countingFetch, timeoutMs, maxRetries, retryBaseDelayMs });
+  const limit = pLimit(concurrency);
+  const models = new Map<string, FetchedModel>();
+  const failures: FetchFailure[] = [];
+
+  try {
+    const results = await Promise.all(
+      ids.map((id) =>
+        limit(async (): Promise<FetchedModel | FetchFailure> => {
+          const req = { method: 'GET' as const, path: `/api/ai/models/${encodePath(id)}` };
+          try {
+            const raw = await client.request<unknown>(req, { timeoutMs });
+            checkModel(raw, id, fileLabel(id));
+            // The runtime parsed the body; the snapshot keeps the text as sent, only re-indented.
+            const sent = await bodies.get(client.http.url(req))?.text();
+            bodies.delete(client.http.url(req));
+            const text = `${sent === undefined ? JSON.stringify(raw, null, 2) : reindentJson(sent.trim())}\n`;
+            if (options.apiKey.length >= 4 && text.includes(options.apiKey)) throw new Error('the response contains the API key; refusing to write it to the snapshot');
+            progress.tick(id);
+            return { id, raw, text };
+          } catch (err) {
+            bodies.delete(client.http.url(req));
+            const reason = redact(failureReason(err, attempts.get(client.http.url(req)) ?? 1, timeoutMs));
+            progress.tick(id, reason);
+            return { id, reason };
+          }
+        }),
+      ),
+    );
+    for (const r of results) {
+      if ('reason' in r) failures.push(r);
+      else models.set(r.id, r);
+    }
+  } finally {
+    progress.stop();
+  }
+  failures.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return { models, failures };
+}
