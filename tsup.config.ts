@@ -34,6 +34,10 @@ const common: Options = {
   platform: 'neutral',
   clean: false,
   silent: true,
+  // shared code and lazily loaded parts (validators, the event-stream and queue-run code) go to dist/chunks/
+  esbuildOptions(options) {
+    options.chunkNames = 'chunks/[name]-[hash]';
+  },
 };
 
 export default defineConfig([

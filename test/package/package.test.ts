@@ -25,6 +25,7 @@ import {
   type Diagnostic,
   type PackResult,
   type ResolutionKind,
+  type RunResult,
 } from './consumer.ts';
 import { readmeSnippets, type Snippet } from './readme.ts';
 
@@ -40,6 +41,7 @@ let consumers: string;
 let server: LocalServer;
 let snippets: Snippet[];
 const compiled = new Map<ResolutionKind, Promise<{ diagnostics: Diagnostic[]; output: string }>>();
+let attw: Promise<RunResult>;
 
 beforeAll(async () => {
   root = tempRoot('package');
@@ -49,6 +51,10 @@ beforeAll(async () => {
   await installTarball(consumers, pack.tarball);
   const typed = readFileSync(path.join(FIXTURES, 'typed.ts.txt'), 'utf8');
   snippets = readmeSnippets(readFileSync(path.join(REPO, 'README.md'), 'utf8'));
+  // the slow checks start here and run while the first tests do
+  const attwCli = path.join(REPO, 'node_modules', '@arethetypeswrong', 'cli', 'dist', 'index.js');
+  const entrypoints = MODEL_IDS.map((id) => `models/${id}`);
+  attw = run(process.execPath, [attwCli, pack.tarball, '--profile', 'node16', '--format', 'json', '--include-entrypoints', ...entrypoints], { cwd: root.dir });
   for (const kind of KINDS) {
     const files: Record<string, string> = { 'typed.ts': typed };
     // the README's blocks are ES module code (top-level await): they compile in the nodenext project
@@ -60,7 +66,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.close();
   // let running compiles finish before their files go
-  await Promise.allSettled(compiled.values());
+  await Promise.allSettled([...compiled.values(), attw]);
   root?.remove();
 });
 
@@ -96,10 +102,42 @@ describe('the tarball', () => {
     expect(imported.cjs.has('p-retry')).toBe(false);
   });
 
+  test('the root entry loads no validator code until it is needed (dynamic import in both formats)', () => {
+    const distDir = path.join(consumers, 'node_modules', 'inference-sdk', 'dist');
+    const validators = readdirSync(path.join(REPO, 'generated', 'validators')).filter((f) => f.endsWith('.ts')).length;
+    // ajv's standalone code: every generated validator records the schema path of each error
+    const isValidator = (file: string): boolean => readFileSync(file, 'utf8').includes('schemaPath:');
+    const formats = {
+      esm: {
+        entry: 'index.js',
+        staticImport: /^import\s[^;]*?from\s*["'](\.\.?\/[^"']+)["']|^import\s*["'](\.\.?\/[^"']+)["']|^export\s[^;]*?from\s*["'](\.\.?\/[^"']+)["']/gm,
+        dynamicImport: /\bimport\(\s*["'](\.\.?\/[^"']+)["']\s*\)/g,
+      },
+      cjs: {
+        entry: 'index.cjs',
+        staticImport: /^(?:var|const|let)\s+[\w$]+\s*=\s*require\(["'](\.\.?\/[^"']+)["']\)|^require\(["'](\.\.?\/[^"']+)["']\)/gm,
+        // rollup keeps import() in CommonJS output (a .cjs file imports fine); older outputs wrap a require
+        dynamicImport: /\bimport\(\s*["'](\.\.?\/[^"']+)["']\s*\)|\bthen\(function\s*\(\)\s*\{\s*return\s+(?:[\w$]+\()?require\(["'](\.\.?\/[^"']+)["']\)/g,
+      },
+    };
+    for (const [format, { entry, staticImport, dynamicImport }] of Object.entries(formats)) {
+      /** The files loaded when `file` is imported: its static import closure. */
+      const closure = (file: string, seen = new Set<string>()): Set<string> => {
+        if (seen.has(file)) return seen;
+        seen.add(file);
+        for (const m of readFileSync(file, 'utf8').matchAll(staticImport)) closure(path.resolve(path.dirname(file), (m[1] ?? m[2] ?? m[3])!), seen);
+        return seen;
+      };
+      const loaded = closure(path.join(distDir, entry));
+      expect([...loaded].filter(isValidator).map((f) => path.relative(distDir, f)), `${format}: validator code loaded with ${entry}`).toEqual([]);
+      const lazy = [...loaded].flatMap((f) => [...readFileSync(f, 'utf8').matchAll(dynamicImport)].map((m) => path.resolve(path.dirname(f), (m[1] ?? m[2])!)));
+      const lazyValidators = new Set(lazy.filter((f) => [...closure(f)].some(isValidator)));
+      expect(lazyValidators.size, `${format}: validators ${entry} loads on demand`).toBeGreaterThanOrEqual(validators);
+    }
+  });
+
   test('@arethetypeswrong/cli --profile node16 finds no problem in any entry point', async () => {
-    const attw = path.join(REPO, 'node_modules', '@arethetypeswrong', 'cli', 'dist', 'index.js');
-    const entrypoints = MODEL_IDS.map((id) => `models/${id}`);
-    const result = await run(process.execPath, [attw, pack.tarball, '--profile', 'node16', '--format', 'json', '--include-entrypoints', ...entrypoints], { cwd: root!.dir });
+    const result = await attw;
     const report = JSON.parse(result.stdout) as { analysis: { entrypoints: Record<string, unknown> }; problems?: unknown };
     const problems = Array.isArray(report.problems) ? report.problems : Object.values(report.problems ?? {}).flat();
     expect(problems).toEqual([]);
@@ -121,7 +159,7 @@ describe('JavaScript consumers against the local server', () => {
     ['ES module', 'esm.mjs'],
     ['CommonJS', 'cjs.cjs'],
   ] as const) {
-    test(`${kind}: root Client (images, queue.run), a per-model function and typed errors`, async () => {
+    test(`${kind}: root Client (images, queue.run), per-model functions on the Client and on a transport, typed errors`, async () => {
       const dir = path.join(consumers, kind === 'CommonJS' ? 'js-cjs' : 'js-esm');
       const script = path.join(dir, file);
       writeProject(dir, kind === 'CommonJS' ? 'commonjs' : 'module', file);
@@ -139,6 +177,7 @@ describe('JavaScript consumers against the local server', () => {
         outcomes: ['succeeded', 'succeeded'],
         outcomeUrls: ['string', 'string'],
         directUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\//),
+        viaTransportType: 'string',
         notFound: { name: 'NotFoundError', status: 404, isNotFound: true, isAPIError: true },
         unauthorized: { name: 'AuthenticationError', status: 401, isAuthentication: true, isAPIError: true },
         invalid: { name: 'ValidationError', isValidation: true, pointers: ['/aspect_ratio'] },
