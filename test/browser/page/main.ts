@@ -221,7 +221,6 @@ const scenarios = {
    */
   evalProbe: () => {
     try {
-      // eslint-disable-next-line @typescript-eslint/no-implied-eval
       new Function('return 1')();
       return 'allowed';
     } catch (e) {

@@ -24,18 +24,18 @@ export const CHROMIUM_ARGS = [
 ];
 
 /**
- * Launch headless Chromium from /usr/bin/chromium.
- * @throws Error saying how to install it when /usr/bin/chromium is missing (the tests do not skip:
+ * Launch headless Chromium (default: Debian's, at /usr/bin/chromium).
+ * @throws Error saying how to install it when the executable is missing (the tests do not skip:
  * `.ci/run` installs it with `apt-get install chromium`).
  */
-export async function launchChromium(): Promise<Browser> {
+export async function launchChromium(executablePath: string = CHROMIUM_PATH): Promise<Browser> {
   try {
-    accessSync(CHROMIUM_PATH, constants.X_OK);
+    accessSync(executablePath, constants.X_OK);
   } catch {
     throw new Error(
-      `${CHROMIUM_PATH} is missing: the browser tests run Debian's chromium package (never a downloaded build). ` +
+      `${executablePath} is missing: the browser tests run Debian's chromium package (never a downloaded build). ` +
         'Install it with `apt-get install -y chromium` (.ci/run does this when it is missing).',
     );
   }
-  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, timeout: 60_000 });
+  return chromium.launch({ executablePath, args: CHROMIUM_ARGS, timeout: 60_000 });
 }
