@@ -10,7 +10,7 @@
  */
 import type { FunctionDeclarationStructure, StatementStructures } from 'ts-morph';
 import type { ClassifiedModel, Endpoint } from './classify.ts';
-import { commentText, jsonLiteral, stringLiteral } from './escape.ts';
+import { commentText, stringLiteral } from './escape.ts';
 import type { ModelNames } from './name.ts';
 import type { ModelType } from './types.ts';
 
@@ -79,7 +79,15 @@ function endpointFunctions(e: Endpoint, m: EmitModel, validated: boolean): Endpo
   }
 }
 
-/** The statements of `generated/models/<id>.ts` (ts-morph structures), printed by the caller. */
+/**
+ * Placeholders for the two pieces of a model module made of model data: ts-morph's writer tracks
+ * strings and comments naively (`"C:\\"` followed by `"image/*"` makes it close a comment it
+ * thinks is open), so that text never goes through it; the caller puts it in after printing.
+ */
+export const TYPE_CODE = '__sdkTypeCode__';
+export const SCHEMA_LITERAL = '__sdkSchemaLiteral__';
+
+/** The statements of `generated/models/<id>.ts` (ts-morph structures), printed by the caller, with `TYPE_CODE` and `SCHEMA_LITERAL` to replace. */
 export function modelStatements(m: EmitModel, hasValidator: boolean, StructureKind: typeof import('ts-morph').StructureKind, VariableDeclarationKind: typeof import('ts-morph').VariableDeclarationKind): Array<string | StatementStructures> {
   const fns = m.endpoints.flatMap((e) => endpointFunctions(e, m, hasValidator));
   const types = new Set<string>([...m.type.runtimeImports, ...fns.flatMap((f) => f.types)]);
@@ -90,13 +98,13 @@ export function modelStatements(m: EmitModel, hasValidator: boolean, StructureKi
     if (names.length > 0) statements.push({ kind: StructureKind.ImportDeclaration, moduleSpecifier: `../../runtime/${module}`, namedImports: names });
   }
   if (fns.some((f) => f.validates)) statements.push({ kind: StructureKind.ImportDeclaration, moduleSpecifier: `../validators/${m.id}.ts`, namedImports: ['validate'] });
-  statements.push('\n' + m.type.code);
+  statements.push(TYPE_CODE);
   statements.push({
     kind: StructureKind.VariableStatement,
     isExported: true,
     declarationKind: VariableDeclarationKind.Const,
-    docs: [{ description: commentText(`The request schema of \`${m.id}\` exactly as in \`${m.file}\`${m.schemaField ? ` (field \`${m.schemaField}\`)` : ' (null)'}, as data. The queue functions validate with its compiled validator (\`generated/validators/${m.id}.ts\`), not with this object.`) }],
-    declarations: [{ name: m.names.schema, type: m.schema === null ? 'null' : 'Readonly<Record<string, unknown>>', initializer: m.schema === null ? 'null' : jsonLiteral(m.schema) }],
+    docs: [{ description: commentText(`The request schema of \`${m.id}\` exactly as in \`${m.file}\`${m.schemaField ? ` (field \`${m.schemaField}\`)` : ' (null)'}, as data.${hasValidator ? ` The queue functions validate with its compiled validator (\`generated/validators/${m.id}.ts\`), not with this object.` : ''}`) }],
+    declarations: [{ name: m.names.schema, type: m.schema === null ? 'null' : 'Readonly<Record<string, unknown>>', initializer: m.schema === null ? 'null' : SCHEMA_LITERAL }],
   });
   statements.push({
     kind: StructureKind.VariableStatement,

@@ -15,8 +15,8 @@ import { Worker } from 'node:worker_threads';
 import Handlebars from 'handlebars';
 import type { StatementStructures } from 'ts-morph';
 import type { ClassifiedModel, Endpoint } from './classify.ts';
-import { endpointLabels, modelStatements, type EmitModel } from './emit-model.ts';
-import { commentText, stringLiteral } from './escape.ts';
+import { endpointLabels, modelStatements, SCHEMA_LITERAL, TYPE_CODE, type EmitModel } from './emit-model.ts';
+import { commentText, jsonLiteral, stringLiteral } from './escape.ts';
 import type { OpenApiDoc } from './load.ts';
 import type { ModelNames } from './name.ts';
 import { REPO_ROOT } from './paths.ts';
@@ -91,7 +91,12 @@ function print(m: TsMorph, statements: Array<string | StatementStructures>): str
 /** Body of `generated/models/<id>.ts`. */
 export async function modelModule(m: EmitModel, hasValidator: boolean): Promise<string> {
   const tm = await loadTsMorph();
-  return print(tm, modelStatements(m, hasValidator, tm.StructureKind, tm.VariableDeclarationKind));
+  const printed = print(tm, modelStatements(m, hasValidator, tm.StructureKind, tm.VariableDeclarationKind));
+  const parts = printed.split(TYPE_CODE);
+  if (parts.length !== 2) throw new Error(`emit: the type placeholder of ${m.id} was not printed once`);
+  const rest = parts[1]!.split(SCHEMA_LITERAL);
+  if (rest.length !== (m.schema === null ? 1 : 2)) throw new Error(`emit: the schema placeholder of ${m.id} was not printed once`);
+  return `${parts[0]}\n${m.type.code}${rest.join(m.schema === null ? '' : jsonLiteral(m.schema))}`;
 }
 
 /** Union of string literal types, or `never`. */

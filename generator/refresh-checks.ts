@@ -26,6 +26,8 @@ export class RefreshError extends Error {
     readonly failures: FetchFailure[] = [],
     /** True when files had been written and were restored to their previous bytes. */
     readonly restored = false,
+    /** True when the service answered 401 or 403: the key is wrong or lacks permission, and fetching stopped there. */
+    readonly authFailure = false,
   ) {
     super(message);
   }

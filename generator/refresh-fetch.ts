@@ -76,11 +76,18 @@ function failureReason(err: unknown, attempts: number, timeoutMs: number): strin
   return err instanceof Error ? err.message : String(err);
 }
 
+/** Whether an error is the service refusing the key (401) or its permissions (403): no other model can succeed then. */
+function isAuthFailure(err: unknown): err is APIError {
+  return err instanceof APIError && (err.status === 401 || err.status === 403);
+}
+
 /**
  * Fetch and check the model objects of `ids` (the fetch+check phase of a refresh). Never throws
  * for a model: each id ends in `models` or in `failures` (HTTP error after retries, timeout,
- * invalid JSON, 404, invalid model object, id mismatch).
- * @throws RefreshError only for bad options (base URL refused, empty key, bad numbers).
+ * invalid JSON, 404, invalid model object, id mismatch), except on the first 401 or 403: the key
+ * is wrong or lacks permission for every model, so the requests in flight are cancelled, no other
+ * is sent, and a `RefreshError` says so once (`authFailure` set; its `failures` name the id).
+ * @throws RefreshError for bad options (base URL refused, empty key, bad numbers) and on a 401 or 403.
  */
 export async function fetchModels(ids: readonly string[], options: FetchOptions): Promise<FetchResult> {
   const baseUrl = checkBaseUrl(options.baseUrl);
@@ -112,14 +119,18 @@ export async function fetchModels(ids: readonly string[], options: FetchOptions)
   const limit = pLimit(concurrency);
   const models = new Map<string, FetchedModel>();
   const failures: FetchFailure[] = [];
+  // The first 401/403 stops the run: later tasks are not started, requests in flight are aborted.
+  const stop = new AbortController();
+  let authFailure: { id: string; status: number; message: string } | undefined;
 
   try {
     const results = await Promise.all(
       ids.map((id) =>
-        limit(async (): Promise<FetchedModel | FetchFailure> => {
+        limit(async (): Promise<FetchedModel | FetchFailure | undefined> => {
+          if (stop.signal.aborted) return undefined;
           const req = { method: 'GET' as const, path: `/api/ai/models/${encodePath(id)}` };
           try {
-            const raw = await client.request<unknown>(req, { timeoutMs });
+            const raw = await client.request<unknown>(req, { timeoutMs, signal: stop.signal });
             checkModel(raw, id, fileLabel(id));
             // The runtime parsed the body; the snapshot keeps the text as sent, only re-indented.
             const sent = await bodies.get(client.http.url(req))?.text();
@@ -130,6 +141,12 @@ export async function fetchModels(ids: readonly string[], options: FetchOptions)
             return { id, raw, text };
           } catch (err) {
             bodies.delete(client.http.url(req));
+            if (stop.signal.aborted) return undefined; // cancelled after another model's 401/403
+            if (isAuthFailure(err)) {
+              authFailure = { id, status: err.status!, message: redact(err.message) };
+              stop.abort();
+              return undefined;
+            }
             const reason = redact(failureReason(err, attempts.get(client.http.url(req)) ?? 1, timeoutMs));
             progress.tick(id, reason);
             return { id, reason };
@@ -138,11 +155,22 @@ export async function fetchModels(ids: readonly string[], options: FetchOptions)
       ),
     );
     for (const r of results) {
+      if (r === undefined) continue;
       if ('reason' in r) failures.push(r);
       else models.set(r.id, r);
     }
   } finally {
     progress.stop();
+  }
+  if (authFailure) {
+    const { id, status, message } = authFailure;
+    const what = status === 401 ? 'rejected the API key (HTTP 401)' : 'denied the API key access (HTTP 403)';
+    throw new RefreshError(
+      `the service ${what} when fetching ${id}: ${message}. Check OXEN_API_KEY (and --base-url); stopped at the first ${status}, so no other model was fetched`,
+      [{ id, reason: `HTTP ${status}: ${message}` }],
+      false,
+      true,
+    );
   }
   failures.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   return { models, failures };

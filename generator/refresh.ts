@@ -140,6 +140,10 @@ export async function refresh(options: RefreshOptions): Promise<RefreshResult> {
       ...(options.retryBaseDelayMs !== undefined ? { retryBaseDelayMs: options.retryBaseDelayMs } : {}),
       ...(options.progress !== undefined ? { progress: options.progress } : {}),
       ...(options.fetch ? { fetch: options.fetch } : {}),
+    }).catch((err: unknown) => {
+      // A 401/403 ends the fetch phase early: say once that nothing was written.
+      if (err instanceof RefreshError && err.authFailure) throw new RefreshError(`refresh failed, nothing was written: ${err.message}`, err.failures, false, true);
+      throw err;
     });
     if (r.failures.length > 0) throw new RefreshError(`refresh failed, nothing was written: ${formatFailures(r.failures, toFetch.length)}`, r.failures);
     fetched = r.models;

@@ -73,7 +73,7 @@ export interface BytedanceSeedAudio10Params {
   pitch?: number;
 }
 
-/** The request schema of `bytedance-seed-audio-1-0` exactly as in `specs/models/bytedance-seed-audio-1-0.json` (field `json_request_schema`), as data. The queue functions validate with its compiled validator (`generated/validators/bytedance-seed-audio-1-0.ts`), not with this object. */
+/** The request schema of `bytedance-seed-audio-1-0` exactly as in `specs/models/bytedance-seed-audio-1-0.json` (field `json_request_schema`), as data. */
 export const bytedanceSeedAudio10Schema: Readonly<Record<string, unknown>> = {
   basic: ['audio_urls', 'image_url'],
   properties: {

@@ -14,7 +14,8 @@ import { createChatCompletion } from '../../runtime/endpoints.ts';
  * Served by: `chat.completions.create`.
  */
 export type ClaudeFable5Params = ChatCompletionParams;
-/** The request schema of `claude-fable-5` exactly as in `specs/models/claude-fable-5.json` (null), as data. The queue functions validate with its compiled validator (`generated/validators/claude-fable-5.ts`), not with this object. */
+
+/** The request schema of `claude-fable-5` exactly as in `specs/models/claude-fable-5.json` (null), as data. */
 export const claudeFable5Schema: null = null;
 /** The model id of `ClaudeFable5Params`. */
 export const claudeFable5Id = 'claude-fable-5' as const;

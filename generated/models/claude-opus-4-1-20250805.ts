@@ -14,7 +14,8 @@ import { createChatCompletion } from '../../runtime/endpoints.ts';
  * Served by: `chat.completions.create`.
  */
 export type ClaudeOpus4120250805Params = ChatCompletionParams;
-/** The request schema of `claude-opus-4-1-20250805` exactly as in `specs/models/claude-opus-4-1-20250805.json` (null), as data. The queue functions validate with its compiled validator (`generated/validators/claude-opus-4-1-20250805.ts`), not with this object. */
+
+/** The request schema of `claude-opus-4-1-20250805` exactly as in `specs/models/claude-opus-4-1-20250805.json` (null), as data. */
 export const claudeOpus4120250805Schema: null = null;
 /** The model id of `ClaudeOpus4120250805Params`. */
 export const claudeOpus4120250805Id = 'claude-opus-4-1-20250805' as const;

@@ -14,7 +14,8 @@ import { createChatCompletion } from '../../runtime/endpoints.ts';
  * Served by: `chat.completions.create`.
  */
 export type ClaudeOpus4520251101Params = ChatCompletionParams;
-/** The request schema of `claude-opus-4-5-20251101` exactly as in `specs/models/claude-opus-4-5-20251101.json` (null), as data. The queue functions validate with its compiled validator (`generated/validators/claude-opus-4-5-20251101.ts`), not with this object. */
+
+/** The request schema of `claude-opus-4-5-20251101` exactly as in `specs/models/claude-opus-4-5-20251101.json` (null), as data. */
 export const claudeOpus4520251101Schema: null = null;
 /** The model id of `ClaudeOpus4520251101Params`. */
 export const claudeOpus4520251101Id = 'claude-opus-4-5-20251101' as const;

@@ -14,7 +14,8 @@ import { createChatCompletion } from '../../runtime/endpoints.ts';
  * Served by: `chat.completions.create`.
  */
 export type ClaudeOpus46Params = ChatCompletionParams;
-/** The request schema of `claude-opus-4-6` exactly as in `specs/models/claude-opus-4-6.json` (null), as data. The queue functions validate with its compiled validator (`generated/validators/claude-opus-4-6.ts`), not with this object. */
+
+/** The request schema of `claude-opus-4-6` exactly as in `specs/models/claude-opus-4-6.json` (null), as data. */
 export const claudeOpus46Schema: null = null;
 /** The model id of `ClaudeOpus46Params`. */
 export const claudeOpus46Id = 'claude-opus-4-6' as const;

@@ -14,7 +14,8 @@ import { createChatCompletion } from '../../runtime/endpoints.ts';
  * Served by: `chat.completions.create`.
  */
 export type ClaudeOpus47Params = ChatCompletionParams;
-/** The request schema of `claude-opus-4-7` exactly as in `specs/models/claude-opus-4-7.json` (null), as data. The queue functions validate with its compiled validator (`generated/validators/claude-opus-4-7.ts`), not with this object. */
+
+/** The request schema of `claude-opus-4-7` exactly as in `specs/models/claude-opus-4-7.json` (null), as data. */
 export const claudeOpus47Schema: null = null;
 /** The model id of `ClaudeOpus47Params`. */
 export const claudeOpus47Id = 'claude-opus-4-7' as const;

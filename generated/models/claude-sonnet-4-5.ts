@@ -14,7 +14,8 @@ import { createChatCompletion } from '../../runtime/endpoints.ts';
  * Served by: `chat.completions.create`.
  */
 export type ClaudeSonnet45Params = ChatCompletionParams;
-/** The request schema of `claude-sonnet-4-5` exactly as in `specs/models/claude-sonnet-4-5.json` (null), as data. The queue functions validate with its compiled validator (`generated/validators/claude-sonnet-4-5.ts`), not with this object. */
+
+/** The request schema of `claude-sonnet-4-5` exactly as in `specs/models/claude-sonnet-4-5.json` (null), as data. */
 export const claudeSonnet45Schema: null = null;
 /** The model id of `ClaudeSonnet45Params`. */
 export const claudeSonnet45Id = 'claude-sonnet-4-5' as const;

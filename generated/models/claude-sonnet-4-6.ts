@@ -14,7 +14,8 @@ import { createChatCompletion } from '../../runtime/endpoints.ts';
  * Served by: `chat.completions.create`.
  */
 export type ClaudeSonnet46Params = ChatCompletionParams;
-/** The request schema of `claude-sonnet-4-6` exactly as in `specs/models/claude-sonnet-4-6.json` (null), as data. The queue functions validate with its compiled validator (`generated/validators/claude-sonnet-4-6.ts`), not with this object. */
+
+/** The request schema of `claude-sonnet-4-6` exactly as in `specs/models/claude-sonnet-4-6.json` (null), as data. */
 export const claudeSonnet46Schema: null = null;
 /** The model id of `ClaudeSonnet46Params`. */
 export const claudeSonnet46Id = 'claude-sonnet-4-6' as const;

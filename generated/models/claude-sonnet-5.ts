@@ -14,7 +14,8 @@ import { createChatCompletion } from '../../runtime/endpoints.ts';
  * Served by: `chat.completions.create`.
  */
 export type ClaudeSonnet5Params = ChatCompletionParams;
-/** The request schema of `claude-sonnet-5` exactly as in `specs/models/claude-sonnet-5.json` (null), as data. The queue functions validate with its compiled validator (`generated/validators/claude-sonnet-5.ts`), not with this object. */
+
+/** The request schema of `claude-sonnet-5` exactly as in `specs/models/claude-sonnet-5.json` (null), as data. */
 export const claudeSonnet5Schema: null = null;
 /** The model id of `ClaudeSonnet5Params`. */
 export const claudeSonnet5Id = 'claude-sonnet-5' as const;

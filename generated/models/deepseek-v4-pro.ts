@@ -14,7 +14,8 @@ import { createChatCompletion } from '../../runtime/endpoints.ts';
  * Served by: `chat.completions.create`.
  */
 export type DeepseekV4ProParams = ChatCompletionParams;
-/** The request schema of `deepseek-v4-pro` exactly as in `specs/models/deepseek-v4-pro.json` (null), as data. The queue functions validate with its compiled validator (`generated/validators/deepseek-v4-pro.ts`), not with this object. */
+
+/** The request schema of `deepseek-v4-pro` exactly as in `specs/models/deepseek-v4-pro.json` (null), as data. */
 export const deepseekV4ProSchema: null = null;
 /** The model id of `DeepseekV4ProParams`. */
 export const deepseekV4ProId = 'deepseek-v4-pro' as const;

@@ -14,7 +14,8 @@ import { createChatCompletion } from '../../runtime/endpoints.ts';
  * Served by: `chat.completions.create`.
  */
 export type Gemini25FlashParams = ChatCompletionParams;
-/** The request schema of `gemini-2-5-flash` exactly as in `specs/models/gemini-2-5-flash.json` (null), as data. The queue functions validate with its compiled validator (`generated/validators/gemini-2-5-flash.ts`), not with this object. */
+
+/** The request schema of `gemini-2-5-flash` exactly as in `specs/models/gemini-2-5-flash.json` (null), as data. */
 export const gemini25FlashSchema: null = null;
 /** The model id of `Gemini25FlashParams`. */
 export const gemini25FlashId = 'gemini-2-5-flash' as const;

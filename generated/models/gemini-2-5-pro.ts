@@ -14,7 +14,8 @@ import { createChatCompletion } from '../../runtime/endpoints.ts';
  * Served by: `chat.completions.create`.
  */
 export type Gemini25ProParams = ChatCompletionParams;
-/** The request schema of `gemini-2-5-pro` exactly as in `specs/models/gemini-2-5-pro.json` (null), as data. The queue functions validate with its compiled validator (`generated/validators/gemini-2-5-pro.ts`), not with this object. */
+
+/** The request schema of `gemini-2-5-pro` exactly as in `specs/models/gemini-2-5-pro.json` (null), as data. */
 export const gemini25ProSchema: null = null;
 /** The model id of `Gemini25ProParams`. */
 export const gemini25ProId = 'gemini-2-5-pro' as const;

@@ -14,7 +14,7 @@ export interface Gemini31ProPreviewParams {
   [key: string]: unknown;
 }
 
-/** The request schema of `gemini-3-1-pro-preview` exactly as in `specs/models/gemini-3-1-pro-preview.json` (null), as data. The queue functions validate with its compiled validator (`generated/validators/gemini-3-1-pro-preview.ts`), not with this object. */
+/** The request schema of `gemini-3-1-pro-preview` exactly as in `specs/models/gemini-3-1-pro-preview.json` (null), as data. */
 export const gemini31ProPreviewSchema: null = null;
 /** The model id of `Gemini31ProPreviewParams`. */
 export const gemini31ProPreviewId = 'gemini-3-1-pro-preview' as const;

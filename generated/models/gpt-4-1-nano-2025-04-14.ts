@@ -14,7 +14,8 @@ import { createChatCompletion } from '../../runtime/endpoints.ts';
  * Served by: `chat.completions.create`.
  */
 export type Gpt41Nano20250414Params = ChatCompletionParams;
-/** The request schema of `gpt-4-1-nano-2025-04-14` exactly as in `specs/models/gpt-4-1-nano-2025-04-14.json` (null), as data. The queue functions validate with its compiled validator (`generated/validators/gpt-4-1-nano-2025-04-14.ts`), not with this object. */
+
+/** The request schema of `gpt-4-1-nano-2025-04-14` exactly as in `specs/models/gpt-4-1-nano-2025-04-14.json` (null), as data. */
 export const gpt41Nano20250414Schema: null = null;
 /** The model id of `Gpt41Nano20250414Params`. */
 export const gpt41Nano20250414Id = 'gpt-4-1-nano-2025-04-14' as const;

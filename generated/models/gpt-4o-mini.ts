@@ -14,7 +14,8 @@ import { createChatCompletion } from '../../runtime/endpoints.ts';
  * Served by: `chat.completions.create`.
  */
 export type Gpt4oMiniParams = ChatCompletionParams;
-/** The request schema of `gpt-4o-mini` exactly as in `specs/models/gpt-4o-mini.json` (null), as data. The queue functions validate with its compiled validator (`generated/validators/gpt-4o-mini.ts`), not with this object. */
+
+/** The request schema of `gpt-4o-mini` exactly as in `specs/models/gpt-4o-mini.json` (null), as data. */
 export const gpt4oMiniSchema: null = null;
 /** The model id of `Gpt4oMiniParams`. */
 export const gpt4oMiniId = 'gpt-4o-mini' as const;

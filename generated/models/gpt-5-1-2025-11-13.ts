@@ -14,7 +14,8 @@ import { createChatCompletion } from '../../runtime/endpoints.ts';
  * Served by: `chat.completions.create`.
  */
 export type Gpt5120251113Params = ChatCompletionParams;
-/** The request schema of `gpt-5-1-2025-11-13` exactly as in `specs/models/gpt-5-1-2025-11-13.json` (null), as data. The queue functions validate with its compiled validator (`generated/validators/gpt-5-1-2025-11-13.ts`), not with this object. */
+
+/** The request schema of `gpt-5-1-2025-11-13` exactly as in `specs/models/gpt-5-1-2025-11-13.json` (null), as data. */
 export const gpt5120251113Schema: null = null;
 /** The model id of `Gpt5120251113Params`. */
 export const gpt5120251113Id = 'gpt-5-1-2025-11-13' as const;

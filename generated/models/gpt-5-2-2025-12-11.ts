@@ -14,7 +14,8 @@ import { createChatCompletion } from '../../runtime/endpoints.ts';
  * Served by: `chat.completions.create`.
  */
 export type Gpt5220251211Params = ChatCompletionParams;
-/** The request schema of `gpt-5-2-2025-12-11` exactly as in `specs/models/gpt-5-2-2025-12-11.json` (null), as data. The queue functions validate with its compiled validator (`generated/validators/gpt-5-2-2025-12-11.ts`), not with this object. */
+
+/** The request schema of `gpt-5-2-2025-12-11` exactly as in `specs/models/gpt-5-2-2025-12-11.json` (null), as data. */
 export const gpt5220251211Schema: null = null;
 /** The model id of `Gpt5220251211Params`. */
 export const gpt5220251211Id = 'gpt-5-2-2025-12-11' as const;

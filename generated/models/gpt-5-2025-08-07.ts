@@ -14,7 +14,8 @@ import { createChatCompletion } from '../../runtime/endpoints.ts';
  * Served by: `chat.completions.create`.
  */
 export type Gpt520250807Params = ChatCompletionParams;
-/** The request schema of `gpt-5-2025-08-07` exactly as in `specs/models/gpt-5-2025-08-07.json` (null), as data. The queue functions validate with its compiled validator (`generated/validators/gpt-5-2025-08-07.ts`), not with this object. */
+
+/** The request schema of `gpt-5-2025-08-07` exactly as in `specs/models/gpt-5-2025-08-07.json` (null), as data. */
 export const gpt520250807Schema: null = null;
 /** The model id of `Gpt520250807Params`. */
 export const gpt520250807Id = 'gpt-5-2025-08-07' as const;

@@ -14,7 +14,8 @@ import { createChatCompletion } from '../../runtime/endpoints.ts';
  * Served by: `chat.completions.create`.
  */
 export type Gpt54MiniParams = ChatCompletionParams;
-/** The request schema of `gpt-5-4-mini` exactly as in `specs/models/gpt-5-4-mini.json` (null), as data. The queue functions validate with its compiled validator (`generated/validators/gpt-5-4-mini.ts`), not with this object. */
+
+/** The request schema of `gpt-5-4-mini` exactly as in `specs/models/gpt-5-4-mini.json` (null), as data. */
 export const gpt54MiniSchema: null = null;
 /** The model id of `Gpt54MiniParams`. */
 export const gpt54MiniId = 'gpt-5-4-mini' as const;

@@ -14,7 +14,8 @@ import { createChatCompletion } from '../../runtime/endpoints.ts';
  * Served by: `chat.completions.create`.
  */
 export type Gpt5520260423Params = ChatCompletionParams;
-/** The request schema of `gpt-5-5-2026-04-23` exactly as in `specs/models/gpt-5-5-2026-04-23.json` (null), as data. The queue functions validate with its compiled validator (`generated/validators/gpt-5-5-2026-04-23.ts`), not with this object. */
+
+/** The request schema of `gpt-5-5-2026-04-23` exactly as in `specs/models/gpt-5-5-2026-04-23.json` (null), as data. */
 export const gpt5520260423Schema: null = null;
 /** The model id of `Gpt5520260423Params`. */
 export const gpt5520260423Id = 'gpt-5-5-2026-04-23' as const;

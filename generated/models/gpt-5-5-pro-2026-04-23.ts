@@ -14,7 +14,8 @@ import { createChatCompletion } from '../../runtime/endpoints.ts';
  * Served by: `chat.completions.create`.
  */
 export type Gpt55Pro20260423Params = ChatCompletionParams;
-/** The request schema of `gpt-5-5-pro-2026-04-23` exactly as in `specs/models/gpt-5-5-pro-2026-04-23.json` (null), as data. The queue functions validate with its compiled validator (`generated/validators/gpt-5-5-pro-2026-04-23.ts`), not with this object. */
+
+/** The request schema of `gpt-5-5-pro-2026-04-23` exactly as in `specs/models/gpt-5-5-pro-2026-04-23.json` (null), as data. */
 export const gpt55Pro20260423Schema: null = null;
 /** The model id of `Gpt55Pro20260423Params`. */
 export const gpt55Pro20260423Id = 'gpt-5-5-pro-2026-04-23' as const;

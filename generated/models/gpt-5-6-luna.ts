@@ -14,7 +14,8 @@ import { createChatCompletion } from '../../runtime/endpoints.ts';
  * Served by: `chat.completions.create`.
  */
 export type Gpt56LunaParams = ChatCompletionParams;
-/** The request schema of `gpt-5-6-luna` exactly as in `specs/models/gpt-5-6-luna.json` (null), as data. The queue functions validate with its compiled validator (`generated/validators/gpt-5-6-luna.ts`), not with this object. */
+
+/** The request schema of `gpt-5-6-luna` exactly as in `specs/models/gpt-5-6-luna.json` (null), as data. */
 export const gpt56LunaSchema: null = null;
 /** The model id of `Gpt56LunaParams`. */
 export const gpt56LunaId = 'gpt-5-6-luna' as const;

@@ -14,7 +14,8 @@ import { createChatCompletion } from '../../runtime/endpoints.ts';
  * Served by: `chat.completions.create`.
  */
 export type Gpt56TerraParams = ChatCompletionParams;
-/** The request schema of `gpt-5-6-terra` exactly as in `specs/models/gpt-5-6-terra.json` (null), as data. The queue functions validate with its compiled validator (`generated/validators/gpt-5-6-terra.ts`), not with this object. */
+
+/** The request schema of `gpt-5-6-terra` exactly as in `specs/models/gpt-5-6-terra.json` (null), as data. */
 export const gpt56TerraSchema: null = null;
 /** The model id of `Gpt56TerraParams`. */
 export const gpt56TerraId = 'gpt-5-6-terra' as const;

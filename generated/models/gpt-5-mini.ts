@@ -14,7 +14,8 @@ import { createChatCompletion } from '../../runtime/endpoints.ts';
  * Served by: `chat.completions.create`.
  */
 export type Gpt5MiniParams = ChatCompletionParams;
-/** The request schema of `gpt-5-mini` exactly as in `specs/models/gpt-5-mini.json` (null), as data. The queue functions validate with its compiled validator (`generated/validators/gpt-5-mini.ts`), not with this object. */
+
+/** The request schema of `gpt-5-mini` exactly as in `specs/models/gpt-5-mini.json` (null), as data. */
 export const gpt5MiniSchema: null = null;
 /** The model id of `Gpt5MiniParams`. */
 export const gpt5MiniId = 'gpt-5-mini' as const;

@@ -14,7 +14,8 @@ import { createChatCompletion } from '../../runtime/endpoints.ts';
  * Served by: `chat.completions.create`.
  */
 export type Gpt5NanoParams = ChatCompletionParams;
-/** The request schema of `gpt-5-nano` exactly as in `specs/models/gpt-5-nano.json` (null), as data. The queue functions validate with its compiled validator (`generated/validators/gpt-5-nano.ts`), not with this object. */
+
+/** The request schema of `gpt-5-nano` exactly as in `specs/models/gpt-5-nano.json` (null), as data. */
 export const gpt5NanoSchema: null = null;
 /** The model id of `Gpt5NanoParams`. */
 export const gpt5NanoId = 'gpt-5-nano' as const;

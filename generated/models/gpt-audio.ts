@@ -14,7 +14,7 @@ export interface GptAudioParams {
   [key: string]: unknown;
 }
 
-/** The request schema of `gpt-audio` exactly as in `specs/models/gpt-audio.json` (null), as data. The queue functions validate with its compiled validator (`generated/validators/gpt-audio.ts`), not with this object. */
+/** The request schema of `gpt-audio` exactly as in `specs/models/gpt-audio.json` (null), as data. */
 export const gptAudioSchema: null = null;
 /** The model id of `GptAudioParams`. */
 export const gptAudioId = 'gpt-audio' as const;

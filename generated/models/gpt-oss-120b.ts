@@ -14,7 +14,8 @@ import { createChatCompletion } from '../../runtime/endpoints.ts';
  * Served by: `chat.completions.create`.
  */
 export type GptOss120bParams = ChatCompletionParams;
-/** The request schema of `gpt-oss-120b` exactly as in `specs/models/gpt-oss-120b.json` (null), as data. The queue functions validate with its compiled validator (`generated/validators/gpt-oss-120b.ts`), not with this object. */
+
+/** The request schema of `gpt-oss-120b` exactly as in `specs/models/gpt-oss-120b.json` (null), as data. */
 export const gptOss120bSchema: null = null;
 /** The model id of `GptOss120bParams`. */
 export const gptOss120bId = 'gpt-oss-120b' as const;

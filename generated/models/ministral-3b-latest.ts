@@ -14,7 +14,8 @@ import { createChatCompletion } from '../../runtime/endpoints.ts';
  * Served by: `chat.completions.create`.
  */
 export type Ministral3bLatestParams = ChatCompletionParams;
-/** The request schema of `ministral-3b-latest` exactly as in `specs/models/ministral-3b-latest.json` (null), as data. The queue functions validate with its compiled validator (`generated/validators/ministral-3b-latest.ts`), not with this object. */
+
+/** The request schema of `ministral-3b-latest` exactly as in `specs/models/ministral-3b-latest.json` (null), as data. */
 export const ministral3bLatestSchema: null = null;
 /** The model id of `Ministral3bLatestParams`. */
 export const ministral3bLatestId = 'ministral-3b-latest' as const;

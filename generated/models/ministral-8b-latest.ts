@@ -14,7 +14,8 @@ import { createChatCompletion } from '../../runtime/endpoints.ts';
  * Served by: `chat.completions.create`.
  */
 export type Ministral8bLatestParams = ChatCompletionParams;
-/** The request schema of `ministral-8b-latest` exactly as in `specs/models/ministral-8b-latest.json` (null), as data. The queue functions validate with its compiled validator (`generated/validators/ministral-8b-latest.ts`), not with this object. */
+
+/** The request schema of `ministral-8b-latest` exactly as in `specs/models/ministral-8b-latest.json` (null), as data. */
 export const ministral8bLatestSchema: null = null;
 /** The model id of `Ministral8bLatestParams`. */
 export const ministral8bLatestId = 'ministral-8b-latest' as const;

@@ -14,7 +14,8 @@ import { createChatCompletion } from '../../runtime/endpoints.ts';
  * Served by: `chat.completions.create`.
  */
 export type MistralLarge2407Params = ChatCompletionParams;
-/** The request schema of `mistral-large-2407` exactly as in `specs/models/mistral-large-2407.json` (null), as data. The queue functions validate with its compiled validator (`generated/validators/mistral-large-2407.ts`), not with this object. */
+
+/** The request schema of `mistral-large-2407` exactly as in `specs/models/mistral-large-2407.json` (null), as data. */
 export const mistralLarge2407Schema: null = null;
 /** The model id of `MistralLarge2407Params`. */
 export const mistralLarge2407Id = 'mistral-large-2407' as const;

@@ -14,7 +14,8 @@ import { createChatCompletion } from '../../runtime/endpoints.ts';
  * Served by: `chat.completions.create`.
  */
 export type MoonshotaiKimiK25Params = ChatCompletionParams;
-/** The request schema of `moonshotai-kimi-k2-5` exactly as in `specs/models/moonshotai-kimi-k2-5.json` (null), as data. The queue functions validate with its compiled validator (`generated/validators/moonshotai-kimi-k2-5.ts`), not with this object. */
+
+/** The request schema of `moonshotai-kimi-k2-5` exactly as in `specs/models/moonshotai-kimi-k2-5.json` (null), as data. */
 export const moonshotaiKimiK25Schema: null = null;
 /** The model id of `MoonshotaiKimiK25Params`. */
 export const moonshotaiKimiK25Id = 'moonshotai-kimi-k2-5' as const;

@@ -14,7 +14,8 @@ import { createChatCompletion } from '../../runtime/endpoints.ts';
  * Served by: `chat.completions.create`.
  */
 export type MuseSpark11Params = ChatCompletionParams;
-/** The request schema of `muse-spark-1-1` exactly as in `specs/models/muse-spark-1-1.json` (null), as data. The queue functions validate with its compiled validator (`generated/validators/muse-spark-1-1.ts`), not with this object. */
+
+/** The request schema of `muse-spark-1-1` exactly as in `specs/models/muse-spark-1-1.json` (null), as data. */
 export const museSpark11Schema: null = null;
 /** The model id of `MuseSpark11Params`. */
 export const museSpark11Id = 'muse-spark-1-1' as const;

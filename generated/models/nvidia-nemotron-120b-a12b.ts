@@ -14,7 +14,8 @@ import { createChatCompletion } from '../../runtime/endpoints.ts';
  * Served by: `chat.completions.create`.
  */
 export type NvidiaNemotron120bA12bParams = ChatCompletionParams;
-/** The request schema of `nvidia-nemotron-120b-a12b` exactly as in `specs/models/nvidia-nemotron-120b-a12b.json` (null), as data. The queue functions validate with its compiled validator (`generated/validators/nvidia-nemotron-120b-a12b.ts`), not with this object. */
+
+/** The request schema of `nvidia-nemotron-120b-a12b` exactly as in `specs/models/nvidia-nemotron-120b-a12b.json` (null), as data. */
 export const nvidiaNemotron120bA12bSchema: null = null;
 /** The model id of `NvidiaNemotron120bA12bParams`. */
 export const nvidiaNemotron120bA12bId = 'nvidia-nemotron-120b-a12b' as const;

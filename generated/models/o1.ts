@@ -14,7 +14,8 @@ import { createChatCompletion } from '../../runtime/endpoints.ts';
  * Served by: `chat.completions.create`.
  */
 export type O1Params = ChatCompletionParams;
-/** The request schema of `o1` exactly as in `specs/models/o1.json` (null), as data. The queue functions validate with its compiled validator (`generated/validators/o1.ts`), not with this object. */
+
+/** The request schema of `o1` exactly as in `specs/models/o1.json` (null), as data. */
 export const o1Schema: null = null;
 /** The model id of `O1Params`. */
 export const o1Id = 'o1' as const;

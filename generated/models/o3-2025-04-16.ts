@@ -14,7 +14,8 @@ import { createChatCompletion } from '../../runtime/endpoints.ts';
  * Served by: `chat.completions.create`.
  */
 export type O320250416Params = ChatCompletionParams;
-/** The request schema of `o3-2025-04-16` exactly as in `specs/models/o3-2025-04-16.json` (null), as data. The queue functions validate with its compiled validator (`generated/validators/o3-2025-04-16.ts`), not with this object. */
+
+/** The request schema of `o3-2025-04-16` exactly as in `specs/models/o3-2025-04-16.json` (null), as data. */
 export const o320250416Schema: null = null;
 /** The model id of `O320250416Params`. */
 export const o320250416Id = 'o3-2025-04-16' as const;

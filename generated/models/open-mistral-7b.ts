@@ -14,7 +14,8 @@ import { createChatCompletion } from '../../runtime/endpoints.ts';
  * Served by: `chat.completions.create`.
  */
 export type OpenMistral7bParams = ChatCompletionParams;
-/** The request schema of `open-mistral-7b` exactly as in `specs/models/open-mistral-7b.json` (null), as data. The queue functions validate with its compiled validator (`generated/validators/open-mistral-7b.ts`), not with this object. */
+
+/** The request schema of `open-mistral-7b` exactly as in `specs/models/open-mistral-7b.json` (null), as data. */
 export const openMistral7bSchema: null = null;
 /** The model id of `OpenMistral7bParams`. */
 export const openMistral7bId = 'open-mistral-7b' as const;

@@ -14,7 +14,8 @@ import { createChatCompletion } from '../../runtime/endpoints.ts';
  * Served by: `chat.completions.create`.
  */
 export type Qwen36PlusParams = ChatCompletionParams;
-/** The request schema of `qwen3-6-plus` exactly as in `specs/models/qwen3-6-plus.json` (null), as data. The queue functions validate with its compiled validator (`generated/validators/qwen3-6-plus.ts`), not with this object. */
+
+/** The request schema of `qwen3-6-plus` exactly as in `specs/models/qwen3-6-plus.json` (null), as data. */
 export const qwen36PlusSchema: null = null;
 /** The model id of `Qwen36PlusParams`. */
 export const qwen36PlusId = 'qwen3-6-plus' as const;

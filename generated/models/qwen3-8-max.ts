@@ -14,7 +14,8 @@ import { createChatCompletion } from '../../runtime/endpoints.ts';
  * Served by: `chat.completions.create`.
  */
 export type Qwen38MaxParams = ChatCompletionParams;
-/** The request schema of `qwen3-8-max` exactly as in `specs/models/qwen3-8-max.json` (null), as data. The queue functions validate with its compiled validator (`generated/validators/qwen3-8-max.ts`), not with this object. */
+
+/** The request schema of `qwen3-8-max` exactly as in `specs/models/qwen3-8-max.json` (null), as data. */
 export const qwen38MaxSchema: null = null;
 /** The model id of `Qwen38MaxParams`. */
 export const qwen38MaxId = 'qwen3-8-max' as const;

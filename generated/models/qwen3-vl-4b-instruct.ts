@@ -14,7 +14,8 @@ import { createChatCompletion } from '../../runtime/endpoints.ts';
  * Served by: `chat.completions.create`.
  */
 export type Qwen3Vl4bInstructParams = ChatCompletionParams;
-/** The request schema of `qwen3-vl-4b-instruct` exactly as in `specs/models/qwen3-vl-4b-instruct.json` (null), as data. The queue functions validate with its compiled validator (`generated/validators/qwen3-vl-4b-instruct.ts`), not with this object. */
+
+/** The request schema of `qwen3-vl-4b-instruct` exactly as in `specs/models/qwen3-vl-4b-instruct.json` (null), as data. */
 export const qwen3Vl4bInstructSchema: null = null;
 /** The model id of `Qwen3Vl4bInstructParams`. */
 export const qwen3Vl4bInstructId = 'qwen3-vl-4b-instruct' as const;

@@ -14,7 +14,8 @@ import { createChatCompletion } from '../../runtime/endpoints.ts';
  * Served by: `chat.completions.create`.
  */
 export type ZaiOrgGlm51Params = ChatCompletionParams;
-/** The request schema of `zai-org-glm-5-1` exactly as in `specs/models/zai-org-glm-5-1.json` (null), as data. The queue functions validate with its compiled validator (`generated/validators/zai-org-glm-5-1.ts`), not with this object. */
+
+/** The request schema of `zai-org-glm-5-1` exactly as in `specs/models/zai-org-glm-5-1.json` (null), as data. */
 export const zaiOrgGlm51Schema: null = null;
 /** The model id of `ZaiOrgGlm51Params`. */
 export const zaiOrgGlm51Id = 'zai-org-glm-5-1' as const;

@@ -14,7 +14,8 @@ import { createChatCompletion } from '../../runtime/endpoints.ts';
  * Served by: `chat.completions.create`.
  */
 export type ZaiOrgGlm5Params = ChatCompletionParams;
-/** The request schema of `zai-org-glm-5` exactly as in `specs/models/zai-org-glm-5.json` (null), as data. The queue functions validate with its compiled validator (`generated/validators/zai-org-glm-5.ts`), not with this object. */
+
+/** The request schema of `zai-org-glm-5` exactly as in `specs/models/zai-org-glm-5.json` (null), as data. */
 export const zaiOrgGlm5Schema: null = null;
 /** The model id of `ZaiOrgGlm5Params`. */
 export const zaiOrgGlm5Id = 'zai-org-glm-5' as const;
