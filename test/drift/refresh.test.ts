@@ -155,6 +155,28 @@ describe('npm run generate -- --refresh (child process)', () => {
     expect(r.stdout + r.stderr).not.toContain(FAKE_KEY);
   }, 30_000);
 
+  test('a wrong key: stops at the first 401 (at most --concurrency requests), one line without the key, nothing written, exit 2', async () => {
+    const ws = workspace();
+    const before = { ...hashTree(ws.specs), ...hashTree(ws.generated) };
+    const wrongKey = 'sk-WRONG-drift-0a1b2c3d4e5f';
+    const start = server.requests.length;
+    const r = await runScript('generate.ts', ['--refresh', '--concurrency', '4', '--specs', ws.specs, '--out', ws.dir, '--base-url', server.url], { OXEN_API_KEY: wrongKey });
+    expect(r.code).toBe(2);
+    const fetches = server.requests.slice(start).filter((q) => q.path.startsWith('/api/ai/models/'));
+    expect(fetches.length).toBeGreaterThanOrEqual(1);
+    expect(fetches.length).toBeLessThanOrEqual(4); // of 111 listed models
+    expect(fetches.every((q) => q.status === 401 || q.status === 0)).toBe(true);
+    // one clear line, said once, with no per-model 401 lines
+    const out = r.stdout + r.stderr;
+    expect(out.match(/rejected the API key \(HTTP 401\)/g)).toHaveLength(1);
+    expect(r.stderr).toMatch(/^refresh failed, nothing was written: the service rejected the API key \(HTTP 401\) when fetching [^\n]+ Check OXEN_API_KEY[^\n]*stopped at the first 401, so no other model was fetched$/m);
+    expect(out).not.toMatch(/FAILED/);
+    expect(out).not.toContain(wrongKey);
+    expect(filesContaining(ws.dir, wrongKey)).toEqual([]);
+    expect({ ...hashTree(ws.specs), ...hashTree(ws.generated) }).toEqual(before);
+    expect(readdirSync(ws.dir).sort()).toEqual(['generated', 'specs']);
+  }, 30_000);
+
   test('no key, plain http:// off loopback, bad flags: exit 2 before any request, nothing written', async () => {
     const ws = workspace();
     const before = { ...hashTree(ws.specs), ...hashTree(ws.generated) };
@@ -298,6 +320,41 @@ test('fetchModels keeps at most --concurrency requests in flight', async () => {
   expect(r.failures).toEqual([]);
   expect(r.models.size).toBe(24);
   expect(most).toBe(3);
+});
+
+test('fetchModels stops at the first 403: the requests in flight are cancelled, no other is sent, one RefreshError', async () => {
+  // The local server answers 401 for a wrong key; a 403 needs a server of its own (node:http on 127.0.0.1).
+  const { createServer } = await import('node:http');
+  let received = 0;
+  let answered = 0;
+  const forbidden = createServer((req, res) => {
+    received++;
+    const answer = () => {
+      answered++;
+      res.writeHead(403, { 'Content-Type': 'application/json' }).end(JSON.stringify({ error: { type: 'forbidden', message: 'Key lacks the models scope' } }));
+    };
+    // the others are slow to answer, so that cancelling them is observable
+    if (received === 1) answer();
+    else setTimeout(answer, 5000).unref();
+  });
+  await new Promise<void>((r) => forbidden.listen(0, '127.0.0.1', r));
+  const { port } = forbidden.address() as { port: number };
+  try {
+    const out = sink();
+    const ids = readList(path.dirname(served)).slice(0, 40);
+    const err = (await fetchModels(ids, { baseUrl: `http://127.0.0.1:${port}`, apiKey: FAKE_KEY, concurrency: 3, maxRetries: 2, progress: 'lines', stream: out.stream }).catch((e: unknown) => e)) as RefreshError;
+    expect(err).toBeInstanceOf(RefreshError);
+    expect(err.authFailure).toBe(true);
+    expect(err.message).toMatch(/^the service denied the API key access \(HTTP 403\) when fetching [^:]+: .*Key lacks the models scope.*stopped at the first 403, so no other model was fetched$/);
+    expect(err.failures).toHaveLength(1);
+    expect(received).toBeLessThanOrEqual(3);
+    expect(answered).toBe(1); // the requests in flight were cancelled, not waited for
+    expect(out.text()).not.toContain('FAILED');
+    expect(err.message + out.text()).not.toContain(FAKE_KEY);
+  } finally {
+    forbidden.closeAllConnections();
+    await new Promise((r) => forbidden.close(r));
+  }
 });
 
 test('checkBaseUrl: https anywhere, http only to loopback', () => {
