@@ -11,7 +11,7 @@ import path from 'node:path';
 import { Ajv, type ErrorObject } from 'ajv';
 import { load as parseYaml } from 'js-yaml';
 import { SpecError, pointerToken } from './errors.ts';
-import { checkSupported, MAX_JSON_DEPTH, modelIdProblem, tooDeep } from './schema-check.ts';
+import { checkSupported, malformedText, MAX_JSON_DEPTH, modelIdProblem, tooDeep } from './schema-check.ts';
 
 /** A JSON Schema object, as found in the snapshot. */
 export type JsonSchema = { readonly [key: string]: unknown };
@@ -152,6 +152,8 @@ export function checkModel(raw: unknown, expectedId: string, file: string): Load
   if (idProblem) throw new SpecError(file, JSON.stringify(expectedId), '/id', `model id ${JSON.stringify(expectedId)} refused: ${idProblem}`);
   const deep = tooDeep(raw, MAX_JSON_DEPTH + 1);
   if (deep !== undefined) throw new SpecError(file, expectedId, deep, `nested deeper than ${MAX_JSON_DEPTH} levels: not supported`);
+  const malformed = malformedText(raw);
+  if (malformed !== undefined) throw new SpecError(file, expectedId, malformed, 'a name or text that is not well-formed Unicode (a lone surrogate): not supported');
   const ajv = validator();
   if (!ajv.validate(MODEL_OBJECT_SCHEMA, raw)) {
     const p = firstProblem(ajv.errors, '');

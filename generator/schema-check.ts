@@ -57,6 +57,31 @@ export function canonicalRef(ref: string): string {
   return '#' + refTokens(ref).map((t) => `/${pointerToken(t)}`).join('');
 }
 
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const LONE_SURROGATE_G = new RegExp(LONE_SURROGATE.source, 'g');
+
+/**
+ * The first string (key or value) of `value` that is not well-formed Unicode (a lone surrogate,
+ * which JSON's `\ud800` escape can carry but no UTF-8 file can hold), as a JSON pointer, or undefined.
+ */
+export function malformedText(value: unknown): string | undefined {
+  const wellFormed = (t: string) => !LONE_SURROGATE.test(t);
+  const stack: Array<{ v: unknown; pointer: string }> = [{ v: value, pointer: '' }];
+  while (stack.length > 0) {
+    const { v, pointer } = stack.pop()!;
+    if (typeof v === 'string') {
+      if (!wellFormed(v)) return pointer;
+    } else if (v !== null && typeof v === 'object') {
+      for (const [k, child] of Object.entries(v)) {
+        const p = `${pointer}/${pointerToken(k.replace(LONE_SURROGATE_G, '\uFFFD'))}`;
+        if (!wellFormed(k)) return p;
+        stack.push({ v: child, pointer: p });
+      }
+    }
+  }
+  return undefined;
+}
+
 /** Resolve a local `$ref` in `root`, or undefined when it points nowhere. */
 export function resolveLocalRef(root: unknown, ref: string): unknown {
   const tokens = refTokens(ref);

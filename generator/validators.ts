@@ -93,7 +93,7 @@ export async function validatorModule(m: ClassifiedModel): Promise<string | unde
   try {
     code = standalone(ajv, ajv.compile(queueRequestSchema(m.schema as Record<string, unknown>)));
   } catch (err) {
-    const internal = err instanceof RangeError || err instanceof TypeError || err instanceof ReferenceError;
+    const internal = err instanceof RangeError || err instanceof TypeError || err instanceof ReferenceError || err instanceof URIError || err instanceof SyntaxError;
     return fail(`ajv could not compile a validator for the schema${internal ? '' : `: ${String((err as Error).message).slice(0, 200)}`}`);
   }
   const imports = new Set<string>();

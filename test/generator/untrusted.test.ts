@@ -143,6 +143,11 @@ describe('unsupported input is refused with a named SpecError', () => {
       expect(e.problem).toMatch(/letters, digits|cannot contain/);
     }
   });
+  it('a lone surrogate in a property name (JSON can carry it, no UTF-8 file can hold it)', async () => {
+    const e = await refusal('m', '{"id":"m","capabilities":{"input":["text"],"output":["image"]},"request_schema":{"type":"object","properties":{"a\\ud800":{"type":"string"}}}}');
+    expect(e.pointer).toBe('/request_schema/properties/a\uFFFD');
+    expect(e.problem).toMatch(/not well-formed Unicode/);
+  });
   it('required: ["toString"] is a property that is not defined', async () => {
     const e = await refusal('m', fixtureModel('m', schema({ required: ['toString'] })));
     expect([e.pointer, e.problem]).toEqual(['/request_schema/required/0', 'required property "toString" is not in properties']);
