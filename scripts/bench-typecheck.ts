@@ -49,28 +49,27 @@ declare const signal: AbortSignal;
 
 export async function calls(): Promise<unknown[]> {
   const messages = [{ role: 'user' as const, content: 'hi' }];
-  return [
-    await client.images.generate({ model: 'flux-2-pro', prompt: 'a fox', aspect_ratio: '16:9' }),
-    await client.images.generate({ model: 'flux-1-dev', prompt: 'a fox', response_format: 'b64_json' }),
-    await client.images.generate({ model: 'gpt-image-2', prompt: 'a fox' }),
-    await client.images.generate({ model: 'qwen-image', prompt: 'a fox' }),
-    await client.images.edit({ model: 'flux-kontext-dev', prompt: 'snow', input_image: 'https://e.com/a.png' }),
-    await client.images.edit({ model: 'flux-2-pro', prompt: 'snow', input_image: ['https://e.com/a.png'] }),
-    await client.images.edit({ model: 'qwen-image-edit', prompt: 'snow', input_image: 'https://e.com/a.png' }),
-    await client.videos.generate({ model: 'google-veo-3-1', prompt: 'waves', duration: 8 }),
-    await client.videos.generate({ model: 'topazlabs-video-upscale', input_video: 'https://e.com/a.mp4' }),
-    await client.videos.generate({ model: 'kling-video-o3-omni', prompt: 'waves', response_format: 'b64_json' }),
-    await client.videos.generate({ model: 'wan-v3-0-video', prompt: 'waves' }),
-    await client.queue.enqueue({ model: 'flux-2-pro', prompt: 'a fox', num_generations: 2 }),
-    await client.queue.enqueue({ model: 'google-veo-3-1', prompt: 'waves', duration: 4 }),
-    await client.queue.run({ model: 'flux-1-dev', prompt: 'a fox' }, { timeoutMs: 60_000, signal }),
-    await client.queue.run({ model: 'google-veo-3-1-lite', prompt: 'waves' }),
-    await client.queue.list({ namespace: 'acme', model: 'flux-2-pro' }),
-    await client.queue.get('id'),
-    await client.chat.completions.create({ model: 'gpt-4o-mini', messages }),
-    await client.chat.completions.create({ model: 'claude-sonnet-4-5', messages, stream: true }),
-    await client.chat.completions.create({ model: 'gpt-5-mini', messages, max_tokens: 100 }),
-  ];
+  const r01 = await client.images.generate({ model: 'flux-2-pro', prompt: 'a fox', aspect_ratio: '16:9' });
+  const r02 = await client.images.generate({ model: 'flux-1-dev', prompt: 'a fox', response_format: 'b64_json' });
+  const r03 = await client.images.generate({ model: 'gpt-image-2', prompt: 'a fox' });
+  const r04 = await client.images.generate({ model: 'qwen-image', prompt: 'a fox' });
+  const r05 = await client.images.edit({ model: 'flux-kontext-dev', prompt: 'snow', input_image: 'https://e.com/a.png' });
+  const r06 = await client.images.edit({ model: 'flux-2-pro', prompt: 'snow', input_image: ['https://e.com/a.png'] });
+  const r07 = await client.images.edit({ model: 'qwen-image-edit', prompt: 'snow', input_image: 'https://e.com/a.png' });
+  const r08 = await client.videos.generate({ model: 'google-veo-3-1', prompt: 'waves', duration: 8 });
+  const r09 = await client.videos.generate({ model: 'topazlabs-video-upscale', input_video: 'https://e.com/a.mp4' });
+  const r10 = await client.videos.generate({ model: 'kling-video-o3-omni', prompt: 'waves', response_format: 'b64_json' });
+  const r11 = await client.videos.generate({ model: 'wan-v3-0-video', prompt: 'waves' });
+  const r12 = await client.queue.enqueue({ model: 'flux-2-pro', prompt: 'a fox', num_generations: 2 });
+  const r13 = await client.queue.enqueue({ model: 'google-veo-3-1', prompt: 'waves', duration: 4 });
+  const r14 = await client.queue.run({ model: 'flux-1-dev', prompt: 'a fox' }, { timeoutMs: 60_000, signal });
+  const r15 = await client.queue.run({ model: 'google-veo-3-1-lite', prompt: 'waves' });
+  const r16 = await client.queue.list({ namespace: 'acme', model: 'flux-2-pro' });
+  const r17 = await client.queue.get('id');
+  const r18 = await client.chat.completions.create({ model: 'gpt-4o-mini', messages });
+  const r19 = await client.chat.completions.create({ model: 'claude-sonnet-4-5', messages, stream: true });
+  const r20 = await client.chat.completions.create({ model: 'gpt-5-mini', messages, max_tokens: 100 });
+  return [r01, r02, r03, r04, r05, r06, r07, r08, r09, r10, r11, r12, r13, r14, r15, r16, r17, r18, r19, r20];
 }
 `;
 const EMPTY = 'export {};\n';
@@ -160,23 +159,57 @@ function median(xs: number[]): number {
   return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
 }
 
-/** Where check time goes in a `--generateTrace` directory: per file and per kind of event. */
-function summariseTrace(traceDir: string): string {
+/** The part of the program a file belongs to, for the trace summary. */
+function partOf(file: string): string {
+  if (/\/typescript\/lib\//.test(file)) return 'TypeScript lib files';
+  const sdk = /\/node_modules\/inference-sdk\/dist\/(.*)$/.exec(file);
+  if (sdk) {
+    if (sdk[1] === 'index.d.ts') return 'inference-sdk: root declarations (index.d.ts)';
+    if (sdk[1]!.startsWith('models/')) return 'inference-sdk: model modules (models/*.d.ts)';
+    return 'inference-sdk: runtime declarations (runtime/, shared chunks)';
+  }
+  if (file.includes('/node_modules/')) return 'other packages';
+  return 'the consumer';
+}
+
+/**
+ * Where the time goes in a `--generateTrace` directory: parse and bind time per part of the program (with
+ * its file count), then the costliest expressions of the consumer (by line).
+ */
+function summariseTrace(traceDir: string, consumerFile: string): string {
   const file = readdirSync(traceDir).find((f) => f.startsWith('trace') && f.endsWith('.json'));
   if (!file) return '  (no trace written)';
-  const events = JSON.parse(readFileSync(path.join(traceDir, file), 'utf8')) as Array<{ name: string; ph: string; dur?: number; cat?: string; args?: { path?: string } }>;
-  const byFile = new Map<string, number>();
-  const byName = new Map<string, number>();
+  type TraceEvent = { name: string; ph: string; ts: number; dur?: number; args?: { path?: string; pos?: number; end?: number } };
+  const events = JSON.parse(readFileSync(path.join(traceDir, file), 'utf8')) as TraceEvent[];
+  const parts = new Map<string, { files: Set<string>; parseMs: number; bindMs: number }>();
+  const open = new Map<string, number>();
   for (const e of events) {
-    if (e.ph !== 'X' || e.dur === undefined) continue;
-    if (e.name === 'checkSourceFile' && e.args?.path) byFile.set(e.args.path, (byFile.get(e.args.path) ?? 0) + e.dur / 1000);
-    if (e.cat === 'check' || e.cat === 'checkTypes') byName.set(e.name, (byName.get(e.name) ?? 0) + e.dur / 1000);
+    if ((e.name !== 'createSourceFile' && e.name !== 'bindSourceFile') || !e.args?.path) continue;
+    const key = `${e.name}\0${e.args.path}`;
+    if (e.ph === 'B') open.set(key, e.ts);
+    else if (e.ph === 'E' && open.has(key)) {
+      const part = partOf(e.args.path);
+      const entry = parts.get(part) ?? { files: new Set<string>(), parseMs: 0, bindMs: 0 };
+      entry.files.add(e.args.path);
+      const ms = (e.ts - open.get(key)!) / 1000;
+      if (e.name === 'createSourceFile') entry.parseMs += ms;
+      else entry.bindMs += ms;
+      parts.set(part, entry);
+      open.delete(key);
+    }
   }
-  const short = (p: string): string => p.replace(/^.*node_modules\//, '').replace(/^.*\/(main\.ts)$/, '$1');
-  const lines = ['  checkSourceFile by file (ms):'];
-  for (const [p, ms] of [...byFile].sort((a, b) => b[1] - a[1]).slice(0, 8)) lines.push(`    ${ms.toFixed(1).padStart(8)}  ${short(p)}`);
-  lines.push('  check events by name (ms, nested events counted in each):');
-  for (const [n, ms] of [...byName].sort((a, b) => b[1] - a[1]).slice(0, 8)) lines.push(`    ${ms.toFixed(1).padStart(8)}  ${n}`);
+  const lines = ['  parse + bind by part of the program (ms):'];
+  for (const [part, p] of [...parts].sort((a, b) => b[1].parseMs + b[1].bindMs - (a[1].parseMs + a[1].bindMs))) {
+    lines.push(`    ${(p.parseMs + p.bindMs).toFixed(0).padStart(6)}  (parse ${p.parseMs.toFixed(0)}, bind ${p.bindMs.toFixed(0)})  ${part}, ${p.files.size} files`);
+  }
+  const source = readFileSync(consumerFile, 'utf8');
+  const lineOf = (pos: number): number => source.slice(0, pos).split('\n').length;
+  const checks = events.filter((e) => e.name === 'checkExpression' && e.ph === 'X' && e.dur !== undefined && e.args?.path === consumerFile && e.args.pos !== undefined);
+  // outermost expressions only: an expression nested in a costlier one on the same range is counted there
+  checks.sort((a, b) => b.dur! - a.dur!);
+  const top = checks.filter((e, i) => !checks.slice(0, i).some((o) => o.args!.pos! <= e.args!.pos! && e.args!.end! <= o.args!.end!)).slice(0, 6);
+  lines.push('  costliest expressions of the consumer (ms, check):');
+  for (const e of top) lines.push(`    ${(e.dur! / 1000).toFixed(0).padStart(6)}  main.ts:${lineOf(e.args!.pos!)}  ${source.slice(e.args!.pos!, e.args!.end!).trim().replace(/\s+/g, ' ').slice(0, 90)}`);
   return lines.join('\n');
 }
 
@@ -249,7 +282,7 @@ async function main(): Promise<void> {
         const c = find(variant, true, 'calls');
         const traceDir = path.join(root.dir, `trace-${variant}`);
         await tsc(['-p', c.dir, '--generateTrace', traceDir], c.dir);
-        console.log(`\ntrace, ${describe(c)} (${traceDir}):\n${summariseTrace(traceDir)}`);
+        console.log(`\ntrace, ${describe(c)} (${traceDir}):\n${summariseTrace(traceDir, path.join(c.dir, 'main.ts'))}`);
       }
     }
   } finally {
