@@ -1,5 +1,13 @@
 // npm run serve -- --port N [--models-dir DIR] [--keep-alive-ms N] [--worker-delay-ms N] [--log]
 // Starts the local stand-in for the inference service on 127.0.0.1 and prints `listening on http://127.0.0.1:N`.
+//
+// Stops cleanly (closing the port, exit 0) on SIGINT, SIGTERM and SIGHUP, and also when the
+// processes that started it are gone. The second matters under `npm run serve`: npm runs
+// `sh -c "tsx scripts/serve.ts"`, tsx runs this file in a child node, and when npm is sent
+// SIGTERM or SIGINT it passes the signal to `sh`, which dies without passing it on; tsx and this
+// process would live on, orphaned, still answering on the port. So this process watches its parent
+// and (on Linux, through /proc) its grandparent, and stops when either is gone.
+import { readFileSync } from 'node:fs';
 import { startServer, type LocalServerOptions } from '../test/server/index.ts';
 
 function usage(message: string): never {
@@ -57,6 +65,7 @@ let stopping = false;
 const stop = (): void => {
   if (stopping) return;
   stopping = true;
+  setTimeout(() => process.exit(1), 5_000).unref(); // close() never takes this long; never hang
   server.close().then(
     () => process.exit(0),
     () => process.exit(1),
@@ -64,3 +73,31 @@ const stop = (): void => {
 };
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);
+process.on('SIGHUP', stop);
+
+/** The parent pid of `pid` (Linux /proc), or undefined where there is no /proc. */
+function parentOf(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    return Number.isInteger(ppid) && ppid > 1 ? ppid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+// The launchers: the parent (tsx, or whatever ran node) and its parent (sh under npm).
+const parent = process.ppid;
+const grandparent = parentOf(parent);
+setInterval(() => {
+  if (process.ppid !== parent || (grandparent !== undefined && !alive(grandparent))) stop();
+}, 250).unref();

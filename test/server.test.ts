@@ -1,7 +1,8 @@
 // End-to-end tests of the local stand-in server: real HTTP over 127.0.0.1 with the global fetch (no mocks).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readFile } from 'node:fs/promises';
-import { spawn } from 'node:child_process';
+import { readFile, readdir } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import OpenAI from 'openai';
 import { startServer, type LocalServer, type LocalServerOptions } from './server/index.ts';
@@ -635,6 +636,44 @@ describe('faults', () => {
   });
 });
 
+describe('CORS', () => {
+  it('answers a preflight without authentication: 204 with the allowed origin, headers, methods and max age', async () => {
+    const res = await fetch(`${srv.url}/api/ai/images/generate`, {
+      method: 'OPTIONS',
+      headers: { Origin: 'http://page.example:8080', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'authorization, content-type, x-custom' },
+    });
+    expect(res.status).toBe(204);
+    expect(res.headers.get('access-control-allow-origin')).toBe('http://page.example:8080');
+    expect(res.headers.get('access-control-allow-methods')).toBe('GET, POST, DELETE, OPTIONS');
+    const allowed = res.headers.get('access-control-allow-headers')!.split(/,\s*/);
+    for (const h of ['authorization', 'content-type', 'accept', 'last-event-id', 'x-custom']) expect(allowed).toContain(h);
+    expect(Number(res.headers.get('access-control-max-age'))).toBeGreaterThan(0);
+    expect(srv.requests.at(-1)).toMatchObject({ method: 'OPTIONS', status: 204 });
+  });
+
+  it('sends Access-Control-Allow-Origin on every response (JSON, errors, event streams) and exposes Retry-After', async () => {
+    const origin = { Origin: 'http://page.example' };
+    const ok = await call(srv, 'GET', '/api/ai/models/flux-1-dev', undefined, { ...AUTH, ...origin });
+    expect(ok.headers.get('access-control-allow-origin')).toBe('http://page.example');
+    expect(ok.headers.get('vary')).toContain('Origin');
+    const noOrigin = await call(srv, 'GET', '/api/ai/models/flux-1-dev');
+    expect(noOrigin.headers.get('access-control-allow-origin')).toBe('*');
+    const unauth = await call(srv, 'GET', '/api/ai/queue', undefined, origin);
+    expect(unauth.status).toBe(401);
+    expect(unauth.headers.get('access-control-allow-origin')).toBe('http://page.example');
+    const s = await start();
+    s.faults.add({ path: '/api/ai/queue', kind: '429', retryAfterSeconds: 3 });
+    const limited = await call(s, 'GET', '/api/ai/queue', undefined, { ...AUTH, ...origin });
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get('access-control-expose-headers')).toContain('Retry-After');
+    const ac = new AbortController();
+    const events = await fetch(`${s.url}/api/events`, { headers: { ...AUTH, ...origin }, signal: ac.signal });
+    expect(events.headers.get('content-type')).toBe('text/event-stream');
+    expect(events.headers.get('access-control-allow-origin')).toBe('http://page.example');
+    ac.abort();
+  });
+});
+
 describe('fine-tunes', () => {
   const base = '/api/repos/alice/my-repo/fine_tunes';
   it('validates the creation body per script_type', async () => {
@@ -702,4 +741,69 @@ describe('scripts/serve.ts', () => {
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
   }, 15_000);
+});
+
+/** The pids of `pid`'s descendants (Linux /proc). */
+async function descendants(pid: number): Promise<number[]> {
+  const parents = new Map<number, number>();
+  for (const name of await readdir('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      parents.set(Number(name), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+    } catch {
+      /* gone meanwhile */
+    }
+  }
+  const out: number[] = [];
+  const walk = (p: number) => {
+    for (const [child, parent] of parents) if (parent === p) (out.push(child), walk(child));
+  };
+  walk(pid);
+  return out;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.[0] !== 'Z'; // a zombie has exited
+  } catch {
+    return false;
+  }
+}
+
+/** `npm run serve -- --port 0`: the child, its listening URL, and the pids of the processes it started. */
+async function npmServe(): Promise<{ child: ChildProcess; url: string; pids: number[]; exited: Promise<[number | null, string | null]> }> {
+  const child = spawn('npm', ['run', 'serve', '--', '--port', '0'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const exited = new Promise<[number | null, string | null]>((r) => child.on('exit', (code, signal) => r([code, signal])));
+  let out = '';
+  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  const deadline = Date.now() + 20_000;
+  let m: RegExpExecArray | null = null;
+  while (!(m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out)) && Date.now() < deadline) await sleep(50);
+  if (!m) throw new Error(`npm run serve did not start: ${out}`);
+  return { child, url: m[1]!, pids: await descendants(child.pid!), exited };
+}
+
+describe('npm run serve stops cleanly', () => {
+  const script = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { scripts: Record<string, string> }).scripts['serve']!;
+
+  it.each(['SIGTERM', 'SIGINT'] as const)('%s sent to the npm process: the port stops answering and every process it started exits', async (signal) => {
+    // npm passes a signal to `sh -c <script>`, which does not pass it on; only a script that
+    // `exec`s its command lets SIGINT reach the server (SIGTERM kills sh, which the server notices).
+    if (signal === 'SIGINT') expect(script, 'package.json "serve" must be "exec tsx scripts/serve.ts" for SIGINT to reach the server').toMatch(/^exec /);
+    const { child, url, pids, exited } = await npmServe();
+    expect(pids.length).toBeGreaterThan(0);
+    expect((await fetch(`${url}/api/ai/models/flux-1-dev`, { headers: AUTH })).status).toBe(200);
+    child.kill(signal);
+    await exited;
+    const deadline = Date.now() + 10_000;
+    while (pids.some(alive) && Date.now() < deadline) await sleep(50);
+    expect(pids.filter(alive)).toEqual([]);
+    const err = await fetch(`${url}/api/ai/queue`).then(
+      () => undefined,
+      (e: unknown) => e as Error & { cause?: { code?: string } },
+    );
+    expect(err?.cause?.code).toBe('ECONNREFUSED');
+  }, 40_000);
 });
