@@ -163,7 +163,9 @@ describe('JavaScript consumers against the local server', () => {
       const dir = path.join(consumers, kind === 'CommonJS' ? 'js-cjs' : 'js-esm');
       const script = path.join(dir, file);
       writeProject(dir, kind === 'CommonJS' ? 'commonjs' : 'module', file);
-      const result = await run(process.execPath, [script], {
+      // CommonJS without require(esm) (as on Node 20 before 20.19): every ESM-only dependency must be bundled
+      const noRequireEsm = kind === 'CommonJS' && process.allowedNodeEnvironmentFlags.has('--no-experimental-require-module') ? ['--no-experimental-require-module'] : [];
+      const result = await run(process.execPath, [...noRequireEsm, script], {
         cwd: dir,
         env: { PATH: process.env['PATH'] ?? '', OXEN_BASE_URL: server.url, OXEN_API_KEY: 'test-key' },
         timeoutMs: 60_000,
