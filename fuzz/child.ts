@@ -151,4 +151,12 @@ process.on('message', (msg: Request) => {
     );
   }
 });
-process.send!({ ready: true });
+// Ready once the generator is loaded, so that a case's time limit covers only its own work.
+generator = import('../generator/index.ts');
+generator.then(
+  () => process.send!({ ready: true }),
+  (e: unknown) => {
+    process.stderr.write(`cannot load the generator: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+    process.exit(1);
+  },
+);

@@ -67,7 +67,7 @@ class Slot {
     this.ready = undefined;
   }
 
-  async request(message: Record<string, unknown>): Promise<PoolAnswer> {
+  async request(message: Record<string, unknown>, timeoutMs = this.options.timeoutMs): Promise<PoolAnswer> {
     if (!this.child || this.served >= (this.options.recycleAfter ?? 150)) {
       this.kill();
       await this.start();
@@ -93,7 +93,7 @@ class Slot {
         child.off('exit', onExit);
         this.kill();
         done({ kind: 'hang', ms: performance.now() - started });
-      }, this.options.timeoutMs);
+      }, timeoutMs);
       child.on('message', onMessage);
       child.once('exit', onExit);
       child.send(message);
@@ -112,11 +112,15 @@ export class ChildPool {
     this.idle = [...this.slots];
   }
 
-  /** Send one request to an idle child and wait for its answer (never rejects for a case's behaviour). */
-  async request(message: Record<string, unknown>): Promise<PoolAnswer> {
+  /**
+   * Send one request to an idle child and wait for its answer (never rejects for a case's
+   * behaviour). `timeoutMs` (default the pool's) starts once the child is ready (generator loaded).
+   * @throws Error when a child cannot start (e.g. the generator does not load).
+   */
+  async request(message: Record<string, unknown>, timeoutMs?: number): Promise<PoolAnswer> {
     const slot = this.idle.pop() ?? (await new Promise<Slot>((r) => this.waiting.push(r)));
     try {
-      return await slot.request(message);
+      return await slot.request(message, timeoutMs);
     } finally {
       const next = this.waiting.shift();
       if (next) next(slot);

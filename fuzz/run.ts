@@ -126,7 +126,9 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
   const shared = new Set<string>();
   try {
     say(`fuzz: preparing the template output (one real model) in ${workDir}`);
-    const t = await pool.request({ type: 'template', dir: path.join(workDir, 'template') });
+    const t = await pool.request({ type: 'template', dir: path.join(workDir, 'template') }, Math.max(120_000, (options.timeoutSeconds ?? 30) * 1000)).catch((e: unknown) => {
+      throw new FuzzSetupError(e instanceof Error ? e.message : String(e));
+    });
     if (t.kind !== 'reply' || t.value['ok'] !== true) throw new FuzzSetupError(`the template model (specs/models/flux-2-pro.json) does not generate, so no case can be judged: ${t.kind === 'reply' ? String(t.value['error']) : t.kind === 'died' ? t.reason : 'hang'}`);
     const templateRoot = path.join(workDir, 'template', 'out');
     const template: CompileUnit = { root: templateRoot, files: tsFiles(templateRoot) };
@@ -146,13 +148,14 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
     };
     const compileBatch = (batch: Pending[]) => {
       if (batch.length === 0) return;
-      say(`fuzz: type-checking ${batch.length} case outputs`);
+      const t0 = performance.now();
       let result: { perUnit: string[][]; shared: string[] } | undefined;
       try {
         result = compileCases(batch.map((p) => p.unit), template, tsOptions, sharedCache);
       } catch {
         result = undefined; // a compiler crash on one case: check them one by one below
       }
+      say(`fuzz: type-checked ${batch.length} case outputs in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
       sharedCache.check = false;
       batch.forEach((p, i) => {
         let diagnostics = result?.perUnit[i];
