@@ -151,6 +151,9 @@ process.on('message', (msg: Request) => {
     );
   }
 });
+// A child whose parent went away (killed, timed out) must not linger.
+process.on('disconnect', () => process.exit(0));
+
 // Ready once the generator is loaded, so that a case's time limit covers only its own work.
 generator = import('../generator/index.ts');
 generator.then(
