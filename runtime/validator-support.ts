@@ -28,26 +28,27 @@ export function ucs2length(s: string): number {
 
 /**
  * Deep equality of JSON values (and of the objects ajv compares): primitives by `===` (NaN equals
- * NaN), arrays element by element, plain objects by their own enumerable keys, `Date` and `RegExp`
- * by value, as fast-deep-equal does.
+ * NaN), arrays element by element, objects by their own enumerable keys, `Date` and `RegExp` by
+ * value: the results of fast-deep-equal, which ajv uses, except that an object with its own
+ * `toString` or `valueOf` key (valid JSON) is compared by its keys instead of throwing.
  */
 export function equal(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (a && b && typeof a === 'object' && typeof b === 'object') {
-    if (a.constructor !== b.constructor) return false;
+    const proto = Object.getPrototypeOf(a) as unknown;
+    if (proto !== Object.getPrototypeOf(b)) return false;
     if (Array.isArray(a)) {
       const bb = b as unknown[];
       if (a.length !== bb.length) return false;
       for (let i = a.length; i-- !== 0; ) if (!equal(a[i], bb[i])) return false;
       return true;
     }
-    if (a.constructor === RegExp) return (a as RegExp).source === (b as RegExp).source && (a as RegExp).flags === (b as RegExp).flags;
-    if (a.valueOf !== Object.prototype.valueOf) return a.valueOf() === b.valueOf();
-    if (a.toString !== Object.prototype.toString) return a.toString() === b.toString();
-    const keys = Object.keys(a);
-    if (keys.length !== Object.keys(b).length) return false;
-    for (const key of keys) if (!Object.prototype.hasOwnProperty.call(b, key)) return false;
-    for (const key of keys) if (!equal((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key])) return false;
+    if (a instanceof RegExp) return a.source === (b as RegExp).source && a.flags === (b as RegExp).flags;
+    if (a instanceof Date) return a.getTime() === (b as Date).getTime();
+    const ka = Object.keys(a);
+    if (ka.length !== Object.keys(b).length) return false;
+    for (const key of ka) if (!Object.prototype.hasOwnProperty.call(b, key)) return false;
+    for (const key of ka) if (!equal((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key])) return false;
     return true;
   }
   // true if both are NaN, false otherwise
