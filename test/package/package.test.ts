@@ -30,6 +30,9 @@ import {
 import { readmeSnippets, type Snippet } from './readme.ts';
 
 const KINDS: ResolutionKind[] = ['nodenext', 'node16', 'bundler'];
+// the slow checks (attw, the compiles) start in beforeAll and are awaited by the tests: on a busy machine
+// they take longer than vitest's default
+const TEST_TIMEOUT_MS = 180_000;
 const MODEL_IDS = readdirSync(path.join(REPO, 'generated', 'models'))
   .filter((f) => f.endsWith('.ts'))
   .map((f) => f.slice(0, -'.ts'.length))
@@ -70,7 +73,7 @@ afterAll(async () => {
   root?.remove();
 });
 
-describe('the tarball', () => {
+describe('the tarball', { timeout: TEST_TIMEOUT_MS }, () => {
   test('ships dist/, package.json, README.md, LICENSE, CHANGELOG.md and the model reference, nothing else', () => {
     const outside = pack.files.filter((f) => !f.startsWith('dist/'));
     expect(outside).toEqual(['CHANGELOG.md', 'LICENSE', 'README.md', 'generated/MODELS.md', 'package.json']);
@@ -154,7 +157,7 @@ describe('the tarball', () => {
   });
 });
 
-describe('JavaScript consumers against the local server', () => {
+describe('JavaScript consumers against the local server', { timeout: TEST_TIMEOUT_MS }, () => {
   for (const [kind, file] of [
     ['ES module', 'esm.mjs'],
     ['CommonJS', 'cjs.cjs'],
@@ -190,7 +193,7 @@ describe('JavaScript consumers against the local server', () => {
   }
 });
 
-describe('TypeScript consumers (strict, exactOptionalPropertyTypes, noUncheckedIndexedAccess, skipLibCheck: false)', () => {
+describe('TypeScript consumers (strict, exactOptionalPropertyTypes, noUncheckedIndexedAccess, skipLibCheck: false)', { timeout: TEST_TIMEOUT_MS }, () => {
   for (const kind of KINDS) {
     test(`${kind}: valid calls compile, every negative case is an error, the package's declarations have none`, async () => {
       const { diagnostics } = await compiled.get(kind)!;
