@@ -11,13 +11,13 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { REPO_ROOT, specsLabel } from './paths.ts';
 import { classify, type ClassifyNote } from './classify.ts';
-import { header, indexModule, loadTemplates, modelDoc, modelModule, modelsMarkdown, openapiModule, type OutputFiles, type Templates } from './emit.ts';
+import { header, indexModule, loadTemplates, modelDoc, modelModule, modelsMarkdown, openapiModule, type OutputFiles } from './emit.ts';
 import { load } from './load.ts';
 import { fingerprint, hash, MANIFEST, readManifest, renderManifest, type ManifestEntry } from './manifest.ts';
 import { nameModels } from './name.ts';
 import { modelType } from './types.ts';
 import { validatorModule } from './validators.ts';
-import { format, write, type WriteResult } from './write.ts';
+import { Formatter, write, type WriteResult } from './write.ts';
 
 export { REPO_ROOT, specsLabel };
 
@@ -104,21 +104,35 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
   const files: OutputFiles = new Map();
   const manifest = new Map<string, ManifestEntry>();
   const rebuilt: string[] = [];
-  // Reuse what the manifest allows; build the rest one at a time (interleaving hundreds of
-  // prettier runs is slower than running them in turn: the JIT stays warm on one file).
+  // Reuse what the manifest allows. Build the rest in turn on this thread while prettier formats
+  // the finished ones in its worker thread, and openapi-typescript runs in another.
   const reused = await Promise.all(jobs.map((job) => reuse(job, prior, outRoot)));
-  const openapiJob = jobs.findIndex((j) => j.file === 'generated/openapi.ts');
-  // openapi-typescript runs in a worker thread: start it first so that it overlaps the rest
-  const openapiText = reused[openapiJob] === undefined ? make(jobs[openapiJob]!, t) : undefined;
-  openapiText?.catch(() => undefined); // awaited below; a failure before then must not be unhandled
-  for (const [i, job] of jobs.entries()) {
-    let text = reused[i];
-    if (text === undefined) {
-      text = i === openapiJob ? await openapiText! : await make(job, t);
+  const formatter = new Formatter(REPO_ROOT);
+  const texts: Array<Promise<string>> = [];
+  try {
+    const openapiJob = jobs.findIndex((j) => j.file === 'generated/openapi.ts');
+    const build = (job: Job) => job.build();
+    const bodies = jobs.map((job, i) => (reused[i] === undefined && i === openapiJob ? build(job) : undefined));
+    for (const b of bodies) b?.catch(() => undefined); // awaited below; a failure before then must not be unhandled
+    for (const [i, job] of jobs.entries()) {
+      if (reused[i] !== undefined) {
+        texts.push(Promise.resolve(reused[i]!));
+        continue;
+      }
       rebuilt.push(job.file);
+      const body = await (bodies[i] ?? build(job));
+      const text = `${header(t, job.sources, job.file.endsWith('.md'))}\n${body}`;
+      const formatted = job.formatted ? formatter.format(text, job.file) : Promise.resolve(text);
+      formatted.catch(() => undefined); // awaited below; a failure before then must not be unhandled
+      texts.push(formatted);
     }
-    files.set(job.file, text);
-    manifest.set(job.file, { inputs: job.inputs, content: hash(text) });
+    for (const [i, job] of jobs.entries()) {
+      const text = await texts[i]!;
+      files.set(job.file, text);
+      manifest.set(job.file, { inputs: job.inputs, content: hash(text) });
+    }
+  } finally {
+    await formatter.close();
   }
   lap('emit and format');
   files.set(MANIFEST, renderManifest(manifest));
@@ -126,12 +140,6 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
   const result = await write(sorted, outRoot, { check: options.check ?? false });
   lap('write');
   return { ...result, notes, files: sorted, models: named.length, rebuilt: rebuilt.sort() };
-
-  async function make(job: Job, templates: Templates): Promise<string> {
-    const body = await job.build();
-    const text = `${header(templates, job.sources, job.file.endsWith('.md'))}\n${body}`;
-    return job.formatted ? format(text, job.file, REPO_ROOT) : text;
-  }
 }
 
 /** The file on disk when the manifest shows its inputs unchanged and its bytes untouched. */

@@ -12,6 +12,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { Worker } from 'node:worker_threads';
 import type { Options as PrettierOptions } from 'prettier';
 
 /** Output: path relative to the output root -> file text. */
@@ -36,11 +37,51 @@ export async function prettierOptions(root: string, file: string): Promise<Prett
   return { ...config, ...(parser ? { parser } : { filepath: file }) };
 }
 
-let prettier: Promise<typeof import('prettier')> | undefined;
-/** Format one file's text with prettier (loaded on first use: a run that reuses every file never loads it). */
-export async function format(text: string, file: string, root: string): Promise<string> {
-  prettier ??= import('prettier');
-  return (await prettier).format(text, await prettierOptions(root, file));
+/**
+ * Formats files with prettier in a worker thread (`generator/format-worker.mjs`), started on
+ * first use: a run that reuses every file never starts it. `close()` ends the worker.
+ */
+export class Formatter {
+  private worker: Worker | undefined;
+  private next = 0;
+  private readonly pending = new Map<number, { resolve: (text: string) => void; reject: (err: Error) => void }>();
+
+  constructor(private readonly root: string) {}
+
+  /** The formatted text of `file`. @throws Error when prettier cannot parse it (the generator emitted invalid code). */
+  async format(text: string, file: string): Promise<string> {
+    const options = await prettierOptions(this.root, file);
+    const worker = this.start();
+    const id = this.next++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      worker.postMessage({ id, text, options });
+    });
+  }
+
+  private start(): Worker {
+    if (this.worker) return this.worker;
+    const worker = new Worker(path.join(this.root, 'generator', 'format-worker.mjs'));
+    worker.on('message', (m: { id: number; text?: string; error?: string }) => {
+      const p = this.pending.get(m.id);
+      this.pending.delete(m.id);
+      if (m.text !== undefined) p?.resolve(m.text);
+      else p?.reject(new Error(`prettier could not format the output: ${m.error}`));
+    });
+    worker.on('error', (err) => {
+      for (const p of this.pending.values()) p.reject(err);
+      this.pending.clear();
+    });
+    this.worker = worker;
+    return worker;
+  }
+
+  /** End the worker (idempotent). */
+  async close(): Promise<void> {
+    const w = this.worker;
+    this.worker = undefined;
+    if (w) await w.terminate();
+  }
 }
 
 async function listFiles(dir: string, root: string): Promise<string[]> {
