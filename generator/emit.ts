@@ -16,7 +16,7 @@ import Handlebars from 'handlebars';
 import type { StatementStructures } from 'ts-morph';
 import type { ClassifiedModel, Endpoint } from './classify.ts';
 import { endpointLabels, modelStatements, SCHEMA_LITERAL, TYPE_CODE, type EmitModel } from './emit-model.ts';
-import { commentText, jsonLiteral, stringLiteral } from './escape.ts';
+import { commentText, docText, jsonLiteral, stringLiteral } from './escape.ts';
 import type { OpenApiDoc } from './load.ts';
 import type { ModelNames } from './name.ts';
 import { REPO_ROOT } from './paths.ts';
@@ -64,8 +64,8 @@ export function modelDoc(t: Templates, m: ClassifiedModel): string {
   return t
     .modelDoc({
       id: m.id,
-      displayName: m.displayName ?? m.id,
-      description: m.description,
+      displayName: docText(m.displayName ?? m.id),
+      description: m.description === undefined ? undefined : docText(m.description),
       file: m.file,
       schemaField: m.schemaField,
       nullMeaning: nullMeaning(m),

@@ -44,6 +44,15 @@ export function commentText(text: string): string {
     .replace(/\/\*/g, '/\\*');
 }
 
+/**
+ * Model text (a description, a display name) inside doc comments: an `@` that starts a word or an
+ * inline tag (`@Image1`, `{@link x}`) is escaped as `\@`, so that TypeScript and TypeDoc read it
+ * as text, not as a tag of the comment. Used before `commentText`.
+ */
+export function docText(text: string): string {
+  return text.replace(/(^|[\s{("'`\[])@/g, '$1\\@');
+}
+
 /** A whole JSDoc block for `text` at `indent`. */
 export function jsDoc(text: string, indent = ''): string {
   const lines = commentText(text).split('\n');

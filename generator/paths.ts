@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 /**
  * The repository root: the nearest directory above this module that holds `generator/paths.ts`.
  * (This file is `<root>/generator/paths.ts`; in the precompiled generator that `npm run generate`
- * runs, `scripts/run-generate.mjs`, it is bundled into `<root>/node_modules/.cache/...`.)
+ * runs, `scripts/run-generate.mjs`, it is bundled into `<root>/.tmp/`.)
  */
 export const REPO_ROOT = findRoot(path.dirname(fileURLToPath(import.meta.url)));
 

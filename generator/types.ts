@@ -22,7 +22,7 @@
 import type { ClassifiedModel } from './classify.ts';
 import type { ModelNames } from './name.ts';
 import { SpecError, pointerToken } from './errors.ts';
-import { commentText, propertyKey, stringLiteral } from './escape.ts';
+import { commentText, docText, propertyKey, stringLiteral } from './escape.ts';
 import { resolveLocalRef } from './schema-check.ts';
 
 /** The parameter type of one model. */
@@ -47,9 +47,9 @@ const MAX_TYPE_DEPTH = 48;
 /** The JSDoc text of one property: its description, the keyword tags, and its source (unescaped; the caller escapes). */
 export function propertyDoc(model: string, field: string, path: string, prop: Record<string, unknown>): string {
   const lines: string[] = [];
-  if (typeof prop['description'] === 'string' && prop['description'].trim() !== '') lines.push(prop['description'].trim(), '');
-  for (const k of DOC_KEYWORDS) if (prop[k] !== undefined) lines.push(`@${k} ${JSON.stringify(prop[k]) ?? String(prop[k])}`);
-  lines.push(`@see model \`${model}\`, schema field \`${field}${path}\``);
+  if (typeof prop['description'] === 'string' && prop['description'].trim() !== '') lines.push(docText(prop['description'].trim()), '');
+  for (const k of DOC_KEYWORDS) if (prop[k] !== undefined) lines.push(`@${k} ${docText(JSON.stringify(prop[k]) ?? String(prop[k]))}`);
+  lines.push(`@see model \`${model}\`, schema field \`${field}${docText(path)}\``);
   return lines.join('\n');
 }
 

@@ -5,8 +5,8 @@
  *
  * Cases:
  * - `fresh clone`: `git clone` of this repository and `npm ci` (once), then each run times the
- *   first `npm run generate` as a fresh clone does it: no `node_modules/.cache` (so the
- *   precompiled generator is bundled first) and the committed `generated/`;
+ *   first `npm run generate` as a fresh clone does it: no `.tmp/` (so the precompiled
+ *   generator is bundled first) and the committed `generated/`;
  * - `up to date`: `npm run generate` again in this repository (nothing to rebuild);
  * - `empty output`: the snapshot into a new, empty output directory (everything is typed,
  *   compiled, emitted and formatted);
@@ -100,7 +100,7 @@ try {
     cases.push({
       name: 'fresh clone',
       run: async () => {
-        await rm(path.join(c, 'node_modules', '.cache'), { recursive: true, force: true });
+        await rm(path.join(c, '.tmp'), { recursive: true, force: true });
         await sh('git', ['checkout', '--quiet', '--', 'generated'], { cwd: c });
         return timed('npm', ['run', '-s', 'generate'], c);
       },

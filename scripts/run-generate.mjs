@@ -2,7 +2,9 @@
  * `npm run generate`'s entry: runs `scripts/generate.ts` precompiled, with plain `node` (no
  * TypeScript loader at start-up). The first run after a change to `scripts/generate.ts`,
  * `generator/` or `runtime/` bundles them with esbuild (packages stay external) into
- * `node_modules/.cache/inference-sdk/generate-<hash>.mjs`; later runs import that file directly.
+ * `.tmp/generate-<hash>.mjs` (inside this repository, so that its package imports resolve to this
+ * repository's node_modules and the generator finds this repository as its root, even where
+ * node_modules is a link to another copy); later runs import that file directly.
  * The hash covers every source file the bundle is made from, so a stale bundle is never run.
  * Arguments are passed through (`npm run generate -- --check`).
  */
@@ -20,7 +22,7 @@ const h = createHash('sha256');
 for (const file of [entry, ...(await Promise.all(sourceDirs.map(async (d) => (await readdir(path.join(root, d))).filter((n) => n.endsWith('.ts')).sort().map((n) => path.join(root, d, n))))).flat()]) {
   h.update(file).update('\0').update(await readFile(file)).update('\0');
 }
-const cacheDir = path.join(root, 'node_modules', '.cache', 'inference-sdk');
+const cacheDir = path.join(root, '.tmp');
 const bundle = path.join(cacheDir, `generate-${h.digest('hex').slice(0, 16)}.mjs`);
 
 if (!existsSync(bundle)) {

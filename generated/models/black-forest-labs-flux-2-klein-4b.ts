@@ -28,13 +28,13 @@ import { validate } from '../validators/black-forest-labs-flux-2-klein-4b.ts';
  */
 export interface BlackForestLabsFlux2Klein4bParams {
   /**
-   * Text description of the image to generate. Use @Image1, @Image2, etc. to reference the input images.
+   * Text description of the image to generate. Use \@Image1, \@Image2, etc. to reference the input images.
    *
    * @see model `black-forest-labs-flux-2-klein-4b`, schema field `request_schema.properties.prompt`
    */
   prompt: string;
   /**
-   * Input images to transform or use as reference. Reference them in the prompt as @Image1, @Image2, etc.
+   * Input images to transform or use as reference. Reference them in the prompt as \@Image1, \@Image2, etc.
    *
    * @see model `black-forest-labs-flux-2-klein-4b`, schema field `request_schema.properties.input_image`
    */

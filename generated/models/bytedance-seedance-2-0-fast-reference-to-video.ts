@@ -28,7 +28,7 @@ import { validate } from '../validators/bytedance-seedance-2-0-fast-reference-to
  */
 export interface BytedanceSeedance20FastReferenceToVideoParams {
   /**
-   * The text prompt used to generate the video. Use @Image1, @Image2, @Video1, @Audio1, etc. to reference inputs. Face-containing media is indexed before non-face media within its type.
+   * The text prompt used to generate the video. Use \@Image1, \@Image2, \@Video1, \@Audio1, etc. to reference inputs. Face-containing media is indexed before non-face media within its type.
    *
    * @see model `bytedance-seedance-2-0-fast-reference-to-video`, schema field `json_request_schema.properties.prompt`
    */

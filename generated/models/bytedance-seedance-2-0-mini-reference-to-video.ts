@@ -28,7 +28,7 @@ import { validate } from '../validators/bytedance-seedance-2-0-mini-reference-to
  */
 export interface BytedanceSeedance20MiniReferenceToVideoParams {
   /**
-   * The text prompt used to generate the video. Use @Image1, @Image2, @Video1, @Audio1, etc. to reference inputs. Face-containing media is indexed before non-face media within its type.
+   * The text prompt used to generate the video. Use \@Image1, \@Image2, \@Video1, \@Audio1, etc. to reference inputs. Face-containing media is indexed before non-face media within its type.
    *
    * @see model `bytedance-seedance-2-0-mini-reference-to-video`, schema field `request_schema.properties.prompt`
    */

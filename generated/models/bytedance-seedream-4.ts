@@ -28,13 +28,13 @@ import { validate } from '../validators/bytedance-seedream-4.ts';
  */
 export interface BytedanceSeedream4Params {
   /**
-   * Text prompt for image generation. Recommended length <=600 English words. Use @Image1, @Image2, etc. to reference the input images.
+   * Text prompt for image generation. Recommended length <=600 English words. Use \@Image1, \@Image2, etc. to reference the input images.
    *
    * @see model `bytedance-seedream-4`, schema field `json_request_schema.properties.prompt`
    */
   prompt: string;
   /**
-   * Optional reference image URLs for image-to-image editing. Provide one image for single-image editing or multiple for multi-reference fusion; reference them in the prompt as @Image1, @Image2, etc. Up to 14 images.
+   * Optional reference image URLs for image-to-image editing. Provide one image for single-image editing or multiple for multi-reference fusion; reference them in the prompt as \@Image1, \@Image2, etc. Up to 14 images.
    *
    * @see model `bytedance-seedream-4`, schema field `json_request_schema.properties.input_image`
    */

@@ -28,13 +28,13 @@ import { validate } from '../validators/bytedance-seedream-5-lite.ts';
  */
 export interface BytedanceSeedream5LiteParams {
   /**
-   * Text prompt for image generation. Use @Image1, @Image2, etc. to reference the input images.
+   * Text prompt for image generation. Use \@Image1, \@Image2, etc. to reference the input images.
    *
    * @see model `bytedance-seedream-5-lite`, schema field `json_request_schema.properties.prompt`
    */
   prompt: string;
   /**
-   * Optional reference image URLs for image-to-image editing. Provide one image for single-image editing or multiple for multi-reference fusion; reference them in the prompt as @Image1, @Image2, etc. Up to 14 images.
+   * Optional reference image URLs for image-to-image editing. Provide one image for single-image editing or multiple for multi-reference fusion; reference them in the prompt as \@Image1, \@Image2, etc. Up to 14 images.
    *
    * @see model `bytedance-seedream-5-lite`, schema field `json_request_schema.properties.input_image`
    */

@@ -28,13 +28,13 @@ import { validate } from '../validators/flux-2-dev.ts';
  */
 export interface Flux2DevParams {
   /**
-   * Prompt for generated image. Use @Image1, @Image2, etc. to reference the input images.
+   * Prompt for generated image. Use \@Image1, \@Image2, etc. to reference the input images.
    *
    * @see model `flux-2-dev`, schema field `request_schema.properties.prompt`
    */
   prompt: string;
   /**
-   * Input images to transform or use as reference. Reference them in the prompt as @Image1, @Image2, etc.
+   * Input images to transform or use as reference. Reference them in the prompt as \@Image1, \@Image2, etc.
    *
    * @see model `flux-2-dev`, schema field `request_schema.properties.input_image`
    */

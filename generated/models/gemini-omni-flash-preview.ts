@@ -28,20 +28,20 @@ import { validate } from '../validators/gemini-omni-flash-preview.ts';
  */
 export interface GeminiOmniFlashPreviewParams {
   /**
-   * Text description of the video to generate, how to animate the input images, or the edit to apply to the input video. Reference the first-frame image as @FirstFrame and reference images as @Image1, @Image2, etc.
+   * Text description of the video to generate, how to animate the input images, or the edit to apply to the input video. Reference the first-frame image as \@FirstFrame and reference images as \@Image1, \@Image2, etc.
    *
    * @see model `gemini-omni-flash-preview`, schema field `request_schema.properties.prompt`
    */
   prompt: string;
   /**
-   * Optional image to use as the video's starting frame. Reference it in the prompt as @FirstFrame.
+   * Optional image to use as the video's starting frame. Reference it in the prompt as \@FirstFrame.
    *
    * @format "uri"
    * @see model `gemini-omni-flash-preview`, schema field `request_schema.properties.first_frame_image`
    */
   first_frame_image?: string;
   /**
-   * Optional reference images (characters, objects, styles to carry into the video). Reference them in the prompt as @Image1, @Image2, etc.
+   * Optional reference images (characters, objects, styles to carry into the video). Reference them in the prompt as \@Image1, \@Image2, etc.
    *
    * @default []
    * @see model `gemini-omni-flash-preview`, schema field `request_schema.properties.input_image`

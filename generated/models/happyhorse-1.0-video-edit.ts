@@ -28,7 +28,7 @@ import { validate } from '../validators/happyhorse-1.0-video-edit.ts';
  */
 export interface Happyhorse1_0VideoEditParams {
   /**
-   * Text prompt describing the desired edit. Reference supplied reference images using '@Image1', '@Image2', ... up to '@Image5'. Max 2500 characters.
+   * Text prompt describing the desired edit. Reference supplied reference images using '\@Image1', '\@Image2', ... up to '\@Image5'. Max 2500 characters.
    *
    * @see model `happyhorse-1.0-video-edit`, schema field `request_schema.properties.prompt`
    */
@@ -41,7 +41,7 @@ export interface Happyhorse1_0VideoEditParams {
    */
   input_video: string;
   /**
-   * Optional array of up to 5 reference image URLs to guide the edit. Order maps to '@Image1', '@Image2', etc. Formats: JPEG, JPG, PNG, WEBP. Each side must be at least 300 pixels. Aspect ratio between 1:2.5 and 2.5:1. Max 10 MB each.
+   * Optional array of up to 5 reference image URLs to guide the edit. Order maps to '\@Image1', '\@Image2', etc. Formats: JPEG, JPG, PNG, WEBP. Each side must be at least 300 pixels. Aspect ratio between 1:2.5 and 2.5:1. Max 10 MB each.
    *
    * @see model `happyhorse-1.0-video-edit`, schema field `request_schema.properties.reference_images`
    */

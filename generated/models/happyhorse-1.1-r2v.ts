@@ -28,13 +28,13 @@ import { validate } from '../validators/happyhorse-1.1-r2v.ts';
  */
 export interface Happyhorse1_1R2vParams {
   /**
-   * Text prompt describing the desired video. Use @Image1, @Image2, ... to reference the reference images in order.
+   * Text prompt describing the desired video. Use \@Image1, \@Image2, ... to reference the reference images in order.
    *
    * @see model `happyhorse-1.1-r2v`, schema field `request_schema.properties.prompt`
    */
   prompt: string;
   /**
-   * Array of up to 9 reference image URLs for character/object/scene appearance. Order maps to @Image1, @Image2, etc. Formats: JPEG, JPG, PNG. Max 10 MB each. 720p or higher recommended; shorter side must exceed 400 pixels. Reference images should share a similar aspect ratio close to the target video's aspect ratio.
+   * Array of up to 9 reference image URLs for character/object/scene appearance. Order maps to \@Image1, \@Image2, etc. Formats: JPEG, JPG, PNG. Max 10 MB each. 720p or higher recommended; shorter side must exceed 400 pixels. Reference images should share a similar aspect ratio close to the target video's aspect ratio.
    *
    * @see model `happyhorse-1.1-r2v`, schema field `request_schema.properties.reference_images`
    */

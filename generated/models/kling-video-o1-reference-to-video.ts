@@ -34,13 +34,13 @@ export interface KlingVideoO1ReferenceToVideoParams {
    */
   prompt: string;
   /**
-   * Optional reference images. Use @Image1, @Image2, etc. in the prompt to refer to them.
+   * Optional reference images. Use \@Image1, \@Image2, etc. in the prompt to refer to them.
    *
    * @see model `kling-video-o1-reference-to-video`, schema field `json_request_schema.properties.input_image`
    */
   input_image: string[];
   /**
-   * Optional element references. Use @Element1, @Element2, etc. in the prompt to refer to them.
+   * Optional element references. Use \@Element1, \@Element2, etc. in the prompt to refer to them.
    *
    * @see model `kling-video-o1-reference-to-video`, schema field `json_request_schema.properties.elements`
    */

@@ -28,13 +28,13 @@ import { validate } from '../validators/kling-video-o1-video-to-video-edit.ts';
  */
 export interface KlingVideoO1VideoToVideoEditParams {
   /**
-   * Edit instructions. Reference @Image1, @Image2 for reference images and @Element1, @Element2 for elements.
+   * Edit instructions. Reference \@Image1, \@Image2 for reference images and \@Element1, \@Element2 for elements.
    *
    * @see model `kling-video-o1-video-to-video-edit`, schema field `json_request_schema.properties.prompt`
    */
   prompt: string;
   /**
-   * Optional reference images. Use @Image1, @Image2, etc. in the prompt to refer to them.
+   * Optional reference images. Use \@Image1, \@Image2, etc. in the prompt to refer to them.
    *
    * @see model `kling-video-o1-video-to-video-edit`, schema field `json_request_schema.properties.input_image`
    */
@@ -47,7 +47,7 @@ export interface KlingVideoO1VideoToVideoEditParams {
    */
   input_video: string;
   /**
-   * Optional element references. Use @Element1, @Element2, etc. in the prompt to refer to them.
+   * Optional element references. Use \@Element1, \@Element2, etc. in the prompt to refer to them.
    *
    * @see model `kling-video-o1-video-to-video-edit`, schema field `json_request_schema.properties.elements`
    */

@@ -28,13 +28,13 @@ import { validate } from '../validators/kling-video-o3-omni.ts';
  */
 export interface KlingVideoO3OmniParams {
   /**
-   * Generation or edit instructions. Use @Image1, @Image2 for reference images and @Element1, @Element2 for elements.
+   * Generation or edit instructions. Use \@Image1, \@Image2 for reference images and \@Element1, \@Element2 for elements.
    *
    * @see model `kling-video-o3-omni`, schema field `json_request_schema.properties.prompt`
    */
   prompt: string;
   /**
-   * Optional reference images for style or subject. Use @Image1, @Image2 in the prompt. Counts toward the shared limit of 7 with elements (4 when input video is set).
+   * Optional reference images for style or subject. Use \@Image1, \@Image2 in the prompt. Counts toward the shared limit of 7 with elements (4 when input video is set).
    *
    * @see model `kling-video-o3-omni`, schema field `json_request_schema.properties.input_image`
    */
@@ -68,7 +68,7 @@ export interface KlingVideoO3OmniParams {
    */
   tail_image_url?: string;
   /**
-   * Optional element references. Use @Element1, @Element2 in the prompt. Max 7 reference images and elements total, max 4 when using an input video.
+   * Optional element references. Use \@Element1, \@Element2 in the prompt. Max 7 reference images and elements total, max 4 when using an input video.
    *
    * @see model `kling-video-o3-omni`, schema field `json_request_schema.properties.elements`
    */

@@ -62,7 +62,7 @@ export interface KlingVideoV3ProMotionControlParams {
    */
   keep_original_sound?: boolean;
   /**
-   * Optional element for facial consistency binding. Upload a facial element to enhance identity preservation in the generated video. Only 1 element is supported. Reference in prompt as @Element1. Element binding is only supported when character_orientation is 'video'.
+   * Optional element for facial consistency binding. Upload a facial element to enhance identity preservation in the generated video. Only 1 element is supported. Reference in prompt as \@Element1. Element binding is only supported when character_orientation is 'video'.
    *
    * @see model `kling-video-v3-pro-motion-control`, schema field `request_schema.properties.elements`
    */

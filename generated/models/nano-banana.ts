@@ -28,13 +28,13 @@ import { validate } from '../validators/nano-banana.ts';
  */
 export interface NanoBananaParams {
   /**
-   * Text description of what you want to generate, or the instruction on how to edit the given image. Use @Image1, @Image2, etc. to reference the input images.
+   * Text description of what you want to generate, or the instruction on how to edit the given image. Use \@Image1, \@Image2, etc. to reference the input images.
    *
    * @see model `nano-banana`, schema field `request_schema.properties.prompt`
    */
   prompt: string;
   /**
-   * Optional reference image(s) to edit. Leave empty to generate from the prompt alone. Reference them in the prompt as @Image1, @Image2, etc.
+   * Optional reference image(s) to edit. Leave empty to generate from the prompt alone. Reference them in the prompt as \@Image1, \@Image2, etc.
    *
    * @see model `nano-banana`, schema field `request_schema.properties.input_image`
    */

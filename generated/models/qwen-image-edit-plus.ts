@@ -28,13 +28,13 @@ import { validate } from '../validators/qwen-image-edit-plus.ts';
  */
 export interface QwenImageEditPlusParams {
   /**
-   * Text description of what you want to generate, or the instruction on how to edit the given image. Use @Image1, @Image2, etc. to reference the input images.
+   * Text description of what you want to generate, or the instruction on how to edit the given image. Use \@Image1, \@Image2, etc. to reference the input images.
    *
    * @see model `qwen-image-edit-plus`, schema field `json_request_schema.properties.prompt`
    */
   prompt: string;
   /**
-   * Input images to transform or use as reference. Reference them in the prompt as @Image1, @Image2, etc.
+   * Input images to transform or use as reference. Reference them in the prompt as \@Image1, \@Image2, etc.
    *
    * @see model `qwen-image-edit-plus`, schema field `json_request_schema.properties.input_image`
    */

@@ -28,13 +28,13 @@ import { validate } from '../validators/wan-v2-6-reference-to-video.ts';
  */
 export interface WanV26ReferenceToVideoParams {
   /**
-   * Text description of the video to generate. Use @Video1, @Video2, etc. to reference the input videos.
+   * Text description of the video to generate. Use \@Video1, \@Video2, etc. to reference the input videos.
    *
    * @see model `wan-v2-6-reference-to-video`, schema field `request_schema.properties.prompt`
    */
   prompt: string;
   /**
-   * Reference videos that guide the generated video. Reference them in the prompt as @Video1, @Video2, etc.
+   * Reference videos that guide the generated video. Reference them in the prompt as \@Video1, \@Video2, etc.
    *
    * @see model `wan-v2-6-reference-to-video`, schema field `request_schema.properties.input_videos`
    */

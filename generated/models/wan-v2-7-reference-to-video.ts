@@ -28,13 +28,13 @@ import { validate } from '../validators/wan-v2-7-reference-to-video.ts';
  */
 export interface WanV27ReferenceToVideoParams {
   /**
-   * Text prompt describing the desired video. Supports Chinese and English. Max 5000 characters. Use @Image1, @Image2, ... to reference the reference images in order, and @Video1, @Video2, ... to reference the reference videos in order; identifiers are independent across types.
+   * Text prompt describing the desired video. Supports Chinese and English. Max 5000 characters. Use \@Image1, \@Image2, ... to reference the reference images in order, and \@Video1, \@Video2, ... to reference the reference videos in order; identifiers are independent across types.
    *
    * @see model `wan-v2-7-reference-to-video`, schema field `json_request_schema.properties.prompt`
    */
   prompt: string;
   /**
-   * Array of reference images for character/object/scene appearance. Each item has a URL and an optional reference voice. Order maps to @Image1, @Image2, etc. Reference images + reference videos must total ≤ 5. JPEG/JPG/PNG/BMP/WEBP, 240-8000 px per side, aspect ratio 1:8 to 8:1, max 20 MB each.
+   * Array of reference images for character/object/scene appearance. Each item has a URL and an optional reference voice. Order maps to \@Image1, \@Image2, etc. Reference images + reference videos must total ≤ 5. JPEG/JPG/PNG/BMP/WEBP, 240-8000 px per side, aspect ratio 1:8 to 8:1, max 20 MB each.
    *
    * @see model `wan-v2-7-reference-to-video`, schema field `json_request_schema.properties.reference_images`
    */
@@ -42,7 +42,7 @@ export interface WanV27ReferenceToVideoParams {
     [k: string]: unknown;
   }[];
   /**
-   * Array of reference videos for character/object appearance, motion, and voice. Each item has a URL and an optional reference voice. Order maps to @Video1, @Video2, etc. Reference images + reference videos must total ≤ 5. MP4/MOV, 1-30s, 240-4096 px per side, aspect ratio 1:8 to 8:1, max 100 MB each.
+   * Array of reference videos for character/object appearance, motion, and voice. Each item has a URL and an optional reference voice. Order maps to \@Video1, \@Video2, etc. Reference images + reference videos must total ≤ 5. MP4/MOV, 1-30s, 240-4096 px per side, aspect ratio 1:8 to 8:1, max 100 MB each.
    *
    * @see model `wan-v2-7-reference-to-video`, schema field `json_request_schema.properties.reference_videos`
    */
