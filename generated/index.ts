@@ -230,7 +230,6 @@ export type {
   ZaiOrgGlm5Params,
   ZaiOrgGlm51Params,
 };
-export type { paths, components, operations } from './openapi.ts';
 /**
  * Every model id of the snapshot (111).
  * Generated from `specs/models.json`.

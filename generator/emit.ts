@@ -6,6 +6,8 @@
  * - `generated/index.ts` (ts-morph): `ModelId`, the per-endpoint id unions, `ModelParams`,
  *   `snapshotValidators` (one lazy `import()` per model) and `Client` specialised with them;
  * - `generated/openapi.ts`: openapi-typescript, in a worker thread (`generator/openapi-worker.mjs`);
+ *   its own entry point (`inference-sdk/openapi`), not re-exported by the index, so that a
+ *   consumer's compile does not load the description's types with the client's;
  * - `generated/MODELS.md`: the model reference (`generator/reference.ts`, `templates/models.md.hbs`).
  * ts-morph and openapi-typescript are loaded only when a file that needs them is emitted.
  */
@@ -117,7 +119,6 @@ export async function indexModule(models: IndexModel[], validated: ReadonlySet<s
   st.push({ kind: K.ImportDeclaration, isTypeOnly: true, moduleSpecifier: '../runtime/index.ts', namedImports: ['ClientOptions', 'CompiledValidator', 'Registry', 'ValidatorSource'] });
   for (const m of models) st.push({ kind: K.ImportDeclaration, isTypeOnly: true, moduleSpecifier: `./models/${m.id}.ts`, namedImports: [m.names.params] });
   st.push({ kind: K.ExportDeclaration, isTypeOnly: true, namedExports: models.map((m) => m.names.params) });
-  st.push({ kind: K.ExportDeclaration, isTypeOnly: true, moduleSpecifier: './openapi.ts', namedExports: ['paths', 'components', 'operations'] });
   const by = (e: Endpoint) => models.filter((m) => m.endpoints.includes(e)).map((m) => m.id);
   const aliases: Array<[string, string, string]> = [
     ['ModelId', union(models.map((m) => m.id)), `Every model id of the snapshot (${models.length}).`],
