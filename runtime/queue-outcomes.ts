@@ -50,13 +50,13 @@ export type QueueRunProgress =
   | { type: 'subscribed' }
   /** The service accepted the request: these generations are processing. */
   | { type: 'enqueued'; generation_ids: string[] }
-  /** A reconciliation (`queue.get`) found the generation still in the queue, `elapsedMs` after this run enqueued it. */
+  /** A reconciliation (`queue.list` or `queue.get`) found the generation still in the queue, `elapsedMs` after this run enqueued it. */
   | { type: 'processing'; generation_id: string; index: number; elapsedMs: number }
   /** The generation reached its outcome; `settled` of `total` are done. */
   | { type: 'settled'; outcome: QueueRunOutcome; settled: number; total: number }
   /** The event stream dropped (or went silent); it reconnects at once (with backoff only if connecting fails). */
   | { type: 'stream_down'; error: unknown }
-  /** The event stream is connected again; pending generations are being reconciled with `queue.get`. */
+  /** The event stream is connected again; pending generations are being reconciled (`queue.list`). */
   | { type: 'stream_up' };
 
 /** Options of `queue.run`. Times in milliseconds. */
@@ -71,12 +71,12 @@ export interface QueueRunOptions extends EnqueueOptions {
   /** Called with each completion event of this run's generations, as received. */
   onEvent?: ((event: MediaGenerationCompleted) => void) | undefined;
   /**
-   * While the stream is up, pending generations are checked with `queue.get` this often, so that
+   * While the stream is up, pending generations are checked with `queue.list` this often, so that
    * one that left the queue without an event resolves `lost` instead of waiting. Default 30_000.
    */
   reconcileIntervalMs?: number | undefined;
   /**
-   * How long to wait for a completion event after `queue.get` answered 404 before resolving
+   * How long to wait for a completion event after a check found the generation gone before resolving
    * `lost` (the event may be on its way). Default 2_000.
    */
   lostGraceMs?: number | undefined;

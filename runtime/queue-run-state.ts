@@ -4,7 +4,7 @@
  */
 import type { QueueRunOptions, QueueRunOutcome, QueueRunProgress } from './queue-outcomes.ts';
 import type { RequestOptions } from './scope.ts';
-import type { MediaGenerationCompleted } from './types.ts';
+import type { MediaGenerationCompleted, QueueListParams } from './types.ts';
 
 /** A small concurrency limiter for reconciliation requests. */
 export class Limiter {
@@ -29,7 +29,7 @@ export interface Tracked {
   index: number;
   /** The event stream was down at some time since enqueue (and no later check found it processing). */
   gap: boolean;
-  /** A `queue.get` on it is in flight. */
+  /** A check (`queue.list` or `queue.get`) of it is in flight. */
   checking: boolean;
   /** Timer of the grace period after a 404. */
   graceTimer: ReturnType<typeof setTimeout> | undefined;
@@ -48,6 +48,8 @@ export class Run {
   everUp = false;
   /** Options of the run's own requests (its signal ends them when the run ends). */
   inner: RequestOptions = {};
+  /** The `queue.list` query that lists this run's generations while they process (its namespace and model). */
+  listParams: QueueListParams = {};
 
   constructor(
     readonly options: QueueRunOptions,

@@ -3,12 +3,12 @@
  * `/api/events` stream. The root `Client` loads this module with a dynamic `import()` (a bundler
  * splits it off); the generated `<model>Run` functions import it directly.
  */
-import { enqueueRequest, getGeneration, validateQueueBody } from './endpoints.ts';
+import { enqueueRequest, getGeneration, listGenerations, validateQueueBody } from './endpoints.ts';
 import { AbortError, NotFoundError, OutcomeUnknownError, TimeoutError } from './errors.ts';
 import { RunCoordinator } from './queue-coordinator.ts';
 import { linkOf, wasCancelled } from './queue-link.ts';
 import { QUEUE_RUN_DEFAULT_TIMEOUT_MS, QueueRunAbortError, QueueRunTimeoutError, type QueueRunOptions, type QueueRunOutcome } from './queue-outcomes.ts';
-import { Run } from './queue-run-state.ts';
+import { Run, type Tracked } from './queue-run-state.ts';
 import { CallScope, type RequestOptions } from './scope.ts';
 import { openEventStream } from './sse.ts';
 import { SharedEventStream } from './shared-event-stream.ts';
@@ -16,13 +16,18 @@ import type { Transport } from './transport.ts';
 import type { EnqueueResponse } from './types.ts';
 import type { CompiledValidator } from './validation.ts';
 
-/** The coordinator (and its shared event stream) of each transport. */
-const coordinators = new WeakMap<Transport, RunCoordinator>();
+/** The coordinator (and its shared event stream) of each transport, with its reconciliation scheduler. */
+const coordinators = new WeakMap<Transport, { coordinator: RunCoordinator; reconcileSoon: (run: Run) => void }>();
 
-/** The coordinator of `t`'s runs: one shared event stream per transport. */
-function coordinatorOf(t: Transport): RunCoordinator {
-  let coordinator = coordinators.get(t);
-  if (!coordinator) {
+/**
+ * The coordinator of `t`'s runs (one shared event stream per transport), and `reconcileSoon`,
+ * which checks the pending generations of the runs it is given, batched: the runs asking within
+ * one turn of the event loop (e.g. every run after a reconnect) are checked together, with one
+ * `queue.list` per namespace and model rather than one `queue.get` per generation.
+ */
+function coordinatorOf(t: Transport): { coordinator: RunCoordinator; reconcileSoon: (run: Run) => void } {
+  let entry = coordinators.get(t);
+  if (!entry) {
     const s = t.settings;
     const hub = new SharedEventStream({
       open: (signal) => openEventStream(t, { signal, maxRetries: 0, timeoutMs: Math.min(s.timeoutMs || 30_000, 30_000) }),
@@ -30,13 +35,25 @@ function coordinatorOf(t: Transport): RunCoordinator {
       maxDelayMs: s.retryMaxDelayMs,
     });
     const c = new RunCoordinator(hub);
-    c.reconcileHook = (run) => reconcile(t, run, c, run.inner);
+    const groups = new Map<string, ListGroup>();
+    const batch = new Set<Run>();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const reconcileSoon = (run: Run): void => {
+      batch.add(run);
+      timer ??= setTimeout(() => {
+        timer = undefined;
+        const runs = [...batch];
+        batch.clear();
+        reconcile(t, c, groups, runs);
+      }, 0);
+    };
+    c.reconcileHook = reconcileSoon;
     const link = linkOf(t);
     link.onCancel = (id) => c.cancelled(id);
     link.stream = hub;
-    coordinators.set(t, (coordinator = c));
+    coordinators.set(t, (entry = { coordinator: c, reconcileSoon }));
   }
-  return coordinator;
+  return entry;
 }
 
 /**
@@ -53,8 +70,9 @@ function coordinatorOf(t: Transport): RunCoordinator {
  *    cancelled elsewhere).
  *
  * If the stream drops (or stays silent beyond `eventStreamIdleTimeoutMs`) it reconnects at once
- * and reconciles every pending generation with `queue.get` (404: it is gone, and since its event
- * may have been missed, `lost`). While the stream is up, pending generations are also reconciled
+ * and reconciles every pending generation with `queue.list` (one call per namespace and model;
+ * `queue.get` per generation if a list fails): one no longer listed is gone, and since its event
+ * may have been missed, `lost`. While the stream is up, pending generations are also reconciled
  * every `reconcileIntervalMs`. Concurrent runs through one transport (the root `client.queue.run`
  * and the per-model `<model>Run(client, ...)` alike) share one `/api/events` connection, closed
  * when the last run ends. Events of other generations and other event types are ignored.
@@ -72,12 +90,14 @@ function coordinatorOf(t: Transport): RunCoordinator {
  */
 export async function runGenerations(t: Transport, body: Record<string, unknown>, options: QueueRunOptions = {}, validate?: CompiledValidator | null): Promise<QueueRunOutcome[]> {
   validateQueueBody(body, options, validate);
-  const coordinator = coordinatorOf(t);
+  const { coordinator, reconcileSoon } = coordinatorOf(t);
   const scope = new CallScope(options.signal, options.timeoutMs ?? QUEUE_RUN_DEFAULT_TIMEOUT_MS);
   const maxRetries = options.maxRetries ?? t.settings.maxRetries;
   const run = new Run(options, maxRetries);
   const inner: RequestOptions = { signal: scope.signal, maxRetries };
   run.inner = inner;
+  const namespace = body['target_namespace'];
+  run.listParams = { model: String(body['model']), ...(typeof namespace === 'string' && namespace !== '' ? { namespace } : {}) };
   let reconcileTimer: ReturnType<typeof setInterval> | undefined;
   let enqueueToken: symbol | undefined;
   const interrupted = () => {
@@ -128,11 +148,11 @@ export async function runGenerations(t: Transport, body: Record<string, unknown>
     enqueueToken = undefined;
     for (const id of run.order) if (wasCancelled(t, id)) coordinator.cancelled(id);
     // The stream dropped during the enqueue: the events may be lost; check now (and after the reconnect).
-    if (!continuous) reconcile(t, run, coordinator, inner);
+    if (!continuous) reconcileSoon(run);
 
     // 3. Wait for every outcome; reconcile periodically so that nothing waits forever.
     const interval = options.reconcileIntervalMs ?? 30_000;
-    if (interval > 0 && Number.isFinite(interval)) reconcileTimer = setInterval(() => reconcile(t, run, coordinator, inner), interval);
+    if (interval > 0 && Number.isFinite(interval)) reconcileTimer = setInterval(() => reconcileSoon(run), interval);
     const aborted = new Promise<void>((resolve) => {
       if (scope.signal.aborted) resolve();
       else scope.signal.addEventListener('abort', () => resolve(), { once: true });
@@ -152,42 +172,103 @@ export async function runGenerations(t: Transport, body: Record<string, unknown>
   }
 }
 
+/** The checks of one `queue.list` query: at most one list in flight, entries waiting for the next. */
+interface ListGroup {
+  params: Run['listParams'];
+  waiting: Array<{ run: Run; g: Tracked }>;
+  running: boolean;
+}
+
 /**
- * Check each pending generation of `run` with `queue.get`: still processing (the gap, if any, is
- * closed when the stream stayed up), or gone (404): `cancelled` when this transport cancelled it,
- * else `lost` after the grace period unless its event arrives meanwhile.
+ * Check the pending generations of `runs`: still processing (the gap, if any, is closed when the
+ * stream stayed up meanwhile), or gone: `cancelled` when this transport cancelled it, else `lost`
+ * after the grace period unless its event arrives meanwhile. One `queue.list` per namespace and
+ * model finds which are still processing, one at a time per query (generations asked while a list
+ * is in flight wait for the next one, which is sent after they were enqueued); if a list fails,
+ * each generation is asked with `queue.get` (404: gone).
  */
-function reconcile(t: Transport, run: Run, coordinator: RunCoordinator, options: RequestOptions): void {
-  const grace = run.options.lostGraceMs ?? 2_000;
-  for (const g of run.pending()) {
-    if (g.checking || g.graceTimer !== undefined) continue;
-    g.checking = true;
-    const epoch = coordinator.hub.epoch;
-    const wasUp = coordinator.hub.state === 'up';
-    void coordinator.limiter
-      .run(() => getGeneration(t, g.id, options))
-      .then(
-        () => {
-          if (wasUp && coordinator.continuous(epoch)) g.gap = false;
-          // Elapsed by our clock (the service's `enqueued_at` has a resolution of one second).
-          if (!run.outcomes.has(g.id)) run.progress({ type: 'processing', generation_id: g.id, index: g.index, elapsedMs: Math.max(0, Date.now() - run.enqueuedAt) });
-        },
-        (err) => {
-          if (!(err instanceof NotFoundError) || run.outcomes.has(g.id)) return; // other errors: try again next time
-          if (wasCancelled(t, g.id)) return run.settle({ generation_id: g.id, index: g.index, status: 'cancelled' });
-          g.graceTimer = setTimeout(() => {
-            g.graceTimer = undefined;
-            if (wasCancelled(t, g.id)) return run.settle({ generation_id: g.id, index: g.index, status: 'cancelled' });
-            run.settle(
-              g.gap
-                ? { generation_id: g.id, index: g.index, status: 'lost', reason: 'missed_event', message: 'The generation left the queue while the event stream was down; its completion event was missed (it may have succeeded or failed).' }
-                : { generation_id: g.id, index: g.index, status: 'lost', reason: 'vanished', message: 'The generation left the queue without a completion event (it failed without result, expired, or was cancelled elsewhere).' },
-            );
-          }, grace);
-        },
-      )
-      .finally(() => {
-        g.checking = false;
-      });
+function reconcile(t: Transport, coordinator: RunCoordinator, groups: Map<string, ListGroup>, runs: Run[]): void {
+  for (const run of runs) {
+    if (run.done || run.inner.signal?.aborted) continue;
+    const key = `${run.listParams.namespace ?? ''}\u0000${run.listParams.model ?? ''}`;
+    let group = groups.get(key);
+    if (!group) groups.set(key, (group = { params: run.listParams, waiting: [], running: false }));
+    for (const g of run.pending()) {
+      if (g.checking || g.graceTimer !== undefined) continue;
+      g.checking = true;
+      group.waiting.push({ run, g });
+    }
+    if (!group.running && group.waiting.length > 0) listGroup(t, coordinator, group);
   }
+}
+
+function listGroup(t: Transport, coordinator: RunCoordinator, group: ListGroup): void {
+  const entries = group.waiting;
+  group.waiting = [];
+  group.running = true;
+  const epoch = coordinator.hub.epoch;
+  const wasUp = coordinator.hub.state === 'up';
+  const options: RequestOptions = { timeoutMs: Math.min(t.settings.timeoutMs || 30_000, 30_000) };
+  void coordinator.limiter
+    .run(() => listGenerations(t, group.params, options))
+    .then(
+      (res) => {
+        const present = new Set(res.generations.map((x) => x.generation_id));
+        for (const { run, g } of entries) {
+          g.checking = false;
+          if (present.has(g.id)) processing(coordinator, run, g, wasUp, epoch);
+          else gone(t, run, g);
+        }
+      },
+      () => {
+        for (const { run, g } of entries) getEach(t, coordinator, run, g);
+      },
+    )
+    .finally(() => {
+      group.running = false;
+      if (group.waiting.length > 0) listGroup(t, coordinator, group);
+    });
+}
+
+/** `queue.get` one generation (the fallback of `reconcile`). */
+function getEach(t: Transport, coordinator: RunCoordinator, run: Run, g: Tracked): void {
+  if (run.outcomes.has(g.id) || run.inner.signal?.aborted) {
+    g.checking = false;
+    return;
+  }
+  const epoch = coordinator.hub.epoch;
+  const wasUp = coordinator.hub.state === 'up';
+  void coordinator.limiter
+    .run(() => getGeneration(t, g.id, run.inner))
+    .then(
+      () => processing(coordinator, run, g, wasUp, epoch),
+      (err) => {
+        if (err instanceof NotFoundError) gone(t, run, g); // other errors: try again next time
+      },
+    )
+    .finally(() => {
+      g.checking = false;
+    });
+}
+
+/** The generation is still processing. */
+function processing(coordinator: RunCoordinator, run: Run, g: Tracked, wasUp: boolean, epoch: number): void {
+  if (wasUp && coordinator.continuous(epoch)) g.gap = false;
+  // Elapsed by our clock (the service's `enqueued_at` has a resolution of one second).
+  if (!run.outcomes.has(g.id)) run.progress({ type: 'processing', generation_id: g.id, index: g.index, elapsedMs: Math.max(0, Date.now() - run.enqueuedAt) });
+}
+
+/** The generation left the queue: cancelled by this transport, or lost unless its event arrives within the grace period. */
+function gone(t: Transport, run: Run, g: Tracked): void {
+  if (run.outcomes.has(g.id) || g.graceTimer !== undefined || run.inner.signal?.aborted) return; // settled, waiting, or the run ended
+  if (wasCancelled(t, g.id)) return run.settle({ generation_id: g.id, index: g.index, status: 'cancelled' });
+  g.graceTimer = setTimeout(() => {
+    g.graceTimer = undefined;
+    if (wasCancelled(t, g.id)) return run.settle({ generation_id: g.id, index: g.index, status: 'cancelled' });
+    run.settle(
+      g.gap
+        ? { generation_id: g.id, index: g.index, status: 'lost', reason: 'missed_event', message: 'The generation left the queue while the event stream was down; its completion event was missed (it may have succeeded or failed).' }
+        : { generation_id: g.id, index: g.index, status: 'lost', reason: 'vanished', message: 'The generation left the queue without a completion event (it failed without result, expired, or was cancelled elsewhere).' },
+    );
+  }, run.options.lostGraceMs ?? 2_000);
 }

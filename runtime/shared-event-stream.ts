@@ -2,7 +2,6 @@
  * The shared, reference-counted, reconnecting `/api/events` connection that `queue.run` uses:
  * one per transport, whatever the number of concurrent runs.
  */
-import pRetry from 'p-retry';
 import { AbortError, ConnectionError } from './errors.ts';
 import { backoffDelay, isFatalStatus, sleep } from './retry.ts';
 import type { EventStream } from './sse.ts';
@@ -47,8 +46,9 @@ const MAX_QUICK_FLAPS = 5;
  * One `/api/events` connection shared by its subscribers, reference-counted: it connects when the
  * first subscriber arrives and closes when the last one leaves. When an established connection
  * drops (or goes silent), it reconnects at once: every moment down loses events, since the service
- * does not buffer them. It backs off (jittered, exponential) only when connecting fails, or when
- * connections keep dropping within 100 ms of opening (5 in a row). Subscribers learn of gaps
+ * does not buffer them. It backs off (jittered, exponential) only when connecting fails (after a
+ * drop, from the second failed attempt on), or when connections keep dropping within 100 ms of
+ * opening (5 in a row). Subscribers learn of gaps
  * through `onDown` / `onUp`.
  */
 export class SharedEventStream {
@@ -110,26 +110,27 @@ export class SharedEventStream {
     let flaps = 0;
     while (current()) {
       this.state = 'connecting';
-      let consecutiveFailures = 0;
-      let stream: EventStream<ServerEvent>;
-      try {
-        stream = await pRetry(() => this.options.open(ctrl.signal), {
-          retries: Infinity,
-          factor: 2,
-          minTimeout: this.options.baseDelayMs,
-          maxTimeout: this.options.maxDelayMs,
-          randomize: true,
-          signal: ctrl.signal,
-          onFailedAttempt: ({ error }) => {
-            if (!current()) return;
-            consecutiveFailures++;
-            const fatal = isFatalStatus(error);
-            this.each((l) => l.onConnectError(error, { consecutiveFailures, fatal }));
-          },
-          shouldRetry: ({ error }) => current() && !isFatalStatus(error) && !(error instanceof AbortError),
-        });
-      } catch {
-        // Aborted (no subscriber left) or fatal (subscribers were told and give up).
+      let stream: EventStream<ServerEvent> | undefined;
+      for (let consecutiveFailures = 0; stream === undefined; ) {
+        try {
+          stream = await this.options.open(ctrl.signal);
+        } catch (error) {
+          if (!current() || error instanceof AbortError) break; // no subscriber left
+          consecutiveFailures++;
+          const fatal = isFatalStatus(error);
+          this.each((l) => l.onConnectError(error, { consecutiveFailures, fatal }));
+          if (fatal || !current()) break; // subscribers were told and give up
+          // After a drop, the first attempt again is immediate (the drop may have cut a connect in
+          // flight); then, as for a first connection, a jittered exponential backoff.
+          const retry = everUp ? consecutiveFailures - 2 : consecutiveFailures - 1;
+          try {
+            if (retry >= 0) await sleep(backoffDelay(retry, this.options.baseDelayMs, this.options.maxDelayMs), ctrl.signal);
+          } catch {
+            break;
+          }
+        }
+      }
+      if (stream === undefined) {
         if (this.ctrl === ctrl) {
           this.ctrl = undefined;
           this.state = 'idle';

@@ -106,12 +106,20 @@ describe('the shared stream of queue.run', () => {
     const { server } = await setup({ keepAliveMs: 60_000, decide: () => ({ outcome: 'hold' }) });
     const client = new Client({ apiKey: 'test-key', baseUrl: server.url, retryBaseDelayMs: 10, eventStreamIdleTimeoutMs: 80 });
     let id = '';
-    const run = client.queue.run({ model: 'flux-1-dev', prompt: 'x' }, { onProgress: (p) => p.type === 'enqueued' && (id = p.generation_ids[0]!) });
-    await until(() => server.count('GET', '/api/events') >= 2); // the silent stream was replaced
-    // Complete it just after a fresh connection (well within the 80 ms of silence allowed).
-    const epoch = client.queue.eventStream.epoch;
-    await until(() => client.queue.eventStream.epoch > epoch && client.queue.eventStream.state === 'up');
-    server.queue.complete(id, 'succeeded');
-    expect((await run)[0]!.status).toBe('succeeded');
+    const progress: string[] = [];
+    const outcomes = await client.queue.run(
+      { model: 'flux-1-dev', prompt: 'x' },
+      {
+        onProgress: (p) => {
+          progress.push(p.type);
+          if (p.type === 'enqueued') id = p.generation_ids[0]!;
+          // Completed the moment a fresh connection is up (well within the 80 ms of silence allowed).
+          if (p.type === 'stream_up' && id) server.queue.complete(id, 'succeeded');
+        },
+      },
+    );
+    expect(outcomes[0]!.status).toBe('succeeded');
+    expect(progress).toContain('stream_down');
+    expect(server.count('GET', '/api/events')).toBeGreaterThanOrEqual(2); // the silent stream was replaced
   });
 });

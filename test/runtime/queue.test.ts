@@ -214,6 +214,29 @@ describe('queue.run', () => {
     expect(server.count('GET', '/api/events')).toBe(2);
   });
 
+  it('reconciles with one queue.list per namespace and model (not a GET per generation), and falls back to queue.get when a list fails', async () => {
+    const { client, server } = await setup({ decide: () => ({ outcome: 'hold' }) });
+    let ids: string[] = [];
+    const run = client.queue.run(
+      { model: 'flux-1-dev', prompt: 'x', num_generations: 4, target_namespace: 'acme' },
+      { lostGraceMs: 30, onProgress: (p) => p.type === 'enqueued' && (ids = p.generation_ids) },
+    );
+    await until(() => ids.length === 4);
+    server.dropEventStreams();
+    server.queue.complete(ids[0]!, 'succeeded'); // while down: missed
+    await until(() => server.count('GET', /^\/api\/ai\/queue$/) >= 1);
+    expect(server.count('GET', /^\/api\/ai\/queue\//)).toBe(0);
+    // The next list fails (a body of the wrong shape): each pending generation is asked on its own.
+    server.faults.add({ method: 'GET', path: '/api/ai/queue', kind: 'wrong-shape', times: Infinity });
+    await until(() => client.queue.eventStream.state === 'up');
+    server.dropEventStreams();
+    await until(() => server.count('GET', /^\/api\/ai\/queue\//) >= 3);
+    for (const id of ids.slice(1)) server.queue.complete(id, 'failed', 'nope');
+    const outcomes = await run;
+    expect(outcomes.map((o) => o.status)).toEqual(['lost', 'failed', 'failed', 'failed']);
+    expect(outcomes[0]).toMatchObject({ reason: 'missed_event' });
+  });
+
   it('concurrent runs share one /api/events connection, closed after the last run', async () => {
     const { client, server } = await setup();
     const runs = await Promise.all([1, 2, 3].map((n) => client.queue.run({ model: 'flux-1-dev', prompt: `p${n}`, num_generations: n })));
