@@ -151,7 +151,7 @@ const fmt = (ms: number) => `${(ms * 1000).toFixed(0)} µs`;
     for (const o of outcomes) counts[o.status] = (counts[o.status] ?? 0) + 1;
     console.log(
       `(c) queue.run ${RUNS} x ${PER_RUN} with the event stream dropped every 300 ms: wall ${wall.toFixed(0)} ms  outcomes: ${Object.entries(counts).map(([k, v]) => `${k} ${v}`).join(', ')}  ` +
-        `event-stream connections ${server.count('GET', '/api/events')}  reconciliation GETs ${server.count('GET', /^\/api\/ai\/queue\//)}`,
+        `event-stream connections ${server.count('GET', '/api/events')}  reconciliation lists ${server.count('GET', /^\/api\/ai\/queue$/)}, GETs ${server.count('GET', /^\/api\/ai\/queue\//)}`,
     );
     if (outcomes.length !== RUNS * PER_RUN) {
       console.error(`FAIL: expected ${RUNS * PER_RUN} outcomes, got ${outcomes.length}`);
