@@ -1,9 +1,11 @@
 /**
  * The package entry of inference-sdk: the hand-written runtime (`runtime/`) and the generated,
  * per-model typed SDK (`generated/`). `Client` is the generated client (typed with the snapshot's
- * models); the runtime's generic client is `RuntimeClient`.
+ * models); the runtime's generic client is `RuntimeClient`, and its resource classes are exported
+ * here too (they are not part of `inference-sdk/runtime`, the light entry: see runtime/index.ts).
  */
 export * from './runtime/index.ts';
-export { Client as RuntimeClient } from './runtime/index.ts';
+export * from './runtime/resources.ts';
+export { Client as RuntimeClient } from './runtime/client.ts';
 export * from './generated/index.ts';
 export { Client } from './generated/index.ts';

@@ -4,7 +4,7 @@
  * To change it, change the specs, the generator or the templates and run `npm run generate` again.
  */
 
-import { Client as RuntimeClient } from '../runtime/index.ts';
+import { Client as RuntimeClient } from '../runtime/client.ts';
 import type { ClientOptions, CompiledValidator, Registry, ValidatorSource } from '../runtime/index.ts';
 import type { BlackForestLabsFlux2Klein4bParams } from './models/black-forest-labs-flux-2-klein-4b.ts';
 import type { BlackForestLabsFlux2Klein9bParams } from './models/black-forest-labs-flux-2-klein-9b.ts';

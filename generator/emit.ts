@@ -115,7 +115,7 @@ export async function indexModule(models: IndexModel[], validated: ReadonlySet<s
   const { StructureKind: K, VariableDeclarationKind: V } = tm;
   const docs = (text: string) => [{ description: commentText(text) }];
   const st: Array<string | StatementStructures> = [];
-  st.push({ kind: K.ImportDeclaration, moduleSpecifier: '../runtime/index.ts', namedImports: ['Client as RuntimeClient'] });
+  st.push({ kind: K.ImportDeclaration, moduleSpecifier: '../runtime/client.ts', namedImports: ['Client as RuntimeClient'] });
   st.push({ kind: K.ImportDeclaration, isTypeOnly: true, moduleSpecifier: '../runtime/index.ts', namedImports: ['ClientOptions', 'CompiledValidator', 'Registry', 'ValidatorSource'] });
   for (const m of models) st.push({ kind: K.ImportDeclaration, isTypeOnly: true, moduleSpecifier: `./models/${m.id}.ts`, namedImports: [m.names.params] });
   st.push({ kind: K.ExportDeclaration, isTypeOnly: true, namedExports: models.map((m) => m.names.params) });

@@ -1,6 +1,12 @@
 /**
- * The hand-written runtime of inference-sdk. It knows no model; `generated/index.ts` specialises
- * `Client` with the snapshot's models.
+ * The hand-written runtime of inference-sdk (`inference-sdk/runtime`): transports, the endpoint
+ * functions, errors, validation, the proxy handler and the types. It knows no model.
+ *
+ * The `Client` class and its resources are not exported here but from the package root
+ * (`inference-sdk`: `Client`, and the generic `RuntimeClient`): the resources load the queue and
+ * event-stream machinery with dynamic `import()`s, and a bundler that sees those makes chunks of
+ * them even when the client is unused, which would pull them into every bundle of a per-model
+ * call made through `createTransport` from this entry.
  *
  * Modules, in dependency order (imports point only to earlier ones; no cycles):
  * `redact` → `errors` → `env`, `validation`, `validator-support` → `options` → `scope`, `http` →
@@ -11,7 +17,6 @@
  * types; the generated `<model>Run` functions import `queue-run` directly.
  * `types`, `registry` and `fine-tunes` hold types only.
  */
-export * from './client.ts';
 export * from './endpoints.ts';
 export * from './errors.ts';
 export * from './fine-tunes.ts';
@@ -21,7 +26,6 @@ export * from './proxy.ts';
 export * from './queue-link.ts';
 export * from './queue-outcomes.ts';
 export * from './registry.ts';
-export * from './resources.ts';
 export * from './retry.ts';
 export * from './scope.ts';
 // Types only from the modules the client loads on demand (a value export would pull them into

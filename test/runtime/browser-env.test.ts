@@ -16,7 +16,8 @@ let bundle = '';
 
 beforeAll(async () => {
   const out = await build({
-    entryPoints: [fileURLToPath(new URL('../../runtime/index.ts', import.meta.url))],
+    // the light runtime and the client (which the package root exports, not inference-sdk/runtime)
+    stdin: { contents: "export * from './runtime/index.ts';\nexport { Client } from './runtime/client.ts';\n", resolveDir: fileURLToPath(new URL('../../', import.meta.url)), loader: 'ts' },
     bundle: true,
     format: 'iife',
     globalName: 'SDK',
@@ -27,7 +28,7 @@ beforeAll(async () => {
   bundle = out.outputFiles[0]!.text;
 }, 60_000);
 
-type SDK = typeof import('../../runtime/index.ts');
+type SDK = typeof import('../../runtime/index.ts') & { Client: typeof import('../../runtime/client.ts').Client };
 
 /** A page's globals in a fresh context, with the runtime loaded as `SDK`; `fetch` is Node's unless replaced inside the context. */
 function page(href: string): { sdk: SDK; context: vm.Context } {
