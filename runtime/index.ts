@@ -23,7 +23,7 @@ export * from './fine-tunes.ts';
 export * from './http.ts';
 export * from './options.ts';
 export * from './proxy.ts';
-export * from './queue-link.ts';
+export { eventStreamStatus, type EventStreamStatus } from './queue-link.ts'; // the rest of queue-link is internal
 export * from './queue-outcomes.ts';
 export * from './registry.ts';
 export * from './retry.ts';
