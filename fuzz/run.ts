@@ -25,7 +25,7 @@ export interface FuzzOptions {
   family?: string;
   /** Child processes (default 2, at most the number of CPUs). */
   jobs?: number;
-  /** Time limit of one case's generate, in seconds (default 30). */
+  /** Time limit of one case (generate, then importing and running its output), in seconds (default 30). */
   timeoutSeconds?: number;
   /** Keep each failing case's directory (`failures`) or every case's (`all`); a run of one case always keeps it. */
   keep?: 'failures' | 'all';
@@ -49,6 +49,8 @@ export interface CaseOutcome {
   reasons: string[];
   /** Milliseconds spent in generate. */
   ms: number;
+  /** Milliseconds spent importing and running the output. */
+  exerciseMs?: number;
   /** The message of what generate threw, if it threw. */
   error?: string;
   /** The case directory (`specs/` and `out/`), when kept. */
@@ -190,7 +192,7 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
       const outcome: CaseOutcome = { ...o, class: 'generated', reasons: [], ms: 0 };
       if (answer.kind === 'hang') {
         outcome.ms = answer.ms;
-        outcome.reasons.push(`hang: generate took over ${options.timeoutSeconds ?? 30} s`);
+        outcome.reasons.push(`hang: generating and running the case took over ${options.timeoutSeconds ?? 30} s`);
       } else if (answer.kind === 'died') outcome.reasons.push(`unnamed-crash: ${answer.reason}`);
       else if (answer.kind === 'reply') outcome.reasons.push(`unnamed-crash: unexpected answer from the child ${JSON.stringify(answer.value).slice(0, 200)}`);
       else return classifyResult(answer.result, outcome);
@@ -199,6 +201,7 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
     };
     const classifyResult = (r: ChildResult, outcome: CaseOutcome): Pending | undefined => {
       outcome.ms = r.ms;
+      if (r.exerciseMs !== undefined) outcome.exerciseMs = r.exerciseMs;
       for (const e of r.escapes) outcome.reasons.push(`escape: ${e}`);
       for (const e of r.partial) outcome.reasons.push(`partial-write: ${e}`);
       for (const e of r.stray) outcome.reasons.push(`unnamed-crash: ${e.split('\n')[0]}`);
@@ -209,6 +212,8 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
         finish(outcome);
         return undefined;
       }
+      for (const x of r.ran?.sentinels ?? []) outcome.reasons.push(`injection: ${x}`);
+      for (const x of r.ran?.throws ?? []) outcome.reasons.push(`invalid-ts: ${x}`);
       const files = tsFiles(r.outRoot);
       for (const f of files) {
         try {

@@ -9,23 +9,26 @@
  *
  *   --family NAME   only cases of that family (the first --cases of it)
  *   --jobs N        child processes (default 2)
- *   --timeout S     time limit of one case's generate in seconds (default 30): over it is a hang
+ *   --timeout S     time limit of one case in seconds (default 30): over it is a hang
  *   --keep          keep the directories of failing cases (their paths are printed)
  *   --keep-all      keep every case's directory
  *   --json          print the report as JSON instead of text
  *
  * Classes (fuzz/verdict.ts); a case is in the first that applies:
- *   hang            generate took longer than --timeout (its process is killed)
+ *   hang            generating and running the case took longer than --timeout (its process is killed)
  *   escape          a file written outside the output directory (an output path leaving it, or a
  *                   new entry elsewhere in the case directory, or a symbolic link under generated/)
  *   injection       a planted sentinel is code: an Identifier INJECTED_<n> or __sentinel in the
- *                   TypeScript AST of the output (not in a string, template text or comment)
+ *                   TypeScript AST of the output (not in a string, template text or comment), or a
+ *                   sentinel that runs when the output is imported (fuzz/exercise.ts)
  *   partial-write   a failed run changed generated/ or left a temporary file
  *   unnamed-crash   generate threw something other than a SpecError, or a SpecError whose problem
  *                   is an internal exception's text (URI malformed, ... is not a function, Maximum
  *                   call stack size exceeded, Cannot read properties of ...), or that names no
  *                   model or a JSON pointer that is not in the file; or its process died
- *   invalid-ts      the output does not type-check with the repository's tsconfig.json (strict)
+ *   invalid-ts      the output does not type-check with the repository's tsconfig.json (strict),
+ *                   or a module of it throws when imported, or a generated validator throws (or
+ *                   answers a non-boolean) on {}, null, [], a string, 0 or __proto__/constructor keys
  *   refused         generate threw a named SpecError (file, model, JSON pointer): a success
  *   generated       generate wrote output that type-checks and holds no injected code: a success
  *
