@@ -5,7 +5,8 @@
  *
  * Request `{ type: 'run', seed, index, dir, template }`: build the case, write its specs directory
  * to `<dir>/specs`, prepare `<dir>/out` (the template's files, `runtime` linked to the repository's),
- * run `generate({ specsDir, outRoot, check: false, label: 'specs' })`, and answer a `ChildResult`.
+ * run `generate({ specsDir, outRoot, check: false, label: 'specs' })`, import what it wrote and
+ * run its validators (`exercise`), and answer a `ChildResult`.
  * Request `{ type: 'template', dir }`: generate one real model into `<dir>` (the reusable
  * `generated/openapi.ts` and manifest every case starts from).
  */
@@ -15,6 +16,7 @@ import { SpecError } from '../generator/errors.ts';
 import { REPO_ROOT } from '../generator/paths.ts';
 import { buildCase } from './cases.ts';
 import { RawText, writeCase, type FuzzCase } from './case.ts';
+import { exercise } from './exercise.ts';
 import { namedRefusalProblem } from './verdict.ts';
 
 /** What the child reports for one case. */
@@ -22,6 +24,8 @@ export interface ChildResult {
   index: number;
   /** Milliseconds spent in `generate`. */
   ms: number;
+  /** Milliseconds spent importing and running the output (`exercise`). */
+  exerciseMs?: number;
   /** The output root (`<dir>/out`). */
   outRoot: string;
   /** Set when `generate` returned: the output files it reported, relative to the output root. */
@@ -36,6 +40,8 @@ export interface ChildResult {
   partial: string[];
   /** Unhandled rejections and uncaught exceptions seen while the case ran. */
   stray: string[];
+  /** After a successful run: sentinels that ran when the output was imported, and modules or validators that threw. */
+  ran?: { sentinels: string[]; throws: string[] };
 }
 
 /** The files every case's `generated/` starts with (from the template run). */
@@ -89,6 +95,11 @@ async function runCase(c: FuzzCase, dir: string, template: string): Promise<Chil
     } else result.unnamed = `${e.name}: ${e.message}`;
   }
   result.ms = performance.now() - t0;
+  if (result.files) {
+    const t1 = performance.now();
+    result.ran = await exercise(outRoot);
+    result.exerciseMs = performance.now() - t1;
+  }
   // let late rejections of this case surface here, not in the next one
   await new Promise((r) => setImmediate(r));
   result.stray = [...stray];

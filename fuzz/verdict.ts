@@ -19,7 +19,7 @@ export const CLASS_LABELS: Record<CaseClass, string> = {
   generated: 'generated and compiled',
   refused: 'refused with a named error',
   'unnamed-crash': 'unnamed crash',
-  'invalid-ts': 'invalid TypeScript',
+  'invalid-ts': 'invalid TypeScript (or throws when run)',
   injection: 'injection (sentinel as code)',
   escape: 'file outside the output directory',
   'partial-write': 'partial write on failure',

@@ -109,3 +109,23 @@ describe('compileCases', () => {
     expect(r.programFiles.filter((f) => f.endsWith('/shared.ts'))).toEqual([path.join(template.root, 'generated/shared.ts')]);
   });
 });
+
+describe('exercise', () => {
+  test('a sentinel that runs at import is an injection; a module or validator that throws is reported', async () => {
+    const { exercise } = await import('../../fuzz/exercise.ts');
+    const root = temp();
+    writeFileSync(path.join(root, 'package.json'), '{ "type": "module" }\n');
+    mkdirSync(path.join(root, 'generated', 'validators'), { recursive: true });
+    writeFileSync(path.join(root, 'generated', 'a.ts'), 'export const INJECTED_7 = (globalThis as any).__sentinel(7);\n');
+    writeFileSync(path.join(root, 'generated', 'b.ts'), "throw new SyntaxError('Invalid regular expression: /(/: Unterminated group');\n");
+    writeFileSync(path.join(root, 'generated', 'validators', 'm.ts'), 'export const validate = (d: unknown): boolean => (d as { x: number }).x > 0;\n');
+    writeFileSync(path.join(root, 'generated', 'validators', 'ok.ts'), 'export const validate = (d: unknown): boolean => d !== null;\n');
+    const r = await exercise(root);
+    expect(r.sentinels).toEqual(['sentinel 7 ran when generated/a.ts was imported or run']);
+    expect(r.throws).toEqual([
+      'importing generated/b.ts throws: SyntaxError: Invalid regular expression: /(/: Unterminated group',
+      "generated/validators/m.ts: validate(null) throws: TypeError: Cannot read properties of null (reading 'x')",
+    ]);
+    expect((globalThis as { __sentinel?: unknown }).__sentinel).toBeUndefined();
+  });
+});
