@@ -11,7 +11,7 @@
  * - `generated/MODELS.md`: the model reference (`generator/reference.ts`, `templates/models.md.hbs`).
  * ts-morph and openapi-typescript are loaded only when a file that needs them is emitted.
  */
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import Handlebars from 'handlebars';
@@ -174,12 +174,17 @@ export async function indexModule(models: IndexModel[], validated: ReadonlySet<s
 }
 
 /**
- * Build the body of `generated/openapi.ts` in a worker thread (openapi-typescript, which loads
- * TypeScript and Redocly's core), so that it overlaps the per-model work. Resolves to the text
- * (unformatted). Started only when the file must be rebuilt.
+ * The body of `generated/openapi.ts`: openapi-typescript's types of the description, built in a
+ * worker thread (openapi-typescript loads TypeScript and Redocly's core: seconds of start-up) so that
+ * it overlaps the per-model work. The result depends only on the description and the generator
+ * (`key`), so it is kept in `<repo>/.tmp/openapi-<key>.ts` and the worker runs only when one of them
+ * changed: a run into another output directory reuses it. Resolves to the text (unformatted).
  */
-export function openapiModule(doc: OpenApiDoc, file: string): Promise<string> {
-  return new Promise((resolve, reject) => {
+export async function openapiModule(doc: OpenApiDoc, file: string, key: string): Promise<string> {
+  const cached = path.join(REPO_ROOT, '.tmp', `openapi-${key.slice(0, 32)}.ts`);
+  const hit = await readFile(cached, 'utf8').catch(() => undefined);
+  if (hit !== undefined) return hit;
+  const text = await new Promise<string>((resolve, reject) => {
     const worker = new Worker(path.join(REPO_ROOT, 'generator', 'openapi-worker.mjs'), { workerData: { doc } });
     worker.once('message', (m: { text?: string; error?: string }) => {
       void worker.terminate();
@@ -188,6 +193,12 @@ export function openapiModule(doc: OpenApiDoc, file: string): Promise<string> {
     });
     worker.once('error', reject);
   });
+  // best effort: a cache that cannot be written only makes the next run slower
+  await mkdir(path.dirname(cached), { recursive: true })
+    .then(() => writeFile(`${cached}.${process.pid}`, text))
+    .then(() => rename(`${cached}.${process.pid}`, cached))
+    .catch(() => undefined);
+  return text;
 }
 
 /** Body of `generated/MODELS.md`. */

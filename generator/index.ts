@@ -86,20 +86,25 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
   const pathsKey = hash(JSON.stringify(Object.keys(specs.openapi.paths).sort()));
   const validated = new Set(named.filter((m) => m.schema && m.endpoints.includes('queue')).map((m) => m.id));
 
+  // The reference and the index first: they need no type, and the reference is the largest file to
+  // format, so prettier starts on it while the models are typed.
   const jobs: Job[] = [];
+  const modelJobs: Job[] = [];
   const modelKeys: string[] = [];
   for (const m of named) {
     const raw = JSON.stringify(m.raw);
     const key = hash(fp, label, m.id, raw, pathsKey);
     modelKeys.push(key);
-    jobs.push({ file: `generated/models/${m.id}.ts`, inputs: hash('model', key), sources: [m.file, openapiFile], formatted: true, build: async () => modelModule({ ...m, type: await modelType(m, modelDoc(t, m)) }, validated.has(m.id)) });
-    if (validated.has(m.id)) jobs.push({ file: `generated/validators/${m.id}.ts`, inputs: hash('validator', key), sources: [m.file], formatted: false, build: async () => (await validatorModule(m))! });
+    modelJobs.push({ file: `generated/models/${m.id}.ts`, inputs: hash('model', key), sources: [m.file, openapiFile], formatted: true, build: async () => modelModule({ ...m, type: await modelType(m, modelDoc(t, m)) }, validated.has(m.id)) });
+    if (validated.has(m.id)) modelJobs.push({ file: `generated/validators/${m.id}.ts`, inputs: hash('validator', key), sources: [m.file], formatted: false, build: async () => (await validatorModule(m))! });
   }
   const allKey = hash(fp, label, ...modelKeys);
   const list = [`${label}/models.json`, `${label}/models/*.json`];
-  jobs.push({ file: 'generated/index.ts', inputs: hash('index', allKey), sources: list, formatted: true, build: () => indexModule(named, validated, label) });
+  const openapiKey = hash('openapi', fp, JSON.stringify(specs.openapi));
+  jobs.push({ file: 'generated/openapi.ts', inputs: hash(openapiKey, label), sources: [openapiFile], formatted: true, build: () => openapiModule(specs.openapi, openapiFile, openapiKey) });
   jobs.push({ file: 'generated/MODELS.md', inputs: hash('models.md', allKey), sources: list, formatted: true, build: async () => modelsMarkdown(t, named, label, PACKAGE_NAME) });
-  jobs.push({ file: 'generated/openapi.ts', inputs: hash('openapi', fp, label, JSON.stringify(specs.openapi)), sources: [openapiFile], formatted: true, build: () => openapiModule(specs.openapi, openapiFile) });
+  jobs.push({ file: 'generated/index.ts', inputs: hash('index', allKey), sources: list, formatted: true, build: () => indexModule(named, validated, label) });
+  jobs.push(...modelJobs);
 
   const files: OutputFiles = new Map();
   const manifest = new Map<string, ManifestEntry>();
@@ -108,6 +113,7 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
   // the finished ones in its worker thread, and openapi-typescript runs in another.
   const reused = await Promise.all(jobs.map((job) => reuse(job, prior, outRoot)));
   const formatter = new Formatter(REPO_ROOT);
+  if (jobs.some((job, i) => job.formatted && reused[i] === undefined)) formatter.warmUp();
   const texts: Array<Promise<string>> = [];
   try {
     const openapiJob = jobs.findIndex((j) => j.file === 'generated/openapi.ts');
