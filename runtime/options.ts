@@ -121,18 +121,29 @@ function count(name: string, value: number | undefined, fallback: number, allowI
   return value;
 }
 
-/** The options as a transport uses them: defaults applied, base URL and numbers checked. The key is returned separately. */
-export interface ResolvedOptions {
-  apiKey: string | undefined;
+/** The settings of a transport, resolved from its `ClientOptions`. Times in milliseconds, sizes in bytes. */
+export interface TransportSettings {
+  /** The service base URL, without a trailing slash (checked: https, or http to a loopback host). */
   baseUrl: string;
+  /** Default per-call timeout. */
+  timeoutMs: number;
+  /** How many times a retryable call is retried. */
+  maxRetries: number;
+  /** Base delay of the jittered exponential retry backoff. */
+  retryBaseDelayMs: number;
+  /** Upper bound of one backoff delay (a longer `Retry-After` is still honoured). */
+  retryMaxDelayMs: number;
+  /** An event stream silent for this long (no event, no keep-alive) is presumed dead; 0 disables. */
+  eventStreamIdleTimeoutMs: number;
+  /** The largest response body (and the largest server-sent event) read. */
+  maxResponseBytes: number;
+}
+
+/** The options as a transport uses them: defaults applied, base URL and numbers checked; the settings plus the key, `fetch` and headers. */
+export interface ResolvedOptions extends TransportSettings {
+  apiKey: string | undefined;
   fetch: typeof fetch;
   headers: Record<string, string>;
-  timeoutMs: number;
-  maxRetries: number;
-  retryBaseDelayMs: number;
-  retryMaxDelayMs: number;
-  eventStreamIdleTimeoutMs: number;
-  maxResponseBytes: number;
 }
 
 /**

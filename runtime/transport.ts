@@ -9,23 +9,8 @@ import { resolveOptions, type ClientOptions } from './options.ts';
 import { sendWithRetries, type RetryPolicy } from './retry.ts';
 import { CallScope, type RequestOptions } from './scope.ts';
 
-/** The settings of a transport, resolved from its `ClientOptions`. Times in milliseconds, sizes in bytes. */
-export interface TransportSettings {
-  /** The service base URL, without a trailing slash (checked: https, or http to a loopback host). */
-  baseUrl: string;
-  /** Default per-call timeout. */
-  timeoutMs: number;
-  /** How many times a retryable call is retried. */
-  maxRetries: number;
-  /** Base delay of the jittered exponential retry backoff. */
-  retryBaseDelayMs: number;
-  /** Upper bound of one backoff delay (a longer `Retry-After` is still honoured). */
-  retryMaxDelayMs: number;
-  /** An event stream silent for this long (no event, no keep-alive) is presumed dead; 0 disables. */
-  eventStreamIdleTimeoutMs: number;
-  /** The largest response body (and the largest server-sent event) read. */
-  maxResponseBytes: number;
-}
+import type { TransportSettings } from './options.ts';
+export type { TransportSettings };
 
 /**
  * What endpoint functions need from a client. `Client` implements it; `createTransport` makes a
