@@ -51,6 +51,9 @@ export interface GenerateResult extends WriteResult {
   rebuilt: string[];
 }
 
+/** How many built files may wait for the formatter at once. */
+const MAX_QUEUED = 8;
+
 /** One output file to produce. */
 interface Job {
   file: string;
@@ -115,6 +118,7 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
   const formatter = new Formatter(REPO_ROOT);
   if (jobs.some((job, i) => job.formatted && reused[i] === undefined)) formatter.warmUp();
   const texts: Array<Promise<string>> = [];
+  let settled = 0;
   try {
     const openapiJob = jobs.findIndex((j) => j.file === 'generated/openapi.ts');
     const build = (job: Job) => job.build();
@@ -126,6 +130,8 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
         continue;
       }
       rebuilt.push(job.file);
+      // keep at most a few files waiting for prettier: the main thread would otherwise run far ahead and hold them all
+      if (texts.length - settled > MAX_QUEUED) await texts[settled++];
       const body = await (bodies[i] ?? build(job));
       const text = `${header(t, job.sources, job.file.endsWith('.md'))}\n${body}`;
       const formatted = job.formatted ? formatter.format(text, job.file) : Promise.resolve(text);
