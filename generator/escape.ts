@@ -53,13 +53,6 @@ export function docText(text: string): string {
   return text.replace(/(^|[\s{("'`\[])@/g, '$1\\@');
 }
 
-/** A whole JSDoc block for `text` at `indent`. */
-export function jsDoc(text: string, indent = ''): string {
-  const lines = commentText(text).split('\n');
-  if (lines.length === 1) return `${indent}/** ${lines[0]} */\n`;
-  return `${indent}/**\n${lines.map((l) => `${indent} *${l === '' ? '' : ` ${l}`}`).join('\n')}\n${indent} */\n`;
-}
-
 /** Markdown text on one line: line breaks become spaces, `<` cannot open HTML (MODELS.md). */
 export function markdownText(text: string): string {
   return text.replace(/\r\n?|\n|\u2028|\u2029/g, ' ').replace(/</g, '&lt;');

@@ -1,8 +1,12 @@
 /**
  * Refresh, checks before anything is fetched: the base URL (https, or http only to a loopback
  * host), model ids given on the command line, numeric options; `RefreshError`, the error of a
- * refresh that did not happen; and the redaction of the API key from any text shown.
+ * refresh that did not happen; and the redaction of the API key from any text shown. The rules are
+ * the runtime's and the snapshot's own, not copies.
  */
+import { checkBaseUrl as checkRuntimeBaseUrl, isLoopbackHost } from '../runtime/options.ts';
+import { redactText, registerSecret } from '../runtime/redact.ts';
+import { modelIdProblem } from './schema-check.ts';
 
 /** The service's server (`specs/openapi.yaml`); overridden by `OXEN_BASE_URL` or `--base-url`. */
 export const DEFAULT_REFRESH_BASE_URL = 'https://hub.oxen.ai';
@@ -33,47 +37,47 @@ export class RefreshError extends Error {
   }
 }
 
-/** True for a loopback host name as the WHATWG URL parser normalises it (127.0.0.0/8, localhost, ::1). */
-export function isLoopbackHost(hostname: string): boolean {
-  const h = hostname.toLowerCase();
-  return h === 'localhost' || h === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
-}
-
 /**
- * Check a base URL: `https:` to any host, `http:` only to a loopback host (plain HTTP would send
- * the API key in clear text). Returns it without trailing slashes.
- * @throws RefreshError for anything else (malformed, other scheme, `http:` to another host, credentials in the URL).
+ * Check a base URL with the runtime's own rule (`checkBaseUrl` of runtime/options.ts): `https:` to
+ * any host, `http:` only to a loopback host (plain HTTP would send the API key in clear text), no
+ * credentials, query or fragment. Returns it without trailing slashes.
+ * @throws RefreshError for anything else.
  */
 export function checkBaseUrl(baseUrl: string): string {
-  let url: URL;
   try {
-    url = new URL(baseUrl);
-  } catch {
-    throw new RefreshError(`base URL ${JSON.stringify(baseUrl)} is not a valid URL`);
+    return checkRuntimeBaseUrl(baseUrl);
+  } catch (err) {
+    let host = '';
+    try {
+      const url = new URL(baseUrl);
+      if (url.protocol === 'http:') host = url.hostname;
+    } catch {
+      /* not a URL: the runtime's message says so */
+    }
+    // the plain-http case keeps its own line: the refresh CLI has always said it this way
+    if (host && !isLoopbackHost(host)) throw new RefreshError(`refusing plain http:// to ${host}: the API key would be sent in clear text; use https:// (http:// is allowed only for 127.0.0.0/8, localhost and ::1)`);
+    throw new RefreshError(`base URL refused: ${(err as Error).message}`);
   }
-  if (url.username || url.password) throw new RefreshError('base URL must not contain credentials (the API key is read from OXEN_API_KEY)');
-  if (url.protocol === 'https:') return baseUrl.replace(/\/+$/, '');
-  if (url.protocol === 'http:') {
-    if (isLoopbackHost(url.hostname)) return baseUrl.replace(/\/+$/, '');
-    throw new RefreshError(`refusing plain http:// to ${url.hostname}: the API key would be sent in clear text; use https:// (http:// is allowed only for 127.0.0.0/8, localhost and ::1)`);
-  }
-  throw new RefreshError(`base URL must be https:// (or http:// to a loopback host), got ${url.protocol}//`);
 }
 
 /**
- * Check a model id given on the command line: it names a file, so no slash, backslash or control
- * character, and not `.` or `..` (the same rule as `specs/models.json` in `load`).
+ * Check a model id given on the command line with the snapshot's rule (`modelIdProblem`,
+ * generator/schema-check.ts): it names a file and becomes identifiers.
  * @throws RefreshError naming the id.
  */
 export function checkModelId(id: string): string {
-  // eslint-disable-next-line no-control-regex
-  if (id === '' || id === '.' || id === '..' || /[/\\\u0000-\u001f\u007f]/.test(id)) throw new RefreshError(`invalid model id ${JSON.stringify(id)}: an id names a file, so it cannot be empty, . or .., or contain a slash or control character`);
+  const problem = modelIdProblem(id);
+  if (problem) throw new RefreshError(`invalid model id ${JSON.stringify(id)}: ${problem}`);
   return id;
 }
 
-/** A function that replaces every occurrence of `key` (4 characters or more) with `[REDACTED]`. */
+/**
+ * A function that replaces `key` (4 characters or more; also its JSON-escaped and URI-encoded
+ * forms) with `[REDACTED]`: the runtime's redaction (runtime/redact.ts), with `key` registered.
+ */
 export function redactor(key: string): (s: string) => string {
-  return (s) => (key.length >= 4 ? s.split(key).join('[REDACTED]') : s);
+  registerSecret(key);
+  return redactText;
 }
 
 /** `v`, or `dflt` when undefined. @throws RefreshError naming `name` when `v` is not an integer >= `min`. */

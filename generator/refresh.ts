@@ -29,7 +29,7 @@ import { commitPlan, planChanges, readCurrent, readIfExists, stageSnapshot } fro
 import { checkBaseUrl, checkModelId, DEFAULT_REFRESH_BASE_URL, redactor, RefreshError, type FetchFailure } from './refresh-checks.ts';
 import { fetchModels, type FetchedModel, type FetchOptions } from './refresh-fetch.ts';
 
-export { checkBaseUrl, checkModelId, DEFAULT_REFRESH_BASE_URL, isLoopbackHost, RefreshError, type FetchFailure } from './refresh-checks.ts';
+export { checkBaseUrl, checkModelId, DEFAULT_REFRESH_BASE_URL, redactor, RefreshError, type FetchFailure } from './refresh-checks.ts';
 export { fetchModels, REFRESH_DEFAULTS, type FetchedModel, type FetchOptions, type FetchResult } from './refresh-fetch.ts';
 export type { ProgressMode } from './refresh-progress.ts';
 export { reindentJson } from './reindent-json.ts';

@@ -38,73 +38,56 @@ export async function prettierOptions(root: string, file: string): Promise<Prett
 }
 
 /**
- * Formats files with prettier in worker threads (`generator/format-worker.mjs`, at most
- * `maxWorkers`), started on first use (or `warmUp`): a run that reuses every file starts none. Each
- * file goes to an idle worker, else the least busy. `close()` ends them.
+ * Formats files with prettier in a worker thread (`generator/format-worker.mjs`), started on first
+ * use (or `warmUp`): a run that reuses every file starts none. One worker: a second one paid
+ * prettier's cold start again and competed with the main thread for the second core (measured
+ * slower on 2 cores, and over the 300 MiB memory aim). `close()` ends it.
  */
 export class Formatter {
-  private readonly workers: Array<{ worker: Worker; outstanding: number }> = [];
+  private worker: Worker | undefined;
   private next = 0;
-  private readonly pending = new Map<number, { resolve: (text: string) => void; reject: (err: Error) => void; slot: { outstanding: number } }>();
+  private readonly pending = new Map<number, { resolve: (text: string) => void; reject: (err: Error) => void }>();
 
-  constructor(
-    private readonly root: string,
-    // One worker: a second one pays prettier's cold start again and competes with the main thread
-    // for the second core (measured slower on 2 cores, and over the 300 MiB memory aim).
-    private readonly maxWorkers = 1,
-  ) {}
+  constructor(private readonly root: string) {}
 
   /** The formatted text of `file`. @throws Error when prettier cannot parse it (the generator emitted invalid code). */
   async format(text: string, file: string): Promise<string> {
     const options = await prettierOptions(this.root, file);
-    const slot = this.pick();
+    const worker = this.start();
     const id = this.next++;
-    slot.outstanding++;
     return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject, slot });
-      slot.worker.postMessage({ id, text, options });
+      this.pending.set(id, { resolve, reject });
+      worker.postMessage({ id, text, options });
     });
   }
 
-  /** An idle worker, a new one while fewer than `maxWorkers` run, else the least busy. */
-  private pick(): { worker: Worker; outstanding: number } {
-    const idle = this.workers.find((w) => w.outstanding === 0);
-    if (idle) return idle;
-    if (this.workers.length < this.maxWorkers) return this.start();
-    return this.workers.reduce((a, b) => (b.outstanding < a.outstanding ? b : a));
+  /** Start the worker now, so that prettier loads while the first files are being built. */
+  warmUp(): void {
+    this.start();
   }
 
-  private start(): { worker: Worker; outstanding: number } {
+  private start(): Worker {
+    if (this.worker) return this.worker;
     const worker = new Worker(path.join(this.root, 'generator', 'format-worker.mjs'));
-    const slot = { worker, outstanding: 0 };
     worker.on('message', (m: { id: number; text?: string; error?: string }) => {
       const p = this.pending.get(m.id);
       this.pending.delete(m.id);
-      if (!p) return;
-      p.slot.outstanding--;
-      if (m.text !== undefined) p.resolve(m.text);
-      else p.reject(new Error(`prettier could not format the output: ${m.error}`));
+      if (m.text !== undefined) p?.resolve(m.text);
+      else p?.reject(new Error(`prettier could not format the output: ${m.error}`));
     });
     worker.on('error', (err) => {
-      for (const [id, p] of this.pending) {
-        if (p.slot !== slot) continue;
-        this.pending.delete(id);
-        p.reject(err);
-      }
+      for (const p of this.pending.values()) p.reject(err);
+      this.pending.clear();
     });
-    this.workers.push(slot);
-    return slot;
+    this.worker = worker;
+    return worker;
   }
 
-  /** Start a worker now, so that prettier loads while the first files are being built. */
-  warmUp(): void {
-    if (this.workers.length === 0) this.start();
-  }
-
-  /** End the workers (idempotent). */
+  /** End the worker (idempotent). */
   async close(): Promise<void> {
-    const all = this.workers.splice(0);
-    await Promise.all(all.map((w) => w.worker.terminate()));
+    const w = this.worker;
+    this.worker = undefined;
+    if (w) await w.terminate();
   }
 }
 

@@ -16,12 +16,12 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { diffSnapshots, driftExitCode, driftReport, readSnapshot, renderMarkdown, renderText, type DriftReport } from '../generator/drift.ts';
 import { SpecError } from '../generator/errors.ts';
-import { checkBaseUrl, DEFAULT_REFRESH_BASE_URL, fetchModels, RefreshError } from '../generator/refresh.ts';
+import { checkBaseUrl, DEFAULT_REFRESH_BASE_URL, fetchModels, redactor, RefreshError } from '../generator/refresh.ts';
 import { REPO_ROOT, specsLabel } from '../generator/paths.ts';
 
 const FAILURE = 3;
 const key = process.env['OXEN_API_KEY'] ?? '';
-const redact = (s: string) => (key.length >= 4 ? s.split(key).join('[REDACTED]') : s);
+const redact = redactor(key);
 
 function fail(message: string): never {
   process.stderr.write(`${redact(message)}\n`);

@@ -93,9 +93,9 @@ if (refreshing) {
 /** `--refresh` / `--add` / `--remove`: exit 0 on success (whatever drifted), 2 on any failure. */
 async function runRefresh(): Promise<void> {
   // Loaded only here: a plain run needs neither the fetch machinery nor the runtime client.
-  const [{ refresh, RefreshError }, { renderText }] = await Promise.all([import('../generator/refresh.ts'), import('../generator/drift.ts')]);
+  const [{ refresh, RefreshError, redactor }, { renderText }] = await Promise.all([import('../generator/refresh.ts'), import('../generator/drift.ts')]);
   const key = process.env['OXEN_API_KEY'] ?? '';
-  const redact = (s: string) => (key.length >= 4 ? s.split(key).join('[REDACTED]') : s);
+  const redact = redactor(key);
   try {
     const concurrency = intFlag('concurrency', values.concurrency, 1);
     const timeoutMs = intFlag('timeout-ms', values['timeout-ms'], 1);
