@@ -1,8 +1,8 @@
 /**
- * The package entry of inference-sdk: the hand-written runtime (`runtime/`) and the generated,
+ * The package entry of oxen-inference-sdk: the hand-written runtime (`runtime/`) and the generated,
  * per-model typed SDK (`generated/`). `Client` is the generated client (typed with the snapshot's
  * models); the runtime's generic client is `RuntimeClient`, and its resource classes are exported
- * here too (they are not part of `inference-sdk/runtime`, the light entry: see runtime/index.ts).
+ * here too (they are not part of `oxen-inference-sdk/runtime`, the light entry: see runtime/index.ts).
  */
 export * from './runtime/index.ts';
 export * from './runtime/resources.ts';

@@ -56,7 +56,7 @@ const SUFFIXES: Record<Endpoint, string[]> = {
 function endpointFunctions(e: Endpoint, m: EmitModel, validated: boolean): EndpointFn[] {
   const P = m.names.params;
   const id = m.id;
-  const client = '@param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.';
+  const client = '@param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.';
   const opts = '@param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.';
   const media = ['ResponseFormat', 'MediaParams', 'Transport', 'RequestOptions'];
   switch (e) {

@@ -6,7 +6,7 @@
  * - `generated/index.ts` (ts-morph): `ModelId`, the per-endpoint id unions, `ModelParams`,
  *   `snapshotValidators` (one lazy `import()` per model) and `Client` specialised with them;
  * - `generated/openapi.ts`: openapi-typescript, in a worker thread (`generator/openapi-worker.mjs`);
- *   its own entry point (`inference-sdk/openapi`), not re-exported by the index, so that a
+ *   its own entry point (`oxen-inference-sdk/openapi`), not re-exported by the index, so that a
  *   consumer's compile does not load the description's types with the client's;
  * - `generated/MODELS.md`: the model reference (`generator/reference.ts`, `templates/models.md.hbs`).
  * ts-morph and openapi-typescript are loaded only when a file that needs them is emitted.

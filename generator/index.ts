@@ -22,7 +22,7 @@ import { Formatter, write, type WriteResult } from './write.ts';
 export { REPO_ROOT, specsLabel };
 
 /** The package name used in import paths of the model reference. */
-const PACKAGE_NAME = 'inference-sdk';
+const PACKAGE_NAME = 'oxen-inference-sdk';
 
 /** Options of one run. */
 export interface GenerateOptions {

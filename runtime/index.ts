@@ -1,9 +1,9 @@
 /**
- * The hand-written runtime of inference-sdk (`inference-sdk/runtime`): transports, the endpoint
+ * The hand-written runtime of oxen-inference-sdk (`oxen-inference-sdk/runtime`): transports, the endpoint
  * functions, errors, validation, the proxy handler and the types. It knows no model.
  *
  * The `Client` class and its resources are not exported here but from the package root
- * (`inference-sdk`: `Client`, and the generic `RuntimeClient`): the resources load the queue and
+ * (`oxen-inference-sdk`: `Client`, and the generic `RuntimeClient`): the resources load the queue and
  * event-stream machinery with dynamic `import()`s, and a bundler that sees those makes chunks of
  * them even when the client is unused, which would pull them into every bundle of a per-model
  * call made through `createTransport` from this entry.

@@ -8,7 +8,7 @@
  * the chunks it loads lazily before sending (the queue machinery, the model's validator) are shown
  * as a second figure.
  *
- * The SDK is the built package (`dist/`, through a `node_modules/inference-sdk` link, so the
+ * The SDK is the built package (`dist/`, through a `node_modules/oxen-inference-sdk` link, so the
  * package's `exports` and `sideEffects` apply, as for an installed package) when `dist/` exists,
  * else the repository's source; the output says which, and warns when `dist/` is older than the
  * source. Flags: `--build` runs `npm run build` in a scratch copy of the package's sources (the

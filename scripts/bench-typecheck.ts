@@ -42,7 +42,7 @@ const TSC = path.join(REPO, 'node_modules', 'typescript', 'bin', 'tsc');
 const COPIES = 4;
 
 /** The consumer: 20 typed calls through the root client. */
-const CALLS = `import { Client } from 'inference-sdk';
+const CALLS = `import { Client } from 'oxen-inference-sdk';
 
 declare const client: Client;
 declare const signal: AbortSignal;
@@ -164,9 +164,9 @@ function partOf(file: string): string {
   if (/\/typescript\/lib\//.test(file)) return 'TypeScript lib files';
   const sdk = /\/node_modules\/inference-sdk\/dist\/(.*)$/.exec(file);
   if (sdk) {
-    if (sdk[1] === 'index.d.ts') return 'inference-sdk: root declarations (index.d.ts)';
-    if (sdk[1]!.startsWith('models/')) return 'inference-sdk: model modules (models/*.d.ts)';
-    return 'inference-sdk: runtime declarations (runtime/, shared chunks)';
+    if (sdk[1] === 'index.d.ts') return 'oxen-inference-sdk: root declarations (index.d.ts)';
+    if (sdk[1]!.startsWith('models/')) return 'oxen-inference-sdk: model modules (models/*.d.ts)';
+    return 'oxen-inference-sdk: runtime declarations (runtime/, shared chunks)';
   }
   if (file.includes('/node_modules/')) return 'other packages';
   return 'the consumer';

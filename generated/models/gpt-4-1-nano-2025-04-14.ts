@@ -22,7 +22,7 @@ export const gpt41Nano20250414Id = 'gpt-4-1-nano-2025-04-14' as const;
 
 /**
  * Create a chat completion with `gpt-4-1-nano-2025-04-14`: `POST /api/ai/chat/completions` (not streaming; stream with `client.chat.completions.create({ stream: true })`).
- * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
+ * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
  * @param params The chat body without `model` (`Gpt41Nano20250414Params`).
  * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
  * @returns `ChatCompletion`.

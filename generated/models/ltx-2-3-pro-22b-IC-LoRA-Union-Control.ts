@@ -180,7 +180,7 @@ export const ltx23Pro22bICLoRAUnionControlId = 'ltx-2-3-pro-22b-IC-LoRA-Union-Co
 
 /**
  * Generate videos with `ltx-2-3-pro-22b-IC-LoRA-Union-Control`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
- * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
+ * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
  * @param params The model's parameters (`Ltx23Pro22bICLoRAUnionControlParams`), `response_format` and `target_namespace`.
  * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
  * @returns `VideoResult` typed by `response_format`.
@@ -198,7 +198,7 @@ export function ltx23Pro22bICLoRAUnionControlGenerateVideo<F extends ResponseFor
 
 /**
  * Enqueue generations of `ltx-2-3-pro-22b-IC-LoRA-Union-Control`: `POST /api/ai/queue`, validated first against the model's schema (compiled at generate time) unless `validate: false`.
- * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
+ * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
  * @param params The model's parameters (`Ltx23Pro22bICLoRAUnionControlParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
  * @param options `validate`, `timeoutMs` (milliseconds), `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
@@ -214,7 +214,7 @@ export function ltx23Pro22bICLoRAUnionControlEnqueue(
 
 /**
  * Enqueue generations of `ltx-2-3-pro-22b-IC-LoRA-Union-Control` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`) over the event stream: `queue.run`, validated first against the model's schema (compiled at generate time) unless `validate: false`.
- * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
+ * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
  * @param params The model's parameters (`Ltx23Pro22bICLoRAUnionControlParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
  * @param options `validate`, `timeoutMs` (milliseconds, default one hour), `signal`, `onProgress`, `onEvent`.
  * @returns One `QueueRunOutcome` per generation, in enqueue order.

@@ -22,7 +22,7 @@ export const qwen3Vl4bInstructId = 'qwen3-vl-4b-instruct' as const;
 
 /**
  * Create a chat completion with `qwen3-vl-4b-instruct`: `POST /api/ai/chat/completions` (not streaming; stream with `client.chat.completions.create({ stream: true })`).
- * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
+ * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
  * @param params The chat body without `model` (`Qwen3Vl4bInstructParams`).
  * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
  * @returns `ChatCompletion`.

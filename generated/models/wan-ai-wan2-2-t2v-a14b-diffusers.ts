@@ -173,7 +173,7 @@ export const wanAiWan22T2vA14bDiffusersId = 'wan-ai-wan2-2-t2v-a14b-diffusers' a
 
 /**
  * Generate videos with `wan-ai-wan2-2-t2v-a14b-diffusers`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
- * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
+ * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
  * @param params The model's parameters (`WanAiWan22T2vA14bDiffusersParams`), `response_format` and `target_namespace`.
  * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
  * @returns `VideoResult` typed by `response_format`.
@@ -191,7 +191,7 @@ export function wanAiWan22T2vA14bDiffusersGenerateVideo<F extends ResponseFormat
 
 /**
  * Enqueue generations of `wan-ai-wan2-2-t2v-a14b-diffusers`: `POST /api/ai/queue`, validated first against the model's schema (compiled at generate time) unless `validate: false`.
- * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
+ * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
  * @param params The model's parameters (`WanAiWan22T2vA14bDiffusersParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
  * @param options `validate`, `timeoutMs` (milliseconds), `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
@@ -207,7 +207,7 @@ export function wanAiWan22T2vA14bDiffusersEnqueue(
 
 /**
  * Enqueue generations of `wan-ai-wan2-2-t2v-a14b-diffusers` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`) over the event stream: `queue.run`, validated first against the model's schema (compiled at generate time) unless `validate: false`.
- * @param client A `Transport`: the `Client` (from `inference-sdk`), or `createTransport(...)` from `inference-sdk/runtime`.
+ * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
  * @param params The model's parameters (`WanAiWan22T2vA14bDiffusersParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
  * @param options `validate`, `timeoutMs` (milliseconds, default one hour), `signal`, `onProgress`, `onEvent`.
  * @returns One `QueueRunOutcome` per generation, in enqueue order.

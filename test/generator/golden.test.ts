@@ -76,7 +76,7 @@ describe('golden files', () => {
   it('writes a model reference with import path, functions and each parameter\'s type, default and range', () => {
     const md = run.files.get('generated/MODELS.md')!;
     const section = md.slice(md.indexOf('## `flux-2-pro`'), md.indexOf('<a id=', md.indexOf('## `flux-2-pro`')));
-    expect(section).toContain("- Import: `import { flux2ProGenerateImage, flux2ProEditImage, flux2ProEnqueue, flux2ProRun, type Flux2ProParams } from 'inference-sdk/models/flux-2-pro';`");
+    expect(section).toContain("- Import: `import { flux2ProGenerateImage, flux2ProEditImage, flux2ProEnqueue, flux2ProRun, type Flux2ProParams } from 'oxen-inference-sdk/models/flux-2-pro';`");
     expect(section).toContain('- Client: `client.images.generate`, `client.images.edit`, `client.queue.enqueue`, `client.queue.run`');
     expect(section).toContain('- `prompt` (required): `string`. Prompt for generated image.');
     expect(section).toContain('- `num_inference_steps`: `integer`; default `30`; 1 to 50. Number of denoising steps.');

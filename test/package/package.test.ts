@@ -85,7 +85,7 @@ describe('the tarball', { timeout: TEST_TIMEOUT_MS }, () => {
   });
 
   test('depends at run time only on what the built JavaScript imports', () => {
-    const distDir = path.join(consumers, 'node_modules', 'inference-sdk', 'dist');
+    const distDir = path.join(consumers, 'node_modules', 'oxen-inference-sdk', 'dist');
     const imported = { esm: new Set<string>(), cjs: new Set<string>() };
     const walk = (dir: string): string[] =>
       readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : [path.join(dir, e.name)]));
@@ -106,7 +106,7 @@ describe('the tarball', { timeout: TEST_TIMEOUT_MS }, () => {
   });
 
   test('the root entry loads no validator code until it is needed (dynamic import in both formats)', () => {
-    const distDir = path.join(consumers, 'node_modules', 'inference-sdk', 'dist');
+    const distDir = path.join(consumers, 'node_modules', 'oxen-inference-sdk', 'dist');
     const validators = readdirSync(path.join(REPO, 'generated', 'validators')).filter((f) => f.endsWith('.ts')).length;
     // ajv's standalone code: every generated validator records the schema path of each error
     const isValidator = (file: string): boolean => readFileSync(file, 'utf8').includes('schemaPath:');

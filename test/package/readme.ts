@@ -38,7 +38,7 @@ function wrap(code: string, line: number, index: number): Snippet {
   const createsClient = /\b(const|let)\s+client\b/.test(code);
   const prelude = [`// README.md line ${line}`, 'export {};'];
   if (!createsClient && /\bclient\b/.test(code)) {
-    prelude.push("import type { Client as ReadmeClient } from 'inference-sdk';", 'declare const client: ReadmeClient;');
+    prelude.push("import type { Client as ReadmeClient } from 'oxen-inference-sdk';", 'declare const client: ReadmeClient;');
   }
   return { file: `readme-${String(index + 1).padStart(2, '0')}.ts`, line, text: `${prelude.join('\n')}\n${code}\n`, preludeLines: prelude.length };
 }

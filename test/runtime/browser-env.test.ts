@@ -16,7 +16,7 @@ let bundle = '';
 
 beforeAll(async () => {
   const out = await build({
-    // the light runtime and the client (which the package root exports, not inference-sdk/runtime)
+    // the light runtime and the client (which the package root exports, not oxen-inference-sdk/runtime)
     stdin: { contents: "export * from './runtime/index.ts';\nexport { Client } from './runtime/client.ts';\n", resolveDir: fileURLToPath(new URL('../../', import.meta.url)), loader: 'ts' },
     bundle: true,
     format: 'iife',

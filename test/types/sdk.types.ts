@@ -4,10 +4,10 @@
  * compile both when the error disappears (unused directive) and when a positive case breaks.
  */
 import { expectTypeOf } from 'vitest';
-import { Client, type ModelId, type ModelParams, type Flux2ProParams, type ChatModelId, type QueueModelId } from 'inference-sdk';
-import { flux2ProEditImage, flux2ProGenerateImage, flux2ProSchema, type Flux2ProParams as DirectFlux2ProParams } from 'inference-sdk/models/flux-2-pro';
-import { fluxKontextDevEditImage } from 'inference-sdk/models/flux-kontext-dev';
-import type { TopazlabsProteusVideoParams } from 'inference-sdk/models/topazlabs-proteus-video';
+import { Client, type ModelId, type ModelParams, type Flux2ProParams, type ChatModelId, type QueueModelId } from 'oxen-inference-sdk';
+import { flux2ProEditImage, flux2ProGenerateImage, flux2ProSchema, type Flux2ProParams as DirectFlux2ProParams } from 'oxen-inference-sdk/models/flux-2-pro';
+import { fluxKontextDevEditImage } from 'oxen-inference-sdk/models/flux-kontext-dev';
+import type { TopazlabsProteusVideoParams } from 'oxen-inference-sdk/models/topazlabs-proteus-video';
 
 declare const client: Client;
 

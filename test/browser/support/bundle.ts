@@ -7,9 +7,9 @@
  * Used by the Chromium tests (`test/browser/*.test.ts`) and by `npm run bench:bundle`
  * (`scripts/bench-bundle.ts`).
  *
- * The SDK is imported by its package name (`inference-sdk`, `inference-sdk/runtime`,
- * `inference-sdk/models/<id>`), resolved either to the repository's TypeScript source
- * (`sdk: 'source'`) or to the built package (`sdk: 'dist'`: through a `node_modules/inference-sdk`
+ * The SDK is imported by its package name (`oxen-inference-sdk`, `oxen-inference-sdk/runtime`,
+ * `oxen-inference-sdk/models/<id>`), resolved either to the repository's TypeScript source
+ * (`sdk: 'source'`) or to the built package (`sdk: 'dist'`: through a `node_modules/oxen-inference-sdk`
  * link to the repository, so that esbuild reads the package's own `exports` and `sideEffects`,
  * exactly as for an installed package).
  */
@@ -31,16 +31,16 @@ export type SdkSource = 'source' | 'dist';
  */
 function sourceAliasPlugin(): Plugin {
   return {
-    name: 'inference-sdk-source',
+    name: 'oxen-inference-sdk-source',
     setup(b) {
-      b.onResolve({ filter: /^inference-sdk(\/.*)?$/ }, (args) => {
-        const sub = args.path.slice('inference-sdk'.length);
+      b.onResolve({ filter: /^oxen-inference-sdk(\/.*)?$/ }, (args) => {
+        const sub = args.path.slice('oxen-inference-sdk'.length);
         // sideEffects: false, as the package.json the built files sit under declares.
         if (sub === '') return { path: path.join(REPO_ROOT, 'index.ts'), sideEffects: false };
         if (sub === '/runtime') return { path: path.join(REPO_ROOT, 'runtime/index.ts'), sideEffects: false };
         const model = /^\/models\/([a-z0-9][a-z0-9.-]*)$/.exec(sub);
         if (model) return { path: path.join(REPO_ROOT, 'generated/models', `${model[1]}.ts`), sideEffects: false };
-        return { errors: [{ text: `inference-sdk has no export ${JSON.stringify(sub)}` }] };
+        return { errors: [{ text: `oxen-inference-sdk has no export ${JSON.stringify(sub)}` }] };
       });
     },
   };
@@ -52,7 +52,7 @@ export interface BrowserBundleOptions {
   entryPoints: Record<string, string>;
   /** A scratch directory: the output goes to `<workDir>/out` (for `dist`, the package link goes in `<workDir>/node_modules`). */
   workDir: string;
-  /** Where `inference-sdk` resolves to (default `source`). */
+  /** Where `oxen-inference-sdk` resolves to (default `source`). */
   sdk?: SdkSource;
   /** For `sdk: 'dist'`: the package directory (its `package.json` and `dist/`); default the repository root. */
   packageDir?: string;
@@ -115,7 +115,7 @@ export async function bundleForBrowser(options: BrowserBundleOptions): Promise<B
     }
     mkdirSync(path.join(workDir, 'node_modules'), { recursive: true });
     try {
-      symlinkSync(packageDir, path.join(workDir, 'node_modules/inference-sdk'), 'dir');
+      symlinkSync(packageDir, path.join(workDir, 'node_modules/oxen-inference-sdk'), 'dir');
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
     }

@@ -19,7 +19,7 @@ export const PAGE_HTML = `<!doctype html>
 <html>
 <head>
 <meta charset="utf-8">
-<title>inference-sdk in the browser</title>
+<title>oxen-inference-sdk in the browser</title>
 <link rel="icon" href="data:,">
 <script type="module" src="/csp-watch.js"></script>
 <script type="module" src="/main.js"></script>

@@ -10,7 +10,7 @@ export interface SizeCase {
   id: string;
   /** What it measures, for the report. */
   title: string;
-  /** The page's module (JavaScript importing `inference-sdk...`). */
+  /** The page's module (JavaScript importing `oxen-inference-sdk...`). */
   code: string;
   /** The issue's aim for it, in gzipped bytes (undefined: no aim, shown for information). */
   aimBytes: number | undefined;
@@ -34,8 +34,8 @@ export const SIZE_CASES: readonly SizeCase[] = [
   {
     id: 'per-model-image',
     title: 'image call, per-model function (createTransport + flux2ProGenerateImage)',
-    code: `import { createTransport } from 'inference-sdk/runtime';
-import { flux2ProGenerateImage } from 'inference-sdk/models/flux-2-pro';
+    code: `import { createTransport } from 'oxen-inference-sdk/runtime';
+import { flux2ProGenerateImage } from 'oxen-inference-sdk/models/flux-2-pro';
 const transport = createTransport({ baseUrl: '/api/oxen' });
 const result = await flux2ProGenerateImage(transport, { prompt: 'a red fox in the snow' });
 ${show}`,
@@ -45,7 +45,7 @@ ${show}`,
   {
     id: 'root-client-image',
     title: 'image call, root Client (client.images.generate)',
-    code: `import { Client } from 'inference-sdk';
+    code: `import { Client } from 'oxen-inference-sdk';
 const client = new Client({ baseUrl: '/api/oxen' });
 const result = await client.images.generate({ model: 'flux-2-pro', prompt: 'a red fox in the snow' });
 ${show}`,
@@ -55,7 +55,7 @@ ${show}`,
   {
     id: 'root-client-queue-run',
     title: 'queue.run, root Client (client.queue.run)',
-    code: `import { Client } from 'inference-sdk';
+    code: `import { Client } from 'oxen-inference-sdk';
 const client = new Client({ baseUrl: '/api/oxen' });
 const result = await client.queue.run({ model: 'flux-2-pro', prompt: 'a red fox in the snow' });
 ${show}`,
@@ -65,8 +65,8 @@ ${show}`,
   {
     id: 'per-model-run',
     title: 'queue.run, per-model function (createTransport + flux2ProRun)',
-    code: `import { createTransport } from 'inference-sdk/runtime';
-import { flux2ProRun } from 'inference-sdk/models/flux-2-pro';
+    code: `import { createTransport } from 'oxen-inference-sdk/runtime';
+import { flux2ProRun } from 'oxen-inference-sdk/models/flux-2-pro';
 const transport = createTransport({ baseUrl: '/api/oxen' });
 const result = await flux2ProRun(transport, { prompt: 'a red fox in the snow' });
 ${show}`,
