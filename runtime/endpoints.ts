@@ -162,7 +162,7 @@ export function listGenerations(t: Transport, params: QueueListParams = {}, opti
  * @throws NotFoundError when the generation is terminal (succeeded, failed, cancelled, expired) or unknown;
  * SDKError, before sending, when `generationId` is empty, `.` or `..` (or decodes to one).
  */
-export function getGeneration(t: Transport, generationId: string, options?: RequestOptions): Promise<Generation> {
+export async function getGeneration(t: Transport, generationId: string, options?: RequestOptions): Promise<Generation> {
   return t.request({ method: 'GET', path: `/api/ai/queue/${encodePath(generationId, 'generation_id')}`, expect: generation }, options);
 }
 
@@ -205,7 +205,7 @@ export function normaliseModel(raw: Record<string, unknown>): Model {
  * PermissionDeniedError, InsufficientCreditsError, OutcomeUnknownError, TimeoutError, AbortError;
  * SDKError, before sending, when `namespace` or `repo_name` is empty, `.` or `..` (or decodes to one).
  */
-export function createFineTune(t: Transport, ref: RepoRef, body: FineTuneCreateParams, options?: RequestOptions): Promise<FineTune> {
+export async function createFineTune(t: Transport, ref: RepoRef, body: FineTuneCreateParams, options?: RequestOptions): Promise<FineTune> {
   const path = `/api/repos/${encodePath(ref.namespace, 'namespace')}/${encodePath(ref.repo_name, 'repo_name')}/fine_tunes`;
   return t.request({ method: 'POST', path, body, expect: isObjectBody('a fine-tune') }, options);
 }
@@ -217,7 +217,7 @@ export function createFineTune(t: Transport, ref: RepoRef, body: FineTuneCreateP
  * @throws NotFoundError when the fine-tune does not exist; OutcomeUnknownError, TimeoutError, AbortError;
  * SDKError, before sending, when `namespace`, `repo_name` or `id` is empty, `.` or `..` (or decodes to one).
  */
-export function tokenizeFineTune(t: Transport, ref: RepoRef & { id: string }, options?: RequestOptions): Promise<FineTune> {
+export async function tokenizeFineTune(t: Transport, ref: RepoRef & { id: string }, options?: RequestOptions): Promise<FineTune> {
   const path = `/api/repos/${encodePath(ref.namespace, 'namespace')}/${encodePath(ref.repo_name, 'repo_name')}/fine_tunes/${encodePath(ref.id, 'id')}/tokenize`;
   return t.request({ method: 'POST', path, expect: isObjectBody('a fine-tune') }, options);
 }
