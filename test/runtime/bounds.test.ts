@@ -47,7 +47,7 @@ describe('one server-sent event is bounded by the bytes since the last event, co
   });
 
   it('keep-alive comments between events (each ended by a blank line) add up to more than the cap without ending the stream', async () => {
-    const { client: _unused, server } = await setup({ keepAliveMs: 2 });
+    const { server } = await setup({ keepAliveMs: 2 });
     const client = new Client({ apiKey: 'test-key', baseUrl: server.url, maxResponseBytes: 400 });
     const seen: string[] = [];
     const reading = (async () => {
