@@ -159,20 +159,22 @@ export function listGenerations(t: Transport, params: QueueListParams = {}, opti
 /**
  * `GET /api/ai/queue/{generation_id}`.
  * @returns the `Generation` while it is processing.
- * @throws NotFoundError when the generation is terminal (succeeded, failed, cancelled, expired) or unknown.
+ * @throws NotFoundError when the generation is terminal (succeeded, failed, cancelled, expired) or unknown;
+ * SDKError, before sending, when `generationId` is empty, `.` or `..` (or decodes to one).
  */
-export function getGeneration(t: Transport, generationId: string, options?: RequestOptions): Promise<Generation> {
-  return t.request({ method: 'GET', path: `/api/ai/queue/${encodePath(generationId)}`, expect: generation }, options);
+export async function getGeneration(t: Transport, generationId: string, options?: RequestOptions): Promise<Generation> {
+  return t.request({ method: 'GET', path: `/api/ai/queue/${encodePath(generationId, 'generation_id')}`, expect: generation }, options);
 }
 
 /**
  * `DELETE /api/ai/queue/{generation_id}`: cancel a processing generation (no completion event
  * follows). A `queue.run` through the same transport following it resolves it `cancelled`.
  * @returns `{ status: 'success', generation_id }`.
- * @throws NotFoundError when the generation is terminal or unknown.
+ * @throws NotFoundError when the generation is terminal or unknown; SDKError, before sending, when
+ * `generationId` is empty, `.` or `..` (or decodes to one).
  */
 export async function cancelGeneration(t: Transport, generationId: string, options?: RequestOptions): Promise<CancelResponse> {
-  const res = await t.request<CancelResponse>({ method: 'DELETE', path: `/api/ai/queue/${encodePath(generationId)}`, expect: isObjectBody('a cancel response') }, options);
+  const res = await t.request<CancelResponse>({ method: 'DELETE', path: `/api/ai/queue/${encodePath(generationId, 'generation_id')}`, expect: isObjectBody('a cancel response') }, options);
   noteCancelled(t, generationId);
   return res;
 }
@@ -180,10 +182,11 @@ export async function cancelGeneration(t: Transport, generationId: string, optio
 /**
  * `GET /api/ai/models/{id}`.
  * @returns the model object with its schema normalised to `request_schema` (from `request_schema` or `json_request_schema`).
- * @throws NotFoundError (`Model not found: <id>`), InvalidResponseError (empty, `null` or not an object).
+ * @throws NotFoundError (`Model not found: <id>`), InvalidResponseError (empty, `null` or not an
+ * object); SDKError, before sending, when `id` is empty, `.` or `..` (or decodes to one).
  */
 export async function retrieveModel(t: Transport, id: string, options?: RequestOptions): Promise<Model> {
-  const raw = await t.request<Record<string, unknown>>({ method: 'GET', path: `/api/ai/models/${encodePath(id)}`, expect: isObjectBody('a model object') }, options);
+  const raw = await t.request<Record<string, unknown>>({ method: 'GET', path: `/api/ai/models/${encodePath(id, 'id')}`, expect: isObjectBody('a model object') }, options);
   return normaliseModel(raw);
 }
 
@@ -199,10 +202,11 @@ export function normaliseModel(raw: Record<string, unknown>): Model {
  * the repository; `body` typed by `script_type`. Never resent unless surely not processed.
  * @returns the fine-tune object (its shape is not shown by the description).
  * @throws NotFoundError (repository unknown), BadRequestError, AuthenticationError,
- * PermissionDeniedError, InsufficientCreditsError, OutcomeUnknownError, TimeoutError, AbortError.
+ * PermissionDeniedError, InsufficientCreditsError, OutcomeUnknownError, TimeoutError, AbortError;
+ * SDKError, before sending, when `namespace` or `repo_name` is empty, `.` or `..` (or decodes to one).
  */
-export function createFineTune(t: Transport, ref: RepoRef, body: FineTuneCreateParams, options?: RequestOptions): Promise<FineTune> {
-  const path = `/api/repos/${encodePath(ref.namespace)}/${encodePath(ref.repo_name)}/fine_tunes`;
+export async function createFineTune(t: Transport, ref: RepoRef, body: FineTuneCreateParams, options?: RequestOptions): Promise<FineTune> {
+  const path = `/api/repos/${encodePath(ref.namespace, 'namespace')}/${encodePath(ref.repo_name, 'repo_name')}/fine_tunes`;
   return t.request({ method: 'POST', path, body, expect: isObjectBody('a fine-tune') }, options);
 }
 
@@ -210,9 +214,10 @@ export function createFineTune(t: Transport, ref: RepoRef, body: FineTuneCreateP
  * `POST /api/repos/{namespace}/{repo_name}/fine_tunes/{id}/tokenize`: only for a fine-tune in the
  * `created` state. Never resent unless surely not processed.
  * @returns the wrapped fine-tune object (its shape is not shown by the description).
- * @throws NotFoundError when the fine-tune does not exist; OutcomeUnknownError, TimeoutError, AbortError.
+ * @throws NotFoundError when the fine-tune does not exist; OutcomeUnknownError, TimeoutError, AbortError;
+ * SDKError, before sending, when `namespace`, `repo_name` or `id` is empty, `.` or `..` (or decodes to one).
  */
-export function tokenizeFineTune(t: Transport, ref: RepoRef & { id: string }, options?: RequestOptions): Promise<FineTune> {
-  const path = `/api/repos/${encodePath(ref.namespace)}/${encodePath(ref.repo_name)}/fine_tunes/${encodePath(ref.id)}/tokenize`;
+export async function tokenizeFineTune(t: Transport, ref: RepoRef & { id: string }, options?: RequestOptions): Promise<FineTune> {
+  const path = `/api/repos/${encodePath(ref.namespace, 'namespace')}/${encodePath(ref.repo_name, 'repo_name')}/fine_tunes/${encodePath(ref.id, 'id')}/tokenize`;
   return t.request({ method: 'POST', path, expect: isObjectBody('a fine-tune') }, options);
 }
