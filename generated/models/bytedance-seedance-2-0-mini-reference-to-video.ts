@@ -14,6 +14,7 @@ import type {
   RequestOptions,
   ResponseFormat,
   Transport,
+  VideoParams,
   VideoResult,
 } from '../../runtime/index.ts';
 import { enqueueGenerations, generateVideos } from '../../runtime/endpoints.ts';
@@ -200,14 +201,14 @@ export const bytedanceSeedance20MiniReferenceToVideoId = 'bytedance-seedance-2-0
 /**
  * Generate videos with `bytedance-seedance-2-0-mini-reference-to-video`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
- * @param params The model's parameters (`BytedanceSeedance20MiniReferenceToVideoParams`), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
+ * @param params The model's parameters (`BytedanceSeedance20MiniReferenceToVideoParams`, with exactly one of `prompt` and `multi_prompt` when it takes a prompt), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds; default 1_200_000, 20 minutes), `signal`, `maxRetries`.
  * @returns `VideoResult` typed by `response_format`.
  * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent), TimeoutError, AbortError.
  */
 export function bytedanceSeedance20MiniReferenceToVideoGenerateVideo<F extends ResponseFormat = 'url'>(
   client: Transport,
-  params: MediaParams<BytedanceSeedance20MiniReferenceToVideoParams, F>,
+  params: MediaParams<VideoParams<BytedanceSeedance20MiniReferenceToVideoParams>, F>,
   options?: RequestOptions,
 ): Promise<VideoResult<F>> {
   return generateVideos(
@@ -227,7 +228,7 @@ export function bytedanceSeedance20MiniReferenceToVideoGenerateVideo<F extends R
  */
 export function bytedanceSeedance20MiniReferenceToVideoEnqueue(
   client: Transport,
-  params: MediaParams<BytedanceSeedance20MiniReferenceToVideoParams, ResponseFormat, QueueFields>,
+  params: MediaParams<VideoParams<BytedanceSeedance20MiniReferenceToVideoParams>, ResponseFormat, QueueFields>,
   options?: EnqueueOptions,
 ): Promise<EnqueueResponse> {
   return enqueueGenerations(
@@ -248,7 +249,7 @@ export function bytedanceSeedance20MiniReferenceToVideoEnqueue(
  */
 export function bytedanceSeedance20MiniReferenceToVideoRun(
   client: Transport,
-  params: MediaParams<BytedanceSeedance20MiniReferenceToVideoParams, ResponseFormat, QueueFields>,
+  params: MediaParams<VideoParams<BytedanceSeedance20MiniReferenceToVideoParams>, ResponseFormat, QueueFields>,
   options?: QueueRunOptions,
 ): Promise<QueueRunOutcome[]> {
   return runGenerations(

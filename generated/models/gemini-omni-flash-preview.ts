@@ -14,6 +14,7 @@ import type {
   RequestOptions,
   ResponseFormat,
   Transport,
+  VideoParams,
   VideoResult,
 } from '../../runtime/index.ts';
 import { enqueueGenerations, generateVideos } from '../../runtime/endpoints.ts';
@@ -113,14 +114,14 @@ export const geminiOmniFlashPreviewId = 'gemini-omni-flash-preview' as const;
 /**
  * Generate videos with `gemini-omni-flash-preview`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
- * @param params The model's parameters (`GeminiOmniFlashPreviewParams`), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
+ * @param params The model's parameters (`GeminiOmniFlashPreviewParams`, with exactly one of `prompt` and `multi_prompt` when it takes a prompt), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds; default 1_200_000, 20 minutes), `signal`, `maxRetries`.
  * @returns `VideoResult` typed by `response_format`.
  * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent), TimeoutError, AbortError.
  */
 export function geminiOmniFlashPreviewGenerateVideo<F extends ResponseFormat = 'url'>(
   client: Transport,
-  params: MediaParams<GeminiOmniFlashPreviewParams, F>,
+  params: MediaParams<VideoParams<GeminiOmniFlashPreviewParams>, F>,
   options?: RequestOptions,
 ): Promise<VideoResult<F>> {
   return generateVideos(client, { ...params, model: 'gemini-omni-flash-preview' }, options) as Promise<VideoResult<F>>;
@@ -136,7 +137,7 @@ export function geminiOmniFlashPreviewGenerateVideo<F extends ResponseFormat = '
  */
 export function geminiOmniFlashPreviewEnqueue(
   client: Transport,
-  params: MediaParams<GeminiOmniFlashPreviewParams, ResponseFormat, QueueFields>,
+  params: MediaParams<VideoParams<GeminiOmniFlashPreviewParams>, ResponseFormat, QueueFields>,
   options?: EnqueueOptions,
 ): Promise<EnqueueResponse> {
   return enqueueGenerations(client, { ...params, model: 'gemini-omni-flash-preview' }, options, validate);
@@ -152,7 +153,7 @@ export function geminiOmniFlashPreviewEnqueue(
  */
 export function geminiOmniFlashPreviewRun(
   client: Transport,
-  params: MediaParams<GeminiOmniFlashPreviewParams, ResponseFormat, QueueFields>,
+  params: MediaParams<VideoParams<GeminiOmniFlashPreviewParams>, ResponseFormat, QueueFields>,
   options?: QueueRunOptions,
 ): Promise<QueueRunOutcome[]> {
   return runGenerations(client, { ...params, model: 'gemini-omni-flash-preview' }, options, validate);

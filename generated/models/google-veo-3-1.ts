@@ -14,6 +14,7 @@ import type {
   RequestOptions,
   ResponseFormat,
   Transport,
+  VideoParams,
   VideoResult,
 } from '../../runtime/index.ts';
 import { enqueueGenerations, generateVideos } from '../../runtime/endpoints.ts';
@@ -110,14 +111,14 @@ export const googleVeo31Id = 'google-veo-3-1' as const;
 /**
  * Generate videos with `google-veo-3-1`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
- * @param params The model's parameters (`GoogleVeo31Params`), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
+ * @param params The model's parameters (`GoogleVeo31Params`, with exactly one of `prompt` and `multi_prompt` when it takes a prompt), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds; default 1_200_000, 20 minutes), `signal`, `maxRetries`.
  * @returns `VideoResult` typed by `response_format`.
  * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent), TimeoutError, AbortError.
  */
 export function googleVeo31GenerateVideo<F extends ResponseFormat = 'url'>(
   client: Transport,
-  params: MediaParams<GoogleVeo31Params, F>,
+  params: MediaParams<VideoParams<GoogleVeo31Params>, F>,
   options?: RequestOptions,
 ): Promise<VideoResult<F>> {
   return generateVideos(client, { ...params, model: 'google-veo-3-1' }, options) as Promise<VideoResult<F>>;
@@ -133,7 +134,7 @@ export function googleVeo31GenerateVideo<F extends ResponseFormat = 'url'>(
  */
 export function googleVeo31Enqueue(
   client: Transport,
-  params: MediaParams<GoogleVeo31Params, ResponseFormat, QueueFields>,
+  params: MediaParams<VideoParams<GoogleVeo31Params>, ResponseFormat, QueueFields>,
   options?: EnqueueOptions,
 ): Promise<EnqueueResponse> {
   return enqueueGenerations(client, { ...params, model: 'google-veo-3-1' }, options, validate);
@@ -149,7 +150,7 @@ export function googleVeo31Enqueue(
  */
 export function googleVeo31Run(
   client: Transport,
-  params: MediaParams<GoogleVeo31Params, ResponseFormat, QueueFields>,
+  params: MediaParams<VideoParams<GoogleVeo31Params>, ResponseFormat, QueueFields>,
   options?: QueueRunOptions,
 ): Promise<QueueRunOutcome[]> {
   return runGenerations(client, { ...params, model: 'google-veo-3-1' }, options, validate);

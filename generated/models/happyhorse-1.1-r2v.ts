@@ -14,6 +14,7 @@ import type {
   RequestOptions,
   ResponseFormat,
   Transport,
+  VideoParams,
   VideoResult,
 } from '../../runtime/index.ts';
 import { enqueueGenerations, generateVideos } from '../../runtime/endpoints.ts';
@@ -115,14 +116,14 @@ export const happyhorse1_1R2vId = 'happyhorse-1.1-r2v' as const;
 /**
  * Generate videos with `happyhorse-1.1-r2v`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
- * @param params The model's parameters (`Happyhorse1_1R2vParams`), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
+ * @param params The model's parameters (`Happyhorse1_1R2vParams`, with exactly one of `prompt` and `multi_prompt` when it takes a prompt), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds; default 1_200_000, 20 minutes), `signal`, `maxRetries`.
  * @returns `VideoResult` typed by `response_format`.
  * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent), TimeoutError, AbortError.
  */
 export function happyhorse1_1R2vGenerateVideo<F extends ResponseFormat = 'url'>(
   client: Transport,
-  params: MediaParams<Happyhorse1_1R2vParams, F>,
+  params: MediaParams<VideoParams<Happyhorse1_1R2vParams>, F>,
   options?: RequestOptions,
 ): Promise<VideoResult<F>> {
   return generateVideos(client, { ...params, model: 'happyhorse-1.1-r2v' }, options) as Promise<VideoResult<F>>;
@@ -138,7 +139,7 @@ export function happyhorse1_1R2vGenerateVideo<F extends ResponseFormat = 'url'>(
  */
 export function happyhorse1_1R2vEnqueue(
   client: Transport,
-  params: MediaParams<Happyhorse1_1R2vParams, ResponseFormat, QueueFields>,
+  params: MediaParams<VideoParams<Happyhorse1_1R2vParams>, ResponseFormat, QueueFields>,
   options?: EnqueueOptions,
 ): Promise<EnqueueResponse> {
   return enqueueGenerations(client, { ...params, model: 'happyhorse-1.1-r2v' }, options, validate);
@@ -154,7 +155,7 @@ export function happyhorse1_1R2vEnqueue(
  */
 export function happyhorse1_1R2vRun(
   client: Transport,
-  params: MediaParams<Happyhorse1_1R2vParams, ResponseFormat, QueueFields>,
+  params: MediaParams<VideoParams<Happyhorse1_1R2vParams>, ResponseFormat, QueueFields>,
   options?: QueueRunOptions,
 ): Promise<QueueRunOutcome[]> {
   return runGenerations(client, { ...params, model: 'happyhorse-1.1-r2v' }, options, validate);

@@ -14,6 +14,7 @@ import type {
   RequestOptions,
   ResponseFormat,
   Transport,
+  VideoParams,
   VideoResult,
 } from '../../runtime/index.ts';
 import { enqueueGenerations, generateVideos } from '../../runtime/endpoints.ts';
@@ -94,14 +95,14 @@ export const klingVideoV25TurboProImageToVideoId = 'kling-video-v2-5-turbo-pro-i
 /**
  * Generate videos with `kling-video-v2-5-turbo-pro-image-to-video`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
- * @param params The model's parameters (`KlingVideoV25TurboProImageToVideoParams`), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
+ * @param params The model's parameters (`KlingVideoV25TurboProImageToVideoParams`, with exactly one of `prompt` and `multi_prompt` when it takes a prompt), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds; default 1_200_000, 20 minutes), `signal`, `maxRetries`.
  * @returns `VideoResult` typed by `response_format`.
  * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent), TimeoutError, AbortError.
  */
 export function klingVideoV25TurboProImageToVideoGenerateVideo<F extends ResponseFormat = 'url'>(
   client: Transport,
-  params: MediaParams<KlingVideoV25TurboProImageToVideoParams, F>,
+  params: MediaParams<VideoParams<KlingVideoV25TurboProImageToVideoParams>, F>,
   options?: RequestOptions,
 ): Promise<VideoResult<F>> {
   return generateVideos(client, { ...params, model: 'kling-video-v2-5-turbo-pro-image-to-video' }, options) as Promise<
@@ -119,7 +120,7 @@ export function klingVideoV25TurboProImageToVideoGenerateVideo<F extends Respons
  */
 export function klingVideoV25TurboProImageToVideoEnqueue(
   client: Transport,
-  params: MediaParams<KlingVideoV25TurboProImageToVideoParams, ResponseFormat, QueueFields>,
+  params: MediaParams<VideoParams<KlingVideoV25TurboProImageToVideoParams>, ResponseFormat, QueueFields>,
   options?: EnqueueOptions,
 ): Promise<EnqueueResponse> {
   return enqueueGenerations(
@@ -140,7 +141,7 @@ export function klingVideoV25TurboProImageToVideoEnqueue(
  */
 export function klingVideoV25TurboProImageToVideoRun(
   client: Transport,
-  params: MediaParams<KlingVideoV25TurboProImageToVideoParams, ResponseFormat, QueueFields>,
+  params: MediaParams<VideoParams<KlingVideoV25TurboProImageToVideoParams>, ResponseFormat, QueueFields>,
   options?: QueueRunOptions,
 ): Promise<QueueRunOutcome[]> {
   return runGenerations(client, { ...params, model: 'kling-video-v2-5-turbo-pro-image-to-video' }, options, validate);

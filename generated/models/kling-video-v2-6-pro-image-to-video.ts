@@ -14,6 +14,7 @@ import type {
   RequestOptions,
   ResponseFormat,
   Transport,
+  VideoParams,
   VideoResult,
 } from '../../runtime/index.ts';
 import { enqueueGenerations, generateVideos } from '../../runtime/endpoints.ts';
@@ -105,14 +106,14 @@ export const klingVideoV26ProImageToVideoId = 'kling-video-v2-6-pro-image-to-vid
 /**
  * Generate videos with `kling-video-v2-6-pro-image-to-video`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
- * @param params The model's parameters (`KlingVideoV26ProImageToVideoParams`), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
+ * @param params The model's parameters (`KlingVideoV26ProImageToVideoParams`, with exactly one of `prompt` and `multi_prompt` when it takes a prompt), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds; default 1_200_000, 20 minutes), `signal`, `maxRetries`.
  * @returns `VideoResult` typed by `response_format`.
  * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent), TimeoutError, AbortError.
  */
 export function klingVideoV26ProImageToVideoGenerateVideo<F extends ResponseFormat = 'url'>(
   client: Transport,
-  params: MediaParams<KlingVideoV26ProImageToVideoParams, F>,
+  params: MediaParams<VideoParams<KlingVideoV26ProImageToVideoParams>, F>,
   options?: RequestOptions,
 ): Promise<VideoResult<F>> {
   return generateVideos(client, { ...params, model: 'kling-video-v2-6-pro-image-to-video' }, options) as Promise<
@@ -130,7 +131,7 @@ export function klingVideoV26ProImageToVideoGenerateVideo<F extends ResponseForm
  */
 export function klingVideoV26ProImageToVideoEnqueue(
   client: Transport,
-  params: MediaParams<KlingVideoV26ProImageToVideoParams, ResponseFormat, QueueFields>,
+  params: MediaParams<VideoParams<KlingVideoV26ProImageToVideoParams>, ResponseFormat, QueueFields>,
   options?: EnqueueOptions,
 ): Promise<EnqueueResponse> {
   return enqueueGenerations(client, { ...params, model: 'kling-video-v2-6-pro-image-to-video' }, options, validate);
@@ -146,7 +147,7 @@ export function klingVideoV26ProImageToVideoEnqueue(
  */
 export function klingVideoV26ProImageToVideoRun(
   client: Transport,
-  params: MediaParams<KlingVideoV26ProImageToVideoParams, ResponseFormat, QueueFields>,
+  params: MediaParams<VideoParams<KlingVideoV26ProImageToVideoParams>, ResponseFormat, QueueFields>,
   options?: QueueRunOptions,
 ): Promise<QueueRunOutcome[]> {
   return runGenerations(client, { ...params, model: 'kling-video-v2-6-pro-image-to-video' }, options, validate);

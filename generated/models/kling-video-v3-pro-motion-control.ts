@@ -14,6 +14,7 @@ import type {
   RequestOptions,
   ResponseFormat,
   Transport,
+  VideoParams,
   VideoResult,
 } from '../../runtime/index.ts';
 import { enqueueGenerations, generateVideos } from '../../runtime/endpoints.ts';
@@ -127,14 +128,14 @@ export const klingVideoV3ProMotionControlId = 'kling-video-v3-pro-motion-control
 /**
  * Generate videos with `kling-video-v3-pro-motion-control`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
- * @param params The model's parameters (`KlingVideoV3ProMotionControlParams`), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
+ * @param params The model's parameters (`KlingVideoV3ProMotionControlParams`, with exactly one of `prompt` and `multi_prompt` when it takes a prompt), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds; default 1_200_000, 20 minutes), `signal`, `maxRetries`.
  * @returns `VideoResult` typed by `response_format`.
  * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent), TimeoutError, AbortError.
  */
 export function klingVideoV3ProMotionControlGenerateVideo<F extends ResponseFormat = 'url'>(
   client: Transport,
-  params: MediaParams<KlingVideoV3ProMotionControlParams, F>,
+  params: MediaParams<VideoParams<KlingVideoV3ProMotionControlParams>, F>,
   options?: RequestOptions,
 ): Promise<VideoResult<F>> {
   return generateVideos(client, { ...params, model: 'kling-video-v3-pro-motion-control' }, options) as Promise<
@@ -152,7 +153,7 @@ export function klingVideoV3ProMotionControlGenerateVideo<F extends ResponseForm
  */
 export function klingVideoV3ProMotionControlEnqueue(
   client: Transport,
-  params: MediaParams<KlingVideoV3ProMotionControlParams, ResponseFormat, QueueFields>,
+  params: MediaParams<VideoParams<KlingVideoV3ProMotionControlParams>, ResponseFormat, QueueFields>,
   options?: EnqueueOptions,
 ): Promise<EnqueueResponse> {
   return enqueueGenerations(client, { ...params, model: 'kling-video-v3-pro-motion-control' }, options, validate);
@@ -168,7 +169,7 @@ export function klingVideoV3ProMotionControlEnqueue(
  */
 export function klingVideoV3ProMotionControlRun(
   client: Transport,
-  params: MediaParams<KlingVideoV3ProMotionControlParams, ResponseFormat, QueueFields>,
+  params: MediaParams<VideoParams<KlingVideoV3ProMotionControlParams>, ResponseFormat, QueueFields>,
   options?: QueueRunOptions,
 ): Promise<QueueRunOutcome[]> {
   return runGenerations(client, { ...params, model: 'kling-video-v3-pro-motion-control' }, options, validate);

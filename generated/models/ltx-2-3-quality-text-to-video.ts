@@ -14,6 +14,7 @@ import type {
   RequestOptions,
   ResponseFormat,
   Transport,
+  VideoParams,
   VideoResult,
 } from '../../runtime/index.ts';
 import { enqueueGenerations, generateVideos } from '../../runtime/endpoints.ts';
@@ -152,14 +153,14 @@ export const ltx23QualityTextToVideoId = 'ltx-2-3-quality-text-to-video' as cons
 /**
  * Generate videos with `ltx-2-3-quality-text-to-video`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
- * @param params The model's parameters (`Ltx23QualityTextToVideoParams`), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
+ * @param params The model's parameters (`Ltx23QualityTextToVideoParams`, with exactly one of `prompt` and `multi_prompt` when it takes a prompt), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds; default 1_200_000, 20 minutes), `signal`, `maxRetries`.
  * @returns `VideoResult` typed by `response_format`.
  * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent), TimeoutError, AbortError.
  */
 export function ltx23QualityTextToVideoGenerateVideo<F extends ResponseFormat = 'url'>(
   client: Transport,
-  params: MediaParams<Ltx23QualityTextToVideoParams, F>,
+  params: MediaParams<VideoParams<Ltx23QualityTextToVideoParams>, F>,
   options?: RequestOptions,
 ): Promise<VideoResult<F>> {
   return generateVideos(client, { ...params, model: 'ltx-2-3-quality-text-to-video' }, options) as Promise<
@@ -177,7 +178,7 @@ export function ltx23QualityTextToVideoGenerateVideo<F extends ResponseFormat = 
  */
 export function ltx23QualityTextToVideoEnqueue(
   client: Transport,
-  params: MediaParams<Ltx23QualityTextToVideoParams, ResponseFormat, QueueFields>,
+  params: MediaParams<VideoParams<Ltx23QualityTextToVideoParams>, ResponseFormat, QueueFields>,
   options?: EnqueueOptions,
 ): Promise<EnqueueResponse> {
   return enqueueGenerations(client, { ...params, model: 'ltx-2-3-quality-text-to-video' }, options, validate);
@@ -193,7 +194,7 @@ export function ltx23QualityTextToVideoEnqueue(
  */
 export function ltx23QualityTextToVideoRun(
   client: Transport,
-  params: MediaParams<Ltx23QualityTextToVideoParams, ResponseFormat, QueueFields>,
+  params: MediaParams<VideoParams<Ltx23QualityTextToVideoParams>, ResponseFormat, QueueFields>,
   options?: QueueRunOptions,
 ): Promise<QueueRunOutcome[]> {
   return runGenerations(client, { ...params, model: 'ltx-2-3-quality-text-to-video' }, options, validate);

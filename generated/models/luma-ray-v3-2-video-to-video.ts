@@ -14,6 +14,7 @@ import type {
   RequestOptions,
   ResponseFormat,
   Transport,
+  VideoParams,
   VideoResult,
 } from '../../runtime/index.ts';
 import { enqueueGenerations, generateVideos } from '../../runtime/endpoints.ts';
@@ -175,14 +176,14 @@ export const lumaRayV32VideoToVideoId = 'luma-ray-v3-2-video-to-video' as const;
 /**
  * Generate videos with `luma-ray-v3-2-video-to-video`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
- * @param params The model's parameters (`LumaRayV32VideoToVideoParams`), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
+ * @param params The model's parameters (`LumaRayV32VideoToVideoParams`, with exactly one of `prompt` and `multi_prompt` when it takes a prompt), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds; default 1_200_000, 20 minutes), `signal`, `maxRetries`.
  * @returns `VideoResult` typed by `response_format`.
  * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent), TimeoutError, AbortError.
  */
 export function lumaRayV32VideoToVideoGenerateVideo<F extends ResponseFormat = 'url'>(
   client: Transport,
-  params: MediaParams<LumaRayV32VideoToVideoParams, F>,
+  params: MediaParams<VideoParams<LumaRayV32VideoToVideoParams>, F>,
   options?: RequestOptions,
 ): Promise<VideoResult<F>> {
   return generateVideos(client, { ...params, model: 'luma-ray-v3-2-video-to-video' }, options) as Promise<
@@ -200,7 +201,7 @@ export function lumaRayV32VideoToVideoGenerateVideo<F extends ResponseFormat = '
  */
 export function lumaRayV32VideoToVideoEnqueue(
   client: Transport,
-  params: MediaParams<LumaRayV32VideoToVideoParams, ResponseFormat, QueueFields>,
+  params: MediaParams<VideoParams<LumaRayV32VideoToVideoParams>, ResponseFormat, QueueFields>,
   options?: EnqueueOptions,
 ): Promise<EnqueueResponse> {
   return enqueueGenerations(client, { ...params, model: 'luma-ray-v3-2-video-to-video' }, options, validate);
@@ -216,7 +217,7 @@ export function lumaRayV32VideoToVideoEnqueue(
  */
 export function lumaRayV32VideoToVideoRun(
   client: Transport,
-  params: MediaParams<LumaRayV32VideoToVideoParams, ResponseFormat, QueueFields>,
+  params: MediaParams<VideoParams<LumaRayV32VideoToVideoParams>, ResponseFormat, QueueFields>,
   options?: QueueRunOptions,
 ): Promise<QueueRunOutcome[]> {
   return runGenerations(client, { ...params, model: 'luma-ray-v3-2-video-to-video' }, options, validate);

@@ -14,6 +14,7 @@ import type {
   RequestOptions,
   ResponseFormat,
   Transport,
+  VideoParams,
   VideoResult,
 } from '../../runtime/index.ts';
 import { enqueueGenerations, generateVideos } from '../../runtime/endpoints.ts';
@@ -170,14 +171,14 @@ export const minimaxH3Id = 'minimax-h3' as const;
 /**
  * Generate videos with `minimax-h3`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
- * @param params The model's parameters (`MinimaxH3Params`), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
+ * @param params The model's parameters (`MinimaxH3Params`, with exactly one of `prompt` and `multi_prompt` when it takes a prompt), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds; default 1_200_000, 20 minutes), `signal`, `maxRetries`.
  * @returns `VideoResult` typed by `response_format`.
  * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent), TimeoutError, AbortError.
  */
 export function minimaxH3GenerateVideo<F extends ResponseFormat = 'url'>(
   client: Transport,
-  params: MediaParams<MinimaxH3Params, F>,
+  params: MediaParams<VideoParams<MinimaxH3Params>, F>,
   options?: RequestOptions,
 ): Promise<VideoResult<F>> {
   return generateVideos(client, { ...params, model: 'minimax-h3' }, options) as Promise<VideoResult<F>>;
@@ -193,7 +194,7 @@ export function minimaxH3GenerateVideo<F extends ResponseFormat = 'url'>(
  */
 export function minimaxH3Enqueue(
   client: Transport,
-  params: MediaParams<MinimaxH3Params, ResponseFormat, QueueFields>,
+  params: MediaParams<VideoParams<MinimaxH3Params>, ResponseFormat, QueueFields>,
   options?: EnqueueOptions,
 ): Promise<EnqueueResponse> {
   return enqueueGenerations(client, { ...params, model: 'minimax-h3' }, options, validate);
@@ -209,7 +210,7 @@ export function minimaxH3Enqueue(
  */
 export function minimaxH3Run(
   client: Transport,
-  params: MediaParams<MinimaxH3Params, ResponseFormat, QueueFields>,
+  params: MediaParams<VideoParams<MinimaxH3Params>, ResponseFormat, QueueFields>,
   options?: QueueRunOptions,
 ): Promise<QueueRunOutcome[]> {
   return runGenerations(client, { ...params, model: 'minimax-h3' }, options, validate);

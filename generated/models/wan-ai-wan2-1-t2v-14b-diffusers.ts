@@ -14,6 +14,7 @@ import type {
   RequestOptions,
   ResponseFormat,
   Transport,
+  VideoParams,
   VideoResult,
 } from '../../runtime/index.ts';
 import { enqueueGenerations, generateVideos } from '../../runtime/endpoints.ts';
@@ -161,14 +162,14 @@ export const wanAiWan21T2v14bDiffusersId = 'wan-ai-wan2-1-t2v-14b-diffusers' as 
 /**
  * Generate videos with `wan-ai-wan2-1-t2v-14b-diffusers`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
- * @param params The model's parameters (`WanAiWan21T2v14bDiffusersParams`), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
+ * @param params The model's parameters (`WanAiWan21T2v14bDiffusersParams`, with exactly one of `prompt` and `multi_prompt` when it takes a prompt), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds; default 1_200_000, 20 minutes), `signal`, `maxRetries`.
  * @returns `VideoResult` typed by `response_format`.
  * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent), TimeoutError, AbortError.
  */
 export function wanAiWan21T2v14bDiffusersGenerateVideo<F extends ResponseFormat = 'url'>(
   client: Transport,
-  params: MediaParams<WanAiWan21T2v14bDiffusersParams, F>,
+  params: MediaParams<VideoParams<WanAiWan21T2v14bDiffusersParams>, F>,
   options?: RequestOptions,
 ): Promise<VideoResult<F>> {
   return generateVideos(client, { ...params, model: 'wan-ai-wan2-1-t2v-14b-diffusers' }, options) as Promise<
@@ -186,7 +187,7 @@ export function wanAiWan21T2v14bDiffusersGenerateVideo<F extends ResponseFormat 
  */
 export function wanAiWan21T2v14bDiffusersEnqueue(
   client: Transport,
-  params: MediaParams<WanAiWan21T2v14bDiffusersParams, ResponseFormat, QueueFields>,
+  params: MediaParams<VideoParams<WanAiWan21T2v14bDiffusersParams>, ResponseFormat, QueueFields>,
   options?: EnqueueOptions,
 ): Promise<EnqueueResponse> {
   return enqueueGenerations(client, { ...params, model: 'wan-ai-wan2-1-t2v-14b-diffusers' }, options, validate);
@@ -202,7 +203,7 @@ export function wanAiWan21T2v14bDiffusersEnqueue(
  */
 export function wanAiWan21T2v14bDiffusersRun(
   client: Transport,
-  params: MediaParams<WanAiWan21T2v14bDiffusersParams, ResponseFormat, QueueFields>,
+  params: MediaParams<VideoParams<WanAiWan21T2v14bDiffusersParams>, ResponseFormat, QueueFields>,
   options?: QueueRunOptions,
 ): Promise<QueueRunOutcome[]> {
   return runGenerations(client, { ...params, model: 'wan-ai-wan2-1-t2v-14b-diffusers' }, options, validate);

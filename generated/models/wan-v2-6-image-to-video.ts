@@ -14,6 +14,7 @@ import type {
   RequestOptions,
   ResponseFormat,
   Transport,
+  VideoParams,
   VideoResult,
 } from '../../runtime/index.ts';
 import { enqueueGenerations, generateVideos } from '../../runtime/endpoints.ts';
@@ -95,14 +96,14 @@ export const wanV26ImageToVideoId = 'wan-v2-6-image-to-video' as const;
 /**
  * Generate videos with `wan-v2-6-image-to-video`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
- * @param params The model's parameters (`WanV26ImageToVideoParams`), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
+ * @param params The model's parameters (`WanV26ImageToVideoParams`, with exactly one of `prompt` and `multi_prompt` when it takes a prompt), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds; default 1_200_000, 20 minutes), `signal`, `maxRetries`.
  * @returns `VideoResult` typed by `response_format`.
  * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent), TimeoutError, AbortError.
  */
 export function wanV26ImageToVideoGenerateVideo<F extends ResponseFormat = 'url'>(
   client: Transport,
-  params: MediaParams<WanV26ImageToVideoParams, F>,
+  params: MediaParams<VideoParams<WanV26ImageToVideoParams>, F>,
   options?: RequestOptions,
 ): Promise<VideoResult<F>> {
   return generateVideos(client, { ...params, model: 'wan-v2-6-image-to-video' }, options) as Promise<VideoResult<F>>;
@@ -118,7 +119,7 @@ export function wanV26ImageToVideoGenerateVideo<F extends ResponseFormat = 'url'
  */
 export function wanV26ImageToVideoEnqueue(
   client: Transport,
-  params: MediaParams<WanV26ImageToVideoParams, ResponseFormat, QueueFields>,
+  params: MediaParams<VideoParams<WanV26ImageToVideoParams>, ResponseFormat, QueueFields>,
   options?: EnqueueOptions,
 ): Promise<EnqueueResponse> {
   return enqueueGenerations(client, { ...params, model: 'wan-v2-6-image-to-video' }, options, validate);
@@ -134,7 +135,7 @@ export function wanV26ImageToVideoEnqueue(
  */
 export function wanV26ImageToVideoRun(
   client: Transport,
-  params: MediaParams<WanV26ImageToVideoParams, ResponseFormat, QueueFields>,
+  params: MediaParams<VideoParams<WanV26ImageToVideoParams>, ResponseFormat, QueueFields>,
   options?: QueueRunOptions,
 ): Promise<QueueRunOutcome[]> {
   return runGenerations(client, { ...params, model: 'wan-v2-6-image-to-video' }, options, validate);

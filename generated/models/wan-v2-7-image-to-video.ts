@@ -14,6 +14,7 @@ import type {
   RequestOptions,
   ResponseFormat,
   Transport,
+  VideoParams,
   VideoResult,
 } from '../../runtime/index.ts';
 import { enqueueGenerations, generateVideos } from '../../runtime/endpoints.ts';
@@ -193,14 +194,14 @@ export const wanV27ImageToVideoId = 'wan-v2-7-image-to-video' as const;
 /**
  * Generate videos with `wan-v2-7-image-to-video`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
- * @param params The model's parameters (`WanV27ImageToVideoParams`), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
+ * @param params The model's parameters (`WanV27ImageToVideoParams`, with exactly one of `prompt` and `multi_prompt` when it takes a prompt), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds; default 1_200_000, 20 minutes), `signal`, `maxRetries`.
  * @returns `VideoResult` typed by `response_format`.
  * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent), TimeoutError, AbortError.
  */
 export function wanV27ImageToVideoGenerateVideo<F extends ResponseFormat = 'url'>(
   client: Transport,
-  params: MediaParams<WanV27ImageToVideoParams, F>,
+  params: MediaParams<VideoParams<WanV27ImageToVideoParams>, F>,
   options?: RequestOptions,
 ): Promise<VideoResult<F>> {
   return generateVideos(client, { ...params, model: 'wan-v2-7-image-to-video' }, options) as Promise<VideoResult<F>>;
@@ -216,7 +217,7 @@ export function wanV27ImageToVideoGenerateVideo<F extends ResponseFormat = 'url'
  */
 export function wanV27ImageToVideoEnqueue(
   client: Transport,
-  params: MediaParams<WanV27ImageToVideoParams, ResponseFormat, QueueFields>,
+  params: MediaParams<VideoParams<WanV27ImageToVideoParams>, ResponseFormat, QueueFields>,
   options?: EnqueueOptions,
 ): Promise<EnqueueResponse> {
   return enqueueGenerations(client, { ...params, model: 'wan-v2-7-image-to-video' }, options, validate);
@@ -232,7 +233,7 @@ export function wanV27ImageToVideoEnqueue(
  */
 export function wanV27ImageToVideoRun(
   client: Transport,
-  params: MediaParams<WanV27ImageToVideoParams, ResponseFormat, QueueFields>,
+  params: MediaParams<VideoParams<WanV27ImageToVideoParams>, ResponseFormat, QueueFields>,
   options?: QueueRunOptions,
 ): Promise<QueueRunOutcome[]> {
   return runGenerations(client, { ...params, model: 'wan-v2-7-image-to-video' }, options, validate);

@@ -17,7 +17,7 @@ import {
   type FineTuneCreateParams,
   type ImageEditingTrainingParams,
 } from '../../index.ts';
-import { ChatCompletionStream } from '../../runtime/sse.ts'; // the class (the package index exports its type only)
+import { ChatCompletionStream } from '../../runtime/chat-stream.ts'; // the class (the package index exports its type only)
 import { Client, rejectionOf, useServers } from './helpers.ts';
 
 const setup = useServers();
