@@ -71,7 +71,7 @@ export function useTargets(): { targets: ChatTarget[]; server: () => LocalServer
 }
 
 /** The tool of the round trips: its JSON Schema parameters and its implementation. */
-export const WEATHER_PARAMETERS = { type: 'object', properties: { city: { type: 'string' } }, required: ['city'], additionalProperties: false } as const;
+export const WEATHER_PARAMETERS: Record<string, unknown> = { type: 'object', properties: { city: { type: 'string' } }, required: ['city'], additionalProperties: false };
 export function weather(args: { city: string }): { city: string; temp_c: number } {
   return { city: args.city, temp_c: 21 };
 }
