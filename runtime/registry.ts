@@ -63,7 +63,7 @@ export type MediaBody<P, M extends string, F extends ResponseFormat, X = SdkFiel
 export type MediaParams<P, F extends ResponseFormat, X = SdkFields> = { response_format?: F } & OwnParams<P, X>;
 
 /** The SDK fields `X` the model's parameters `P` do not declare, then `P`; distributed over a union `P` (e.g. `VideoParams`). */
-type OwnParams<P, X> = P extends unknown ? Omit<X, keyof P | 'response_format'> & Omit<P, 'response_format'> : never;
+export type OwnParams<P, X> = P extends unknown ? Omit<X, keyof P | 'response_format'> & Omit<P, 'response_format'> : never;
 
 /**
  * The parameters of a video model with the endpoint's `multi_prompt` (items `{ prompt, duration }`,
