@@ -108,8 +108,9 @@ export function checkRequest(model: string, body: unknown, validate: CompiledVal
 
 /**
  * The checks of the queue's own fields, for a body no compiled validator covers (a model without
- * schema, or one the validator source does not know): `model` is a non-empty string and
- * `num_generations`, when given, an integer from 1 to 4 (the description's range).
+ * schema, or one the validator source does not know): `model` is a non-empty string,
+ * `num_generations`, when given, an integer from 1 to 4 (the description's range), and not both
+ * `prompt` and `multi_prompt`.
  * @throws ValidationError (nothing is sent).
  */
 export function checkQueueFields(body: Record<string, unknown>): void {
@@ -119,6 +120,10 @@ export function checkQueueFields(body: Record<string, unknown>): void {
   const n = body['num_generations'];
   if (n !== undefined && !(typeof n === 'number' && Number.isInteger(n) && n >= 1 && n <= 4)) {
     issues.push({ pointer: '/num_generations', message: 'must be an integer from 1 to 4', keyword: 'maximum' });
+  }
+  // The description's rule for every video model; an image model takes no multi_prompt at all.
+  if (body['prompt'] !== undefined && body['multi_prompt'] !== undefined) {
+    issues.push({ pointer: '/multi_prompt', message: 'cannot be given together with prompt: give exactly one of prompt and multi_prompt', keyword: 'not' });
   }
   if (issues.length > 0) throw new ValidationError(typeof model === 'string' && model !== '' ? model : '(none)', issues);
 }

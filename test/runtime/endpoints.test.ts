@@ -104,6 +104,9 @@ describe('videos: multi_prompt and timeouts', () => {
     expect((neither as ValidationError).issues).toEqual([{ pointer: '/prompt', message: 'is required (or multi_prompt instead: exactly one of prompt and multi_prompt)', keyword: 'required' }]);
     const badShot = await rejectionOf(client.untyped.queue.enqueue({ model: 'bytedance-seedance-2-0-text-to-video', multi_prompt: [{ prompt: 'a' }] }));
     expect((badShot as ValidationError).issues).toEqual([{ pointer: '/multi_prompt/0/duration', message: 'is required', keyword: 'required' }]);
+    // a model the snapshot does not know (no validator): still not both
+    const unknown = await rejectionOf(client.untyped.queue.enqueue({ model: 'video-model-of-tomorrow', prompt: 'a', multi_prompt: shots }));
+    expect((unknown as ValidationError).issues.map((i) => i.pointer)).toEqual(['/multi_prompt']);
     expect(server.count('POST', '/api/ai/queue')).toBe(0);
   });
 

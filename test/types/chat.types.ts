@@ -15,6 +15,8 @@ import {
   type ChatMessage,
   type ClaudeSonnet45Params,
   type Gpt4oMiniParams,
+  type MultiPromptShot,
+  type VideoParams,
 } from 'oxen-inference-sdk';
 import { claudeSonnet45CreateChatCompletion } from 'oxen-inference-sdk/models/claude-sonnet-4-5';
 import { bytedanceSeedance20TextToVideoEnqueue, bytedanceSeedance20TextToVideoGenerateVideo } from 'oxen-inference-sdk/models/bytedance-seedance-2-0-text-to-video';
@@ -102,3 +104,12 @@ export async function videos(): Promise<void> {
   // @ts-expect-error both, in the model's own function
   await bytedanceSeedance20TextToVideoEnqueue(client, { prompt: 'a fox', multi_prompt: [{ prompt: 'a fox', duration: 3 }] });
 }
+
+// VideoParams: a schema that declares multi_prompt itself wins; a model without prompt is unchanged; an optional prompt allows neither.
+expectTypeOf<VideoParams<{ prompt: string; multi_prompt?: string }>>().toEqualTypeOf<{ prompt: string; multi_prompt?: string }>();
+expectTypeOf<VideoParams<{ video: string }>>().toEqualTypeOf<{ video: string }>();
+type OptionalPrompt = VideoParams<{ prompt?: string; fps?: number }>;
+export const neither: OptionalPrompt = { fps: 24 };
+export const shots: OptionalPrompt = { multi_prompt: [{ prompt: 'a', duration: 2 }] satisfies MultiPromptShot[] };
+// @ts-expect-error not both, even when prompt is optional
+export const both: OptionalPrompt = { prompt: 'a', multi_prompt: [{ prompt: 'a', duration: 2 }] };
