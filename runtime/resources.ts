@@ -168,7 +168,8 @@ export class Queue<R extends Registry> {
   }
 
   /**
-   * `POST /api/ai/queue`: enqueue 1 to 4 generations of an image or video model. The body is first
+   * `POST /api/ai/queue`: enqueue 1 to 4 generations of an image or video model (a video model that
+   * takes a prompt: exactly one of `prompt` and `multi_prompt`, see `VideoParams`). The body is first
    * validated against the model's compiled validator (see `EnqueueOptions.validate`). Never resent
    * unless the service surely did not process it (429, connection refused).
    * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.

@@ -7,7 +7,8 @@
 // its parameters' schema; once the last message is a tool result, the answer is text quoting the
 // results since the last assistant message. JSON mode (`response_format` json_object or json_schema)
 // makes the content a JSON object. A stream sends text one word per chunk and a tool call in
-// fragments: the first with `id`, `type` and `function.name`, then the arguments in pieces.
+// fragments: the first with `id`, `type` and `function.name`, then the arguments in pieces. There is always
+// one choice (`n`, `seed`, `stop` and the other sampling fields are accepted and ignored).
 import { createHash } from 'node:crypto';
 import { HttpError, STREAMED, badRequest, isObject, json, type HandlerResult } from './http.ts';
 import { isChatModel } from './state.ts';
