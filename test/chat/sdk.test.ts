@@ -8,6 +8,12 @@ import { gpt4oMiniCreateChatCompletion } from '../../generated/models/gpt-4o-min
 import { answerFor, useTargets, weather, WEATHER_PARAMETERS } from './helpers.ts';
 
 const { targets } = useTargets();
+
+/** The `city` argument of a tool call (the model's JSON is data: checked, not cast). */
+function cityOf(json: string): string {
+  const args: unknown = JSON.parse(json);
+  return typeof args === 'object' && args !== null && 'city' in args && typeof args.city === 'string' ? args.city : '';
+}
 const tools: ChatTool[] = [{ type: 'function', function: { name: 'get_weather', description: 'Current weather of a city', parameters: { ...WEATHER_PARAMETERS } } }];
 
 describe.each(['direct', 'proxy'] as const)('the SDK client %s', (name) => {
@@ -25,8 +31,7 @@ describe.each(['direct', 'proxy'] as const)('the SDK client %s', (name) => {
       messages.push(choice.message);
       if (choice.finish_reason !== 'tool_calls') break;
       for (const call of choice.message.tool_calls ?? []) {
-        const args = JSON.parse(call.function.arguments) as { city: string };
-        messages.push({ role: 'tool', tool_call_id: call.id, content: JSON.stringify(weather(args)) });
+        messages.push({ role: 'tool', tool_call_id: call.id, content: JSON.stringify(weather({ city: cityOf(call.function.arguments) })) });
       }
     }
     expect(messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
@@ -60,6 +65,15 @@ describe.each(['direct', 'proxy'] as const)('the SDK client %s', (name) => {
     await expect(async () => {
       for await (const _ of stream) break;
     }).rejects.toThrow(SDKError);
+  });
+
+  it('a stream left early ends its final completion with AbortError, and releases the connection', async () => {
+    const stream = await client().chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'one two three' }], stream: true });
+    for await (const chunk of stream) {
+      expect(chunk.choices[0]?.delta.content).toBe('Echo: ');
+      break;
+    }
+    await expect(stream.finalChatCompletion()).rejects.toMatchObject({ name: 'AbortError' });
   });
 
   it('answers JSON in JSON mode', async () => {
