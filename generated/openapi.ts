@@ -752,7 +752,7 @@ export interface components {
     /** @description One event of `GET /api/events`. Keep-alive comment lines (`: keep-alive`, every 15 s when idle) are not events and carry no data. */
     EventsStreamEvent:
       components['schemas']['MediaGenerationCompletedServerSentEvent'] | components['schemas']['ServerSentEvent'];
-    /** @description Body of `POST /api/ai/chat/completions`, in a widely used chat-completions request format. */
+    /** @description Body of `POST /api/ai/chat/completions`, in a widely used chat-completions request format. Fields the API description (v0.224.2) does not list (`stop`, `seed`, `n`, `logprobs`, ...) are the format's; a model that does not support one may ignore or refuse it (not shown). */
     ChatCompletionRequest: {
       /** @description Model name. */
       model: string;
@@ -762,17 +762,36 @@ export interface components {
        * @description When true the response is a Server-Sent Events stream of `ChatCompletionChunk`s ending with `data: [DONE]`.
        * @default false
        */
-      stream?: boolean;
+      stream?: boolean | null;
+      stream_options?: components['schemas']['ChatStreamOptions'] | null;
       /** @description Maximum response tokens. Default varies by model. */
-      max_tokens?: number;
+      max_tokens?: number | null;
+      /** @description Maximum response tokens including reasoning tokens (the format's newer name). */
+      max_completion_tokens?: number | null;
       /** @description Sampling temperature, 0 to 2. Default varies by model. */
-      temperature?: number;
+      temperature?: number | null;
       /** @description Nucleus sampling. */
-      top_p?: number;
+      top_p?: number | null;
       /** @description Frequency penalty. */
-      frequency_penalty?: number;
+      frequency_penalty?: number | null;
       /** @description Presence penalty. */
-      presence_penalty?: number;
+      presence_penalty?: number | null;
+      /** @description Up to 4 sequences at which the model stops. */
+      stop?: string | string[] | null;
+      /** @description Seed for best-effort reproducible sampling. */
+      seed?: number | null;
+      /** @description How many choices to generate. */
+      n?: number | null;
+      /** @description Return the log probabilities of the output tokens. */
+      logprobs?: boolean | null;
+      /** @description With `logprobs`, how many most likely tokens to return at each position (0 to 20). */
+      top_logprobs?: number | null;
+      /** @description Token id (as a string) to a bias from -100 to 100. */
+      logit_bias?: {
+        [key: string]: number;
+      } | null;
+      /** @description An identifier of the end user. */
+      user?: string;
       /** @description Function definitions the model may call. */
       tools?: components['schemas']['ChatTool'][];
       tool_choice?: components['schemas']['ChatToolChoice'];
@@ -780,15 +799,68 @@ export interface components {
       parallel_tool_calls?: boolean;
       response_format?: components['schemas']['ChatResponseFormat'];
     };
-    /** @description One message of the conversation. */
-    ChatMessage: {
+    /** @description Options of a streamed completion. */
+    ChatStreamOptions: {
+      /** @description Send one more chunk before `data: [DONE]` whose `usage` holds the token counts (its `choices` is empty). */
+      include_usage?: boolean;
+    };
+    /** @description One message of the conversation, by `role`. */
+    ChatMessage:
+      | components['schemas']['ChatSystemMessage']
+      | components['schemas']['ChatUserMessage']
+      | components['schemas']['ChatAssistantMessage']
+      | components['schemas']['ChatToolMessage'];
+    /** @description Instructions for the model. */
+    ChatSystemMessage: {
       /**
-       * @description Author of the message.
+       * @description Always `system`. (enum property replaced by openapi-typescript)
        * @enum {string}
        */
-      role: 'system' | 'user' | 'assistant';
+      role: 'system';
+      /** @description A string, or an array of text parts. */
+      content: string | components['schemas']['ChatContentPartText'][];
+      /** @description A name telling participants of the same role apart. */
+      name?: string;
+    };
+    /** @description A message of the user. */
+    ChatUserMessage: {
+      /**
+       * @description Always `user`. (enum property replaced by openapi-typescript)
+       * @enum {string}
+       */
+      role: 'user';
       /** @description A string, or an array of content parts (text, image URL, video URL). */
       content: string | components['schemas']['ChatContentPart'][];
+      /** @description A name telling participants of the same role apart. */
+      name?: string;
+    };
+    /** @description A message of the model sent back in the conversation; a `ChatCompletionMessage` as received is one. `content` is null or absent when the message only calls tools. */
+    ChatAssistantMessage: {
+      /**
+       * @description Always `assistant`. (enum property replaced by openapi-typescript)
+       * @enum {string}
+       */
+      role: 'assistant';
+      /** @description The text, an array of text parts, or null. */
+      content?: string | components['schemas']['ChatContentPartText'][] | null;
+      /** @description The tool calls the model made; each is answered by a `ChatToolMessage` with the same `tool_call_id`. */
+      tool_calls?: components['schemas']['ToolCall'][];
+      /** @description The model's refusal, when it refused. */
+      refusal?: string | null;
+      /** @description A name telling participants of the same role apart. */
+      name?: string;
+    };
+    /** @description The result of one tool call. */
+    ChatToolMessage: {
+      /**
+       * @description Always `tool`. (enum property replaced by openapi-typescript)
+       * @enum {string}
+       */
+      role: 'tool';
+      /** @description The `id` of the tool call this message answers. */
+      tool_call_id: string;
+      /** @description The tool's result (often JSON text), or an array of text parts. */
+      content: string | components['schemas']['ChatContentPartText'][];
     };
     /** @description One content part of a message. Image and video URLs must be publicly accessible. */
     ChatContentPart:
@@ -816,6 +888,11 @@ export interface components {
       image_url: {
         /** @description Publicly accessible image URL. */
         url: string;
+        /**
+         * @description The format's detail level of the image (`auto` when absent).
+         * @enum {string}
+         */
+        detail?: 'auto' | 'low' | 'high';
       };
     };
     /** @description A video part. */
@@ -848,24 +925,61 @@ export interface components {
         parameters?: {
           [key: string]: unknown;
         };
+        /** @description Ask the model to follow `parameters` exactly (support varies by provider). */
+        strict?: boolean | null;
       };
     };
-    /** @description Which tool the model should call. A string or an object; their accepted values are not shown in the API description (v0.224.2) beyond following the widely used chat-completions format. */
-    ChatToolChoice:
-      | string
-      | {
-          [key: string]: unknown;
-        };
-    /** @description Output format constraint, e.g. `{"type": "json_object"}`. Support varies by provider; other shapes are not shown in the API description (v0.224.2). */
-    ChatResponseFormat: {
+    /** @description Which tool the model should call, as in the widely used chat-completions format. The accepted values are not shown in the API description (v0.224.2); other strings are let through. */
+    ChatToolChoice: string | components['schemas']['ChatNamedToolChoice'];
+    /** @description A tool choice naming one function. */
+    ChatNamedToolChoice: {
       /**
-       * @description Output format type, e.g. `json_object`.
-       * @example json_object
+       * @description Always `function`.
+       * @constant
        */
-      type?: string;
-    } & {
-      [key: string]: unknown;
+      type: 'function';
+      /** @description The function to call. */
+      function: {
+        /** @description Function name. */
+        name: string;
+      };
     };
+    /** @description Output format constraint: `{"type": "json_object"}` (any JSON object), `{"type": "json_schema", ...}` or `{"type": "text"}`. Support varies by provider. */
+    ChatResponseFormat:
+      | {
+          /**
+           * @description Always `text`.
+           * @constant
+           */
+          type: 'text';
+        }
+      | {
+          /**
+           * @description Always `json_object`.
+           * @constant
+           */
+          type: 'json_object';
+        }
+      | {
+          /**
+           * @description Always `json_schema`.
+           * @constant
+           */
+          type: 'json_schema';
+          /** @description The schema and its name. */
+          json_schema: {
+            /** @description Name of the format. */
+            name: string;
+            /** @description What the format is for. */
+            description?: string;
+            /** @description The JSON Schema object. */
+            schema?: {
+              [key: string]: unknown;
+            };
+            /** @description Follow the schema exactly. */
+            strict?: boolean | null;
+          };
+        };
     /** @description A chat completion (non-streaming response). */
     ChatCompletion: {
       /** @description `chatcmpl-` followed by an identifier. */
@@ -895,17 +1009,19 @@ export interface components {
        */
       finish_reason: string | null;
     };
-    /** @description The generated message. When the model calls a tool, `content` is null, `tool_calls` is present and `finish_reason` is `tool_calls`. */
+    /** @description The generated message; can be sent back as it is in `messages` (a `ChatAssistantMessage`). When the model calls a tool, `content` is null, `tool_calls` is present and `finish_reason` is `tool_calls`. */
     ChatCompletionMessage: {
       /**
-       * @description Author of the message (the assistant).
-       * @example assistant
+       * @description Always `assistant`.
+       * @constant
        */
-      role: string;
+      role: 'assistant';
       /** @description Generated text; null when the model calls a tool. */
       content: string | null;
       /** @description Tool calls, present when tools are used. */
       tool_calls?: components['schemas']['ToolCall'][];
+      /** @description The model's refusal, when it refused. */
+      refusal?: string | null;
     };
     /** @description A call of a function tool by the model. */
     ToolCall: {
@@ -935,7 +1051,7 @@ export interface components {
       /** @description Total tokens. */
       total_tokens: number;
     };
-    /** @description One chunk of a streamed chat completion (`stream` true). */
+    /** @description One chunk of a streamed chat completion (`stream` true). With `stream_options.include_usage`, the last chunk before `data: [DONE]` has empty `choices` and the `usage` of the whole completion. */
     ChatCompletionChunk: {
       /** @description `chatcmpl-` followed by an identifier. */
       id: string;
@@ -950,6 +1066,8 @@ export interface components {
       model: string;
       /** @description The chunk's choices. */
       choices: components['schemas']['ChatCompletionChunkChoice'][];
+      /** @description Token usage of the whole completion, on the last chunk with `stream_options.include_usage`; absent or null otherwise. */
+      usage?: components['schemas']['Usage'] | null;
     };
     /** @description One choice of a stream chunk; `delta` replaces `message`. */
     ChatCompletionChunkChoice: {
@@ -963,12 +1081,38 @@ export interface components {
        */
       finish_reason?: string | null;
     };
-    /** @description The increment of the message. Fields other than `content` (for example `role` or tool-call fragments) are not shown in the API description (v0.224.2). */
+    /** @description The increment of the message. Tool calls arrive in fragments (`ChatCompletionChunkToolCall`). */
     ChatCompletionChunkDelta: {
+      /**
+       * @description Author of the message, on the first chunk.
+       * @example assistant
+       */
+      role?: string;
       /** @description The next piece of generated text. */
-      content?: string;
-    } & {
-      [key: string]: unknown;
+      content?: string | null;
+      /** @description Fragments of tool calls. */
+      tool_calls?: components['schemas']['ChatCompletionChunkToolCall'][];
+      /** @description The next piece of a refusal. */
+      refusal?: string | null;
+    };
+    /** @description A fragment of a tool call. The first fragment of a call carries its `id`, `type` and `function.name`; later ones only `index` and a piece of `function.arguments`, to be concatenated by `index`. */
+    ChatCompletionChunkToolCall: {
+      /** @description Position of the call the fragment belongs to. */
+      index: number;
+      /** @description Tool call identifier (first fragment). */
+      id?: string;
+      /**
+       * @description Always `function` (first fragment).
+       * @constant
+       */
+      type?: 'function';
+      /** @description The fragment of the called function. */
+      function?: {
+        /** @description Function name (first fragment). */
+        name?: string;
+        /** @description A piece of the arguments' JSON text. */
+        arguments?: string;
+      };
     };
     /** @description One event of the chat completion stream: a line `data: <payload>` then a blank line. */
     ChatCompletionStreamEvent: {

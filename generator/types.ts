@@ -17,7 +17,8 @@
  * fields stay open.
  *
  * A model whose schema is null takes the endpoint's parameters as the API description lists them
- * (a type from the runtime).
+ * (a type from the runtime; for a chat model its non-streamed body, `ChatCompletionParamsNonStreaming`,
+ * which `chat.completions.create` answers with a `ChatCompletion`).
  */
 import type { ClassifiedModel } from './classify.ts';
 import type { ModelNames } from './name.ts';
@@ -189,7 +190,7 @@ export async function modelType(m: ClassifiedModel & { names: ModelNames }, doc:
   const { params } = m.names;
   const head = `/**\n${commentText(doc).split('\n').map((l) => ` * ${l}`.trimEnd()).join('\n')}\n */\n`;
   if (!m.schema) {
-    const described: Record<string, string> = { text: 'ChatCompletionParams', image: m.endpoints.includes('images.generate') ? 'DescribedImageGenerateParams' : 'DescribedImageEditParams', video: 'DescribedVideoGenerateParams' };
+    const described: Record<string, string> = { text: 'ChatCompletionParamsNonStreaming', image: m.endpoints.includes('images.generate') ? 'DescribedImageGenerateParams' : 'DescribedImageEditParams', video: 'DescribedVideoGenerateParams' };
     const alias = m.uncovered === undefined ? described[m.output] : undefined;
     if (alias) return { code: `${head}export type ${params} = ${alias};\n`, runtimeImports: [alias], required: [], optional: [] };
     return { code: `${head}export interface ${params} {\n  [key: string]: unknown;\n}\n`, runtimeImports: [], required: [], optional: [] };

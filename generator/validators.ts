@@ -8,7 +8,8 @@
  * such as `description` removed: they do not validate), plus the fields the SDK adds to every
  * queue request, each unless the model's schema declares it — `model` (string), `response_format`
  * (`url` or `b64_json`), `target_namespace` (string), `num_generations` (integer 1 to 4) — closed
- * with `additionalProperties: false` unless the schema opens it (then the types are open too).
+ * with `additionalProperties: false` unless the schema opens it (then the types are open too). A
+ * video model's body may carry `multi_prompt` instead of `prompt` (see `queueRequestSchema`).
  *
  * Formats: ajv-formats' checks where they are regular expressions (inlined as regex literals;
  * `uri` uses its "fast" form); other formats are not checked. Schema strings reach the code only
@@ -61,13 +62,36 @@ function stripAnnotations(schema: Record<string, unknown>): Record<string, unkno
   return copy;
 }
 
-/** The queue request schema of a model: its schema plus the SDK fields, closed unless it opens itself. */
-export function queueRequestSchema(schema: Record<string, unknown>): Record<string, unknown> {
+/** `multi_prompt`, the description's endpoint parameter of video generation: one `{ prompt, duration }` per shot (`duration` in whole seconds). */
+export const MULTI_PROMPT_SCHEMA: Readonly<Record<string, unknown>> = {
+  type: 'array',
+  minItems: 1,
+  items: { type: 'object', required: ['prompt', 'duration'], properties: { prompt: { type: 'string' }, duration: { type: 'integer' } }, additionalProperties: false },
+};
+
+/**
+ * The queue request schema of a model: its schema plus the SDK fields, closed unless it opens itself.
+ * For a video model (`video`) whose schema has `prompt` but no `multi_prompt`: `multi_prompt` is
+ * added, and not both of them (`not`); when the schema requires `prompt`, one of the two is
+ * required instead (`anyOf`). `runtime/validation.ts` words those two failures.
+ */
+export function queueRequestSchema(schema: Record<string, unknown>, video = false): Record<string, unknown> {
   const { $schema: _d, $id: _i, ...rest } = stripAnnotations(schema);
   const properties = { ...((rest['properties'] ?? {}) as Record<string, unknown>) };
   for (const [name, sub] of Object.entries(SDK_QUEUE_FIELDS)) if (!Object.hasOwn(properties, name)) properties[name] = sub;
   const opened = (Object.hasOwn(rest, 'additionalProperties') && rest['additionalProperties'] !== false) || Object.hasOwn(rest, 'patternProperties');
-  return { ...rest, type: 'object', properties, ...(opened ? {} : { additionalProperties: false }) };
+  const out: Record<string, unknown> = { ...rest, type: 'object', properties, ...(opened ? {} : { additionalProperties: false }) };
+  if (video && Object.hasOwn(properties, 'prompt') && !Object.hasOwn(properties, 'multi_prompt')) {
+    properties['multi_prompt'] = MULTI_PROMPT_SCHEMA;
+    const required = Array.isArray(rest['required']) ? (rest['required'] as unknown[]) : [];
+    const choice: Record<string, unknown>[] = [{ not: { required: ['prompt', 'multi_prompt'] } }];
+    if (required.includes('prompt')) {
+      out['required'] = required.filter((r) => r !== 'prompt');
+      choice.push({ anyOf: [{ required: ['prompt'] }, { required: ['multi_prompt'] }] });
+    }
+    out['allOf'] = [...(Array.isArray(rest['allOf']) ? (rest['allOf'] as unknown[]) : []), ...choice];
+  }
+  return out;
 }
 
 /** ajv's `require(...)` of its run-time helpers, mapped to the SDK runtime's equivalents. */
@@ -91,7 +115,7 @@ export async function validatorModule(m: ClassifiedModel): Promise<string | unde
   const ajv = new Ajv({ allErrors: true, strict: false, logger: false, validateSchema: false, addUsedSchema: false, formats, code: { source: true, esm: true, lines: true } });
   let code: string;
   try {
-    code = standalone(ajv, ajv.compile(queueRequestSchema(m.schema as Record<string, unknown>)));
+    code = standalone(ajv, ajv.compile(queueRequestSchema(m.schema as Record<string, unknown>, m.output === 'video')));
   } catch (err) {
     const internal = err instanceof RangeError || err instanceof TypeError || err instanceof ReferenceError || err instanceof URIError || err instanceof SyntaxError;
     return fail(`ajv could not compile a validator for the schema${internal ? '' : `: ${String((err as Error).message).slice(0, 200)}`}`);

@@ -1,8 +1,9 @@
 /**
  * The endpoints as light functions over a `Transport`: one request each, the response shape
  * checked. The resources of `Client` and the generated per-model functions both call these, so a
- * bundle of one call carries only that call (plus HTTP, retries and errors). Streaming (chat with
- * `stream: true`, `/api/events`) is in `sse.ts`; `queue.run` in `queue-run.ts`.
+ * bundle of one call carries only that call (plus HTTP, retries and errors). The synchronous
+ * generating endpoints default to their own timeout (`DEFAULT_TIMEOUTS_MS`). Streaming (chat with
+ * `stream: true`) is in `chat-stream.ts`, `/api/events` in `sse.ts`; `queue.run` in `queue-run.ts`.
  *
  * A success answer that is empty, `null`, not JSON or not the documented shape is an
  * `InvalidResponseError`; for a generating POST it arrives as an `OutcomeUnknownError` with reason
@@ -12,7 +13,7 @@ import { SDKError } from './errors.ts';
 import { encodePath, type HttpRequest, type ResponseCheck } from './http.ts';
 import { noteCancelled } from './queue-link.ts';
 import type { FineTuneCreateParams } from './fine-tunes.ts';
-import type { RequestOptions } from './scope.ts';
+import { endpointTimeout, type RequestOptions } from './scope.ts';
 import type { Transport } from './transport.ts';
 import type {
   CancelResponse,
@@ -79,7 +80,7 @@ const generation: ResponseCheck = (body) => (isObject(body) && typeof body['gene
  * answer: never resent), TimeoutError, AbortError.
  */
 export function generateImages(t: Transport, body: Record<string, unknown>, options?: RequestOptions): Promise<ImageResult<ResponseFormat>> {
-  return t.request({ method: 'POST', path: '/api/ai/images/generate', body, expect: imageResult }, options);
+  return t.request({ method: 'POST', path: '/api/ai/images/generate', body, expect: imageResult }, endpointTimeout(t, 'images', options));
 }
 
 /**
@@ -90,17 +91,19 @@ export function generateImages(t: Transport, body: Record<string, unknown>, opti
  * InsufficientCreditsError, OutcomeUnknownError, TimeoutError, AbortError.
  */
 export function editImages(t: Transport, body: Record<string, unknown>, options?: RequestOptions): Promise<ImageResult<ResponseFormat>> {
-  return t.request({ method: 'POST', path: '/api/ai/images/edit', body, expect: imageResult }, options);
+  return t.request({ method: 'POST', path: '/api/ai/images/edit', body, expect: imageResult }, endpointTimeout(t, 'images', options));
 }
 
 /**
- * `POST /api/ai/videos/generate` (synchronous: 1 to 15 minutes; prefer the queue).
+ * `POST /api/ai/videos/generate` (synchronous: 1 to 15 minutes; prefer the queue): exactly one of
+ * `prompt` and `multi_prompt`. Default timeout 20 minutes (`DEFAULT_TIMEOUTS_MS.videos`) unless the
+ * client or the call sets `timeoutMs`.
  * @returns `VideoResult` typed by `response_format`.
  * @throws UnprocessableEntityError (both or neither of `prompt` / `multi_prompt`), NotFoundError,
  * InsufficientCreditsError, OutcomeUnknownError (the video may still be billed), TimeoutError, AbortError.
  */
 export function generateVideos(t: Transport, body: Record<string, unknown>, options?: RequestOptions): Promise<VideoResult<ResponseFormat>> {
-  return t.request({ method: 'POST', path: '/api/ai/videos/generate', body, expect: videoResult }, options);
+  return t.request({ method: 'POST', path: '/api/ai/videos/generate', body, expect: videoResult }, endpointTimeout(t, 'videos', options));
 }
 
 /**
@@ -113,7 +116,7 @@ export function generateVideos(t: Transport, body: Record<string, unknown>, opti
  */
 export async function createChatCompletion(t: Transport, body: Record<string, unknown>, options?: RequestOptions): Promise<ChatCompletion> {
   if (body['stream'] === true) throw new SDKError('createChatCompletion does not stream: use client.chat.completions.create({ ..., stream: true }) or openChatStream');
-  return t.request({ method: 'POST', path: '/api/ai/chat/completions', body, expect: chatCompletion }, options);
+  return t.request({ method: 'POST', path: '/api/ai/chat/completions', body, expect: chatCompletion }, endpointTimeout(t, 'chat', options));
 }
 
 /**

@@ -10,13 +10,14 @@
  *
  * Modules, in dependency order (imports point only to earlier ones; no cycles):
  * `redact`, `timer` → `errors` → `env`, `validation`, `validator-support` → `options` → `scope`, `http` →
- * `retry` → `transport` → `queue-link` → `endpoints`, `sse` → `shared-event-stream`,
+ * `retry` → `transport` → `queue-link` → `endpoints`, `sse`, `chat-accumulate` → `chat-stream`, `shared-event-stream`,
  * `queue-outcomes`, `queue-run-state`, `queue-coordinator` → `queue-run` → `resources` → `client`;
- * `proxy` (server side) uses only `redact`, `errors`, `env` and `options`. The client loads `queue-run` and
- * `sse` with a dynamic `import()` (a bundler splits them off), so this index exports only their
+ * `proxy` (server side) uses only `redact`, `errors`, `env` and `options`. The client loads `queue-run`,
+ * `chat-stream` and `sse` with a dynamic `import()` (a bundler splits them off), so this index exports only their
  * types; the generated `<model>Run` functions import `queue-run` directly.
- * `types`, `registry` and `fine-tunes` hold types only.
+ * `types` (with `chat-types`), `registry` and `fine-tunes` hold types only.
  */
+export * from './chat-accumulate.ts';
 export * from './endpoints.ts';
 export * from './errors.ts';
 export * from './fine-tunes.ts';
@@ -31,8 +32,9 @@ export * from './retry.ts';
 export * from './scope.ts';
 // Types only from the modules the client loads on demand (a value export would pull them into
 // every bundle of the root entry): `queue-run.ts` (with `shared-event-stream.ts`,
-// `queue-coordinator.ts`, `queue-run-state.ts`) and `sse.ts`.
-export type { ChatCompletionStream, EventStream, EventStreamOptions, EventStreamSettings, SseReadOptions } from './sse.ts';
+// `queue-coordinator.ts`, `queue-run-state.ts`), `chat-stream.ts` and `sse.ts`.
+export type { ChatCompletionStream } from './chat-stream.ts';
+export type { EventStream, EventStreamOptions, EventStreamSettings, SseReadOptions } from './sse.ts';
 export type { SharedEventListener, SharedEventStreamOptions } from './shared-event-stream.ts';
 export * from './transport.ts';
 export * from './types.ts';

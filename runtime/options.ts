@@ -25,7 +25,12 @@ export interface ClientOptions {
   baseUrl?: string | undefined;
   /** The `fetch` to use. Default: the global `fetch`. */
   fetch?: typeof fetch | undefined;
-  /** Default per-call timeout in milliseconds (default 600_000: video generation may take minutes). */
+  /**
+   * Per-call timeout in milliseconds for every call of this client. Default: per endpoint
+   * (`DEFAULT_TIMEOUTS_MS`): 1_200_000 (20 minutes) for `videos.generate`, which blocks up to 15
+   * minutes; 300_000 (5 minutes) for `images.generate` / `images.edit` (typically 5 to 30 s);
+   * 600_000 (10 minutes) for chat and every other call. A call's own `timeoutMs` wins over both.
+   */
   timeoutMs?: number | undefined;
   /**
    * How many times a retryable call is retried (default 2, so at most 3 attempts). GET and DELETE
@@ -73,8 +78,20 @@ export interface ClientOptions {
 
 /** The service's server as `specs/openapi.yaml` names it. */
 export const DEFAULT_BASE_URL = 'https://hub.oxen.ai';
-/** Default per-call timeout: 10 minutes (synchronous video generation may take several). */
+/** Default per-call timeout of the calls without their own (`DEFAULT_TIMEOUTS_MS`): 10 minutes, in milliseconds. */
 export const DEFAULT_TIMEOUT_MS = 600_000;
+
+/** The endpoint groups whose default timeout is their own: chat completions, the synchronous image endpoints, synchronous video generation. */
+export type TimedEndpoint = 'chat' | 'images' | 'videos';
+
+/**
+ * Default timeouts per endpoint group, in milliseconds, each longer than the longest time the
+ * description gives for it: `videos` 1_200_000 (20 minutes; `POST /api/ai/videos/generate` blocks
+ * 1 to 15 minutes), `images` 300_000 (5 minutes; typically 5 to 30 seconds), `chat` 600_000 (10
+ * minutes; the description gives no time; a stream's timeout covers the whole stream). Used unless
+ * the client's `timeoutMs` or the call's `timeoutMs` is set.
+ */
+export const DEFAULT_TIMEOUTS_MS: Readonly<Record<TimedEndpoint, number>> = Object.freeze({ chat: 600_000, images: 300_000, videos: 1_200_000 });
 /** Default number of retries of a retryable call. */
 export const DEFAULT_MAX_RETRIES = 2;
 /** Default base delay of the retry backoff, in milliseconds. */
@@ -136,8 +153,13 @@ function count(name: string, value: number | undefined, fallback: number, allowI
 export interface TransportSettings {
   /** The service base URL, without a trailing slash (checked: https, or http to a loopback host). */
   baseUrl: string;
-  /** Default per-call timeout. */
+  /** Default per-call timeout (of the calls without their own in `endpointTimeoutsMs`). */
   timeoutMs: number;
+  /**
+   * Default timeouts of the endpoint groups that have their own (`DEFAULT_TIMEOUTS_MS`), or
+   * undefined: `timeoutMs` for every call (the client's `timeoutMs` was set).
+   */
+  endpointTimeoutsMs?: Readonly<Record<TimedEndpoint, number>> | undefined;
   /** How many times a retryable call is retried. */
   maxRetries: number;
   /** Base delay of the jittered exponential retry backoff. */
@@ -182,6 +204,7 @@ export function resolveOptions(options: ClientOptions): ResolvedOptions {
     fetch: f,
     headers,
     timeoutMs: count('timeoutMs', options.timeoutMs, DEFAULT_TIMEOUT_MS, true),
+    endpointTimeoutsMs: options.timeoutMs === undefined ? DEFAULT_TIMEOUTS_MS : undefined,
     maxRetries: count('maxRetries', options.maxRetries, DEFAULT_MAX_RETRIES, true),
     retryBaseDelayMs: count('retryBaseDelayMs', options.retryBaseDelayMs, DEFAULT_RETRY_BASE_DELAY_MS),
     retryMaxDelayMs: count('retryMaxDelayMs', options.retryMaxDelayMs, DEFAULT_RETRY_MAX_DELAY_MS),

@@ -6,7 +6,7 @@
  * (`UntypedRegistry`) every model id and parameter is accepted: the escape hatch for a model newer
  * than the snapshot.
  */
-import type { ChatCompletionParams, ResponseFormat } from './types.ts';
+import type { ChatCompletionParams, MultiPromptShot, ResponseFormat } from './types.ts';
 
 /** What the client needs to know about the models, at the type level. */
 export interface Registry {
@@ -60,7 +60,24 @@ export interface QueueFields extends SdkFields {
 export type MediaBody<P, M extends string, F extends ResponseFormat, X = SdkFields> = { model: M } & MediaParams<P, F, X>;
 
 /** `MediaBody` without `model`: what a per-model endpoint function takes (it sets `model` itself). */
-export type MediaParams<P, F extends ResponseFormat, X = SdkFields> = { response_format?: F } & Omit<X, keyof P | 'response_format'> & Omit<P, 'response_format'>;
+export type MediaParams<P, F extends ResponseFormat, X = SdkFields> = { response_format?: F } & OwnParams<P, X>;
 
-/** A chat request body for model `M`. */
+/** The SDK fields `X` the model's parameters `P` do not declare, then `P`; distributed over a union `P` (e.g. `VideoParams`). */
+export type OwnParams<P, X> = P extends unknown ? Omit<X, keyof P | 'response_format'> & Omit<P, 'response_format'> : never;
+
+/**
+ * The parameters of a video model with the endpoint's `multi_prompt` (items `{ prompt, duration }`,
+ * one per shot): exactly one of `prompt` and `multi_prompt`, as the description states for
+ * `POST /api/ai/videos/generate` (and the queue, which passes them to the model). A schema that
+ * requires `prompt` means "one of the two"; one where `prompt` is optional allows neither but not
+ * both. Unchanged when the schema declares `multi_prompt` itself (the schema wins) or takes no
+ * `prompt` (e.g. an upscaler).
+ */
+export type VideoParams<P> = 'multi_prompt' extends keyof P
+  ? P
+  : 'prompt' extends keyof P
+    ? Omit<P, 'prompt'> & ((Pick<P, 'prompt'> & { multi_prompt?: never }) | { prompt?: never; multi_prompt: MultiPromptShot[] })
+    : P;
+
+/** A chat request body for model `M`: `model` and the chat parameters (`stream` a boolean known at run time). */
 export type ChatBody<M extends string> = { model: M } & ChatCompletionParams;

@@ -1,7 +1,7 @@
 /**
  * The resources of the client, one class per endpoint group, over a `Transport`. Each method's
  * `model` accepts exactly the ids of the registry that the endpoint serves. The methods call the
- * light functions of `endpoints.ts`; streaming (`sse.ts`) and `queue.run` (`queue-run.ts`) are
+ * light functions of `endpoints.ts`; streaming (`chat-stream.ts`, `sse.ts`) and `queue.run` (`queue-run.ts`) are
  * loaded on first use with a dynamic `import()`, which a bundler splits into its own chunk, so
  * that a page making one image call does not load them.
  */
@@ -22,9 +22,10 @@ import {
 import type { FineTuneCreateParams } from './fine-tunes.ts';
 import { eventStreamStatus, type EventStreamStatus } from './queue-link.ts';
 import type { QueueRunOptions, QueueRunOutcome } from './queue-outcomes.ts';
-import type { ChatBody, MediaBody, ParamsOf, QueueFields, Registry } from './registry.ts';
+import type { ChatBody, MediaBody, ParamsOf, QueueFields, Registry, VideoParams } from './registry.ts';
 import type { RequestOptions } from './scope.ts';
-import type { ChatCompletionStream, EventStream, EventStreamOptions } from './sse.ts';
+import type { ChatCompletionStream } from './chat-stream.ts';
+import type { EventStream, EventStreamOptions } from './sse.ts';
 import type { Transport } from './transport.ts';
 import type {
   AnyServerEvent,
@@ -51,7 +52,9 @@ export class ChatCompletions<R extends Registry> {
   /**
    * `POST /api/ai/chat/completions` with `stream: true`: resolves (once the response headers
    * arrived) to a `ChatCompletionStream`, an async iterable of `ChatCompletionChunk` that ends at
-   * the server's `data: [DONE]`. `timeoutMs` covers the whole stream; `signal` aborts it.
+   * the server's `data: [DONE]`; `finalChatCompletion()` collects it into one `ChatCompletion`
+   * (text and tool calls concatenated). `timeoutMs` (default 10 minutes) covers the whole stream;
+   * `signal` aborts it.
    * Never resent unless the service surely did not process it (429, connection refused).
    * @throws BadRequestError (`You must specify a model to call`, `Messages array cannot be empty`),
    * NotFoundError (`Model not found: <name>`), InsufficientCreditsError, OutcomeUnknownError (5xx,
@@ -65,13 +68,13 @@ export class ChatCompletions<R extends Registry> {
    * NotFoundError (`Model not found: <name>`), InsufficientCreditsError, OutcomeUnknownError (5xx,
    * reset or timeout while in flight, unusable answer), TimeoutError, AbortError.
    */
-  create<M extends R['chat']>(body: ChatBody<M> & { stream?: false | undefined }, options?: RequestOptions): Promise<ChatCompletion>;
+  create<M extends R['chat']>(body: ChatBody<M> & { stream?: false | null | undefined }, options?: RequestOptions): Promise<ChatCompletion>;
   /** `POST /api/ai/chat/completions` with `stream` known only at run time. */
   create<M extends R['chat']>(body: ChatBody<M>, options?: RequestOptions): Promise<ChatCompletion | ChatCompletionStream>;
   create<M extends R['chat']>(body: ChatBody<M>, options?: RequestOptions): Promise<ChatCompletion | ChatCompletionStream> {
     const b = body as unknown as Record<string, unknown>;
     if (body.stream !== true) return createChatCompletion(this.t, b, options);
-    return import('./sse.ts').then(({ openChatStream }) => openChatStream(this.t, b, options));
+    return import('./chat-stream.ts').then(({ openChatStream }) => openChatStream(this.t, b, options));
   }
 }
 
@@ -112,23 +115,31 @@ export class Images<R extends Registry> {
   }
 }
 
-/** `videos.generate` (synchronous: 1 to 15 minutes; prefer the queue for anything long). */
+/** `videos.generate` (synchronous: 1 to 15 minutes; prefer the queue for anything long). Default timeout 20 minutes. */
 export class Videos<R extends Registry> {
   constructor(private readonly t: Transport) {}
 
   /**
-   * `POST /api/ai/videos/generate`.
+   * `POST /api/ai/videos/generate`: exactly one of `prompt` and `multi_prompt` (`[{ prompt, duration }]`,
+   * one item per shot, `duration` in seconds) for a model that takes a prompt (`VideoParams`).
+   * Blocks until the video is ready; `timeoutMs` defaults to 20 minutes (`DEFAULT_TIMEOUTS_MS`).
    * @returns `VideoResult` typed by `response_format`.
    * @throws UnprocessableEntityError (`Getting model response error: 422 - Value error, ...` for both or neither of prompt / multi_prompt), NotFoundError, InsufficientCreditsError,
    * OutcomeUnknownError (5xx, reset or timeout while in flight: the video may still be billed), TimeoutError, AbortError.
    */
-  generate<M extends R['video'], F extends ResponseFormat = 'url'>(body: MediaBody<ParamsOf<R, M>, M, F>, options?: RequestOptions): Promise<VideoResult<F>> {
+  generate<M extends R['video'], F extends ResponseFormat = 'url'>(body: MediaBody<VideoParams<ParamsOf<R, M>>, M, F>, options?: RequestOptions): Promise<VideoResult<F>> {
     return generateVideos(this.t, body as Record<string, unknown>, options) as Promise<VideoResult<F>>;
   }
 }
 
-/** A queue request body for model `M`: its parameters plus `num_generations` and `target_namespace`. */
-export type QueueBody<R extends Registry, M extends R['queue'], F extends ResponseFormat = ResponseFormat> = MediaBody<ParamsOf<R, M>, M, F, QueueFields>;
+/**
+ * A queue request body for model `M`: its parameters (for a video model with `multi_prompt`, see
+ * `VideoParams`) plus `num_generations` and `target_namespace`.
+ */
+export type QueueBody<R extends Registry, M extends R['queue'], F extends ResponseFormat = ResponseFormat> = MediaBody<QueueParamsOf<R, M>, M, F, QueueFields>;
+
+/** The model's own parameters on the queue: a video model's with `multi_prompt` (`VideoParams`). */
+export type QueueParamsOf<R extends Registry, M> = M extends R['video'] ? VideoParams<ParamsOf<R, M>> : ParamsOf<R, M>;
 
 /** The asynchronous generation queue. */
 export class Queue<R extends Registry> {
@@ -157,7 +168,8 @@ export class Queue<R extends Registry> {
   }
 
   /**
-   * `POST /api/ai/queue`: enqueue 1 to 4 generations of an image or video model. The body is first
+   * `POST /api/ai/queue`: enqueue 1 to 4 generations of an image or video model (a video model that
+   * takes a prompt: exactly one of `prompt` and `multi_prompt`, see `VideoParams`). The body is first
    * validated against the model's compiled validator (see `EnqueueOptions.validate`). Never resent
    * unless the service surely did not process it (429, connection refused).
    * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.

@@ -1,9 +1,11 @@
 /**
- * The lifetime of one call (`CallScope`) and the options every call takes (`RequestOptions`).
+ * The lifetime of one call (`CallScope`), the options every call takes (`RequestOptions`), and the
+ * per-endpoint default timeout (`endpointTimeout`).
  */
 import { AbortError, TimeoutError } from './errors.ts';
 import { Redactor } from './redact.ts';
 import { startTimer } from './timer.ts';
+import type { TimedEndpoint, TransportSettings } from './options.ts';
 
 /** Options every call takes. Times are in milliseconds. */
 export interface RequestOptions {
@@ -13,6 +15,17 @@ export interface RequestOptions {
   signal?: AbortSignal | undefined;
   /** Override the client's `maxRetries` for this call. */
   maxRetries?: number | undefined;
+}
+
+/**
+ * `options` with the default timeout of `endpoint` (`settings.endpointTimeoutsMs`, e.g. 20 minutes
+ * for synchronous videos) when neither the call (`options.timeoutMs`) nor the client (then
+ * `endpointTimeoutsMs` is undefined and the transport applies its `timeoutMs`) chose one.
+ */
+export function endpointTimeout(t: { readonly settings: Readonly<Pick<TransportSettings, 'endpointTimeoutsMs'>> }, endpoint: TimedEndpoint, options: RequestOptions | undefined): RequestOptions | undefined {
+  const own = t.settings.endpointTimeoutsMs?.[endpoint];
+  if (own === undefined || options?.timeoutMs !== undefined) return options;
+  return { ...options, timeoutMs: own };
 }
 
 /**

@@ -1,7 +1,7 @@
 /**
- * Server-sent events: parsing (eventsource-parser), the `/api/events` stream (`EventStream`) and
- * streaming chat completions (`ChatCompletionStream`), each read with an event-size cap; the
- * events stream also with an idle timeout. Only `ReadableStream` and `TextDecoder` are used
+ * Server-sent events: parsing (eventsource-parser) and the `/api/events` stream (`EventStream`),
+ * read with an event-size cap and an idle timeout; streamed chat completions read with the same
+ * parser are in `chat-stream.ts`. Only `ReadableStream` and `TextDecoder` are used
  * (Node 20+, Deno, Bun, browsers). The shared, reconnecting connection of `queue.run` is in
  * `shared-event-stream.ts`.
  */
@@ -11,7 +11,7 @@ import { readText, type HttpRequest } from './http.ts';
 import type { CallScope, RequestOptions } from './scope.ts';
 import { startTimer } from './timer.ts';
 import type { Transport } from './transport.ts';
-import type { AnyServerEvent, ChatCompletionChunk, ServerEvent } from './types.ts';
+import type { AnyServerEvent, ServerEvent } from './types.ts';
 
 /** How `sseMessages` reads a stream. Times in milliseconds. */
 export interface SseReadOptions {
@@ -243,8 +243,9 @@ export interface EventStreamOptions extends RequestOptions {
 /**
  * The content type of a stream response: an error unless `text/event-stream` (the stream is then
  * released, after reading at most 64 KiB of it for the error's body).
+ * @throws APIError naming `what` and the content type received.
  */
-async function expectEventStream(response: Response, scope: CallScope, request: { method: string; path: string }, what: string): Promise<void> {
+export async function expectEventStream(response: Response, scope: CallScope, request: { method: string; path: string }, what: string): Promise<void> {
   const type = response.headers.get('content-type') ?? '';
   if (type.toLowerCase().includes('text/event-stream')) return;
   const redactor = scope.redactor;
@@ -276,83 +277,4 @@ export async function openEventStream<E extends AnyServerEvent = ServerEvent>(t:
     maxEventBytes: t.settings.maxResponseBytes,
     onActivity,
   });
-}
-
-/**
- * The result of `chat.completions.create({ ..., stream: true })`: an async iterable of
- * `ChatCompletionChunk`, ending at the server's `data: [DONE]`. Iterate it once. `abort()` (or the
- * call's `signal`) stops it; breaking out of `for await` releases the connection. The call's
- * `timeoutMs` covers the whole stream.
- * @throws (from iteration) `APIError` when the server sends an error object in the stream (its
- * message and body redacted like every error), `ConnectionError` when the connection drops or the
- * stream ends before `[DONE]`, `ResponseTooLargeError` for a chunk beyond the size cap,
- * `TimeoutError`, `AbortError`.
- */
-export class ChatCompletionStream implements AsyncIterable<ChatCompletionChunk> {
-  private used = false;
-  private aborted = false;
-
-  constructor(
-    private readonly response: Response,
-    private readonly scope: CallScope,
-    private readonly maxEventBytes: number = Infinity,
-  ) {}
-
-  /** Stop the stream; a pending or later iteration step throws `AbortError`. */
-  abort(): void {
-    this.aborted = true;
-    this.scope.abort();
-  }
-
-  async *[Symbol.asyncIterator](): AsyncGenerator<ChatCompletionChunk, void, undefined> {
-    if (this.used) throw new SDKError('A ChatCompletionStream can be iterated only once');
-    this.used = true;
-    const request = { method: 'POST', path: '/api/ai/chat/completions' };
-    const body = this.response.body;
-    let done = false;
-    try {
-      if (!body) throw new ConnectionError('The chat stream has no body', { request });
-      for await (const m of sseMessages(body, { maxEventBytes: this.maxEventBytes, request })) {
-        // abort() and the signal take effect even for chunks already received.
-        if (this.aborted) throw new AbortError('The chat stream was aborted');
-        if (this.scope.signal.aborted) throw this.scope.endError('POST /api/ai/chat/completions');
-        if (m.data === '[DONE]') {
-          done = true;
-          return;
-        }
-        let chunk: unknown;
-        try {
-          chunk = JSON.parse(m.data);
-        } catch (err) {
-          const redactor = this.scope.redactor;
-          throw new APIError('Invalid JSON in a chat stream chunk', { status: this.response.status, body: truncate(redactor.text(m.data), 65_536), request, cause: redactedJsonError(err, m.data, redactor), redactor });
-        }
-        if (chunk && typeof chunk === 'object' && 'error' in chunk && (chunk as { error: unknown }).error) {
-          throw new APIError(messageFromBody(chunk, 'The chat stream reported an error', this.scope.redactor), { status: this.response.status, body: chunk, request, redactor: this.scope.redactor });
-        }
-        yield chunk as ChatCompletionChunk;
-      }
-      throw new ConnectionError('The chat stream ended before data: [DONE]', { request });
-    } catch (err) {
-      if (err instanceof APIError || err instanceof AbortError) throw err;
-      if (this.aborted) throw new AbortError('The chat stream was aborted', { cause: err, redactor: this.scope.redactor });
-      if (this.scope.signal.aborted) throw this.scope.endError('POST /api/ai/chat/completions', err);
-      throw new ConnectionError(`The chat stream was interrupted: ${err instanceof Error ? err.message : String(err)}`, { request, cause: err, redactor: this.scope.redactor });
-    } finally {
-      if (!done) this.scope.abort(); // the consumer stopped early, or an error: release the connection
-      this.scope.dispose();
-    }
-  }
-}
-
-/**
- * `POST /api/ai/chat/completions` with `stream: true` through `t`: resolves once the response
- * headers arrived. Never resent unless the service surely did not process it.
- * @throws as `Transport.request`, and APIError when the answer is not an event stream.
- */
-export async function openChatStream(t: Transport, body: Record<string, unknown>, options?: RequestOptions): Promise<ChatCompletionStream> {
-  const req: HttpRequest = { method: 'POST', path: '/api/ai/chat/completions', body };
-  const { response, scope } = await t.openStream(req, options);
-  await expectEventStream(response, scope, { method: req.method, path: req.path }, 'a streaming chat completion');
-  return new ChatCompletionStream(response, scope, t.settings.maxResponseBytes);
 }

@@ -55,6 +55,7 @@ export class HttpTransport implements Transport {
     this.settings = Object.freeze({
       baseUrl: o.baseUrl,
       timeoutMs: o.timeoutMs,
+      endpointTimeoutsMs: o.endpointTimeoutsMs,
       maxRetries: o.maxRetries,
       retryBaseDelayMs: o.retryBaseDelayMs,
       retryMaxDelayMs: o.retryMaxDelayMs,

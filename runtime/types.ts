@@ -156,91 +156,9 @@ export interface Model {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Chat completions (the widely used chat-completions format)
+// Chat completions: in `chat-types.ts` (re-exported here, so that every fixed-endpoint type is importable from this module)
 
-/** A content part of a chat message. Image and video URLs must be publicly accessible. */
-export type ChatContentPart =
-  | { type: 'text'; text: string }
-  | { type: 'image_url'; image_url: { url: string } }
-  | { type: 'video_url'; video_url: { url: string } };
-
-/** A chat message: `content` is a string or an array of parts. */
-export interface ChatMessage {
-  role: 'system' | 'user' | 'assistant';
-  content: string | ChatContentPart[];
-}
-
-/** A function tool definition; `parameters` is a JSON-schema object. */
-export interface ChatTool {
-  type: 'function';
-  function: { name: string; description?: string; parameters?: Record<string, unknown> };
-}
-
-/** The chat request body without `model` (the parameters every chat model takes). */
-export interface ChatCompletionParams {
-  /** Must not be empty. */
-  messages: ChatMessage[];
-  /** true returns server-sent events (see `chat.completions.create` overloads). */
-  stream?: boolean;
-  /** Maximum response tokens; default varies by model. */
-  max_tokens?: number;
-  /** 0 to 2; default varies by model. */
-  temperature?: number;
-  top_p?: number;
-  frequency_penalty?: number;
-  presence_penalty?: number;
-  tools?: ChatTool[];
-  tool_choice?: string | Record<string, unknown>;
-  parallel_tool_calls?: boolean;
-  /** e.g. `{ type: 'json_object' }`; support varies by provider. */
-  response_format?: { type: string; [key: string]: unknown };
-}
-
-/** A tool call made by the model; `function.arguments` is a string containing JSON. */
-export interface ToolCall {
-  id: string;
-  index?: number;
-  type: 'function';
-  function: { name: string; arguments: string };
-}
-
-/** Token counts of a completion. */
-export interface Usage {
-  prompt_tokens: number;
-  completion_tokens: number;
-  total_tokens: number;
-}
-
-/** Response of a non-streaming chat completion. `created` is a Unix timestamp in seconds. */
-export interface ChatCompletion {
-  /** `chatcmpl-` then an identifier. */
-  id: string;
-  object: 'chat.completion' | (string & {});
-  created: number;
-  model: string;
-  choices: Array<{
-    index: number;
-    /** `content` is null when the model calls a tool (then `finish_reason` is `tool_calls`). */
-    message: { role: string; content: string | null; tool_calls?: ToolCall[] };
-    finish_reason: 'stop' | 'tool_calls' | (string & {}) | null;
-  }>;
-  usage?: Usage;
-}
-
-/** One chunk of a streaming chat completion. `finish_reason` is null in non-final chunks. */
-export interface ChatCompletionChunk {
-  id: string;
-  object: 'chat.completion.chunk' | (string & {});
-  created: number;
-  model: string;
-  choices: Array<{
-    index: number;
-    delta: { role?: string; content?: string | null; tool_calls?: ToolCall[] };
-    /** Null (or absent: tolerated) in non-final chunks; e.g. `stop` in the final one. */
-    finish_reason?: 'stop' | 'tool_calls' | (string & {}) | null;
-  }>;
-  usage?: Usage | null;
-}
+export type * from './chat-types.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Parameters of models whose schema is null: "the endpoint's parameters as the description lists them"
@@ -262,16 +180,25 @@ export interface DescribedImageEditParams {
   input_image?: string | string[];
 }
 
-/** One shot of a multi-shot video prompt; `duration` in seconds. */
+/** One shot of a multi-shot video prompt (`multi_prompt`): its text and its `duration` in whole seconds. */
 export interface MultiPromptShot {
   prompt: string;
+  /** Seconds (an integer). */
   duration: number;
 }
 
-/** `POST /api/ai/videos/generate` parameters as the description lists them: exactly one of `prompt` / `multi_prompt`. */
-export interface DescribedVideoGenerateParams {
-  prompt?: string;
-  multi_prompt?: MultiPromptShot[];
+/**
+ * The two ways to say what a video shows, exactly one of which a `POST /api/ai/videos/generate`
+ * (or a video generation on the queue) carries: a `prompt`, or a `multi_prompt` of shots. Giving
+ * both, or neither, is a type error (and the service answers 422).
+ */
+export type VideoPrompt = { prompt: string; multi_prompt?: never } | { prompt?: never; multi_prompt: MultiPromptShot[] };
+
+/** `POST /api/ai/videos/generate` parameters as the description lists them: exactly one of `prompt` / `multi_prompt` (`VideoPrompt`). */
+export type DescribedVideoGenerateParams = VideoPrompt & DescribedVideoGenerateOptions;
+
+/** `DescribedVideoGenerateParams` besides the prompt. */
+export interface DescribedVideoGenerateOptions {
   /** Seconds, used with `prompt`; default 5. */
   duration?: number;
   /** Default `16:9`. */

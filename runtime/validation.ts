@@ -77,19 +77,40 @@ export function issuesOf(errors: readonly ValidatorErrorObject[] | null | undefi
 }
 
 /**
+ * The video endpoint's rule "exactly one of `prompt` and `multi_prompt`" in words: the generated
+ * validators state it as `not: { required: [prompt, multi_prompt] }` and `anyOf` of the two
+ * `required`s (see `generator/validators.ts`), whose own messages ("must NOT be valid", two
+ * "is required" and "must match a schema in anyOf") would not say it.
+ */
+function promptChoice(body: unknown, issues: ValidationIssue[]): ValidationIssue[] {
+  if (typeof body !== 'object' || body === null) return issues;
+  const has = (k: string) => (body as Record<string, unknown>)[k] !== undefined;
+  if (has('prompt') && has('multi_prompt') && issues.some((i) => i.pointer === '' && i.keyword === 'not')) {
+    return [{ pointer: '/multi_prompt', message: 'cannot be given together with prompt: give exactly one of prompt and multi_prompt', keyword: 'not' }, ...issues.filter((i) => !(i.pointer === '' && i.keyword === 'not'))];
+  }
+  const missing = (k: string) => issues.some((i) => i.pointer === `/${k}` && i.keyword === 'required');
+  if (!has('prompt') && !has('multi_prompt') && missing('prompt') && missing('multi_prompt')) {
+    const rest = issues.filter((i) => !((i.pointer === '/prompt' || i.pointer === '/multi_prompt') && i.keyword === 'required') && !(i.pointer === '' && i.keyword === 'anyOf'));
+    return [{ pointer: '/prompt', message: 'is required (or multi_prompt instead: exactly one of prompt and multi_prompt)', keyword: 'required' }, ...rest];
+  }
+  return issues;
+}
+
+/**
  * Validate a whole queue request body with the model's compiled validator.
  * @throws ValidationError listing every problem with its JSON pointer (nothing is sent).
  */
 export function checkRequest(model: string, body: unknown, validate: CompiledValidator): void {
   if (validate(body)) return;
-  const issues = issuesOf(validate.errors);
+  const issues = promptChoice(body, issuesOf(validate.errors));
   throw new ValidationError(model, issues.length > 0 ? issues : [{ pointer: '', message: 'is invalid' }]);
 }
 
 /**
  * The checks of the queue's own fields, for a body no compiled validator covers (a model without
- * schema, or one the validator source does not know): `model` is a non-empty string and
- * `num_generations`, when given, an integer from 1 to 4 (the description's range).
+ * schema, or one the validator source does not know): `model` is a non-empty string,
+ * `num_generations`, when given, an integer from 1 to 4 (the description's range), and not both
+ * `prompt` and `multi_prompt`.
  * @throws ValidationError (nothing is sent).
  */
 export function checkQueueFields(body: Record<string, unknown>): void {
@@ -99,6 +120,10 @@ export function checkQueueFields(body: Record<string, unknown>): void {
   const n = body['num_generations'];
   if (n !== undefined && !(typeof n === 'number' && Number.isInteger(n) && n >= 1 && n <= 4)) {
     issues.push({ pointer: '/num_generations', message: 'must be an integer from 1 to 4', keyword: 'maximum' });
+  }
+  // The description's rule for every video model; an image model takes no multi_prompt at all.
+  if (body['prompt'] !== undefined && body['multi_prompt'] !== undefined) {
+    issues.push({ pointer: '/multi_prompt', message: 'cannot be given together with prompt: give exactly one of prompt and multi_prompt', keyword: 'not' });
   }
   if (issues.length > 0) throw new ValidationError(typeof model === 'string' && model !== '' ? model : '(none)', issues);
 }

@@ -215,6 +215,24 @@ describe('specs/openapi.yaml contract', () => {
     }
     expect(schema('ResponseFormat')).toMatchObject({ enum: ['url', 'b64_json'], default: 'url' });
   });
+
+  it('describes chat tool round trips: every message role, streamed tool-call fragments, usage on the last chunk', () => {
+    expect(schema('ChatMessage').discriminator.mapping).toEqual({
+      system: ref('ChatSystemMessage'),
+      user: ref('ChatUserMessage'),
+      assistant: ref('ChatAssistantMessage'),
+      tool: ref('ChatToolMessage'),
+    });
+    expect(schema('ChatToolMessage').required).toEqual(['role', 'tool_call_id', 'content']);
+    expect(schema('ChatAssistantMessage').required).toEqual(['role']);
+    expect(schema('ChatCompletionMessage').properties.role.const).toBe('assistant');
+    expect(schema('ChatCompletionChunkDelta').properties.tool_calls.items.$ref).toBe(ref('ChatCompletionChunkToolCall'));
+    expect(schema('ChatCompletionChunkToolCall').required).toEqual(['index']);
+    expect(schema('ChatCompletionChunk').properties.usage.oneOf[0].$ref).toBe(ref('Usage'));
+    const req = schema('ChatCompletionRequest').properties;
+    for (const f of ['stop', 'seed', 'n', 'stream_options', 'user', 'logprobs', 'top_logprobs', 'max_completion_tokens']) expect(req[f], f).toBeDefined();
+    expect(req.temperature).toMatchObject({ minimum: 0, maximum: 2 });
+  });
 });
 
 describe('openapi-typescript over specs/openapi.yaml', () => {

@@ -256,6 +256,60 @@ describe('chat completions', () => {
   });
 });
 
+describe('chat completions: a model with tools', () => {
+  const tools = [{ type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' }, days: { type: 'integer' } }, required: ['city'] } } }];
+  const sse = async (body: Record<string, unknown>): Promise<Array<Record<string, any>>> => {
+    const res = await fetch(`${srv.url}/api/ai/chat/completions`, { method: 'POST', headers: { ...AUTH, 'Content-Type': 'application/json' }, body: JSON.stringify({ ...body, stream: true }) });
+    const text = await res.text();
+    expect(text.endsWith('data: [DONE]\n\n')).toBe(true);
+    return text.split('\n\n').filter((b) => b && b !== 'data: [DONE]').map((b) => JSON.parse(b.slice(6)));
+  };
+
+  it('calls the tool with arguments from its schema, then answers with text that uses the tool result', async () => {
+    const messages: Array<Record<string, unknown>> = [{ role: 'user', content: 'Paris' }];
+    const first = await call(srv, 'POST', '/api/ai/chat/completions', { model: 'gpt-4o-mini', tools, messages });
+    const msg = first.json.choices[0].message;
+    expect(first.json.choices[0].finish_reason).toBe('tool_calls');
+    expect(JSON.parse(msg.tool_calls[0].function.arguments)).toEqual({ city: 'Paris', days: 1 });
+    messages.push(msg, { role: 'tool', tool_call_id: msg.tool_calls[0].id, content: '{"temp":21}' });
+    const second = await call(srv, 'POST', '/api/ai/chat/completions', { model: 'gpt-4o-mini', tools, messages });
+    expect(second.json.choices[0]).toEqual({ index: 0, message: { role: 'assistant', content: 'Tool results: {"temp":21}' }, finish_reason: 'stop' });
+  });
+
+  it('streams a tool call in fragments: id and name first, then the arguments in pieces', async () => {
+    const chunks = await sse({ model: 'gpt-4o-mini', tools, messages: [{ role: 'user', content: 'Paris' }], stream_options: { include_usage: true } });
+    const deltas = chunks.filter((c) => c.choices.length > 0).map((c) => c.choices[0].delta.tool_calls?.[0]);
+    expect(deltas[0]).toMatchObject({ index: 0, type: 'function', function: { name: 'get_weather', arguments: '' } });
+    expect(deltas[0].id).toMatch(/^call_/);
+    const rest = deltas.slice(1).filter(Boolean);
+    expect(rest.length).toBeGreaterThan(1);
+    expect(rest.every((d) => d.id === undefined && d.function.name === undefined && d.index === 0)).toBe(true);
+    expect(JSON.parse(rest.map((d) => d.function.arguments).join(''))).toEqual({ city: 'Paris', days: 1 });
+    expect(chunks.at(-2)!.choices[0].finish_reason).toBe('tool_calls');
+    expect(chunks.at(-1)).toMatchObject({ choices: [], usage: { total_tokens: expect.any(Number) } });
+  });
+
+  it('answers a JSON object in JSON mode, streamed or not, and follows a json_schema', async () => {
+    const messages = [{ role: 'user', content: 'give json' }];
+    const r = await call(srv, 'POST', '/api/ai/chat/completions', { model: 'gpt-4o-mini', messages, response_format: { type: 'json_object' } });
+    expect(JSON.parse(r.json.choices[0].message.content)).toEqual({ echo: 'Echo: give json' });
+    const chunks = await sse({ model: 'gpt-4o-mini', messages, response_format: { type: 'json_object' } });
+    expect(JSON.parse(chunks.map((c) => c.choices[0].delta.content ?? '').join(''))).toEqual({ echo: 'Echo: give json' });
+    const schema = { type: 'object', properties: { name: { type: 'string' }, ok: { type: 'boolean' } } };
+    const s = await call(srv, 'POST', '/api/ai/chat/completions', { model: 'gpt-4o-mini', messages, response_format: { type: 'json_schema', json_schema: { name: 'x', schema } } });
+    expect(JSON.parse(s.json.choices[0].message.content)).toEqual({ name: 'Echo: give json', ok: true });
+  });
+
+  it('refuses unknown roles and tool messages without tool_call_id with a 400 (ours)', async () => {
+    const bad = await call(srv, 'POST', '/api/ai/chat/completions', { model: 'gpt-4o-mini', messages: [{ role: 'wizard', content: 'x' }] });
+    expect(bad.status).toBe(400);
+    expect(bad.json.error.message).toContain('messages[0].role: unknown role "wizard"');
+    const tool = await call(srv, 'POST', '/api/ai/chat/completions', { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'x' }, { role: 'tool', content: 'y' }] });
+    expect(tool.status).toBe(400);
+    expect(tool.json.error.message).toContain('tool_call_id');
+  });
+});
+
 describe('images and videos', () => {
   it('generates an image as a url that can be downloaded without auth, or as b64_json', async () => {
     const r = await call(srv, 'POST', '/api/ai/images/generate', { model: 'flux-1-dev', prompt: 'a cat', aspect_ratio: '1:1' });

@@ -14,6 +14,7 @@ import type {
   RequestOptions,
   ResponseFormat,
   Transport,
+  VideoParams,
   VideoResult,
 } from '../../runtime/index.ts';
 import { enqueueGenerations, generateVideos } from '../../runtime/endpoints.ts';
@@ -126,14 +127,14 @@ export const bytedanceSeedance20TextToVideoId = 'bytedance-seedance-2-0-text-to-
 /**
  * Generate videos with `bytedance-seedance-2-0-text-to-video`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
- * @param params The model's parameters (`BytedanceSeedance20TextToVideoParams`), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
+ * @param params The model's parameters (`BytedanceSeedance20TextToVideoParams`, with exactly one of `prompt` and `multi_prompt` when it takes a prompt), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds; default 1_200_000, 20 minutes), `signal`, `maxRetries`.
  * @returns `VideoResult` typed by `response_format`.
  * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent), TimeoutError, AbortError.
  */
 export function bytedanceSeedance20TextToVideoGenerateVideo<F extends ResponseFormat = 'url'>(
   client: Transport,
-  params: MediaParams<BytedanceSeedance20TextToVideoParams, F>,
+  params: MediaParams<VideoParams<BytedanceSeedance20TextToVideoParams>, F>,
   options?: RequestOptions,
 ): Promise<VideoResult<F>> {
   return generateVideos(client, { ...params, model: 'bytedance-seedance-2-0-text-to-video' }, options) as Promise<
@@ -144,14 +145,14 @@ export function bytedanceSeedance20TextToVideoGenerateVideo<F extends ResponseFo
 /**
  * Enqueue generations of `bytedance-seedance-2-0-text-to-video`: `POST /api/ai/queue`, validated first against the model's schema (compiled at generate time) unless `validate: false`.
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
- * @param params The model's parameters (`BytedanceSeedance20TextToVideoParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param params The model's parameters (`BytedanceSeedance20TextToVideoParams`, with exactly one of `prompt` and `multi_prompt` when it takes a prompt), `num_generations` (1 to 4), `response_format` and `target_namespace`.
  * @param options `validate`, `timeoutMs` (milliseconds), `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
  * @throws ValidationError (nothing sent), NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent: check `queue.list`).
  */
 export function bytedanceSeedance20TextToVideoEnqueue(
   client: Transport,
-  params: MediaParams<BytedanceSeedance20TextToVideoParams, ResponseFormat, QueueFields>,
+  params: MediaParams<VideoParams<BytedanceSeedance20TextToVideoParams>, ResponseFormat, QueueFields>,
   options?: EnqueueOptions,
 ): Promise<EnqueueResponse> {
   return enqueueGenerations(client, { ...params, model: 'bytedance-seedance-2-0-text-to-video' }, options, validate);
@@ -160,14 +161,14 @@ export function bytedanceSeedance20TextToVideoEnqueue(
 /**
  * Enqueue generations of `bytedance-seedance-2-0-text-to-video` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`) over the event stream: `queue.run`, validated first against the model's schema (compiled at generate time) unless `validate: false`.
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
- * @param params The model's parameters (`BytedanceSeedance20TextToVideoParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param params The model's parameters (`BytedanceSeedance20TextToVideoParams`, with exactly one of `prompt` and `multi_prompt` when it takes a prompt), `num_generations` (1 to 4), `response_format` and `target_namespace`.
  * @param options `validate`, `timeoutMs` (milliseconds, default one hour), `signal`, `onProgress`, `onEvent`.
  * @returns One `QueueRunOutcome` per generation, in enqueue order.
  * @throws ValidationError (nothing sent), QueueRunTimeoutError, QueueRunAbortError, and the errors of enqueue.
  */
 export function bytedanceSeedance20TextToVideoRun(
   client: Transport,
-  params: MediaParams<BytedanceSeedance20TextToVideoParams, ResponseFormat, QueueFields>,
+  params: MediaParams<VideoParams<BytedanceSeedance20TextToVideoParams>, ResponseFormat, QueueFields>,
   options?: QueueRunOptions,
 ): Promise<QueueRunOutcome[]> {
   return runGenerations(client, { ...params, model: 'bytedance-seedance-2-0-text-to-video' }, options, validate);

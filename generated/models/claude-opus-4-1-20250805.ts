@@ -4,7 +4,12 @@
  * To change it, change the specs, the generator or the templates and run `npm run generate` again.
  */
 
-import type { ChatCompletion, ChatCompletionParams, RequestOptions, Transport } from '../../runtime/index.ts';
+import type {
+  ChatCompletion,
+  ChatCompletionParamsNonStreaming,
+  RequestOptions,
+  Transport,
+} from '../../runtime/index.ts';
 import { createChatCompletion } from '../../runtime/endpoints.ts';
 
 /**
@@ -13,7 +18,7 @@ import { createChatCompletion } from '../../runtime/endpoints.ts';
  * Parameters of model `claude-opus-4-1-20250805`, generated from `specs/models/claude-opus-4-1-20250805.json` (its schema is null: it takes the standard chat-completions body).
  * Served by: `chat.completions.create`.
  */
-export type ClaudeOpus4120250805Params = ChatCompletionParams;
+export type ClaudeOpus4120250805Params = ChatCompletionParamsNonStreaming;
 
 /** The request schema of `claude-opus-4-1-20250805` exactly as in `specs/models/claude-opus-4-1-20250805.json` (null), as data. */
 export const claudeOpus4120250805Schema: null = null;
@@ -23,14 +28,14 @@ export const claudeOpus4120250805Id = 'claude-opus-4-1-20250805' as const;
 /**
  * Create a chat completion with `claude-opus-4-1-20250805`: `POST /api/ai/chat/completions` (not streaming; stream with `client.chat.completions.create({ stream: true })`).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
- * @param params The chat body without `model` (`ClaudeOpus4120250805Params`).
+ * @param params The chat body without `model` (`ClaudeOpus4120250805Params`: `stream` absent or false).
  * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
  * @returns `ChatCompletion`.
  * @throws BadRequestError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent).
  */
 export function claudeOpus4120250805CreateChatCompletion(
   client: Transport,
-  params: ClaudeOpus4120250805Params & { stream?: false },
+  params: ClaudeOpus4120250805Params,
   options?: RequestOptions,
 ): Promise<ChatCompletion> {
   return createChatCompletion(client, { ...params, model: 'claude-opus-4-1-20250805' }, options);

@@ -4,7 +4,12 @@
  * To change it, change the specs, the generator or the templates and run `npm run generate` again.
  */
 
-import type { ChatCompletion, ChatCompletionParams, RequestOptions, Transport } from '../../runtime/index.ts';
+import type {
+  ChatCompletion,
+  ChatCompletionParamsNonStreaming,
+  RequestOptions,
+  Transport,
+} from '../../runtime/index.ts';
 import { createChatCompletion } from '../../runtime/endpoints.ts';
 
 /**
@@ -13,7 +18,7 @@ import { createChatCompletion } from '../../runtime/endpoints.ts';
  * Parameters of model `claude-opus-4-6`, generated from `specs/models/claude-opus-4-6.json` (its schema is null: it takes the standard chat-completions body).
  * Served by: `chat.completions.create`.
  */
-export type ClaudeOpus46Params = ChatCompletionParams;
+export type ClaudeOpus46Params = ChatCompletionParamsNonStreaming;
 
 /** The request schema of `claude-opus-4-6` exactly as in `specs/models/claude-opus-4-6.json` (null), as data. */
 export const claudeOpus46Schema: null = null;
@@ -23,14 +28,14 @@ export const claudeOpus46Id = 'claude-opus-4-6' as const;
 /**
  * Create a chat completion with `claude-opus-4-6`: `POST /api/ai/chat/completions` (not streaming; stream with `client.chat.completions.create({ stream: true })`).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
- * @param params The chat body without `model` (`ClaudeOpus46Params`).
+ * @param params The chat body without `model` (`ClaudeOpus46Params`: `stream` absent or false).
  * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
  * @returns `ChatCompletion`.
  * @throws BadRequestError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent).
  */
 export function claudeOpus46CreateChatCompletion(
   client: Transport,
-  params: ClaudeOpus46Params & { stream?: false },
+  params: ClaudeOpus46Params,
   options?: RequestOptions,
 ): Promise<ChatCompletion> {
   return createChatCompletion(client, { ...params, model: 'claude-opus-4-6' }, options);

@@ -4,7 +4,12 @@
  * To change it, change the specs, the generator or the templates and run `npm run generate` again.
  */
 
-import type { ChatCompletion, ChatCompletionParams, RequestOptions, Transport } from '../../runtime/index.ts';
+import type {
+  ChatCompletion,
+  ChatCompletionParamsNonStreaming,
+  RequestOptions,
+  Transport,
+} from '../../runtime/index.ts';
 import { createChatCompletion } from '../../runtime/endpoints.ts';
 
 /**
@@ -13,7 +18,7 @@ import { createChatCompletion } from '../../runtime/endpoints.ts';
  * Parameters of model `claude-sonnet-4-6`, generated from `specs/models/claude-sonnet-4-6.json` (its schema is null: it takes the standard chat-completions body).
  * Served by: `chat.completions.create`.
  */
-export type ClaudeSonnet46Params = ChatCompletionParams;
+export type ClaudeSonnet46Params = ChatCompletionParamsNonStreaming;
 
 /** The request schema of `claude-sonnet-4-6` exactly as in `specs/models/claude-sonnet-4-6.json` (null), as data. */
 export const claudeSonnet46Schema: null = null;
@@ -23,14 +28,14 @@ export const claudeSonnet46Id = 'claude-sonnet-4-6' as const;
 /**
  * Create a chat completion with `claude-sonnet-4-6`: `POST /api/ai/chat/completions` (not streaming; stream with `client.chat.completions.create({ stream: true })`).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
- * @param params The chat body without `model` (`ClaudeSonnet46Params`).
+ * @param params The chat body without `model` (`ClaudeSonnet46Params`: `stream` absent or false).
  * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
  * @returns `ChatCompletion`.
  * @throws BadRequestError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent).
  */
 export function claudeSonnet46CreateChatCompletion(
   client: Transport,
-  params: ClaudeSonnet46Params & { stream?: false },
+  params: ClaudeSonnet46Params,
   options?: RequestOptions,
 ): Promise<ChatCompletion> {
   return createChatCompletion(client, { ...params, model: 'claude-sonnet-4-6' }, options);

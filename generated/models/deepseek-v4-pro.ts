@@ -4,7 +4,12 @@
  * To change it, change the specs, the generator or the templates and run `npm run generate` again.
  */
 
-import type { ChatCompletion, ChatCompletionParams, RequestOptions, Transport } from '../../runtime/index.ts';
+import type {
+  ChatCompletion,
+  ChatCompletionParamsNonStreaming,
+  RequestOptions,
+  Transport,
+} from '../../runtime/index.ts';
 import { createChatCompletion } from '../../runtime/endpoints.ts';
 
 /**
@@ -13,7 +18,7 @@ import { createChatCompletion } from '../../runtime/endpoints.ts';
  * Parameters of model `deepseek-v4-pro`, generated from `specs/models/deepseek-v4-pro.json` (its schema is null: it takes the standard chat-completions body).
  * Served by: `chat.completions.create`.
  */
-export type DeepseekV4ProParams = ChatCompletionParams;
+export type DeepseekV4ProParams = ChatCompletionParamsNonStreaming;
 
 /** The request schema of `deepseek-v4-pro` exactly as in `specs/models/deepseek-v4-pro.json` (null), as data. */
 export const deepseekV4ProSchema: null = null;
@@ -23,14 +28,14 @@ export const deepseekV4ProId = 'deepseek-v4-pro' as const;
 /**
  * Create a chat completion with `deepseek-v4-pro`: `POST /api/ai/chat/completions` (not streaming; stream with `client.chat.completions.create({ stream: true })`).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
- * @param params The chat body without `model` (`DeepseekV4ProParams`).
+ * @param params The chat body without `model` (`DeepseekV4ProParams`: `stream` absent or false).
  * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
  * @returns `ChatCompletion`.
  * @throws BadRequestError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent).
  */
 export function deepseekV4ProCreateChatCompletion(
   client: Transport,
-  params: DeepseekV4ProParams & { stream?: false },
+  params: DeepseekV4ProParams,
   options?: RequestOptions,
 ): Promise<ChatCompletion> {
   return createChatCompletion(client, { ...params, model: 'deepseek-v4-pro' }, options);

@@ -4,7 +4,12 @@
  * To change it, change the specs, the generator or the templates and run `npm run generate` again.
  */
 
-import type { ChatCompletion, ChatCompletionParams, RequestOptions, Transport } from '../../runtime/index.ts';
+import type {
+  ChatCompletion,
+  ChatCompletionParamsNonStreaming,
+  RequestOptions,
+  Transport,
+} from '../../runtime/index.ts';
 import { createChatCompletion } from '../../runtime/endpoints.ts';
 
 /**
@@ -13,7 +18,7 @@ import { createChatCompletion } from '../../runtime/endpoints.ts';
  * Parameters of model `gemini-2-5-flash`, generated from `specs/models/gemini-2-5-flash.json` (its schema is null: it takes the standard chat-completions body).
  * Served by: `chat.completions.create`.
  */
-export type Gemini25FlashParams = ChatCompletionParams;
+export type Gemini25FlashParams = ChatCompletionParamsNonStreaming;
 
 /** The request schema of `gemini-2-5-flash` exactly as in `specs/models/gemini-2-5-flash.json` (null), as data. */
 export const gemini25FlashSchema: null = null;
@@ -23,14 +28,14 @@ export const gemini25FlashId = 'gemini-2-5-flash' as const;
 /**
  * Create a chat completion with `gemini-2-5-flash`: `POST /api/ai/chat/completions` (not streaming; stream with `client.chat.completions.create({ stream: true })`).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
- * @param params The chat body without `model` (`Gemini25FlashParams`).
+ * @param params The chat body without `model` (`Gemini25FlashParams`: `stream` absent or false).
  * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
  * @returns `ChatCompletion`.
  * @throws BadRequestError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent).
  */
 export function gemini25FlashCreateChatCompletion(
   client: Transport,
-  params: Gemini25FlashParams & { stream?: false },
+  params: Gemini25FlashParams,
   options?: RequestOptions,
 ): Promise<ChatCompletion> {
   return createChatCompletion(client, { ...params, model: 'gemini-2-5-flash' }, options);

@@ -4,7 +4,12 @@
  * To change it, change the specs, the generator or the templates and run `npm run generate` again.
  */
 
-import type { ChatCompletion, ChatCompletionParams, RequestOptions, Transport } from '../../runtime/index.ts';
+import type {
+  ChatCompletion,
+  ChatCompletionParamsNonStreaming,
+  RequestOptions,
+  Transport,
+} from '../../runtime/index.ts';
 import { createChatCompletion } from '../../runtime/endpoints.ts';
 
 /**
@@ -13,7 +18,7 @@ import { createChatCompletion } from '../../runtime/endpoints.ts';
  * Parameters of model `gpt-4-1-nano-2025-04-14`, generated from `specs/models/gpt-4-1-nano-2025-04-14.json` (its schema is null: it takes the standard chat-completions body).
  * Served by: `chat.completions.create`.
  */
-export type Gpt41Nano20250414Params = ChatCompletionParams;
+export type Gpt41Nano20250414Params = ChatCompletionParamsNonStreaming;
 
 /** The request schema of `gpt-4-1-nano-2025-04-14` exactly as in `specs/models/gpt-4-1-nano-2025-04-14.json` (null), as data. */
 export const gpt41Nano20250414Schema: null = null;
@@ -23,14 +28,14 @@ export const gpt41Nano20250414Id = 'gpt-4-1-nano-2025-04-14' as const;
 /**
  * Create a chat completion with `gpt-4-1-nano-2025-04-14`: `POST /api/ai/chat/completions` (not streaming; stream with `client.chat.completions.create({ stream: true })`).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
- * @param params The chat body without `model` (`Gpt41Nano20250414Params`).
+ * @param params The chat body without `model` (`Gpt41Nano20250414Params`: `stream` absent or false).
  * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
  * @returns `ChatCompletion`.
  * @throws BadRequestError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent).
  */
 export function gpt41Nano20250414CreateChatCompletion(
   client: Transport,
-  params: Gpt41Nano20250414Params & { stream?: false },
+  params: Gpt41Nano20250414Params,
   options?: RequestOptions,
 ): Promise<ChatCompletion> {
   return createChatCompletion(client, { ...params, model: 'gpt-4-1-nano-2025-04-14' }, options);

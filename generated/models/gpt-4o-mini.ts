@@ -4,7 +4,12 @@
  * To change it, change the specs, the generator or the templates and run `npm run generate` again.
  */
 
-import type { ChatCompletion, ChatCompletionParams, RequestOptions, Transport } from '../../runtime/index.ts';
+import type {
+  ChatCompletion,
+  ChatCompletionParamsNonStreaming,
+  RequestOptions,
+  Transport,
+} from '../../runtime/index.ts';
 import { createChatCompletion } from '../../runtime/endpoints.ts';
 
 /**
@@ -13,7 +18,7 @@ import { createChatCompletion } from '../../runtime/endpoints.ts';
  * Parameters of model `gpt-4o-mini`, generated from `specs/models/gpt-4o-mini.json` (its schema is null: it takes the standard chat-completions body).
  * Served by: `chat.completions.create`.
  */
-export type Gpt4oMiniParams = ChatCompletionParams;
+export type Gpt4oMiniParams = ChatCompletionParamsNonStreaming;
 
 /** The request schema of `gpt-4o-mini` exactly as in `specs/models/gpt-4o-mini.json` (null), as data. */
 export const gpt4oMiniSchema: null = null;
@@ -23,14 +28,14 @@ export const gpt4oMiniId = 'gpt-4o-mini' as const;
 /**
  * Create a chat completion with `gpt-4o-mini`: `POST /api/ai/chat/completions` (not streaming; stream with `client.chat.completions.create({ stream: true })`).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
- * @param params The chat body without `model` (`Gpt4oMiniParams`).
+ * @param params The chat body without `model` (`Gpt4oMiniParams`: `stream` absent or false).
  * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
  * @returns `ChatCompletion`.
  * @throws BadRequestError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent).
  */
 export function gpt4oMiniCreateChatCompletion(
   client: Transport,
-  params: Gpt4oMiniParams & { stream?: false },
+  params: Gpt4oMiniParams,
   options?: RequestOptions,
 ): Promise<ChatCompletion> {
   return createChatCompletion(client, { ...params, model: 'gpt-4o-mini' }, options);

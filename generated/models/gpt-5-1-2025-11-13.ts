@@ -4,7 +4,12 @@
  * To change it, change the specs, the generator or the templates and run `npm run generate` again.
  */
 
-import type { ChatCompletion, ChatCompletionParams, RequestOptions, Transport } from '../../runtime/index.ts';
+import type {
+  ChatCompletion,
+  ChatCompletionParamsNonStreaming,
+  RequestOptions,
+  Transport,
+} from '../../runtime/index.ts';
 import { createChatCompletion } from '../../runtime/endpoints.ts';
 
 /**
@@ -13,7 +18,7 @@ import { createChatCompletion } from '../../runtime/endpoints.ts';
  * Parameters of model `gpt-5-1-2025-11-13`, generated from `specs/models/gpt-5-1-2025-11-13.json` (its schema is null: it takes the standard chat-completions body).
  * Served by: `chat.completions.create`.
  */
-export type Gpt5120251113Params = ChatCompletionParams;
+export type Gpt5120251113Params = ChatCompletionParamsNonStreaming;
 
 /** The request schema of `gpt-5-1-2025-11-13` exactly as in `specs/models/gpt-5-1-2025-11-13.json` (null), as data. */
 export const gpt5120251113Schema: null = null;
@@ -23,14 +28,14 @@ export const gpt5120251113Id = 'gpt-5-1-2025-11-13' as const;
 /**
  * Create a chat completion with `gpt-5-1-2025-11-13`: `POST /api/ai/chat/completions` (not streaming; stream with `client.chat.completions.create({ stream: true })`).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
- * @param params The chat body without `model` (`Gpt5120251113Params`).
+ * @param params The chat body without `model` (`Gpt5120251113Params`: `stream` absent or false).
  * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
  * @returns `ChatCompletion`.
  * @throws BadRequestError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent).
  */
 export function gpt5120251113CreateChatCompletion(
   client: Transport,
-  params: Gpt5120251113Params & { stream?: false },
+  params: Gpt5120251113Params,
   options?: RequestOptions,
 ): Promise<ChatCompletion> {
   return createChatCompletion(client, { ...params, model: 'gpt-5-1-2025-11-13' }, options);

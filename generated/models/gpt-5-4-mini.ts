@@ -4,7 +4,12 @@
  * To change it, change the specs, the generator or the templates and run `npm run generate` again.
  */
 
-import type { ChatCompletion, ChatCompletionParams, RequestOptions, Transport } from '../../runtime/index.ts';
+import type {
+  ChatCompletion,
+  ChatCompletionParamsNonStreaming,
+  RequestOptions,
+  Transport,
+} from '../../runtime/index.ts';
 import { createChatCompletion } from '../../runtime/endpoints.ts';
 
 /**
@@ -13,7 +18,7 @@ import { createChatCompletion } from '../../runtime/endpoints.ts';
  * Parameters of model `gpt-5-4-mini`, generated from `specs/models/gpt-5-4-mini.json` (its schema is null: it takes the standard chat-completions body).
  * Served by: `chat.completions.create`.
  */
-export type Gpt54MiniParams = ChatCompletionParams;
+export type Gpt54MiniParams = ChatCompletionParamsNonStreaming;
 
 /** The request schema of `gpt-5-4-mini` exactly as in `specs/models/gpt-5-4-mini.json` (null), as data. */
 export const gpt54MiniSchema: null = null;
@@ -23,14 +28,14 @@ export const gpt54MiniId = 'gpt-5-4-mini' as const;
 /**
  * Create a chat completion with `gpt-5-4-mini`: `POST /api/ai/chat/completions` (not streaming; stream with `client.chat.completions.create({ stream: true })`).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
- * @param params The chat body without `model` (`Gpt54MiniParams`).
+ * @param params The chat body without `model` (`Gpt54MiniParams`: `stream` absent or false).
  * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
  * @returns `ChatCompletion`.
  * @throws BadRequestError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent).
  */
 export function gpt54MiniCreateChatCompletion(
   client: Transport,
-  params: Gpt54MiniParams & { stream?: false },
+  params: Gpt54MiniParams,
   options?: RequestOptions,
 ): Promise<ChatCompletion> {
   return createChatCompletion(client, { ...params, model: 'gpt-5-4-mini' }, options);

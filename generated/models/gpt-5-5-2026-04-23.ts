@@ -4,7 +4,12 @@
  * To change it, change the specs, the generator or the templates and run `npm run generate` again.
  */
 
-import type { ChatCompletion, ChatCompletionParams, RequestOptions, Transport } from '../../runtime/index.ts';
+import type {
+  ChatCompletion,
+  ChatCompletionParamsNonStreaming,
+  RequestOptions,
+  Transport,
+} from '../../runtime/index.ts';
 import { createChatCompletion } from '../../runtime/endpoints.ts';
 
 /**
@@ -13,7 +18,7 @@ import { createChatCompletion } from '../../runtime/endpoints.ts';
  * Parameters of model `gpt-5-5-2026-04-23`, generated from `specs/models/gpt-5-5-2026-04-23.json` (its schema is null: it takes the standard chat-completions body).
  * Served by: `chat.completions.create`.
  */
-export type Gpt5520260423Params = ChatCompletionParams;
+export type Gpt5520260423Params = ChatCompletionParamsNonStreaming;
 
 /** The request schema of `gpt-5-5-2026-04-23` exactly as in `specs/models/gpt-5-5-2026-04-23.json` (null), as data. */
 export const gpt5520260423Schema: null = null;
@@ -23,14 +28,14 @@ export const gpt5520260423Id = 'gpt-5-5-2026-04-23' as const;
 /**
  * Create a chat completion with `gpt-5-5-2026-04-23`: `POST /api/ai/chat/completions` (not streaming; stream with `client.chat.completions.create({ stream: true })`).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
- * @param params The chat body without `model` (`Gpt5520260423Params`).
+ * @param params The chat body without `model` (`Gpt5520260423Params`: `stream` absent or false).
  * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
  * @returns `ChatCompletion`.
  * @throws BadRequestError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent).
  */
 export function gpt5520260423CreateChatCompletion(
   client: Transport,
-  params: Gpt5520260423Params & { stream?: false },
+  params: Gpt5520260423Params,
   options?: RequestOptions,
 ): Promise<ChatCompletion> {
   return createChatCompletion(client, { ...params, model: 'gpt-5-5-2026-04-23' }, options);

@@ -4,7 +4,12 @@
  * To change it, change the specs, the generator or the templates and run `npm run generate` again.
  */
 
-import type { ChatCompletion, ChatCompletionParams, RequestOptions, Transport } from '../../runtime/index.ts';
+import type {
+  ChatCompletion,
+  ChatCompletionParamsNonStreaming,
+  RequestOptions,
+  Transport,
+} from '../../runtime/index.ts';
 import { createChatCompletion } from '../../runtime/endpoints.ts';
 
 /**
@@ -13,7 +18,7 @@ import { createChatCompletion } from '../../runtime/endpoints.ts';
  * Parameters of model `gpt-5-6-terra`, generated from `specs/models/gpt-5-6-terra.json` (its schema is null: it takes the standard chat-completions body).
  * Served by: `chat.completions.create`.
  */
-export type Gpt56TerraParams = ChatCompletionParams;
+export type Gpt56TerraParams = ChatCompletionParamsNonStreaming;
 
 /** The request schema of `gpt-5-6-terra` exactly as in `specs/models/gpt-5-6-terra.json` (null), as data. */
 export const gpt56TerraSchema: null = null;
@@ -23,14 +28,14 @@ export const gpt56TerraId = 'gpt-5-6-terra' as const;
 /**
  * Create a chat completion with `gpt-5-6-terra`: `POST /api/ai/chat/completions` (not streaming; stream with `client.chat.completions.create({ stream: true })`).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
- * @param params The chat body without `model` (`Gpt56TerraParams`).
+ * @param params The chat body without `model` (`Gpt56TerraParams`: `stream` absent or false).
  * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
  * @returns `ChatCompletion`.
  * @throws BadRequestError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent).
  */
 export function gpt56TerraCreateChatCompletion(
   client: Transport,
-  params: Gpt56TerraParams & { stream?: false },
+  params: Gpt56TerraParams,
   options?: RequestOptions,
 ): Promise<ChatCompletion> {
   return createChatCompletion(client, { ...params, model: 'gpt-5-6-terra' }, options);

@@ -4,7 +4,12 @@
  * To change it, change the specs, the generator or the templates and run `npm run generate` again.
  */
 
-import type { ChatCompletion, ChatCompletionParams, RequestOptions, Transport } from '../../runtime/index.ts';
+import type {
+  ChatCompletion,
+  ChatCompletionParamsNonStreaming,
+  RequestOptions,
+  Transport,
+} from '../../runtime/index.ts';
 import { createChatCompletion } from '../../runtime/endpoints.ts';
 
 /**
@@ -13,7 +18,7 @@ import { createChatCompletion } from '../../runtime/endpoints.ts';
  * Parameters of model `gpt-5-nano`, generated from `specs/models/gpt-5-nano.json` (its schema is null: it takes the standard chat-completions body).
  * Served by: `chat.completions.create`.
  */
-export type Gpt5NanoParams = ChatCompletionParams;
+export type Gpt5NanoParams = ChatCompletionParamsNonStreaming;
 
 /** The request schema of `gpt-5-nano` exactly as in `specs/models/gpt-5-nano.json` (null), as data. */
 export const gpt5NanoSchema: null = null;
@@ -23,14 +28,14 @@ export const gpt5NanoId = 'gpt-5-nano' as const;
 /**
  * Create a chat completion with `gpt-5-nano`: `POST /api/ai/chat/completions` (not streaming; stream with `client.chat.completions.create({ stream: true })`).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
- * @param params The chat body without `model` (`Gpt5NanoParams`).
+ * @param params The chat body without `model` (`Gpt5NanoParams`: `stream` absent or false).
  * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
  * @returns `ChatCompletion`.
  * @throws BadRequestError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent).
  */
 export function gpt5NanoCreateChatCompletion(
   client: Transport,
-  params: Gpt5NanoParams & { stream?: false },
+  params: Gpt5NanoParams,
   options?: RequestOptions,
 ): Promise<ChatCompletion> {
   return createChatCompletion(client, { ...params, model: 'gpt-5-nano' }, options);

@@ -4,7 +4,12 @@
  * To change it, change the specs, the generator or the templates and run `npm run generate` again.
  */
 
-import type { ChatCompletion, ChatCompletionParams, RequestOptions, Transport } from '../../runtime/index.ts';
+import type {
+  ChatCompletion,
+  ChatCompletionParamsNonStreaming,
+  RequestOptions,
+  Transport,
+} from '../../runtime/index.ts';
 import { createChatCompletion } from '../../runtime/endpoints.ts';
 
 /**
@@ -13,7 +18,7 @@ import { createChatCompletion } from '../../runtime/endpoints.ts';
  * Parameters of model `gpt-oss-120b`, generated from `specs/models/gpt-oss-120b.json` (its schema is null: it takes the standard chat-completions body).
  * Served by: `chat.completions.create`.
  */
-export type GptOss120bParams = ChatCompletionParams;
+export type GptOss120bParams = ChatCompletionParamsNonStreaming;
 
 /** The request schema of `gpt-oss-120b` exactly as in `specs/models/gpt-oss-120b.json` (null), as data. */
 export const gptOss120bSchema: null = null;
@@ -23,14 +28,14 @@ export const gptOss120bId = 'gpt-oss-120b' as const;
 /**
  * Create a chat completion with `gpt-oss-120b`: `POST /api/ai/chat/completions` (not streaming; stream with `client.chat.completions.create({ stream: true })`).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
- * @param params The chat body without `model` (`GptOss120bParams`).
+ * @param params The chat body without `model` (`GptOss120bParams`: `stream` absent or false).
  * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
  * @returns `ChatCompletion`.
  * @throws BadRequestError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent).
  */
 export function gptOss120bCreateChatCompletion(
   client: Transport,
-  params: GptOss120bParams & { stream?: false },
+  params: GptOss120bParams,
   options?: RequestOptions,
 ): Promise<ChatCompletion> {
   return createChatCompletion(client, { ...params, model: 'gpt-oss-120b' }, options);

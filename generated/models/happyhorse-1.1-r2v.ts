@@ -14,6 +14,7 @@ import type {
   RequestOptions,
   ResponseFormat,
   Transport,
+  VideoParams,
   VideoResult,
 } from '../../runtime/index.ts';
 import { enqueueGenerations, generateVideos } from '../../runtime/endpoints.ts';
@@ -115,14 +116,14 @@ export const happyhorse1_1R2vId = 'happyhorse-1.1-r2v' as const;
 /**
  * Generate videos with `happyhorse-1.1-r2v`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
- * @param params The model's parameters (`Happyhorse1_1R2vParams`), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
+ * @param params The model's parameters (`Happyhorse1_1R2vParams`, with exactly one of `prompt` and `multi_prompt` when it takes a prompt), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds; default 1_200_000, 20 minutes), `signal`, `maxRetries`.
  * @returns `VideoResult` typed by `response_format`.
  * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent), TimeoutError, AbortError.
  */
 export function happyhorse1_1R2vGenerateVideo<F extends ResponseFormat = 'url'>(
   client: Transport,
-  params: MediaParams<Happyhorse1_1R2vParams, F>,
+  params: MediaParams<VideoParams<Happyhorse1_1R2vParams>, F>,
   options?: RequestOptions,
 ): Promise<VideoResult<F>> {
   return generateVideos(client, { ...params, model: 'happyhorse-1.1-r2v' }, options) as Promise<VideoResult<F>>;
@@ -131,14 +132,14 @@ export function happyhorse1_1R2vGenerateVideo<F extends ResponseFormat = 'url'>(
 /**
  * Enqueue generations of `happyhorse-1.1-r2v`: `POST /api/ai/queue`, validated first against the model's schema (compiled at generate time) unless `validate: false`.
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
- * @param params The model's parameters (`Happyhorse1_1R2vParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param params The model's parameters (`Happyhorse1_1R2vParams`, with exactly one of `prompt` and `multi_prompt` when it takes a prompt), `num_generations` (1 to 4), `response_format` and `target_namespace`.
  * @param options `validate`, `timeoutMs` (milliseconds), `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
  * @throws ValidationError (nothing sent), NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent: check `queue.list`).
  */
 export function happyhorse1_1R2vEnqueue(
   client: Transport,
-  params: MediaParams<Happyhorse1_1R2vParams, ResponseFormat, QueueFields>,
+  params: MediaParams<VideoParams<Happyhorse1_1R2vParams>, ResponseFormat, QueueFields>,
   options?: EnqueueOptions,
 ): Promise<EnqueueResponse> {
   return enqueueGenerations(client, { ...params, model: 'happyhorse-1.1-r2v' }, options, validate);
@@ -147,14 +148,14 @@ export function happyhorse1_1R2vEnqueue(
 /**
  * Enqueue generations of `happyhorse-1.1-r2v` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`) over the event stream: `queue.run`, validated first against the model's schema (compiled at generate time) unless `validate: false`.
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
- * @param params The model's parameters (`Happyhorse1_1R2vParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param params The model's parameters (`Happyhorse1_1R2vParams`, with exactly one of `prompt` and `multi_prompt` when it takes a prompt), `num_generations` (1 to 4), `response_format` and `target_namespace`.
  * @param options `validate`, `timeoutMs` (milliseconds, default one hour), `signal`, `onProgress`, `onEvent`.
  * @returns One `QueueRunOutcome` per generation, in enqueue order.
  * @throws ValidationError (nothing sent), QueueRunTimeoutError, QueueRunAbortError, and the errors of enqueue.
  */
 export function happyhorse1_1R2vRun(
   client: Transport,
-  params: MediaParams<Happyhorse1_1R2vParams, ResponseFormat, QueueFields>,
+  params: MediaParams<VideoParams<Happyhorse1_1R2vParams>, ResponseFormat, QueueFields>,
   options?: QueueRunOptions,
 ): Promise<QueueRunOutcome[]> {
   return runGenerations(client, { ...params, model: 'happyhorse-1.1-r2v' }, options, validate);

@@ -14,6 +14,7 @@ import type {
   RequestOptions,
   ResponseFormat,
   Transport,
+  VideoParams,
   VideoResult,
 } from '../../runtime/index.ts';
 import { enqueueGenerations, generateVideos } from '../../runtime/endpoints.ts';
@@ -112,14 +113,14 @@ export const klingVideoO1ReferenceToVideoId = 'kling-video-o1-reference-to-video
 /**
  * Generate videos with `kling-video-o1-reference-to-video`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
- * @param params The model's parameters (`KlingVideoO1ReferenceToVideoParams`), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
+ * @param params The model's parameters (`KlingVideoO1ReferenceToVideoParams`, with exactly one of `prompt` and `multi_prompt` when it takes a prompt), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds; default 1_200_000, 20 minutes), `signal`, `maxRetries`.
  * @returns `VideoResult` typed by `response_format`.
  * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent), TimeoutError, AbortError.
  */
 export function klingVideoO1ReferenceToVideoGenerateVideo<F extends ResponseFormat = 'url'>(
   client: Transport,
-  params: MediaParams<KlingVideoO1ReferenceToVideoParams, F>,
+  params: MediaParams<VideoParams<KlingVideoO1ReferenceToVideoParams>, F>,
   options?: RequestOptions,
 ): Promise<VideoResult<F>> {
   return generateVideos(client, { ...params, model: 'kling-video-o1-reference-to-video' }, options) as Promise<
@@ -130,14 +131,14 @@ export function klingVideoO1ReferenceToVideoGenerateVideo<F extends ResponseForm
 /**
  * Enqueue generations of `kling-video-o1-reference-to-video`: `POST /api/ai/queue`, validated first against the model's schema (compiled at generate time) unless `validate: false`.
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
- * @param params The model's parameters (`KlingVideoO1ReferenceToVideoParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param params The model's parameters (`KlingVideoO1ReferenceToVideoParams`, with exactly one of `prompt` and `multi_prompt` when it takes a prompt), `num_generations` (1 to 4), `response_format` and `target_namespace`.
  * @param options `validate`, `timeoutMs` (milliseconds), `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
  * @throws ValidationError (nothing sent), NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent: check `queue.list`).
  */
 export function klingVideoO1ReferenceToVideoEnqueue(
   client: Transport,
-  params: MediaParams<KlingVideoO1ReferenceToVideoParams, ResponseFormat, QueueFields>,
+  params: MediaParams<VideoParams<KlingVideoO1ReferenceToVideoParams>, ResponseFormat, QueueFields>,
   options?: EnqueueOptions,
 ): Promise<EnqueueResponse> {
   return enqueueGenerations(client, { ...params, model: 'kling-video-o1-reference-to-video' }, options, validate);
@@ -146,14 +147,14 @@ export function klingVideoO1ReferenceToVideoEnqueue(
 /**
  * Enqueue generations of `kling-video-o1-reference-to-video` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`) over the event stream: `queue.run`, validated first against the model's schema (compiled at generate time) unless `validate: false`.
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
- * @param params The model's parameters (`KlingVideoO1ReferenceToVideoParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param params The model's parameters (`KlingVideoO1ReferenceToVideoParams`, with exactly one of `prompt` and `multi_prompt` when it takes a prompt), `num_generations` (1 to 4), `response_format` and `target_namespace`.
  * @param options `validate`, `timeoutMs` (milliseconds, default one hour), `signal`, `onProgress`, `onEvent`.
  * @returns One `QueueRunOutcome` per generation, in enqueue order.
  * @throws ValidationError (nothing sent), QueueRunTimeoutError, QueueRunAbortError, and the errors of enqueue.
  */
 export function klingVideoO1ReferenceToVideoRun(
   client: Transport,
-  params: MediaParams<KlingVideoO1ReferenceToVideoParams, ResponseFormat, QueueFields>,
+  params: MediaParams<VideoParams<KlingVideoO1ReferenceToVideoParams>, ResponseFormat, QueueFields>,
   options?: QueueRunOptions,
 ): Promise<QueueRunOutcome[]> {
   return runGenerations(client, { ...params, model: 'kling-video-o1-reference-to-video' }, options, validate);

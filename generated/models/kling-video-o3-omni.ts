@@ -14,6 +14,7 @@ import type {
   RequestOptions,
   ResponseFormat,
   Transport,
+  VideoParams,
   VideoResult,
 } from '../../runtime/index.ts';
 import { enqueueGenerations, generateVideos } from '../../runtime/endpoints.ts';
@@ -211,14 +212,14 @@ export const klingVideoO3OmniId = 'kling-video-o3-omni' as const;
 /**
  * Generate videos with `kling-video-o3-omni`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
- * @param params The model's parameters (`KlingVideoO3OmniParams`), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
+ * @param params The model's parameters (`KlingVideoO3OmniParams`, with exactly one of `prompt` and `multi_prompt` when it takes a prompt), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds; default 1_200_000, 20 minutes), `signal`, `maxRetries`.
  * @returns `VideoResult` typed by `response_format`.
  * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent), TimeoutError, AbortError.
  */
 export function klingVideoO3OmniGenerateVideo<F extends ResponseFormat = 'url'>(
   client: Transport,
-  params: MediaParams<KlingVideoO3OmniParams, F>,
+  params: MediaParams<VideoParams<KlingVideoO3OmniParams>, F>,
   options?: RequestOptions,
 ): Promise<VideoResult<F>> {
   return generateVideos(client, { ...params, model: 'kling-video-o3-omni' }, options) as Promise<VideoResult<F>>;
@@ -227,14 +228,14 @@ export function klingVideoO3OmniGenerateVideo<F extends ResponseFormat = 'url'>(
 /**
  * Enqueue generations of `kling-video-o3-omni`: `POST /api/ai/queue`, validated first against the model's schema (compiled at generate time) unless `validate: false`.
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
- * @param params The model's parameters (`KlingVideoO3OmniParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param params The model's parameters (`KlingVideoO3OmniParams`, with exactly one of `prompt` and `multi_prompt` when it takes a prompt), `num_generations` (1 to 4), `response_format` and `target_namespace`.
  * @param options `validate`, `timeoutMs` (milliseconds), `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
  * @throws ValidationError (nothing sent), NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent: check `queue.list`).
  */
 export function klingVideoO3OmniEnqueue(
   client: Transport,
-  params: MediaParams<KlingVideoO3OmniParams, ResponseFormat, QueueFields>,
+  params: MediaParams<VideoParams<KlingVideoO3OmniParams>, ResponseFormat, QueueFields>,
   options?: EnqueueOptions,
 ): Promise<EnqueueResponse> {
   return enqueueGenerations(client, { ...params, model: 'kling-video-o3-omni' }, options, validate);
@@ -243,14 +244,14 @@ export function klingVideoO3OmniEnqueue(
 /**
  * Enqueue generations of `kling-video-o3-omni` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`) over the event stream: `queue.run`, validated first against the model's schema (compiled at generate time) unless `validate: false`.
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
- * @param params The model's parameters (`KlingVideoO3OmniParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param params The model's parameters (`KlingVideoO3OmniParams`, with exactly one of `prompt` and `multi_prompt` when it takes a prompt), `num_generations` (1 to 4), `response_format` and `target_namespace`.
  * @param options `validate`, `timeoutMs` (milliseconds, default one hour), `signal`, `onProgress`, `onEvent`.
  * @returns One `QueueRunOutcome` per generation, in enqueue order.
  * @throws ValidationError (nothing sent), QueueRunTimeoutError, QueueRunAbortError, and the errors of enqueue.
  */
 export function klingVideoO3OmniRun(
   client: Transport,
-  params: MediaParams<KlingVideoO3OmniParams, ResponseFormat, QueueFields>,
+  params: MediaParams<VideoParams<KlingVideoO3OmniParams>, ResponseFormat, QueueFields>,
   options?: QueueRunOptions,
 ): Promise<QueueRunOutcome[]> {
   return runGenerations(client, { ...params, model: 'kling-video-o3-omni' }, options, validate);

@@ -14,6 +14,7 @@ import type {
   RequestOptions,
   ResponseFormat,
   Transport,
+  VideoParams,
   VideoResult,
 } from '../../runtime/index.ts';
 import { enqueueGenerations, generateVideos } from '../../runtime/endpoints.ts';
@@ -181,14 +182,14 @@ export const ltx23Pro22bICLoRAUnionControlId = 'ltx-2-3-pro-22b-IC-LoRA-Union-Co
 /**
  * Generate videos with `ltx-2-3-pro-22b-IC-LoRA-Union-Control`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
- * @param params The model's parameters (`Ltx23Pro22bICLoRAUnionControlParams`), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
+ * @param params The model's parameters (`Ltx23Pro22bICLoRAUnionControlParams`, with exactly one of `prompt` and `multi_prompt` when it takes a prompt), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds; default 1_200_000, 20 minutes), `signal`, `maxRetries`.
  * @returns `VideoResult` typed by `response_format`.
  * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent), TimeoutError, AbortError.
  */
 export function ltx23Pro22bICLoRAUnionControlGenerateVideo<F extends ResponseFormat = 'url'>(
   client: Transport,
-  params: MediaParams<Ltx23Pro22bICLoRAUnionControlParams, F>,
+  params: MediaParams<VideoParams<Ltx23Pro22bICLoRAUnionControlParams>, F>,
   options?: RequestOptions,
 ): Promise<VideoResult<F>> {
   return generateVideos(client, { ...params, model: 'ltx-2-3-pro-22b-IC-LoRA-Union-Control' }, options) as Promise<
@@ -199,14 +200,14 @@ export function ltx23Pro22bICLoRAUnionControlGenerateVideo<F extends ResponseFor
 /**
  * Enqueue generations of `ltx-2-3-pro-22b-IC-LoRA-Union-Control`: `POST /api/ai/queue`, validated first against the model's schema (compiled at generate time) unless `validate: false`.
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
- * @param params The model's parameters (`Ltx23Pro22bICLoRAUnionControlParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param params The model's parameters (`Ltx23Pro22bICLoRAUnionControlParams`, with exactly one of `prompt` and `multi_prompt` when it takes a prompt), `num_generations` (1 to 4), `response_format` and `target_namespace`.
  * @param options `validate`, `timeoutMs` (milliseconds), `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
  * @throws ValidationError (nothing sent), NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent: check `queue.list`).
  */
 export function ltx23Pro22bICLoRAUnionControlEnqueue(
   client: Transport,
-  params: MediaParams<Ltx23Pro22bICLoRAUnionControlParams, ResponseFormat, QueueFields>,
+  params: MediaParams<VideoParams<Ltx23Pro22bICLoRAUnionControlParams>, ResponseFormat, QueueFields>,
   options?: EnqueueOptions,
 ): Promise<EnqueueResponse> {
   return enqueueGenerations(client, { ...params, model: 'ltx-2-3-pro-22b-IC-LoRA-Union-Control' }, options, validate);
@@ -215,14 +216,14 @@ export function ltx23Pro22bICLoRAUnionControlEnqueue(
 /**
  * Enqueue generations of `ltx-2-3-pro-22b-IC-LoRA-Union-Control` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`) over the event stream: `queue.run`, validated first against the model's schema (compiled at generate time) unless `validate: false`.
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
- * @param params The model's parameters (`Ltx23Pro22bICLoRAUnionControlParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param params The model's parameters (`Ltx23Pro22bICLoRAUnionControlParams`, with exactly one of `prompt` and `multi_prompt` when it takes a prompt), `num_generations` (1 to 4), `response_format` and `target_namespace`.
  * @param options `validate`, `timeoutMs` (milliseconds, default one hour), `signal`, `onProgress`, `onEvent`.
  * @returns One `QueueRunOutcome` per generation, in enqueue order.
  * @throws ValidationError (nothing sent), QueueRunTimeoutError, QueueRunAbortError, and the errors of enqueue.
  */
 export function ltx23Pro22bICLoRAUnionControlRun(
   client: Transport,
-  params: MediaParams<Ltx23Pro22bICLoRAUnionControlParams, ResponseFormat, QueueFields>,
+  params: MediaParams<VideoParams<Ltx23Pro22bICLoRAUnionControlParams>, ResponseFormat, QueueFields>,
   options?: QueueRunOptions,
 ): Promise<QueueRunOutcome[]> {
   return runGenerations(client, { ...params, model: 'ltx-2-3-pro-22b-IC-LoRA-Union-Control' }, options, validate);

@@ -14,6 +14,7 @@ import type {
   RequestOptions,
   ResponseFormat,
   Transport,
+  VideoParams,
   VideoResult,
 } from '../../runtime/index.ts';
 import { enqueueGenerations, generateVideos } from '../../runtime/endpoints.ts';
@@ -166,14 +167,14 @@ export const ltx23QualityHdrId = 'ltx-2-3-quality-hdr' as const;
 /**
  * Generate videos with `ltx-2-3-quality-hdr`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
- * @param params The model's parameters (`Ltx23QualityHdrParams`), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
+ * @param params The model's parameters (`Ltx23QualityHdrParams`, with exactly one of `prompt` and `multi_prompt` when it takes a prompt), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds; default 1_200_000, 20 minutes), `signal`, `maxRetries`.
  * @returns `VideoResult` typed by `response_format`.
  * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent), TimeoutError, AbortError.
  */
 export function ltx23QualityHdrGenerateVideo<F extends ResponseFormat = 'url'>(
   client: Transport,
-  params: MediaParams<Ltx23QualityHdrParams, F>,
+  params: MediaParams<VideoParams<Ltx23QualityHdrParams>, F>,
   options?: RequestOptions,
 ): Promise<VideoResult<F>> {
   return generateVideos(client, { ...params, model: 'ltx-2-3-quality-hdr' }, options) as Promise<VideoResult<F>>;
@@ -182,14 +183,14 @@ export function ltx23QualityHdrGenerateVideo<F extends ResponseFormat = 'url'>(
 /**
  * Enqueue generations of `ltx-2-3-quality-hdr`: `POST /api/ai/queue`, validated first against the model's schema (compiled at generate time) unless `validate: false`.
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
- * @param params The model's parameters (`Ltx23QualityHdrParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param params The model's parameters (`Ltx23QualityHdrParams`, with exactly one of `prompt` and `multi_prompt` when it takes a prompt), `num_generations` (1 to 4), `response_format` and `target_namespace`.
  * @param options `validate`, `timeoutMs` (milliseconds), `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
  * @throws ValidationError (nothing sent), NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent: check `queue.list`).
  */
 export function ltx23QualityHdrEnqueue(
   client: Transport,
-  params: MediaParams<Ltx23QualityHdrParams, ResponseFormat, QueueFields>,
+  params: MediaParams<VideoParams<Ltx23QualityHdrParams>, ResponseFormat, QueueFields>,
   options?: EnqueueOptions,
 ): Promise<EnqueueResponse> {
   return enqueueGenerations(client, { ...params, model: 'ltx-2-3-quality-hdr' }, options, validate);
@@ -198,14 +199,14 @@ export function ltx23QualityHdrEnqueue(
 /**
  * Enqueue generations of `ltx-2-3-quality-hdr` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`) over the event stream: `queue.run`, validated first against the model's schema (compiled at generate time) unless `validate: false`.
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
- * @param params The model's parameters (`Ltx23QualityHdrParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param params The model's parameters (`Ltx23QualityHdrParams`, with exactly one of `prompt` and `multi_prompt` when it takes a prompt), `num_generations` (1 to 4), `response_format` and `target_namespace`.
  * @param options `validate`, `timeoutMs` (milliseconds, default one hour), `signal`, `onProgress`, `onEvent`.
  * @returns One `QueueRunOutcome` per generation, in enqueue order.
  * @throws ValidationError (nothing sent), QueueRunTimeoutError, QueueRunAbortError, and the errors of enqueue.
  */
 export function ltx23QualityHdrRun(
   client: Transport,
-  params: MediaParams<Ltx23QualityHdrParams, ResponseFormat, QueueFields>,
+  params: MediaParams<VideoParams<Ltx23QualityHdrParams>, ResponseFormat, QueueFields>,
   options?: QueueRunOptions,
 ): Promise<QueueRunOutcome[]> {
   return runGenerations(client, { ...params, model: 'ltx-2-3-quality-hdr' }, options, validate);

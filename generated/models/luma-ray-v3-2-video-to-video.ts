@@ -14,6 +14,7 @@ import type {
   RequestOptions,
   ResponseFormat,
   Transport,
+  VideoParams,
   VideoResult,
 } from '../../runtime/index.ts';
 import { enqueueGenerations, generateVideos } from '../../runtime/endpoints.ts';
@@ -175,14 +176,14 @@ export const lumaRayV32VideoToVideoId = 'luma-ray-v3-2-video-to-video' as const;
 /**
  * Generate videos with `luma-ray-v3-2-video-to-video`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
- * @param params The model's parameters (`LumaRayV32VideoToVideoParams`), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
+ * @param params The model's parameters (`LumaRayV32VideoToVideoParams`, with exactly one of `prompt` and `multi_prompt` when it takes a prompt), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds; default 1_200_000, 20 minutes), `signal`, `maxRetries`.
  * @returns `VideoResult` typed by `response_format`.
  * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent), TimeoutError, AbortError.
  */
 export function lumaRayV32VideoToVideoGenerateVideo<F extends ResponseFormat = 'url'>(
   client: Transport,
-  params: MediaParams<LumaRayV32VideoToVideoParams, F>,
+  params: MediaParams<VideoParams<LumaRayV32VideoToVideoParams>, F>,
   options?: RequestOptions,
 ): Promise<VideoResult<F>> {
   return generateVideos(client, { ...params, model: 'luma-ray-v3-2-video-to-video' }, options) as Promise<
@@ -193,14 +194,14 @@ export function lumaRayV32VideoToVideoGenerateVideo<F extends ResponseFormat = '
 /**
  * Enqueue generations of `luma-ray-v3-2-video-to-video`: `POST /api/ai/queue`, validated first against the model's schema (compiled at generate time) unless `validate: false`.
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
- * @param params The model's parameters (`LumaRayV32VideoToVideoParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param params The model's parameters (`LumaRayV32VideoToVideoParams`, with exactly one of `prompt` and `multi_prompt` when it takes a prompt), `num_generations` (1 to 4), `response_format` and `target_namespace`.
  * @param options `validate`, `timeoutMs` (milliseconds), `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
  * @throws ValidationError (nothing sent), NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent: check `queue.list`).
  */
 export function lumaRayV32VideoToVideoEnqueue(
   client: Transport,
-  params: MediaParams<LumaRayV32VideoToVideoParams, ResponseFormat, QueueFields>,
+  params: MediaParams<VideoParams<LumaRayV32VideoToVideoParams>, ResponseFormat, QueueFields>,
   options?: EnqueueOptions,
 ): Promise<EnqueueResponse> {
   return enqueueGenerations(client, { ...params, model: 'luma-ray-v3-2-video-to-video' }, options, validate);
@@ -209,14 +210,14 @@ export function lumaRayV32VideoToVideoEnqueue(
 /**
  * Enqueue generations of `luma-ray-v3-2-video-to-video` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`) over the event stream: `queue.run`, validated first against the model's schema (compiled at generate time) unless `validate: false`.
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
- * @param params The model's parameters (`LumaRayV32VideoToVideoParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param params The model's parameters (`LumaRayV32VideoToVideoParams`, with exactly one of `prompt` and `multi_prompt` when it takes a prompt), `num_generations` (1 to 4), `response_format` and `target_namespace`.
  * @param options `validate`, `timeoutMs` (milliseconds, default one hour), `signal`, `onProgress`, `onEvent`.
  * @returns One `QueueRunOutcome` per generation, in enqueue order.
  * @throws ValidationError (nothing sent), QueueRunTimeoutError, QueueRunAbortError, and the errors of enqueue.
  */
 export function lumaRayV32VideoToVideoRun(
   client: Transport,
-  params: MediaParams<LumaRayV32VideoToVideoParams, ResponseFormat, QueueFields>,
+  params: MediaParams<VideoParams<LumaRayV32VideoToVideoParams>, ResponseFormat, QueueFields>,
   options?: QueueRunOptions,
 ): Promise<QueueRunOutcome[]> {
   return runGenerations(client, { ...params, model: 'luma-ray-v3-2-video-to-video' }, options, validate);

@@ -4,7 +4,12 @@
  * To change it, change the specs, the generator or the templates and run `npm run generate` again.
  */
 
-import type { ChatCompletion, ChatCompletionParams, RequestOptions, Transport } from '../../runtime/index.ts';
+import type {
+  ChatCompletion,
+  ChatCompletionParamsNonStreaming,
+  RequestOptions,
+  Transport,
+} from '../../runtime/index.ts';
 import { createChatCompletion } from '../../runtime/endpoints.ts';
 
 /**
@@ -13,7 +18,7 @@ import { createChatCompletion } from '../../runtime/endpoints.ts';
  * Parameters of model `ministral-3b-latest`, generated from `specs/models/ministral-3b-latest.json` (its schema is null: it takes the standard chat-completions body).
  * Served by: `chat.completions.create`.
  */
-export type Ministral3bLatestParams = ChatCompletionParams;
+export type Ministral3bLatestParams = ChatCompletionParamsNonStreaming;
 
 /** The request schema of `ministral-3b-latest` exactly as in `specs/models/ministral-3b-latest.json` (null), as data. */
 export const ministral3bLatestSchema: null = null;
@@ -23,14 +28,14 @@ export const ministral3bLatestId = 'ministral-3b-latest' as const;
 /**
  * Create a chat completion with `ministral-3b-latest`: `POST /api/ai/chat/completions` (not streaming; stream with `client.chat.completions.create({ stream: true })`).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
- * @param params The chat body without `model` (`Ministral3bLatestParams`).
+ * @param params The chat body without `model` (`Ministral3bLatestParams`: `stream` absent or false).
  * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
  * @returns `ChatCompletion`.
  * @throws BadRequestError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent).
  */
 export function ministral3bLatestCreateChatCompletion(
   client: Transport,
-  params: Ministral3bLatestParams & { stream?: false },
+  params: Ministral3bLatestParams,
   options?: RequestOptions,
 ): Promise<ChatCompletion> {
   return createChatCompletion(client, { ...params, model: 'ministral-3b-latest' }, options);

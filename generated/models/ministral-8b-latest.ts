@@ -4,7 +4,12 @@
  * To change it, change the specs, the generator or the templates and run `npm run generate` again.
  */
 
-import type { ChatCompletion, ChatCompletionParams, RequestOptions, Transport } from '../../runtime/index.ts';
+import type {
+  ChatCompletion,
+  ChatCompletionParamsNonStreaming,
+  RequestOptions,
+  Transport,
+} from '../../runtime/index.ts';
 import { createChatCompletion } from '../../runtime/endpoints.ts';
 
 /**
@@ -13,7 +18,7 @@ import { createChatCompletion } from '../../runtime/endpoints.ts';
  * Parameters of model `ministral-8b-latest`, generated from `specs/models/ministral-8b-latest.json` (its schema is null: it takes the standard chat-completions body).
  * Served by: `chat.completions.create`.
  */
-export type Ministral8bLatestParams = ChatCompletionParams;
+export type Ministral8bLatestParams = ChatCompletionParamsNonStreaming;
 
 /** The request schema of `ministral-8b-latest` exactly as in `specs/models/ministral-8b-latest.json` (null), as data. */
 export const ministral8bLatestSchema: null = null;
@@ -23,14 +28,14 @@ export const ministral8bLatestId = 'ministral-8b-latest' as const;
 /**
  * Create a chat completion with `ministral-8b-latest`: `POST /api/ai/chat/completions` (not streaming; stream with `client.chat.completions.create({ stream: true })`).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
- * @param params The chat body without `model` (`Ministral8bLatestParams`).
+ * @param params The chat body without `model` (`Ministral8bLatestParams`: `stream` absent or false).
  * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
  * @returns `ChatCompletion`.
  * @throws BadRequestError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent).
  */
 export function ministral8bLatestCreateChatCompletion(
   client: Transport,
-  params: Ministral8bLatestParams & { stream?: false },
+  params: Ministral8bLatestParams,
   options?: RequestOptions,
 ): Promise<ChatCompletion> {
   return createChatCompletion(client, { ...params, model: 'ministral-8b-latest' }, options);

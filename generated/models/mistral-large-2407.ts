@@ -4,7 +4,12 @@
  * To change it, change the specs, the generator or the templates and run `npm run generate` again.
  */
 
-import type { ChatCompletion, ChatCompletionParams, RequestOptions, Transport } from '../../runtime/index.ts';
+import type {
+  ChatCompletion,
+  ChatCompletionParamsNonStreaming,
+  RequestOptions,
+  Transport,
+} from '../../runtime/index.ts';
 import { createChatCompletion } from '../../runtime/endpoints.ts';
 
 /**
@@ -13,7 +18,7 @@ import { createChatCompletion } from '../../runtime/endpoints.ts';
  * Parameters of model `mistral-large-2407`, generated from `specs/models/mistral-large-2407.json` (its schema is null: it takes the standard chat-completions body).
  * Served by: `chat.completions.create`.
  */
-export type MistralLarge2407Params = ChatCompletionParams;
+export type MistralLarge2407Params = ChatCompletionParamsNonStreaming;
 
 /** The request schema of `mistral-large-2407` exactly as in `specs/models/mistral-large-2407.json` (null), as data. */
 export const mistralLarge2407Schema: null = null;
@@ -23,14 +28,14 @@ export const mistralLarge2407Id = 'mistral-large-2407' as const;
 /**
  * Create a chat completion with `mistral-large-2407`: `POST /api/ai/chat/completions` (not streaming; stream with `client.chat.completions.create({ stream: true })`).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
- * @param params The chat body without `model` (`MistralLarge2407Params`).
+ * @param params The chat body without `model` (`MistralLarge2407Params`: `stream` absent or false).
  * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
  * @returns `ChatCompletion`.
  * @throws BadRequestError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent).
  */
 export function mistralLarge2407CreateChatCompletion(
   client: Transport,
-  params: MistralLarge2407Params & { stream?: false },
+  params: MistralLarge2407Params,
   options?: RequestOptions,
 ): Promise<ChatCompletion> {
   return createChatCompletion(client, { ...params, model: 'mistral-large-2407' }, options);

@@ -4,7 +4,12 @@
  * To change it, change the specs, the generator or the templates and run `npm run generate` again.
  */
 
-import type { ChatCompletion, ChatCompletionParams, RequestOptions, Transport } from '../../runtime/index.ts';
+import type {
+  ChatCompletion,
+  ChatCompletionParamsNonStreaming,
+  RequestOptions,
+  Transport,
+} from '../../runtime/index.ts';
 import { createChatCompletion } from '../../runtime/endpoints.ts';
 
 /**
@@ -13,7 +18,7 @@ import { createChatCompletion } from '../../runtime/endpoints.ts';
  * Parameters of model `moonshotai-kimi-k2-5`, generated from `specs/models/moonshotai-kimi-k2-5.json` (its schema is null: it takes the standard chat-completions body).
  * Served by: `chat.completions.create`.
  */
-export type MoonshotaiKimiK25Params = ChatCompletionParams;
+export type MoonshotaiKimiK25Params = ChatCompletionParamsNonStreaming;
 
 /** The request schema of `moonshotai-kimi-k2-5` exactly as in `specs/models/moonshotai-kimi-k2-5.json` (null), as data. */
 export const moonshotaiKimiK25Schema: null = null;
@@ -23,14 +28,14 @@ export const moonshotaiKimiK25Id = 'moonshotai-kimi-k2-5' as const;
 /**
  * Create a chat completion with `moonshotai-kimi-k2-5`: `POST /api/ai/chat/completions` (not streaming; stream with `client.chat.completions.create({ stream: true })`).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
- * @param params The chat body without `model` (`MoonshotaiKimiK25Params`).
+ * @param params The chat body without `model` (`MoonshotaiKimiK25Params`: `stream` absent or false).
  * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
  * @returns `ChatCompletion`.
  * @throws BadRequestError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent).
  */
 export function moonshotaiKimiK25CreateChatCompletion(
   client: Transport,
-  params: MoonshotaiKimiK25Params & { stream?: false },
+  params: MoonshotaiKimiK25Params,
   options?: RequestOptions,
 ): Promise<ChatCompletion> {
   return createChatCompletion(client, { ...params, model: 'moonshotai-kimi-k2-5' }, options);

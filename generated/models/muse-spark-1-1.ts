@@ -4,7 +4,12 @@
  * To change it, change the specs, the generator or the templates and run `npm run generate` again.
  */
 
-import type { ChatCompletion, ChatCompletionParams, RequestOptions, Transport } from '../../runtime/index.ts';
+import type {
+  ChatCompletion,
+  ChatCompletionParamsNonStreaming,
+  RequestOptions,
+  Transport,
+} from '../../runtime/index.ts';
 import { createChatCompletion } from '../../runtime/endpoints.ts';
 
 /**
@@ -13,7 +18,7 @@ import { createChatCompletion } from '../../runtime/endpoints.ts';
  * Parameters of model `muse-spark-1-1`, generated from `specs/models/muse-spark-1-1.json` (its schema is null: it takes the standard chat-completions body).
  * Served by: `chat.completions.create`.
  */
-export type MuseSpark11Params = ChatCompletionParams;
+export type MuseSpark11Params = ChatCompletionParamsNonStreaming;
 
 /** The request schema of `muse-spark-1-1` exactly as in `specs/models/muse-spark-1-1.json` (null), as data. */
 export const museSpark11Schema: null = null;
@@ -23,14 +28,14 @@ export const museSpark11Id = 'muse-spark-1-1' as const;
 /**
  * Create a chat completion with `muse-spark-1-1`: `POST /api/ai/chat/completions` (not streaming; stream with `client.chat.completions.create({ stream: true })`).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
- * @param params The chat body without `model` (`MuseSpark11Params`).
+ * @param params The chat body without `model` (`MuseSpark11Params`: `stream` absent or false).
  * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
  * @returns `ChatCompletion`.
  * @throws BadRequestError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent).
  */
 export function museSpark11CreateChatCompletion(
   client: Transport,
-  params: MuseSpark11Params & { stream?: false },
+  params: MuseSpark11Params,
   options?: RequestOptions,
 ): Promise<ChatCompletion> {
   return createChatCompletion(client, { ...params, model: 'muse-spark-1-1' }, options);

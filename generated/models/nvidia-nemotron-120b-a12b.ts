@@ -4,7 +4,12 @@
  * To change it, change the specs, the generator or the templates and run `npm run generate` again.
  */
 
-import type { ChatCompletion, ChatCompletionParams, RequestOptions, Transport } from '../../runtime/index.ts';
+import type {
+  ChatCompletion,
+  ChatCompletionParamsNonStreaming,
+  RequestOptions,
+  Transport,
+} from '../../runtime/index.ts';
 import { createChatCompletion } from '../../runtime/endpoints.ts';
 
 /**
@@ -13,7 +18,7 @@ import { createChatCompletion } from '../../runtime/endpoints.ts';
  * Parameters of model `nvidia-nemotron-120b-a12b`, generated from `specs/models/nvidia-nemotron-120b-a12b.json` (its schema is null: it takes the standard chat-completions body).
  * Served by: `chat.completions.create`.
  */
-export type NvidiaNemotron120bA12bParams = ChatCompletionParams;
+export type NvidiaNemotron120bA12bParams = ChatCompletionParamsNonStreaming;
 
 /** The request schema of `nvidia-nemotron-120b-a12b` exactly as in `specs/models/nvidia-nemotron-120b-a12b.json` (null), as data. */
 export const nvidiaNemotron120bA12bSchema: null = null;
@@ -23,14 +28,14 @@ export const nvidiaNemotron120bA12bId = 'nvidia-nemotron-120b-a12b' as const;
 /**
  * Create a chat completion with `nvidia-nemotron-120b-a12b`: `POST /api/ai/chat/completions` (not streaming; stream with `client.chat.completions.create({ stream: true })`).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
- * @param params The chat body without `model` (`NvidiaNemotron120bA12bParams`).
+ * @param params The chat body without `model` (`NvidiaNemotron120bA12bParams`: `stream` absent or false).
  * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
  * @returns `ChatCompletion`.
  * @throws BadRequestError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent).
  */
 export function nvidiaNemotron120bA12bCreateChatCompletion(
   client: Transport,
-  params: NvidiaNemotron120bA12bParams & { stream?: false },
+  params: NvidiaNemotron120bA12bParams,
   options?: RequestOptions,
 ): Promise<ChatCompletion> {
   return createChatCompletion(client, { ...params, model: 'nvidia-nemotron-120b-a12b' }, options);

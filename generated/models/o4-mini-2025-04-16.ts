@@ -4,7 +4,12 @@
  * To change it, change the specs, the generator or the templates and run `npm run generate` again.
  */
 
-import type { ChatCompletion, ChatCompletionParams, RequestOptions, Transport } from '../../runtime/index.ts';
+import type {
+  ChatCompletion,
+  ChatCompletionParamsNonStreaming,
+  RequestOptions,
+  Transport,
+} from '../../runtime/index.ts';
 import { createChatCompletion } from '../../runtime/endpoints.ts';
 
 /**
@@ -13,7 +18,7 @@ import { createChatCompletion } from '../../runtime/endpoints.ts';
  * Parameters of model `o4-mini-2025-04-16`, generated from `specs/models/o4-mini-2025-04-16.json` (its schema is null: it takes the standard chat-completions body).
  * Served by: `chat.completions.create`.
  */
-export type O4Mini20250416Params = ChatCompletionParams;
+export type O4Mini20250416Params = ChatCompletionParamsNonStreaming;
 
 /** The request schema of `o4-mini-2025-04-16` exactly as in `specs/models/o4-mini-2025-04-16.json` (null), as data. */
 export const o4Mini20250416Schema: null = null;
@@ -23,14 +28,14 @@ export const o4Mini20250416Id = 'o4-mini-2025-04-16' as const;
 /**
  * Create a chat completion with `o4-mini-2025-04-16`: `POST /api/ai/chat/completions` (not streaming; stream with `client.chat.completions.create({ stream: true })`).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
- * @param params The chat body without `model` (`O4Mini20250416Params`).
+ * @param params The chat body without `model` (`O4Mini20250416Params`: `stream` absent or false).
  * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
  * @returns `ChatCompletion`.
  * @throws BadRequestError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent).
  */
 export function o4Mini20250416CreateChatCompletion(
   client: Transport,
-  params: O4Mini20250416Params & { stream?: false },
+  params: O4Mini20250416Params,
   options?: RequestOptions,
 ): Promise<ChatCompletion> {
   return createChatCompletion(client, { ...params, model: 'o4-mini-2025-04-16' }, options);

@@ -4,7 +4,12 @@
  * To change it, change the specs, the generator or the templates and run `npm run generate` again.
  */
 
-import type { ChatCompletion, ChatCompletionParams, RequestOptions, Transport } from '../../runtime/index.ts';
+import type {
+  ChatCompletion,
+  ChatCompletionParamsNonStreaming,
+  RequestOptions,
+  Transport,
+} from '../../runtime/index.ts';
 import { createChatCompletion } from '../../runtime/endpoints.ts';
 
 /**
@@ -13,7 +18,7 @@ import { createChatCompletion } from '../../runtime/endpoints.ts';
  * Parameters of model `open-mistral-7b`, generated from `specs/models/open-mistral-7b.json` (its schema is null: it takes the standard chat-completions body).
  * Served by: `chat.completions.create`.
  */
-export type OpenMistral7bParams = ChatCompletionParams;
+export type OpenMistral7bParams = ChatCompletionParamsNonStreaming;
 
 /** The request schema of `open-mistral-7b` exactly as in `specs/models/open-mistral-7b.json` (null), as data. */
 export const openMistral7bSchema: null = null;
@@ -23,14 +28,14 @@ export const openMistral7bId = 'open-mistral-7b' as const;
 /**
  * Create a chat completion with `open-mistral-7b`: `POST /api/ai/chat/completions` (not streaming; stream with `client.chat.completions.create({ stream: true })`).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
- * @param params The chat body without `model` (`OpenMistral7bParams`).
+ * @param params The chat body without `model` (`OpenMistral7bParams`: `stream` absent or false).
  * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
  * @returns `ChatCompletion`.
  * @throws BadRequestError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent).
  */
 export function openMistral7bCreateChatCompletion(
   client: Transport,
-  params: OpenMistral7bParams & { stream?: false },
+  params: OpenMistral7bParams,
   options?: RequestOptions,
 ): Promise<ChatCompletion> {
   return createChatCompletion(client, { ...params, model: 'open-mistral-7b' }, options);

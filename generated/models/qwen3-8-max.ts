@@ -4,7 +4,12 @@
  * To change it, change the specs, the generator or the templates and run `npm run generate` again.
  */
 
-import type { ChatCompletion, ChatCompletionParams, RequestOptions, Transport } from '../../runtime/index.ts';
+import type {
+  ChatCompletion,
+  ChatCompletionParamsNonStreaming,
+  RequestOptions,
+  Transport,
+} from '../../runtime/index.ts';
 import { createChatCompletion } from '../../runtime/endpoints.ts';
 
 /**
@@ -13,7 +18,7 @@ import { createChatCompletion } from '../../runtime/endpoints.ts';
  * Parameters of model `qwen3-8-max`, generated from `specs/models/qwen3-8-max.json` (its schema is null: it takes the standard chat-completions body).
  * Served by: `chat.completions.create`.
  */
-export type Qwen38MaxParams = ChatCompletionParams;
+export type Qwen38MaxParams = ChatCompletionParamsNonStreaming;
 
 /** The request schema of `qwen3-8-max` exactly as in `specs/models/qwen3-8-max.json` (null), as data. */
 export const qwen38MaxSchema: null = null;
@@ -23,14 +28,14 @@ export const qwen38MaxId = 'qwen3-8-max' as const;
 /**
  * Create a chat completion with `qwen3-8-max`: `POST /api/ai/chat/completions` (not streaming; stream with `client.chat.completions.create({ stream: true })`).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
- * @param params The chat body without `model` (`Qwen38MaxParams`).
+ * @param params The chat body without `model` (`Qwen38MaxParams`: `stream` absent or false).
  * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
  * @returns `ChatCompletion`.
  * @throws BadRequestError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent).
  */
 export function qwen38MaxCreateChatCompletion(
   client: Transport,
-  params: Qwen38MaxParams & { stream?: false },
+  params: Qwen38MaxParams,
   options?: RequestOptions,
 ): Promise<ChatCompletion> {
   return createChatCompletion(client, { ...params, model: 'qwen3-8-max' }, options);

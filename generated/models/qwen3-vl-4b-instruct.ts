@@ -4,7 +4,12 @@
  * To change it, change the specs, the generator or the templates and run `npm run generate` again.
  */
 
-import type { ChatCompletion, ChatCompletionParams, RequestOptions, Transport } from '../../runtime/index.ts';
+import type {
+  ChatCompletion,
+  ChatCompletionParamsNonStreaming,
+  RequestOptions,
+  Transport,
+} from '../../runtime/index.ts';
 import { createChatCompletion } from '../../runtime/endpoints.ts';
 
 /**
@@ -13,7 +18,7 @@ import { createChatCompletion } from '../../runtime/endpoints.ts';
  * Parameters of model `qwen3-vl-4b-instruct`, generated from `specs/models/qwen3-vl-4b-instruct.json` (its schema is null: it takes the standard chat-completions body).
  * Served by: `chat.completions.create`.
  */
-export type Qwen3Vl4bInstructParams = ChatCompletionParams;
+export type Qwen3Vl4bInstructParams = ChatCompletionParamsNonStreaming;
 
 /** The request schema of `qwen3-vl-4b-instruct` exactly as in `specs/models/qwen3-vl-4b-instruct.json` (null), as data. */
 export const qwen3Vl4bInstructSchema: null = null;
@@ -23,14 +28,14 @@ export const qwen3Vl4bInstructId = 'qwen3-vl-4b-instruct' as const;
 /**
  * Create a chat completion with `qwen3-vl-4b-instruct`: `POST /api/ai/chat/completions` (not streaming; stream with `client.chat.completions.create({ stream: true })`).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
- * @param params The chat body without `model` (`Qwen3Vl4bInstructParams`).
+ * @param params The chat body without `model` (`Qwen3Vl4bInstructParams`: `stream` absent or false).
  * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
  * @returns `ChatCompletion`.
  * @throws BadRequestError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent).
  */
 export function qwen3Vl4bInstructCreateChatCompletion(
   client: Transport,
-  params: Qwen3Vl4bInstructParams & { stream?: false },
+  params: Qwen3Vl4bInstructParams,
   options?: RequestOptions,
 ): Promise<ChatCompletion> {
   return createChatCompletion(client, { ...params, model: 'qwen3-vl-4b-instruct' }, options);

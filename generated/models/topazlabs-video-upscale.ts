@@ -14,6 +14,7 @@ import type {
   RequestOptions,
   ResponseFormat,
   Transport,
+  VideoParams,
   VideoResult,
 } from '../../runtime/index.ts';
 import { enqueueGenerations, generateVideos } from '../../runtime/endpoints.ts';
@@ -84,14 +85,14 @@ export const topazlabsVideoUpscaleId = 'topazlabs-video-upscale' as const;
 /**
  * Generate videos with `topazlabs-video-upscale`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
- * @param params The model's parameters (`TopazlabsVideoUpscaleParams`), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
+ * @param params The model's parameters (`TopazlabsVideoUpscaleParams`, with exactly one of `prompt` and `multi_prompt` when it takes a prompt), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds; default 1_200_000, 20 minutes), `signal`, `maxRetries`.
  * @returns `VideoResult` typed by `response_format`.
  * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent), TimeoutError, AbortError.
  */
 export function topazlabsVideoUpscaleGenerateVideo<F extends ResponseFormat = 'url'>(
   client: Transport,
-  params: MediaParams<TopazlabsVideoUpscaleParams, F>,
+  params: MediaParams<VideoParams<TopazlabsVideoUpscaleParams>, F>,
   options?: RequestOptions,
 ): Promise<VideoResult<F>> {
   return generateVideos(client, { ...params, model: 'topazlabs-video-upscale' }, options) as Promise<VideoResult<F>>;
@@ -100,14 +101,14 @@ export function topazlabsVideoUpscaleGenerateVideo<F extends ResponseFormat = 'u
 /**
  * Enqueue generations of `topazlabs-video-upscale`: `POST /api/ai/queue`, validated first against the model's schema (compiled at generate time) unless `validate: false`.
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
- * @param params The model's parameters (`TopazlabsVideoUpscaleParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param params The model's parameters (`TopazlabsVideoUpscaleParams`, with exactly one of `prompt` and `multi_prompt` when it takes a prompt), `num_generations` (1 to 4), `response_format` and `target_namespace`.
  * @param options `validate`, `timeoutMs` (milliseconds), `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
  * @throws ValidationError (nothing sent), NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent: check `queue.list`).
  */
 export function topazlabsVideoUpscaleEnqueue(
   client: Transport,
-  params: MediaParams<TopazlabsVideoUpscaleParams, ResponseFormat, QueueFields>,
+  params: MediaParams<VideoParams<TopazlabsVideoUpscaleParams>, ResponseFormat, QueueFields>,
   options?: EnqueueOptions,
 ): Promise<EnqueueResponse> {
   return enqueueGenerations(client, { ...params, model: 'topazlabs-video-upscale' }, options, validate);
@@ -116,14 +117,14 @@ export function topazlabsVideoUpscaleEnqueue(
 /**
  * Enqueue generations of `topazlabs-video-upscale` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`) over the event stream: `queue.run`, validated first against the model's schema (compiled at generate time) unless `validate: false`.
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
- * @param params The model's parameters (`TopazlabsVideoUpscaleParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param params The model's parameters (`TopazlabsVideoUpscaleParams`, with exactly one of `prompt` and `multi_prompt` when it takes a prompt), `num_generations` (1 to 4), `response_format` and `target_namespace`.
  * @param options `validate`, `timeoutMs` (milliseconds, default one hour), `signal`, `onProgress`, `onEvent`.
  * @returns One `QueueRunOutcome` per generation, in enqueue order.
  * @throws ValidationError (nothing sent), QueueRunTimeoutError, QueueRunAbortError, and the errors of enqueue.
  */
 export function topazlabsVideoUpscaleRun(
   client: Transport,
-  params: MediaParams<TopazlabsVideoUpscaleParams, ResponseFormat, QueueFields>,
+  params: MediaParams<VideoParams<TopazlabsVideoUpscaleParams>, ResponseFormat, QueueFields>,
   options?: QueueRunOptions,
 ): Promise<QueueRunOutcome[]> {
   return runGenerations(client, { ...params, model: 'topazlabs-video-upscale' }, options, validate);

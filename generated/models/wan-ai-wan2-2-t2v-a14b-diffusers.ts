@@ -14,6 +14,7 @@ import type {
   RequestOptions,
   ResponseFormat,
   Transport,
+  VideoParams,
   VideoResult,
 } from '../../runtime/index.ts';
 import { enqueueGenerations, generateVideos } from '../../runtime/endpoints.ts';
@@ -174,14 +175,14 @@ export const wanAiWan22T2vA14bDiffusersId = 'wan-ai-wan2-2-t2v-a14b-diffusers' a
 /**
  * Generate videos with `wan-ai-wan2-2-t2v-a14b-diffusers`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
- * @param params The model's parameters (`WanAiWan22T2vA14bDiffusersParams`), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
+ * @param params The model's parameters (`WanAiWan22T2vA14bDiffusersParams`, with exactly one of `prompt` and `multi_prompt` when it takes a prompt), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds; default 1_200_000, 20 minutes), `signal`, `maxRetries`.
  * @returns `VideoResult` typed by `response_format`.
  * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent), TimeoutError, AbortError.
  */
 export function wanAiWan22T2vA14bDiffusersGenerateVideo<F extends ResponseFormat = 'url'>(
   client: Transport,
-  params: MediaParams<WanAiWan22T2vA14bDiffusersParams, F>,
+  params: MediaParams<VideoParams<WanAiWan22T2vA14bDiffusersParams>, F>,
   options?: RequestOptions,
 ): Promise<VideoResult<F>> {
   return generateVideos(client, { ...params, model: 'wan-ai-wan2-2-t2v-a14b-diffusers' }, options) as Promise<
@@ -192,14 +193,14 @@ export function wanAiWan22T2vA14bDiffusersGenerateVideo<F extends ResponseFormat
 /**
  * Enqueue generations of `wan-ai-wan2-2-t2v-a14b-diffusers`: `POST /api/ai/queue`, validated first against the model's schema (compiled at generate time) unless `validate: false`.
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
- * @param params The model's parameters (`WanAiWan22T2vA14bDiffusersParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param params The model's parameters (`WanAiWan22T2vA14bDiffusersParams`, with exactly one of `prompt` and `multi_prompt` when it takes a prompt), `num_generations` (1 to 4), `response_format` and `target_namespace`.
  * @param options `validate`, `timeoutMs` (milliseconds), `signal`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
  * @throws ValidationError (nothing sent), NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent: check `queue.list`).
  */
 export function wanAiWan22T2vA14bDiffusersEnqueue(
   client: Transport,
-  params: MediaParams<WanAiWan22T2vA14bDiffusersParams, ResponseFormat, QueueFields>,
+  params: MediaParams<VideoParams<WanAiWan22T2vA14bDiffusersParams>, ResponseFormat, QueueFields>,
   options?: EnqueueOptions,
 ): Promise<EnqueueResponse> {
   return enqueueGenerations(client, { ...params, model: 'wan-ai-wan2-2-t2v-a14b-diffusers' }, options, validate);
@@ -208,14 +209,14 @@ export function wanAiWan22T2vA14bDiffusersEnqueue(
 /**
  * Enqueue generations of `wan-ai-wan2-2-t2v-a14b-diffusers` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`) over the event stream: `queue.run`, validated first against the model's schema (compiled at generate time) unless `validate: false`.
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
- * @param params The model's parameters (`WanAiWan22T2vA14bDiffusersParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param params The model's parameters (`WanAiWan22T2vA14bDiffusersParams`, with exactly one of `prompt` and `multi_prompt` when it takes a prompt), `num_generations` (1 to 4), `response_format` and `target_namespace`.
  * @param options `validate`, `timeoutMs` (milliseconds, default one hour), `signal`, `onProgress`, `onEvent`.
  * @returns One `QueueRunOutcome` per generation, in enqueue order.
  * @throws ValidationError (nothing sent), QueueRunTimeoutError, QueueRunAbortError, and the errors of enqueue.
  */
 export function wanAiWan22T2vA14bDiffusersRun(
   client: Transport,
-  params: MediaParams<WanAiWan22T2vA14bDiffusersParams, ResponseFormat, QueueFields>,
+  params: MediaParams<VideoParams<WanAiWan22T2vA14bDiffusersParams>, ResponseFormat, QueueFields>,
   options?: QueueRunOptions,
 ): Promise<QueueRunOutcome[]> {
   return runGenerations(client, { ...params, model: 'wan-ai-wan2-2-t2v-a14b-diffusers' }, options, validate);

@@ -7,7 +7,7 @@
 // @ts-nocheck -- ajv's standalone code, compiled at generate time (generator/validators.ts); typed by the export below
 import type { CompiledValidator } from '../../runtime/validation.ts';
 import { ucs2length } from '../../runtime/validator-support.ts';
-const schema0 = {"properties":{"prompt":{"type":"string"},"input_image":{"format":"uri","type":"string"},"input_image_has_face":{"type":"boolean"},"tail_image_url":{"format":"uri","type":"string"},"tail_image_url_has_face":{"type":"boolean"},"resolution":{"enum":["480p","720p"],"type":"string"},"duration":{"enum":[-1,4,5,6,7,8,9,10,11,12,13,14,15],"type":"integer"},"aspect_ratio":{"enum":["adaptive","21:9","16:9","4:3","1:1","3:4","9:16"],"type":"string"},"generate_audio":{"type":"boolean"},"watermark":{"type":"boolean"},"model":{"type":"string","minLength":1},"response_format":{"enum":["url","b64_json"]},"target_namespace":{"type":"string"},"num_generations":{"type":"integer","minimum":1,"maximum":4}},"required":["prompt","input_image"],"type":"object","additionalProperties":false};
+const schema0 = {"properties":{"prompt":{"type":"string"},"input_image":{"format":"uri","type":"string"},"input_image_has_face":{"type":"boolean"},"tail_image_url":{"format":"uri","type":"string"},"tail_image_url_has_face":{"type":"boolean"},"resolution":{"enum":["480p","720p"],"type":"string"},"duration":{"enum":[-1,4,5,6,7,8,9,10,11,12,13,14,15],"type":"integer"},"aspect_ratio":{"enum":["adaptive","21:9","16:9","4:3","1:1","3:4","9:16"],"type":"string"},"generate_audio":{"type":"boolean"},"watermark":{"type":"boolean"},"model":{"type":"string","minLength":1},"response_format":{"enum":["url","b64_json"]},"target_namespace":{"type":"string"},"num_generations":{"type":"integer","minimum":1,"maximum":4},"multi_prompt":{"type":"array","minItems":1,"items":{"type":"object","required":["prompt","duration"],"properties":{"prompt":{"type":"string"},"duration":{"type":"integer"}},"additionalProperties":false}}},"required":["input_image"],"type":"object","additionalProperties":false,"allOf":[{"not":{"required":["prompt","multi_prompt"]}},{"anyOf":[{"required":["prompt"]},{"required":["multi_prompt"]}]}]};
 const func0 = Object.prototype.hasOwnProperty;
 const func1 = ucs2length;
 const formats0 = /^(?:[a-z][a-z0-9+\-.]*:)(?:\/?\/)?[^\s]*$/i;
@@ -15,9 +15,12 @@ const formats0 = /^(?:[a-z][a-z0-9+\-.]*:)(?:\/?\/)?[^\s]*$/i;
 function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
+const _errs2 = errors;
+const _errs3 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.prompt === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "prompt"},message:"must have required property '"+"prompt"+"'"};
+let missing0;
+if(((data.prompt === undefined) && (missing0 = "prompt")) || ((data.multi_prompt === undefined) && (missing0 = "multi_prompt"))){
+const err0 = {};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -26,8 +29,10 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.input_image === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "input_image"},message:"must have required property '"+"input_image"+"'"};
+}
+var valid1 = _errs3 === errors;
+if(valid1){
+const err1 = {instancePath,schemaPath:"#/allOf/0/not",keyword:"not",params:{},message:"must NOT be valid"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -36,9 +41,23 @@ vErrors.push(err1);
 }
 errors++;
 }
-for(const key0 in data){
-if(!(func0.call(schema0.properties, key0))){
-const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+else {
+errors = _errs2;
+if(vErrors !== null){
+if(_errs2){
+vErrors.length = _errs2;
+}
+else {
+vErrors = null;
+}
+}
+}
+const _errs5 = errors;
+let valid2 = false;
+const _errs6 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.prompt === undefined){
+const err2 = {instancePath,schemaPath:"#/allOf/1/anyOf/0/required",keyword:"required",params:{missingProperty: "prompt"},message:"must have required property '"+"prompt"+"'"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -48,9 +67,13 @@ vErrors.push(err2);
 errors++;
 }
 }
-if(data.prompt !== undefined){
-if(typeof data.prompt !== "string"){
-const err3 = {instancePath:instancePath+"/prompt",schemaPath:"#/properties/prompt/type",keyword:"type",params:{type: "string"},message:"must be string"};
+var _valid0 = _errs6 === errors;
+valid2 = valid2 || _valid0;
+if(!valid2){
+const _errs7 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.multi_prompt === undefined){
+const err3 = {instancePath,schemaPath:"#/allOf/1/anyOf/1/required",keyword:"required",params:{missingProperty: "multi_prompt"},message:"must have required property '"+"multi_prompt"+"'"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -60,11 +83,11 @@ vErrors.push(err3);
 errors++;
 }
 }
-if(data.input_image !== undefined){
-let data1 = data.input_image;
-if(typeof data1 === "string"){
-if(!(formats0.test(data1))){
-const err4 = {instancePath:instancePath+"/input_image",schemaPath:"#/properties/input_image/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""};
+var _valid0 = _errs7 === errors;
+valid2 = valid2 || _valid0;
+}
+if(!valid2){
+const err4 = {instancePath,schemaPath:"#/allOf/1/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -73,9 +96,20 @@ vErrors.push(err4);
 }
 errors++;
 }
+else {
+errors = _errs5;
+if(vErrors !== null){
+if(_errs5){
+vErrors.length = _errs5;
 }
 else {
-const err5 = {instancePath:instancePath+"/input_image",schemaPath:"#/properties/input_image/type",keyword:"type",params:{type: "string"},message:"must be string"};
+vErrors = null;
+}
+}
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.input_image === undefined){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "input_image"},message:"must have required property '"+"input_image"+"'"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -84,10 +118,9 @@ vErrors.push(err5);
 }
 errors++;
 }
-}
-if(data.input_image_has_face !== undefined){
-if(typeof data.input_image_has_face !== "boolean"){
-const err6 = {instancePath:instancePath+"/input_image_has_face",schemaPath:"#/properties/input_image_has_face/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+for(const key0 in data){
+if(!(func0.call(schema0.properties, key0))){
+const err6 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -97,11 +130,9 @@ vErrors.push(err6);
 errors++;
 }
 }
-if(data.tail_image_url !== undefined){
-let data3 = data.tail_image_url;
-if(typeof data3 === "string"){
-if(!(formats0.test(data3))){
-const err7 = {instancePath:instancePath+"/tail_image_url",schemaPath:"#/properties/tail_image_url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""};
+if(data.prompt !== undefined){
+if(typeof data.prompt !== "string"){
+const err7 = {instancePath:instancePath+"/prompt",schemaPath:"#/properties/prompt/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -111,8 +142,11 @@ vErrors.push(err7);
 errors++;
 }
 }
-else {
-const err8 = {instancePath:instancePath+"/tail_image_url",schemaPath:"#/properties/tail_image_url/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.input_image !== undefined){
+let data1 = data.input_image;
+if(typeof data1 === "string"){
+if(!(formats0.test(data1))){
+const err8 = {instancePath:instancePath+"/input_image",schemaPath:"#/properties/input_image/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -122,9 +156,8 @@ vErrors.push(err8);
 errors++;
 }
 }
-if(data.tail_image_url_has_face !== undefined){
-if(typeof data.tail_image_url_has_face !== "boolean"){
-const err9 = {instancePath:instancePath+"/tail_image_url_has_face",schemaPath:"#/properties/tail_image_url_has_face/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+else {
+const err9 = {instancePath:instancePath+"/input_image",schemaPath:"#/properties/input_image/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -134,10 +167,9 @@ vErrors.push(err9);
 errors++;
 }
 }
-if(data.resolution !== undefined){
-let data5 = data.resolution;
-if(typeof data5 !== "string"){
-const err10 = {instancePath:instancePath+"/resolution",schemaPath:"#/properties/resolution/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.input_image_has_face !== undefined){
+if(typeof data.input_image_has_face !== "boolean"){
+const err10 = {instancePath:instancePath+"/input_image_has_face",schemaPath:"#/properties/input_image_has_face/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -146,8 +178,12 @@ vErrors.push(err10);
 }
 errors++;
 }
-if(!((data5 === "480p") || (data5 === "720p"))){
-const err11 = {instancePath:instancePath+"/resolution",schemaPath:"#/properties/resolution/enum",keyword:"enum",params:{allowedValues: schema0.properties.resolution.enum},message:"must be equal to one of the allowed values"};
+}
+if(data.tail_image_url !== undefined){
+let data3 = data.tail_image_url;
+if(typeof data3 === "string"){
+if(!(formats0.test(data3))){
+const err11 = {instancePath:instancePath+"/tail_image_url",schemaPath:"#/properties/tail_image_url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -157,10 +193,8 @@ vErrors.push(err11);
 errors++;
 }
 }
-if(data.duration !== undefined){
-let data6 = data.duration;
-if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
-const err12 = {instancePath:instancePath+"/duration",schemaPath:"#/properties/duration/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+else {
+const err12 = {instancePath:instancePath+"/tail_image_url",schemaPath:"#/properties/tail_image_url/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -169,8 +203,10 @@ vErrors.push(err12);
 }
 errors++;
 }
-if(!(((((((((((((data6 === -1) || (data6 === 4)) || (data6 === 5)) || (data6 === 6)) || (data6 === 7)) || (data6 === 8)) || (data6 === 9)) || (data6 === 10)) || (data6 === 11)) || (data6 === 12)) || (data6 === 13)) || (data6 === 14)) || (data6 === 15))){
-const err13 = {instancePath:instancePath+"/duration",schemaPath:"#/properties/duration/enum",keyword:"enum",params:{allowedValues: schema0.properties.duration.enum},message:"must be equal to one of the allowed values"};
+}
+if(data.tail_image_url_has_face !== undefined){
+if(typeof data.tail_image_url_has_face !== "boolean"){
+const err13 = {instancePath:instancePath+"/tail_image_url_has_face",schemaPath:"#/properties/tail_image_url_has_face/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -180,10 +216,10 @@ vErrors.push(err13);
 errors++;
 }
 }
-if(data.aspect_ratio !== undefined){
-let data7 = data.aspect_ratio;
-if(typeof data7 !== "string"){
-const err14 = {instancePath:instancePath+"/aspect_ratio",schemaPath:"#/properties/aspect_ratio/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.resolution !== undefined){
+let data5 = data.resolution;
+if(typeof data5 !== "string"){
+const err14 = {instancePath:instancePath+"/resolution",schemaPath:"#/properties/resolution/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -192,8 +228,8 @@ vErrors.push(err14);
 }
 errors++;
 }
-if(!(((((((data7 === "adaptive") || (data7 === "21:9")) || (data7 === "16:9")) || (data7 === "4:3")) || (data7 === "1:1")) || (data7 === "3:4")) || (data7 === "9:16"))){
-const err15 = {instancePath:instancePath+"/aspect_ratio",schemaPath:"#/properties/aspect_ratio/enum",keyword:"enum",params:{allowedValues: schema0.properties.aspect_ratio.enum},message:"must be equal to one of the allowed values"};
+if(!((data5 === "480p") || (data5 === "720p"))){
+const err15 = {instancePath:instancePath+"/resolution",schemaPath:"#/properties/resolution/enum",keyword:"enum",params:{allowedValues: schema0.properties.resolution.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -203,9 +239,10 @@ vErrors.push(err15);
 errors++;
 }
 }
-if(data.generate_audio !== undefined){
-if(typeof data.generate_audio !== "boolean"){
-const err16 = {instancePath:instancePath+"/generate_audio",schemaPath:"#/properties/generate_audio/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data.duration !== undefined){
+let data6 = data.duration;
+if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
+const err16 = {instancePath:instancePath+"/duration",schemaPath:"#/properties/duration/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -214,10 +251,8 @@ vErrors.push(err16);
 }
 errors++;
 }
-}
-if(data.watermark !== undefined){
-if(typeof data.watermark !== "boolean"){
-const err17 = {instancePath:instancePath+"/watermark",schemaPath:"#/properties/watermark/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(!(((((((((((((data6 === -1) || (data6 === 4)) || (data6 === 5)) || (data6 === 6)) || (data6 === 7)) || (data6 === 8)) || (data6 === 9)) || (data6 === 10)) || (data6 === 11)) || (data6 === 12)) || (data6 === 13)) || (data6 === 14)) || (data6 === 15))){
+const err17 = {instancePath:instancePath+"/duration",schemaPath:"#/properties/duration/enum",keyword:"enum",params:{allowedValues: schema0.properties.duration.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -227,11 +262,10 @@ vErrors.push(err17);
 errors++;
 }
 }
-if(data.model !== undefined){
-let data10 = data.model;
-if(typeof data10 === "string"){
-if(func1(data10) < 1){
-const err18 = {instancePath:instancePath+"/model",schemaPath:"#/properties/model/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(data.aspect_ratio !== undefined){
+let data7 = data.aspect_ratio;
+if(typeof data7 !== "string"){
+const err18 = {instancePath:instancePath+"/aspect_ratio",schemaPath:"#/properties/aspect_ratio/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -240,9 +274,8 @@ vErrors.push(err18);
 }
 errors++;
 }
-}
-else {
-const err19 = {instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!(((((((data7 === "adaptive") || (data7 === "21:9")) || (data7 === "16:9")) || (data7 === "4:3")) || (data7 === "1:1")) || (data7 === "3:4")) || (data7 === "9:16"))){
+const err19 = {instancePath:instancePath+"/aspect_ratio",schemaPath:"#/properties/aspect_ratio/enum",keyword:"enum",params:{allowedValues: schema0.properties.aspect_ratio.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -252,10 +285,9 @@ vErrors.push(err19);
 errors++;
 }
 }
-if(data.response_format !== undefined){
-let data11 = data.response_format;
-if(!((data11 === "url") || (data11 === "b64_json"))){
-const err20 = {instancePath:instancePath+"/response_format",schemaPath:"#/properties/response_format/enum",keyword:"enum",params:{allowedValues: schema0.properties.response_format.enum},message:"must be equal to one of the allowed values"};
+if(data.generate_audio !== undefined){
+if(typeof data.generate_audio !== "boolean"){
+const err20 = {instancePath:instancePath+"/generate_audio",schemaPath:"#/properties/generate_audio/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -265,9 +297,9 @@ vErrors.push(err20);
 errors++;
 }
 }
-if(data.target_namespace !== undefined){
-if(typeof data.target_namespace !== "string"){
-const err21 = {instancePath:instancePath+"/target_namespace",schemaPath:"#/properties/target_namespace/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.watermark !== undefined){
+if(typeof data.watermark !== "boolean"){
+const err21 = {instancePath:instancePath+"/watermark",schemaPath:"#/properties/watermark/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -277,10 +309,11 @@ vErrors.push(err21);
 errors++;
 }
 }
-if(data.num_generations !== undefined){
-let data13 = data.num_generations;
-if(!((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13)))){
-const err22 = {instancePath:instancePath+"/num_generations",schemaPath:"#/properties/num_generations/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data.model !== undefined){
+let data10 = data.model;
+if(typeof data10 === "string"){
+if(func1(data10) < 1){
+const err22 = {instancePath:instancePath+"/model",schemaPath:"#/properties/model/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -289,9 +322,9 @@ vErrors.push(err22);
 }
 errors++;
 }
-if(typeof data13 == "number"){
-if(data13 > 4 || isNaN(data13)){
-const err23 = {instancePath:instancePath+"/num_generations",schemaPath:"#/properties/num_generations/maximum",keyword:"maximum",params:{comparison: "<=", limit: 4},message:"must be <= 4"};
+}
+else {
+const err23 = {instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -300,8 +333,11 @@ vErrors.push(err23);
 }
 errors++;
 }
-if(data13 < 1 || isNaN(data13)){
-const err24 = {instancePath:instancePath+"/num_generations",schemaPath:"#/properties/num_generations/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+if(data.response_format !== undefined){
+let data11 = data.response_format;
+if(!((data11 === "url") || (data11 === "b64_json"))){
+const err24 = {instancePath:instancePath+"/response_format",schemaPath:"#/properties/response_format/enum",keyword:"enum",params:{allowedValues: schema0.properties.response_format.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -311,15 +347,159 @@ vErrors.push(err24);
 errors++;
 }
 }
-}
-}
-else {
-const err25 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.target_namespace !== undefined){
+if(typeof data.target_namespace !== "string"){
+const err25 = {instancePath:instancePath+"/target_namespace",schemaPath:"#/properties/target_namespace/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err25];
 }
 else {
 vErrors.push(err25);
+}
+errors++;
+}
+}
+if(data.num_generations !== undefined){
+let data13 = data.num_generations;
+if(!((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13)))){
+const err26 = {instancePath:instancePath+"/num_generations",schemaPath:"#/properties/num_generations/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+if(typeof data13 == "number"){
+if(data13 > 4 || isNaN(data13)){
+const err27 = {instancePath:instancePath+"/num_generations",schemaPath:"#/properties/num_generations/maximum",keyword:"maximum",params:{comparison: "<=", limit: 4},message:"must be <= 4"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+if(data13 < 1 || isNaN(data13)){
+const err28 = {instancePath:instancePath+"/num_generations",schemaPath:"#/properties/num_generations/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+}
+if(data.multi_prompt !== undefined){
+let data14 = data.multi_prompt;
+if(Array.isArray(data14)){
+if(data14.length < 1){
+const err29 = {instancePath:instancePath+"/multi_prompt",schemaPath:"#/properties/multi_prompt/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+const len0 = data14.length;
+for(let i0=0; i0<len0; i0++){
+let data15 = data14[i0];
+if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
+if(data15.prompt === undefined){
+const err30 = {instancePath:instancePath+"/multi_prompt/" + i0,schemaPath:"#/properties/multi_prompt/items/required",keyword:"required",params:{missingProperty: "prompt"},message:"must have required property '"+"prompt"+"'"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+if(data15.duration === undefined){
+const err31 = {instancePath:instancePath+"/multi_prompt/" + i0,schemaPath:"#/properties/multi_prompt/items/required",keyword:"required",params:{missingProperty: "duration"},message:"must have required property '"+"duration"+"'"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+for(const key1 in data15){
+if(!((key1 === "prompt") || (key1 === "duration"))){
+const err32 = {instancePath:instancePath+"/multi_prompt/" + i0,schemaPath:"#/properties/multi_prompt/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+if(data15.prompt !== undefined){
+if(typeof data15.prompt !== "string"){
+const err33 = {instancePath:instancePath+"/multi_prompt/" + i0+"/prompt",schemaPath:"#/properties/multi_prompt/items/properties/prompt/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+if(data15.duration !== undefined){
+let data17 = data15.duration;
+if(!((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17)))){
+const err34 = {instancePath:instancePath+"/multi_prompt/" + i0+"/duration",schemaPath:"#/properties/multi_prompt/items/properties/duration/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+}
+else {
+const err35 = {instancePath:instancePath+"/multi_prompt/" + i0,schemaPath:"#/properties/multi_prompt/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+}
+else {
+const err36 = {instancePath:instancePath+"/multi_prompt",schemaPath:"#/properties/multi_prompt/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+}
+}
+else {
+const err37 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
 }
 errors++;
 }

@@ -7,16 +7,19 @@
 // @ts-nocheck -- ajv's standalone code, compiled at generate time (generator/validators.ts); typed by the export below
 import type { CompiledValidator } from '../../runtime/validation.ts';
 import { ucs2length } from '../../runtime/validator-support.ts';
-const schema0 = {"properties":{"prompt":{"type":"string"},"input_face_images":{"items":{"type":"string"},"type":"array"},"input_images":{"items":{"type":"string"},"type":"array"},"input_face_videos":{"items":{"type":"string"},"type":"array"},"input_videos":{"items":{"type":"string"},"type":"array"},"input_audios":{"items":{"type":"string"},"type":"array"},"resolution":{"enum":["480p","720p"],"type":"string"},"duration":{"enum":[-1,4,5,6,7,8,9,10,11,12,13,14,15],"type":"integer"},"aspect_ratio":{"enum":["adaptive","21:9","16:9","4:3","1:1","3:4","9:16"],"type":"string"},"generate_audio":{"type":"boolean"},"watermark":{"type":"boolean"},"model":{"type":"string","minLength":1},"response_format":{"enum":["url","b64_json"]},"target_namespace":{"type":"string"},"num_generations":{"type":"integer","minimum":1,"maximum":4}},"required":["prompt"],"type":"object","additionalProperties":false};
+const schema0 = {"properties":{"prompt":{"type":"string"},"input_face_images":{"items":{"type":"string"},"type":"array"},"input_images":{"items":{"type":"string"},"type":"array"},"input_face_videos":{"items":{"type":"string"},"type":"array"},"input_videos":{"items":{"type":"string"},"type":"array"},"input_audios":{"items":{"type":"string"},"type":"array"},"resolution":{"enum":["480p","720p"],"type":"string"},"duration":{"enum":[-1,4,5,6,7,8,9,10,11,12,13,14,15],"type":"integer"},"aspect_ratio":{"enum":["adaptive","21:9","16:9","4:3","1:1","3:4","9:16"],"type":"string"},"generate_audio":{"type":"boolean"},"watermark":{"type":"boolean"},"model":{"type":"string","minLength":1},"response_format":{"enum":["url","b64_json"]},"target_namespace":{"type":"string"},"num_generations":{"type":"integer","minimum":1,"maximum":4},"multi_prompt":{"type":"array","minItems":1,"items":{"type":"object","required":["prompt","duration"],"properties":{"prompt":{"type":"string"},"duration":{"type":"integer"}},"additionalProperties":false}}},"required":[],"type":"object","additionalProperties":false,"allOf":[{"not":{"required":["prompt","multi_prompt"]}},{"anyOf":[{"required":["prompt"]},{"required":["multi_prompt"]}]}]};
 const func0 = Object.prototype.hasOwnProperty;
 const func1 = ucs2length;
 
 function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
+const _errs2 = errors;
+const _errs3 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.prompt === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "prompt"},message:"must have required property '"+"prompt"+"'"};
+let missing0;
+if(((data.prompt === undefined) && (missing0 = "prompt")) || ((data.multi_prompt === undefined) && (missing0 = "multi_prompt"))){
+const err0 = {};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -25,9 +28,10 @@ vErrors.push(err0);
 }
 errors++;
 }
-for(const key0 in data){
-if(!(func0.call(schema0.properties, key0))){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+}
+var valid1 = _errs3 === errors;
+if(valid1){
+const err1 = {instancePath,schemaPath:"#/allOf/0/not",keyword:"not",params:{},message:"must NOT be valid"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -36,15 +40,93 @@ vErrors.push(err1);
 }
 errors++;
 }
+else {
+errors = _errs2;
+if(vErrors !== null){
+if(_errs2){
+vErrors.length = _errs2;
 }
-if(data.prompt !== undefined){
-if(typeof data.prompt !== "string"){
-const err2 = {instancePath:instancePath+"/prompt",schemaPath:"#/properties/prompt/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+vErrors = null;
+}
+}
+}
+const _errs5 = errors;
+let valid2 = false;
+const _errs6 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.prompt === undefined){
+const err2 = {instancePath,schemaPath:"#/allOf/1/anyOf/0/required",keyword:"required",params:{missingProperty: "prompt"},message:"must have required property '"+"prompt"+"'"};
 if(vErrors === null){
 vErrors = [err2];
 }
 else {
 vErrors.push(err2);
+}
+errors++;
+}
+}
+var _valid0 = _errs6 === errors;
+valid2 = valid2 || _valid0;
+if(!valid2){
+const _errs7 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.multi_prompt === undefined){
+const err3 = {instancePath,schemaPath:"#/allOf/1/anyOf/1/required",keyword:"required",params:{missingProperty: "multi_prompt"},message:"must have required property '"+"multi_prompt"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+var _valid0 = _errs7 === errors;
+valid2 = valid2 || _valid0;
+}
+if(!valid2){
+const err4 = {instancePath,schemaPath:"#/allOf/1/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+else {
+errors = _errs5;
+if(vErrors !== null){
+if(_errs5){
+vErrors.length = _errs5;
+}
+else {
+vErrors = null;
+}
+}
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+if(!(func0.call(schema0.properties, key0))){
+const err5 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.prompt !== undefined){
+if(typeof data.prompt !== "string"){
+const err6 = {instancePath:instancePath+"/prompt",schemaPath:"#/properties/prompt/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
 }
 errors++;
 }
@@ -55,63 +137,7 @@ if(Array.isArray(data1)){
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 if(typeof data1[i0] !== "string"){
-const err3 = {instancePath:instancePath+"/input_face_images/" + i0,schemaPath:"#/properties/input_face_images/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-}
-else {
-const err4 = {instancePath:instancePath+"/input_face_images",schemaPath:"#/properties/input_face_images/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-if(data.input_images !== undefined){
-let data3 = data.input_images;
-if(Array.isArray(data3)){
-const len1 = data3.length;
-for(let i1=0; i1<len1; i1++){
-if(typeof data3[i1] !== "string"){
-const err5 = {instancePath:instancePath+"/input_images/" + i1,schemaPath:"#/properties/input_images/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-}
-else {
-const err6 = {instancePath:instancePath+"/input_images",schemaPath:"#/properties/input_images/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-}
-if(data.input_face_videos !== undefined){
-let data5 = data.input_face_videos;
-if(Array.isArray(data5)){
-const len2 = data5.length;
-for(let i2=0; i2<len2; i2++){
-if(typeof data5[i2] !== "string"){
-const err7 = {instancePath:instancePath+"/input_face_videos/" + i2,schemaPath:"#/properties/input_face_videos/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err7 = {instancePath:instancePath+"/input_face_images/" + i0,schemaPath:"#/properties/input_face_images/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -123,7 +149,7 @@ errors++;
 }
 }
 else {
-const err8 = {instancePath:instancePath+"/input_face_videos",schemaPath:"#/properties/input_face_videos/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err8 = {instancePath:instancePath+"/input_face_images",schemaPath:"#/properties/input_face_images/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -133,13 +159,13 @@ vErrors.push(err8);
 errors++;
 }
 }
-if(data.input_videos !== undefined){
-let data7 = data.input_videos;
-if(Array.isArray(data7)){
-const len3 = data7.length;
-for(let i3=0; i3<len3; i3++){
-if(typeof data7[i3] !== "string"){
-const err9 = {instancePath:instancePath+"/input_videos/" + i3,schemaPath:"#/properties/input_videos/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.input_images !== undefined){
+let data3 = data.input_images;
+if(Array.isArray(data3)){
+const len1 = data3.length;
+for(let i1=0; i1<len1; i1++){
+if(typeof data3[i1] !== "string"){
+const err9 = {instancePath:instancePath+"/input_images/" + i1,schemaPath:"#/properties/input_images/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -151,7 +177,7 @@ errors++;
 }
 }
 else {
-const err10 = {instancePath:instancePath+"/input_videos",schemaPath:"#/properties/input_videos/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err10 = {instancePath:instancePath+"/input_images",schemaPath:"#/properties/input_images/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -161,13 +187,13 @@ vErrors.push(err10);
 errors++;
 }
 }
-if(data.input_audios !== undefined){
-let data9 = data.input_audios;
-if(Array.isArray(data9)){
-const len4 = data9.length;
-for(let i4=0; i4<len4; i4++){
-if(typeof data9[i4] !== "string"){
-const err11 = {instancePath:instancePath+"/input_audios/" + i4,schemaPath:"#/properties/input_audios/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.input_face_videos !== undefined){
+let data5 = data.input_face_videos;
+if(Array.isArray(data5)){
+const len2 = data5.length;
+for(let i2=0; i2<len2; i2++){
+if(typeof data5[i2] !== "string"){
+const err11 = {instancePath:instancePath+"/input_face_videos/" + i2,schemaPath:"#/properties/input_face_videos/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -179,7 +205,7 @@ errors++;
 }
 }
 else {
-const err12 = {instancePath:instancePath+"/input_audios",schemaPath:"#/properties/input_audios/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err12 = {instancePath:instancePath+"/input_face_videos",schemaPath:"#/properties/input_face_videos/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -189,10 +215,13 @@ vErrors.push(err12);
 errors++;
 }
 }
-if(data.resolution !== undefined){
-let data11 = data.resolution;
-if(typeof data11 !== "string"){
-const err13 = {instancePath:instancePath+"/resolution",schemaPath:"#/properties/resolution/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.input_videos !== undefined){
+let data7 = data.input_videos;
+if(Array.isArray(data7)){
+const len3 = data7.length;
+for(let i3=0; i3<len3; i3++){
+if(typeof data7[i3] !== "string"){
+const err13 = {instancePath:instancePath+"/input_videos/" + i3,schemaPath:"#/properties/input_videos/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -201,8 +230,10 @@ vErrors.push(err13);
 }
 errors++;
 }
-if(!((data11 === "480p") || (data11 === "720p"))){
-const err14 = {instancePath:instancePath+"/resolution",schemaPath:"#/properties/resolution/enum",keyword:"enum",params:{allowedValues: schema0.properties.resolution.enum},message:"must be equal to one of the allowed values"};
+}
+}
+else {
+const err14 = {instancePath:instancePath+"/input_videos",schemaPath:"#/properties/input_videos/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -212,10 +243,13 @@ vErrors.push(err14);
 errors++;
 }
 }
-if(data.duration !== undefined){
-let data12 = data.duration;
-if(!((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12)))){
-const err15 = {instancePath:instancePath+"/duration",schemaPath:"#/properties/duration/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data.input_audios !== undefined){
+let data9 = data.input_audios;
+if(Array.isArray(data9)){
+const len4 = data9.length;
+for(let i4=0; i4<len4; i4++){
+if(typeof data9[i4] !== "string"){
+const err15 = {instancePath:instancePath+"/input_audios/" + i4,schemaPath:"#/properties/input_audios/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -224,8 +258,10 @@ vErrors.push(err15);
 }
 errors++;
 }
-if(!(((((((((((((data12 === -1) || (data12 === 4)) || (data12 === 5)) || (data12 === 6)) || (data12 === 7)) || (data12 === 8)) || (data12 === 9)) || (data12 === 10)) || (data12 === 11)) || (data12 === 12)) || (data12 === 13)) || (data12 === 14)) || (data12 === 15))){
-const err16 = {instancePath:instancePath+"/duration",schemaPath:"#/properties/duration/enum",keyword:"enum",params:{allowedValues: schema0.properties.duration.enum},message:"must be equal to one of the allowed values"};
+}
+}
+else {
+const err16 = {instancePath:instancePath+"/input_audios",schemaPath:"#/properties/input_audios/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -235,10 +271,10 @@ vErrors.push(err16);
 errors++;
 }
 }
-if(data.aspect_ratio !== undefined){
-let data13 = data.aspect_ratio;
-if(typeof data13 !== "string"){
-const err17 = {instancePath:instancePath+"/aspect_ratio",schemaPath:"#/properties/aspect_ratio/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.resolution !== undefined){
+let data11 = data.resolution;
+if(typeof data11 !== "string"){
+const err17 = {instancePath:instancePath+"/resolution",schemaPath:"#/properties/resolution/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -247,8 +283,8 @@ vErrors.push(err17);
 }
 errors++;
 }
-if(!(((((((data13 === "adaptive") || (data13 === "21:9")) || (data13 === "16:9")) || (data13 === "4:3")) || (data13 === "1:1")) || (data13 === "3:4")) || (data13 === "9:16"))){
-const err18 = {instancePath:instancePath+"/aspect_ratio",schemaPath:"#/properties/aspect_ratio/enum",keyword:"enum",params:{allowedValues: schema0.properties.aspect_ratio.enum},message:"must be equal to one of the allowed values"};
+if(!((data11 === "480p") || (data11 === "720p"))){
+const err18 = {instancePath:instancePath+"/resolution",schemaPath:"#/properties/resolution/enum",keyword:"enum",params:{allowedValues: schema0.properties.resolution.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -258,9 +294,10 @@ vErrors.push(err18);
 errors++;
 }
 }
-if(data.generate_audio !== undefined){
-if(typeof data.generate_audio !== "boolean"){
-const err19 = {instancePath:instancePath+"/generate_audio",schemaPath:"#/properties/generate_audio/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data.duration !== undefined){
+let data12 = data.duration;
+if(!((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12)))){
+const err19 = {instancePath:instancePath+"/duration",schemaPath:"#/properties/duration/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -269,10 +306,8 @@ vErrors.push(err19);
 }
 errors++;
 }
-}
-if(data.watermark !== undefined){
-if(typeof data.watermark !== "boolean"){
-const err20 = {instancePath:instancePath+"/watermark",schemaPath:"#/properties/watermark/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(!(((((((((((((data12 === -1) || (data12 === 4)) || (data12 === 5)) || (data12 === 6)) || (data12 === 7)) || (data12 === 8)) || (data12 === 9)) || (data12 === 10)) || (data12 === 11)) || (data12 === 12)) || (data12 === 13)) || (data12 === 14)) || (data12 === 15))){
+const err20 = {instancePath:instancePath+"/duration",schemaPath:"#/properties/duration/enum",keyword:"enum",params:{allowedValues: schema0.properties.duration.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -282,11 +317,10 @@ vErrors.push(err20);
 errors++;
 }
 }
-if(data.model !== undefined){
-let data16 = data.model;
-if(typeof data16 === "string"){
-if(func1(data16) < 1){
-const err21 = {instancePath:instancePath+"/model",schemaPath:"#/properties/model/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(data.aspect_ratio !== undefined){
+let data13 = data.aspect_ratio;
+if(typeof data13 !== "string"){
+const err21 = {instancePath:instancePath+"/aspect_ratio",schemaPath:"#/properties/aspect_ratio/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -295,9 +329,8 @@ vErrors.push(err21);
 }
 errors++;
 }
-}
-else {
-const err22 = {instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!(((((((data13 === "adaptive") || (data13 === "21:9")) || (data13 === "16:9")) || (data13 === "4:3")) || (data13 === "1:1")) || (data13 === "3:4")) || (data13 === "9:16"))){
+const err22 = {instancePath:instancePath+"/aspect_ratio",schemaPath:"#/properties/aspect_ratio/enum",keyword:"enum",params:{allowedValues: schema0.properties.aspect_ratio.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -307,10 +340,9 @@ vErrors.push(err22);
 errors++;
 }
 }
-if(data.response_format !== undefined){
-let data17 = data.response_format;
-if(!((data17 === "url") || (data17 === "b64_json"))){
-const err23 = {instancePath:instancePath+"/response_format",schemaPath:"#/properties/response_format/enum",keyword:"enum",params:{allowedValues: schema0.properties.response_format.enum},message:"must be equal to one of the allowed values"};
+if(data.generate_audio !== undefined){
+if(typeof data.generate_audio !== "boolean"){
+const err23 = {instancePath:instancePath+"/generate_audio",schemaPath:"#/properties/generate_audio/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -320,9 +352,9 @@ vErrors.push(err23);
 errors++;
 }
 }
-if(data.target_namespace !== undefined){
-if(typeof data.target_namespace !== "string"){
-const err24 = {instancePath:instancePath+"/target_namespace",schemaPath:"#/properties/target_namespace/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.watermark !== undefined){
+if(typeof data.watermark !== "boolean"){
+const err24 = {instancePath:instancePath+"/watermark",schemaPath:"#/properties/watermark/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -332,10 +364,11 @@ vErrors.push(err24);
 errors++;
 }
 }
-if(data.num_generations !== undefined){
-let data19 = data.num_generations;
-if(!((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19)))){
-const err25 = {instancePath:instancePath+"/num_generations",schemaPath:"#/properties/num_generations/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data.model !== undefined){
+let data16 = data.model;
+if(typeof data16 === "string"){
+if(func1(data16) < 1){
+const err25 = {instancePath:instancePath+"/model",schemaPath:"#/properties/model/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -344,9 +377,9 @@ vErrors.push(err25);
 }
 errors++;
 }
-if(typeof data19 == "number"){
-if(data19 > 4 || isNaN(data19)){
-const err26 = {instancePath:instancePath+"/num_generations",schemaPath:"#/properties/num_generations/maximum",keyword:"maximum",params:{comparison: "<=", limit: 4},message:"must be <= 4"};
+}
+else {
+const err26 = {instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -355,8 +388,11 @@ vErrors.push(err26);
 }
 errors++;
 }
-if(data19 < 1 || isNaN(data19)){
-const err27 = {instancePath:instancePath+"/num_generations",schemaPath:"#/properties/num_generations/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+if(data.response_format !== undefined){
+let data17 = data.response_format;
+if(!((data17 === "url") || (data17 === "b64_json"))){
+const err27 = {instancePath:instancePath+"/response_format",schemaPath:"#/properties/response_format/enum",keyword:"enum",params:{allowedValues: schema0.properties.response_format.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -366,15 +402,159 @@ vErrors.push(err27);
 errors++;
 }
 }
-}
-}
-else {
-const err28 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.target_namespace !== undefined){
+if(typeof data.target_namespace !== "string"){
+const err28 = {instancePath:instancePath+"/target_namespace",schemaPath:"#/properties/target_namespace/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err28];
 }
 else {
 vErrors.push(err28);
+}
+errors++;
+}
+}
+if(data.num_generations !== undefined){
+let data19 = data.num_generations;
+if(!((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19)))){
+const err29 = {instancePath:instancePath+"/num_generations",schemaPath:"#/properties/num_generations/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+if(typeof data19 == "number"){
+if(data19 > 4 || isNaN(data19)){
+const err30 = {instancePath:instancePath+"/num_generations",schemaPath:"#/properties/num_generations/maximum",keyword:"maximum",params:{comparison: "<=", limit: 4},message:"must be <= 4"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+if(data19 < 1 || isNaN(data19)){
+const err31 = {instancePath:instancePath+"/num_generations",schemaPath:"#/properties/num_generations/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+}
+if(data.multi_prompt !== undefined){
+let data20 = data.multi_prompt;
+if(Array.isArray(data20)){
+if(data20.length < 1){
+const err32 = {instancePath:instancePath+"/multi_prompt",schemaPath:"#/properties/multi_prompt/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+const len5 = data20.length;
+for(let i5=0; i5<len5; i5++){
+let data21 = data20[i5];
+if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
+if(data21.prompt === undefined){
+const err33 = {instancePath:instancePath+"/multi_prompt/" + i5,schemaPath:"#/properties/multi_prompt/items/required",keyword:"required",params:{missingProperty: "prompt"},message:"must have required property '"+"prompt"+"'"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+if(data21.duration === undefined){
+const err34 = {instancePath:instancePath+"/multi_prompt/" + i5,schemaPath:"#/properties/multi_prompt/items/required",keyword:"required",params:{missingProperty: "duration"},message:"must have required property '"+"duration"+"'"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+for(const key1 in data21){
+if(!((key1 === "prompt") || (key1 === "duration"))){
+const err35 = {instancePath:instancePath+"/multi_prompt/" + i5,schemaPath:"#/properties/multi_prompt/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+if(data21.prompt !== undefined){
+if(typeof data21.prompt !== "string"){
+const err36 = {instancePath:instancePath+"/multi_prompt/" + i5+"/prompt",schemaPath:"#/properties/multi_prompt/items/properties/prompt/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+}
+if(data21.duration !== undefined){
+let data23 = data21.duration;
+if(!((typeof data23 == "number") && (!(data23 % 1) && !isNaN(data23)))){
+const err37 = {instancePath:instancePath+"/multi_prompt/" + i5+"/duration",schemaPath:"#/properties/multi_prompt/items/properties/duration/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+}
+}
+else {
+const err38 = {instancePath:instancePath+"/multi_prompt/" + i5,schemaPath:"#/properties/multi_prompt/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+}
+else {
+const err39 = {instancePath:instancePath+"/multi_prompt",schemaPath:"#/properties/multi_prompt/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+}
+else {
+const err40 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
 }
 errors++;
 }

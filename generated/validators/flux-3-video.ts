@@ -7,7 +7,7 @@
 // @ts-nocheck -- ajv's standalone code, compiled at generate time (generator/validators.ts); typed by the export below
 import type { CompiledValidator } from '../../runtime/validation.ts';
 import { ucs2length } from '../../runtime/validator-support.ts';
-const schema0 = {"properties":{"prompt":{"type":"string"},"input_images":{"items":{"type":"string"},"type":"array"},"input_video":{"format":"uri","type":"string"},"resolution":{"enum":["720p","1080p"],"type":"string"},"aspect_ratio":{"enum":["auto","21:9","2:1","16:9","4:3","1:1","3:4","9:16"],"type":"string"},"duration":{"enum":[5,6,7,8,9,10,12,15,18,20],"type":"integer"},"generate_audio":{"type":"boolean"},"draft":{"type":"boolean"},"safety_tolerance":{"enum":[0,1,2,3,4],"type":"integer"},"model":{"type":"string","minLength":1},"response_format":{"enum":["url","b64_json"]},"target_namespace":{"type":"string"},"num_generations":{"type":"integer","minimum":1,"maximum":4}},"required":["prompt"],"type":"object","additionalProperties":false};
+const schema0 = {"properties":{"prompt":{"type":"string"},"input_images":{"items":{"type":"string"},"type":"array"},"input_video":{"format":"uri","type":"string"},"resolution":{"enum":["720p","1080p"],"type":"string"},"aspect_ratio":{"enum":["auto","21:9","2:1","16:9","4:3","1:1","3:4","9:16"],"type":"string"},"duration":{"enum":[5,6,7,8,9,10,12,15,18,20],"type":"integer"},"generate_audio":{"type":"boolean"},"draft":{"type":"boolean"},"safety_tolerance":{"enum":[0,1,2,3,4],"type":"integer"},"model":{"type":"string","minLength":1},"response_format":{"enum":["url","b64_json"]},"target_namespace":{"type":"string"},"num_generations":{"type":"integer","minimum":1,"maximum":4},"multi_prompt":{"type":"array","minItems":1,"items":{"type":"object","required":["prompt","duration"],"properties":{"prompt":{"type":"string"},"duration":{"type":"integer"}},"additionalProperties":false}}},"required":[],"type":"object","additionalProperties":false,"allOf":[{"not":{"required":["prompt","multi_prompt"]}},{"anyOf":[{"required":["prompt"]},{"required":["multi_prompt"]}]}]};
 const func0 = Object.prototype.hasOwnProperty;
 const func1 = ucs2length;
 const formats0 = /^(?:[a-z][a-z0-9+\-.]*:)(?:\/?\/)?[^\s]*$/i;
@@ -15,9 +15,12 @@ const formats0 = /^(?:[a-z][a-z0-9+\-.]*:)(?:\/?\/)?[^\s]*$/i;
 function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
+const _errs2 = errors;
+const _errs3 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.prompt === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "prompt"},message:"must have required property '"+"prompt"+"'"};
+let missing0;
+if(((data.prompt === undefined) && (missing0 = "prompt")) || ((data.multi_prompt === undefined) && (missing0 = "multi_prompt"))){
+const err0 = {};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -26,9 +29,10 @@ vErrors.push(err0);
 }
 errors++;
 }
-for(const key0 in data){
-if(!(func0.call(schema0.properties, key0))){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+}
+var valid1 = _errs3 === errors;
+if(valid1){
+const err1 = {instancePath,schemaPath:"#/allOf/0/not",keyword:"not",params:{},message:"must NOT be valid"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -37,15 +41,93 @@ vErrors.push(err1);
 }
 errors++;
 }
+else {
+errors = _errs2;
+if(vErrors !== null){
+if(_errs2){
+vErrors.length = _errs2;
 }
-if(data.prompt !== undefined){
-if(typeof data.prompt !== "string"){
-const err2 = {instancePath:instancePath+"/prompt",schemaPath:"#/properties/prompt/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+vErrors = null;
+}
+}
+}
+const _errs5 = errors;
+let valid2 = false;
+const _errs6 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.prompt === undefined){
+const err2 = {instancePath,schemaPath:"#/allOf/1/anyOf/0/required",keyword:"required",params:{missingProperty: "prompt"},message:"must have required property '"+"prompt"+"'"};
 if(vErrors === null){
 vErrors = [err2];
 }
 else {
 vErrors.push(err2);
+}
+errors++;
+}
+}
+var _valid0 = _errs6 === errors;
+valid2 = valid2 || _valid0;
+if(!valid2){
+const _errs7 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.multi_prompt === undefined){
+const err3 = {instancePath,schemaPath:"#/allOf/1/anyOf/1/required",keyword:"required",params:{missingProperty: "multi_prompt"},message:"must have required property '"+"multi_prompt"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+var _valid0 = _errs7 === errors;
+valid2 = valid2 || _valid0;
+}
+if(!valid2){
+const err4 = {instancePath,schemaPath:"#/allOf/1/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+else {
+errors = _errs5;
+if(vErrors !== null){
+if(_errs5){
+vErrors.length = _errs5;
+}
+else {
+vErrors = null;
+}
+}
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+if(!(func0.call(schema0.properties, key0))){
+const err5 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.prompt !== undefined){
+if(typeof data.prompt !== "string"){
+const err6 = {instancePath:instancePath+"/prompt",schemaPath:"#/properties/prompt/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
 }
 errors++;
 }
@@ -56,57 +138,7 @@ if(Array.isArray(data1)){
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 if(typeof data1[i0] !== "string"){
-const err3 = {instancePath:instancePath+"/input_images/" + i0,schemaPath:"#/properties/input_images/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-}
-else {
-const err4 = {instancePath:instancePath+"/input_images",schemaPath:"#/properties/input_images/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-if(data.input_video !== undefined){
-let data3 = data.input_video;
-if(typeof data3 === "string"){
-if(!(formats0.test(data3))){
-const err5 = {instancePath:instancePath+"/input_video",schemaPath:"#/properties/input_video/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-else {
-const err6 = {instancePath:instancePath+"/input_video",schemaPath:"#/properties/input_video/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-}
-if(data.resolution !== undefined){
-let data4 = data.resolution;
-if(typeof data4 !== "string"){
-const err7 = {instancePath:instancePath+"/resolution",schemaPath:"#/properties/resolution/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err7 = {instancePath:instancePath+"/input_images/" + i0,schemaPath:"#/properties/input_images/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -115,8 +147,10 @@ vErrors.push(err7);
 }
 errors++;
 }
-if(!((data4 === "720p") || (data4 === "1080p"))){
-const err8 = {instancePath:instancePath+"/resolution",schemaPath:"#/properties/resolution/enum",keyword:"enum",params:{allowedValues: schema0.properties.resolution.enum},message:"must be equal to one of the allowed values"};
+}
+}
+else {
+const err8 = {instancePath:instancePath+"/input_images",schemaPath:"#/properties/input_images/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -126,10 +160,11 @@ vErrors.push(err8);
 errors++;
 }
 }
-if(data.aspect_ratio !== undefined){
-let data5 = data.aspect_ratio;
-if(typeof data5 !== "string"){
-const err9 = {instancePath:instancePath+"/aspect_ratio",schemaPath:"#/properties/aspect_ratio/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.input_video !== undefined){
+let data3 = data.input_video;
+if(typeof data3 === "string"){
+if(!(formats0.test(data3))){
+const err9 = {instancePath:instancePath+"/input_video",schemaPath:"#/properties/input_video/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -138,8 +173,9 @@ vErrors.push(err9);
 }
 errors++;
 }
-if(!((((((((data5 === "auto") || (data5 === "21:9")) || (data5 === "2:1")) || (data5 === "16:9")) || (data5 === "4:3")) || (data5 === "1:1")) || (data5 === "3:4")) || (data5 === "9:16"))){
-const err10 = {instancePath:instancePath+"/aspect_ratio",schemaPath:"#/properties/aspect_ratio/enum",keyword:"enum",params:{allowedValues: schema0.properties.aspect_ratio.enum},message:"must be equal to one of the allowed values"};
+}
+else {
+const err10 = {instancePath:instancePath+"/input_video",schemaPath:"#/properties/input_video/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -149,10 +185,10 @@ vErrors.push(err10);
 errors++;
 }
 }
-if(data.duration !== undefined){
-let data6 = data.duration;
-if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
-const err11 = {instancePath:instancePath+"/duration",schemaPath:"#/properties/duration/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data.resolution !== undefined){
+let data4 = data.resolution;
+if(typeof data4 !== "string"){
+const err11 = {instancePath:instancePath+"/resolution",schemaPath:"#/properties/resolution/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -161,8 +197,8 @@ vErrors.push(err11);
 }
 errors++;
 }
-if(!((((((((((data6 === 5) || (data6 === 6)) || (data6 === 7)) || (data6 === 8)) || (data6 === 9)) || (data6 === 10)) || (data6 === 12)) || (data6 === 15)) || (data6 === 18)) || (data6 === 20))){
-const err12 = {instancePath:instancePath+"/duration",schemaPath:"#/properties/duration/enum",keyword:"enum",params:{allowedValues: schema0.properties.duration.enum},message:"must be equal to one of the allowed values"};
+if(!((data4 === "720p") || (data4 === "1080p"))){
+const err12 = {instancePath:instancePath+"/resolution",schemaPath:"#/properties/resolution/enum",keyword:"enum",params:{allowedValues: schema0.properties.resolution.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -172,9 +208,10 @@ vErrors.push(err12);
 errors++;
 }
 }
-if(data.generate_audio !== undefined){
-if(typeof data.generate_audio !== "boolean"){
-const err13 = {instancePath:instancePath+"/generate_audio",schemaPath:"#/properties/generate_audio/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data.aspect_ratio !== undefined){
+let data5 = data.aspect_ratio;
+if(typeof data5 !== "string"){
+const err13 = {instancePath:instancePath+"/aspect_ratio",schemaPath:"#/properties/aspect_ratio/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -183,10 +220,8 @@ vErrors.push(err13);
 }
 errors++;
 }
-}
-if(data.draft !== undefined){
-if(typeof data.draft !== "boolean"){
-const err14 = {instancePath:instancePath+"/draft",schemaPath:"#/properties/draft/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(!((((((((data5 === "auto") || (data5 === "21:9")) || (data5 === "2:1")) || (data5 === "16:9")) || (data5 === "4:3")) || (data5 === "1:1")) || (data5 === "3:4")) || (data5 === "9:16"))){
+const err14 = {instancePath:instancePath+"/aspect_ratio",schemaPath:"#/properties/aspect_ratio/enum",keyword:"enum",params:{allowedValues: schema0.properties.aspect_ratio.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -196,10 +231,10 @@ vErrors.push(err14);
 errors++;
 }
 }
-if(data.safety_tolerance !== undefined){
-let data9 = data.safety_tolerance;
-if(!((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9)))){
-const err15 = {instancePath:instancePath+"/safety_tolerance",schemaPath:"#/properties/safety_tolerance/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data.duration !== undefined){
+let data6 = data.duration;
+if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
+const err15 = {instancePath:instancePath+"/duration",schemaPath:"#/properties/duration/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -208,8 +243,8 @@ vErrors.push(err15);
 }
 errors++;
 }
-if(!(((((data9 === 0) || (data9 === 1)) || (data9 === 2)) || (data9 === 3)) || (data9 === 4))){
-const err16 = {instancePath:instancePath+"/safety_tolerance",schemaPath:"#/properties/safety_tolerance/enum",keyword:"enum",params:{allowedValues: schema0.properties.safety_tolerance.enum},message:"must be equal to one of the allowed values"};
+if(!((((((((((data6 === 5) || (data6 === 6)) || (data6 === 7)) || (data6 === 8)) || (data6 === 9)) || (data6 === 10)) || (data6 === 12)) || (data6 === 15)) || (data6 === 18)) || (data6 === 20))){
+const err16 = {instancePath:instancePath+"/duration",schemaPath:"#/properties/duration/enum",keyword:"enum",params:{allowedValues: schema0.properties.duration.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -219,11 +254,9 @@ vErrors.push(err16);
 errors++;
 }
 }
-if(data.model !== undefined){
-let data10 = data.model;
-if(typeof data10 === "string"){
-if(func1(data10) < 1){
-const err17 = {instancePath:instancePath+"/model",schemaPath:"#/properties/model/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(data.generate_audio !== undefined){
+if(typeof data.generate_audio !== "boolean"){
+const err17 = {instancePath:instancePath+"/generate_audio",schemaPath:"#/properties/generate_audio/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -233,8 +266,9 @@ vErrors.push(err17);
 errors++;
 }
 }
-else {
-const err18 = {instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.draft !== undefined){
+if(typeof data.draft !== "boolean"){
+const err18 = {instancePath:instancePath+"/draft",schemaPath:"#/properties/draft/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -244,10 +278,10 @@ vErrors.push(err18);
 errors++;
 }
 }
-if(data.response_format !== undefined){
-let data11 = data.response_format;
-if(!((data11 === "url") || (data11 === "b64_json"))){
-const err19 = {instancePath:instancePath+"/response_format",schemaPath:"#/properties/response_format/enum",keyword:"enum",params:{allowedValues: schema0.properties.response_format.enum},message:"must be equal to one of the allowed values"};
+if(data.safety_tolerance !== undefined){
+let data9 = data.safety_tolerance;
+if(!((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9)))){
+const err19 = {instancePath:instancePath+"/safety_tolerance",schemaPath:"#/properties/safety_tolerance/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -256,10 +290,8 @@ vErrors.push(err19);
 }
 errors++;
 }
-}
-if(data.target_namespace !== undefined){
-if(typeof data.target_namespace !== "string"){
-const err20 = {instancePath:instancePath+"/target_namespace",schemaPath:"#/properties/target_namespace/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!(((((data9 === 0) || (data9 === 1)) || (data9 === 2)) || (data9 === 3)) || (data9 === 4))){
+const err20 = {instancePath:instancePath+"/safety_tolerance",schemaPath:"#/properties/safety_tolerance/enum",keyword:"enum",params:{allowedValues: schema0.properties.safety_tolerance.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -269,10 +301,11 @@ vErrors.push(err20);
 errors++;
 }
 }
-if(data.num_generations !== undefined){
-let data13 = data.num_generations;
-if(!((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13)))){
-const err21 = {instancePath:instancePath+"/num_generations",schemaPath:"#/properties/num_generations/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data.model !== undefined){
+let data10 = data.model;
+if(typeof data10 === "string"){
+if(func1(data10) < 1){
+const err21 = {instancePath:instancePath+"/model",schemaPath:"#/properties/model/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -281,9 +314,9 @@ vErrors.push(err21);
 }
 errors++;
 }
-if(typeof data13 == "number"){
-if(data13 > 4 || isNaN(data13)){
-const err22 = {instancePath:instancePath+"/num_generations",schemaPath:"#/properties/num_generations/maximum",keyword:"maximum",params:{comparison: "<=", limit: 4},message:"must be <= 4"};
+}
+else {
+const err22 = {instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -292,8 +325,11 @@ vErrors.push(err22);
 }
 errors++;
 }
-if(data13 < 1 || isNaN(data13)){
-const err23 = {instancePath:instancePath+"/num_generations",schemaPath:"#/properties/num_generations/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+if(data.response_format !== undefined){
+let data11 = data.response_format;
+if(!((data11 === "url") || (data11 === "b64_json"))){
+const err23 = {instancePath:instancePath+"/response_format",schemaPath:"#/properties/response_format/enum",keyword:"enum",params:{allowedValues: schema0.properties.response_format.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -303,15 +339,159 @@ vErrors.push(err23);
 errors++;
 }
 }
-}
-}
-else {
-const err24 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.target_namespace !== undefined){
+if(typeof data.target_namespace !== "string"){
+const err24 = {instancePath:instancePath+"/target_namespace",schemaPath:"#/properties/target_namespace/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err24];
 }
 else {
 vErrors.push(err24);
+}
+errors++;
+}
+}
+if(data.num_generations !== undefined){
+let data13 = data.num_generations;
+if(!((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13)))){
+const err25 = {instancePath:instancePath+"/num_generations",schemaPath:"#/properties/num_generations/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+if(typeof data13 == "number"){
+if(data13 > 4 || isNaN(data13)){
+const err26 = {instancePath:instancePath+"/num_generations",schemaPath:"#/properties/num_generations/maximum",keyword:"maximum",params:{comparison: "<=", limit: 4},message:"must be <= 4"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+if(data13 < 1 || isNaN(data13)){
+const err27 = {instancePath:instancePath+"/num_generations",schemaPath:"#/properties/num_generations/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+}
+if(data.multi_prompt !== undefined){
+let data14 = data.multi_prompt;
+if(Array.isArray(data14)){
+if(data14.length < 1){
+const err28 = {instancePath:instancePath+"/multi_prompt",schemaPath:"#/properties/multi_prompt/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+const len1 = data14.length;
+for(let i1=0; i1<len1; i1++){
+let data15 = data14[i1];
+if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
+if(data15.prompt === undefined){
+const err29 = {instancePath:instancePath+"/multi_prompt/" + i1,schemaPath:"#/properties/multi_prompt/items/required",keyword:"required",params:{missingProperty: "prompt"},message:"must have required property '"+"prompt"+"'"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+if(data15.duration === undefined){
+const err30 = {instancePath:instancePath+"/multi_prompt/" + i1,schemaPath:"#/properties/multi_prompt/items/required",keyword:"required",params:{missingProperty: "duration"},message:"must have required property '"+"duration"+"'"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+for(const key1 in data15){
+if(!((key1 === "prompt") || (key1 === "duration"))){
+const err31 = {instancePath:instancePath+"/multi_prompt/" + i1,schemaPath:"#/properties/multi_prompt/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+if(data15.prompt !== undefined){
+if(typeof data15.prompt !== "string"){
+const err32 = {instancePath:instancePath+"/multi_prompt/" + i1+"/prompt",schemaPath:"#/properties/multi_prompt/items/properties/prompt/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+if(data15.duration !== undefined){
+let data17 = data15.duration;
+if(!((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17)))){
+const err33 = {instancePath:instancePath+"/multi_prompt/" + i1+"/duration",schemaPath:"#/properties/multi_prompt/items/properties/duration/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+}
+else {
+const err34 = {instancePath:instancePath+"/multi_prompt/" + i1,schemaPath:"#/properties/multi_prompt/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+}
+else {
+const err35 = {instancePath:instancePath+"/multi_prompt",schemaPath:"#/properties/multi_prompt/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+}
+else {
+const err36 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
 }
 errors++;
 }

@@ -7,7 +7,7 @@
 // @ts-nocheck -- ajv's standalone code, compiled at generate time (generator/validators.ts); typed by the export below
 import type { CompiledValidator } from '../../runtime/validation.ts';
 import { ucs2length } from '../../runtime/validator-support.ts';
-const schema0 = {"properties":{"prompt":{"type":"string"},"input_video":{"format":"uri","type":"string"},"reference_images":{"items":{"type":"string"},"type":"array"},"resolution":{"enum":["720P","1080P"],"type":"string"},"audio_setting":{"enum":["auto","origin"],"type":"string"},"model":{"type":"string","minLength":1},"response_format":{"enum":["url","b64_json"]},"target_namespace":{"type":"string"},"num_generations":{"type":"integer","minimum":1,"maximum":4}},"required":["prompt","input_video"],"type":"object","additionalProperties":false};
+const schema0 = {"properties":{"prompt":{"type":"string"},"input_video":{"format":"uri","type":"string"},"reference_images":{"items":{"type":"string"},"type":"array"},"resolution":{"enum":["720P","1080P"],"type":"string"},"audio_setting":{"enum":["auto","origin"],"type":"string"},"model":{"type":"string","minLength":1},"response_format":{"enum":["url","b64_json"]},"target_namespace":{"type":"string"},"num_generations":{"type":"integer","minimum":1,"maximum":4},"multi_prompt":{"type":"array","minItems":1,"items":{"type":"object","required":["prompt","duration"],"properties":{"prompt":{"type":"string"},"duration":{"type":"integer"}},"additionalProperties":false}}},"required":["input_video"],"type":"object","additionalProperties":false,"allOf":[{"not":{"required":["prompt","multi_prompt"]}},{"anyOf":[{"required":["prompt"]},{"required":["multi_prompt"]}]}]};
 const func0 = Object.prototype.hasOwnProperty;
 const func1 = ucs2length;
 const formats0 = /^(?:[a-z][a-z0-9+\-.]*:)(?:\/?\/)?[^\s]*$/i;
@@ -15,9 +15,12 @@ const formats0 = /^(?:[a-z][a-z0-9+\-.]*:)(?:\/?\/)?[^\s]*$/i;
 function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
+const _errs2 = errors;
+const _errs3 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.prompt === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "prompt"},message:"must have required property '"+"prompt"+"'"};
+let missing0;
+if(((data.prompt === undefined) && (missing0 = "prompt")) || ((data.multi_prompt === undefined) && (missing0 = "multi_prompt"))){
+const err0 = {};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -26,8 +29,10 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.input_video === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "input_video"},message:"must have required property '"+"input_video"+"'"};
+}
+var valid1 = _errs3 === errors;
+if(valid1){
+const err1 = {instancePath,schemaPath:"#/allOf/0/not",keyword:"not",params:{},message:"must NOT be valid"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -36,9 +41,23 @@ vErrors.push(err1);
 }
 errors++;
 }
-for(const key0 in data){
-if(!(func0.call(schema0.properties, key0))){
-const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+else {
+errors = _errs2;
+if(vErrors !== null){
+if(_errs2){
+vErrors.length = _errs2;
+}
+else {
+vErrors = null;
+}
+}
+}
+const _errs5 = errors;
+let valid2 = false;
+const _errs6 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.prompt === undefined){
+const err2 = {instancePath,schemaPath:"#/allOf/1/anyOf/0/required",keyword:"required",params:{missingProperty: "prompt"},message:"must have required property '"+"prompt"+"'"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -48,9 +67,13 @@ vErrors.push(err2);
 errors++;
 }
 }
-if(data.prompt !== undefined){
-if(typeof data.prompt !== "string"){
-const err3 = {instancePath:instancePath+"/prompt",schemaPath:"#/properties/prompt/type",keyword:"type",params:{type: "string"},message:"must be string"};
+var _valid0 = _errs6 === errors;
+valid2 = valid2 || _valid0;
+if(!valid2){
+const _errs7 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.multi_prompt === undefined){
+const err3 = {instancePath,schemaPath:"#/allOf/1/anyOf/1/required",keyword:"required",params:{missingProperty: "multi_prompt"},message:"must have required property '"+"multi_prompt"+"'"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -60,11 +83,11 @@ vErrors.push(err3);
 errors++;
 }
 }
-if(data.input_video !== undefined){
-let data1 = data.input_video;
-if(typeof data1 === "string"){
-if(!(formats0.test(data1))){
-const err4 = {instancePath:instancePath+"/input_video",schemaPath:"#/properties/input_video/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""};
+var _valid0 = _errs7 === errors;
+valid2 = valid2 || _valid0;
+}
+if(!valid2){
+const err4 = {instancePath,schemaPath:"#/allOf/1/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -73,14 +96,73 @@ vErrors.push(err4);
 }
 errors++;
 }
+else {
+errors = _errs5;
+if(vErrors !== null){
+if(_errs5){
+vErrors.length = _errs5;
 }
 else {
-const err5 = {instancePath:instancePath+"/input_video",schemaPath:"#/properties/input_video/type",keyword:"type",params:{type: "string"},message:"must be string"};
+vErrors = null;
+}
+}
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.input_video === undefined){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "input_video"},message:"must have required property '"+"input_video"+"'"};
 if(vErrors === null){
 vErrors = [err5];
 }
 else {
 vErrors.push(err5);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(func0.call(schema0.properties, key0))){
+const err6 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.prompt !== undefined){
+if(typeof data.prompt !== "string"){
+const err7 = {instancePath:instancePath+"/prompt",schemaPath:"#/properties/prompt/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.input_video !== undefined){
+let data1 = data.input_video;
+if(typeof data1 === "string"){
+if(!(formats0.test(data1))){
+const err8 = {instancePath:instancePath+"/input_video",schemaPath:"#/properties/input_video/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+else {
+const err9 = {instancePath:instancePath+"/input_video",schemaPath:"#/properties/input_video/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
 }
 errors++;
 }
@@ -91,55 +173,7 @@ if(Array.isArray(data2)){
 const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
 if(typeof data2[i0] !== "string"){
-const err6 = {instancePath:instancePath+"/reference_images/" + i0,schemaPath:"#/properties/reference_images/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-}
-}
-else {
-const err7 = {instancePath:instancePath+"/reference_images",schemaPath:"#/properties/reference_images/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-}
-if(data.resolution !== undefined){
-let data4 = data.resolution;
-if(typeof data4 !== "string"){
-const err8 = {instancePath:instancePath+"/resolution",schemaPath:"#/properties/resolution/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-if(!((data4 === "720P") || (data4 === "1080P"))){
-const err9 = {instancePath:instancePath+"/resolution",schemaPath:"#/properties/resolution/enum",keyword:"enum",params:{allowedValues: schema0.properties.resolution.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-if(data.audio_setting !== undefined){
-let data5 = data.audio_setting;
-if(typeof data5 !== "string"){
-const err10 = {instancePath:instancePath+"/audio_setting",schemaPath:"#/properties/audio_setting/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err10 = {instancePath:instancePath+"/reference_images/" + i0,schemaPath:"#/properties/reference_images/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -148,8 +182,10 @@ vErrors.push(err10);
 }
 errors++;
 }
-if(!((data5 === "auto") || (data5 === "origin"))){
-const err11 = {instancePath:instancePath+"/audio_setting",schemaPath:"#/properties/audio_setting/enum",keyword:"enum",params:{allowedValues: schema0.properties.audio_setting.enum},message:"must be equal to one of the allowed values"};
+}
+}
+else {
+const err11 = {instancePath:instancePath+"/reference_images",schemaPath:"#/properties/reference_images/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -159,11 +195,10 @@ vErrors.push(err11);
 errors++;
 }
 }
-if(data.model !== undefined){
-let data6 = data.model;
-if(typeof data6 === "string"){
-if(func1(data6) < 1){
-const err12 = {instancePath:instancePath+"/model",schemaPath:"#/properties/model/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(data.resolution !== undefined){
+let data4 = data.resolution;
+if(typeof data4 !== "string"){
+const err12 = {instancePath:instancePath+"/resolution",schemaPath:"#/properties/resolution/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -172,9 +207,8 @@ vErrors.push(err12);
 }
 errors++;
 }
-}
-else {
-const err13 = {instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!((data4 === "720P") || (data4 === "1080P"))){
+const err13 = {instancePath:instancePath+"/resolution",schemaPath:"#/properties/resolution/enum",keyword:"enum",params:{allowedValues: schema0.properties.resolution.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -184,10 +218,10 @@ vErrors.push(err13);
 errors++;
 }
 }
-if(data.response_format !== undefined){
-let data7 = data.response_format;
-if(!((data7 === "url") || (data7 === "b64_json"))){
-const err14 = {instancePath:instancePath+"/response_format",schemaPath:"#/properties/response_format/enum",keyword:"enum",params:{allowedValues: schema0.properties.response_format.enum},message:"must be equal to one of the allowed values"};
+if(data.audio_setting !== undefined){
+let data5 = data.audio_setting;
+if(typeof data5 !== "string"){
+const err14 = {instancePath:instancePath+"/audio_setting",schemaPath:"#/properties/audio_setting/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -196,10 +230,8 @@ vErrors.push(err14);
 }
 errors++;
 }
-}
-if(data.target_namespace !== undefined){
-if(typeof data.target_namespace !== "string"){
-const err15 = {instancePath:instancePath+"/target_namespace",schemaPath:"#/properties/target_namespace/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!((data5 === "auto") || (data5 === "origin"))){
+const err15 = {instancePath:instancePath+"/audio_setting",schemaPath:"#/properties/audio_setting/enum",keyword:"enum",params:{allowedValues: schema0.properties.audio_setting.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -209,10 +241,11 @@ vErrors.push(err15);
 errors++;
 }
 }
-if(data.num_generations !== undefined){
-let data9 = data.num_generations;
-if(!((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9)))){
-const err16 = {instancePath:instancePath+"/num_generations",schemaPath:"#/properties/num_generations/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data.model !== undefined){
+let data6 = data.model;
+if(typeof data6 === "string"){
+if(func1(data6) < 1){
+const err16 = {instancePath:instancePath+"/model",schemaPath:"#/properties/model/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -221,9 +254,9 @@ vErrors.push(err16);
 }
 errors++;
 }
-if(typeof data9 == "number"){
-if(data9 > 4 || isNaN(data9)){
-const err17 = {instancePath:instancePath+"/num_generations",schemaPath:"#/properties/num_generations/maximum",keyword:"maximum",params:{comparison: "<=", limit: 4},message:"must be <= 4"};
+}
+else {
+const err17 = {instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -232,8 +265,11 @@ vErrors.push(err17);
 }
 errors++;
 }
-if(data9 < 1 || isNaN(data9)){
-const err18 = {instancePath:instancePath+"/num_generations",schemaPath:"#/properties/num_generations/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+if(data.response_format !== undefined){
+let data7 = data.response_format;
+if(!((data7 === "url") || (data7 === "b64_json"))){
+const err18 = {instancePath:instancePath+"/response_format",schemaPath:"#/properties/response_format/enum",keyword:"enum",params:{allowedValues: schema0.properties.response_format.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -243,15 +279,159 @@ vErrors.push(err18);
 errors++;
 }
 }
-}
-}
-else {
-const err19 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.target_namespace !== undefined){
+if(typeof data.target_namespace !== "string"){
+const err19 = {instancePath:instancePath+"/target_namespace",schemaPath:"#/properties/target_namespace/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err19];
 }
 else {
 vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data.num_generations !== undefined){
+let data9 = data.num_generations;
+if(!((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9)))){
+const err20 = {instancePath:instancePath+"/num_generations",schemaPath:"#/properties/num_generations/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+if(typeof data9 == "number"){
+if(data9 > 4 || isNaN(data9)){
+const err21 = {instancePath:instancePath+"/num_generations",schemaPath:"#/properties/num_generations/maximum",keyword:"maximum",params:{comparison: "<=", limit: 4},message:"must be <= 4"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+if(data9 < 1 || isNaN(data9)){
+const err22 = {instancePath:instancePath+"/num_generations",schemaPath:"#/properties/num_generations/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+}
+if(data.multi_prompt !== undefined){
+let data10 = data.multi_prompt;
+if(Array.isArray(data10)){
+if(data10.length < 1){
+const err23 = {instancePath:instancePath+"/multi_prompt",schemaPath:"#/properties/multi_prompt/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+const len1 = data10.length;
+for(let i1=0; i1<len1; i1++){
+let data11 = data10[i1];
+if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
+if(data11.prompt === undefined){
+const err24 = {instancePath:instancePath+"/multi_prompt/" + i1,schemaPath:"#/properties/multi_prompt/items/required",keyword:"required",params:{missingProperty: "prompt"},message:"must have required property '"+"prompt"+"'"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+if(data11.duration === undefined){
+const err25 = {instancePath:instancePath+"/multi_prompt/" + i1,schemaPath:"#/properties/multi_prompt/items/required",keyword:"required",params:{missingProperty: "duration"},message:"must have required property '"+"duration"+"'"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+for(const key1 in data11){
+if(!((key1 === "prompt") || (key1 === "duration"))){
+const err26 = {instancePath:instancePath+"/multi_prompt/" + i1,schemaPath:"#/properties/multi_prompt/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+if(data11.prompt !== undefined){
+if(typeof data11.prompt !== "string"){
+const err27 = {instancePath:instancePath+"/multi_prompt/" + i1+"/prompt",schemaPath:"#/properties/multi_prompt/items/properties/prompt/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+if(data11.duration !== undefined){
+let data13 = data11.duration;
+if(!((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13)))){
+const err28 = {instancePath:instancePath+"/multi_prompt/" + i1+"/duration",schemaPath:"#/properties/multi_prompt/items/properties/duration/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+}
+else {
+const err29 = {instancePath:instancePath+"/multi_prompt/" + i1,schemaPath:"#/properties/multi_prompt/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+}
+else {
+const err30 = {instancePath:instancePath+"/multi_prompt",schemaPath:"#/properties/multi_prompt/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+}
+else {
+const err31 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
 }
 errors++;
 }

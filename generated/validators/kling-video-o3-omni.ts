@@ -7,7 +7,7 @@
 // @ts-nocheck -- ajv's standalone code, compiled at generate time (generator/validators.ts); typed by the export below
 import type { CompiledValidator } from '../../runtime/validation.ts';
 import { ucs2length } from '../../runtime/validator-support.ts';
-const schema0 = {"properties":{"prompt":{"type":"string"},"input_image":{"items":{"type":"string"},"type":"array"},"input_video":{"format":"uri","type":"string"},"video_mode":{"enum":["edit","reference"],"type":"string"},"start_image_url":{"format":"uri","type":"string"},"tail_image_url":{"format":"uri","type":"string"},"elements":{"items":{"type":"object"},"type":"array"},"resolution":{"enum":["720p","1080p","4k"],"type":"string"},"duration":{"maximum":15,"minimum":3,"type":"integer"},"aspect_ratio":{"enum":["16:9","9:16","1:1"],"type":"string"},"generate_audio":{"type":"boolean"},"keep_audio":{"type":"boolean"},"model":{"type":"string","minLength":1},"response_format":{"enum":["url","b64_json"]},"target_namespace":{"type":"string"},"num_generations":{"type":"integer","minimum":1,"maximum":4}},"required":["prompt"],"type":"object","additionalProperties":false};
+const schema0 = {"properties":{"prompt":{"type":"string"},"input_image":{"items":{"type":"string"},"type":"array"},"input_video":{"format":"uri","type":"string"},"video_mode":{"enum":["edit","reference"],"type":"string"},"start_image_url":{"format":"uri","type":"string"},"tail_image_url":{"format":"uri","type":"string"},"elements":{"items":{"type":"object"},"type":"array"},"resolution":{"enum":["720p","1080p","4k"],"type":"string"},"duration":{"maximum":15,"minimum":3,"type":"integer"},"aspect_ratio":{"enum":["16:9","9:16","1:1"],"type":"string"},"generate_audio":{"type":"boolean"},"keep_audio":{"type":"boolean"},"model":{"type":"string","minLength":1},"response_format":{"enum":["url","b64_json"]},"target_namespace":{"type":"string"},"num_generations":{"type":"integer","minimum":1,"maximum":4},"multi_prompt":{"type":"array","minItems":1,"items":{"type":"object","required":["prompt","duration"],"properties":{"prompt":{"type":"string"},"duration":{"type":"integer"}},"additionalProperties":false}}},"required":[],"type":"object","additionalProperties":false,"allOf":[{"not":{"required":["prompt","multi_prompt"]}},{"anyOf":[{"required":["prompt"]},{"required":["multi_prompt"]}]}]};
 const func0 = Object.prototype.hasOwnProperty;
 const func1 = ucs2length;
 const formats0 = /^(?:[a-z][a-z0-9+\-.]*:)(?:\/?\/)?[^\s]*$/i;
@@ -15,9 +15,12 @@ const formats0 = /^(?:[a-z][a-z0-9+\-.]*:)(?:\/?\/)?[^\s]*$/i;
 function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
+const _errs2 = errors;
+const _errs3 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.prompt === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "prompt"},message:"must have required property '"+"prompt"+"'"};
+let missing0;
+if(((data.prompt === undefined) && (missing0 = "prompt")) || ((data.multi_prompt === undefined) && (missing0 = "multi_prompt"))){
+const err0 = {};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -26,9 +29,10 @@ vErrors.push(err0);
 }
 errors++;
 }
-for(const key0 in data){
-if(!(func0.call(schema0.properties, key0))){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+}
+var valid1 = _errs3 === errors;
+if(valid1){
+const err1 = {instancePath,schemaPath:"#/allOf/0/not",keyword:"not",params:{},message:"must NOT be valid"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -37,15 +41,93 @@ vErrors.push(err1);
 }
 errors++;
 }
+else {
+errors = _errs2;
+if(vErrors !== null){
+if(_errs2){
+vErrors.length = _errs2;
 }
-if(data.prompt !== undefined){
-if(typeof data.prompt !== "string"){
-const err2 = {instancePath:instancePath+"/prompt",schemaPath:"#/properties/prompt/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+vErrors = null;
+}
+}
+}
+const _errs5 = errors;
+let valid2 = false;
+const _errs6 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.prompt === undefined){
+const err2 = {instancePath,schemaPath:"#/allOf/1/anyOf/0/required",keyword:"required",params:{missingProperty: "prompt"},message:"must have required property '"+"prompt"+"'"};
 if(vErrors === null){
 vErrors = [err2];
 }
 else {
 vErrors.push(err2);
+}
+errors++;
+}
+}
+var _valid0 = _errs6 === errors;
+valid2 = valid2 || _valid0;
+if(!valid2){
+const _errs7 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.multi_prompt === undefined){
+const err3 = {instancePath,schemaPath:"#/allOf/1/anyOf/1/required",keyword:"required",params:{missingProperty: "multi_prompt"},message:"must have required property '"+"multi_prompt"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+var _valid0 = _errs7 === errors;
+valid2 = valid2 || _valid0;
+}
+if(!valid2){
+const err4 = {instancePath,schemaPath:"#/allOf/1/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+else {
+errors = _errs5;
+if(vErrors !== null){
+if(_errs5){
+vErrors.length = _errs5;
+}
+else {
+vErrors = null;
+}
+}
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+if(!(func0.call(schema0.properties, key0))){
+const err5 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.prompt !== undefined){
+if(typeof data.prompt !== "string"){
+const err6 = {instancePath:instancePath+"/prompt",schemaPath:"#/properties/prompt/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
 }
 errors++;
 }
@@ -56,57 +138,7 @@ if(Array.isArray(data1)){
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 if(typeof data1[i0] !== "string"){
-const err3 = {instancePath:instancePath+"/input_image/" + i0,schemaPath:"#/properties/input_image/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-}
-else {
-const err4 = {instancePath:instancePath+"/input_image",schemaPath:"#/properties/input_image/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-if(data.input_video !== undefined){
-let data3 = data.input_video;
-if(typeof data3 === "string"){
-if(!(formats0.test(data3))){
-const err5 = {instancePath:instancePath+"/input_video",schemaPath:"#/properties/input_video/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-else {
-const err6 = {instancePath:instancePath+"/input_video",schemaPath:"#/properties/input_video/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-}
-if(data.video_mode !== undefined){
-let data4 = data.video_mode;
-if(typeof data4 !== "string"){
-const err7 = {instancePath:instancePath+"/video_mode",schemaPath:"#/properties/video_mode/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err7 = {instancePath:instancePath+"/input_image/" + i0,schemaPath:"#/properties/input_image/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -115,8 +147,10 @@ vErrors.push(err7);
 }
 errors++;
 }
-if(!((data4 === "edit") || (data4 === "reference"))){
-const err8 = {instancePath:instancePath+"/video_mode",schemaPath:"#/properties/video_mode/enum",keyword:"enum",params:{allowedValues: schema0.properties.video_mode.enum},message:"must be equal to one of the allowed values"};
+}
+}
+else {
+const err8 = {instancePath:instancePath+"/input_image",schemaPath:"#/properties/input_image/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -126,11 +160,11 @@ vErrors.push(err8);
 errors++;
 }
 }
-if(data.start_image_url !== undefined){
-let data5 = data.start_image_url;
-if(typeof data5 === "string"){
-if(!(formats0.test(data5))){
-const err9 = {instancePath:instancePath+"/start_image_url",schemaPath:"#/properties/start_image_url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""};
+if(data.input_video !== undefined){
+let data3 = data.input_video;
+if(typeof data3 === "string"){
+if(!(formats0.test(data3))){
+const err9 = {instancePath:instancePath+"/input_video",schemaPath:"#/properties/input_video/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -141,7 +175,7 @@ errors++;
 }
 }
 else {
-const err10 = {instancePath:instancePath+"/start_image_url",schemaPath:"#/properties/start_image_url/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err10 = {instancePath:instancePath+"/input_video",schemaPath:"#/properties/input_video/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -151,11 +185,10 @@ vErrors.push(err10);
 errors++;
 }
 }
-if(data.tail_image_url !== undefined){
-let data6 = data.tail_image_url;
-if(typeof data6 === "string"){
-if(!(formats0.test(data6))){
-const err11 = {instancePath:instancePath+"/tail_image_url",schemaPath:"#/properties/tail_image_url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""};
+if(data.video_mode !== undefined){
+let data4 = data.video_mode;
+if(typeof data4 !== "string"){
+const err11 = {instancePath:instancePath+"/video_mode",schemaPath:"#/properties/video_mode/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -164,14 +197,63 @@ vErrors.push(err11);
 }
 errors++;
 }
-}
-else {
-const err12 = {instancePath:instancePath+"/tail_image_url",schemaPath:"#/properties/tail_image_url/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!((data4 === "edit") || (data4 === "reference"))){
+const err12 = {instancePath:instancePath+"/video_mode",schemaPath:"#/properties/video_mode/enum",keyword:"enum",params:{allowedValues: schema0.properties.video_mode.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err12];
 }
 else {
 vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.start_image_url !== undefined){
+let data5 = data.start_image_url;
+if(typeof data5 === "string"){
+if(!(formats0.test(data5))){
+const err13 = {instancePath:instancePath+"/start_image_url",schemaPath:"#/properties/start_image_url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+else {
+const err14 = {instancePath:instancePath+"/start_image_url",schemaPath:"#/properties/start_image_url/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data.tail_image_url !== undefined){
+let data6 = data.tail_image_url;
+if(typeof data6 === "string"){
+if(!(formats0.test(data6))){
+const err15 = {instancePath:instancePath+"/tail_image_url",schemaPath:"#/properties/tail_image_url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+else {
+const err16 = {instancePath:instancePath+"/tail_image_url",schemaPath:"#/properties/tail_image_url/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
 }
 errors++;
 }
@@ -183,55 +265,7 @@ const len1 = data7.length;
 for(let i1=0; i1<len1; i1++){
 let data8 = data7[i1];
 if(!(data8 && typeof data8 == "object" && !Array.isArray(data8))){
-const err13 = {instancePath:instancePath+"/elements/" + i1,schemaPath:"#/properties/elements/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-}
-}
-else {
-const err14 = {instancePath:instancePath+"/elements",schemaPath:"#/properties/elements/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
-if(data.resolution !== undefined){
-let data9 = data.resolution;
-if(typeof data9 !== "string"){
-const err15 = {instancePath:instancePath+"/resolution",schemaPath:"#/properties/resolution/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-if(!(((data9 === "720p") || (data9 === "1080p")) || (data9 === "4k"))){
-const err16 = {instancePath:instancePath+"/resolution",schemaPath:"#/properties/resolution/enum",keyword:"enum",params:{allowedValues: schema0.properties.resolution.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-}
-if(data.duration !== undefined){
-let data10 = data.duration;
-if(!((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10)))){
-const err17 = {instancePath:instancePath+"/duration",schemaPath:"#/properties/duration/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err17 = {instancePath:instancePath+"/elements/" + i1,schemaPath:"#/properties/elements/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -240,9 +274,10 @@ vErrors.push(err17);
 }
 errors++;
 }
-if(typeof data10 == "number"){
-if(data10 > 15 || isNaN(data10)){
-const err18 = {instancePath:instancePath+"/duration",schemaPath:"#/properties/duration/maximum",keyword:"maximum",params:{comparison: "<=", limit: 15},message:"must be <= 15"};
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/elements",schemaPath:"#/properties/elements/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -251,8 +286,11 @@ vErrors.push(err18);
 }
 errors++;
 }
-if(data10 < 3 || isNaN(data10)){
-const err19 = {instancePath:instancePath+"/duration",schemaPath:"#/properties/duration/minimum",keyword:"minimum",params:{comparison: ">=", limit: 3},message:"must be >= 3"};
+}
+if(data.resolution !== undefined){
+let data9 = data.resolution;
+if(typeof data9 !== "string"){
+const err19 = {instancePath:instancePath+"/resolution",schemaPath:"#/properties/resolution/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -261,12 +299,8 @@ vErrors.push(err19);
 }
 errors++;
 }
-}
-}
-if(data.aspect_ratio !== undefined){
-let data11 = data.aspect_ratio;
-if(typeof data11 !== "string"){
-const err20 = {instancePath:instancePath+"/aspect_ratio",schemaPath:"#/properties/aspect_ratio/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!(((data9 === "720p") || (data9 === "1080p")) || (data9 === "4k"))){
+const err20 = {instancePath:instancePath+"/resolution",schemaPath:"#/properties/resolution/enum",keyword:"enum",params:{allowedValues: schema0.properties.resolution.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -275,8 +309,11 @@ vErrors.push(err20);
 }
 errors++;
 }
-if(!(((data11 === "16:9") || (data11 === "9:16")) || (data11 === "1:1"))){
-const err21 = {instancePath:instancePath+"/aspect_ratio",schemaPath:"#/properties/aspect_ratio/enum",keyword:"enum",params:{allowedValues: schema0.properties.aspect_ratio.enum},message:"must be equal to one of the allowed values"};
+}
+if(data.duration !== undefined){
+let data10 = data.duration;
+if(!((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10)))){
+const err21 = {instancePath:instancePath+"/duration",schemaPath:"#/properties/duration/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -285,10 +322,9 @@ vErrors.push(err21);
 }
 errors++;
 }
-}
-if(data.generate_audio !== undefined){
-if(typeof data.generate_audio !== "boolean"){
-const err22 = {instancePath:instancePath+"/generate_audio",schemaPath:"#/properties/generate_audio/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(typeof data10 == "number"){
+if(data10 > 15 || isNaN(data10)){
+const err22 = {instancePath:instancePath+"/duration",schemaPath:"#/properties/duration/maximum",keyword:"maximum",params:{comparison: "<=", limit: 15},message:"must be <= 15"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -297,10 +333,8 @@ vErrors.push(err22);
 }
 errors++;
 }
-}
-if(data.keep_audio !== undefined){
-if(typeof data.keep_audio !== "boolean"){
-const err23 = {instancePath:instancePath+"/keep_audio",schemaPath:"#/properties/keep_audio/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data10 < 3 || isNaN(data10)){
+const err23 = {instancePath:instancePath+"/duration",schemaPath:"#/properties/duration/minimum",keyword:"minimum",params:{comparison: ">=", limit: 3},message:"must be >= 3"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -310,11 +344,11 @@ vErrors.push(err23);
 errors++;
 }
 }
-if(data.model !== undefined){
-let data14 = data.model;
-if(typeof data14 === "string"){
-if(func1(data14) < 1){
-const err24 = {instancePath:instancePath+"/model",schemaPath:"#/properties/model/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+if(data.aspect_ratio !== undefined){
+let data11 = data.aspect_ratio;
+if(typeof data11 !== "string"){
+const err24 = {instancePath:instancePath+"/aspect_ratio",schemaPath:"#/properties/aspect_ratio/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -323,9 +357,8 @@ vErrors.push(err24);
 }
 errors++;
 }
-}
-else {
-const err25 = {instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!(((data11 === "16:9") || (data11 === "9:16")) || (data11 === "1:1"))){
+const err25 = {instancePath:instancePath+"/aspect_ratio",schemaPath:"#/properties/aspect_ratio/enum",keyword:"enum",params:{allowedValues: schema0.properties.aspect_ratio.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -335,10 +368,9 @@ vErrors.push(err25);
 errors++;
 }
 }
-if(data.response_format !== undefined){
-let data15 = data.response_format;
-if(!((data15 === "url") || (data15 === "b64_json"))){
-const err26 = {instancePath:instancePath+"/response_format",schemaPath:"#/properties/response_format/enum",keyword:"enum",params:{allowedValues: schema0.properties.response_format.enum},message:"must be equal to one of the allowed values"};
+if(data.generate_audio !== undefined){
+if(typeof data.generate_audio !== "boolean"){
+const err26 = {instancePath:instancePath+"/generate_audio",schemaPath:"#/properties/generate_audio/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -348,9 +380,9 @@ vErrors.push(err26);
 errors++;
 }
 }
-if(data.target_namespace !== undefined){
-if(typeof data.target_namespace !== "string"){
-const err27 = {instancePath:instancePath+"/target_namespace",schemaPath:"#/properties/target_namespace/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.keep_audio !== undefined){
+if(typeof data.keep_audio !== "boolean"){
+const err27 = {instancePath:instancePath+"/keep_audio",schemaPath:"#/properties/keep_audio/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -360,10 +392,11 @@ vErrors.push(err27);
 errors++;
 }
 }
-if(data.num_generations !== undefined){
-let data17 = data.num_generations;
-if(!((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17)))){
-const err28 = {instancePath:instancePath+"/num_generations",schemaPath:"#/properties/num_generations/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data.model !== undefined){
+let data14 = data.model;
+if(typeof data14 === "string"){
+if(func1(data14) < 1){
+const err28 = {instancePath:instancePath+"/model",schemaPath:"#/properties/model/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -372,9 +405,9 @@ vErrors.push(err28);
 }
 errors++;
 }
-if(typeof data17 == "number"){
-if(data17 > 4 || isNaN(data17)){
-const err29 = {instancePath:instancePath+"/num_generations",schemaPath:"#/properties/num_generations/maximum",keyword:"maximum",params:{comparison: "<=", limit: 4},message:"must be <= 4"};
+}
+else {
+const err29 = {instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -383,8 +416,11 @@ vErrors.push(err29);
 }
 errors++;
 }
-if(data17 < 1 || isNaN(data17)){
-const err30 = {instancePath:instancePath+"/num_generations",schemaPath:"#/properties/num_generations/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+if(data.response_format !== undefined){
+let data15 = data.response_format;
+if(!((data15 === "url") || (data15 === "b64_json"))){
+const err30 = {instancePath:instancePath+"/response_format",schemaPath:"#/properties/response_format/enum",keyword:"enum",params:{allowedValues: schema0.properties.response_format.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -394,15 +430,159 @@ vErrors.push(err30);
 errors++;
 }
 }
-}
-}
-else {
-const err31 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.target_namespace !== undefined){
+if(typeof data.target_namespace !== "string"){
+const err31 = {instancePath:instancePath+"/target_namespace",schemaPath:"#/properties/target_namespace/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err31];
 }
 else {
 vErrors.push(err31);
+}
+errors++;
+}
+}
+if(data.num_generations !== undefined){
+let data17 = data.num_generations;
+if(!((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17)))){
+const err32 = {instancePath:instancePath+"/num_generations",schemaPath:"#/properties/num_generations/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+if(typeof data17 == "number"){
+if(data17 > 4 || isNaN(data17)){
+const err33 = {instancePath:instancePath+"/num_generations",schemaPath:"#/properties/num_generations/maximum",keyword:"maximum",params:{comparison: "<=", limit: 4},message:"must be <= 4"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+if(data17 < 1 || isNaN(data17)){
+const err34 = {instancePath:instancePath+"/num_generations",schemaPath:"#/properties/num_generations/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+}
+if(data.multi_prompt !== undefined){
+let data18 = data.multi_prompt;
+if(Array.isArray(data18)){
+if(data18.length < 1){
+const err35 = {instancePath:instancePath+"/multi_prompt",schemaPath:"#/properties/multi_prompt/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+const len2 = data18.length;
+for(let i2=0; i2<len2; i2++){
+let data19 = data18[i2];
+if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
+if(data19.prompt === undefined){
+const err36 = {instancePath:instancePath+"/multi_prompt/" + i2,schemaPath:"#/properties/multi_prompt/items/required",keyword:"required",params:{missingProperty: "prompt"},message:"must have required property '"+"prompt"+"'"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+if(data19.duration === undefined){
+const err37 = {instancePath:instancePath+"/multi_prompt/" + i2,schemaPath:"#/properties/multi_prompt/items/required",keyword:"required",params:{missingProperty: "duration"},message:"must have required property '"+"duration"+"'"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+for(const key1 in data19){
+if(!((key1 === "prompt") || (key1 === "duration"))){
+const err38 = {instancePath:instancePath+"/multi_prompt/" + i2,schemaPath:"#/properties/multi_prompt/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+if(data19.prompt !== undefined){
+if(typeof data19.prompt !== "string"){
+const err39 = {instancePath:instancePath+"/multi_prompt/" + i2+"/prompt",schemaPath:"#/properties/multi_prompt/items/properties/prompt/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+if(data19.duration !== undefined){
+let data21 = data19.duration;
+if(!((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21)))){
+const err40 = {instancePath:instancePath+"/multi_prompt/" + i2+"/duration",schemaPath:"#/properties/multi_prompt/items/properties/duration/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+}
+else {
+const err41 = {instancePath:instancePath+"/multi_prompt/" + i2,schemaPath:"#/properties/multi_prompt/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+}
+}
+else {
+const err42 = {instancePath:instancePath+"/multi_prompt",schemaPath:"#/properties/multi_prompt/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+}
+}
+else {
+const err43 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
 }
 errors++;
 }

@@ -7,7 +7,7 @@
 // @ts-nocheck -- ajv's standalone code, compiled at generate time (generator/validators.ts); typed by the export below
 import type { CompiledValidator } from '../../runtime/validation.ts';
 import { ucs2length } from '../../runtime/validator-support.ts';
-const schema0 = {"properties":{"prompt":{"type":"string"},"input_image":{"format":"uri","type":"string"},"input_video":{"format":"uri","type":"string"},"duration":{"enum":[6,8,10],"type":"integer"},"aspect_ratio":{"enum":["16:9","9:16"],"type":"string"},"resolution":{"enum":["1080p","2k","4k"],"type":"string"},"fps":{"enum":[24,25,30,48,50,60],"type":"integer"},"video_conditioning_strength":{"maximum":1,"minimum":0,"type":"number"},"conditioning_attention_strength":{"maximum":1,"minimum":0,"type":"number"},"seed":{"type":"integer"},"model":{"type":"string","minLength":1},"response_format":{"enum":["url","b64_json"]},"target_namespace":{"type":"string"},"num_generations":{"type":"integer","minimum":1,"maximum":4}},"required":["prompt"],"type":"object","additionalProperties":false};
+const schema0 = {"properties":{"prompt":{"type":"string"},"input_image":{"format":"uri","type":"string"},"input_video":{"format":"uri","type":"string"},"duration":{"enum":[6,8,10],"type":"integer"},"aspect_ratio":{"enum":["16:9","9:16"],"type":"string"},"resolution":{"enum":["1080p","2k","4k"],"type":"string"},"fps":{"enum":[24,25,30,48,50,60],"type":"integer"},"video_conditioning_strength":{"maximum":1,"minimum":0,"type":"number"},"conditioning_attention_strength":{"maximum":1,"minimum":0,"type":"number"},"seed":{"type":"integer"},"model":{"type":"string","minLength":1},"response_format":{"enum":["url","b64_json"]},"target_namespace":{"type":"string"},"num_generations":{"type":"integer","minimum":1,"maximum":4},"multi_prompt":{"type":"array","minItems":1,"items":{"type":"object","required":["prompt","duration"],"properties":{"prompt":{"type":"string"},"duration":{"type":"integer"}},"additionalProperties":false}}},"required":[],"type":"object","additionalProperties":false,"allOf":[{"not":{"required":["prompt","multi_prompt"]}},{"anyOf":[{"required":["prompt"]},{"required":["multi_prompt"]}]}]};
 const func0 = Object.prototype.hasOwnProperty;
 const func1 = ucs2length;
 const formats0 = /^(?:[a-z][a-z0-9+\-.]*:)(?:\/?\/)?[^\s]*$/i;
@@ -15,9 +15,12 @@ const formats0 = /^(?:[a-z][a-z0-9+\-.]*:)(?:\/?\/)?[^\s]*$/i;
 function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
+const _errs2 = errors;
+const _errs3 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.prompt === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "prompt"},message:"must have required property '"+"prompt"+"'"};
+let missing0;
+if(((data.prompt === undefined) && (missing0 = "prompt")) || ((data.multi_prompt === undefined) && (missing0 = "multi_prompt"))){
+const err0 = {};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -26,9 +29,10 @@ vErrors.push(err0);
 }
 errors++;
 }
-for(const key0 in data){
-if(!(func0.call(schema0.properties, key0))){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+}
+var valid1 = _errs3 === errors;
+if(valid1){
+const err1 = {instancePath,schemaPath:"#/allOf/0/not",keyword:"not",params:{},message:"must NOT be valid"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -37,10 +41,23 @@ vErrors.push(err1);
 }
 errors++;
 }
+else {
+errors = _errs2;
+if(vErrors !== null){
+if(_errs2){
+vErrors.length = _errs2;
 }
-if(data.prompt !== undefined){
-if(typeof data.prompt !== "string"){
-const err2 = {instancePath:instancePath+"/prompt",schemaPath:"#/properties/prompt/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+vErrors = null;
+}
+}
+}
+const _errs5 = errors;
+let valid2 = false;
+const _errs6 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.prompt === undefined){
+const err2 = {instancePath,schemaPath:"#/allOf/1/anyOf/0/required",keyword:"required",params:{missingProperty: "prompt"},message:"must have required property '"+"prompt"+"'"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -50,11 +67,13 @@ vErrors.push(err2);
 errors++;
 }
 }
-if(data.input_image !== undefined){
-let data1 = data.input_image;
-if(typeof data1 === "string"){
-if(!(formats0.test(data1))){
-const err3 = {instancePath:instancePath+"/input_image",schemaPath:"#/properties/input_image/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""};
+var _valid0 = _errs6 === errors;
+valid2 = valid2 || _valid0;
+if(!valid2){
+const _errs7 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.multi_prompt === undefined){
+const err3 = {instancePath,schemaPath:"#/allOf/1/anyOf/1/required",keyword:"required",params:{missingProperty: "multi_prompt"},message:"must have required property '"+"multi_prompt"+"'"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -64,8 +83,11 @@ vErrors.push(err3);
 errors++;
 }
 }
-else {
-const err4 = {instancePath:instancePath+"/input_image",schemaPath:"#/properties/input_image/type",keyword:"type",params:{type: "string"},message:"must be string"};
+var _valid0 = _errs7 === errors;
+valid2 = valid2 || _valid0;
+}
+if(!valid2){
+const err4 = {instancePath,schemaPath:"#/allOf/1/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -74,12 +96,21 @@ vErrors.push(err4);
 }
 errors++;
 }
+else {
+errors = _errs5;
+if(vErrors !== null){
+if(_errs5){
+vErrors.length = _errs5;
 }
-if(data.input_video !== undefined){
-let data2 = data.input_video;
-if(typeof data2 === "string"){
-if(!(formats0.test(data2))){
-const err5 = {instancePath:instancePath+"/input_video",schemaPath:"#/properties/input_video/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""};
+else {
+vErrors = null;
+}
+}
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+if(!(func0.call(schema0.properties, key0))){
+const err5 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -89,8 +120,9 @@ vErrors.push(err5);
 errors++;
 }
 }
-else {
-const err6 = {instancePath:instancePath+"/input_video",schemaPath:"#/properties/input_video/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.prompt !== undefined){
+if(typeof data.prompt !== "string"){
+const err6 = {instancePath:instancePath+"/prompt",schemaPath:"#/properties/prompt/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -100,10 +132,11 @@ vErrors.push(err6);
 errors++;
 }
 }
-if(data.duration !== undefined){
-let data3 = data.duration;
-if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
-const err7 = {instancePath:instancePath+"/duration",schemaPath:"#/properties/duration/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data.input_image !== undefined){
+let data1 = data.input_image;
+if(typeof data1 === "string"){
+if(!(formats0.test(data1))){
+const err7 = {instancePath:instancePath+"/input_image",schemaPath:"#/properties/input_image/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -112,8 +145,9 @@ vErrors.push(err7);
 }
 errors++;
 }
-if(!(((data3 === 6) || (data3 === 8)) || (data3 === 10))){
-const err8 = {instancePath:instancePath+"/duration",schemaPath:"#/properties/duration/enum",keyword:"enum",params:{allowedValues: schema0.properties.duration.enum},message:"must be equal to one of the allowed values"};
+}
+else {
+const err8 = {instancePath:instancePath+"/input_image",schemaPath:"#/properties/input_image/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -123,10 +157,11 @@ vErrors.push(err8);
 errors++;
 }
 }
-if(data.aspect_ratio !== undefined){
-let data4 = data.aspect_ratio;
-if(typeof data4 !== "string"){
-const err9 = {instancePath:instancePath+"/aspect_ratio",schemaPath:"#/properties/aspect_ratio/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.input_video !== undefined){
+let data2 = data.input_video;
+if(typeof data2 === "string"){
+if(!(formats0.test(data2))){
+const err9 = {instancePath:instancePath+"/input_video",schemaPath:"#/properties/input_video/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -135,8 +170,9 @@ vErrors.push(err9);
 }
 errors++;
 }
-if(!((data4 === "16:9") || (data4 === "9:16"))){
-const err10 = {instancePath:instancePath+"/aspect_ratio",schemaPath:"#/properties/aspect_ratio/enum",keyword:"enum",params:{allowedValues: schema0.properties.aspect_ratio.enum},message:"must be equal to one of the allowed values"};
+}
+else {
+const err10 = {instancePath:instancePath+"/input_video",schemaPath:"#/properties/input_video/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -146,10 +182,10 @@ vErrors.push(err10);
 errors++;
 }
 }
-if(data.resolution !== undefined){
-let data5 = data.resolution;
-if(typeof data5 !== "string"){
-const err11 = {instancePath:instancePath+"/resolution",schemaPath:"#/properties/resolution/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.duration !== undefined){
+let data3 = data.duration;
+if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
+const err11 = {instancePath:instancePath+"/duration",schemaPath:"#/properties/duration/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -158,8 +194,8 @@ vErrors.push(err11);
 }
 errors++;
 }
-if(!(((data5 === "1080p") || (data5 === "2k")) || (data5 === "4k"))){
-const err12 = {instancePath:instancePath+"/resolution",schemaPath:"#/properties/resolution/enum",keyword:"enum",params:{allowedValues: schema0.properties.resolution.enum},message:"must be equal to one of the allowed values"};
+if(!(((data3 === 6) || (data3 === 8)) || (data3 === 10))){
+const err12 = {instancePath:instancePath+"/duration",schemaPath:"#/properties/duration/enum",keyword:"enum",params:{allowedValues: schema0.properties.duration.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -169,10 +205,10 @@ vErrors.push(err12);
 errors++;
 }
 }
-if(data.fps !== undefined){
-let data6 = data.fps;
-if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
-const err13 = {instancePath:instancePath+"/fps",schemaPath:"#/properties/fps/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data.aspect_ratio !== undefined){
+let data4 = data.aspect_ratio;
+if(typeof data4 !== "string"){
+const err13 = {instancePath:instancePath+"/aspect_ratio",schemaPath:"#/properties/aspect_ratio/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -181,8 +217,8 @@ vErrors.push(err13);
 }
 errors++;
 }
-if(!((((((data6 === 24) || (data6 === 25)) || (data6 === 30)) || (data6 === 48)) || (data6 === 50)) || (data6 === 60))){
-const err14 = {instancePath:instancePath+"/fps",schemaPath:"#/properties/fps/enum",keyword:"enum",params:{allowedValues: schema0.properties.fps.enum},message:"must be equal to one of the allowed values"};
+if(!((data4 === "16:9") || (data4 === "9:16"))){
+const err14 = {instancePath:instancePath+"/aspect_ratio",schemaPath:"#/properties/aspect_ratio/enum",keyword:"enum",params:{allowedValues: schema0.properties.aspect_ratio.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -192,11 +228,10 @@ vErrors.push(err14);
 errors++;
 }
 }
-if(data.video_conditioning_strength !== undefined){
-let data7 = data.video_conditioning_strength;
-if(typeof data7 == "number"){
-if(data7 > 1 || isNaN(data7)){
-const err15 = {instancePath:instancePath+"/video_conditioning_strength",schemaPath:"#/properties/video_conditioning_strength/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1"};
+if(data.resolution !== undefined){
+let data5 = data.resolution;
+if(typeof data5 !== "string"){
+const err15 = {instancePath:instancePath+"/resolution",schemaPath:"#/properties/resolution/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -205,8 +240,8 @@ vErrors.push(err15);
 }
 errors++;
 }
-if(data7 < 0 || isNaN(data7)){
-const err16 = {instancePath:instancePath+"/video_conditioning_strength",schemaPath:"#/properties/video_conditioning_strength/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(!(((data5 === "1080p") || (data5 === "2k")) || (data5 === "4k"))){
+const err16 = {instancePath:instancePath+"/resolution",schemaPath:"#/properties/resolution/enum",keyword:"enum",params:{allowedValues: schema0.properties.resolution.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -216,8 +251,10 @@ vErrors.push(err16);
 errors++;
 }
 }
-else {
-const err17 = {instancePath:instancePath+"/video_conditioning_strength",schemaPath:"#/properties/video_conditioning_strength/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data.fps !== undefined){
+let data6 = data.fps;
+if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
+const err17 = {instancePath:instancePath+"/fps",schemaPath:"#/properties/fps/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -226,12 +263,8 @@ vErrors.push(err17);
 }
 errors++;
 }
-}
-if(data.conditioning_attention_strength !== undefined){
-let data8 = data.conditioning_attention_strength;
-if(typeof data8 == "number"){
-if(data8 > 1 || isNaN(data8)){
-const err18 = {instancePath:instancePath+"/conditioning_attention_strength",schemaPath:"#/properties/conditioning_attention_strength/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1"};
+if(!((((((data6 === 24) || (data6 === 25)) || (data6 === 30)) || (data6 === 48)) || (data6 === 50)) || (data6 === 60))){
+const err18 = {instancePath:instancePath+"/fps",schemaPath:"#/properties/fps/enum",keyword:"enum",params:{allowedValues: schema0.properties.fps.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -240,8 +273,12 @@ vErrors.push(err18);
 }
 errors++;
 }
-if(data8 < 0 || isNaN(data8)){
-const err19 = {instancePath:instancePath+"/conditioning_attention_strength",schemaPath:"#/properties/conditioning_attention_strength/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+if(data.video_conditioning_strength !== undefined){
+let data7 = data.video_conditioning_strength;
+if(typeof data7 == "number"){
+if(data7 > 1 || isNaN(data7)){
+const err19 = {instancePath:instancePath+"/video_conditioning_strength",schemaPath:"#/properties/video_conditioning_strength/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -250,9 +287,8 @@ vErrors.push(err19);
 }
 errors++;
 }
-}
-else {
-const err20 = {instancePath:instancePath+"/conditioning_attention_strength",schemaPath:"#/properties/conditioning_attention_strength/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data7 < 0 || isNaN(data7)){
+const err20 = {instancePath:instancePath+"/video_conditioning_strength",schemaPath:"#/properties/video_conditioning_strength/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -262,10 +298,8 @@ vErrors.push(err20);
 errors++;
 }
 }
-if(data.seed !== undefined){
-let data9 = data.seed;
-if(!((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9)))){
-const err21 = {instancePath:instancePath+"/seed",schemaPath:"#/properties/seed/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+else {
+const err21 = {instancePath:instancePath+"/video_conditioning_strength",schemaPath:"#/properties/video_conditioning_strength/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -275,11 +309,11 @@ vErrors.push(err21);
 errors++;
 }
 }
-if(data.model !== undefined){
-let data10 = data.model;
-if(typeof data10 === "string"){
-if(func1(data10) < 1){
-const err22 = {instancePath:instancePath+"/model",schemaPath:"#/properties/model/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(data.conditioning_attention_strength !== undefined){
+let data8 = data.conditioning_attention_strength;
+if(typeof data8 == "number"){
+if(data8 > 1 || isNaN(data8)){
+const err22 = {instancePath:instancePath+"/conditioning_attention_strength",schemaPath:"#/properties/conditioning_attention_strength/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -288,9 +322,8 @@ vErrors.push(err22);
 }
 errors++;
 }
-}
-else {
-const err23 = {instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data8 < 0 || isNaN(data8)){
+const err23 = {instancePath:instancePath+"/conditioning_attention_strength",schemaPath:"#/properties/conditioning_attention_strength/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -300,10 +333,8 @@ vErrors.push(err23);
 errors++;
 }
 }
-if(data.response_format !== undefined){
-let data11 = data.response_format;
-if(!((data11 === "url") || (data11 === "b64_json"))){
-const err24 = {instancePath:instancePath+"/response_format",schemaPath:"#/properties/response_format/enum",keyword:"enum",params:{allowedValues: schema0.properties.response_format.enum},message:"must be equal to one of the allowed values"};
+else {
+const err24 = {instancePath:instancePath+"/conditioning_attention_strength",schemaPath:"#/properties/conditioning_attention_strength/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -313,9 +344,10 @@ vErrors.push(err24);
 errors++;
 }
 }
-if(data.target_namespace !== undefined){
-if(typeof data.target_namespace !== "string"){
-const err25 = {instancePath:instancePath+"/target_namespace",schemaPath:"#/properties/target_namespace/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.seed !== undefined){
+let data9 = data.seed;
+if(!((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9)))){
+const err25 = {instancePath:instancePath+"/seed",schemaPath:"#/properties/seed/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -325,10 +357,11 @@ vErrors.push(err25);
 errors++;
 }
 }
-if(data.num_generations !== undefined){
-let data13 = data.num_generations;
-if(!((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13)))){
-const err26 = {instancePath:instancePath+"/num_generations",schemaPath:"#/properties/num_generations/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data.model !== undefined){
+let data10 = data.model;
+if(typeof data10 === "string"){
+if(func1(data10) < 1){
+const err26 = {instancePath:instancePath+"/model",schemaPath:"#/properties/model/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -337,9 +370,9 @@ vErrors.push(err26);
 }
 errors++;
 }
-if(typeof data13 == "number"){
-if(data13 > 4 || isNaN(data13)){
-const err27 = {instancePath:instancePath+"/num_generations",schemaPath:"#/properties/num_generations/maximum",keyword:"maximum",params:{comparison: "<=", limit: 4},message:"must be <= 4"};
+}
+else {
+const err27 = {instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -348,8 +381,11 @@ vErrors.push(err27);
 }
 errors++;
 }
-if(data13 < 1 || isNaN(data13)){
-const err28 = {instancePath:instancePath+"/num_generations",schemaPath:"#/properties/num_generations/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+if(data.response_format !== undefined){
+let data11 = data.response_format;
+if(!((data11 === "url") || (data11 === "b64_json"))){
+const err28 = {instancePath:instancePath+"/response_format",schemaPath:"#/properties/response_format/enum",keyword:"enum",params:{allowedValues: schema0.properties.response_format.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -359,15 +395,159 @@ vErrors.push(err28);
 errors++;
 }
 }
-}
-}
-else {
-const err29 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.target_namespace !== undefined){
+if(typeof data.target_namespace !== "string"){
+const err29 = {instancePath:instancePath+"/target_namespace",schemaPath:"#/properties/target_namespace/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err29];
 }
 else {
 vErrors.push(err29);
+}
+errors++;
+}
+}
+if(data.num_generations !== undefined){
+let data13 = data.num_generations;
+if(!((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13)))){
+const err30 = {instancePath:instancePath+"/num_generations",schemaPath:"#/properties/num_generations/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+if(typeof data13 == "number"){
+if(data13 > 4 || isNaN(data13)){
+const err31 = {instancePath:instancePath+"/num_generations",schemaPath:"#/properties/num_generations/maximum",keyword:"maximum",params:{comparison: "<=", limit: 4},message:"must be <= 4"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+if(data13 < 1 || isNaN(data13)){
+const err32 = {instancePath:instancePath+"/num_generations",schemaPath:"#/properties/num_generations/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+}
+if(data.multi_prompt !== undefined){
+let data14 = data.multi_prompt;
+if(Array.isArray(data14)){
+if(data14.length < 1){
+const err33 = {instancePath:instancePath+"/multi_prompt",schemaPath:"#/properties/multi_prompt/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+const len0 = data14.length;
+for(let i0=0; i0<len0; i0++){
+let data15 = data14[i0];
+if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
+if(data15.prompt === undefined){
+const err34 = {instancePath:instancePath+"/multi_prompt/" + i0,schemaPath:"#/properties/multi_prompt/items/required",keyword:"required",params:{missingProperty: "prompt"},message:"must have required property '"+"prompt"+"'"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+if(data15.duration === undefined){
+const err35 = {instancePath:instancePath+"/multi_prompt/" + i0,schemaPath:"#/properties/multi_prompt/items/required",keyword:"required",params:{missingProperty: "duration"},message:"must have required property '"+"duration"+"'"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+for(const key1 in data15){
+if(!((key1 === "prompt") || (key1 === "duration"))){
+const err36 = {instancePath:instancePath+"/multi_prompt/" + i0,schemaPath:"#/properties/multi_prompt/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+}
+if(data15.prompt !== undefined){
+if(typeof data15.prompt !== "string"){
+const err37 = {instancePath:instancePath+"/multi_prompt/" + i0+"/prompt",schemaPath:"#/properties/multi_prompt/items/properties/prompt/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+}
+if(data15.duration !== undefined){
+let data17 = data15.duration;
+if(!((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17)))){
+const err38 = {instancePath:instancePath+"/multi_prompt/" + i0+"/duration",schemaPath:"#/properties/multi_prompt/items/properties/duration/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+}
+else {
+const err39 = {instancePath:instancePath+"/multi_prompt/" + i0,schemaPath:"#/properties/multi_prompt/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+}
+else {
+const err40 = {instancePath:instancePath+"/multi_prompt",schemaPath:"#/properties/multi_prompt/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+}
+else {
+const err41 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
 }
 errors++;
 }

@@ -7,16 +7,19 @@
 // @ts-nocheck -- ajv's standalone code, compiled at generate time (generator/validators.ts); typed by the export below
 import type { CompiledValidator } from '../../runtime/validation.ts';
 import { ucs2length } from '../../runtime/validator-support.ts';
-const schema0 = {"properties":{"prompt":{"type":"string"},"input_image":{"format":"uri","type":"string"},"input_audio":{"format":"uri","type":"string"},"model":{"type":"string","minLength":1},"response_format":{"enum":["url","b64_json"]},"target_namespace":{"type":"string"},"num_generations":{"type":"integer","minimum":1,"maximum":4}},"required":["input_audio"],"type":"object","additionalProperties":false};
+const schema0 = {"properties":{"prompt":{"type":"string"},"input_image":{"format":"uri","type":"string"},"input_audio":{"format":"uri","type":"string"},"model":{"type":"string","minLength":1},"response_format":{"enum":["url","b64_json"]},"target_namespace":{"type":"string"},"num_generations":{"type":"integer","minimum":1,"maximum":4},"multi_prompt":{"type":"array","minItems":1,"items":{"type":"object","required":["prompt","duration"],"properties":{"prompt":{"type":"string"},"duration":{"type":"integer"}},"additionalProperties":false}}},"required":["input_audio"],"type":"object","additionalProperties":false,"allOf":[{"not":{"required":["prompt","multi_prompt"]}}]};
 const formats0 = /^(?:[a-z][a-z0-9+\-.]*:)(?:\/?\/)?[^\s]*$/i;
 const func0 = ucs2length;
 
 function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
+const _errs2 = errors;
+const _errs3 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.input_audio === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "input_audio"},message:"must have required property '"+"input_audio"+"'"};
+let missing0;
+if(((data.prompt === undefined) && (missing0 = "prompt")) || ((data.multi_prompt === undefined) && (missing0 = "multi_prompt"))){
+const err0 = {};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -25,9 +28,10 @@ vErrors.push(err0);
 }
 errors++;
 }
-for(const key0 in data){
-if(!(((((((key0 === "prompt") || (key0 === "input_image")) || (key0 === "input_audio")) || (key0 === "model")) || (key0 === "response_format")) || (key0 === "target_namespace")) || (key0 === "num_generations"))){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+}
+var valid1 = _errs3 === errors;
+if(valid1){
+const err1 = {instancePath,schemaPath:"#/allOf/0/not",keyword:"not",params:{},message:"must NOT be valid"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -36,10 +40,20 @@ vErrors.push(err1);
 }
 errors++;
 }
+else {
+errors = _errs2;
+if(vErrors !== null){
+if(_errs2){
+vErrors.length = _errs2;
 }
-if(data.prompt !== undefined){
-if(typeof data.prompt !== "string"){
-const err2 = {instancePath:instancePath+"/prompt",schemaPath:"#/properties/prompt/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+vErrors = null;
+}
+}
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.input_audio === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "input_audio"},message:"must have required property '"+"input_audio"+"'"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -48,12 +62,9 @@ vErrors.push(err2);
 }
 errors++;
 }
-}
-if(data.input_image !== undefined){
-let data1 = data.input_image;
-if(typeof data1 === "string"){
-if(!(formats0.test(data1))){
-const err3 = {instancePath:instancePath+"/input_image",schemaPath:"#/properties/input_image/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""};
+for(const key0 in data){
+if(!((((((((key0 === "prompt") || (key0 === "input_image")) || (key0 === "input_audio")) || (key0 === "model")) || (key0 === "response_format")) || (key0 === "target_namespace")) || (key0 === "num_generations")) || (key0 === "multi_prompt"))){
+const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -63,8 +74,9 @@ vErrors.push(err3);
 errors++;
 }
 }
-else {
-const err4 = {instancePath:instancePath+"/input_image",schemaPath:"#/properties/input_image/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.prompt !== undefined){
+if(typeof data.prompt !== "string"){
+const err4 = {instancePath:instancePath+"/prompt",schemaPath:"#/properties/prompt/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -74,11 +86,11 @@ vErrors.push(err4);
 errors++;
 }
 }
-if(data.input_audio !== undefined){
-let data2 = data.input_audio;
-if(typeof data2 === "string"){
-if(!(formats0.test(data2))){
-const err5 = {instancePath:instancePath+"/input_audio",schemaPath:"#/properties/input_audio/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""};
+if(data.input_image !== undefined){
+let data1 = data.input_image;
+if(typeof data1 === "string"){
+if(!(formats0.test(data1))){
+const err5 = {instancePath:instancePath+"/input_image",schemaPath:"#/properties/input_image/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -89,7 +101,7 @@ errors++;
 }
 }
 else {
-const err6 = {instancePath:instancePath+"/input_audio",schemaPath:"#/properties/input_audio/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err6 = {instancePath:instancePath+"/input_image",schemaPath:"#/properties/input_image/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -99,11 +111,11 @@ vErrors.push(err6);
 errors++;
 }
 }
-if(data.model !== undefined){
-let data3 = data.model;
-if(typeof data3 === "string"){
-if(func0(data3) < 1){
-const err7 = {instancePath:instancePath+"/model",schemaPath:"#/properties/model/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(data.input_audio !== undefined){
+let data2 = data.input_audio;
+if(typeof data2 === "string"){
+if(!(formats0.test(data2))){
+const err7 = {instancePath:instancePath+"/input_audio",schemaPath:"#/properties/input_audio/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -114,7 +126,7 @@ errors++;
 }
 }
 else {
-const err8 = {instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err8 = {instancePath:instancePath+"/input_audio",schemaPath:"#/properties/input_audio/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -124,10 +136,11 @@ vErrors.push(err8);
 errors++;
 }
 }
-if(data.response_format !== undefined){
-let data4 = data.response_format;
-if(!((data4 === "url") || (data4 === "b64_json"))){
-const err9 = {instancePath:instancePath+"/response_format",schemaPath:"#/properties/response_format/enum",keyword:"enum",params:{allowedValues: schema0.properties.response_format.enum},message:"must be equal to one of the allowed values"};
+if(data.model !== undefined){
+let data3 = data.model;
+if(typeof data3 === "string"){
+if(func0(data3) < 1){
+const err9 = {instancePath:instancePath+"/model",schemaPath:"#/properties/model/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -137,9 +150,8 @@ vErrors.push(err9);
 errors++;
 }
 }
-if(data.target_namespace !== undefined){
-if(typeof data.target_namespace !== "string"){
-const err10 = {instancePath:instancePath+"/target_namespace",schemaPath:"#/properties/target_namespace/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err10 = {instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -149,10 +161,10 @@ vErrors.push(err10);
 errors++;
 }
 }
-if(data.num_generations !== undefined){
-let data6 = data.num_generations;
-if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
-const err11 = {instancePath:instancePath+"/num_generations",schemaPath:"#/properties/num_generations/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data.response_format !== undefined){
+let data4 = data.response_format;
+if(!((data4 === "url") || (data4 === "b64_json"))){
+const err11 = {instancePath:instancePath+"/response_format",schemaPath:"#/properties/response_format/enum",keyword:"enum",params:{allowedValues: schema0.properties.response_format.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -161,9 +173,10 @@ vErrors.push(err11);
 }
 errors++;
 }
-if(typeof data6 == "number"){
-if(data6 > 4 || isNaN(data6)){
-const err12 = {instancePath:instancePath+"/num_generations",schemaPath:"#/properties/num_generations/maximum",keyword:"maximum",params:{comparison: "<=", limit: 4},message:"must be <= 4"};
+}
+if(data.target_namespace !== undefined){
+if(typeof data.target_namespace !== "string"){
+const err12 = {instancePath:instancePath+"/target_namespace",schemaPath:"#/properties/target_namespace/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -172,8 +185,11 @@ vErrors.push(err12);
 }
 errors++;
 }
-if(data6 < 1 || isNaN(data6)){
-const err13 = {instancePath:instancePath+"/num_generations",schemaPath:"#/properties/num_generations/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+if(data.num_generations !== undefined){
+let data6 = data.num_generations;
+if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
+const err13 = {instancePath:instancePath+"/num_generations",schemaPath:"#/properties/num_generations/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -182,16 +198,135 @@ vErrors.push(err13);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err14 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(typeof data6 == "number"){
+if(data6 > 4 || isNaN(data6)){
+const err14 = {instancePath:instancePath+"/num_generations",schemaPath:"#/properties/num_generations/maximum",keyword:"maximum",params:{comparison: "<=", limit: 4},message:"must be <= 4"};
 if(vErrors === null){
 vErrors = [err14];
 }
 else {
 vErrors.push(err14);
+}
+errors++;
+}
+if(data6 < 1 || isNaN(data6)){
+const err15 = {instancePath:instancePath+"/num_generations",schemaPath:"#/properties/num_generations/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+}
+if(data.multi_prompt !== undefined){
+let data7 = data.multi_prompt;
+if(Array.isArray(data7)){
+if(data7.length < 1){
+const err16 = {instancePath:instancePath+"/multi_prompt",schemaPath:"#/properties/multi_prompt/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+const len0 = data7.length;
+for(let i0=0; i0<len0; i0++){
+let data8 = data7[i0];
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+if(data8.prompt === undefined){
+const err17 = {instancePath:instancePath+"/multi_prompt/" + i0,schemaPath:"#/properties/multi_prompt/items/required",keyword:"required",params:{missingProperty: "prompt"},message:"must have required property '"+"prompt"+"'"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+if(data8.duration === undefined){
+const err18 = {instancePath:instancePath+"/multi_prompt/" + i0,schemaPath:"#/properties/multi_prompt/items/required",keyword:"required",params:{missingProperty: "duration"},message:"must have required property '"+"duration"+"'"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+for(const key1 in data8){
+if(!((key1 === "prompt") || (key1 === "duration"))){
+const err19 = {instancePath:instancePath+"/multi_prompt/" + i0,schemaPath:"#/properties/multi_prompt/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data8.prompt !== undefined){
+if(typeof data8.prompt !== "string"){
+const err20 = {instancePath:instancePath+"/multi_prompt/" + i0+"/prompt",schemaPath:"#/properties/multi_prompt/items/properties/prompt/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+if(data8.duration !== undefined){
+let data10 = data8.duration;
+if(!((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10)))){
+const err21 = {instancePath:instancePath+"/multi_prompt/" + i0+"/duration",schemaPath:"#/properties/multi_prompt/items/properties/duration/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+}
+else {
+const err22 = {instancePath:instancePath+"/multi_prompt/" + i0,schemaPath:"#/properties/multi_prompt/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+}
+else {
+const err23 = {instancePath:instancePath+"/multi_prompt",schemaPath:"#/properties/multi_prompt/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+}
+else {
+const err24 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
 }
 errors++;
 }

@@ -7,7 +7,7 @@
 // @ts-nocheck -- ajv's standalone code, compiled at generate time (generator/validators.ts); typed by the export below
 import type { CompiledValidator } from '../../runtime/validation.ts';
 import { ucs2length } from '../../runtime/validator-support.ts';
-const schema0 = {"properties":{"prompt":{"type":"string"},"input_image":{"format":"uri","type":"string"},"num_frames":{"maximum":481,"minimum":9,"type":"integer"},"resolution":{"enum":["auto","square_hd","square","portrait_4_3","portrait_16_9","landscape_4_3","landscape_16_9"],"type":"string"},"frames_per_second":{"maximum":60,"minimum":1,"type":"number"},"image_strength":{"maximum":1,"minimum":0,"type":"number"},"generate_audio":{"type":"boolean"},"video_quality":{"enum":["low","medium","high","maximum"],"type":"string"},"negative_prompt":{"type":"string"},"seed":{"type":"integer"},"model":{"type":"string","minLength":1},"response_format":{"enum":["url","b64_json"]},"target_namespace":{"type":"string"},"num_generations":{"type":"integer","minimum":1,"maximum":4}},"required":["prompt","input_image"],"type":"object","additionalProperties":false};
+const schema0 = {"properties":{"prompt":{"type":"string"},"input_image":{"format":"uri","type":"string"},"num_frames":{"maximum":481,"minimum":9,"type":"integer"},"resolution":{"enum":["auto","square_hd","square","portrait_4_3","portrait_16_9","landscape_4_3","landscape_16_9"],"type":"string"},"frames_per_second":{"maximum":60,"minimum":1,"type":"number"},"image_strength":{"maximum":1,"minimum":0,"type":"number"},"generate_audio":{"type":"boolean"},"video_quality":{"enum":["low","medium","high","maximum"],"type":"string"},"negative_prompt":{"type":"string"},"seed":{"type":"integer"},"model":{"type":"string","minLength":1},"response_format":{"enum":["url","b64_json"]},"target_namespace":{"type":"string"},"num_generations":{"type":"integer","minimum":1,"maximum":4},"multi_prompt":{"type":"array","minItems":1,"items":{"type":"object","required":["prompt","duration"],"properties":{"prompt":{"type":"string"},"duration":{"type":"integer"}},"additionalProperties":false}}},"required":["input_image"],"type":"object","additionalProperties":false,"allOf":[{"not":{"required":["prompt","multi_prompt"]}},{"anyOf":[{"required":["prompt"]},{"required":["multi_prompt"]}]}]};
 const func0 = Object.prototype.hasOwnProperty;
 const func1 = ucs2length;
 const formats0 = /^(?:[a-z][a-z0-9+\-.]*:)(?:\/?\/)?[^\s]*$/i;
@@ -15,9 +15,12 @@ const formats0 = /^(?:[a-z][a-z0-9+\-.]*:)(?:\/?\/)?[^\s]*$/i;
 function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
+const _errs2 = errors;
+const _errs3 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.prompt === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "prompt"},message:"must have required property '"+"prompt"+"'"};
+let missing0;
+if(((data.prompt === undefined) && (missing0 = "prompt")) || ((data.multi_prompt === undefined) && (missing0 = "multi_prompt"))){
+const err0 = {};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -26,8 +29,10 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.input_image === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "input_image"},message:"must have required property '"+"input_image"+"'"};
+}
+var valid1 = _errs3 === errors;
+if(valid1){
+const err1 = {instancePath,schemaPath:"#/allOf/0/not",keyword:"not",params:{},message:"must NOT be valid"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -36,9 +41,23 @@ vErrors.push(err1);
 }
 errors++;
 }
-for(const key0 in data){
-if(!(func0.call(schema0.properties, key0))){
-const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+else {
+errors = _errs2;
+if(vErrors !== null){
+if(_errs2){
+vErrors.length = _errs2;
+}
+else {
+vErrors = null;
+}
+}
+}
+const _errs5 = errors;
+let valid2 = false;
+const _errs6 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.prompt === undefined){
+const err2 = {instancePath,schemaPath:"#/allOf/1/anyOf/0/required",keyword:"required",params:{missingProperty: "prompt"},message:"must have required property '"+"prompt"+"'"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -48,9 +67,13 @@ vErrors.push(err2);
 errors++;
 }
 }
-if(data.prompt !== undefined){
-if(typeof data.prompt !== "string"){
-const err3 = {instancePath:instancePath+"/prompt",schemaPath:"#/properties/prompt/type",keyword:"type",params:{type: "string"},message:"must be string"};
+var _valid0 = _errs6 === errors;
+valid2 = valid2 || _valid0;
+if(!valid2){
+const _errs7 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.multi_prompt === undefined){
+const err3 = {instancePath,schemaPath:"#/allOf/1/anyOf/1/required",keyword:"required",params:{missingProperty: "multi_prompt"},message:"must have required property '"+"multi_prompt"+"'"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -60,11 +83,11 @@ vErrors.push(err3);
 errors++;
 }
 }
-if(data.input_image !== undefined){
-let data1 = data.input_image;
-if(typeof data1 === "string"){
-if(!(formats0.test(data1))){
-const err4 = {instancePath:instancePath+"/input_image",schemaPath:"#/properties/input_image/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""};
+var _valid0 = _errs7 === errors;
+valid2 = valid2 || _valid0;
+}
+if(!valid2){
+const err4 = {instancePath,schemaPath:"#/allOf/1/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -73,9 +96,20 @@ vErrors.push(err4);
 }
 errors++;
 }
+else {
+errors = _errs5;
+if(vErrors !== null){
+if(_errs5){
+vErrors.length = _errs5;
 }
 else {
-const err5 = {instancePath:instancePath+"/input_image",schemaPath:"#/properties/input_image/type",keyword:"type",params:{type: "string"},message:"must be string"};
+vErrors = null;
+}
+}
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.input_image === undefined){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "input_image"},message:"must have required property '"+"input_image"+"'"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -84,11 +118,9 @@ vErrors.push(err5);
 }
 errors++;
 }
-}
-if(data.num_frames !== undefined){
-let data2 = data.num_frames;
-if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
-const err6 = {instancePath:instancePath+"/num_frames",schemaPath:"#/properties/num_frames/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+for(const key0 in data){
+if(!(func0.call(schema0.properties, key0))){
+const err6 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -97,9 +129,10 @@ vErrors.push(err6);
 }
 errors++;
 }
-if(typeof data2 == "number"){
-if(data2 > 481 || isNaN(data2)){
-const err7 = {instancePath:instancePath+"/num_frames",schemaPath:"#/properties/num_frames/maximum",keyword:"maximum",params:{comparison: "<=", limit: 481},message:"must be <= 481"};
+}
+if(data.prompt !== undefined){
+if(typeof data.prompt !== "string"){
+const err7 = {instancePath:instancePath+"/prompt",schemaPath:"#/properties/prompt/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -108,8 +141,12 @@ vErrors.push(err7);
 }
 errors++;
 }
-if(data2 < 9 || isNaN(data2)){
-const err8 = {instancePath:instancePath+"/num_frames",schemaPath:"#/properties/num_frames/minimum",keyword:"minimum",params:{comparison: ">=", limit: 9},message:"must be >= 9"};
+}
+if(data.input_image !== undefined){
+let data1 = data.input_image;
+if(typeof data1 === "string"){
+if(!(formats0.test(data1))){
+const err8 = {instancePath:instancePath+"/input_image",schemaPath:"#/properties/input_image/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -119,11 +156,8 @@ vErrors.push(err8);
 errors++;
 }
 }
-}
-if(data.resolution !== undefined){
-let data3 = data.resolution;
-if(typeof data3 !== "string"){
-const err9 = {instancePath:instancePath+"/resolution",schemaPath:"#/properties/resolution/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err9 = {instancePath:instancePath+"/input_image",schemaPath:"#/properties/input_image/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -132,8 +166,11 @@ vErrors.push(err9);
 }
 errors++;
 }
-if(!(((((((data3 === "auto") || (data3 === "square_hd")) || (data3 === "square")) || (data3 === "portrait_4_3")) || (data3 === "portrait_16_9")) || (data3 === "landscape_4_3")) || (data3 === "landscape_16_9"))){
-const err10 = {instancePath:instancePath+"/resolution",schemaPath:"#/properties/resolution/enum",keyword:"enum",params:{allowedValues: schema0.properties.resolution.enum},message:"must be equal to one of the allowed values"};
+}
+if(data.num_frames !== undefined){
+let data2 = data.num_frames;
+if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
+const err10 = {instancePath:instancePath+"/num_frames",schemaPath:"#/properties/num_frames/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -142,12 +179,9 @@ vErrors.push(err10);
 }
 errors++;
 }
-}
-if(data.frames_per_second !== undefined){
-let data4 = data.frames_per_second;
-if(typeof data4 == "number"){
-if(data4 > 60 || isNaN(data4)){
-const err11 = {instancePath:instancePath+"/frames_per_second",schemaPath:"#/properties/frames_per_second/maximum",keyword:"maximum",params:{comparison: "<=", limit: 60},message:"must be <= 60"};
+if(typeof data2 == "number"){
+if(data2 > 481 || isNaN(data2)){
+const err11 = {instancePath:instancePath+"/num_frames",schemaPath:"#/properties/num_frames/maximum",keyword:"maximum",params:{comparison: "<=", limit: 481},message:"must be <= 481"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -156,8 +190,8 @@ vErrors.push(err11);
 }
 errors++;
 }
-if(data4 < 1 || isNaN(data4)){
-const err12 = {instancePath:instancePath+"/frames_per_second",schemaPath:"#/properties/frames_per_second/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(data2 < 9 || isNaN(data2)){
+const err12 = {instancePath:instancePath+"/num_frames",schemaPath:"#/properties/num_frames/minimum",keyword:"minimum",params:{comparison: ">=", limit: 9},message:"must be >= 9"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -167,8 +201,11 @@ vErrors.push(err12);
 errors++;
 }
 }
-else {
-const err13 = {instancePath:instancePath+"/frames_per_second",schemaPath:"#/properties/frames_per_second/type",keyword:"type",params:{type: "number"},message:"must be number"};
+}
+if(data.resolution !== undefined){
+let data3 = data.resolution;
+if(typeof data3 !== "string"){
+const err13 = {instancePath:instancePath+"/resolution",schemaPath:"#/properties/resolution/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -177,12 +214,8 @@ vErrors.push(err13);
 }
 errors++;
 }
-}
-if(data.image_strength !== undefined){
-let data5 = data.image_strength;
-if(typeof data5 == "number"){
-if(data5 > 1 || isNaN(data5)){
-const err14 = {instancePath:instancePath+"/image_strength",schemaPath:"#/properties/image_strength/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1"};
+if(!(((((((data3 === "auto") || (data3 === "square_hd")) || (data3 === "square")) || (data3 === "portrait_4_3")) || (data3 === "portrait_16_9")) || (data3 === "landscape_4_3")) || (data3 === "landscape_16_9"))){
+const err14 = {instancePath:instancePath+"/resolution",schemaPath:"#/properties/resolution/enum",keyword:"enum",params:{allowedValues: schema0.properties.resolution.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -191,8 +224,12 @@ vErrors.push(err14);
 }
 errors++;
 }
-if(data5 < 0 || isNaN(data5)){
-const err15 = {instancePath:instancePath+"/image_strength",schemaPath:"#/properties/image_strength/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+if(data.frames_per_second !== undefined){
+let data4 = data.frames_per_second;
+if(typeof data4 == "number"){
+if(data4 > 60 || isNaN(data4)){
+const err15 = {instancePath:instancePath+"/frames_per_second",schemaPath:"#/properties/frames_per_second/maximum",keyword:"maximum",params:{comparison: "<=", limit: 60},message:"must be <= 60"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -201,9 +238,8 @@ vErrors.push(err15);
 }
 errors++;
 }
-}
-else {
-const err16 = {instancePath:instancePath+"/image_strength",schemaPath:"#/properties/image_strength/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data4 < 1 || isNaN(data4)){
+const err16 = {instancePath:instancePath+"/frames_per_second",schemaPath:"#/properties/frames_per_second/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -213,9 +249,8 @@ vErrors.push(err16);
 errors++;
 }
 }
-if(data.generate_audio !== undefined){
-if(typeof data.generate_audio !== "boolean"){
-const err17 = {instancePath:instancePath+"/generate_audio",schemaPath:"#/properties/generate_audio/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+else {
+const err17 = {instancePath:instancePath+"/frames_per_second",schemaPath:"#/properties/frames_per_second/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -225,10 +260,11 @@ vErrors.push(err17);
 errors++;
 }
 }
-if(data.video_quality !== undefined){
-let data7 = data.video_quality;
-if(typeof data7 !== "string"){
-const err18 = {instancePath:instancePath+"/video_quality",schemaPath:"#/properties/video_quality/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.image_strength !== undefined){
+let data5 = data.image_strength;
+if(typeof data5 == "number"){
+if(data5 > 1 || isNaN(data5)){
+const err18 = {instancePath:instancePath+"/image_strength",schemaPath:"#/properties/image_strength/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -237,8 +273,8 @@ vErrors.push(err18);
 }
 errors++;
 }
-if(!((((data7 === "low") || (data7 === "medium")) || (data7 === "high")) || (data7 === "maximum"))){
-const err19 = {instancePath:instancePath+"/video_quality",schemaPath:"#/properties/video_quality/enum",keyword:"enum",params:{allowedValues: schema0.properties.video_quality.enum},message:"must be equal to one of the allowed values"};
+if(data5 < 0 || isNaN(data5)){
+const err19 = {instancePath:instancePath+"/image_strength",schemaPath:"#/properties/image_strength/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -248,9 +284,8 @@ vErrors.push(err19);
 errors++;
 }
 }
-if(data.negative_prompt !== undefined){
-if(typeof data.negative_prompt !== "string"){
-const err20 = {instancePath:instancePath+"/negative_prompt",schemaPath:"#/properties/negative_prompt/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err20 = {instancePath:instancePath+"/image_strength",schemaPath:"#/properties/image_strength/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -260,10 +295,9 @@ vErrors.push(err20);
 errors++;
 }
 }
-if(data.seed !== undefined){
-let data9 = data.seed;
-if(!((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9)))){
-const err21 = {instancePath:instancePath+"/seed",schemaPath:"#/properties/seed/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data.generate_audio !== undefined){
+if(typeof data.generate_audio !== "boolean"){
+const err21 = {instancePath:instancePath+"/generate_audio",schemaPath:"#/properties/generate_audio/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -273,11 +307,10 @@ vErrors.push(err21);
 errors++;
 }
 }
-if(data.model !== undefined){
-let data10 = data.model;
-if(typeof data10 === "string"){
-if(func1(data10) < 1){
-const err22 = {instancePath:instancePath+"/model",schemaPath:"#/properties/model/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(data.video_quality !== undefined){
+let data7 = data.video_quality;
+if(typeof data7 !== "string"){
+const err22 = {instancePath:instancePath+"/video_quality",schemaPath:"#/properties/video_quality/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -286,9 +319,8 @@ vErrors.push(err22);
 }
 errors++;
 }
-}
-else {
-const err23 = {instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!((((data7 === "low") || (data7 === "medium")) || (data7 === "high")) || (data7 === "maximum"))){
+const err23 = {instancePath:instancePath+"/video_quality",schemaPath:"#/properties/video_quality/enum",keyword:"enum",params:{allowedValues: schema0.properties.video_quality.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -298,10 +330,9 @@ vErrors.push(err23);
 errors++;
 }
 }
-if(data.response_format !== undefined){
-let data11 = data.response_format;
-if(!((data11 === "url") || (data11 === "b64_json"))){
-const err24 = {instancePath:instancePath+"/response_format",schemaPath:"#/properties/response_format/enum",keyword:"enum",params:{allowedValues: schema0.properties.response_format.enum},message:"must be equal to one of the allowed values"};
+if(data.negative_prompt !== undefined){
+if(typeof data.negative_prompt !== "string"){
+const err24 = {instancePath:instancePath+"/negative_prompt",schemaPath:"#/properties/negative_prompt/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -311,9 +342,10 @@ vErrors.push(err24);
 errors++;
 }
 }
-if(data.target_namespace !== undefined){
-if(typeof data.target_namespace !== "string"){
-const err25 = {instancePath:instancePath+"/target_namespace",schemaPath:"#/properties/target_namespace/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.seed !== undefined){
+let data9 = data.seed;
+if(!((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9)))){
+const err25 = {instancePath:instancePath+"/seed",schemaPath:"#/properties/seed/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -323,10 +355,11 @@ vErrors.push(err25);
 errors++;
 }
 }
-if(data.num_generations !== undefined){
-let data13 = data.num_generations;
-if(!((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13)))){
-const err26 = {instancePath:instancePath+"/num_generations",schemaPath:"#/properties/num_generations/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data.model !== undefined){
+let data10 = data.model;
+if(typeof data10 === "string"){
+if(func1(data10) < 1){
+const err26 = {instancePath:instancePath+"/model",schemaPath:"#/properties/model/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -335,9 +368,9 @@ vErrors.push(err26);
 }
 errors++;
 }
-if(typeof data13 == "number"){
-if(data13 > 4 || isNaN(data13)){
-const err27 = {instancePath:instancePath+"/num_generations",schemaPath:"#/properties/num_generations/maximum",keyword:"maximum",params:{comparison: "<=", limit: 4},message:"must be <= 4"};
+}
+else {
+const err27 = {instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -346,8 +379,11 @@ vErrors.push(err27);
 }
 errors++;
 }
-if(data13 < 1 || isNaN(data13)){
-const err28 = {instancePath:instancePath+"/num_generations",schemaPath:"#/properties/num_generations/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+if(data.response_format !== undefined){
+let data11 = data.response_format;
+if(!((data11 === "url") || (data11 === "b64_json"))){
+const err28 = {instancePath:instancePath+"/response_format",schemaPath:"#/properties/response_format/enum",keyword:"enum",params:{allowedValues: schema0.properties.response_format.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -357,15 +393,159 @@ vErrors.push(err28);
 errors++;
 }
 }
-}
-}
-else {
-const err29 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.target_namespace !== undefined){
+if(typeof data.target_namespace !== "string"){
+const err29 = {instancePath:instancePath+"/target_namespace",schemaPath:"#/properties/target_namespace/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err29];
 }
 else {
 vErrors.push(err29);
+}
+errors++;
+}
+}
+if(data.num_generations !== undefined){
+let data13 = data.num_generations;
+if(!((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13)))){
+const err30 = {instancePath:instancePath+"/num_generations",schemaPath:"#/properties/num_generations/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+if(typeof data13 == "number"){
+if(data13 > 4 || isNaN(data13)){
+const err31 = {instancePath:instancePath+"/num_generations",schemaPath:"#/properties/num_generations/maximum",keyword:"maximum",params:{comparison: "<=", limit: 4},message:"must be <= 4"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+if(data13 < 1 || isNaN(data13)){
+const err32 = {instancePath:instancePath+"/num_generations",schemaPath:"#/properties/num_generations/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+}
+if(data.multi_prompt !== undefined){
+let data14 = data.multi_prompt;
+if(Array.isArray(data14)){
+if(data14.length < 1){
+const err33 = {instancePath:instancePath+"/multi_prompt",schemaPath:"#/properties/multi_prompt/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+const len0 = data14.length;
+for(let i0=0; i0<len0; i0++){
+let data15 = data14[i0];
+if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
+if(data15.prompt === undefined){
+const err34 = {instancePath:instancePath+"/multi_prompt/" + i0,schemaPath:"#/properties/multi_prompt/items/required",keyword:"required",params:{missingProperty: "prompt"},message:"must have required property '"+"prompt"+"'"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+if(data15.duration === undefined){
+const err35 = {instancePath:instancePath+"/multi_prompt/" + i0,schemaPath:"#/properties/multi_prompt/items/required",keyword:"required",params:{missingProperty: "duration"},message:"must have required property '"+"duration"+"'"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+for(const key1 in data15){
+if(!((key1 === "prompt") || (key1 === "duration"))){
+const err36 = {instancePath:instancePath+"/multi_prompt/" + i0,schemaPath:"#/properties/multi_prompt/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+}
+if(data15.prompt !== undefined){
+if(typeof data15.prompt !== "string"){
+const err37 = {instancePath:instancePath+"/multi_prompt/" + i0+"/prompt",schemaPath:"#/properties/multi_prompt/items/properties/prompt/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+}
+if(data15.duration !== undefined){
+let data17 = data15.duration;
+if(!((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17)))){
+const err38 = {instancePath:instancePath+"/multi_prompt/" + i0+"/duration",schemaPath:"#/properties/multi_prompt/items/properties/duration/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+}
+else {
+const err39 = {instancePath:instancePath+"/multi_prompt/" + i0,schemaPath:"#/properties/multi_prompt/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+}
+else {
+const err40 = {instancePath:instancePath+"/multi_prompt",schemaPath:"#/properties/multi_prompt/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+}
+else {
+const err41 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
 }
 errors++;
 }

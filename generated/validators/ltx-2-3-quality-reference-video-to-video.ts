@@ -7,7 +7,7 @@
 // @ts-nocheck -- ajv's standalone code, compiled at generate time (generator/validators.ts); typed by the export below
 import type { CompiledValidator } from '../../runtime/validation.ts';
 import { ucs2length } from '../../runtime/validator-support.ts';
-const schema0 = {"properties":{"prompt":{"type":"string"},"input_video":{"format":"uri","type":"string"},"input_image":{"format":"uri","type":"string"},"control_video_url":{"format":"uri","type":"string"},"skip_control_preprocess":{"type":"boolean"},"preserve_original_video":{"type":"boolean"},"video_strength":{"type":"number"},"strength":{"type":"number"},"num_frames":{"maximum":481,"minimum":9,"type":"integer"},"resolution":{"enum":["auto","square_hd","square","portrait_4_3","portrait_16_9","landscape_4_3","landscape_16_9"],"type":"string"},"frames_per_second":{"maximum":60,"minimum":1,"type":"number"},"generate_audio":{"type":"boolean"},"video_quality":{"enum":["low","medium","high","maximum"],"type":"string"},"negative_prompt":{"type":"string"},"seed":{"type":"integer"},"model":{"type":"string","minLength":1},"response_format":{"enum":["url","b64_json"]},"target_namespace":{"type":"string"},"num_generations":{"type":"integer","minimum":1,"maximum":4}},"required":["prompt","input_video"],"type":"object","additionalProperties":false};
+const schema0 = {"properties":{"prompt":{"type":"string"},"input_video":{"format":"uri","type":"string"},"input_image":{"format":"uri","type":"string"},"control_video_url":{"format":"uri","type":"string"},"skip_control_preprocess":{"type":"boolean"},"preserve_original_video":{"type":"boolean"},"video_strength":{"type":"number"},"strength":{"type":"number"},"num_frames":{"maximum":481,"minimum":9,"type":"integer"},"resolution":{"enum":["auto","square_hd","square","portrait_4_3","portrait_16_9","landscape_4_3","landscape_16_9"],"type":"string"},"frames_per_second":{"maximum":60,"minimum":1,"type":"number"},"generate_audio":{"type":"boolean"},"video_quality":{"enum":["low","medium","high","maximum"],"type":"string"},"negative_prompt":{"type":"string"},"seed":{"type":"integer"},"model":{"type":"string","minLength":1},"response_format":{"enum":["url","b64_json"]},"target_namespace":{"type":"string"},"num_generations":{"type":"integer","minimum":1,"maximum":4},"multi_prompt":{"type":"array","minItems":1,"items":{"type":"object","required":["prompt","duration"],"properties":{"prompt":{"type":"string"},"duration":{"type":"integer"}},"additionalProperties":false}}},"required":["input_video"],"type":"object","additionalProperties":false,"allOf":[{"not":{"required":["prompt","multi_prompt"]}},{"anyOf":[{"required":["prompt"]},{"required":["multi_prompt"]}]}]};
 const func0 = Object.prototype.hasOwnProperty;
 const func1 = ucs2length;
 const formats0 = /^(?:[a-z][a-z0-9+\-.]*:)(?:\/?\/)?[^\s]*$/i;
@@ -15,9 +15,12 @@ const formats0 = /^(?:[a-z][a-z0-9+\-.]*:)(?:\/?\/)?[^\s]*$/i;
 function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
+const _errs2 = errors;
+const _errs3 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.prompt === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "prompt"},message:"must have required property '"+"prompt"+"'"};
+let missing0;
+if(((data.prompt === undefined) && (missing0 = "prompt")) || ((data.multi_prompt === undefined) && (missing0 = "multi_prompt"))){
+const err0 = {};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -26,8 +29,10 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.input_video === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "input_video"},message:"must have required property '"+"input_video"+"'"};
+}
+var valid1 = _errs3 === errors;
+if(valid1){
+const err1 = {instancePath,schemaPath:"#/allOf/0/not",keyword:"not",params:{},message:"must NOT be valid"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -36,9 +41,23 @@ vErrors.push(err1);
 }
 errors++;
 }
-for(const key0 in data){
-if(!(func0.call(schema0.properties, key0))){
-const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+else {
+errors = _errs2;
+if(vErrors !== null){
+if(_errs2){
+vErrors.length = _errs2;
+}
+else {
+vErrors = null;
+}
+}
+}
+const _errs5 = errors;
+let valid2 = false;
+const _errs6 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.prompt === undefined){
+const err2 = {instancePath,schemaPath:"#/allOf/1/anyOf/0/required",keyword:"required",params:{missingProperty: "prompt"},message:"must have required property '"+"prompt"+"'"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -48,9 +67,13 @@ vErrors.push(err2);
 errors++;
 }
 }
-if(data.prompt !== undefined){
-if(typeof data.prompt !== "string"){
-const err3 = {instancePath:instancePath+"/prompt",schemaPath:"#/properties/prompt/type",keyword:"type",params:{type: "string"},message:"must be string"};
+var _valid0 = _errs6 === errors;
+valid2 = valid2 || _valid0;
+if(!valid2){
+const _errs7 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.multi_prompt === undefined){
+const err3 = {instancePath,schemaPath:"#/allOf/1/anyOf/1/required",keyword:"required",params:{missingProperty: "multi_prompt"},message:"must have required property '"+"multi_prompt"+"'"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -60,11 +83,11 @@ vErrors.push(err3);
 errors++;
 }
 }
-if(data.input_video !== undefined){
-let data1 = data.input_video;
-if(typeof data1 === "string"){
-if(!(formats0.test(data1))){
-const err4 = {instancePath:instancePath+"/input_video",schemaPath:"#/properties/input_video/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""};
+var _valid0 = _errs7 === errors;
+valid2 = valid2 || _valid0;
+}
+if(!valid2){
+const err4 = {instancePath,schemaPath:"#/allOf/1/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -73,9 +96,20 @@ vErrors.push(err4);
 }
 errors++;
 }
+else {
+errors = _errs5;
+if(vErrors !== null){
+if(_errs5){
+vErrors.length = _errs5;
 }
 else {
-const err5 = {instancePath:instancePath+"/input_video",schemaPath:"#/properties/input_video/type",keyword:"type",params:{type: "string"},message:"must be string"};
+vErrors = null;
+}
+}
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.input_video === undefined){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "input_video"},message:"must have required property '"+"input_video"+"'"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -84,12 +118,9 @@ vErrors.push(err5);
 }
 errors++;
 }
-}
-if(data.input_image !== undefined){
-let data2 = data.input_image;
-if(typeof data2 === "string"){
-if(!(formats0.test(data2))){
-const err6 = {instancePath:instancePath+"/input_image",schemaPath:"#/properties/input_image/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""};
+for(const key0 in data){
+if(!(func0.call(schema0.properties, key0))){
+const err6 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -99,8 +130,9 @@ vErrors.push(err6);
 errors++;
 }
 }
-else {
-const err7 = {instancePath:instancePath+"/input_image",schemaPath:"#/properties/input_image/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.prompt !== undefined){
+if(typeof data.prompt !== "string"){
+const err7 = {instancePath:instancePath+"/prompt",schemaPath:"#/properties/prompt/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -110,11 +142,11 @@ vErrors.push(err7);
 errors++;
 }
 }
-if(data.control_video_url !== undefined){
-let data3 = data.control_video_url;
-if(typeof data3 === "string"){
-if(!(formats0.test(data3))){
-const err8 = {instancePath:instancePath+"/control_video_url",schemaPath:"#/properties/control_video_url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""};
+if(data.input_video !== undefined){
+let data1 = data.input_video;
+if(typeof data1 === "string"){
+if(!(formats0.test(data1))){
+const err8 = {instancePath:instancePath+"/input_video",schemaPath:"#/properties/input_video/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -125,7 +157,7 @@ errors++;
 }
 }
 else {
-const err9 = {instancePath:instancePath+"/control_video_url",schemaPath:"#/properties/control_video_url/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err9 = {instancePath:instancePath+"/input_video",schemaPath:"#/properties/input_video/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -135,9 +167,11 @@ vErrors.push(err9);
 errors++;
 }
 }
-if(data.skip_control_preprocess !== undefined){
-if(typeof data.skip_control_preprocess !== "boolean"){
-const err10 = {instancePath:instancePath+"/skip_control_preprocess",schemaPath:"#/properties/skip_control_preprocess/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data.input_image !== undefined){
+let data2 = data.input_image;
+if(typeof data2 === "string"){
+if(!(formats0.test(data2))){
+const err10 = {instancePath:instancePath+"/input_image",schemaPath:"#/properties/input_image/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -147,9 +181,8 @@ vErrors.push(err10);
 errors++;
 }
 }
-if(data.preserve_original_video !== undefined){
-if(typeof data.preserve_original_video !== "boolean"){
-const err11 = {instancePath:instancePath+"/preserve_original_video",schemaPath:"#/properties/preserve_original_video/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+else {
+const err11 = {instancePath:instancePath+"/input_image",schemaPath:"#/properties/input_image/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -159,9 +192,11 @@ vErrors.push(err11);
 errors++;
 }
 }
-if(data.video_strength !== undefined){
-if(!(typeof data.video_strength == "number")){
-const err12 = {instancePath:instancePath+"/video_strength",schemaPath:"#/properties/video_strength/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data.control_video_url !== undefined){
+let data3 = data.control_video_url;
+if(typeof data3 === "string"){
+if(!(formats0.test(data3))){
+const err12 = {instancePath:instancePath+"/control_video_url",schemaPath:"#/properties/control_video_url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -171,9 +206,8 @@ vErrors.push(err12);
 errors++;
 }
 }
-if(data.strength !== undefined){
-if(!(typeof data.strength == "number")){
-const err13 = {instancePath:instancePath+"/strength",schemaPath:"#/properties/strength/type",keyword:"type",params:{type: "number"},message:"must be number"};
+else {
+const err13 = {instancePath:instancePath+"/control_video_url",schemaPath:"#/properties/control_video_url/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -183,10 +217,9 @@ vErrors.push(err13);
 errors++;
 }
 }
-if(data.num_frames !== undefined){
-let data8 = data.num_frames;
-if(!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))){
-const err14 = {instancePath:instancePath+"/num_frames",schemaPath:"#/properties/num_frames/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data.skip_control_preprocess !== undefined){
+if(typeof data.skip_control_preprocess !== "boolean"){
+const err14 = {instancePath:instancePath+"/skip_control_preprocess",schemaPath:"#/properties/skip_control_preprocess/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -195,9 +228,10 @@ vErrors.push(err14);
 }
 errors++;
 }
-if(typeof data8 == "number"){
-if(data8 > 481 || isNaN(data8)){
-const err15 = {instancePath:instancePath+"/num_frames",schemaPath:"#/properties/num_frames/maximum",keyword:"maximum",params:{comparison: "<=", limit: 481},message:"must be <= 481"};
+}
+if(data.preserve_original_video !== undefined){
+if(typeof data.preserve_original_video !== "boolean"){
+const err15 = {instancePath:instancePath+"/preserve_original_video",schemaPath:"#/properties/preserve_original_video/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -206,8 +240,10 @@ vErrors.push(err15);
 }
 errors++;
 }
-if(data8 < 9 || isNaN(data8)){
-const err16 = {instancePath:instancePath+"/num_frames",schemaPath:"#/properties/num_frames/minimum",keyword:"minimum",params:{comparison: ">=", limit: 9},message:"must be >= 9"};
+}
+if(data.video_strength !== undefined){
+if(!(typeof data.video_strength == "number")){
+const err16 = {instancePath:instancePath+"/video_strength",schemaPath:"#/properties/video_strength/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -217,11 +253,9 @@ vErrors.push(err16);
 errors++;
 }
 }
-}
-if(data.resolution !== undefined){
-let data9 = data.resolution;
-if(typeof data9 !== "string"){
-const err17 = {instancePath:instancePath+"/resolution",schemaPath:"#/properties/resolution/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.strength !== undefined){
+if(!(typeof data.strength == "number")){
+const err17 = {instancePath:instancePath+"/strength",schemaPath:"#/properties/strength/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -230,8 +264,11 @@ vErrors.push(err17);
 }
 errors++;
 }
-if(!(((((((data9 === "auto") || (data9 === "square_hd")) || (data9 === "square")) || (data9 === "portrait_4_3")) || (data9 === "portrait_16_9")) || (data9 === "landscape_4_3")) || (data9 === "landscape_16_9"))){
-const err18 = {instancePath:instancePath+"/resolution",schemaPath:"#/properties/resolution/enum",keyword:"enum",params:{allowedValues: schema0.properties.resolution.enum},message:"must be equal to one of the allowed values"};
+}
+if(data.num_frames !== undefined){
+let data8 = data.num_frames;
+if(!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))){
+const err18 = {instancePath:instancePath+"/num_frames",schemaPath:"#/properties/num_frames/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -240,12 +277,9 @@ vErrors.push(err18);
 }
 errors++;
 }
-}
-if(data.frames_per_second !== undefined){
-let data10 = data.frames_per_second;
-if(typeof data10 == "number"){
-if(data10 > 60 || isNaN(data10)){
-const err19 = {instancePath:instancePath+"/frames_per_second",schemaPath:"#/properties/frames_per_second/maximum",keyword:"maximum",params:{comparison: "<=", limit: 60},message:"must be <= 60"};
+if(typeof data8 == "number"){
+if(data8 > 481 || isNaN(data8)){
+const err19 = {instancePath:instancePath+"/num_frames",schemaPath:"#/properties/num_frames/maximum",keyword:"maximum",params:{comparison: "<=", limit: 481},message:"must be <= 481"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -254,8 +288,8 @@ vErrors.push(err19);
 }
 errors++;
 }
-if(data10 < 1 || isNaN(data10)){
-const err20 = {instancePath:instancePath+"/frames_per_second",schemaPath:"#/properties/frames_per_second/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(data8 < 9 || isNaN(data8)){
+const err20 = {instancePath:instancePath+"/num_frames",schemaPath:"#/properties/num_frames/minimum",keyword:"minimum",params:{comparison: ">=", limit: 9},message:"must be >= 9"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -265,8 +299,11 @@ vErrors.push(err20);
 errors++;
 }
 }
-else {
-const err21 = {instancePath:instancePath+"/frames_per_second",schemaPath:"#/properties/frames_per_second/type",keyword:"type",params:{type: "number"},message:"must be number"};
+}
+if(data.resolution !== undefined){
+let data9 = data.resolution;
+if(typeof data9 !== "string"){
+const err21 = {instancePath:instancePath+"/resolution",schemaPath:"#/properties/resolution/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -275,10 +312,8 @@ vErrors.push(err21);
 }
 errors++;
 }
-}
-if(data.generate_audio !== undefined){
-if(typeof data.generate_audio !== "boolean"){
-const err22 = {instancePath:instancePath+"/generate_audio",schemaPath:"#/properties/generate_audio/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(!(((((((data9 === "auto") || (data9 === "square_hd")) || (data9 === "square")) || (data9 === "portrait_4_3")) || (data9 === "portrait_16_9")) || (data9 === "landscape_4_3")) || (data9 === "landscape_16_9"))){
+const err22 = {instancePath:instancePath+"/resolution",schemaPath:"#/properties/resolution/enum",keyword:"enum",params:{allowedValues: schema0.properties.resolution.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -288,10 +323,11 @@ vErrors.push(err22);
 errors++;
 }
 }
-if(data.video_quality !== undefined){
-let data12 = data.video_quality;
-if(typeof data12 !== "string"){
-const err23 = {instancePath:instancePath+"/video_quality",schemaPath:"#/properties/video_quality/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.frames_per_second !== undefined){
+let data10 = data.frames_per_second;
+if(typeof data10 == "number"){
+if(data10 > 60 || isNaN(data10)){
+const err23 = {instancePath:instancePath+"/frames_per_second",schemaPath:"#/properties/frames_per_second/maximum",keyword:"maximum",params:{comparison: "<=", limit: 60},message:"must be <= 60"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -300,8 +336,8 @@ vErrors.push(err23);
 }
 errors++;
 }
-if(!((((data12 === "low") || (data12 === "medium")) || (data12 === "high")) || (data12 === "maximum"))){
-const err24 = {instancePath:instancePath+"/video_quality",schemaPath:"#/properties/video_quality/enum",keyword:"enum",params:{allowedValues: schema0.properties.video_quality.enum},message:"must be equal to one of the allowed values"};
+if(data10 < 1 || isNaN(data10)){
+const err24 = {instancePath:instancePath+"/frames_per_second",schemaPath:"#/properties/frames_per_second/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -311,9 +347,8 @@ vErrors.push(err24);
 errors++;
 }
 }
-if(data.negative_prompt !== undefined){
-if(typeof data.negative_prompt !== "string"){
-const err25 = {instancePath:instancePath+"/negative_prompt",schemaPath:"#/properties/negative_prompt/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err25 = {instancePath:instancePath+"/frames_per_second",schemaPath:"#/properties/frames_per_second/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -323,10 +358,9 @@ vErrors.push(err25);
 errors++;
 }
 }
-if(data.seed !== undefined){
-let data14 = data.seed;
-if(!((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14)))){
-const err26 = {instancePath:instancePath+"/seed",schemaPath:"#/properties/seed/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data.generate_audio !== undefined){
+if(typeof data.generate_audio !== "boolean"){
+const err26 = {instancePath:instancePath+"/generate_audio",schemaPath:"#/properties/generate_audio/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -336,11 +370,10 @@ vErrors.push(err26);
 errors++;
 }
 }
-if(data.model !== undefined){
-let data15 = data.model;
-if(typeof data15 === "string"){
-if(func1(data15) < 1){
-const err27 = {instancePath:instancePath+"/model",schemaPath:"#/properties/model/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(data.video_quality !== undefined){
+let data12 = data.video_quality;
+if(typeof data12 !== "string"){
+const err27 = {instancePath:instancePath+"/video_quality",schemaPath:"#/properties/video_quality/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -349,9 +382,8 @@ vErrors.push(err27);
 }
 errors++;
 }
-}
-else {
-const err28 = {instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!((((data12 === "low") || (data12 === "medium")) || (data12 === "high")) || (data12 === "maximum"))){
+const err28 = {instancePath:instancePath+"/video_quality",schemaPath:"#/properties/video_quality/enum",keyword:"enum",params:{allowedValues: schema0.properties.video_quality.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -361,10 +393,9 @@ vErrors.push(err28);
 errors++;
 }
 }
-if(data.response_format !== undefined){
-let data16 = data.response_format;
-if(!((data16 === "url") || (data16 === "b64_json"))){
-const err29 = {instancePath:instancePath+"/response_format",schemaPath:"#/properties/response_format/enum",keyword:"enum",params:{allowedValues: schema0.properties.response_format.enum},message:"must be equal to one of the allowed values"};
+if(data.negative_prompt !== undefined){
+if(typeof data.negative_prompt !== "string"){
+const err29 = {instancePath:instancePath+"/negative_prompt",schemaPath:"#/properties/negative_prompt/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -374,9 +405,10 @@ vErrors.push(err29);
 errors++;
 }
 }
-if(data.target_namespace !== undefined){
-if(typeof data.target_namespace !== "string"){
-const err30 = {instancePath:instancePath+"/target_namespace",schemaPath:"#/properties/target_namespace/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.seed !== undefined){
+let data14 = data.seed;
+if(!((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14)))){
+const err30 = {instancePath:instancePath+"/seed",schemaPath:"#/properties/seed/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -386,10 +418,11 @@ vErrors.push(err30);
 errors++;
 }
 }
-if(data.num_generations !== undefined){
-let data18 = data.num_generations;
-if(!((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18)))){
-const err31 = {instancePath:instancePath+"/num_generations",schemaPath:"#/properties/num_generations/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data.model !== undefined){
+let data15 = data.model;
+if(typeof data15 === "string"){
+if(func1(data15) < 1){
+const err31 = {instancePath:instancePath+"/model",schemaPath:"#/properties/model/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -398,9 +431,9 @@ vErrors.push(err31);
 }
 errors++;
 }
-if(typeof data18 == "number"){
-if(data18 > 4 || isNaN(data18)){
-const err32 = {instancePath:instancePath+"/num_generations",schemaPath:"#/properties/num_generations/maximum",keyword:"maximum",params:{comparison: "<=", limit: 4},message:"must be <= 4"};
+}
+else {
+const err32 = {instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -409,8 +442,11 @@ vErrors.push(err32);
 }
 errors++;
 }
-if(data18 < 1 || isNaN(data18)){
-const err33 = {instancePath:instancePath+"/num_generations",schemaPath:"#/properties/num_generations/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+if(data.response_format !== undefined){
+let data16 = data.response_format;
+if(!((data16 === "url") || (data16 === "b64_json"))){
+const err33 = {instancePath:instancePath+"/response_format",schemaPath:"#/properties/response_format/enum",keyword:"enum",params:{allowedValues: schema0.properties.response_format.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -420,15 +456,159 @@ vErrors.push(err33);
 errors++;
 }
 }
-}
-}
-else {
-const err34 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.target_namespace !== undefined){
+if(typeof data.target_namespace !== "string"){
+const err34 = {instancePath:instancePath+"/target_namespace",schemaPath:"#/properties/target_namespace/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err34];
 }
 else {
 vErrors.push(err34);
+}
+errors++;
+}
+}
+if(data.num_generations !== undefined){
+let data18 = data.num_generations;
+if(!((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18)))){
+const err35 = {instancePath:instancePath+"/num_generations",schemaPath:"#/properties/num_generations/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+if(typeof data18 == "number"){
+if(data18 > 4 || isNaN(data18)){
+const err36 = {instancePath:instancePath+"/num_generations",schemaPath:"#/properties/num_generations/maximum",keyword:"maximum",params:{comparison: "<=", limit: 4},message:"must be <= 4"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+if(data18 < 1 || isNaN(data18)){
+const err37 = {instancePath:instancePath+"/num_generations",schemaPath:"#/properties/num_generations/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+}
+}
+if(data.multi_prompt !== undefined){
+let data19 = data.multi_prompt;
+if(Array.isArray(data19)){
+if(data19.length < 1){
+const err38 = {instancePath:instancePath+"/multi_prompt",schemaPath:"#/properties/multi_prompt/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+const len0 = data19.length;
+for(let i0=0; i0<len0; i0++){
+let data20 = data19[i0];
+if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
+if(data20.prompt === undefined){
+const err39 = {instancePath:instancePath+"/multi_prompt/" + i0,schemaPath:"#/properties/multi_prompt/items/required",keyword:"required",params:{missingProperty: "prompt"},message:"must have required property '"+"prompt"+"'"};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+if(data20.duration === undefined){
+const err40 = {instancePath:instancePath+"/multi_prompt/" + i0,schemaPath:"#/properties/multi_prompt/items/required",keyword:"required",params:{missingProperty: "duration"},message:"must have required property '"+"duration"+"'"};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+for(const key1 in data20){
+if(!((key1 === "prompt") || (key1 === "duration"))){
+const err41 = {instancePath:instancePath+"/multi_prompt/" + i0,schemaPath:"#/properties/multi_prompt/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+}
+if(data20.prompt !== undefined){
+if(typeof data20.prompt !== "string"){
+const err42 = {instancePath:instancePath+"/multi_prompt/" + i0+"/prompt",schemaPath:"#/properties/multi_prompt/items/properties/prompt/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+}
+if(data20.duration !== undefined){
+let data22 = data20.duration;
+if(!((typeof data22 == "number") && (!(data22 % 1) && !isNaN(data22)))){
+const err43 = {instancePath:instancePath+"/multi_prompt/" + i0+"/duration",schemaPath:"#/properties/multi_prompt/items/properties/duration/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+}
+}
+else {
+const err44 = {instancePath:instancePath+"/multi_prompt/" + i0,schemaPath:"#/properties/multi_prompt/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+}
+}
+else {
+const err45 = {instancePath:instancePath+"/multi_prompt",schemaPath:"#/properties/multi_prompt/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+}
+}
+else {
+const err46 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
 }
 errors++;
 }

@@ -7,16 +7,19 @@
 // @ts-nocheck -- ajv's standalone code, compiled at generate time (generator/validators.ts); typed by the export below
 import type { CompiledValidator } from '../../runtime/validation.ts';
 import { ucs2length } from '../../runtime/validator-support.ts';
-const schema0 = {"properties":{"prompt":{"type":"string"},"num_frames":{"maximum":481,"minimum":9,"type":"integer"},"resolution":{"enum":["square_hd","square","portrait_4_3","portrait_16_9","landscape_4_3","landscape_16_9"],"type":"string"},"frames_per_second":{"maximum":60,"minimum":1,"type":"number"},"generate_audio":{"type":"boolean"},"video_quality":{"enum":["low","medium","high","maximum"],"type":"string"},"negative_prompt":{"type":"string"},"seed":{"type":"integer"},"model":{"type":"string","minLength":1},"response_format":{"enum":["url","b64_json"]},"target_namespace":{"type":"string"},"num_generations":{"type":"integer","minimum":1,"maximum":4}},"required":["prompt"],"type":"object","additionalProperties":false};
+const schema0 = {"properties":{"prompt":{"type":"string"},"num_frames":{"maximum":481,"minimum":9,"type":"integer"},"resolution":{"enum":["square_hd","square","portrait_4_3","portrait_16_9","landscape_4_3","landscape_16_9"],"type":"string"},"frames_per_second":{"maximum":60,"minimum":1,"type":"number"},"generate_audio":{"type":"boolean"},"video_quality":{"enum":["low","medium","high","maximum"],"type":"string"},"negative_prompt":{"type":"string"},"seed":{"type":"integer"},"model":{"type":"string","minLength":1},"response_format":{"enum":["url","b64_json"]},"target_namespace":{"type":"string"},"num_generations":{"type":"integer","minimum":1,"maximum":4},"multi_prompt":{"type":"array","minItems":1,"items":{"type":"object","required":["prompt","duration"],"properties":{"prompt":{"type":"string"},"duration":{"type":"integer"}},"additionalProperties":false}}},"required":[],"type":"object","additionalProperties":false,"allOf":[{"not":{"required":["prompt","multi_prompt"]}},{"anyOf":[{"required":["prompt"]},{"required":["multi_prompt"]}]}]};
 const func0 = Object.prototype.hasOwnProperty;
 const func1 = ucs2length;
 
 function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
+const _errs2 = errors;
+const _errs3 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.prompt === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "prompt"},message:"must have required property '"+"prompt"+"'"};
+let missing0;
+if(((data.prompt === undefined) && (missing0 = "prompt")) || ((data.multi_prompt === undefined) && (missing0 = "multi_prompt"))){
+const err0 = {};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -25,9 +28,10 @@ vErrors.push(err0);
 }
 errors++;
 }
-for(const key0 in data){
-if(!(func0.call(schema0.properties, key0))){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+}
+var valid1 = _errs3 === errors;
+if(valid1){
+const err1 = {instancePath,schemaPath:"#/allOf/0/not",keyword:"not",params:{},message:"must NOT be valid"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -36,10 +40,23 @@ vErrors.push(err1);
 }
 errors++;
 }
+else {
+errors = _errs2;
+if(vErrors !== null){
+if(_errs2){
+vErrors.length = _errs2;
 }
-if(data.prompt !== undefined){
-if(typeof data.prompt !== "string"){
-const err2 = {instancePath:instancePath+"/prompt",schemaPath:"#/properties/prompt/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+vErrors = null;
+}
+}
+}
+const _errs5 = errors;
+let valid2 = false;
+const _errs6 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.prompt === undefined){
+const err2 = {instancePath,schemaPath:"#/allOf/1/anyOf/0/required",keyword:"required",params:{missingProperty: "prompt"},message:"must have required property '"+"prompt"+"'"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -49,10 +66,13 @@ vErrors.push(err2);
 errors++;
 }
 }
-if(data.num_frames !== undefined){
-let data1 = data.num_frames;
-if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
-const err3 = {instancePath:instancePath+"/num_frames",schemaPath:"#/properties/num_frames/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+var _valid0 = _errs6 === errors;
+valid2 = valid2 || _valid0;
+if(!valid2){
+const _errs7 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.multi_prompt === undefined){
+const err3 = {instancePath,schemaPath:"#/allOf/1/anyOf/1/required",keyword:"required",params:{missingProperty: "multi_prompt"},message:"must have required property '"+"multi_prompt"+"'"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -61,9 +81,12 @@ vErrors.push(err3);
 }
 errors++;
 }
-if(typeof data1 == "number"){
-if(data1 > 481 || isNaN(data1)){
-const err4 = {instancePath:instancePath+"/num_frames",schemaPath:"#/properties/num_frames/maximum",keyword:"maximum",params:{comparison: "<=", limit: 481},message:"must be <= 481"};
+}
+var _valid0 = _errs7 === errors;
+valid2 = valid2 || _valid0;
+}
+if(!valid2){
+const err4 = {instancePath,schemaPath:"#/allOf/1/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -72,8 +95,21 @@ vErrors.push(err4);
 }
 errors++;
 }
-if(data1 < 9 || isNaN(data1)){
-const err5 = {instancePath:instancePath+"/num_frames",schemaPath:"#/properties/num_frames/minimum",keyword:"minimum",params:{comparison: ">=", limit: 9},message:"must be >= 9"};
+else {
+errors = _errs5;
+if(vErrors !== null){
+if(_errs5){
+vErrors.length = _errs5;
+}
+else {
+vErrors = null;
+}
+}
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+if(!(func0.call(schema0.properties, key0))){
+const err5 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -83,11 +119,9 @@ vErrors.push(err5);
 errors++;
 }
 }
-}
-if(data.resolution !== undefined){
-let data2 = data.resolution;
-if(typeof data2 !== "string"){
-const err6 = {instancePath:instancePath+"/resolution",schemaPath:"#/properties/resolution/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.prompt !== undefined){
+if(typeof data.prompt !== "string"){
+const err6 = {instancePath:instancePath+"/prompt",schemaPath:"#/properties/prompt/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -96,8 +130,11 @@ vErrors.push(err6);
 }
 errors++;
 }
-if(!((((((data2 === "square_hd") || (data2 === "square")) || (data2 === "portrait_4_3")) || (data2 === "portrait_16_9")) || (data2 === "landscape_4_3")) || (data2 === "landscape_16_9"))){
-const err7 = {instancePath:instancePath+"/resolution",schemaPath:"#/properties/resolution/enum",keyword:"enum",params:{allowedValues: schema0.properties.resolution.enum},message:"must be equal to one of the allowed values"};
+}
+if(data.num_frames !== undefined){
+let data1 = data.num_frames;
+if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
+const err7 = {instancePath:instancePath+"/num_frames",schemaPath:"#/properties/num_frames/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -106,12 +143,9 @@ vErrors.push(err7);
 }
 errors++;
 }
-}
-if(data.frames_per_second !== undefined){
-let data3 = data.frames_per_second;
-if(typeof data3 == "number"){
-if(data3 > 60 || isNaN(data3)){
-const err8 = {instancePath:instancePath+"/frames_per_second",schemaPath:"#/properties/frames_per_second/maximum",keyword:"maximum",params:{comparison: "<=", limit: 60},message:"must be <= 60"};
+if(typeof data1 == "number"){
+if(data1 > 481 || isNaN(data1)){
+const err8 = {instancePath:instancePath+"/num_frames",schemaPath:"#/properties/num_frames/maximum",keyword:"maximum",params:{comparison: "<=", limit: 481},message:"must be <= 481"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -120,8 +154,8 @@ vErrors.push(err8);
 }
 errors++;
 }
-if(data3 < 1 || isNaN(data3)){
-const err9 = {instancePath:instancePath+"/frames_per_second",schemaPath:"#/properties/frames_per_second/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(data1 < 9 || isNaN(data1)){
+const err9 = {instancePath:instancePath+"/num_frames",schemaPath:"#/properties/num_frames/minimum",keyword:"minimum",params:{comparison: ">=", limit: 9},message:"must be >= 9"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -131,8 +165,11 @@ vErrors.push(err9);
 errors++;
 }
 }
-else {
-const err10 = {instancePath:instancePath+"/frames_per_second",schemaPath:"#/properties/frames_per_second/type",keyword:"type",params:{type: "number"},message:"must be number"};
+}
+if(data.resolution !== undefined){
+let data2 = data.resolution;
+if(typeof data2 !== "string"){
+const err10 = {instancePath:instancePath+"/resolution",schemaPath:"#/properties/resolution/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -141,10 +178,8 @@ vErrors.push(err10);
 }
 errors++;
 }
-}
-if(data.generate_audio !== undefined){
-if(typeof data.generate_audio !== "boolean"){
-const err11 = {instancePath:instancePath+"/generate_audio",schemaPath:"#/properties/generate_audio/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(!((((((data2 === "square_hd") || (data2 === "square")) || (data2 === "portrait_4_3")) || (data2 === "portrait_16_9")) || (data2 === "landscape_4_3")) || (data2 === "landscape_16_9"))){
+const err11 = {instancePath:instancePath+"/resolution",schemaPath:"#/properties/resolution/enum",keyword:"enum",params:{allowedValues: schema0.properties.resolution.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -154,10 +189,11 @@ vErrors.push(err11);
 errors++;
 }
 }
-if(data.video_quality !== undefined){
-let data5 = data.video_quality;
-if(typeof data5 !== "string"){
-const err12 = {instancePath:instancePath+"/video_quality",schemaPath:"#/properties/video_quality/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.frames_per_second !== undefined){
+let data3 = data.frames_per_second;
+if(typeof data3 == "number"){
+if(data3 > 60 || isNaN(data3)){
+const err12 = {instancePath:instancePath+"/frames_per_second",schemaPath:"#/properties/frames_per_second/maximum",keyword:"maximum",params:{comparison: "<=", limit: 60},message:"must be <= 60"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -166,8 +202,8 @@ vErrors.push(err12);
 }
 errors++;
 }
-if(!((((data5 === "low") || (data5 === "medium")) || (data5 === "high")) || (data5 === "maximum"))){
-const err13 = {instancePath:instancePath+"/video_quality",schemaPath:"#/properties/video_quality/enum",keyword:"enum",params:{allowedValues: schema0.properties.video_quality.enum},message:"must be equal to one of the allowed values"};
+if(data3 < 1 || isNaN(data3)){
+const err13 = {instancePath:instancePath+"/frames_per_second",schemaPath:"#/properties/frames_per_second/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -177,9 +213,8 @@ vErrors.push(err13);
 errors++;
 }
 }
-if(data.negative_prompt !== undefined){
-if(typeof data.negative_prompt !== "string"){
-const err14 = {instancePath:instancePath+"/negative_prompt",schemaPath:"#/properties/negative_prompt/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err14 = {instancePath:instancePath+"/frames_per_second",schemaPath:"#/properties/frames_per_second/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -189,10 +224,9 @@ vErrors.push(err14);
 errors++;
 }
 }
-if(data.seed !== undefined){
-let data7 = data.seed;
-if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
-const err15 = {instancePath:instancePath+"/seed",schemaPath:"#/properties/seed/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data.generate_audio !== undefined){
+if(typeof data.generate_audio !== "boolean"){
+const err15 = {instancePath:instancePath+"/generate_audio",schemaPath:"#/properties/generate_audio/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -202,11 +236,10 @@ vErrors.push(err15);
 errors++;
 }
 }
-if(data.model !== undefined){
-let data8 = data.model;
-if(typeof data8 === "string"){
-if(func1(data8) < 1){
-const err16 = {instancePath:instancePath+"/model",schemaPath:"#/properties/model/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(data.video_quality !== undefined){
+let data5 = data.video_quality;
+if(typeof data5 !== "string"){
+const err16 = {instancePath:instancePath+"/video_quality",schemaPath:"#/properties/video_quality/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -215,9 +248,8 @@ vErrors.push(err16);
 }
 errors++;
 }
-}
-else {
-const err17 = {instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!((((data5 === "low") || (data5 === "medium")) || (data5 === "high")) || (data5 === "maximum"))){
+const err17 = {instancePath:instancePath+"/video_quality",schemaPath:"#/properties/video_quality/enum",keyword:"enum",params:{allowedValues: schema0.properties.video_quality.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -227,10 +259,9 @@ vErrors.push(err17);
 errors++;
 }
 }
-if(data.response_format !== undefined){
-let data9 = data.response_format;
-if(!((data9 === "url") || (data9 === "b64_json"))){
-const err18 = {instancePath:instancePath+"/response_format",schemaPath:"#/properties/response_format/enum",keyword:"enum",params:{allowedValues: schema0.properties.response_format.enum},message:"must be equal to one of the allowed values"};
+if(data.negative_prompt !== undefined){
+if(typeof data.negative_prompt !== "string"){
+const err18 = {instancePath:instancePath+"/negative_prompt",schemaPath:"#/properties/negative_prompt/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -240,9 +271,10 @@ vErrors.push(err18);
 errors++;
 }
 }
-if(data.target_namespace !== undefined){
-if(typeof data.target_namespace !== "string"){
-const err19 = {instancePath:instancePath+"/target_namespace",schemaPath:"#/properties/target_namespace/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.seed !== undefined){
+let data7 = data.seed;
+if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
+const err19 = {instancePath:instancePath+"/seed",schemaPath:"#/properties/seed/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -252,10 +284,11 @@ vErrors.push(err19);
 errors++;
 }
 }
-if(data.num_generations !== undefined){
-let data11 = data.num_generations;
-if(!((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11)))){
-const err20 = {instancePath:instancePath+"/num_generations",schemaPath:"#/properties/num_generations/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data.model !== undefined){
+let data8 = data.model;
+if(typeof data8 === "string"){
+if(func1(data8) < 1){
+const err20 = {instancePath:instancePath+"/model",schemaPath:"#/properties/model/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -264,9 +297,9 @@ vErrors.push(err20);
 }
 errors++;
 }
-if(typeof data11 == "number"){
-if(data11 > 4 || isNaN(data11)){
-const err21 = {instancePath:instancePath+"/num_generations",schemaPath:"#/properties/num_generations/maximum",keyword:"maximum",params:{comparison: "<=", limit: 4},message:"must be <= 4"};
+}
+else {
+const err21 = {instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -275,8 +308,11 @@ vErrors.push(err21);
 }
 errors++;
 }
-if(data11 < 1 || isNaN(data11)){
-const err22 = {instancePath:instancePath+"/num_generations",schemaPath:"#/properties/num_generations/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+if(data.response_format !== undefined){
+let data9 = data.response_format;
+if(!((data9 === "url") || (data9 === "b64_json"))){
+const err22 = {instancePath:instancePath+"/response_format",schemaPath:"#/properties/response_format/enum",keyword:"enum",params:{allowedValues: schema0.properties.response_format.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -286,15 +322,159 @@ vErrors.push(err22);
 errors++;
 }
 }
-}
-}
-else {
-const err23 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.target_namespace !== undefined){
+if(typeof data.target_namespace !== "string"){
+const err23 = {instancePath:instancePath+"/target_namespace",schemaPath:"#/properties/target_namespace/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err23];
 }
 else {
 vErrors.push(err23);
+}
+errors++;
+}
+}
+if(data.num_generations !== undefined){
+let data11 = data.num_generations;
+if(!((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11)))){
+const err24 = {instancePath:instancePath+"/num_generations",schemaPath:"#/properties/num_generations/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+if(typeof data11 == "number"){
+if(data11 > 4 || isNaN(data11)){
+const err25 = {instancePath:instancePath+"/num_generations",schemaPath:"#/properties/num_generations/maximum",keyword:"maximum",params:{comparison: "<=", limit: 4},message:"must be <= 4"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+if(data11 < 1 || isNaN(data11)){
+const err26 = {instancePath:instancePath+"/num_generations",schemaPath:"#/properties/num_generations/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+}
+if(data.multi_prompt !== undefined){
+let data12 = data.multi_prompt;
+if(Array.isArray(data12)){
+if(data12.length < 1){
+const err27 = {instancePath:instancePath+"/multi_prompt",schemaPath:"#/properties/multi_prompt/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+const len0 = data12.length;
+for(let i0=0; i0<len0; i0++){
+let data13 = data12[i0];
+if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
+if(data13.prompt === undefined){
+const err28 = {instancePath:instancePath+"/multi_prompt/" + i0,schemaPath:"#/properties/multi_prompt/items/required",keyword:"required",params:{missingProperty: "prompt"},message:"must have required property '"+"prompt"+"'"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+if(data13.duration === undefined){
+const err29 = {instancePath:instancePath+"/multi_prompt/" + i0,schemaPath:"#/properties/multi_prompt/items/required",keyword:"required",params:{missingProperty: "duration"},message:"must have required property '"+"duration"+"'"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+for(const key1 in data13){
+if(!((key1 === "prompt") || (key1 === "duration"))){
+const err30 = {instancePath:instancePath+"/multi_prompt/" + i0,schemaPath:"#/properties/multi_prompt/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+if(data13.prompt !== undefined){
+if(typeof data13.prompt !== "string"){
+const err31 = {instancePath:instancePath+"/multi_prompt/" + i0+"/prompt",schemaPath:"#/properties/multi_prompt/items/properties/prompt/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+if(data13.duration !== undefined){
+let data15 = data13.duration;
+if(!((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15)))){
+const err32 = {instancePath:instancePath+"/multi_prompt/" + i0+"/duration",schemaPath:"#/properties/multi_prompt/items/properties/duration/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+}
+else {
+const err33 = {instancePath:instancePath+"/multi_prompt/" + i0,schemaPath:"#/properties/multi_prompt/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+}
+else {
+const err34 = {instancePath:instancePath+"/multi_prompt",schemaPath:"#/properties/multi_prompt/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+}
+else {
+const err35 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
 }
 errors++;
 }

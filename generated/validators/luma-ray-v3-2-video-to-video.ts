@@ -7,7 +7,7 @@
 // @ts-nocheck -- ajv's standalone code, compiled at generate time (generator/validators.ts); typed by the export below
 import type { CompiledValidator } from '../../runtime/validation.ts';
 import { ucs2length } from '../../runtime/validator-support.ts';
-const schema0 = {"properties":{"prompt":{"type":"string"},"input_video":{"format":"uri","type":"string"},"input_image":{"format":"uri","type":"string"},"resolution":{"enum":["540p","720p","1080p"],"type":"string"},"duration":{"enum":["5s","10s"],"type":"string"},"edit_strength":{"enum":["adhere_1","adhere_2","adhere_3","flex_1","flex_2","flex_3","reimagine_1","reimagine_2","reimagine_3"],"type":"string"},"auto_controls":{"type":"boolean"},"hdr":{"type":"boolean"},"exr_export":{"type":"boolean"},"model":{"type":"string","minLength":1},"response_format":{"enum":["url","b64_json"]},"target_namespace":{"type":"string"},"num_generations":{"type":"integer","minimum":1,"maximum":4}},"required":["prompt","input_video"],"type":"object","additionalProperties":false};
+const schema0 = {"properties":{"prompt":{"type":"string"},"input_video":{"format":"uri","type":"string"},"input_image":{"format":"uri","type":"string"},"resolution":{"enum":["540p","720p","1080p"],"type":"string"},"duration":{"enum":["5s","10s"],"type":"string"},"edit_strength":{"enum":["adhere_1","adhere_2","adhere_3","flex_1","flex_2","flex_3","reimagine_1","reimagine_2","reimagine_3"],"type":"string"},"auto_controls":{"type":"boolean"},"hdr":{"type":"boolean"},"exr_export":{"type":"boolean"},"model":{"type":"string","minLength":1},"response_format":{"enum":["url","b64_json"]},"target_namespace":{"type":"string"},"num_generations":{"type":"integer","minimum":1,"maximum":4},"multi_prompt":{"type":"array","minItems":1,"items":{"type":"object","required":["prompt","duration"],"properties":{"prompt":{"type":"string"},"duration":{"type":"integer"}},"additionalProperties":false}}},"required":["input_video"],"type":"object","additionalProperties":false,"allOf":[{"not":{"required":["prompt","multi_prompt"]}},{"anyOf":[{"required":["prompt"]},{"required":["multi_prompt"]}]}]};
 const func0 = Object.prototype.hasOwnProperty;
 const func1 = ucs2length;
 const formats0 = /^(?:[a-z][a-z0-9+\-.]*:)(?:\/?\/)?[^\s]*$/i;
@@ -15,9 +15,12 @@ const formats0 = /^(?:[a-z][a-z0-9+\-.]*:)(?:\/?\/)?[^\s]*$/i;
 function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
+const _errs2 = errors;
+const _errs3 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.prompt === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "prompt"},message:"must have required property '"+"prompt"+"'"};
+let missing0;
+if(((data.prompt === undefined) && (missing0 = "prompt")) || ((data.multi_prompt === undefined) && (missing0 = "multi_prompt"))){
+const err0 = {};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -26,8 +29,10 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.input_video === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "input_video"},message:"must have required property '"+"input_video"+"'"};
+}
+var valid1 = _errs3 === errors;
+if(valid1){
+const err1 = {instancePath,schemaPath:"#/allOf/0/not",keyword:"not",params:{},message:"must NOT be valid"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -36,9 +41,23 @@ vErrors.push(err1);
 }
 errors++;
 }
-for(const key0 in data){
-if(!(func0.call(schema0.properties, key0))){
-const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+else {
+errors = _errs2;
+if(vErrors !== null){
+if(_errs2){
+vErrors.length = _errs2;
+}
+else {
+vErrors = null;
+}
+}
+}
+const _errs5 = errors;
+let valid2 = false;
+const _errs6 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.prompt === undefined){
+const err2 = {instancePath,schemaPath:"#/allOf/1/anyOf/0/required",keyword:"required",params:{missingProperty: "prompt"},message:"must have required property '"+"prompt"+"'"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -48,9 +67,13 @@ vErrors.push(err2);
 errors++;
 }
 }
-if(data.prompt !== undefined){
-if(typeof data.prompt !== "string"){
-const err3 = {instancePath:instancePath+"/prompt",schemaPath:"#/properties/prompt/type",keyword:"type",params:{type: "string"},message:"must be string"};
+var _valid0 = _errs6 === errors;
+valid2 = valid2 || _valid0;
+if(!valid2){
+const _errs7 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.multi_prompt === undefined){
+const err3 = {instancePath,schemaPath:"#/allOf/1/anyOf/1/required",keyword:"required",params:{missingProperty: "multi_prompt"},message:"must have required property '"+"multi_prompt"+"'"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -60,11 +83,11 @@ vErrors.push(err3);
 errors++;
 }
 }
-if(data.input_video !== undefined){
-let data1 = data.input_video;
-if(typeof data1 === "string"){
-if(!(formats0.test(data1))){
-const err4 = {instancePath:instancePath+"/input_video",schemaPath:"#/properties/input_video/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""};
+var _valid0 = _errs7 === errors;
+valid2 = valid2 || _valid0;
+}
+if(!valid2){
+const err4 = {instancePath,schemaPath:"#/allOf/1/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -73,9 +96,20 @@ vErrors.push(err4);
 }
 errors++;
 }
+else {
+errors = _errs5;
+if(vErrors !== null){
+if(_errs5){
+vErrors.length = _errs5;
 }
 else {
-const err5 = {instancePath:instancePath+"/input_video",schemaPath:"#/properties/input_video/type",keyword:"type",params:{type: "string"},message:"must be string"};
+vErrors = null;
+}
+}
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.input_video === undefined){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "input_video"},message:"must have required property '"+"input_video"+"'"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -84,12 +118,9 @@ vErrors.push(err5);
 }
 errors++;
 }
-}
-if(data.input_image !== undefined){
-let data2 = data.input_image;
-if(typeof data2 === "string"){
-if(!(formats0.test(data2))){
-const err6 = {instancePath:instancePath+"/input_image",schemaPath:"#/properties/input_image/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""};
+for(const key0 in data){
+if(!(func0.call(schema0.properties, key0))){
+const err6 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -99,8 +130,9 @@ vErrors.push(err6);
 errors++;
 }
 }
-else {
-const err7 = {instancePath:instancePath+"/input_image",schemaPath:"#/properties/input_image/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.prompt !== undefined){
+if(typeof data.prompt !== "string"){
+const err7 = {instancePath:instancePath+"/prompt",schemaPath:"#/properties/prompt/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -110,10 +142,11 @@ vErrors.push(err7);
 errors++;
 }
 }
-if(data.resolution !== undefined){
-let data3 = data.resolution;
-if(typeof data3 !== "string"){
-const err8 = {instancePath:instancePath+"/resolution",schemaPath:"#/properties/resolution/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.input_video !== undefined){
+let data1 = data.input_video;
+if(typeof data1 === "string"){
+if(!(formats0.test(data1))){
+const err8 = {instancePath:instancePath+"/input_video",schemaPath:"#/properties/input_video/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -122,8 +155,9 @@ vErrors.push(err8);
 }
 errors++;
 }
-if(!(((data3 === "540p") || (data3 === "720p")) || (data3 === "1080p"))){
-const err9 = {instancePath:instancePath+"/resolution",schemaPath:"#/properties/resolution/enum",keyword:"enum",params:{allowedValues: schema0.properties.resolution.enum},message:"must be equal to one of the allowed values"};
+}
+else {
+const err9 = {instancePath:instancePath+"/input_video",schemaPath:"#/properties/input_video/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -133,10 +167,11 @@ vErrors.push(err9);
 errors++;
 }
 }
-if(data.duration !== undefined){
-let data4 = data.duration;
-if(typeof data4 !== "string"){
-const err10 = {instancePath:instancePath+"/duration",schemaPath:"#/properties/duration/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.input_image !== undefined){
+let data2 = data.input_image;
+if(typeof data2 === "string"){
+if(!(formats0.test(data2))){
+const err10 = {instancePath:instancePath+"/input_image",schemaPath:"#/properties/input_image/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -145,8 +180,9 @@ vErrors.push(err10);
 }
 errors++;
 }
-if(!((data4 === "5s") || (data4 === "10s"))){
-const err11 = {instancePath:instancePath+"/duration",schemaPath:"#/properties/duration/enum",keyword:"enum",params:{allowedValues: schema0.properties.duration.enum},message:"must be equal to one of the allowed values"};
+}
+else {
+const err11 = {instancePath:instancePath+"/input_image",schemaPath:"#/properties/input_image/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -156,10 +192,10 @@ vErrors.push(err11);
 errors++;
 }
 }
-if(data.edit_strength !== undefined){
-let data5 = data.edit_strength;
-if(typeof data5 !== "string"){
-const err12 = {instancePath:instancePath+"/edit_strength",schemaPath:"#/properties/edit_strength/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.resolution !== undefined){
+let data3 = data.resolution;
+if(typeof data3 !== "string"){
+const err12 = {instancePath:instancePath+"/resolution",schemaPath:"#/properties/resolution/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -168,8 +204,8 @@ vErrors.push(err12);
 }
 errors++;
 }
-if(!(((((((((data5 === "adhere_1") || (data5 === "adhere_2")) || (data5 === "adhere_3")) || (data5 === "flex_1")) || (data5 === "flex_2")) || (data5 === "flex_3")) || (data5 === "reimagine_1")) || (data5 === "reimagine_2")) || (data5 === "reimagine_3"))){
-const err13 = {instancePath:instancePath+"/edit_strength",schemaPath:"#/properties/edit_strength/enum",keyword:"enum",params:{allowedValues: schema0.properties.edit_strength.enum},message:"must be equal to one of the allowed values"};
+if(!(((data3 === "540p") || (data3 === "720p")) || (data3 === "1080p"))){
+const err13 = {instancePath:instancePath+"/resolution",schemaPath:"#/properties/resolution/enum",keyword:"enum",params:{allowedValues: schema0.properties.resolution.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -179,9 +215,10 @@ vErrors.push(err13);
 errors++;
 }
 }
-if(data.auto_controls !== undefined){
-if(typeof data.auto_controls !== "boolean"){
-const err14 = {instancePath:instancePath+"/auto_controls",schemaPath:"#/properties/auto_controls/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data.duration !== undefined){
+let data4 = data.duration;
+if(typeof data4 !== "string"){
+const err14 = {instancePath:instancePath+"/duration",schemaPath:"#/properties/duration/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -190,10 +227,8 @@ vErrors.push(err14);
 }
 errors++;
 }
-}
-if(data.hdr !== undefined){
-if(typeof data.hdr !== "boolean"){
-const err15 = {instancePath:instancePath+"/hdr",schemaPath:"#/properties/hdr/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(!((data4 === "5s") || (data4 === "10s"))){
+const err15 = {instancePath:instancePath+"/duration",schemaPath:"#/properties/duration/enum",keyword:"enum",params:{allowedValues: schema0.properties.duration.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -203,9 +238,10 @@ vErrors.push(err15);
 errors++;
 }
 }
-if(data.exr_export !== undefined){
-if(typeof data.exr_export !== "boolean"){
-const err16 = {instancePath:instancePath+"/exr_export",schemaPath:"#/properties/exr_export/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data.edit_strength !== undefined){
+let data5 = data.edit_strength;
+if(typeof data5 !== "string"){
+const err16 = {instancePath:instancePath+"/edit_strength",schemaPath:"#/properties/edit_strength/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -214,12 +250,8 @@ vErrors.push(err16);
 }
 errors++;
 }
-}
-if(data.model !== undefined){
-let data9 = data.model;
-if(typeof data9 === "string"){
-if(func1(data9) < 1){
-const err17 = {instancePath:instancePath+"/model",schemaPath:"#/properties/model/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(!(((((((((data5 === "adhere_1") || (data5 === "adhere_2")) || (data5 === "adhere_3")) || (data5 === "flex_1")) || (data5 === "flex_2")) || (data5 === "flex_3")) || (data5 === "reimagine_1")) || (data5 === "reimagine_2")) || (data5 === "reimagine_3"))){
+const err17 = {instancePath:instancePath+"/edit_strength",schemaPath:"#/properties/edit_strength/enum",keyword:"enum",params:{allowedValues: schema0.properties.edit_strength.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -229,8 +261,9 @@ vErrors.push(err17);
 errors++;
 }
 }
-else {
-const err18 = {instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.auto_controls !== undefined){
+if(typeof data.auto_controls !== "boolean"){
+const err18 = {instancePath:instancePath+"/auto_controls",schemaPath:"#/properties/auto_controls/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -240,10 +273,9 @@ vErrors.push(err18);
 errors++;
 }
 }
-if(data.response_format !== undefined){
-let data10 = data.response_format;
-if(!((data10 === "url") || (data10 === "b64_json"))){
-const err19 = {instancePath:instancePath+"/response_format",schemaPath:"#/properties/response_format/enum",keyword:"enum",params:{allowedValues: schema0.properties.response_format.enum},message:"must be equal to one of the allowed values"};
+if(data.hdr !== undefined){
+if(typeof data.hdr !== "boolean"){
+const err19 = {instancePath:instancePath+"/hdr",schemaPath:"#/properties/hdr/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -253,9 +285,9 @@ vErrors.push(err19);
 errors++;
 }
 }
-if(data.target_namespace !== undefined){
-if(typeof data.target_namespace !== "string"){
-const err20 = {instancePath:instancePath+"/target_namespace",schemaPath:"#/properties/target_namespace/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.exr_export !== undefined){
+if(typeof data.exr_export !== "boolean"){
+const err20 = {instancePath:instancePath+"/exr_export",schemaPath:"#/properties/exr_export/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -265,10 +297,11 @@ vErrors.push(err20);
 errors++;
 }
 }
-if(data.num_generations !== undefined){
-let data12 = data.num_generations;
-if(!((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12)))){
-const err21 = {instancePath:instancePath+"/num_generations",schemaPath:"#/properties/num_generations/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data.model !== undefined){
+let data9 = data.model;
+if(typeof data9 === "string"){
+if(func1(data9) < 1){
+const err21 = {instancePath:instancePath+"/model",schemaPath:"#/properties/model/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -277,9 +310,9 @@ vErrors.push(err21);
 }
 errors++;
 }
-if(typeof data12 == "number"){
-if(data12 > 4 || isNaN(data12)){
-const err22 = {instancePath:instancePath+"/num_generations",schemaPath:"#/properties/num_generations/maximum",keyword:"maximum",params:{comparison: "<=", limit: 4},message:"must be <= 4"};
+}
+else {
+const err22 = {instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -288,8 +321,11 @@ vErrors.push(err22);
 }
 errors++;
 }
-if(data12 < 1 || isNaN(data12)){
-const err23 = {instancePath:instancePath+"/num_generations",schemaPath:"#/properties/num_generations/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+if(data.response_format !== undefined){
+let data10 = data.response_format;
+if(!((data10 === "url") || (data10 === "b64_json"))){
+const err23 = {instancePath:instancePath+"/response_format",schemaPath:"#/properties/response_format/enum",keyword:"enum",params:{allowedValues: schema0.properties.response_format.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -299,15 +335,159 @@ vErrors.push(err23);
 errors++;
 }
 }
-}
-}
-else {
-const err24 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.target_namespace !== undefined){
+if(typeof data.target_namespace !== "string"){
+const err24 = {instancePath:instancePath+"/target_namespace",schemaPath:"#/properties/target_namespace/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err24];
 }
 else {
 vErrors.push(err24);
+}
+errors++;
+}
+}
+if(data.num_generations !== undefined){
+let data12 = data.num_generations;
+if(!((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12)))){
+const err25 = {instancePath:instancePath+"/num_generations",schemaPath:"#/properties/num_generations/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+if(typeof data12 == "number"){
+if(data12 > 4 || isNaN(data12)){
+const err26 = {instancePath:instancePath+"/num_generations",schemaPath:"#/properties/num_generations/maximum",keyword:"maximum",params:{comparison: "<=", limit: 4},message:"must be <= 4"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+if(data12 < 1 || isNaN(data12)){
+const err27 = {instancePath:instancePath+"/num_generations",schemaPath:"#/properties/num_generations/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+}
+if(data.multi_prompt !== undefined){
+let data13 = data.multi_prompt;
+if(Array.isArray(data13)){
+if(data13.length < 1){
+const err28 = {instancePath:instancePath+"/multi_prompt",schemaPath:"#/properties/multi_prompt/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+const len0 = data13.length;
+for(let i0=0; i0<len0; i0++){
+let data14 = data13[i0];
+if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
+if(data14.prompt === undefined){
+const err29 = {instancePath:instancePath+"/multi_prompt/" + i0,schemaPath:"#/properties/multi_prompt/items/required",keyword:"required",params:{missingProperty: "prompt"},message:"must have required property '"+"prompt"+"'"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+if(data14.duration === undefined){
+const err30 = {instancePath:instancePath+"/multi_prompt/" + i0,schemaPath:"#/properties/multi_prompt/items/required",keyword:"required",params:{missingProperty: "duration"},message:"must have required property '"+"duration"+"'"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+for(const key1 in data14){
+if(!((key1 === "prompt") || (key1 === "duration"))){
+const err31 = {instancePath:instancePath+"/multi_prompt/" + i0,schemaPath:"#/properties/multi_prompt/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+if(data14.prompt !== undefined){
+if(typeof data14.prompt !== "string"){
+const err32 = {instancePath:instancePath+"/multi_prompt/" + i0+"/prompt",schemaPath:"#/properties/multi_prompt/items/properties/prompt/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+if(data14.duration !== undefined){
+let data16 = data14.duration;
+if(!((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16)))){
+const err33 = {instancePath:instancePath+"/multi_prompt/" + i0+"/duration",schemaPath:"#/properties/multi_prompt/items/properties/duration/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+}
+else {
+const err34 = {instancePath:instancePath+"/multi_prompt/" + i0,schemaPath:"#/properties/multi_prompt/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+}
+else {
+const err35 = {instancePath:instancePath+"/multi_prompt",schemaPath:"#/properties/multi_prompt/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+}
+else {
+const err36 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
 }
 errors++;
 }

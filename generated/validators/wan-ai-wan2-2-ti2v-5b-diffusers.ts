@@ -7,16 +7,19 @@
 // @ts-nocheck -- ajv's standalone code, compiled at generate time (generator/validators.ts); typed by the export below
 import type { CompiledValidator } from '../../runtime/validation.ts';
 import { ucs2length } from '../../runtime/validator-support.ts';
-const schema0 = {"properties":{"prompt":{"type":"string"},"height":{"maximum":720,"minimum":1,"type":"integer"},"width":{"maximum":1280,"minimum":1,"type":"integer"},"negative_prompt":{"type":"string"},"num_inference_steps":{"maximum":100,"minimum":1,"type":"integer"},"num_frames":{"maximum":120,"minimum":1,"type":"integer"},"guidance_scale":{"maximum":10,"minimum":0,"type":"number"},"seed":{"type":"integer"},"model":{"type":"string","minLength":1},"response_format":{"enum":["url","b64_json"]},"target_namespace":{"type":"string"},"num_generations":{"type":"integer","minimum":1,"maximum":4}},"required":["prompt"],"type":"object","additionalProperties":false};
+const schema0 = {"properties":{"prompt":{"type":"string"},"height":{"maximum":720,"minimum":1,"type":"integer"},"width":{"maximum":1280,"minimum":1,"type":"integer"},"negative_prompt":{"type":"string"},"num_inference_steps":{"maximum":100,"minimum":1,"type":"integer"},"num_frames":{"maximum":120,"minimum":1,"type":"integer"},"guidance_scale":{"maximum":10,"minimum":0,"type":"number"},"seed":{"type":"integer"},"model":{"type":"string","minLength":1},"response_format":{"enum":["url","b64_json"]},"target_namespace":{"type":"string"},"num_generations":{"type":"integer","minimum":1,"maximum":4},"multi_prompt":{"type":"array","minItems":1,"items":{"type":"object","required":["prompt","duration"],"properties":{"prompt":{"type":"string"},"duration":{"type":"integer"}},"additionalProperties":false}}},"required":[],"type":"object","additionalProperties":false,"allOf":[{"not":{"required":["prompt","multi_prompt"]}},{"anyOf":[{"required":["prompt"]},{"required":["multi_prompt"]}]}]};
 const func0 = Object.prototype.hasOwnProperty;
 const func1 = ucs2length;
 
 function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
+const _errs2 = errors;
+const _errs3 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.prompt === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "prompt"},message:"must have required property '"+"prompt"+"'"};
+let missing0;
+if(((data.prompt === undefined) && (missing0 = "prompt")) || ((data.multi_prompt === undefined) && (missing0 = "multi_prompt"))){
+const err0 = {};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -25,9 +28,10 @@ vErrors.push(err0);
 }
 errors++;
 }
-for(const key0 in data){
-if(!(func0.call(schema0.properties, key0))){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+}
+var valid1 = _errs3 === errors;
+if(valid1){
+const err1 = {instancePath,schemaPath:"#/allOf/0/not",keyword:"not",params:{},message:"must NOT be valid"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -36,10 +40,23 @@ vErrors.push(err1);
 }
 errors++;
 }
+else {
+errors = _errs2;
+if(vErrors !== null){
+if(_errs2){
+vErrors.length = _errs2;
 }
-if(data.prompt !== undefined){
-if(typeof data.prompt !== "string"){
-const err2 = {instancePath:instancePath+"/prompt",schemaPath:"#/properties/prompt/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+vErrors = null;
+}
+}
+}
+const _errs5 = errors;
+let valid2 = false;
+const _errs6 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.prompt === undefined){
+const err2 = {instancePath,schemaPath:"#/allOf/1/anyOf/0/required",keyword:"required",params:{missingProperty: "prompt"},message:"must have required property '"+"prompt"+"'"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -49,10 +66,13 @@ vErrors.push(err2);
 errors++;
 }
 }
-if(data.height !== undefined){
-let data1 = data.height;
-if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
-const err3 = {instancePath:instancePath+"/height",schemaPath:"#/properties/height/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+var _valid0 = _errs6 === errors;
+valid2 = valid2 || _valid0;
+if(!valid2){
+const _errs7 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.multi_prompt === undefined){
+const err3 = {instancePath,schemaPath:"#/allOf/1/anyOf/1/required",keyword:"required",params:{missingProperty: "multi_prompt"},message:"must have required property '"+"multi_prompt"+"'"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -61,9 +81,12 @@ vErrors.push(err3);
 }
 errors++;
 }
-if(typeof data1 == "number"){
-if(data1 > 720 || isNaN(data1)){
-const err4 = {instancePath:instancePath+"/height",schemaPath:"#/properties/height/maximum",keyword:"maximum",params:{comparison: "<=", limit: 720},message:"must be <= 720"};
+}
+var _valid0 = _errs7 === errors;
+valid2 = valid2 || _valid0;
+}
+if(!valid2){
+const err4 = {instancePath,schemaPath:"#/allOf/1/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -72,8 +95,21 @@ vErrors.push(err4);
 }
 errors++;
 }
-if(data1 < 1 || isNaN(data1)){
-const err5 = {instancePath:instancePath+"/height",schemaPath:"#/properties/height/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+else {
+errors = _errs5;
+if(vErrors !== null){
+if(_errs5){
+vErrors.length = _errs5;
+}
+else {
+vErrors = null;
+}
+}
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+if(!(func0.call(schema0.properties, key0))){
+const err5 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -83,11 +119,9 @@ vErrors.push(err5);
 errors++;
 }
 }
-}
-if(data.width !== undefined){
-let data2 = data.width;
-if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
-const err6 = {instancePath:instancePath+"/width",schemaPath:"#/properties/width/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data.prompt !== undefined){
+if(typeof data.prompt !== "string"){
+const err6 = {instancePath:instancePath+"/prompt",schemaPath:"#/properties/prompt/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -96,9 +130,11 @@ vErrors.push(err6);
 }
 errors++;
 }
-if(typeof data2 == "number"){
-if(data2 > 1280 || isNaN(data2)){
-const err7 = {instancePath:instancePath+"/width",schemaPath:"#/properties/width/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1280},message:"must be <= 1280"};
+}
+if(data.height !== undefined){
+let data1 = data.height;
+if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
+const err7 = {instancePath:instancePath+"/height",schemaPath:"#/properties/height/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -107,8 +143,9 @@ vErrors.push(err7);
 }
 errors++;
 }
-if(data2 < 1 || isNaN(data2)){
-const err8 = {instancePath:instancePath+"/width",schemaPath:"#/properties/width/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(typeof data1 == "number"){
+if(data1 > 720 || isNaN(data1)){
+const err8 = {instancePath:instancePath+"/height",schemaPath:"#/properties/height/maximum",keyword:"maximum",params:{comparison: "<=", limit: 720},message:"must be <= 720"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -117,11 +154,8 @@ vErrors.push(err8);
 }
 errors++;
 }
-}
-}
-if(data.negative_prompt !== undefined){
-if(typeof data.negative_prompt !== "string"){
-const err9 = {instancePath:instancePath+"/negative_prompt",schemaPath:"#/properties/negative_prompt/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data1 < 1 || isNaN(data1)){
+const err9 = {instancePath:instancePath+"/height",schemaPath:"#/properties/height/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -131,10 +165,11 @@ vErrors.push(err9);
 errors++;
 }
 }
-if(data.num_inference_steps !== undefined){
-let data4 = data.num_inference_steps;
-if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
-const err10 = {instancePath:instancePath+"/num_inference_steps",schemaPath:"#/properties/num_inference_steps/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+if(data.width !== undefined){
+let data2 = data.width;
+if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
+const err10 = {instancePath:instancePath+"/width",schemaPath:"#/properties/width/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -143,9 +178,9 @@ vErrors.push(err10);
 }
 errors++;
 }
-if(typeof data4 == "number"){
-if(data4 > 100 || isNaN(data4)){
-const err11 = {instancePath:instancePath+"/num_inference_steps",schemaPath:"#/properties/num_inference_steps/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
+if(typeof data2 == "number"){
+if(data2 > 1280 || isNaN(data2)){
+const err11 = {instancePath:instancePath+"/width",schemaPath:"#/properties/width/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1280},message:"must be <= 1280"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -154,8 +189,8 @@ vErrors.push(err11);
 }
 errors++;
 }
-if(data4 < 1 || isNaN(data4)){
-const err12 = {instancePath:instancePath+"/num_inference_steps",schemaPath:"#/properties/num_inference_steps/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(data2 < 1 || isNaN(data2)){
+const err12 = {instancePath:instancePath+"/width",schemaPath:"#/properties/width/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -166,10 +201,9 @@ errors++;
 }
 }
 }
-if(data.num_frames !== undefined){
-let data5 = data.num_frames;
-if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))){
-const err13 = {instancePath:instancePath+"/num_frames",schemaPath:"#/properties/num_frames/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data.negative_prompt !== undefined){
+if(typeof data.negative_prompt !== "string"){
+const err13 = {instancePath:instancePath+"/negative_prompt",schemaPath:"#/properties/negative_prompt/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -178,9 +212,11 @@ vErrors.push(err13);
 }
 errors++;
 }
-if(typeof data5 == "number"){
-if(data5 > 120 || isNaN(data5)){
-const err14 = {instancePath:instancePath+"/num_frames",schemaPath:"#/properties/num_frames/maximum",keyword:"maximum",params:{comparison: "<=", limit: 120},message:"must be <= 120"};
+}
+if(data.num_inference_steps !== undefined){
+let data4 = data.num_inference_steps;
+if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
+const err14 = {instancePath:instancePath+"/num_inference_steps",schemaPath:"#/properties/num_inference_steps/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -189,8 +225,9 @@ vErrors.push(err14);
 }
 errors++;
 }
-if(data5 < 1 || isNaN(data5)){
-const err15 = {instancePath:instancePath+"/num_frames",schemaPath:"#/properties/num_frames/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(typeof data4 == "number"){
+if(data4 > 100 || isNaN(data4)){
+const err15 = {instancePath:instancePath+"/num_inference_steps",schemaPath:"#/properties/num_inference_steps/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -199,13 +236,8 @@ vErrors.push(err15);
 }
 errors++;
 }
-}
-}
-if(data.guidance_scale !== undefined){
-let data6 = data.guidance_scale;
-if(typeof data6 == "number"){
-if(data6 > 10 || isNaN(data6)){
-const err16 = {instancePath:instancePath+"/guidance_scale",schemaPath:"#/properties/guidance_scale/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10},message:"must be <= 10"};
+if(data4 < 1 || isNaN(data4)){
+const err16 = {instancePath:instancePath+"/num_inference_steps",schemaPath:"#/properties/num_inference_steps/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -214,8 +246,12 @@ vErrors.push(err16);
 }
 errors++;
 }
-if(data6 < 0 || isNaN(data6)){
-const err17 = {instancePath:instancePath+"/guidance_scale",schemaPath:"#/properties/guidance_scale/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+}
+if(data.num_frames !== undefined){
+let data5 = data.num_frames;
+if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))){
+const err17 = {instancePath:instancePath+"/num_frames",schemaPath:"#/properties/num_frames/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -224,9 +260,9 @@ vErrors.push(err17);
 }
 errors++;
 }
-}
-else {
-const err18 = {instancePath:instancePath+"/guidance_scale",schemaPath:"#/properties/guidance_scale/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(typeof data5 == "number"){
+if(data5 > 120 || isNaN(data5)){
+const err18 = {instancePath:instancePath+"/num_frames",schemaPath:"#/properties/num_frames/maximum",keyword:"maximum",params:{comparison: "<=", limit: 120},message:"must be <= 120"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -235,11 +271,8 @@ vErrors.push(err18);
 }
 errors++;
 }
-}
-if(data.seed !== undefined){
-let data7 = data.seed;
-if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
-const err19 = {instancePath:instancePath+"/seed",schemaPath:"#/properties/seed/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data5 < 1 || isNaN(data5)){
+const err19 = {instancePath:instancePath+"/num_frames",schemaPath:"#/properties/num_frames/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -249,11 +282,12 @@ vErrors.push(err19);
 errors++;
 }
 }
-if(data.model !== undefined){
-let data8 = data.model;
-if(typeof data8 === "string"){
-if(func1(data8) < 1){
-const err20 = {instancePath:instancePath+"/model",schemaPath:"#/properties/model/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+if(data.guidance_scale !== undefined){
+let data6 = data.guidance_scale;
+if(typeof data6 == "number"){
+if(data6 > 10 || isNaN(data6)){
+const err20 = {instancePath:instancePath+"/guidance_scale",schemaPath:"#/properties/guidance_scale/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10},message:"must be <= 10"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -262,9 +296,8 @@ vErrors.push(err20);
 }
 errors++;
 }
-}
-else {
-const err21 = {instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data6 < 0 || isNaN(data6)){
+const err21 = {instancePath:instancePath+"/guidance_scale",schemaPath:"#/properties/guidance_scale/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -274,10 +307,8 @@ vErrors.push(err21);
 errors++;
 }
 }
-if(data.response_format !== undefined){
-let data9 = data.response_format;
-if(!((data9 === "url") || (data9 === "b64_json"))){
-const err22 = {instancePath:instancePath+"/response_format",schemaPath:"#/properties/response_format/enum",keyword:"enum",params:{allowedValues: schema0.properties.response_format.enum},message:"must be equal to one of the allowed values"};
+else {
+const err22 = {instancePath:instancePath+"/guidance_scale",schemaPath:"#/properties/guidance_scale/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -287,9 +318,10 @@ vErrors.push(err22);
 errors++;
 }
 }
-if(data.target_namespace !== undefined){
-if(typeof data.target_namespace !== "string"){
-const err23 = {instancePath:instancePath+"/target_namespace",schemaPath:"#/properties/target_namespace/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.seed !== undefined){
+let data7 = data.seed;
+if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
+const err23 = {instancePath:instancePath+"/seed",schemaPath:"#/properties/seed/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -299,10 +331,11 @@ vErrors.push(err23);
 errors++;
 }
 }
-if(data.num_generations !== undefined){
-let data11 = data.num_generations;
-if(!((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11)))){
-const err24 = {instancePath:instancePath+"/num_generations",schemaPath:"#/properties/num_generations/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data.model !== undefined){
+let data8 = data.model;
+if(typeof data8 === "string"){
+if(func1(data8) < 1){
+const err24 = {instancePath:instancePath+"/model",schemaPath:"#/properties/model/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -311,9 +344,9 @@ vErrors.push(err24);
 }
 errors++;
 }
-if(typeof data11 == "number"){
-if(data11 > 4 || isNaN(data11)){
-const err25 = {instancePath:instancePath+"/num_generations",schemaPath:"#/properties/num_generations/maximum",keyword:"maximum",params:{comparison: "<=", limit: 4},message:"must be <= 4"};
+}
+else {
+const err25 = {instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -322,8 +355,11 @@ vErrors.push(err25);
 }
 errors++;
 }
-if(data11 < 1 || isNaN(data11)){
-const err26 = {instancePath:instancePath+"/num_generations",schemaPath:"#/properties/num_generations/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+if(data.response_format !== undefined){
+let data9 = data.response_format;
+if(!((data9 === "url") || (data9 === "b64_json"))){
+const err26 = {instancePath:instancePath+"/response_format",schemaPath:"#/properties/response_format/enum",keyword:"enum",params:{allowedValues: schema0.properties.response_format.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -333,15 +369,159 @@ vErrors.push(err26);
 errors++;
 }
 }
-}
-}
-else {
-const err27 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.target_namespace !== undefined){
+if(typeof data.target_namespace !== "string"){
+const err27 = {instancePath:instancePath+"/target_namespace",schemaPath:"#/properties/target_namespace/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err27];
 }
 else {
 vErrors.push(err27);
+}
+errors++;
+}
+}
+if(data.num_generations !== undefined){
+let data11 = data.num_generations;
+if(!((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11)))){
+const err28 = {instancePath:instancePath+"/num_generations",schemaPath:"#/properties/num_generations/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+if(typeof data11 == "number"){
+if(data11 > 4 || isNaN(data11)){
+const err29 = {instancePath:instancePath+"/num_generations",schemaPath:"#/properties/num_generations/maximum",keyword:"maximum",params:{comparison: "<=", limit: 4},message:"must be <= 4"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+if(data11 < 1 || isNaN(data11)){
+const err30 = {instancePath:instancePath+"/num_generations",schemaPath:"#/properties/num_generations/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+}
+if(data.multi_prompt !== undefined){
+let data12 = data.multi_prompt;
+if(Array.isArray(data12)){
+if(data12.length < 1){
+const err31 = {instancePath:instancePath+"/multi_prompt",schemaPath:"#/properties/multi_prompt/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+const len0 = data12.length;
+for(let i0=0; i0<len0; i0++){
+let data13 = data12[i0];
+if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
+if(data13.prompt === undefined){
+const err32 = {instancePath:instancePath+"/multi_prompt/" + i0,schemaPath:"#/properties/multi_prompt/items/required",keyword:"required",params:{missingProperty: "prompt"},message:"must have required property '"+"prompt"+"'"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+if(data13.duration === undefined){
+const err33 = {instancePath:instancePath+"/multi_prompt/" + i0,schemaPath:"#/properties/multi_prompt/items/required",keyword:"required",params:{missingProperty: "duration"},message:"must have required property '"+"duration"+"'"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+for(const key1 in data13){
+if(!((key1 === "prompt") || (key1 === "duration"))){
+const err34 = {instancePath:instancePath+"/multi_prompt/" + i0,schemaPath:"#/properties/multi_prompt/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+if(data13.prompt !== undefined){
+if(typeof data13.prompt !== "string"){
+const err35 = {instancePath:instancePath+"/multi_prompt/" + i0+"/prompt",schemaPath:"#/properties/multi_prompt/items/properties/prompt/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+if(data13.duration !== undefined){
+let data15 = data13.duration;
+if(!((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15)))){
+const err36 = {instancePath:instancePath+"/multi_prompt/" + i0+"/duration",schemaPath:"#/properties/multi_prompt/items/properties/duration/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+}
+}
+else {
+const err37 = {instancePath:instancePath+"/multi_prompt/" + i0,schemaPath:"#/properties/multi_prompt/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+}
+}
+else {
+const err38 = {instancePath:instancePath+"/multi_prompt",schemaPath:"#/properties/multi_prompt/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+}
+else {
+const err39 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
 }
 errors++;
 }

@@ -7,7 +7,7 @@
 // @ts-nocheck -- ajv's standalone code, compiled at generate time (generator/validators.ts); typed by the export below
 import type { CompiledValidator } from '../../runtime/validation.ts';
 import { ucs2length } from '../../runtime/validator-support.ts';
-const schema0 = {"properties":{"prompt":{"type":"string"},"input_image":{"format":"uri","type":"string"},"end_image_url":{"format":"uri","type":"string"},"input_video":{"format":"uri","type":"string"},"audio_url":{"format":"uri","type":"string"},"resolution":{"enum":["720P","1080P"],"type":"string"},"duration":{"maximum":15,"minimum":2,"type":"integer"},"negative_prompt":{"type":"string"},"prompt_extend":{"type":"boolean"},"watermark":{"type":"boolean"},"seed":{"maximum":2147483647,"minimum":0,"type":"integer"},"model":{"type":"string","minLength":1},"response_format":{"enum":["url","b64_json"]},"target_namespace":{"type":"string"},"num_generations":{"type":"integer","minimum":1,"maximum":4}},"required":["prompt"],"type":"object","additionalProperties":false};
+const schema0 = {"properties":{"prompt":{"type":"string"},"input_image":{"format":"uri","type":"string"},"end_image_url":{"format":"uri","type":"string"},"input_video":{"format":"uri","type":"string"},"audio_url":{"format":"uri","type":"string"},"resolution":{"enum":["720P","1080P"],"type":"string"},"duration":{"maximum":15,"minimum":2,"type":"integer"},"negative_prompt":{"type":"string"},"prompt_extend":{"type":"boolean"},"watermark":{"type":"boolean"},"seed":{"maximum":2147483647,"minimum":0,"type":"integer"},"model":{"type":"string","minLength":1},"response_format":{"enum":["url","b64_json"]},"target_namespace":{"type":"string"},"num_generations":{"type":"integer","minimum":1,"maximum":4},"multi_prompt":{"type":"array","minItems":1,"items":{"type":"object","required":["prompt","duration"],"properties":{"prompt":{"type":"string"},"duration":{"type":"integer"}},"additionalProperties":false}}},"required":[],"type":"object","additionalProperties":false,"allOf":[{"not":{"required":["prompt","multi_prompt"]}},{"anyOf":[{"required":["prompt"]},{"required":["multi_prompt"]}]}]};
 const func0 = Object.prototype.hasOwnProperty;
 const func1 = ucs2length;
 const formats0 = /^(?:[a-z][a-z0-9+\-.]*:)(?:\/?\/)?[^\s]*$/i;
@@ -15,9 +15,12 @@ const formats0 = /^(?:[a-z][a-z0-9+\-.]*:)(?:\/?\/)?[^\s]*$/i;
 function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
+const _errs2 = errors;
+const _errs3 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.prompt === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "prompt"},message:"must have required property '"+"prompt"+"'"};
+let missing0;
+if(((data.prompt === undefined) && (missing0 = "prompt")) || ((data.multi_prompt === undefined) && (missing0 = "multi_prompt"))){
+const err0 = {};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -26,9 +29,10 @@ vErrors.push(err0);
 }
 errors++;
 }
-for(const key0 in data){
-if(!(func0.call(schema0.properties, key0))){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+}
+var valid1 = _errs3 === errors;
+if(valid1){
+const err1 = {instancePath,schemaPath:"#/allOf/0/not",keyword:"not",params:{},message:"must NOT be valid"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -37,10 +41,23 @@ vErrors.push(err1);
 }
 errors++;
 }
+else {
+errors = _errs2;
+if(vErrors !== null){
+if(_errs2){
+vErrors.length = _errs2;
 }
-if(data.prompt !== undefined){
-if(typeof data.prompt !== "string"){
-const err2 = {instancePath:instancePath+"/prompt",schemaPath:"#/properties/prompt/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+vErrors = null;
+}
+}
+}
+const _errs5 = errors;
+let valid2 = false;
+const _errs6 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.prompt === undefined){
+const err2 = {instancePath,schemaPath:"#/allOf/1/anyOf/0/required",keyword:"required",params:{missingProperty: "prompt"},message:"must have required property '"+"prompt"+"'"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -50,11 +67,13 @@ vErrors.push(err2);
 errors++;
 }
 }
-if(data.input_image !== undefined){
-let data1 = data.input_image;
-if(typeof data1 === "string"){
-if(!(formats0.test(data1))){
-const err3 = {instancePath:instancePath+"/input_image",schemaPath:"#/properties/input_image/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""};
+var _valid0 = _errs6 === errors;
+valid2 = valid2 || _valid0;
+if(!valid2){
+const _errs7 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.multi_prompt === undefined){
+const err3 = {instancePath,schemaPath:"#/allOf/1/anyOf/1/required",keyword:"required",params:{missingProperty: "multi_prompt"},message:"must have required property '"+"multi_prompt"+"'"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -64,8 +83,11 @@ vErrors.push(err3);
 errors++;
 }
 }
-else {
-const err4 = {instancePath:instancePath+"/input_image",schemaPath:"#/properties/input_image/type",keyword:"type",params:{type: "string"},message:"must be string"};
+var _valid0 = _errs7 === errors;
+valid2 = valid2 || _valid0;
+}
+if(!valid2){
+const err4 = {instancePath,schemaPath:"#/allOf/1/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -74,12 +96,21 @@ vErrors.push(err4);
 }
 errors++;
 }
+else {
+errors = _errs5;
+if(vErrors !== null){
+if(_errs5){
+vErrors.length = _errs5;
 }
-if(data.end_image_url !== undefined){
-let data2 = data.end_image_url;
-if(typeof data2 === "string"){
-if(!(formats0.test(data2))){
-const err5 = {instancePath:instancePath+"/end_image_url",schemaPath:"#/properties/end_image_url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""};
+else {
+vErrors = null;
+}
+}
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+if(!(func0.call(schema0.properties, key0))){
+const err5 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -89,8 +120,9 @@ vErrors.push(err5);
 errors++;
 }
 }
-else {
-const err6 = {instancePath:instancePath+"/end_image_url",schemaPath:"#/properties/end_image_url/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.prompt !== undefined){
+if(typeof data.prompt !== "string"){
+const err6 = {instancePath:instancePath+"/prompt",schemaPath:"#/properties/prompt/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -100,11 +132,11 @@ vErrors.push(err6);
 errors++;
 }
 }
-if(data.input_video !== undefined){
-let data3 = data.input_video;
-if(typeof data3 === "string"){
-if(!(formats0.test(data3))){
-const err7 = {instancePath:instancePath+"/input_video",schemaPath:"#/properties/input_video/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""};
+if(data.input_image !== undefined){
+let data1 = data.input_image;
+if(typeof data1 === "string"){
+if(!(formats0.test(data1))){
+const err7 = {instancePath:instancePath+"/input_image",schemaPath:"#/properties/input_image/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -115,7 +147,7 @@ errors++;
 }
 }
 else {
-const err8 = {instancePath:instancePath+"/input_video",schemaPath:"#/properties/input_video/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err8 = {instancePath:instancePath+"/input_image",schemaPath:"#/properties/input_image/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -125,11 +157,11 @@ vErrors.push(err8);
 errors++;
 }
 }
-if(data.audio_url !== undefined){
-let data4 = data.audio_url;
-if(typeof data4 === "string"){
-if(!(formats0.test(data4))){
-const err9 = {instancePath:instancePath+"/audio_url",schemaPath:"#/properties/audio_url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""};
+if(data.end_image_url !== undefined){
+let data2 = data.end_image_url;
+if(typeof data2 === "string"){
+if(!(formats0.test(data2))){
+const err9 = {instancePath:instancePath+"/end_image_url",schemaPath:"#/properties/end_image_url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -140,7 +172,7 @@ errors++;
 }
 }
 else {
-const err10 = {instancePath:instancePath+"/audio_url",schemaPath:"#/properties/audio_url/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err10 = {instancePath:instancePath+"/end_image_url",schemaPath:"#/properties/end_image_url/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -150,10 +182,11 @@ vErrors.push(err10);
 errors++;
 }
 }
-if(data.resolution !== undefined){
-let data5 = data.resolution;
-if(typeof data5 !== "string"){
-const err11 = {instancePath:instancePath+"/resolution",schemaPath:"#/properties/resolution/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.input_video !== undefined){
+let data3 = data.input_video;
+if(typeof data3 === "string"){
+if(!(formats0.test(data3))){
+const err11 = {instancePath:instancePath+"/input_video",schemaPath:"#/properties/input_video/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -162,8 +195,9 @@ vErrors.push(err11);
 }
 errors++;
 }
-if(!((data5 === "720P") || (data5 === "1080P"))){
-const err12 = {instancePath:instancePath+"/resolution",schemaPath:"#/properties/resolution/enum",keyword:"enum",params:{allowedValues: schema0.properties.resolution.enum},message:"must be equal to one of the allowed values"};
+}
+else {
+const err12 = {instancePath:instancePath+"/input_video",schemaPath:"#/properties/input_video/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -173,10 +207,11 @@ vErrors.push(err12);
 errors++;
 }
 }
-if(data.duration !== undefined){
-let data6 = data.duration;
-if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
-const err13 = {instancePath:instancePath+"/duration",schemaPath:"#/properties/duration/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data.audio_url !== undefined){
+let data4 = data.audio_url;
+if(typeof data4 === "string"){
+if(!(formats0.test(data4))){
+const err13 = {instancePath:instancePath+"/audio_url",schemaPath:"#/properties/audio_url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -185,9 +220,9 @@ vErrors.push(err13);
 }
 errors++;
 }
-if(typeof data6 == "number"){
-if(data6 > 15 || isNaN(data6)){
-const err14 = {instancePath:instancePath+"/duration",schemaPath:"#/properties/duration/maximum",keyword:"maximum",params:{comparison: "<=", limit: 15},message:"must be <= 15"};
+}
+else {
+const err14 = {instancePath:instancePath+"/audio_url",schemaPath:"#/properties/audio_url/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -196,8 +231,11 @@ vErrors.push(err14);
 }
 errors++;
 }
-if(data6 < 2 || isNaN(data6)){
-const err15 = {instancePath:instancePath+"/duration",schemaPath:"#/properties/duration/minimum",keyword:"minimum",params:{comparison: ">=", limit: 2},message:"must be >= 2"};
+}
+if(data.resolution !== undefined){
+let data5 = data.resolution;
+if(typeof data5 !== "string"){
+const err15 = {instancePath:instancePath+"/resolution",schemaPath:"#/properties/resolution/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -206,11 +244,8 @@ vErrors.push(err15);
 }
 errors++;
 }
-}
-}
-if(data.negative_prompt !== undefined){
-if(typeof data.negative_prompt !== "string"){
-const err16 = {instancePath:instancePath+"/negative_prompt",schemaPath:"#/properties/negative_prompt/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!((data5 === "720P") || (data5 === "1080P"))){
+const err16 = {instancePath:instancePath+"/resolution",schemaPath:"#/properties/resolution/enum",keyword:"enum",params:{allowedValues: schema0.properties.resolution.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -220,9 +255,10 @@ vErrors.push(err16);
 errors++;
 }
 }
-if(data.prompt_extend !== undefined){
-if(typeof data.prompt_extend !== "boolean"){
-const err17 = {instancePath:instancePath+"/prompt_extend",schemaPath:"#/properties/prompt_extend/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data.duration !== undefined){
+let data6 = data.duration;
+if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
+const err17 = {instancePath:instancePath+"/duration",schemaPath:"#/properties/duration/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -231,10 +267,9 @@ vErrors.push(err17);
 }
 errors++;
 }
-}
-if(data.watermark !== undefined){
-if(typeof data.watermark !== "boolean"){
-const err18 = {instancePath:instancePath+"/watermark",schemaPath:"#/properties/watermark/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(typeof data6 == "number"){
+if(data6 > 15 || isNaN(data6)){
+const err18 = {instancePath:instancePath+"/duration",schemaPath:"#/properties/duration/maximum",keyword:"maximum",params:{comparison: "<=", limit: 15},message:"must be <= 15"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -243,11 +278,8 @@ vErrors.push(err18);
 }
 errors++;
 }
-}
-if(data.seed !== undefined){
-let data10 = data.seed;
-if(!((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10)))){
-const err19 = {instancePath:instancePath+"/seed",schemaPath:"#/properties/seed/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data6 < 2 || isNaN(data6)){
+const err19 = {instancePath:instancePath+"/duration",schemaPath:"#/properties/duration/minimum",keyword:"minimum",params:{comparison: ">=", limit: 2},message:"must be >= 2"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -256,9 +288,11 @@ vErrors.push(err19);
 }
 errors++;
 }
-if(typeof data10 == "number"){
-if(data10 > 2147483647 || isNaN(data10)){
-const err20 = {instancePath:instancePath+"/seed",schemaPath:"#/properties/seed/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+}
+}
+if(data.negative_prompt !== undefined){
+if(typeof data.negative_prompt !== "string"){
+const err20 = {instancePath:instancePath+"/negative_prompt",schemaPath:"#/properties/negative_prompt/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -267,8 +301,10 @@ vErrors.push(err20);
 }
 errors++;
 }
-if(data10 < 0 || isNaN(data10)){
-const err21 = {instancePath:instancePath+"/seed",schemaPath:"#/properties/seed/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+if(data.prompt_extend !== undefined){
+if(typeof data.prompt_extend !== "boolean"){
+const err21 = {instancePath:instancePath+"/prompt_extend",schemaPath:"#/properties/prompt_extend/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -278,12 +314,9 @@ vErrors.push(err21);
 errors++;
 }
 }
-}
-if(data.model !== undefined){
-let data11 = data.model;
-if(typeof data11 === "string"){
-if(func1(data11) < 1){
-const err22 = {instancePath:instancePath+"/model",schemaPath:"#/properties/model/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(data.watermark !== undefined){
+if(typeof data.watermark !== "boolean"){
+const err22 = {instancePath:instancePath+"/watermark",schemaPath:"#/properties/watermark/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -293,8 +326,10 @@ vErrors.push(err22);
 errors++;
 }
 }
-else {
-const err23 = {instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.seed !== undefined){
+let data10 = data.seed;
+if(!((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10)))){
+const err23 = {instancePath:instancePath+"/seed",schemaPath:"#/properties/seed/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -303,11 +338,9 @@ vErrors.push(err23);
 }
 errors++;
 }
-}
-if(data.response_format !== undefined){
-let data12 = data.response_format;
-if(!((data12 === "url") || (data12 === "b64_json"))){
-const err24 = {instancePath:instancePath+"/response_format",schemaPath:"#/properties/response_format/enum",keyword:"enum",params:{allowedValues: schema0.properties.response_format.enum},message:"must be equal to one of the allowed values"};
+if(typeof data10 == "number"){
+if(data10 > 2147483647 || isNaN(data10)){
+const err24 = {instancePath:instancePath+"/seed",schemaPath:"#/properties/seed/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -316,10 +349,8 @@ vErrors.push(err24);
 }
 errors++;
 }
-}
-if(data.target_namespace !== undefined){
-if(typeof data.target_namespace !== "string"){
-const err25 = {instancePath:instancePath+"/target_namespace",schemaPath:"#/properties/target_namespace/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data10 < 0 || isNaN(data10)){
+const err25 = {instancePath:instancePath+"/seed",schemaPath:"#/properties/seed/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -329,10 +360,12 @@ vErrors.push(err25);
 errors++;
 }
 }
-if(data.num_generations !== undefined){
-let data14 = data.num_generations;
-if(!((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14)))){
-const err26 = {instancePath:instancePath+"/num_generations",schemaPath:"#/properties/num_generations/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+if(data.model !== undefined){
+let data11 = data.model;
+if(typeof data11 === "string"){
+if(func1(data11) < 1){
+const err26 = {instancePath:instancePath+"/model",schemaPath:"#/properties/model/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -341,9 +374,9 @@ vErrors.push(err26);
 }
 errors++;
 }
-if(typeof data14 == "number"){
-if(data14 > 4 || isNaN(data14)){
-const err27 = {instancePath:instancePath+"/num_generations",schemaPath:"#/properties/num_generations/maximum",keyword:"maximum",params:{comparison: "<=", limit: 4},message:"must be <= 4"};
+}
+else {
+const err27 = {instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -352,8 +385,11 @@ vErrors.push(err27);
 }
 errors++;
 }
-if(data14 < 1 || isNaN(data14)){
-const err28 = {instancePath:instancePath+"/num_generations",schemaPath:"#/properties/num_generations/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+if(data.response_format !== undefined){
+let data12 = data.response_format;
+if(!((data12 === "url") || (data12 === "b64_json"))){
+const err28 = {instancePath:instancePath+"/response_format",schemaPath:"#/properties/response_format/enum",keyword:"enum",params:{allowedValues: schema0.properties.response_format.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -363,15 +399,159 @@ vErrors.push(err28);
 errors++;
 }
 }
-}
-}
-else {
-const err29 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.target_namespace !== undefined){
+if(typeof data.target_namespace !== "string"){
+const err29 = {instancePath:instancePath+"/target_namespace",schemaPath:"#/properties/target_namespace/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err29];
 }
 else {
 vErrors.push(err29);
+}
+errors++;
+}
+}
+if(data.num_generations !== undefined){
+let data14 = data.num_generations;
+if(!((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14)))){
+const err30 = {instancePath:instancePath+"/num_generations",schemaPath:"#/properties/num_generations/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+if(typeof data14 == "number"){
+if(data14 > 4 || isNaN(data14)){
+const err31 = {instancePath:instancePath+"/num_generations",schemaPath:"#/properties/num_generations/maximum",keyword:"maximum",params:{comparison: "<=", limit: 4},message:"must be <= 4"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+if(data14 < 1 || isNaN(data14)){
+const err32 = {instancePath:instancePath+"/num_generations",schemaPath:"#/properties/num_generations/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+}
+if(data.multi_prompt !== undefined){
+let data15 = data.multi_prompt;
+if(Array.isArray(data15)){
+if(data15.length < 1){
+const err33 = {instancePath:instancePath+"/multi_prompt",schemaPath:"#/properties/multi_prompt/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+const len0 = data15.length;
+for(let i0=0; i0<len0; i0++){
+let data16 = data15[i0];
+if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
+if(data16.prompt === undefined){
+const err34 = {instancePath:instancePath+"/multi_prompt/" + i0,schemaPath:"#/properties/multi_prompt/items/required",keyword:"required",params:{missingProperty: "prompt"},message:"must have required property '"+"prompt"+"'"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+if(data16.duration === undefined){
+const err35 = {instancePath:instancePath+"/multi_prompt/" + i0,schemaPath:"#/properties/multi_prompt/items/required",keyword:"required",params:{missingProperty: "duration"},message:"must have required property '"+"duration"+"'"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+for(const key1 in data16){
+if(!((key1 === "prompt") || (key1 === "duration"))){
+const err36 = {instancePath:instancePath+"/multi_prompt/" + i0,schemaPath:"#/properties/multi_prompt/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+}
+if(data16.prompt !== undefined){
+if(typeof data16.prompt !== "string"){
+const err37 = {instancePath:instancePath+"/multi_prompt/" + i0+"/prompt",schemaPath:"#/properties/multi_prompt/items/properties/prompt/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+}
+if(data16.duration !== undefined){
+let data18 = data16.duration;
+if(!((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18)))){
+const err38 = {instancePath:instancePath+"/multi_prompt/" + i0+"/duration",schemaPath:"#/properties/multi_prompt/items/properties/duration/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+}
+else {
+const err39 = {instancePath:instancePath+"/multi_prompt/" + i0,schemaPath:"#/properties/multi_prompt/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+}
+else {
+const err40 = {instancePath:instancePath+"/multi_prompt",schemaPath:"#/properties/multi_prompt/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+}
+else {
+const err41 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
 }
 errors++;
 }

@@ -12,12 +12,15 @@ import {
   InsufficientCreditsError,
   NotFoundError,
   UnprocessableEntityError,
+  ValidationError,
+  DEFAULT_TIMEOUTS_MS,
+  endpointTimeout,
   type ChatCompletion,
   type ChatCompletionChunk,
   type FineTuneCreateParams,
   type ImageEditingTrainingParams,
 } from '../../index.ts';
-import { ChatCompletionStream } from '../../runtime/sse.ts'; // the class (the package index exports its type only)
+import { ChatCompletionStream } from '../../runtime/chat-stream.ts'; // the class (the package index exports its type only)
 import { Client, rejectionOf, useServers } from './helpers.ts';
 
 const setup = useServers();
@@ -73,6 +76,59 @@ describe('videos', () => {
     const neither = await rejectionOf(client.untyped.videos.generate({ model: 'google-veo-3-1' }));
     expect(neither).toBeInstanceOf(UnprocessableEntityError);
     expect(neither.message).toBe("Getting model response error: 422 - Value error, Either 'prompt' or 'multi_prompt' must be provided.");
+  });
+});
+
+describe('videos: multi_prompt and timeouts', () => {
+  const shots = [
+    { prompt: 'a fox wakes up', duration: 3 },
+    { prompt: 'it runs', duration: 2 },
+  ];
+
+  it('multi_prompt instead of prompt, typed, on videos.generate and the queue of a model whose schema requires prompt', async () => {
+    const { client, server } = await setup();
+    const res = await client.videos.generate({ model: 'bytedance-seedance-2-0-text-to-video', multi_prompt: shots });
+    expect(res.videos[0]!.url).toMatch(/\.mp4$/);
+    const [outcome] = await client.queue.run({ model: 'bytedance-seedance-2-0-text-to-video', multi_prompt: shots });
+    expect(outcome!.status).toBe('succeeded');
+    expect(server.count('POST', '/api/ai/queue')).toBe(1);
+  });
+
+  it('both or neither on the queue: ValidationError naming the fields, nothing enqueued', async () => {
+    const { client, server } = await setup();
+    const both = await rejectionOf(client.untyped.queue.enqueue({ model: 'bytedance-seedance-2-0-text-to-video', prompt: 'a', multi_prompt: shots }));
+    expect(both).toBeInstanceOf(ValidationError);
+    expect((both as ValidationError).issues).toEqual([{ pointer: '/multi_prompt', message: 'cannot be given together with prompt: give exactly one of prompt and multi_prompt', keyword: 'not' }]);
+    const neither = await rejectionOf(client.untyped.queue.run({ model: 'bytedance-seedance-2-0-text-to-video', resolution: '720p' }));
+    expect(neither).toBeInstanceOf(ValidationError);
+    expect((neither as ValidationError).issues).toEqual([{ pointer: '/prompt', message: 'is required (or multi_prompt instead: exactly one of prompt and multi_prompt)', keyword: 'required' }]);
+    const badShot = await rejectionOf(client.untyped.queue.enqueue({ model: 'bytedance-seedance-2-0-text-to-video', multi_prompt: [{ prompt: 'a' }] }));
+    expect((badShot as ValidationError).issues).toEqual([{ pointer: '/multi_prompt/0/duration', message: 'is required', keyword: 'required' }]);
+    // a model the snapshot does not know (no validator): still not both
+    const unknown = await rejectionOf(client.untyped.queue.enqueue({ model: 'video-model-of-tomorrow', prompt: 'a', multi_prompt: shots }));
+    expect((unknown as ValidationError).issues.map((i) => i.pointer)).toEqual(['/multi_prompt']);
+    expect(server.count('POST', '/api/ai/queue')).toBe(0);
+  });
+
+  it('default timeouts are per endpoint, longer than the description says each may take; the client or the call overrides them', () => {
+    const c = new Client({ apiKey: 'k', baseUrl: 'http://127.0.0.1:1' });
+    expect(c.settings.endpointTimeoutsMs).toEqual(DEFAULT_TIMEOUTS_MS);
+    expect(DEFAULT_TIMEOUTS_MS.videos).toBeGreaterThan(15 * 60_000); // synchronous videos block up to 15 minutes
+    expect(DEFAULT_TIMEOUTS_MS.images).toBeGreaterThan(30_000); // typically 5 to 30 seconds
+    expect(endpointTimeout(c, 'videos', undefined)).toEqual({ timeoutMs: 1_200_000 });
+    expect(endpointTimeout(c, 'videos', { timeoutMs: 5 })).toEqual({ timeoutMs: 5 });
+    const clientWide = new Client({ apiKey: 'k', baseUrl: 'http://127.0.0.1:1', timeoutMs: 50 });
+    expect(clientWide.settings.endpointTimeoutsMs).toBeUndefined();
+    expect(endpointTimeout(clientWide, 'videos', undefined)).toBeUndefined();
+  });
+
+  it('a client-wide timeoutMs applies to videos.generate too', async () => {
+    const { client, server } = await setup({}, { timeoutMs: 200 });
+    server.faults.add({ method: 'POST', path: '/api/ai/videos/generate', kind: 'hang' });
+    const err = await rejectionOf(client.videos.generate({ model: 'google-veo-3-1', prompt: 'waves' }));
+    // a generating POST that timed out in flight: its outcome is unknown (never resent)
+    expect(err).toMatchObject({ name: 'OutcomeUnknownError', reason: 'timeout' });
+    expect(String((err.cause as Error | undefined)?.message)).toContain('200 ms');
   });
 });
 

@@ -1,7 +1,18 @@
-// POST /api/ai/chat/completions: a deterministic echo model in the widely used chat-completions format.
+// POST /api/ai/chat/completions: a deterministic model in the widely used chat-completions format that
+// echoes, calls tools and answers with what they returned, and writes JSON on request.
+//
+// Ours (the description is silent on how a model answers): the content is `Echo: <last user text>`;
+// while tools are offered (and tool_choice is not "none") and the last message is not a tool result,
+// the answer is one call of the first tool (or the one tool_choice names) with arguments filled from
+// its parameters' schema; once the last message is a tool result, the answer is text quoting the
+// results since the last assistant message. JSON mode (`response_format` json_object or json_schema)
+// makes the content a JSON object. A stream sends text one word per chunk and a tool call in
+// fragments: the first with `id`, `type` and `function.name`, then the arguments in pieces. There is always
+// one choice (`n`, `seed`, `stop` and the other sampling fields are accepted and ignored).
 import { createHash } from 'node:crypto';
 import { HttpError, STREAMED, badRequest, isObject, json, type HandlerResult } from './http.ts';
 import { isChatModel } from './state.ts';
+import { checkChatMessages } from './validate.ts';
 import type { RequestCtx, Route, ServerCtx } from './context.ts';
 
 /** Text of a message content: a string, or the text parts of an array joined by spaces. */
@@ -20,6 +31,44 @@ function words(s: string): string[] {
   return s.split(/\s+/).filter(Boolean);
 }
 
+/** A value of JSON Schema `schema` (ours): strings are `text`, numbers 1, booleans true, objects filled property by property. */
+function sampleOf(schema: unknown, text: string, depth = 0): unknown {
+  const s = isObject(schema) ? schema : {};
+  if (Array.isArray(s.enum) && s.enum.length > 0) return s.enum[0];
+  const type = Array.isArray(s.type) ? s.type[0] : s.type;
+  if (type === 'string') return text;
+  if (type === 'number' || type === 'integer') return 1;
+  if (type === 'boolean') return true;
+  if (type === 'array') return depth > 4 ? [] : [sampleOf(s.items, text, depth + 1)];
+  if (type === 'object' || isObject(s.properties)) {
+    const out: Record<string, unknown> = {};
+    if (depth <= 4 && isObject(s.properties)) for (const [k, v] of Object.entries(s.properties)) out[k] = sampleOf(v, text, depth + 1);
+    return out;
+  }
+  return null;
+}
+
+/** The JSON answer of JSON mode: an object following `json_schema.schema` when given and typed as an object, else `{ echo }`. */
+function jsonContent(format: Record<string, unknown>, echo: string): string {
+  const schema = isObject(format.json_schema) ? format.json_schema.schema : undefined;
+  const sample = format.type === 'json_schema' ? sampleOf(schema, echo) : undefined;
+  return JSON.stringify(isObject(sample) && Object.keys(sample).length > 0 ? sample : { echo });
+}
+
+/** `s` cut into pieces of `size` characters (at least one piece). */
+function pieces(s: string, size: number): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < s.length; i += size) out.push(s.slice(i, i + size));
+  return out.length > 0 ? out : [''];
+}
+
+interface ToolCall {
+  index: number;
+  id: string;
+  type: 'function';
+  function: { name: string; arguments: string };
+}
+
 async function chatCompletions(s: ServerCtx, r: RequestCtx): Promise<HandlerResult> {
   const body = await r.body();
   // Validation order per the description: no model, unknown model, empty messages, credits.
@@ -32,6 +81,7 @@ async function chatCompletions(s: ServerCtx, r: RequestCtx): Promise<HandlerResu
   }
   const messages = body.messages;
   if (!Array.isArray(messages) || messages.length === 0) throw badRequest('Messages array cannot be empty');
+  checkChatMessages(messages); // ours: unknown roles and malformed messages are a 400
   // Ours: temperature outside the description's 0..2 range is a 400.
   if (body.temperature !== undefined && body.temperature !== null && (typeof body.temperature !== 'number' || body.temperature < 0 || body.temperature > 2)) {
     throw badRequest('temperature must be a number between 0 and 2');
@@ -40,23 +90,37 @@ async function chatCompletions(s: ServerCtx, r: RequestCtx): Promise<HandlerResu
   s.accounts.charge(namespace, 0); // chat is free here, but a namespace with no credits is refused
 
   const lastUser = [...messages].reverse().find((m) => isObject(m) && m.role === 'user');
-  const text = 'Echo: ' + (isObject(lastUser) ? contentText(lastUser.content) : '');
+  const userText = isObject(lastUser) ? contentText(lastUser.content) : '';
   const digest = createHash('sha256').update(JSON.stringify({ model: model.id, messages })).digest('hex');
   const id = `chatcmpl-${digest.slice(0, 24)}`;
   const created = s.clock.seconds();
 
-  // Tool calling: with a non-empty `tools` (and tool_choice not "none"), call the first tool, or the one tool_choice names.
+  const last = messages[messages.length - 1] as Record<string, unknown>;
+  const answeringTools = last.role === 'tool';
+  // The tool results since the last assistant message, in order.
+  const results: string[] = [];
+  for (let i = messages.length - 1; i >= 0 && (messages[i] as Record<string, unknown>).role === 'tool'; i--) results.unshift(contentText((messages[i] as Record<string, unknown>).content));
+
+  // Tool calling: with a non-empty `tools` (and tool_choice not "none"), call the first tool, or the one
+  // tool_choice names, unless the last message is already a tool result.
   const tools = Array.isArray(body.tools) ? body.tools.filter(isObject) : [];
-  let toolName: string | undefined;
-  if (tools.length > 0 && body.tool_choice !== 'none') {
+  let toolCall: ToolCall | undefined;
+  if (tools.length > 0 && body.tool_choice !== 'none' && !answeringTools) {
     const chosen = isObject(body.tool_choice) && isObject(body.tool_choice.function) ? body.tool_choice.function.name : undefined;
-    const first = tools[0]!;
-    toolName = typeof chosen === 'string' ? chosen : isObject(first.function) && typeof first.function.name === 'string' ? first.function.name : 'tool';
+    const tool = tools.find((t) => isObject(t.function) && t.function.name === chosen) ?? tools[0]!;
+    const fn = isObject(tool.function) ? tool.function : {};
+    const name = typeof chosen === 'string' ? chosen : typeof fn.name === 'string' ? fn.name : 'tool';
+    const args = sampleOf(isObject(fn.parameters) ? fn.parameters : { type: 'object' }, userText);
+    toolCall = { index: 0, id: `call_${digest.slice(24, 48)}`, type: 'function', function: { name, arguments: JSON.stringify(isObject(args) ? args : {}) } };
   }
-  const toolCall = toolName === undefined ? undefined : { index: 0, id: `call_${digest.slice(24, 48)}`, type: 'function', function: { name: toolName, arguments: '{}' } };
+
+  const echo = answeringTools ? `Tool results: ${results.join(' | ')}` : `Echo: ${userText}`;
+  const format = isObject(body.response_format) ? body.response_format : undefined;
+  const jsonMode = format !== undefined && (format.type === 'json_object' || format.type === 'json_schema');
+  const text = jsonMode ? jsonContent(format, echo) : echo;
 
   const promptTokens = messages.reduce((n: number, m) => n + (isObject(m) ? words(contentText(m.content)).length : 0), 0);
-  const completionTokens = toolCall ? 1 : words(text).length;
+  const completionTokens = toolCall ? words(toolCall.function.arguments).length + 1 : words(text).length;
   const usage = { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens };
 
   if (body.stream === true) {
@@ -67,14 +131,22 @@ async function chatCompletions(s: ServerCtx, r: RequestCtx): Promise<HandlerResu
       `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: model.id, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
     let out = '';
     if (toolCall) {
-      out += chunk({ role: 'assistant', content: null, tool_calls: [toolCall] }, 'tool_calls');
+      // The first fragment names the call; the arguments follow in pieces of 6 characters; the last chunk ends it.
+      const { index, id: callId, type, function: f } = toolCall;
+      out += chunk({ role: 'assistant', content: null, tool_calls: [{ index, id: callId, type, function: { name: f.name, arguments: '' } }] }, null);
+      for (const piece of pieces(f.arguments, 6)) out += chunk({ tool_calls: [{ index, function: { arguments: piece } }] }, null);
+      out += chunk({}, 'tool_calls');
+    } else if (jsonMode) {
+      // JSON in pieces of 8 characters (whitespace kept as it is), then a final empty delta with `stop`.
+      pieces(text, 8).forEach((p, i) => (out += chunk(i === 0 ? { role: 'assistant', content: p } : { content: p }, null)));
+      out += chunk({}, 'stop');
     } else {
       // One word per chunk (with its trailing space, so the deltas concatenate to the full content);
       // finish_reason is null until the last chunk, which carries `stop`.
       const ws = words(text);
       ws.forEach((w, i) => {
-        const last = i === ws.length - 1;
-        out += chunk(i === 0 ? { role: 'assistant', content: last ? w : `${w} ` } : { content: last ? w : `${w} ` }, last ? 'stop' : null);
+        const lastWord = i === ws.length - 1;
+        out += chunk(i === 0 ? { role: 'assistant', content: lastWord ? w : `${w} ` } : { content: lastWord ? w : `${w} ` }, lastWord ? 'stop' : null);
       });
     }
     if (isObject(body.stream_options) && body.stream_options.include_usage === true) {

@@ -134,3 +134,28 @@ export function summarizeErrors(errors: ErrorObject[]): string {
     })
     .join('; ');
 }
+
+/** The roles of a chat message: the description's `system`, `user`, `assistant`, and the format's `tool` (tool results). */
+export const CHAT_ROLES = ['system', 'user', 'assistant', 'tool'] as const;
+
+/**
+ * Check the messages of a chat request (ours: the description shows no message for a malformed
+ * one): each an object with a known role; `content` a string or an array of parts (an assistant's
+ * may be null or absent, as when it only carries `tool_calls`); a `tool` message answers a `tool_call_id`.
+ * Throws HttpError 400 naming the message's index.
+ */
+export function checkChatMessages(messages: unknown[]): void {
+  messages.forEach((m, i) => {
+    if (!isObject(m)) throw new HttpError(400, `messages[${i}] must be an object`);
+    const role = m.role;
+    if (typeof role !== 'string' || !(CHAT_ROLES as readonly string[]).includes(role)) {
+      throw new HttpError(400, `messages[${i}].role: unknown role ${JSON.stringify(role)} (expected one of ${CHAT_ROLES.join(', ')})`);
+    }
+    const c = m.content;
+    const contentOk = typeof c === 'string' || Array.isArray(c) || (role === 'assistant' && (c === null || c === undefined));
+    if (!contentOk) throw new HttpError(400, `messages[${i}].content must be a string or an array of content parts`);
+    if (role === 'tool' && (typeof m.tool_call_id !== 'string' || m.tool_call_id === '')) {
+      throw new HttpError(400, `messages[${i}].tool_call_id is required on a tool message`);
+    }
+  });
+}
