@@ -10,7 +10,7 @@
  *
  * Modules, in dependency order (imports point only to earlier ones; no cycles):
  * `redact` → `errors` → `env`, `validation`, `validator-support` → `options` → `scope`, `http` →
- * `retry` → `transport` → `queue-link` → `endpoints`, `sse` → `shared-event-stream`,
+ * `transport-state` → `retry` → `transport` → `endpoints`, `sse` → `shared-event-stream`,
  * `queue-outcomes`, `queue-run-state`, `queue-coordinator` → `queue-run` → `resources` → `client`;
  * `proxy` (server side) uses only `errors`, `env` and `options`. The client loads `queue-run` and
  * `sse` with a dynamic `import()` (a bundler splits them off), so this index exports only their
@@ -23,7 +23,6 @@ export * from './fine-tunes.ts';
 export * from './http.ts';
 export * from './options.ts';
 export * from './proxy.ts';
-export { eventStreamStatus, type EventStreamStatus } from './queue-link.ts'; // the rest of queue-link is internal
 export * from './queue-outcomes.ts';
 export * from './registry.ts';
 export * from './retry.ts';
@@ -34,6 +33,7 @@ export * from './scope.ts';
 export type { ChatCompletionStream, EventStream, EventStreamOptions, EventStreamSettings, SseReadOptions } from './sse.ts';
 export type { SharedEventListener, SharedEventStreamOptions } from './shared-event-stream.ts';
 export * from './transport.ts';
+export * from './transport-state.ts';
 export * from './types.ts';
 export * from './validation.ts';
 export * from './validator-support.ts';
