@@ -33,6 +33,7 @@ export class RunCoordinator implements SharedEventListener {
   private bufferedChars = 0;
   /** The seq of the last event dropped from the buffer (0: none). */
   private droppedSeq = 0;
+  private droppedCount = 0;
   private readonly inflight = new Map<symbol, number>();
   readonly limiter = new Limiter(16);
 
@@ -148,6 +149,7 @@ export class RunCoordinator implements SharedEventListener {
       this.buffer[this.head++] = undefined as never; // release the event now
       this.bufferedChars -= b.chars;
       this.droppedSeq = b.seq;
+      this.droppedCount++;
     }
     this.compact();
   }
@@ -160,9 +162,9 @@ export class RunCoordinator implements SharedEventListener {
     }
   }
 
-  /** The number of buffered early events and their size in characters (for tests and diagnostics). */
-  get buffered(): { events: number; chars: number } {
-    return { events: this.buffer.length - this.head, chars: this.bufferedChars };
+  /** The number of buffered early events, their size in characters, and how many were dropped in all (for tests and diagnostics). */
+  get buffered(): { events: number; chars: number; dropped: number } {
+    return { events: this.buffer.length - this.head, chars: this.bufferedChars, dropped: this.droppedCount };
   }
 
   onUp(info: { epoch: number; reconnected: boolean }): void {
