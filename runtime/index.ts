@@ -22,6 +22,7 @@ export * from './errors.ts';
 export * from './fine-tunes.ts';
 export * from './http.ts';
 export * from './options.ts';
+export * from './outputs.ts';
 export * from './proxy.ts';
 export * from './queue-outcomes.ts';
 export * from './registry.ts';
