@@ -10,11 +10,13 @@
  *
  * Modules, in dependency order (imports point only to earlier ones; no cycles):
  * `redact` → `errors` → `env`, `validation`, `validator-support` → `options` → `scope`, `http` →
- * `transport-state` → `retry` → `transport` → `endpoints`, `sse` → `shared-event-stream`,
- * `queue-outcomes`, `queue-run-state`, `queue-coordinator` → `queue-run` → `resources` → `client`;
- * `proxy` (server side) uses only `errors`, `env` and `options`. The client loads `queue-run` and
- * `sse` with a dynamic `import()` (a bundler splits them off), so this index exports only their
- * types; the generated `<model>Run` functions import `queue-run` directly.
+ * `transport-state` → `retry` → `transport` → `endpoints`, `outputs`, `sse` → `shared-event-stream`,
+ * `queue-outcomes`, `queue-run-state`, `queue-coordinator` → `queue-reconcile` → `queue-run` →
+ * `queue-follow` → `resources` → `client`; `node/` (the `oxen-inference-sdk/node` entry) uses
+ * `outputs`; `proxy` (server side) uses only `errors`, `env` and `options`. The client loads
+ * `queue-run` and `sse` with a dynamic `import()` (a bundler splits them off), so this index exports
+ * only their types; the generated `<model>Run` functions import `queue-run` directly, and
+ * `followGenerations` (`queue-follow`, with its dynamic `import()`) is exported from the package root.
  * `types`, `registry` and `fine-tunes` hold types only.
  */
 export * from './endpoints.ts';
