@@ -34,6 +34,10 @@ const common: Options = {
   platform: 'neutral',
   clean: false,
   silent: true,
+  // Node built-ins (the `./node` entry's `node:fs/promises`) stay external and keep their `node:`
+  // prefix, which Deno needs outside npm packages and every runtime understands
+  removeNodeProtocol: false,
+  external: [/^node:/],
   // shared code and lazily loaded parts (validators, the event-stream and queue-run code) go to dist/chunks/
   esbuildOptions(options) {
     options.chunkNames = 'chunks/[name]-[hash]';
