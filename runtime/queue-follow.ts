@@ -59,14 +59,17 @@ export class QueueFollow implements PromiseLike<QueueRunOutcome[]>, AsyncIterabl
     this.#stop.abort();
   }
 
+  /** Every outcome, in the order of the ids given (as a promise's `then`). */
   then<A = QueueRunOutcome[], B = never>(onfulfilled?: ((value: QueueRunOutcome[]) => A | PromiseLike<A>) | null, onrejected?: ((reason: unknown) => B | PromiseLike<B>) | null): Promise<A | B> {
     return this.#promise.then(onfulfilled, onrejected);
   }
 
+  /** As a promise's `catch`. */
   catch<B = never>(onrejected?: ((reason: unknown) => B | PromiseLike<B>) | null): Promise<QueueRunOutcome[] | B> {
     return this.#promise.catch(onrejected);
   }
 
+  /** As a promise's `finally`. */
   finally(onfinally?: (() => void) | null): Promise<QueueRunOutcome[]> {
     return this.#promise.finally(onfinally);
   }
