@@ -2,6 +2,7 @@
  * The state of one `queue.run` call (`Run`): the generations it follows, their outcomes, and the
  * wake-up of the waiting call; plus the small concurrency limiter of reconciliation requests.
  */
+import { truncate } from './errors.ts';
 import type { QueueRunOptions, QueueRunOutcome, QueueRunProgress } from './queue-outcomes.ts';
 import type { RequestOptions } from './scope.ts';
 import type { MediaGenerationCompleted, QueueListParams } from './types.ts';
@@ -37,7 +38,7 @@ export interface Tracked {
   seenProcessing?: boolean;
 }
 
-/** The state of one `queue.run` call. */
+/** The state of one `queue.run` or `queue.follow` call. */
 export class Run {
   readonly tracked = new Map<string, Tracked>();
   readonly outcomes = new Map<string, QueueRunOutcome>();
@@ -118,9 +119,8 @@ export class Run {
       const d = data as { url?: unknown; model?: unknown; media_type: string };
       if (typeof d.url !== 'string' || d.url === '') {
         // The service reported success but no output URL: the output cannot be fetched.
-        const shown = JSON.stringify(data);
-        const cut = shown.length > 1_000 ? `${shown.slice(0, 1_000)}… [${shown.length - 1_000} more characters]` : shown;
-        this.settle({ generation_id: t.id, index: t.index, status: 'lost', reason: 'invalid_event', message: `The completion event says succeeded but has no url string, so the output cannot be fetched: ${cut}` });
+        const shown = truncate(JSON.stringify(data));
+        this.settle({ generation_id: t.id, index: t.index, status: 'lost', reason: 'invalid_event', message: `The completion event says succeeded but has no url string, so the output cannot be fetched: ${shown}` });
         return;
       }
       this.settle({ generation_id: t.id, index: t.index, status: 'succeeded', url: d.url, media_type: d.media_type, model: typeof d.model === 'string' ? d.model : '' });
