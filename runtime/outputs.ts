@@ -123,12 +123,16 @@ const GENERIC = new Set(['', 'application/octet-stream', 'binary/octet-stream', 
 export async function fetchOutput(output: OutputSource, options: OutputOptions = {}): Promise<OutputBytes> {
   const limit = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   const o = output as { url?: unknown; b64_json?: unknown; status?: unknown; generation_id?: unknown };
-  if (o === null || typeof o !== 'object') throw new SDKError('fetchOutput expects an output item ({ url } or { b64_json }) or a succeeded outcome');
+  if (o === null || typeof o !== 'object')
+    throw new SDKError('fetchOutput expects an output item ({ url } or { b64_json }) or a succeeded outcome');
   if (o.status !== undefined && o.status !== 'succeeded') {
-    throw new SDKError(`fetchOutput: generation ${String(o.generation_id)} has status ${JSON.stringify(o.status)}, so there is no output to fetch (only a succeeded outcome has a url)`);
+    throw new SDKError(
+      `fetchOutput: generation ${String(o.generation_id)} has status ${JSON.stringify(o.status)}, so there is no output to fetch (only a succeeded outcome has a url)`,
+    );
   }
   if (typeof o.b64_json === 'string') return decodeOutput(o.b64_json, limit);
-  if (typeof o.url !== 'string' || o.url === '') throw new SDKError('fetchOutput: the output has neither a url string nor a b64_json string');
+  if (typeof o.url !== 'string' || o.url === '')
+    throw new SDKError('fetchOutput: the output has neither a url string nor a b64_json string');
   return downloadOutput(o.url, limit, options);
 }
 
@@ -145,7 +149,11 @@ function decodeOutput(b64: string, limit: number): OutputBytes {
   const text = b64.replace(/\s+/g, '');
   const size = Math.floor((text.length * 3) / 4) - (text.endsWith('==') ? 2 : text.endsWith('=') ? 1 : 0);
   const request = { method: 'GET', path: '(b64_json)' };
-  if (size > limit) throw new ResponseTooLargeError(`The b64_json output is ${size} bytes, larger than maxResponseBytes (${limit} bytes)`, { request, limitBytes: limit });
+  if (size > limit)
+    throw new ResponseTooLargeError(
+      `The b64_json output is ${size} bytes, larger than maxResponseBytes (${limit} bytes)`,
+      { request, limitBytes: limit },
+    );
   let binary: string;
   try {
     binary = atob(text);
@@ -177,7 +185,13 @@ async function downloadOutput(raw: string, limit: number, options: OutputOptions
     let res: Response;
     try {
       // No headers: nothing of the client (its key, its custom headers) goes to the output host.
-      res = await (options.fetch ?? fetch)(url.href, { method: 'GET', signal: scope.signal, redirect: 'follow', credentials: 'omit', referrerPolicy: 'no-referrer' });
+      res = await (options.fetch ?? fetch)(url.href, {
+        method: 'GET',
+        signal: scope.signal,
+        redirect: 'follow',
+        credentials: 'omit',
+        referrerPolicy: 'no-referrer',
+      });
     } catch (err) {
       throw failure(err, request, why, 'request');
     }
@@ -207,9 +221,17 @@ async function downloadOutput(raw: string, limit: number, options: OutputOptions
 }
 
 /** Read a body as bytes, at most `limit`: beyond it stop (releasing the connection) and throw `ResponseTooLargeError`. */
-async function readBytes(res: Response, limit: number, request: { method: string; path: string }, shown: string): Promise<Uint8Array> {
+async function readBytes(
+  res: Response,
+  limit: number,
+  request: { method: string; path: string },
+  shown: string,
+): Promise<Uint8Array> {
   const tooLarge = () =>
-    new ResponseTooLargeError(`The output at ${shown} is larger than maxResponseBytes (${limit} bytes); the SDK stopped reading it`, { status: res.status, headers: res.headers, request, limitBytes: limit });
+    new ResponseTooLargeError(
+      `The output at ${shown} is larger than maxResponseBytes (${limit} bytes); the SDK stopped reading it`,
+      { status: res.status, headers: res.headers, request, limitBytes: limit },
+    );
   const declared = Number(res.headers.get('content-length') ?? NaN);
   const encoded = (res.headers.get('content-encoding') ?? 'identity').toLowerCase() !== 'identity';
   const body = res.body;

@@ -143,7 +143,10 @@ export class RunCoordinator implements SharedEventListener {
     }
     this.buffer.push({ seq: this.seq, data, chars });
     this.bufferedChars += chars;
-    while (this.head < this.buffer.length && (this.buffer.length - this.head > MAX_EARLY_EVENTS || this.bufferedChars > MAX_EARLY_EVENT_CHARS)) {
+    while (
+      this.head < this.buffer.length &&
+      (this.buffer.length - this.head > MAX_EARLY_EVENTS || this.bufferedChars > MAX_EARLY_EVENT_CHARS)
+    ) {
       const b = this.buffer[this.head]!;
       this.buffer[this.head++] = undefined as never; // release the event now
       this.bufferedChars -= b.chars;

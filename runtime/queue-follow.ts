@@ -60,7 +60,10 @@ export class QueueFollow implements PromiseLike<QueueRunOutcome[]>, AsyncIterabl
   }
 
   /** Every outcome, in the order of the ids given (as a promise's `then`). */
-  then<A = QueueRunOutcome[], B = never>(onfulfilled?: ((value: QueueRunOutcome[]) => A | PromiseLike<A>) | null, onrejected?: ((reason: unknown) => B | PromiseLike<B>) | null): Promise<A | B> {
+  then<A = QueueRunOutcome[], B = never>(
+    onfulfilled?: ((value: QueueRunOutcome[]) => A | PromiseLike<A>) | null,
+    onrejected?: ((reason: unknown) => B | PromiseLike<B>) | null,
+  ): Promise<A | B> {
     return this.#promise.then(onfulfilled, onrejected);
   }
 
@@ -105,6 +108,10 @@ export class QueueFollow implements PromiseLike<QueueRunOutcome[]>, AsyncIterabl
  * connection error (`AuthenticationError`, `ConnectionError`), `QueueRunTimeoutError`,
  * `QueueRunAbortError` (`signal`, `abort()`, or leaving the iteration early).
  */
-export function followGenerations(t: Transport, generationIds: readonly string[], options: QueueFollowOptions = {}): QueueFollow {
+export function followGenerations(
+  t: Transport,
+  generationIds: readonly string[],
+  options: QueueFollowOptions = {},
+): QueueFollow {
   return new QueueFollow(async (o) => (await import('./queue-run.ts')).followGenerations(t, generationIds, o), options);
 }

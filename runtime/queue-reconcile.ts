@@ -36,7 +36,8 @@ export function machineryOf(t: Transport): QueueMachinery {
   const entry = state.queue(() => {
     const s = t.settings;
     const hub = new SharedEventStream({
-      open: (signal) => openEventStream(t, { signal, maxRetries: 0, timeoutMs: Math.min(s.timeoutMs || 30_000, 30_000) }),
+      open: (signal) =>
+        openEventStream(t, { signal, maxRetries: 0, timeoutMs: Math.min(s.timeoutMs || 30_000, 30_000) }),
       baseDelayMs: s.retryBaseDelayMs,
       maxDelayMs: s.retryMaxDelayMs,
     });
@@ -160,7 +161,13 @@ function processing(m: QueueMachinery, run: Run, g: Tracked, wasUp: boolean, epo
   g.seenProcessing = true;
   if (wasUp && m.coordinator.continuous(epoch)) g.gap = false;
   // Elapsed by our clock (the service's `enqueued_at` has a resolution of one second).
-  if (!run.outcomes.has(g.id)) run.progress({ type: 'processing', generation_id: g.id, index: g.index, elapsedMs: Math.max(0, Date.now() - run.enqueuedAt) });
+  if (!run.outcomes.has(g.id))
+    run.progress({
+      type: 'processing',
+      generation_id: g.id,
+      index: g.index,
+      elapsedMs: Math.max(0, Date.now() - run.enqueuedAt),
+    });
 }
 
 /** The generation left the queue: cancelled through this state, or lost unless its event arrives within the grace period. */
@@ -172,10 +179,31 @@ function gone(m: QueueMachinery, run: Run, g: Tracked): void {
     if (m.state.wasCancelled(g.id)) return run.settle({ generation_id: g.id, index: g.index, status: 'cancelled' });
     run.settle(
       !g.gap
-        ? { generation_id: g.id, index: g.index, status: 'lost', reason: 'vanished', message: 'The generation left the queue without a completion event (it failed without result, expired, or was cancelled elsewhere).' }
+        ? {
+            generation_id: g.id,
+            index: g.index,
+            status: 'lost',
+            reason: 'vanished',
+            message:
+              'The generation left the queue without a completion event (it failed without result, expired, or was cancelled elsewhere).',
+          }
         : run.followed && !g.seenProcessing
-          ? { generation_id: g.id, index: g.index, status: 'lost', reason: 'missed_event', message: 'The generation was no longer in the queue when it was followed: it had already ended (succeeded, failed, expired or was cancelled) and its completion event was missed, or the id is unknown.' }
-          : { generation_id: g.id, index: g.index, status: 'lost', reason: 'missed_event', message: 'The generation left the queue while the event stream was down; its completion event was missed (it may have succeeded or failed).' },
+          ? {
+              generation_id: g.id,
+              index: g.index,
+              status: 'lost',
+              reason: 'missed_event',
+              message:
+                'The generation was no longer in the queue when it was followed: it had already ended (succeeded, failed, expired or was cancelled) and its completion event was missed, or the id is unknown.',
+            }
+          : {
+              generation_id: g.id,
+              index: g.index,
+              status: 'lost',
+              reason: 'missed_event',
+              message:
+                'The generation left the queue while the event stream was down; its completion event was missed (it may have succeeded or failed).',
+            },
     );
   }, run.options.lostGraceMs ?? 2_000);
 }

@@ -16,7 +16,12 @@ interface Fs {
 }
 
 /** Extensions that name the same media type as the one `extensionFor` gives. */
-const SAME: Record<string, string[]> = { '.jpg': ['.jpeg', '.jpe'], '.tiff': ['.tif'], '.mpeg': ['.mpg'], '.heic': ['.heif'] };
+const SAME: Record<string, string[]> = {
+  '.jpg': ['.jpeg', '.jpe'],
+  '.tiff': ['.tif'],
+  '.mpeg': ['.mpg'],
+  '.heic': ['.heif'],
+};
 
 /** Options of `saveOutput`: those of `fetchOutput`, and whether an existing file may be replaced. */
 export interface SaveOutputOptions extends OutputOptions {
@@ -47,7 +52,11 @@ export interface SavedOutput {
  * `ResponseTooLargeError`, `TimeoutError`, ...); SDKError for an empty `path`; the file system's
  * errors (`EACCES`, `EEXIST` with `overwrite: false`, ...).
  */
-export async function saveOutput(output: OutputSource, path: string, options: SaveOutputOptions = {}): Promise<SavedOutput> {
+export async function saveOutput(
+  output: OutputSource,
+  path: string,
+  options: SaveOutputOptions = {},
+): Promise<SavedOutput> {
   if (typeof path !== 'string' || path === '') throw new SDKError('saveOutput: path must be a non-empty file path');
   const { bytes, contentType } = await fetchOutput(output, options);
   const ext = extensionFor(contentType);

@@ -35,7 +35,11 @@ afterAll(async () => {
 const RUNTIMES: Array<{ name: string; command: () => string; args: string[] }> = [
   { name: 'node', command: () => process.execPath, args: ['runtimes.mjs'] },
   // Deno resolves the package from the project's node_modules (a package.json is present).
-  { name: 'deno', command: () => path.join(BIN, 'deno'), args: ['run', '--allow-net=127.0.0.1', '--allow-read', '--allow-write', '--allow-env', 'runtimes.mjs'] },
+  {
+    name: 'deno',
+    command: () => path.join(BIN, 'deno'),
+    args: ['run', '--allow-net=127.0.0.1', '--allow-read', '--allow-write', '--allow-env', 'runtimes.mjs'],
+  },
   { name: 'bun', command: () => path.join(BIN, 'bun'), args: ['runtimes.mjs'] },
 ];
 
@@ -43,16 +47,24 @@ describe('the packed package in each runtime', () => {
   test.each(RUNTIMES)(
     '$name: an image call saved to disk, queue.run with onEnqueued, and follow from a new client',
     async ({ name, command, args }) => {
-      expect(existsSync(command()), `${command()} is missing: run npm install (the ${name} devDependency ships it)`).toBe(true);
+      expect(
+        existsSync(command()),
+        `${command()} is missing: run npm install (the ${name} devDependency ships it)`,
+      ).toBe(true);
       const outDir = path.join(root!.dir, 'out');
       // Once the script's second client has asked for a held generation (queue.follow's first check), it fails.
       const failFollowed = setInterval(() => {
         for (const g of server.queue.list()) {
           const id = String(g['generation_id']);
-          if (String(g['prompt']).includes('[hold]') && server.count('GET', `/api/ai/queue/${id}`) > 0) server.queue.complete(id, 'failed', 'held, then failed');
+          if (String(g['prompt']).includes('[hold]') && server.count('GET', `/api/ai/queue/${id}`) > 0)
+            server.queue.complete(id, 'failed', 'held, then failed');
         }
       }, 20);
-      const result = await run(command(), [...args, server.url, outDir], { cwd: project, env: { ...process.env, NO_COLOR: '1', DENO_NO_UPDATE_CHECK: '1' }, timeoutMs: 120_000 });
+      const result = await run(command(), [...args, server.url, outDir], {
+        cwd: project,
+        env: { ...process.env, NO_COLOR: '1', DENO_NO_UPDATE_CHECK: '1' },
+        timeoutMs: 120_000,
+      });
       clearInterval(failFollowed);
       expect(result.code, `${name} failed:\n${result.stdout}\n${result.stderr}`).toBe(0);
       const seen = JSON.parse(result.stdout.trim().split('\n').at(-1)!) as {
@@ -63,7 +75,11 @@ describe('the packed package in each runtime', () => {
         follow: string[];
       };
       expect(seen.runtime).toBe(name);
-      expect(seen.image).toEqual({ path: `${outDir}/${name}-fox.png`, size: FILE_BYTES.image.length, contentType: 'image/png' });
+      expect(seen.image).toEqual({
+        path: `${outDir}/${name}-fox.png`,
+        size: FILE_BYTES.image.length,
+        contentType: 'image/png',
+      });
       expect(readFileSync(seen.image.path).equals(FILE_BYTES.image)).toBe(true);
       expect(seen.run).toEqual(['succeeded', 'succeeded']);
       expect(seen.persisted).toBe(2);

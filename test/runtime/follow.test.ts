@@ -3,7 +3,15 @@
 // connection and the record of cancellations.
 import { describe, expect, it } from 'vitest';
 import { flux1DevRun } from '../../generated/models/flux-1-dev.ts';
-import { QueueRunAbortError, SDKError, cancelGeneration, followGenerations, type QueueRunOutcome, type QueueRunProgress, type Transport } from '../../index.ts';
+import {
+  QueueRunAbortError,
+  SDKError,
+  cancelGeneration,
+  followGenerations,
+  type QueueRunOutcome,
+  type QueueRunProgress,
+  type Transport,
+} from '../../index.ts';
 import { Client, rejectionOf, until, useServers } from './helpers.ts';
 
 const setup = useServers();
@@ -32,13 +40,20 @@ describe('a wrapped transport', () => {
     let first: string[] = [];
     const runA = flux1DevRun(wrapped, { prompt: 'a' }, { onEnqueued: (ids) => void (first = ids) });
     await until(() => first.length === 1);
-    const runB = flux1DevRun(wrapped, { prompt: 'b' }, {
-      onEnqueued: async (ids) => {
-        await cancelGeneration(client, first[0]!); // through the inner transport
-        server.queue.complete(ids[0]!, 'succeeded');
+    const runB = flux1DevRun(
+      wrapped,
+      { prompt: 'b' },
+      {
+        onEnqueued: async (ids) => {
+          await cancelGeneration(client, first[0]!); // through the inner transport
+          server.queue.complete(ids[0]!, 'succeeded');
+        },
       },
-    });
-    const runC = client.queue.run({ model: 'flux-1-dev', prompt: 'c' }, { onEnqueued: (ids) => server.queue.complete(ids[0]!, 'failed', 'c failed') });
+    );
+    const runC = client.queue.run(
+      { model: 'flux-1-dev', prompt: 'c' },
+      { onEnqueued: (ids) => server.queue.complete(ids[0]!, 'failed', 'c failed') },
+    );
     const [a, b, c] = await Promise.all([runA, runB, runC]);
     expect(a[0]).toMatchObject({ status: 'cancelled', generation_id: first[0] });
     expect(b[0]).toMatchObject({ status: 'succeeded' });
@@ -51,7 +66,11 @@ describe('a wrapped transport', () => {
 
   it('a wrapper without state is refused before anything is sent, saying how to pass it on', async () => {
     const { client, server } = await setup({ decide: () => ({ outcome: 'hold' }) });
-    const stateless = { settings: client.settings, request: client.request.bind(client), openStream: client.openStream.bind(client) } as unknown as Transport;
+    const stateless = {
+      settings: client.settings,
+      request: client.request.bind(client),
+      openStream: client.openStream.bind(client),
+    } as unknown as Transport;
     const err = await rejectionOf(cancelGeneration(stateless, 'some-id'));
     expect(err).toBeInstanceOf(SDKError);
     expect(err.message).toContain('state: inner.state');
@@ -67,13 +86,16 @@ describe('queue.follow', () => {
     let saved: string[] = [];
     const ac = new AbortController();
     const err = await rejectionOf(
-      before.queue.run({ model: 'flux-1-dev', prompt: 'x', num_generations: 4 }, {
-        signal: ac.signal,
-        onEnqueued: (ids) => {
-          saved = [...ids];
-          ac.abort();
+      before.queue.run(
+        { model: 'flux-1-dev', prompt: 'x', num_generations: 4 },
+        {
+          signal: ac.signal,
+          onEnqueued: (ids) => {
+            saved = [...ids];
+            ac.abort();
+          },
         },
-      }),
+      ),
     );
     expect(err).toBeInstanceOf(QueueRunAbortError);
     const vanishing = (await before.queue.enqueue({ model: 'flux-1-dev', prompt: 'y' })).generations[0]!.generation_id;
@@ -121,12 +143,15 @@ describe('queue.follow', () => {
   it('follows an id that a run of the same client follows too: both get the outcome', async () => {
     const { client, server } = await setup({ decide: () => ({ outcome: 'hold' }) });
     let follow: Promise<QueueRunOutcome[]> | undefined;
-    const run = client.queue.run({ model: 'flux-1-dev', prompt: 'x' }, {
-      onEnqueued: (ids) => {
-        follow = Promise.resolve(client.queue.follow(ids));
-        setTimeout(() => server.queue.complete(ids[0]!, 'succeeded'), 50);
+    const run = client.queue.run(
+      { model: 'flux-1-dev', prompt: 'x' },
+      {
+        onEnqueued: (ids) => {
+          follow = Promise.resolve(client.queue.follow(ids));
+          setTimeout(() => server.queue.complete(ids[0]!, 'succeeded'), 50);
+        },
       },
-    });
+    );
     const [viaRun] = await run;
     const [viaFollow] = await follow!;
     expect(viaRun).toMatchObject({ status: 'succeeded' });
@@ -155,7 +180,8 @@ describe('queue.follow', () => {
     expect(timedOut.message).toContain('queue.follow timed out');
 
     const before = server.requests.length;
-    for (const bad of [['..'], [''], [42]] as unknown as string[][]) expect(await rejectionOf(Promise.resolve(client.queue.follow(bad)))).toBeInstanceOf(SDKError);
+    for (const bad of [['..'], [''], [42]] as unknown as string[][])
+      expect(await rejectionOf(Promise.resolve(client.queue.follow(bad)))).toBeInstanceOf(SDKError);
     expect(await client.queue.follow([])).toEqual([]);
     expect(server.requests.length).toBe(before);
   });

@@ -6,7 +6,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { saveOutput } from '../../runtime/node/index.ts';
-import { OutputExpiredError, ResponseTooLargeError, SDKError, extensionFor, fetchOutput, fetchOutputBlob } from '../../index.ts';
+import {
+  OutputExpiredError,
+  ResponseTooLargeError,
+  SDKError,
+  extensionFor,
+  fetchOutput,
+  fetchOutputBlob,
+} from '../../index.ts';
 import { FILE_BYTES } from '../server/state.ts';
 import { rejectionOf, useServers } from './helpers.ts';
 
@@ -46,12 +53,19 @@ describe('saveOutput', () => {
       expect(r.headerNames).not.toContain('cookie');
     }
     // The API's own requests did carry them.
-    expect(server.requests.find((r) => r.path === '/api/ai/images/generate')!.headerNames).toEqual(expect.arrayContaining(['authorization', 'x-oxen-token']));
+    expect(server.requests.find((r) => r.path === '/api/ai/images/generate')!.headerNames).toEqual(
+      expect.arrayContaining(['authorization', 'x-oxen-token']),
+    );
   });
 
   it('b64_json items are decoded; the content type is recognised from the bytes', async () => {
     const { client } = await setup();
-    const { videos } = await client.videos.generate({ model: 'google-veo-3-1', prompt: 'waves', duration: 4, response_format: 'b64_json' });
+    const { videos } = await client.videos.generate({
+      model: 'google-veo-3-1',
+      prompt: 'waves',
+      duration: 4,
+      response_format: 'b64_json',
+    });
     const saved = await saveOutput(videos[0]!, path.join(tempDir(), 'clip'));
     expect(saved.path.endsWith('clip.mp4')).toBe(true);
     expect(readFileSync(saved.path).equals(FILE_BYTES.video)).toBe(true);
@@ -79,7 +93,12 @@ describe('fetchOutput', () => {
     const blob = await fetchOutputBlob(images[0]!);
     expect(blob.type).toBe('image/png');
     expect(Buffer.from(await blob.arrayBuffer()).equals(FILE_BYTES.image)).toBe(true);
-    expect(['image/jpeg', 'video/webm', 'video/quicktime', 'application/x-unknown'].map(extensionFor)).toEqual(['.jpg', '.webm', '.mov', '.bin']);
+    expect(['image/jpeg', 'video/webm', 'video/quicktime', 'application/x-unknown'].map(extensionFor)).toEqual([
+      '.jpg',
+      '.webm',
+      '.mov',
+      '.bin',
+    ]);
   });
 
   it('an output larger than maxResponseBytes is refused, a url or a b64_json alike', async () => {
@@ -91,7 +110,9 @@ describe('fetchOutput', () => {
     expect(err.message).toContain('maxResponseBytes (16 bytes)');
     expect(readdirSync(dir)).toEqual([]);
     const b64 = await client.images.generate({ model: 'flux-1-dev', prompt: 'a fox', response_format: 'b64_json' });
-    expect(await rejectionOf(fetchOutput(b64.images[0]!, { maxResponseBytes: 16 }))).toBeInstanceOf(ResponseTooLargeError);
+    expect(await rejectionOf(fetchOutput(b64.images[0]!, { maxResponseBytes: 16 }))).toBeInstanceOf(
+      ResponseTooLargeError,
+    );
   });
 
   it('an expired URL says that output URLs expire, without the signature', async () => {
@@ -105,7 +126,13 @@ describe('fetchOutput', () => {
   });
 
   it('refuses outcomes that did not succeed and URLs that are not https', async () => {
-    const notSucceeded = { generation_id: 'g', index: 0, status: 'failed', error: 'x', media_type: 'image' } as unknown as { url: string };
+    const notSucceeded = {
+      generation_id: 'g',
+      index: 0,
+      status: 'failed',
+      error: 'x',
+      media_type: 'image',
+    } as unknown as { url: string };
     expect((await rejectionOf(fetchOutput(notSucceeded))).message).toContain('has status "failed"');
     const plain = await rejectionOf(fetchOutput({ url: 'http://example.com/out.png' }));
     expect(plain).toBeInstanceOf(SDKError);
