@@ -6,6 +6,7 @@
  */
 export * from './runtime/index.ts';
 export * from './runtime/resources.ts';
+export * from './runtime/queue-follow.ts';
 export { Client as RuntimeClient } from './runtime/client.ts';
 export * from './generated/index.ts';
 export { Client } from './generated/index.ts';

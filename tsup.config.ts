@@ -1,6 +1,6 @@
 /**
  * The package build (`npm run build`, also run by `prepack`): ESM (`.js`, `.d.ts`) and CommonJS
- * (`.cjs`, `.d.cts`) in `dist/` for the package root, `./runtime`, `./openapi` (the description's types) and every `./models/<id>`. The
+ * (`.cjs`, `.d.cts`) in `dist/` for the package root, `./runtime`, `./node` (Node-only helpers), `./openapi` (the description's types) and every `./models/<id>`. The
  * model entries are the files in `generated/models/` at build time, so a new model needs no change here.
  *
  * Code splitting is on for both formats, so that code shared by several entries (the runtime's
@@ -24,7 +24,7 @@ const models = Object.fromEntries(
 rmSync('dist', { recursive: true, force: true });
 
 const common: Options = {
-  entry: { index: 'index.ts', 'runtime/index': 'runtime/index.ts', openapi: 'generated/openapi.ts', ...models },
+  entry: { index: 'index.ts', 'runtime/index': 'runtime/index.ts', 'node/index': 'runtime/node/index.ts', openapi: 'generated/openapi.ts', ...models },
   outDir: 'dist',
   tsconfig: 'tsconfig.build.json',
   dts: true,
@@ -34,6 +34,10 @@ const common: Options = {
   platform: 'neutral',
   clean: false,
   silent: true,
+  // Node built-ins (the `./node` entry's `node:fs/promises`) stay external and keep their `node:`
+  // prefix, which Deno needs outside npm packages and every runtime understands
+  removeNodeProtocol: false,
+  external: [/^node:/],
   // shared code and lazily loaded parts (validators, the event-stream and queue-run code) go to dist/chunks/
   esbuildOptions(options) {
     options.chunkNames = 'chunks/[name]-[hash]';

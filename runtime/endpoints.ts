@@ -11,10 +11,9 @@
  */
 import { SDKError } from './errors.ts';
 import { encodePath, type HttpRequest, type ResponseCheck } from './http.ts';
-import { noteCancelled } from './queue-link.ts';
 import type { FineTuneCreateParams } from './fine-tunes.ts';
 import { endpointTimeout, type RequestOptions } from './scope.ts';
-import type { Transport } from './transport.ts';
+import { stateOf, type Transport } from './transport.ts';
 import type {
   CancelResponse,
   ChatCompletion,
@@ -171,14 +170,17 @@ export async function getGeneration(t: Transport, generationId: string, options?
 
 /**
  * `DELETE /api/ai/queue/{generation_id}`: cancel a processing generation (no completion event
- * follows). A `queue.run` through the same transport following it resolves it `cancelled`.
+ * follows). A `queue.run` or `queue.follow` through the same transport (or one sharing its
+ * `state`) following it resolves it `cancelled`.
  * @returns `{ status: 'success', generation_id }`.
  * @throws NotFoundError when the generation is terminal or unknown; SDKError, before sending, when
- * `generationId` is empty, `.` or `..` (or decodes to one).
+ * `generationId` is empty, `.` or `..` (or decodes to one), or when `t` has no `state` (see
+ * `Transport.state`).
  */
 export async function cancelGeneration(t: Transport, generationId: string, options?: RequestOptions): Promise<CancelResponse> {
+  const state = stateOf(t);
   const res = await t.request<CancelResponse>({ method: 'DELETE', path: `/api/ai/queue/${encodePath(generationId, 'generation_id')}`, expect: isObjectBody('a cancel response') }, options);
-  noteCancelled(t, generationId);
+  state.noteCancelled(generationId);
   return res;
 }
 

@@ -120,12 +120,10 @@ export interface HttpConfig {
   maxResponseBytes: number;
 }
 
-/** The key and the fixed headers of each `Http`, out of reach of `util.inspect` and logging. */
-const privateState = new WeakMap<Http, { apiKey: string | undefined; headers: Record<string, string> }>();
-
 /**
  * Sends requests for a transport. `send` makes exactly one attempt; retries are decided by the
- * caller (see `retry.ts`). The API key is held in a module-private `WeakMap`, never on a property.
+ * caller (see `retry.ts`). The API key and the fixed headers are held in `#private` fields, out
+ * of reach of `util.inspect`, `JSON.stringify` and logging, never on a property.
  */
 export class Http {
   /** The base URL, without a trailing slash. */
@@ -138,13 +136,16 @@ export class Http {
    */
   readonly redactor: Redactor;
   private readonly fetchFn: typeof fetch;
+  readonly #apiKey: string | undefined;
+  readonly #headers: Record<string, string>;
 
   constructor(config: HttpConfig) {
     this.baseUrl = config.baseUrl.replace(/\/+$/, '');
     this.maxResponseBytes = config.maxResponseBytes;
     this.fetchFn = config.fetch;
     this.redactor = new Redactor([config.apiKey, ...Object.values(config.headers)]);
-    privateState.set(this, { apiKey: config.apiKey, headers: { ...config.headers } });
+    this.#apiKey = config.apiKey;
+    this.#headers = { ...config.headers };
   }
 
   /** The full URL of a request. */
@@ -158,10 +159,9 @@ export class Http {
 
   /** Request headers, built per request. The key goes only into `Authorization`. */
   private headersOf(req: HttpRequest): Record<string, string> {
-    const state = privateState.get(this);
-    const h: Record<string, string> = { ...state?.headers, accept: req.stream ? 'text/event-stream' : 'application/json' };
+    const h: Record<string, string> = { ...this.#headers, accept: req.stream ? 'text/event-stream' : 'application/json' };
     if (req.body !== undefined) h['content-type'] = 'application/json';
-    if (state?.apiKey) h['authorization'] = `Bearer ${state.apiKey}`;
+    if (this.#apiKey) h['authorization'] = `Bearer ${this.#apiKey}`;
     return h;
   }
 

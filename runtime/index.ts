@@ -10,11 +10,14 @@
  *
  * Modules, in dependency order (imports point only to earlier ones; no cycles):
  * `redact`, `timer` → `errors` → `env`, `validation`, `validator-support` → `options` → `scope`, `http` →
- * `retry` → `transport` → `queue-link` → `endpoints`, `sse`, `chat-accumulate` → `chat-stream`, `shared-event-stream`,
- * `queue-outcomes`, `queue-run-state`, `queue-coordinator` → `queue-run` → `resources` → `client`;
- * `proxy` (server side) uses only `redact`, `errors`, `env` and `options`. The client loads `queue-run`,
- * `chat-stream` and `sse` with a dynamic `import()` (a bundler splits them off), so this index exports only their
- * types; the generated `<model>Run` functions import `queue-run` directly.
+ * `transport-state` → `retry` → `transport` → `endpoints`, `outputs`, `sse`, `chat-accumulate` →
+ * `chat-stream`, `shared-event-stream`, `queue-outcomes`, `queue-run-state`, `queue-coordinator` →
+ * `queue-reconcile` → `queue-run` → `queue-follow` → `resources` → `client`; `node/` (the
+ * `oxen-inference-sdk/node` entry) uses `outputs`; `proxy` (server side) uses only `redact`, `errors`,
+ * `env` and `options`. The client loads `queue-run`, `chat-stream` and `sse` with a dynamic `import()`
+ * (a bundler splits them off), so this index exports only their types; the generated `<model>Run`
+ * functions import `queue-run` directly, and `followGenerations` (`queue-follow`, with its dynamic
+ * `import()`) is exported from the package root.
  * `types` (with `chat-types`), `registry` and `fine-tunes` hold types only.
  */
 export * from './chat-accumulate.ts';
@@ -23,8 +26,8 @@ export * from './errors.ts';
 export * from './fine-tunes.ts';
 export * from './http.ts';
 export * from './options.ts';
+export * from './outputs.ts';
 export * from './proxy.ts';
-export { eventStreamStatus, type EventStreamStatus } from './queue-link.ts'; // the rest of queue-link is internal
 export * from './queue-outcomes.ts';
 export { Redactor, REDACTED } from './redact.ts';
 export * from './registry.ts';
@@ -37,6 +40,7 @@ export type { ChatCompletionStream } from './chat-stream.ts';
 export type { EventStream, EventStreamOptions, EventStreamSettings, SseReadOptions } from './sse.ts';
 export type { SharedEventListener, SharedEventStreamOptions } from './shared-event-stream.ts';
 export * from './transport.ts';
+export * from './transport-state.ts';
 export * from './types.ts';
 export * from './validation.ts';
 export * from './validator-support.ts';

@@ -7,17 +7,33 @@ import { Limiter, type Run } from './queue-run-state.ts';
 import type { SharedEventListener, SharedEventStream } from './shared-event-stream.ts';
 import type { MediaGenerationCompleted, ServerEvent } from './types.ts';
 
+/** At most this many events of unknown ids are buffered while enqueues are in flight (the oldest are dropped first). */
+export const MAX_EARLY_EVENTS = 10_000;
+/** At most this many characters of events (their JSON text) are buffered while enqueues are in flight: 16 Mi, about 16 MB of ASCII. */
+export const MAX_EARLY_EVENT_CHARS = 16 * 1024 * 1024;
+
 /**
- * Routes the shared event stream to the runs of one client: generation id -> run. Events that
- * arrive while an enqueue is in flight and whose id is not known yet are buffered (the event may
- * beat the enqueue response) and replayed to the run that enqueued them.
+ * Routes the shared event stream to the runs of one transport: generation id -> the runs that
+ * follow it (`queue.run` and any `queue.follow` of the same id). Events that arrive while an
+ * enqueue is in flight and whose id is not known yet are buffered (the event may beat the enqueue
+ * response) and replayed to the run that enqueued them. The buffer is bounded by
+ * `MAX_EARLY_EVENTS` and `MAX_EARLY_EVENT_CHARS` (events of other generations of the same user
+ * keep arriving while an answer is slow); when it overflows, the oldest events are dropped and a
+ * run whose enqueue was in flight meanwhile treats its generations as if the stream had been down
+ * (checked at once; one that is gone resolves `lost` with `missed_event`).
  */
 export class RunCoordinator implements SharedEventListener {
-  private readonly owners = new Map<string, Run>();
+  private readonly owners = new Map<string, Set<Run>>();
   private readonly runs = new Set<Run>();
   private unsubscribe: (() => void) | undefined;
   private seq = 0;
-  private buffer: Array<{ seq: number; data: MediaGenerationCompleted }> = [];
+  private buffer: Array<{ seq: number; data: MediaGenerationCompleted; chars: number }> = [];
+  /** Index of the first live entry of `buffer` (the entries before it were dropped). */
+  private head = 0;
+  private bufferedChars = 0;
+  /** The seq of the last event dropped from the buffer (0: none). */
+  private droppedSeq = 0;
+  private droppedCount = 0;
   private readonly inflight = new Map<symbol, number>();
   readonly limiter = new Limiter(16);
 
@@ -43,12 +59,25 @@ export class RunCoordinator implements SharedEventListener {
 
   /** Remove a run (closing the shared stream if it was the last). */
   leave(run: Run): void {
-    for (const id of run.tracked.keys()) if (this.owners.get(id) === run) this.owners.delete(id);
+    for (const id of run.tracked.keys()) {
+      const set = this.owners.get(id);
+      set?.delete(run);
+      if (set?.size === 0) this.owners.delete(id);
+    }
     for (const t of run.tracked.values()) if (t.graceTimer !== undefined) clearTimeout(t.graceTimer);
     this.runs.delete(run);
     if (this.runs.size === 0 && this.unsubscribe) {
       this.unsubscribe();
       this.unsubscribe = undefined;
+    }
+  }
+
+  /** Route the events of `run`'s generations to it from now on. */
+  adopt(run: Run): void {
+    for (const id of run.tracked.keys()) {
+      let set = this.owners.get(id);
+      if (!set) this.owners.set(id, (set = new Set()));
+      set.add(run);
     }
   }
 
@@ -59,27 +88,38 @@ export class RunCoordinator implements SharedEventListener {
     return { token, epoch: this.hub.epoch };
   }
 
-  /** The enqueue ended (with `run`'s generations registered, or failed): replay its buffered events. */
-  endEnqueue(token: symbol, run?: Run): void {
+  /**
+   * The enqueue ended (with `run`'s generations registered, or failed): replay its buffered events.
+   * @returns false when events buffered for it may have been dropped (the buffer overflowed).
+   */
+  endEnqueue(token: symbol, run?: Run): boolean {
     const from = this.inflight.get(token) ?? Infinity;
     this.inflight.delete(token);
+    const complete = this.droppedSeq < from;
     if (run) {
-      for (const id of run.tracked.keys()) this.owners.set(id, run);
-      for (const b of this.buffer) if (b.seq >= from && run.tracked.has(b.data.generation_id)) run.onCompleted(b.data);
+      this.adopt(run);
+      for (let i = this.head; i < this.buffer.length; i++) {
+        const b = this.buffer[i]!;
+        if (b.seq >= from && run.tracked.has(b.data.generation_id)) run.onCompleted(b.data);
+      }
     }
     // Drop what no enqueue still in flight can claim.
     let min = Infinity;
     for (const s of this.inflight.values()) min = Math.min(min, s);
-    let drop = 0;
-    while (drop < this.buffer.length && this.buffer[drop]!.seq < min) drop++;
-    if (drop > 0) this.buffer = this.buffer.slice(drop);
+    while (this.head < this.buffer.length && this.buffer[this.head]!.seq < min) {
+      this.bufferedChars -= this.buffer[this.head]!.chars;
+      this.buffer[this.head++] = undefined as never;
+    }
+    this.compact();
+    return complete;
   }
 
-  /** `queue.cancel` succeeded for `id` through this client. */
-  cancelled(id: string): void {
-    const run = this.owners.get(id);
-    const t = run?.tracked.get(id);
-    if (run && t) run.settle({ generation_id: id, index: t.index, status: 'cancelled' });
+  /** `queue.cancel` succeeded for `id` through this transport (`TransportState` calls this). */
+  onCancel(id: string): void {
+    for (const run of this.owners.get(id) ?? []) {
+      const t = run.tracked.get(id);
+      if (t) run.settle({ generation_id: id, index: t.index, status: 'cancelled' });
+    }
   }
 
   // SharedEventListener
@@ -88,9 +128,45 @@ export class RunCoordinator implements SharedEventListener {
     if (event.event !== 'media_generation_completed') return; // other event types are not ours
     const data = event.data;
     this.seq++;
-    const run = this.owners.get(data.generation_id);
-    if (run) run.onCompleted(data);
-    else if (this.inflight.size > 0) this.buffer.push({ seq: this.seq, data });
+    const runs = this.owners.get(data.generation_id);
+    if (runs) for (const run of [...runs]) run.onCompleted(data);
+    else if (this.inflight.size > 0) this.keep(data);
+  }
+
+  /** Buffer an event of an unknown id, dropping the oldest beyond the bounds. */
+  private keep(data: MediaGenerationCompleted): void {
+    let chars: number;
+    try {
+      chars = JSON.stringify(data).length;
+    } catch {
+      chars = MAX_EARLY_EVENT_CHARS + 1;
+    }
+    this.buffer.push({ seq: this.seq, data, chars });
+    this.bufferedChars += chars;
+    while (
+      this.head < this.buffer.length &&
+      (this.buffer.length - this.head > MAX_EARLY_EVENTS || this.bufferedChars > MAX_EARLY_EVENT_CHARS)
+    ) {
+      const b = this.buffer[this.head]!;
+      this.buffer[this.head++] = undefined as never; // release the event now
+      this.bufferedChars -= b.chars;
+      this.droppedSeq = b.seq;
+      this.droppedCount++;
+    }
+    this.compact();
+  }
+
+  /** Remove the dropped entries in front once they are half the array (amortised O(1) per event). */
+  private compact(): void {
+    if (this.head > 0 && this.head * 2 >= this.buffer.length) {
+      this.buffer = this.buffer.slice(this.head);
+      this.head = 0;
+    }
+  }
+
+  /** The number of buffered early events, their size in characters, and how many were dropped in all (for tests and diagnostics). */
+  get buffered(): { events: number; chars: number; dropped: number } {
+    return { events: this.buffer.length - this.head, chars: this.bufferedChars, dropped: this.droppedCount };
   }
 
   onUp(info: { epoch: number; reconnected: boolean }): void {

@@ -1,9 +1,11 @@
 /**
- * What `queue.run` resolves to and is told with: the outcome of each generation, the progress
- * reports, its options, and the errors that end a run early (timeout, abort).
+ * What `queue.run` and `queue.follow` resolve to and are told with: the outcome of each
+ * generation, the progress reports, their options, and the errors that end them early (timeout,
+ * abort).
  */
 import type { EnqueueOptions } from './endpoints.ts';
 import { AbortError, TimeoutError } from './errors.ts';
+import type { RequestOptions } from './scope.ts';
 import type { MediaGenerationCompleted } from './types.ts';
 
 /** Fields of every outcome: the generation and its position in the enqueue response (0-based). */
@@ -30,27 +32,35 @@ export interface QueueRunCancelled extends QueueRunOutcomeBase {
   status: 'cancelled';
 }
 /**
- * The generation left the queue without a completion event reaching this client.
- * `reason`: `missed_event` (it left while the event stream was down: it may have succeeded or
- * failed, the event is lost) or `vanished` (it left while the stream was up with no event: it
- * failed without result, expired, or was cancelled by someone else).
+ * The generation's outcome is not known to this client.
+ * `reason`: `missed_event` (it left the queue while the event stream was down, or, for
+ * `queue.follow`, before it was followed: it may have succeeded or failed, the event is lost),
+ * `vanished` (it left while the stream was up with no event: it failed without result, expired, or
+ * was cancelled by someone else), or `invalid_event` (its completion event was malformed: a
+ * `succeeded` event without a non-empty string `url`; the output cannot be fetched, and the event
+ * is in `message`, cut to 1,000 characters).
  */
 export interface QueueRunLost extends QueueRunOutcomeBase {
   status: 'lost';
-  reason: 'missed_event' | 'vanished';
+  reason: 'missed_event' | 'vanished' | 'invalid_event';
   /** A human-readable explanation. */
   message: string;
 }
-/** The one outcome of a generation followed by `queue.run`. */
+/** The one outcome of a generation followed by `queue.run` or `queue.follow`. */
 export type QueueRunOutcome = QueueRunSucceeded | QueueRunFailed | QueueRunCancelled | QueueRunLost;
 
-/** What `onProgress` of `queue.run` is told, in order of occurrence. */
+/** What `onProgress` of `queue.run` and `queue.follow` is told, in order of occurrence. */
 export type QueueRunProgress =
-  /** The event stream is connected; the request is about to be enqueued. */
+  /** The event stream is connected; `queue.run` is about to enqueue, `queue.follow` to check the generations. */
   | { type: 'subscribed' }
-  /** The service accepted the request: these generations are processing. */
+  /** `queue.run`: the service accepted the request: these generations are processing. */
   | { type: 'enqueued'; generation_ids: string[] }
-  /** A reconciliation (`queue.list` or `queue.get`) found the generation still in the queue, `elapsedMs` after this run enqueued it. */
+  /** `queue.follow`: these generations (the distinct ids given) are followed from now on. */
+  | { type: 'following'; generation_ids: string[] }
+  /**
+   * A reconciliation (`queue.list` or `queue.get`) found the generation still in the queue,
+   * `elapsedMs` after this run enqueued it (`queue.follow`: after the follow began).
+   */
   | { type: 'processing'; generation_id: string; index: number; elapsedMs: number }
   /** The generation reached its outcome; `settled` of `total` are done. */
   | { type: 'settled'; outcome: QueueRunOutcome; settled: number; total: number }
@@ -59,10 +69,10 @@ export type QueueRunProgress =
   /** The event stream is connected again; pending generations are being reconciled (`queue.list`). */
   | { type: 'stream_up' };
 
-/** Options of `queue.run`. Times in milliseconds. */
-export interface QueueRunOptions extends EnqueueOptions {
+/** Options of `queue.follow` (and of `queue.run`, which adds its own). Times in milliseconds. */
+export interface QueueFollowOptions extends RequestOptions {
   /**
-   * Ends the whole run (subscription, enqueue, waiting) after this many milliseconds with
+   * Ends the whole call (subscription, enqueue, waiting) after this many milliseconds with
    * `QueueRunTimeoutError` (a `TimeoutError`). Default 3_600_000 (one hour; videos take minutes).
    */
   timeoutMs?: number | undefined;
@@ -71,7 +81,8 @@ export interface QueueRunOptions extends EnqueueOptions {
   /** Called with each completion event of this run's generations, as received. */
   onEvent?: ((event: MediaGenerationCompleted) => void) | undefined;
   /**
-   * While the stream is up, pending generations are checked with `queue.list` this often, so that
+   * While the stream is up, pending generations are checked this often (`queue.run`: one
+   * `queue.list` per namespace and model; `queue.follow`: one `queue.get` per generation), so that
    * one that left the queue without an event resolves `lost` instead of waiting. Default 30_000.
    */
   reconcileIntervalMs?: number | undefined;
@@ -82,11 +93,23 @@ export interface QueueRunOptions extends EnqueueOptions {
   lostGraceMs?: number | undefined;
 }
 
-/** Default `timeoutMs` of `queue.run`: one hour. */
+/** Options of `queue.run`. Times in milliseconds. */
+export interface QueueRunOptions extends EnqueueOptions, QueueFollowOptions {
+  /**
+   * Called with the generation ids (in enqueue order, each once) as soon as the service accepted
+   * the request, and awaited before `queue.run` waits for their outcomes: persist them here, so
+   * that a process that restarts can `queue.follow` them. Events that arrive meanwhile are kept.
+   * If it throws (or rejects), `queue.run` stops following and rejects with that error; the
+   * generations continue on the server.
+   */
+  onEnqueued?: ((generationIds: string[]) => void | Promise<void>) | undefined;
+}
+
+/** Default `timeoutMs` of `queue.run` and `queue.follow`: one hour. */
 export const QUEUE_RUN_DEFAULT_TIMEOUT_MS = 3_600_000;
 
 /**
- * `queue.run` timed out. The generations in `pending` continue on the server (cancel them with
+ * `queue.run` or `queue.follow` timed out. The generations in `pending` continue on the server (cancel them with
  * `queue.cancel` if unwanted); `settled` holds the outcomes reached before the timeout.
  */
 export class QueueRunTimeoutError extends TimeoutError {
@@ -101,7 +124,7 @@ export class QueueRunTimeoutError extends TimeoutError {
 }
 
 /**
- * `queue.run` was aborted by its `signal`. The generations in `pending` continue on the server
+ * `queue.run` or `queue.follow` was aborted by its `signal`. The generations in `pending` continue on the server
  * (cancel them with `queue.cancel` if unwanted); `settled` holds the outcomes reached before.
  */
 export class QueueRunAbortError extends AbortError {

@@ -2,6 +2,7 @@
  * The state of one `queue.run` call (`Run`): the generations it follows, their outcomes, and the
  * wake-up of the waiting call; plus the small concurrency limiter of reconciliation requests.
  */
+import { truncate } from './errors.ts';
 import type { QueueRunOptions, QueueRunOutcome, QueueRunProgress } from './queue-outcomes.ts';
 import type { RequestOptions } from './scope.ts';
 import type { MediaGenerationCompleted, QueueListParams } from './types.ts';
@@ -33,9 +34,11 @@ export interface Tracked {
   checking: boolean;
   /** Timer of the grace period after a 404. */
   graceTimer: ReturnType<typeof setTimeout> | undefined;
+  /** A check found it processing since this run follows it. */
+  seenProcessing?: boolean;
 }
 
-/** The state of one `queue.run` call. */
+/** The state of one `queue.run` or `queue.follow` call. */
 export class Run {
   readonly tracked = new Map<string, Tracked>();
   readonly outcomes = new Map<string, QueueRunOutcome>();
@@ -48,8 +51,13 @@ export class Run {
   everUp = false;
   /** Options of the run's own requests (its signal ends them when the run ends). */
   inner: RequestOptions = {};
-  /** The `queue.list` query that lists this run's generations while they process (its namespace and model). */
-  listParams: QueueListParams = {};
+  /**
+   * The `queue.list` query that lists this run's generations while they process (its namespace
+   * and model); undefined when unknown (`queue.follow`): each generation is checked with `queue.get`.
+   */
+  listParams: QueueListParams | undefined = {};
+  /** Whether the generations were enqueued elsewhere (`queue.follow`): a generation gone at the first check left before it was followed. */
+  followed = false;
 
   constructor(
     readonly options: QueueRunOptions,
@@ -108,7 +116,14 @@ export class Run {
       /* ignored */
     }
     if (data.status === 'succeeded') {
-      this.settle({ generation_id: t.id, index: t.index, status: 'succeeded', url: String(data.url), media_type: data.media_type, model: String(data.model) });
+      const d = data as { url?: unknown; model?: unknown; media_type: string };
+      if (typeof d.url !== 'string' || d.url === '') {
+        // The service reported success but no output URL: the output cannot be fetched.
+        const shown = truncate(JSON.stringify(data));
+        this.settle({ generation_id: t.id, index: t.index, status: 'lost', reason: 'invalid_event', message: `The completion event says succeeded but has no url string, so the output cannot be fetched: ${shown}` });
+        return;
+      }
+      this.settle({ generation_id: t.id, index: t.index, status: 'succeeded', url: d.url, media_type: d.media_type, model: typeof d.model === 'string' ? d.model : '' });
     } else {
       const d = data as { error?: unknown; status?: unknown; media_type: string };
       const error = data.status === 'failed' ? String(d.error ?? 'failed') : `unexpected completion status ${JSON.stringify(d.status)}`;

@@ -20,13 +20,14 @@ import {
   type EnqueueOptions,
 } from './endpoints.ts';
 import type { FineTuneCreateParams } from './fine-tunes.ts';
-import { eventStreamStatus, type EventStreamStatus } from './queue-link.ts';
-import type { QueueRunOptions, QueueRunOutcome } from './queue-outcomes.ts';
+import { followGenerations, type QueueFollow } from './queue-follow.ts';
+import type { QueueFollowOptions, QueueRunOptions, QueueRunOutcome } from './queue-outcomes.ts';
 import type { ChatBody, MediaBody, ParamsOf, QueueFields, Registry, VideoParams } from './registry.ts';
 import type { RequestOptions } from './scope.ts';
 import type { ChatCompletionStream } from './chat-stream.ts';
 import type { EventStream, EventStreamOptions } from './sse.ts';
-import type { Transport } from './transport.ts';
+import { eventStreamStatus, type Transport } from './transport.ts';
+import type { EventStreamStatus } from './transport-state.ts';
 import type {
   AnyServerEvent,
   CancelResponse,
@@ -215,16 +216,35 @@ export class Queue<R extends Registry> {
   /**
    * Enqueue and follow the generations to one outcome each (`succeeded` with `url`, `failed`,
    * `cancelled` or `lost`) over the shared event stream: see `runGenerations` in `queue-run.ts`,
-   * loaded on first use. Validates first like `enqueue`.
+   * loaded on first use. Validates first like `enqueue`. `onEnqueued(ids)` is awaited once the
+   * service accepted the request, before waiting: persist the ids there, and `follow` them after a
+   * restart. `onProgress` reports each step, `onEvent` each completion event.
    * @returns the outcomes, in the order of the enqueue response.
    * @throws ValidationError (nothing sent), the errors of `enqueue`, the stream's connection error,
-   * `QueueRunTimeoutError` after `timeoutMs` (default one hour), `QueueRunAbortError` on `signal`.
+   * the error of `onEnqueued`, `QueueRunTimeoutError` after `timeoutMs` (default one hour),
+   * `QueueRunAbortError` on `signal`.
    */
   async run<M extends R['queue']>(body: QueueBody<R, M>, options: QueueRunOptions = {}): Promise<QueueRunOutcome[]> {
     const b = body as Record<string, unknown>;
     const validate = await this.validatorFor(b, options);
     const { runGenerations } = await import('./queue-run.ts');
     return runGenerations(this.t, b, options, validate);
+  }
+
+  /**
+   * Follow generations enqueued earlier (e.g. before a restart, with the ids persisted in
+   * `run`'s `onEnqueued`) to one outcome each, as `run` does: `succeeded` (with `url`), `failed`,
+   * `cancelled` (through this client), or `lost` (`missed_event` when it had already ended when
+   * followed: its completion event, which carries the URL, was missed). Checks each id with
+   * `queue.get`, over the client's shared event stream. See `followGenerations`.
+   * @returns a `QueueFollow`: `await` it for every outcome (in the order of the ids), or
+   * `for await` it for each outcome as it settles (leaving the loop early stops following).
+   * @throws (from the promise or the iteration) SDKError for bad ids (nothing sent), the stream's
+   * connection error, `QueueRunTimeoutError` after `timeoutMs` (default one hour),
+   * `QueueRunAbortError` on `signal`.
+   */
+  follow(generationIds: readonly string[], options: QueueFollowOptions = {}): QueueFollow {
+    return followGenerations(this.t, generationIds, options);
   }
 
   /** The status of this client's shared event stream (`state`, `epoch`, `subscribers`; `idle` when no run follows generations). */

@@ -1,23 +1,37 @@
 /**
  * The transport: what every endpoint function, resource and per-model function needs from a
- * client — send a request with the SDK's retry policy, open a stream, and the settings. `Client`
- * is a transport; `createTransport` makes a bare one (HTTP, retries and errors only), so that a
- * bundle of one per-model call carries neither the resources, nor the queue machinery, nor SSE.
+ * client — send a request with the SDK's retry policy, open a stream, the settings, and the
+ * shared state (cancellations, the queue's event connection). `Client` is a transport;
+ * `createTransport` makes a bare one (HTTP, retries and errors only), so that a bundle of one
+ * per-model call carries neither the resources, nor the queue machinery, nor SSE.
  */
+import { SDKError } from './errors.ts';
 import { Http, type HttpRequest } from './http.ts';
 import { resolveOptions, type ClientOptions } from './options.ts';
 import { sendWithRetries, type RetryPolicy } from './retry.ts';
 import { CallScope, type RequestOptions } from './scope.ts';
+import { TransportState, type EventStreamStatus } from './transport-state.ts';
 
 import type { TransportSettings } from './options.ts';
 export type { TransportSettings };
 
 /**
  * What endpoint functions need from a client. `Client` implements it; `createTransport` makes a
- * bare one. Implement it yourself to wrap or instrument calls.
+ * bare one. Implement it yourself to wrap or instrument calls: a wrapper delegates `request` and
+ * `openStream` and returns the inner transport's `settings` and `state`, e.g.
+ * `{ settings: inner.settings, state: inner.state, request: (req, o) => { log(req); return inner.request(req, o); }, openStream: (req, o, c) => inner.openStream(req, o, c) }`.
  */
 export interface Transport {
   readonly settings: Readonly<TransportSettings>;
+  /**
+   * What the transport shares with everything that uses it: the ids cancelled through it and the
+   * queue's coordinator with its one `/api/events` connection. A wrapper returns its inner
+   * transport's `state`, so that runs through the wrapper and through the inner transport share
+   * one event connection, and a `queue.cancel` through either resolves the generation `cancelled`.
+   * The shared connection and its reconciliation requests go through the transport of the first
+   * run or follow that needed them.
+   */
+  readonly state: TransportState;
   /**
    * Send a request with the SDK's retry policy and return the parsed JSON body. `timeoutMs`
    * (default the transport's) covers every attempt and every delay between attempts.
@@ -49,6 +63,7 @@ export class HttpTransport implements Transport {
   readonly settings: Readonly<TransportSettings>;
   /** The HTTP layer (one attempt per call of `send`). */
   readonly http: Http;
+  readonly state: TransportState = new TransportState();
 
   constructor(options: ClientOptions = {}) {
     const o = resolveOptions(options);
@@ -100,4 +115,21 @@ export class HttpTransport implements Transport {
  */
 export function createTransport(options: ClientOptions = {}): Transport {
   return new HttpTransport(options);
+}
+
+/**
+ * The state of `t`, checked (a wrapper written in JavaScript may have left it out).
+ * @throws SDKError when `t.state` is not a `TransportState`, saying how a wrapper passes it on.
+ */
+export function stateOf(t: Transport): TransportState {
+  const s = (t as { state?: unknown }).state;
+  if (s instanceof TransportState || (typeof s === 'object' && s !== null && typeof (s as TransportState).noteCancelled === 'function' && typeof (s as TransportState).queue === 'function')) return s as TransportState;
+  throw new SDKError(
+    'This transport has no `state` (a TransportState): a transport that wraps another must pass the inner one\'s on (`state: inner.state`), so that both share one event connection and one record of cancellations',
+  );
+}
+
+/** The status of `t`'s shared event stream (`idle` before any `queue.run` or `queue.follow`). @throws SDKError as `stateOf`. */
+export function eventStreamStatus(t: Transport): EventStreamStatus {
+  return stateOf(t).eventStream;
 }

@@ -10,6 +10,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProxyHandler } from '../../runtime/proxy.ts';
 import { startServer, type LocalServer } from '../server/index.ts';
+import { FILE_BYTES } from '../server/state.ts';
 import type { ErrorInfo, Outcome, PageTarget } from './page/main.ts';
 import { startHarness, type Harness, type TestPage } from './support/harness.ts';
 import { serveFetchHandler, startNoCorsServer, type TestServer } from './support/servers.ts';
@@ -71,6 +72,15 @@ describe('the test page', () => {
 describe.each(['direct', 'proxy'] as const)('in Chromium, %s', (mode) => {
   const target = (): PageTarget => (mode === 'direct' ? { baseUrl: api.url, apiKey: KEY, dangerouslyAllowBrowser: true } : { baseUrl: proxy.url + PROXY_PREFIX });
   const page = (): TestPage => pages[mode]!;
+
+  it('fetches an output into a typed Blob, sending no key to the output host', async () => {
+    const { type, bytes } = expectValue(await page().run('imageSavedAsBlob', target()));
+    expect(type).toBe('image/png');
+    expect(Buffer.from(bytes).equals(FILE_BYTES.image)).toBe(true);
+    const file = api.requests.filter((r) => r.path.startsWith('/files/')).at(-1)!;
+    expect(file.status).toBe(200);
+    expect(file.headerNames).not.toContain('authorization');
+  });
 
   it('generates an image through a per-model function on createTransport', async () => {
     const before = api.count('POST', '/api/ai/images/generate');

@@ -94,7 +94,7 @@ describe('the tarball', { timeout: TEST_TIMEOUT_MS }, () => {
       if (!format) continue;
       const text = readFileSync(file, 'utf8');
       for (const m of text.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*|^import\s+)["']([^"'.][^"']*)["']/gm)) {
-        imported[format].add(packageName(m[1]!));
+        if (!m[1]!.startsWith('node:')) imported[format].add(packageName(m[1]!)); // Node built-ins (the ./node entry) are no dependency
       }
     }
     const dependencies = Object.keys(pack.manifest.dependencies ?? {}).sort();

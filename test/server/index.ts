@@ -47,9 +47,10 @@ export interface LocalServer {
   /**
    * Every request received, in order (path without query). status 0 = no answer (reset, hang, or
    * still pending). `bytesSent`: body bytes written (for the `large-body` fault), `closedEarly`:
-   * the client closed the connection before the whole body was written.
+   * the client closed the connection before the whole body was written. `headerNames`: the
+   * request's header names, lower case (never their values).
    */
-  requests: Array<{ method: string; path: string; status: number; key?: undefined; bytesSent?: number; closedEarly?: boolean }>;
+  requests: Array<{ method: string; path: string; status: number; key?: undefined; bytesSent?: number; closedEarly?: boolean; headerNames?: string[] }>;
   /** Requests matching: method case-insensitive ('*' = any); a string is a path prefix (a trailing '*' is allowed), a RegExp is tested on the path. */
   count(method: string, pathPrefixOrRegExp: string | RegExp): number;
   clock: { now(): number; advance(ms: number): void };
@@ -202,7 +203,7 @@ export async function startServer(options: LocalServerOptions = {}): Promise<Loc
     const rawUrl = req.url ?? '/';
     const q = rawUrl.indexOf('?');
     const reqPath = q < 0 ? rawUrl : rawUrl.slice(0, q);
-    const entry: LocalServer['requests'][number] = { method, path: reqPath, status: 0 };
+    const entry: LocalServer['requests'][number] = { method, path: reqPath, status: 0, headerNames: Object.keys(req.headers) };
     requests.push(entry);
     // CORS on every response (streaming handlers' writeHead merges these headers).
     const origin = typeof req.headers.origin === 'string' ? req.headers.origin : undefined;

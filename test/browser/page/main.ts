@@ -16,6 +16,7 @@ import {
   ValidationError,
   cancelGeneration,
   createTransport,
+  fetchOutputBlob,
   type ClientOptions,
   type QueueRunOutcome,
   type Transport,
@@ -91,6 +92,15 @@ const scenarios = {
       const transport: Transport = createTransport(options(target));
       const result = await flux2ProGenerateImage(transport, { prompt: 'a red fox in the snow', aspect_ratio: '1:1' });
       return { urls: result.images.map((i) => i.url) };
+    }),
+
+  /** One image through the root client, then its output fetched into a Blob (a plain fetch from the page to the output host). */
+  imageSavedAsBlob: (target: PageTarget) =>
+    attempt(async () => {
+      const client = new Client(options(target));
+      const result = await client.images.generate({ model: 'flux-2-pro', prompt: 'a red fox in the snow' });
+      const blob = await fetchOutputBlob(result.images[0]!);
+      return { type: blob.type, bytes: [...new Uint8Array(await blob.arrayBuffer())] };
     }),
 
   /** One image through the root client. */

@@ -1,0 +1,270 @@
+/**
+ * Outputs: fetch a generated image or video (an item with `url` or `b64_json`, or a `succeeded`
+ * outcome) into bytes with its content type, in any runtime (`fetch`, `atob`, `Blob`). An output
+ * URL is a presigned link on another host: it is fetched with a plain `fetch`, with no header of
+ * the client (never the API key), no cookies and no referrer. The Node file writer is
+ * `saveOutput` in `oxen-inference-sdk/node`.
+ */
+import { APIError, ResponseTooLargeError, SDKError, truncate } from './errors.ts';
+import { failure } from './http.ts';
+import { DEFAULT_MAX_RESPONSE_BYTES, isLoopbackHost } from './options.ts';
+import { CallScope } from './scope.ts';
+
+/**
+ * What `fetchOutput` takes: an image or video item (`{ url }` or `{ b64_json }`, as `images`,
+ * `videos` and the queue return them), or a `succeeded` outcome of `queue.run` / `queue.follow`
+ * (its `url`).
+ */
+export type OutputSource = { readonly url: string } | { readonly b64_json: string };
+
+/** Options of `fetchOutput`. Sizes in bytes, times in milliseconds. */
+export interface OutputOptions {
+  /** The largest output read, in bytes; beyond it `ResponseTooLargeError`. Default 104_857_600 (100 MiB, the client's default `maxResponseBytes`). */
+  maxResponseBytes?: number | undefined;
+  /** Ends the download (connection and body) with `TimeoutError` after this many milliseconds. Default 300_000 (5 minutes). */
+  timeoutMs?: number | undefined;
+  /** Ends the download with `AbortError`. */
+  signal?: AbortSignal | undefined;
+  /** The `fetch` to use (default the global one). It is given the URL and no client header. */
+  fetch?: typeof fetch | undefined;
+}
+
+/** An output's bytes. */
+export interface OutputBytes {
+  bytes: Uint8Array;
+  /**
+   * The media type (`image/png`, `video/mp4`, ...): the output host's `Content-Type`, or, when it
+   * sends none or a generic one (`application/octet-stream`), and for `b64_json`, recognised from
+   * the bytes (PNG, JPEG, GIF, WebP, AVIF, HEIC, MP4, QuickTime, WebM); `application/octet-stream`
+   * when unknown.
+   */
+  contentType: string;
+  /** The file extension of `contentType`, with its dot (`.png`, `.mp4`; `.bin` when unknown). */
+  extension: string;
+}
+
+/** Default `timeoutMs` of `fetchOutput`: 5 minutes. */
+export const OUTPUT_DEFAULT_TIMEOUT_MS = 300_000;
+
+/**
+ * The output host answered 403, 404 or 410: output URLs are presigned links that expire some time after the generation (the service does not say
+ * how long). Fetch outputs when they arrive, or generate again. The message names the host and
+ * path, never the query (which holds the signature).
+ */
+export class OutputExpiredError extends APIError {
+  override name = 'OutputExpiredError';
+}
+
+const EXTENSIONS: Record<string, string> = {
+  'image/png': '.png',
+  'image/jpeg': '.jpg',
+  'image/jpg': '.jpg',
+  'image/webp': '.webp',
+  'image/gif': '.gif',
+  'image/avif': '.avif',
+  'image/heic': '.heic',
+  'image/heif': '.heif',
+  'image/bmp': '.bmp',
+  'image/tiff': '.tiff',
+  'image/svg+xml': '.svg',
+  'video/mp4': '.mp4',
+  'video/webm': '.webm',
+  'video/quicktime': '.mov',
+  'video/x-matroska': '.mkv',
+  'video/mpeg': '.mpeg',
+  'audio/mpeg': '.mp3',
+  'audio/wav': '.wav',
+  'audio/x-wav': '.wav',
+  'audio/ogg': '.ogg',
+  'application/octet-stream': '.bin',
+};
+
+/** The file extension (with its dot) of a media type: `image/png` -> `.png`, `video/mp4` -> `.mp4`; `.bin` when unknown. */
+export function extensionFor(contentType: string): string {
+  return EXTENSIONS[mediaType(contentType)] ?? '.bin';
+}
+
+/** The media type of a `Content-Type` value, lower case, without parameters. */
+function mediaType(contentType: string): string {
+  return contentType.split(';')[0]!.trim().toLowerCase();
+}
+
+/** The media type recognised from the first bytes, or undefined. */
+export function sniffContentType(bytes: Uint8Array): string | undefined {
+  const at = (i: number, s: string) => [...s].every((c, k) => bytes[i + k] === c.charCodeAt(0));
+  if (bytes[0] === 0x89 && at(1, 'PNG')) return 'image/png';
+  if (bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'image/jpeg';
+  if (at(0, 'GIF8')) return 'image/gif';
+  if (at(0, 'RIFF') && at(8, 'WEBP')) return 'image/webp';
+  if (bytes[0] === 0x1a && bytes[1] === 0x45 && bytes[2] === 0xdf && bytes[3] === 0xa3) return 'video/webm';
+  if (at(4, 'ftyp')) {
+    const brand = String.fromCharCode(...bytes.subarray(8, 12));
+    if (brand === 'avif' || brand === 'avis') return 'image/avif';
+    if (['heic', 'heix', 'mif1', 'msf1'].includes(brand)) return 'image/heic';
+    if (brand === 'qt  ') return 'video/quicktime';
+    return 'video/mp4';
+  }
+  return undefined;
+}
+
+const GENERIC = new Set(['', 'application/octet-stream', 'binary/octet-stream', 'application/binary']);
+
+/**
+ * Fetch an output into bytes with its content type: decodes a `b64_json` item, or downloads a
+ * `url` (an item's or a `succeeded` outcome's) with a plain `fetch` that sends no client header
+ * (never the API key), no cookies (`credentials: 'omit'`) and no referrer; redirects are followed.
+ * The body is read up to `maxResponseBytes`; `timeoutMs` covers the connection and the body.
+ * @returns `{ bytes, contentType, extension }`.
+ * @throws SDKError for an outcome that did not succeed, or a URL that is not `https:` (`http:` only
+ * to a loopback host); `OutputExpiredError` (403, 404, 410 from the output host: output URLs
+ * expire); `APIError` for another error status; `ResponseTooLargeError` beyond `maxResponseBytes`;
+ * `TimeoutError`, `AbortError`, `ConnectionError`.
+ */
+export async function fetchOutput(output: OutputSource, options: OutputOptions = {}): Promise<OutputBytes> {
+  const limit = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+  const o = output as { url?: unknown; b64_json?: unknown; status?: unknown; generation_id?: unknown };
+  if (o === null || typeof o !== 'object')
+    throw new SDKError('fetchOutput expects an output item ({ url } or { b64_json }) or a succeeded outcome');
+  if (o.status !== undefined && o.status !== 'succeeded') {
+    throw new SDKError(
+      `fetchOutput: generation ${String(o.generation_id)} has status ${JSON.stringify(o.status)}, so there is no output to fetch (only a succeeded outcome has a url)`,
+    );
+  }
+  if (typeof o.b64_json === 'string') return decodeOutput(o.b64_json, limit);
+  if (typeof o.url !== 'string' || o.url === '')
+    throw new SDKError('fetchOutput: the output has neither a url string nor a b64_json string');
+  return downloadOutput(o.url, limit, options);
+}
+
+/**
+ * `fetchOutput` as a `Blob` typed with the content type (for a browser: `URL.createObjectURL`,
+ * an `<img>`, a download link). Same options and errors.
+ */
+export async function fetchOutputBlob(output: OutputSource, options: OutputOptions = {}): Promise<Blob> {
+  const { bytes, contentType } = await fetchOutput(output, options);
+  return new Blob([bytes as Uint8Array<ArrayBuffer>], { type: contentType });
+}
+
+function decodeOutput(b64: string, limit: number): OutputBytes {
+  const text = b64.replace(/\s+/g, '');
+  const size = Math.floor((text.length * 3) / 4) - (text.endsWith('==') ? 2 : text.endsWith('=') ? 1 : 0);
+  const request = { method: 'GET', path: '(b64_json)' };
+  if (size > limit)
+    throw new ResponseTooLargeError(
+      `The b64_json output is ${size} bytes, larger than maxResponseBytes (${limit} bytes)`,
+      { request, limitBytes: limit },
+    );
+  let binary: string;
+  try {
+    binary = atob(text);
+  } catch (err) {
+    throw new SDKError('The b64_json output is not valid base64', { cause: err });
+  }
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  const contentType = sniffContentType(bytes) ?? 'application/octet-stream';
+  return { bytes, contentType, extension: extensionFor(contentType) };
+}
+
+async function downloadOutput(raw: string, limit: number, options: OutputOptions): Promise<OutputBytes> {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new SDKError(`fetchOutput: ${JSON.stringify(truncate(raw, 200))} is not an absolute URL`);
+  }
+  // Shown in messages: never the query, which holds the presigned URL's signature.
+  const shown = `${url.protocol}//${url.host}${truncate(url.pathname, 300)}`;
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopbackHost(url.hostname))) {
+    throw new SDKError(`fetchOutput: ${shown} must be an https: URL (http: only to a loopback host)`);
+  }
+  const request = { method: 'GET', path: url.pathname };
+  const scope = new CallScope(options.signal, options.timeoutMs ?? OUTPUT_DEFAULT_TIMEOUT_MS);
+  const why = { timedOut: scope.timedOut, userSignal: options.signal };
+  try {
+    let res: Response;
+    try {
+      // No headers: nothing of the client (its key, its custom headers) goes to the output host.
+      res = await (options.fetch ?? fetch)(url.href, {
+        method: 'GET',
+        signal: scope.signal,
+        redirect: 'follow',
+        credentials: 'omit',
+        referrerPolicy: 'no-referrer',
+      });
+    } catch (err) {
+      throw failure(err, request, why, 'request');
+    }
+    if (!res.ok) {
+      void res.body?.cancel().catch(() => undefined);
+      const init = { status: res.status, headers: res.headers, request };
+      if (res.status === 403 || res.status === 404 || res.status === 410) {
+        throw new OutputExpiredError(
+          `The output at ${shown} answered ${res.status}: output URLs are presigned links that expire some time after the generation; download outputs when they arrive, or generate again`,
+          init,
+        );
+      }
+      throw new APIError(`The output at ${shown} answered ${res.status}`, init);
+    }
+    let bytes: Uint8Array;
+    try {
+      bytes = await readBytes(res, limit, request, shown);
+    } catch (err) {
+      throw failure(err, request, why, 'body');
+    }
+    const declared = mediaType(res.headers.get('content-type') ?? '');
+    const contentType = GENERIC.has(declared) ? (sniffContentType(bytes) ?? 'application/octet-stream') : declared;
+    return { bytes, contentType, extension: extensionFor(contentType) };
+  } finally {
+    scope.dispose();
+  }
+}
+
+/** Read a body as bytes, at most `limit`: beyond it stop (releasing the connection) and throw `ResponseTooLargeError`. */
+async function readBytes(
+  res: Response,
+  limit: number,
+  request: { method: string; path: string },
+  shown: string,
+): Promise<Uint8Array> {
+  const tooLarge = () =>
+    new ResponseTooLargeError(
+      `The output at ${shown} is larger than maxResponseBytes (${limit} bytes); the SDK stopped reading it`,
+      { status: res.status, headers: res.headers, request, limitBytes: limit },
+    );
+  const declared = Number(res.headers.get('content-length') ?? NaN);
+  const encoded = (res.headers.get('content-encoding') ?? 'identity').toLowerCase() !== 'identity';
+  const body = res.body;
+  if (!encoded && Number.isFinite(declared) && declared > limit) {
+    void body?.cancel().catch(() => undefined);
+    throw tooLarge();
+  }
+  if (!body) return new Uint8Array(0);
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  let finished = false;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) {
+        finished = true;
+        break;
+      }
+      size += value.byteLength;
+      if (size > limit) throw tooLarge();
+      chunks.push(value);
+    }
+  } finally {
+    if (!finished) void reader.cancel().catch(() => undefined);
+    reader.releaseLock();
+  }
+  if (chunks.length === 1) return chunks[0]!;
+  const all = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) {
+    all.set(c, at);
+    at += c.byteLength;
+  }
+  return all;
+}

@@ -1,0 +1,90 @@
+/**
+ * The packed package under Deno and Bun (their binaries come from the `deno` and `bun` npm
+ * devDependencies), with Node as the reference: one script (`fixtures/runtimes.mjs`) makes an image
+ * call and saves it, runs the queue with `onEnqueued`, and follows an enqueued generation from a second
+ * client, against the local server. One pack and one install serve the three runtimes.
+ */
+import { copyFileSync, existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { startServer, type LocalServer } from '../server/index.ts';
+import { FILE_BYTES } from '../server/state.ts';
+import { FIXTURES, REPO, installTarball, packPackage, run, tempRoot } from './consumer.ts';
+
+const TEST_TIMEOUT_MS = 180_000;
+const BIN = path.join(REPO, 'node_modules', '.bin');
+
+let root: ReturnType<typeof tempRoot> | undefined;
+let server: LocalServer;
+let project: string;
+
+beforeAll(async () => {
+  root = tempRoot('runtimes');
+  server = await startServer({ workerDelayMs: 20 });
+  const pack = await packPackage(root.dir);
+  project = path.join(root.dir, 'project');
+  await installTarball(project, pack.tarball);
+  copyFileSync(path.join(FIXTURES, 'runtimes.mjs'), path.join(project, 'runtimes.mjs'));
+}, 600_000);
+
+afterAll(async () => {
+  await server?.close();
+  root?.remove();
+});
+
+const RUNTIMES: Array<{ name: string; command: () => string; args: string[] }> = [
+  { name: 'node', command: () => process.execPath, args: ['runtimes.mjs'] },
+  // Deno resolves the package from the project's node_modules (a package.json is present).
+  {
+    name: 'deno',
+    command: () => path.join(BIN, 'deno'),
+    args: ['run', '--allow-net=127.0.0.1', '--allow-read', '--allow-write', '--allow-env', 'runtimes.mjs'],
+  },
+  { name: 'bun', command: () => path.join(BIN, 'bun'), args: ['runtimes.mjs'] },
+];
+
+describe('the packed package in each runtime', () => {
+  test.each(RUNTIMES)(
+    '$name: an image call saved to disk, queue.run with onEnqueued, and follow from a new client',
+    async ({ name, command, args }) => {
+      expect(
+        existsSync(command()),
+        `${command()} is missing: run npm install (the ${name} devDependency ships it)`,
+      ).toBe(true);
+      const outDir = path.join(root!.dir, 'out');
+      // Once the script's second client has asked for a held generation (queue.follow's first check), it fails.
+      const failFollowed = setInterval(() => {
+        for (const g of server.queue.list()) {
+          const id = String(g['generation_id']);
+          if (String(g['prompt']).includes('[hold]') && server.count('GET', `/api/ai/queue/${id}`) > 0)
+            server.queue.complete(id, 'failed', 'held, then failed');
+        }
+      }, 20);
+      const result = await run(command(), [...args, server.url, outDir], {
+        cwd: project,
+        env: { ...process.env, NO_COLOR: '1', DENO_NO_UPDATE_CHECK: '1' },
+        timeoutMs: 120_000,
+      });
+      clearInterval(failFollowed);
+      expect(result.code, `${name} failed:\n${result.stdout}\n${result.stderr}`).toBe(0);
+      const seen = JSON.parse(result.stdout.trim().split('\n').at(-1)!) as {
+        runtime: string;
+        image: { path: string; size: number; contentType: string };
+        run: string[];
+        persisted: number;
+        follow: string[];
+      };
+      expect(seen.runtime).toBe(name);
+      expect(seen.image).toEqual({
+        path: `${outDir}/${name}-fox.png`,
+        size: FILE_BYTES.image.length,
+        contentType: 'image/png',
+      });
+      expect(readFileSync(seen.image.path).equals(FILE_BYTES.image)).toBe(true);
+      expect(seen.run).toEqual(['succeeded', 'succeeded']);
+      expect(seen.persisted).toBe(2);
+      expect(seen.follow).toEqual(['failed']);
+    },
+    TEST_TIMEOUT_MS,
+  );
+});

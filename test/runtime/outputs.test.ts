@@ -1,0 +1,141 @@
+// Saving outputs: fetchOutput / fetchOutputBlob (browser-safe) and saveOutput (Node), over the
+// local server's output files: the bytes and content type, the extension, the size bound, no
+// client header sent to the output host, and the error of an expired URL.
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { saveOutput } from '../../runtime/node/index.ts';
+import {
+  OutputExpiredError,
+  ResponseTooLargeError,
+  SDKError,
+  extensionFor,
+  fetchOutput,
+  fetchOutputBlob,
+} from '../../index.ts';
+import { FILE_BYTES } from '../server/state.ts';
+import { rejectionOf, useServers } from './helpers.ts';
+
+const setup = useServers();
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+function tempDir(): string {
+  const d = mkdtempSync(path.join(tmpdir(), 'oxen-outputs-'));
+  dirs.push(d);
+  return d;
+}
+
+describe('saveOutput', () => {
+  it('writes an image and a video with the right bytes and extension, sending no client header to the output host', async () => {
+    const { client, server } = await setup({}, { headers: { 'x-oxen-token': 'custom-secret' } });
+    const dir = tempDir();
+    const { images } = await client.images.generate({ model: 'flux-1-dev', prompt: 'a fox' });
+    const image = await saveOutput(images[0]!, path.join(dir, 'fox'));
+    expect(image).toEqual({ path: path.join(dir, 'fox.png'), size: FILE_BYTES.image.length, contentType: 'image/png' });
+    expect(readFileSync(image.path).equals(FILE_BYTES.image)).toBe(true);
+
+    const [outcome] = await client.queue.run({ model: 'google-veo-3-1', prompt: 'waves', duration: 4 });
+    if (outcome?.status !== 'succeeded') throw new Error(`expected succeeded, got ${outcome?.status}`);
+    const video = await saveOutput(outcome, path.join(dir, 'nested', 'waves.mp4'));
+    expect(video.path).toBe(path.join(dir, 'nested', 'waves.mp4')); // already the right extension: kept
+    expect(video.contentType).toBe('video/mp4');
+    expect(readFileSync(video.path).equals(FILE_BYTES.video)).toBe(true);
+    expect(readdirSync(path.join(dir, 'nested'))).toEqual(['waves.mp4']); // no temporary file left
+
+    const fileRequests = server.requests.filter((r) => r.path.startsWith('/files/'));
+    expect(fileRequests).toHaveLength(2);
+    for (const r of fileRequests) {
+      expect(r.headerNames).not.toContain('authorization');
+      expect(r.headerNames).not.toContain('x-oxen-token');
+      expect(r.headerNames).not.toContain('cookie');
+    }
+    // The API's own requests did carry them.
+    expect(server.requests.find((r) => r.path === '/api/ai/images/generate')!.headerNames).toEqual(
+      expect.arrayContaining(['authorization', 'x-oxen-token']),
+    );
+  });
+
+  it('b64_json items are decoded; the content type is recognised from the bytes', async () => {
+    const { client } = await setup();
+    const { videos } = await client.videos.generate({
+      model: 'google-veo-3-1',
+      prompt: 'waves',
+      duration: 4,
+      response_format: 'b64_json',
+    });
+    const saved = await saveOutput(videos[0]!, path.join(tempDir(), 'clip'));
+    expect(saved.path.endsWith('clip.mp4')).toBe(true);
+    expect(readFileSync(saved.path).equals(FILE_BYTES.video)).toBe(true);
+  });
+
+  it('overwrite: false refuses an existing file', async () => {
+    const { client } = await setup();
+    const dir = tempDir();
+    writeFileSync(path.join(dir, 'fox.png'), 'old');
+    const { images } = await client.images.generate({ model: 'flux-1-dev', prompt: 'a fox' });
+    const err = await rejectionOf(saveOutput(images[0]!, path.join(dir, 'fox'), { overwrite: false }));
+    expect((err as { code?: string }).code).toBe('EEXIST');
+    expect(readFileSync(path.join(dir, 'fox.png'), 'utf8')).toBe('old');
+  });
+});
+
+describe('fetchOutput', () => {
+  it('returns bytes with the content type, and a typed Blob', async () => {
+    const { client } = await setup();
+    const { images } = await client.images.generate({ model: 'flux-1-dev', prompt: 'a fox' });
+    const out = await fetchOutput(images[0]!);
+    expect(out.contentType).toBe('image/png');
+    expect(out.extension).toBe('.png');
+    expect(Buffer.from(out.bytes).equals(FILE_BYTES.image)).toBe(true);
+    const blob = await fetchOutputBlob(images[0]!);
+    expect(blob.type).toBe('image/png');
+    expect(Buffer.from(await blob.arrayBuffer()).equals(FILE_BYTES.image)).toBe(true);
+    expect(['image/jpeg', 'video/webm', 'video/quicktime', 'application/x-unknown'].map(extensionFor)).toEqual([
+      '.jpg',
+      '.webm',
+      '.mov',
+      '.bin',
+    ]);
+  });
+
+  it('an output larger than maxResponseBytes is refused, a url or a b64_json alike', async () => {
+    const { client } = await setup();
+    const { images } = await client.images.generate({ model: 'flux-1-dev', prompt: 'a fox' });
+    const dir = tempDir();
+    const err = await rejectionOf(saveOutput(images[0]!, path.join(dir, 'fox'), { maxResponseBytes: 16 }));
+    expect(err).toBeInstanceOf(ResponseTooLargeError);
+    expect(err.message).toContain('maxResponseBytes (16 bytes)');
+    expect(readdirSync(dir)).toEqual([]);
+    const b64 = await client.images.generate({ model: 'flux-1-dev', prompt: 'a fox', response_format: 'b64_json' });
+    expect(await rejectionOf(fetchOutput(b64.images[0]!, { maxResponseBytes: 16 }))).toBeInstanceOf(
+      ResponseTooLargeError,
+    );
+  });
+
+  it('an expired URL says that output URLs expire, without the signature', async () => {
+    const { server } = await setup();
+    const err = await rejectionOf(fetchOutput({ url: `${server.url}/files/alice/gone.png?X-Amz-Signature=abc123` }));
+    expect(err).toBeInstanceOf(OutputExpiredError);
+    expect((err as OutputExpiredError).status).toBe(404);
+    expect(err.message).toContain('output URLs are presigned links that expire');
+    expect(err.message).toContain('/files/alice/gone.png');
+    expect(err.message).not.toContain('abc123');
+  });
+
+  it('refuses outcomes that did not succeed and URLs that are not https', async () => {
+    const notSucceeded = {
+      generation_id: 'g',
+      index: 0,
+      status: 'failed',
+      error: 'x',
+      media_type: 'image',
+    } as unknown as { url: string };
+    expect((await rejectionOf(fetchOutput(notSucceeded))).message).toContain('has status "failed"');
+    const plain = await rejectionOf(fetchOutput({ url: 'http://example.com/out.png' }));
+    expect(plain).toBeInstanceOf(SDKError);
+    expect(plain.message).toContain('must be an https: URL');
+  });
+});
