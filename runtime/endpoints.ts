@@ -7,7 +7,12 @@
  * A success answer that is empty, `null`, not JSON or not the documented shape is an
  * `InvalidResponseError`; for a generating POST it arrives as an `OutcomeUnknownError` with reason
  * `invalid_response` (the request was probably processed, so it is not resent).
+ *
+ * Each returns an `APIPromise`: `await` gives the result; `withResponse()` gives it with the HTTP
+ * `Response` and the request id; `asResponse()` the `Response` alone. The request is sent once,
+ * when the function is called.
  */
+import { APIPromise } from './api-promise.ts';
 import { SDKError } from './errors.ts';
 import { encodePath, type HttpRequest, type ResponseCheck } from './http.ts';
 import { noteCancelled } from './queue-link.ts';
@@ -78,8 +83,8 @@ const generation: ResponseCheck = (body) => (isObject(body) && typeof body['gene
  * InsufficientCreditsError, OutcomeUnknownError (5xx, reset or timeout while in flight, unusable
  * answer: never resent), TimeoutError, AbortError.
  */
-export function generateImages(t: Transport, body: Record<string, unknown>, options?: RequestOptions): Promise<ImageResult<ResponseFormat>> {
-  return t.request({ method: 'POST', path: '/api/ai/images/generate', body, expect: imageResult }, options);
+export function generateImages(t: Transport, body: Record<string, unknown>, options?: RequestOptions): APIPromise<ImageResult<ResponseFormat>> {
+  return APIPromise.from(t.request({ method: 'POST', path: '/api/ai/images/generate', body, expect: imageResult }, options));
 }
 
 /**
@@ -89,8 +94,8 @@ export function generateImages(t: Transport, body: Record<string, unknown>, opti
  * @throws BadRequestError (an input URL the service could not fetch: 403 Forbidden), NotFoundError,
  * InsufficientCreditsError, OutcomeUnknownError, TimeoutError, AbortError.
  */
-export function editImages(t: Transport, body: Record<string, unknown>, options?: RequestOptions): Promise<ImageResult<ResponseFormat>> {
-  return t.request({ method: 'POST', path: '/api/ai/images/edit', body, expect: imageResult }, options);
+export function editImages(t: Transport, body: Record<string, unknown>, options?: RequestOptions): APIPromise<ImageResult<ResponseFormat>> {
+  return APIPromise.from(t.request({ method: 'POST', path: '/api/ai/images/edit', body, expect: imageResult }, options));
 }
 
 /**
@@ -99,8 +104,8 @@ export function editImages(t: Transport, body: Record<string, unknown>, options?
  * @throws UnprocessableEntityError (both or neither of `prompt` / `multi_prompt`), NotFoundError,
  * InsufficientCreditsError, OutcomeUnknownError (the video may still be billed), TimeoutError, AbortError.
  */
-export function generateVideos(t: Transport, body: Record<string, unknown>, options?: RequestOptions): Promise<VideoResult<ResponseFormat>> {
-  return t.request({ method: 'POST', path: '/api/ai/videos/generate', body, expect: videoResult }, options);
+export function generateVideos(t: Transport, body: Record<string, unknown>, options?: RequestOptions): APIPromise<VideoResult<ResponseFormat>> {
+  return APIPromise.from(t.request({ method: 'POST', path: '/api/ai/videos/generate', body, expect: videoResult }, options));
 }
 
 /**
@@ -111,9 +116,9 @@ export function generateVideos(t: Transport, body: Record<string, unknown>, opti
  * model to call`, `Messages array cannot be empty`), NotFoundError, InsufficientCreditsError,
  * OutcomeUnknownError (never resent), TimeoutError, AbortError.
  */
-export async function createChatCompletion(t: Transport, body: Record<string, unknown>, options?: RequestOptions): Promise<ChatCompletion> {
-  if (body['stream'] === true) throw new SDKError('createChatCompletion does not stream: use client.chat.completions.create({ ..., stream: true }) or openChatStream');
-  return t.request({ method: 'POST', path: '/api/ai/chat/completions', body, expect: chatCompletion }, options);
+export function createChatCompletion(t: Transport, body: Record<string, unknown>, options?: RequestOptions): APIPromise<ChatCompletion> {
+  if (body['stream'] === true) return APIPromise.rejected(new SDKError('createChatCompletion does not stream: use client.chat.completions.create({ ..., stream: true }) or openChatStream'));
+  return APIPromise.from(t.request({ method: 'POST', path: '/api/ai/chat/completions', body, expect: chatCompletion }, options));
 }
 
 /**
@@ -136,10 +141,14 @@ export function validateQueueBody(body: Record<string, unknown>, options: Enqueu
  * BadRequestError, InsufficientCreditsError, OutcomeUnknownError (5xx, reset or timeout while in
  * flight, unusable answer: check `queue.list()`), TimeoutError, AbortError.
  */
-export async function enqueueGenerations(t: Transport, body: Record<string, unknown>, options?: EnqueueOptions, validate?: CompiledValidator | null): Promise<EnqueueResponse> {
-  validateQueueBody(body, options, validate);
+export function enqueueGenerations(t: Transport, body: Record<string, unknown>, options?: EnqueueOptions, validate?: CompiledValidator | null): APIPromise<EnqueueResponse> {
+  try {
+    validateQueueBody(body, options, validate);
+  } catch (err) {
+    return APIPromise.rejected(err);
+  }
   const { validate: _v, ...rest } = options ?? {};
-  return t.request(enqueueRequest(body), rest);
+  return APIPromise.from(t.request(enqueueRequest(body), rest));
 }
 
 /** The request of `POST /api/ai/queue` (shared with `queue.run`). */
@@ -152,8 +161,8 @@ export function enqueueRequest(body: Record<string, unknown>): HttpRequest {
  * @returns `{ count, generations }`.
  * @throws AuthenticationError, PermissionDeniedError, TimeoutError, AbortError, ConnectionError.
  */
-export function listGenerations(t: Transport, params: QueueListParams = {}, options?: RequestOptions): Promise<QueueListResponse> {
-  return t.request({ method: 'GET', path: '/api/ai/queue', query: { ...params }, expect: queueList }, options);
+export function listGenerations(t: Transport, params: QueueListParams = {}, options?: RequestOptions): APIPromise<QueueListResponse> {
+  return APIPromise.from(t.request({ method: 'GET', path: '/api/ai/queue', query: { ...params }, expect: queueList }, options));
 }
 
 /**
@@ -161,8 +170,8 @@ export function listGenerations(t: Transport, params: QueueListParams = {}, opti
  * @returns the `Generation` while it is processing.
  * @throws NotFoundError when the generation is terminal (succeeded, failed, cancelled, expired) or unknown.
  */
-export function getGeneration(t: Transport, generationId: string, options?: RequestOptions): Promise<Generation> {
-  return t.request({ method: 'GET', path: `/api/ai/queue/${encodePath(generationId)}`, expect: generation }, options);
+export function getGeneration(t: Transport, generationId: string, options?: RequestOptions): APIPromise<Generation> {
+  return APIPromise.from(t.request({ method: 'GET', path: `/api/ai/queue/${encodePath(generationId)}`, expect: generation }, options));
 }
 
 /**
@@ -171,10 +180,14 @@ export function getGeneration(t: Transport, generationId: string, options?: Requ
  * @returns `{ status: 'success', generation_id }`.
  * @throws NotFoundError when the generation is terminal or unknown.
  */
-export async function cancelGeneration(t: Transport, generationId: string, options?: RequestOptions): Promise<CancelResponse> {
-  const res = await t.request<CancelResponse>({ method: 'DELETE', path: `/api/ai/queue/${encodePath(generationId)}`, expect: isObjectBody('a cancel response') }, options);
-  noteCancelled(t, generationId);
-  return res;
+export function cancelGeneration(t: Transport, generationId: string, options?: RequestOptions): APIPromise<CancelResponse> {
+  const call = APIPromise.from(t.request<CancelResponse>({ method: 'DELETE', path: `/api/ai/queue/${encodePath(generationId)}`, expect: isObjectBody('a cancel response') }, options));
+  // Noted as soon as the cancel succeeds (before the caller's continuation runs), whatever the caller reads.
+  call.then(
+    () => noteCancelled(t, generationId),
+    () => undefined,
+  );
+  return call;
 }
 
 /**
@@ -182,9 +195,8 @@ export async function cancelGeneration(t: Transport, generationId: string, optio
  * @returns the model object with its schema normalised to `request_schema` (from `request_schema` or `json_request_schema`).
  * @throws NotFoundError (`Model not found: <id>`), InvalidResponseError (empty, `null` or not an object).
  */
-export async function retrieveModel(t: Transport, id: string, options?: RequestOptions): Promise<Model> {
-  const raw = await t.request<Record<string, unknown>>({ method: 'GET', path: `/api/ai/models/${encodePath(id)}`, expect: isObjectBody('a model object') }, options);
-  return normaliseModel(raw);
+export function retrieveModel(t: Transport, id: string, options?: RequestOptions): APIPromise<Model> {
+  return APIPromise.from(t.request<Record<string, unknown>>({ method: 'GET', path: `/api/ai/models/${encodePath(id)}`, expect: isObjectBody('a model object') }, options)).map(normaliseModel);
 }
 
 /** Normalise a model object: the schema under `request_schema` (the service uses either name). */
@@ -201,9 +213,9 @@ export function normaliseModel(raw: Record<string, unknown>): Model {
  * @throws NotFoundError (repository unknown), BadRequestError, AuthenticationError,
  * PermissionDeniedError, InsufficientCreditsError, OutcomeUnknownError, TimeoutError, AbortError.
  */
-export function createFineTune(t: Transport, ref: RepoRef, body: FineTuneCreateParams, options?: RequestOptions): Promise<FineTune> {
+export function createFineTune(t: Transport, ref: RepoRef, body: FineTuneCreateParams, options?: RequestOptions): APIPromise<FineTune> {
   const path = `/api/repos/${encodePath(ref.namespace)}/${encodePath(ref.repo_name)}/fine_tunes`;
-  return t.request({ method: 'POST', path, body, expect: isObjectBody('a fine-tune') }, options);
+  return APIPromise.from(t.request({ method: 'POST', path, body, expect: isObjectBody('a fine-tune') }, options));
 }
 
 /**
@@ -212,7 +224,7 @@ export function createFineTune(t: Transport, ref: RepoRef, body: FineTuneCreateP
  * @returns the wrapped fine-tune object (its shape is not shown by the description).
  * @throws NotFoundError when the fine-tune does not exist; OutcomeUnknownError, TimeoutError, AbortError.
  */
-export function tokenizeFineTune(t: Transport, ref: RepoRef & { id: string }, options?: RequestOptions): Promise<FineTune> {
+export function tokenizeFineTune(t: Transport, ref: RepoRef & { id: string }, options?: RequestOptions): APIPromise<FineTune> {
   const path = `/api/repos/${encodePath(ref.namespace)}/${encodePath(ref.repo_name)}/fine_tunes/${encodePath(ref.id)}/tokenize`;
-  return t.request({ method: 'POST', path, expect: isObjectBody('a fine-tune') }, options);
+  return APIPromise.from(t.request({ method: 'POST', path, expect: isObjectBody('a fine-tune') }, options));
 }

@@ -9,6 +9,7 @@ import {
   APIError,
   ConnectionError,
   errorFromResponse,
+  requestIdOf,
   InvalidResponseError,
   MAX_ERROR_BODY_BYTES,
   RedirectError,
@@ -17,6 +18,8 @@ import {
   truncate,
 } from './errors.ts';
 import { isBrowser } from './env.ts';
+import type { HookRequest, Hooks } from './hooks.ts';
+import { createCallLog, elapsed, type CallLog, type Logger, type LogLevel } from './log.ts';
 import { registerSecret } from './redact.ts';
 
 /**
@@ -42,6 +45,19 @@ export interface HttpRequest {
   idempotent?: boolean | undefined;
   /** Checks the parsed success body; a problem becomes `InvalidResponseError`. */
   expect?: ResponseCheck | undefined;
+  /** Extra headers of this request (a call's `headers`), over the transport's; see `RequestOptions.headers`. */
+  headers?: Record<string, string> | undefined;
+}
+
+/**
+ * What one attempt gives back: the parsed body (`data`; the `Response` itself for a stream), the
+ * `Response`, and the body's text when the SDK read it (then `response.body` is used up).
+ */
+export interface HttpResult {
+  data: unknown;
+  response: Response;
+  /** The body as read (undefined for a stream, whose body is still unread). */
+  text: string | undefined;
 }
 
 /** Whether `req` may be resent after a failure whose outcome is unknown. */
@@ -87,6 +103,8 @@ function codeOf(err: unknown): string | undefined {
 export interface AttemptContext {
   timedOut: () => boolean;
   userSignal?: AbortSignal | undefined;
+  /** Attempts made so far in this call: `send` counts them here (hooks and logs show the number). */
+  attempt?: number | undefined;
 }
 
 /** What a transport's HTTP layer is made of. The key and the headers are kept private (see `Http`). */
@@ -97,6 +115,12 @@ export interface HttpConfig {
   headers: Record<string, string>;
   /** The largest success body read, in bytes. */
   maxResponseBytes: number;
+  /** How much to log (see `LogLevel`; default env `OXEN_LOG`, else off). */
+  logLevel?: LogLevel | undefined;
+  /** Where to log (default `console`). */
+  logger?: Logger | undefined;
+  /** The transport's hooks, or undefined for none. */
+  hooks?: Hooks | undefined;
 }
 
 /** The key and the fixed headers of each `Http`, out of reach of `util.inspect` and logging. */
@@ -114,19 +138,28 @@ export class Http {
   readonly baseUrl: string;
   /** The largest success body read, in bytes. */
   readonly maxResponseBytes: number;
+  /** The transport's log, or undefined when logging is off (nothing is built per call then). */
+  readonly log: CallLog | undefined;
+  /** The transport's hooks, or undefined when there are none. */
+  readonly hooks: Hooks | undefined;
   private readonly fetchFn: typeof fetch;
 
   constructor(config: HttpConfig) {
     this.baseUrl = config.baseUrl.replace(/\/+$/, '');
     this.maxResponseBytes = config.maxResponseBytes;
     this.fetchFn = config.fetch;
+    this.hooks = config.hooks;
     registerSecret(config.apiKey);
+    const secrets: string[] = [];
+    if (config.apiKey) secrets.push(config.apiKey);
     for (const [k, v] of Object.entries(config.headers)) {
       if (SECRET_HEADERS.has(k)) {
         registerSecret(v);
         registerSecret(v.replace(/^\s*(Bearer|Basic|Token)\s+/i, ''));
+        secrets.push(v, v.replace(/^\s*(Bearer|Basic|Token)\s+/i, ''));
       }
     }
+    this.log = createCallLog(config.logLevel, config.logger, secrets);
     privateState.set(this, { apiKey: config.apiKey, headers: { ...config.headers } });
   }
 
@@ -139,36 +172,74 @@ export class Http {
     return url.toString();
   }
 
-  /** Request headers, built per request. The key goes only into `Authorization`. */
+  /** Request headers without the key: the transport's, the call's, then `accept` and `content-type`. */
   private headersOf(req: HttpRequest): Record<string, string> {
     const state = privateState.get(this);
-    const h: Record<string, string> = { ...state?.headers, accept: req.stream ? 'text/event-stream' : 'application/json' };
+    const h: Record<string, string> = { ...state?.headers };
+    if (req.headers) for (const [k, v] of Object.entries(req.headers)) h[k.toLowerCase()] = String(v);
+    h['accept'] = req.stream ? 'text/event-stream' : 'application/json';
     if (req.body !== undefined) h['content-type'] = 'application/json';
-    if (state?.apiKey) h['authorization'] = `Bearer ${state.apiKey}`;
     return h;
   }
 
+  /** The `onRequest` hooks, in order, over a `HookRequest` of this attempt (which they may change). */
+  private async runOnRequest(hooks: Hooks, hookRequest: HookRequest): Promise<void> {
+    for (const hook of hooks.onRequest) await hook(hookRequest);
+  }
+
   /**
-   * One attempt. Resolves to the parsed JSON body (or the unread Response for `stream`).
+   * One attempt. Resolves to the parsed JSON body with the `Response` (for `stream`, the unread
+   * Response). Runs the `onRequest` hooks before sending and the `onResponse` hooks when the
+   * response headers arrive; logs the attempt at `debug`.
    * @throws APIError subclasses for error statuses; `RedirectError` for a 3xx (never followed);
    * `InvalidResponseError` for an empty, non-JSON or misshapen success body;
    * `ResponseTooLargeError` beyond `maxResponseBytes`; `ConnectionError` when no response came
    * (`notSent` tells whether the request surely never left); `TimeoutError` / `AbortError` when
-   * the signal ended it.
+   * the signal ended it; whatever a hook throws.
    */
-  async send(req: HttpRequest, signal: AbortSignal, why: AttemptContext): Promise<unknown> {
+  async send(req: HttpRequest, signal: AbortSignal, why: AttemptContext): Promise<HttpResult> {
     const request = { method: req.method, path: req.path };
+    const attempt = (why.attempt = (why.attempt ?? 0) + 1);
+    const { log, hooks } = this;
+    const url = this.url(req);
+    let headers: Record<string, string> | Headers = this.headersOf(req);
+    let body = req.body;
+    let hookRequest: HookRequest | undefined;
+    if (hooks) {
+      hookRequest = { method: req.method, path: req.path, url, headers: new Headers(headers), body, attempt };
+      await this.runOnRequest(hooks, hookRequest);
+      headers = hookRequest.headers;
+      body = hookRequest.body;
+    }
+    const apiKey = privateState.get(this)?.apiKey;
+    if (apiKey) {
+      if (headers instanceof Headers) headers.set('authorization', `Bearer ${apiKey}`);
+      else headers['authorization'] = `Bearer ${apiKey}`;
+    }
+    const started = log || hooks ? performance.now() : 0;
+    if (log?.enabled('debug')) log.write('debug', `request ${req.method} ${url} (attempt ${attempt})`, { headers: log.headers(headers), body });
     let res: Response;
     try {
-      res = await this.fetchFn(this.url(req), {
+      res = await this.fetchFn(url, {
         method: req.method,
-        headers: this.headersOf(req),
-        body: req.body === undefined ? null : JSON.stringify(req.body),
+        headers,
+        body: body === undefined ? null : JSON.stringify(body),
         signal,
         redirect: 'manual',
       });
     } catch (err) {
-      throw failure(err, request, why, 'request');
+      const error = failure(err, request, why, 'request');
+      if (log?.enabled('debug')) log.write('debug', `no response to ${req.method} ${req.path} (attempt ${attempt}) after ${elapsed(started)} ms: ${error.name}: ${error.message}`);
+      throw error;
+    }
+    if (hooks && hooks.onResponse.length > 0) {
+      const context = { request: hookRequest!, response: res, durationMs: elapsed(started), requestId: requestIdOf(res.headers) };
+      try {
+        for (const hook of hooks.onResponse) await hook(context);
+      } catch (err) {
+        void res.body?.cancel().catch(() => undefined);
+        throw err;
+      }
     }
     if (res.ok && !req.stream) {
       // The common case: read (capped) and parse the body.
@@ -178,6 +249,7 @@ export class Http {
       } catch (err) {
         throw failure(err, request, why, 'body');
       }
+      if (log?.enabled('debug')) logResponse(log, req, res, attempt, started, text);
       const init = { status: res.status, headers: res.headers, request };
       if (text.trim() === '') throw new InvalidResponseError(`The response to ${req.method} ${req.path} has an empty body (status ${res.status}); a JSON body was expected`, { ...init, body: text });
       let parsed: unknown;
@@ -190,10 +262,11 @@ export class Http {
       if (problem !== undefined) {
         throw new InvalidResponseError(`Unexpected response to ${req.method} ${req.path}: ${problem}`, { ...init, body: parsed });
       }
-      return parsed;
+      return { data: parsed, response: res, text };
     }
     if (res.type === 'opaqueredirect' || (res.status >= 300 && res.status < 400)) {
       void res.body?.cancel().catch(() => undefined);
+      if (log?.enabled('debug')) logResponse(log, req, res, attempt, started, undefined);
       const location = res.headers.get('location') ?? undefined;
       const where = location === undefined ? 'another location (the runtime hides which)' : truncate(location, 500);
       throw new RedirectError(
@@ -209,6 +282,7 @@ export class Http {
         // The status is known even when the body is cut: keep the status, but a timeout/abort wins.
         if (signal.aborted) throw failure(err, request, why, 'body');
       }
+      if (log?.enabled('debug')) logResponse(log, req, res, attempt, started, text);
       let body: unknown = text;
       try {
         body = text ? JSON.parse(text) : text;
@@ -217,8 +291,22 @@ export class Http {
       }
       throw errorFromResponse(res.status, body, res.headers, request);
     }
-    return res; // a stream: the caller reads it
+    if (log?.enabled('debug')) logResponse(log, req, res, attempt, started, undefined);
+    return { data: res, response: res, text: undefined }; // a stream: the caller reads it
   }
+}
+
+/** The `debug` line of one response: status, headers, and the body (parsed when JSON) or `(stream)`. */
+function logResponse(log: CallLog, req: HttpRequest, res: Response, attempt: number, started: number, text: string | undefined): void {
+  let body: unknown = text === undefined ? '(not read: a stream or a redirect)' : text;
+  if (text !== undefined) {
+    try {
+      body = JSON.parse(text);
+    } catch {
+      /* not JSON: the text, cut */
+    }
+  }
+  log.write('debug', `response ${res.status} to ${req.method} ${req.path} (attempt ${attempt}) in ${elapsed(started)} ms`, { headers: log.headers(res.headers), body });
 }
 
 /**

@@ -9,18 +9,21 @@
  * call made through `createTransport` from this entry.
  *
  * Modules, in dependency order (imports point only to earlier ones; no cycles):
- * `redact` → `errors` → `env`, `validation`, `validator-support` → `options` → `scope`, `http` →
- * `retry` → `transport` → `queue-link` → `endpoints`, `sse` → `shared-event-stream`,
+ * `redact` → `errors` → `env`, `validation`, `validator-support`, `hooks`, `log` → `options` →
+ * `scope`, `http` → `api-promise`, `retry` → `transport` → `queue-link` → `endpoints`, `sse` → `shared-event-stream`,
  * `queue-outcomes`, `queue-run-state`, `queue-coordinator` → `queue-run` → `resources` → `client`;
  * `proxy` (server side) uses only `errors`, `env` and `options`. The client loads `queue-run` and
  * `sse` with a dynamic `import()` (a bundler splits them off), so this index exports only their
  * types; the generated `<model>Run` functions import `queue-run` directly.
  * `types`, `registry` and `fine-tunes` hold types only.
  */
+export * from './api-promise.ts';
 export * from './endpoints.ts';
 export * from './errors.ts';
 export * from './fine-tunes.ts';
+export type { BeforeRetryHook, HookOptions, HookRequest, HookResponse, Hooks, OnRequestHook, OnResponseHook, RetryContext } from './hooks.ts';
 export * from './http.ts';
+export { DEFAULT_LOG_LEVEL, REDACTED_HEADER_NAMES, type Logger, type LogLevel } from './log.ts'; // the rest of log is internal
 export * from './options.ts';
 export * from './proxy.ts';
 export { eventStreamStatus, type EventStreamStatus } from './queue-link.ts'; // the rest of queue-link is internal

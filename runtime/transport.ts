@@ -4,7 +4,11 @@
  * is a transport; `createTransport` makes a bare one (HTTP, retries and errors only), so that a
  * bundle of one per-model call carries neither the resources, nor the queue machinery, nor SSE.
  */
-import { Http, type HttpRequest } from './http.ts';
+import { APIPromise } from './api-promise.ts';
+import { APIError, requestIdOf } from './errors.ts';
+import { resolveHooks, runBeforeRetry, type Hooks, type RetryContext } from './hooks.ts';
+import { Http, type HttpRequest, type HttpResult } from './http.ts';
+import { elapsed, type CallLog } from './log.ts';
 import { resolveOptions, type ClientOptions } from './options.ts';
 import { sendWithRetries, type RetryPolicy } from './retry.ts';
 import { CallScope, type RequestOptions } from './scope.ts';
@@ -14,13 +18,18 @@ export type { TransportSettings };
 
 /**
  * What endpoint functions need from a client. `Client` implements it; `createTransport` makes a
- * bare one. Implement it yourself to wrap or instrument calls.
+ * bare one. Implement it yourself to wrap or instrument calls (or use the `onRequest`,
+ * `onResponse` and `beforeRetry` hooks of `ClientOptions`). A wrapper whose `request` returns the
+ * inner transport's promise unchanged keeps `withResponse()` / `asResponse()` working; one that
+ * returns another promise gives results without a `Response`.
  */
 export interface Transport {
   readonly settings: Readonly<TransportSettings>;
   /**
-   * Send a request with the SDK's retry policy and return the parsed JSON body. `timeoutMs`
-   * (default the transport's) covers every attempt and every delay between attempts.
+   * Send a request with the SDK's retry policy and return the parsed JSON body (`HttpTransport`
+   * returns an `APIPromise`, which can also give the `Response`). `timeoutMs` (default the
+   * transport's) covers every attempt and every delay between attempts; `headers` are added to
+   * this request.
    * @throws APIError subclasses (`NotFoundError`, `RateLimitError`, ...), `ConnectionError`,
    * `TimeoutError`, `AbortError`, `RedirectError`, `InvalidResponseError`,
    * `ResponseTooLargeError`, and `OutcomeUnknownError` for a POST whose outcome is unknown.
@@ -47,6 +56,8 @@ export class HttpTransport implements Transport {
   readonly settings: Readonly<TransportSettings>;
   /** The HTTP layer (one attempt per call of `send`). */
   readonly http: Http;
+  /** The hooks of the options, or undefined when none (see `HookOptions`). */
+  private readonly hooks: Hooks | undefined;
 
   constructor(options: ClientOptions = {}) {
     const o = resolveOptions(options);
@@ -59,27 +70,84 @@ export class HttpTransport implements Transport {
       eventStreamIdleTimeoutMs: o.eventStreamIdleTimeoutMs,
       maxResponseBytes: o.maxResponseBytes,
     });
-    this.http = new Http({ apiKey: o.apiKey, baseUrl: o.baseUrl, fetch: o.fetch, headers: o.headers, maxResponseBytes: o.maxResponseBytes });
+    this.hooks = resolveHooks(options);
+    this.http = new Http({
+      apiKey: o.apiKey,
+      baseUrl: o.baseUrl,
+      fetch: o.fetch,
+      headers: o.headers,
+      maxResponseBytes: o.maxResponseBytes,
+      logLevel: options.logLevel,
+      logger: options.logger,
+      hooks: this.hooks,
+    });
   }
 
-  /** The retry policy of a call (`options.maxRetries` overrides the transport's). */
-  retryPolicy(options: RequestOptions = {}): RetryPolicy {
-    return { maxRetries: options.maxRetries ?? this.settings.maxRetries, baseDelayMs: this.settings.retryBaseDelayMs, maxDelayMs: this.settings.retryMaxDelayMs };
+  /**
+   * The retry policy of a call (`options.maxRetries` overrides the transport's), with the
+   * `beforeRetry` hooks. `retries` (when given) collects why each retry was made, for the log.
+   */
+  retryPolicy(options: RequestOptions = {}, retries?: string[]): RetryPolicy {
+    const policy: RetryPolicy = { maxRetries: options.maxRetries ?? this.settings.maxRetries, baseDelayMs: this.settings.retryBaseDelayMs, maxDelayMs: this.settings.retryMaxDelayMs };
+    const { hooks } = this;
+    const log = this.http.log;
+    if ((hooks && hooks.beforeRetry.length > 0) || log) {
+      policy.beforeRetry = async (context: RetryContext) => {
+        if (!(await runBeforeRetry(hooks, context))) {
+          log?.write('warn', `${context.request.method} ${context.request.path}: a beforeRetry hook vetoed the retry after ${describe(context.error)} (attempt ${context.attempt})`);
+          return false;
+        }
+        retries?.push(describe(context.error));
+        log?.write('warn', `retrying ${context.request.method} ${context.request.path} after ${describe(context.error)} (attempt ${context.attempt} failed; ${context.retriesLeft} ${context.retriesLeft === 1 ? 'retry' : 'retries'} left)`);
+        return true;
+      };
+    }
+    return policy;
   }
 
-  async request<T>(req: HttpRequest, options: RequestOptions = {}): Promise<T> {
+  /**
+   * Send a request with the retry policy and resolve to the parsed body. The request is sent now;
+   * the returned `APIPromise` can also give the `Response` (`withResponse()`, `asResponse()`).
+   * @throws as `Transport.request`.
+   */
+  request<T>(req: HttpRequest, options: RequestOptions = {}): APIPromise<T> {
+    return APIPromise.fromResult<T>(this.call(req, options));
+  }
+
+  /** `request`'s result: the call within its own scope, disposed when it ends. */
+  private async call(req: HttpRequest, options: RequestOptions): Promise<HttpResult> {
     const scope = CallScope.of(options, this.settings.timeoutMs);
     try {
-      return (await sendWithRetries(this.http, req, scope, this.retryPolicy(options))) as T;
+      return await this.send(req, options, scope);
     } finally {
       scope.dispose();
+    }
+  }
+
+  /**
+   * Every attempt of one call within `scope`, with the retry policy; logged at `info` (success) or
+   * `error` (failure) when logging is on. Resolves to the last attempt's result with its `Response`.
+   */
+  private async send(req: HttpRequest, options: RequestOptions, scope: CallScope): Promise<HttpResult> {
+    const r = options.headers ? { ...req, headers: { ...req.headers, ...options.headers } } : req;
+    const log = this.http.log;
+    if (!log) return sendWithRetries(this.http, r, scope, this.retryPolicy(options));
+    const started = performance.now();
+    const retries: string[] = [];
+    try {
+      const result = await sendWithRetries(this.http, r, scope, this.retryPolicy(options, retries));
+      if (log.enabled('info')) logCall(log, 'info', r, `${result.response.status}${r.stream ? ' (stream)' : ''}`, started, retries, requestIdOf(result.response.headers));
+      return result;
+    } catch (err) {
+      if (log.enabled('error')) logCall(log, 'error', r, `failed: ${describe(err)}: ${err instanceof Error ? err.message : String(err)}`, started, retries, err instanceof APIError ? err.requestId : undefined);
+      throw err;
     }
   }
 
   async openStream(req: HttpRequest, options: RequestOptions = {}, connectOnly = false): Promise<{ response: Response; scope: CallScope }> {
     const scope = CallScope.of(options, this.settings.timeoutMs);
     try {
-      const response = (await sendWithRetries(this.http, { ...req, stream: true }, scope, this.retryPolicy(options))) as Response;
+      const { response } = await this.send({ ...req, stream: true }, options, scope);
       if (connectOnly) scope.clearTimeout();
       return { response, scope };
     } catch (err) {
@@ -87,6 +155,18 @@ export class HttpTransport implements Transport {
       throw err;
     }
   }
+}
+
+/** `503 InternalServerError`, `ConnectionError`: what an error was, for a log line. */
+function describe(err: unknown): string {
+  if (err instanceof APIError && err.status !== undefined) return `${err.status} ${err.name}`;
+  return err instanceof Error ? err.name : typeof err;
+}
+
+/** One `info` / `error` line of a call: method, path, outcome, duration, retries and why, request id. */
+function logCall(log: CallLog, level: 'info' | 'error', req: HttpRequest, outcome: string, started: number, retries: string[], requestId: string | undefined): void {
+  const why = retries.length === 0 ? '' : `; ${retries.length} ${retries.length === 1 ? 'retry' : 'retries'} (after ${retries.join(', ')})`;
+  log.write(level, `${req.method} ${req.path} ${outcome} in ${elapsed(started)} ms${why}${requestId === undefined ? '' : `; request id ${requestId}`}`);
 }
 
 /**

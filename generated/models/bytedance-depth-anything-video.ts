@@ -5,6 +5,7 @@
  */
 
 import type {
+  APIPromise,
   EnqueueOptions,
   EnqueueResponse,
   MediaParams,
@@ -147,7 +148,7 @@ export const bytedanceDepthAnythingVideoId = 'bytedance-depth-anything-video' as
  * Generate videos with `bytedance-depth-anything-video`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
  * @param params The model's parameters (`BytedanceDepthAnythingVideoParams`), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
+ * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`, `headers`.
  * @returns `VideoResult` typed by `response_format`.
  * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent), TimeoutError, AbortError.
  */
@@ -155,8 +156,8 @@ export function bytedanceDepthAnythingVideoGenerateVideo<F extends ResponseForma
   client: Transport,
   params: MediaParams<BytedanceDepthAnythingVideoParams, F>,
   options?: RequestOptions,
-): Promise<VideoResult<F>> {
-  return generateVideos(client, { ...params, model: 'bytedance-depth-anything-video' }, options) as Promise<
+): APIPromise<VideoResult<F>> {
+  return generateVideos(client, { ...params, model: 'bytedance-depth-anything-video' }, options) as APIPromise<
     VideoResult<F>
   >;
 }
@@ -173,7 +174,7 @@ export function bytedanceDepthAnythingVideoEnqueue(
   client: Transport,
   params: MediaParams<BytedanceDepthAnythingVideoParams, ResponseFormat, QueueFields>,
   options?: EnqueueOptions,
-): Promise<EnqueueResponse> {
+): APIPromise<EnqueueResponse> {
   return enqueueGenerations(client, { ...params, model: 'bytedance-depth-anything-video' }, options, validate);
 }
 

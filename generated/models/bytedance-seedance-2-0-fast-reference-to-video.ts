@@ -5,6 +5,7 @@
  */
 
 import type {
+  APIPromise,
   EnqueueOptions,
   EnqueueResponse,
   MediaParams,
@@ -201,7 +202,7 @@ export const bytedanceSeedance20FastReferenceToVideoId = 'bytedance-seedance-2-0
  * Generate videos with `bytedance-seedance-2-0-fast-reference-to-video`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
  * @param params The model's parameters (`BytedanceSeedance20FastReferenceToVideoParams`), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
+ * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`, `headers`.
  * @returns `VideoResult` typed by `response_format`.
  * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent), TimeoutError, AbortError.
  */
@@ -209,12 +210,12 @@ export function bytedanceSeedance20FastReferenceToVideoGenerateVideo<F extends R
   client: Transport,
   params: MediaParams<BytedanceSeedance20FastReferenceToVideoParams, F>,
   options?: RequestOptions,
-): Promise<VideoResult<F>> {
+): APIPromise<VideoResult<F>> {
   return generateVideos(
     client,
     { ...params, model: 'bytedance-seedance-2-0-fast-reference-to-video' },
     options,
-  ) as Promise<VideoResult<F>>;
+  ) as APIPromise<VideoResult<F>>;
 }
 
 /**
@@ -229,7 +230,7 @@ export function bytedanceSeedance20FastReferenceToVideoEnqueue(
   client: Transport,
   params: MediaParams<BytedanceSeedance20FastReferenceToVideoParams, ResponseFormat, QueueFields>,
   options?: EnqueueOptions,
-): Promise<EnqueueResponse> {
+): APIPromise<EnqueueResponse> {
   return enqueueGenerations(
     client,
     { ...params, model: 'bytedance-seedance-2-0-fast-reference-to-video' },

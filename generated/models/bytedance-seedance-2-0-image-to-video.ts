@@ -5,6 +5,7 @@
  */
 
 import type {
+  APIPromise,
   EnqueueOptions,
   EnqueueResponse,
   MediaParams,
@@ -181,7 +182,7 @@ export const bytedanceSeedance20ImageToVideoId = 'bytedance-seedance-2-0-image-t
  * Generate videos with `bytedance-seedance-2-0-image-to-video`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
  * @param params The model's parameters (`BytedanceSeedance20ImageToVideoParams`), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
+ * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`, `headers`.
  * @returns `VideoResult` typed by `response_format`.
  * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent), TimeoutError, AbortError.
  */
@@ -189,8 +190,8 @@ export function bytedanceSeedance20ImageToVideoGenerateVideo<F extends ResponseF
   client: Transport,
   params: MediaParams<BytedanceSeedance20ImageToVideoParams, F>,
   options?: RequestOptions,
-): Promise<VideoResult<F>> {
-  return generateVideos(client, { ...params, model: 'bytedance-seedance-2-0-image-to-video' }, options) as Promise<
+): APIPromise<VideoResult<F>> {
+  return generateVideos(client, { ...params, model: 'bytedance-seedance-2-0-image-to-video' }, options) as APIPromise<
     VideoResult<F>
   >;
 }
@@ -207,7 +208,7 @@ export function bytedanceSeedance20ImageToVideoEnqueue(
   client: Transport,
   params: MediaParams<BytedanceSeedance20ImageToVideoParams, ResponseFormat, QueueFields>,
   options?: EnqueueOptions,
-): Promise<EnqueueResponse> {
+): APIPromise<EnqueueResponse> {
   return enqueueGenerations(client, { ...params, model: 'bytedance-seedance-2-0-image-to-video' }, options, validate);
 }
 

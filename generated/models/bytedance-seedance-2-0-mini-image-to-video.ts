@@ -5,6 +5,7 @@
  */
 
 import type {
+  APIPromise,
   EnqueueOptions,
   EnqueueResponse,
   MediaParams,
@@ -179,7 +180,7 @@ export const bytedanceSeedance20MiniImageToVideoId = 'bytedance-seedance-2-0-min
  * Generate videos with `bytedance-seedance-2-0-mini-image-to-video`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
  * @param params The model's parameters (`BytedanceSeedance20MiniImageToVideoParams`), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
+ * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`, `headers`.
  * @returns `VideoResult` typed by `response_format`.
  * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent), TimeoutError, AbortError.
  */
@@ -187,10 +188,12 @@ export function bytedanceSeedance20MiniImageToVideoGenerateVideo<F extends Respo
   client: Transport,
   params: MediaParams<BytedanceSeedance20MiniImageToVideoParams, F>,
   options?: RequestOptions,
-): Promise<VideoResult<F>> {
-  return generateVideos(client, { ...params, model: 'bytedance-seedance-2-0-mini-image-to-video' }, options) as Promise<
-    VideoResult<F>
-  >;
+): APIPromise<VideoResult<F>> {
+  return generateVideos(
+    client,
+    { ...params, model: 'bytedance-seedance-2-0-mini-image-to-video' },
+    options,
+  ) as APIPromise<VideoResult<F>>;
 }
 
 /**
@@ -205,7 +208,7 @@ export function bytedanceSeedance20MiniImageToVideoEnqueue(
   client: Transport,
   params: MediaParams<BytedanceSeedance20MiniImageToVideoParams, ResponseFormat, QueueFields>,
   options?: EnqueueOptions,
-): Promise<EnqueueResponse> {
+): APIPromise<EnqueueResponse> {
   return enqueueGenerations(
     client,
     { ...params, model: 'bytedance-seedance-2-0-mini-image-to-video' },

@@ -5,6 +5,7 @@
  */
 
 import type {
+  APIPromise,
   EnqueueOptions,
   EnqueueResponse,
   MediaParams,
@@ -127,7 +128,7 @@ export const bytedanceSeedance20TextToVideoId = 'bytedance-seedance-2-0-text-to-
  * Generate videos with `bytedance-seedance-2-0-text-to-video`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
  * @param params The model's parameters (`BytedanceSeedance20TextToVideoParams`), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
+ * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`, `headers`.
  * @returns `VideoResult` typed by `response_format`.
  * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent), TimeoutError, AbortError.
  */
@@ -135,8 +136,8 @@ export function bytedanceSeedance20TextToVideoGenerateVideo<F extends ResponseFo
   client: Transport,
   params: MediaParams<BytedanceSeedance20TextToVideoParams, F>,
   options?: RequestOptions,
-): Promise<VideoResult<F>> {
-  return generateVideos(client, { ...params, model: 'bytedance-seedance-2-0-text-to-video' }, options) as Promise<
+): APIPromise<VideoResult<F>> {
+  return generateVideos(client, { ...params, model: 'bytedance-seedance-2-0-text-to-video' }, options) as APIPromise<
     VideoResult<F>
   >;
 }
@@ -153,7 +154,7 @@ export function bytedanceSeedance20TextToVideoEnqueue(
   client: Transport,
   params: MediaParams<BytedanceSeedance20TextToVideoParams, ResponseFormat, QueueFields>,
   options?: EnqueueOptions,
-): Promise<EnqueueResponse> {
+): APIPromise<EnqueueResponse> {
   return enqueueGenerations(client, { ...params, model: 'bytedance-seedance-2-0-text-to-video' }, options, validate);
 }
 

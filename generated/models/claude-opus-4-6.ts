@@ -4,7 +4,13 @@
  * To change it, change the specs, the generator or the templates and run `npm run generate` again.
  */
 
-import type { ChatCompletion, ChatCompletionParams, RequestOptions, Transport } from '../../runtime/index.ts';
+import type {
+  APIPromise,
+  ChatCompletion,
+  ChatCompletionParams,
+  RequestOptions,
+  Transport,
+} from '../../runtime/index.ts';
 import { createChatCompletion } from '../../runtime/endpoints.ts';
 
 /**
@@ -24,7 +30,7 @@ export const claudeOpus46Id = 'claude-opus-4-6' as const;
  * Create a chat completion with `claude-opus-4-6`: `POST /api/ai/chat/completions` (not streaming; stream with `client.chat.completions.create({ stream: true })`).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
  * @param params The chat body without `model` (`ClaudeOpus46Params`).
- * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
+ * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`, `headers`.
  * @returns `ChatCompletion`.
  * @throws BadRequestError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent).
  */
@@ -32,6 +38,6 @@ export function claudeOpus46CreateChatCompletion(
   client: Transport,
   params: ClaudeOpus46Params & { stream?: false },
   options?: RequestOptions,
-): Promise<ChatCompletion> {
+): APIPromise<ChatCompletion> {
   return createChatCompletion(client, { ...params, model: 'claude-opus-4-6' }, options);
 }

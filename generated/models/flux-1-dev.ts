@@ -5,6 +5,7 @@
  */
 
 import type {
+  APIPromise,
   EnqueueOptions,
   EnqueueResponse,
   ImageResult,
@@ -186,7 +187,7 @@ export const flux1DevId = 'flux-1-dev' as const;
  * Generate images with `flux-1-dev`: `POST /api/ai/images/generate`, blocking until done (typically 5 to 30 seconds).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
  * @param params The model's parameters (`Flux1DevParams`), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
+ * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`, `headers`.
  * @returns `ImageResult` whose items are `{ url }`, or `{ b64_json }` with `response_format: 'b64_json'`.
  * @throws BadRequestError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent), TimeoutError, AbortError, and the other `APIError`s.
  */
@@ -194,8 +195,8 @@ export function flux1DevGenerateImage<F extends ResponseFormat = 'url'>(
   client: Transport,
   params: MediaParams<Flux1DevParams, F>,
   options?: RequestOptions,
-): Promise<ImageResult<F>> {
-  return generateImages(client, { ...params, model: 'flux-1-dev' }, options) as Promise<ImageResult<F>>;
+): APIPromise<ImageResult<F>> {
+  return generateImages(client, { ...params, model: 'flux-1-dev' }, options) as APIPromise<ImageResult<F>>;
 }
 
 /**
@@ -210,7 +211,7 @@ export function flux1DevEnqueue(
   client: Transport,
   params: MediaParams<Flux1DevParams, ResponseFormat, QueueFields>,
   options?: EnqueueOptions,
-): Promise<EnqueueResponse> {
+): APIPromise<EnqueueResponse> {
   return enqueueGenerations(client, { ...params, model: 'flux-1-dev' }, options, validate);
 }
 

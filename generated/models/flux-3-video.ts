@@ -5,6 +5,7 @@
  */
 
 import type {
+  APIPromise,
   EnqueueOptions,
   EnqueueResponse,
   MediaParams,
@@ -166,7 +167,7 @@ export const flux3VideoId = 'flux-3-video' as const;
  * Generate videos with `flux-3-video`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
  * @param params The model's parameters (`Flux3VideoParams`), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
+ * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`, `headers`.
  * @returns `VideoResult` typed by `response_format`.
  * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent), TimeoutError, AbortError.
  */
@@ -174,8 +175,8 @@ export function flux3VideoGenerateVideo<F extends ResponseFormat = 'url'>(
   client: Transport,
   params: MediaParams<Flux3VideoParams, F>,
   options?: RequestOptions,
-): Promise<VideoResult<F>> {
-  return generateVideos(client, { ...params, model: 'flux-3-video' }, options) as Promise<VideoResult<F>>;
+): APIPromise<VideoResult<F>> {
+  return generateVideos(client, { ...params, model: 'flux-3-video' }, options) as APIPromise<VideoResult<F>>;
 }
 
 /**
@@ -190,7 +191,7 @@ export function flux3VideoEnqueue(
   client: Transport,
   params: MediaParams<Flux3VideoParams, ResponseFormat, QueueFields>,
   options?: EnqueueOptions,
-): Promise<EnqueueResponse> {
+): APIPromise<EnqueueResponse> {
   return enqueueGenerations(client, { ...params, model: 'flux-3-video' }, options, validate);
 }
 

@@ -5,6 +5,7 @@
  */
 
 import type {
+  APIPromise,
   EnqueueOptions,
   EnqueueResponse,
   MediaParams,
@@ -114,7 +115,7 @@ export const geminiOmniFlashPreviewId = 'gemini-omni-flash-preview' as const;
  * Generate videos with `gemini-omni-flash-preview`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
  * @param params The model's parameters (`GeminiOmniFlashPreviewParams`), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
+ * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`, `headers`.
  * @returns `VideoResult` typed by `response_format`.
  * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent), TimeoutError, AbortError.
  */
@@ -122,8 +123,10 @@ export function geminiOmniFlashPreviewGenerateVideo<F extends ResponseFormat = '
   client: Transport,
   params: MediaParams<GeminiOmniFlashPreviewParams, F>,
   options?: RequestOptions,
-): Promise<VideoResult<F>> {
-  return generateVideos(client, { ...params, model: 'gemini-omni-flash-preview' }, options) as Promise<VideoResult<F>>;
+): APIPromise<VideoResult<F>> {
+  return generateVideos(client, { ...params, model: 'gemini-omni-flash-preview' }, options) as APIPromise<
+    VideoResult<F>
+  >;
 }
 
 /**
@@ -138,7 +141,7 @@ export function geminiOmniFlashPreviewEnqueue(
   client: Transport,
   params: MediaParams<GeminiOmniFlashPreviewParams, ResponseFormat, QueueFields>,
   options?: EnqueueOptions,
-): Promise<EnqueueResponse> {
+): APIPromise<EnqueueResponse> {
   return enqueueGenerations(client, { ...params, model: 'gemini-omni-flash-preview' }, options, validate);
 }
 

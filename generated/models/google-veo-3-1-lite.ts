@@ -5,6 +5,7 @@
  */
 
 import type {
+  APIPromise,
   EnqueueOptions,
   EnqueueResponse,
   MediaParams,
@@ -122,7 +123,7 @@ export const googleVeo31LiteId = 'google-veo-3-1-lite' as const;
  * Generate videos with `google-veo-3-1-lite`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
  * @param params The model's parameters (`GoogleVeo31LiteParams`), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
+ * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`, `headers`.
  * @returns `VideoResult` typed by `response_format`.
  * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent), TimeoutError, AbortError.
  */
@@ -130,8 +131,8 @@ export function googleVeo31LiteGenerateVideo<F extends ResponseFormat = 'url'>(
   client: Transport,
   params: MediaParams<GoogleVeo31LiteParams, F>,
   options?: RequestOptions,
-): Promise<VideoResult<F>> {
-  return generateVideos(client, { ...params, model: 'google-veo-3-1-lite' }, options) as Promise<VideoResult<F>>;
+): APIPromise<VideoResult<F>> {
+  return generateVideos(client, { ...params, model: 'google-veo-3-1-lite' }, options) as APIPromise<VideoResult<F>>;
 }
 
 /**
@@ -146,7 +147,7 @@ export function googleVeo31LiteEnqueue(
   client: Transport,
   params: MediaParams<GoogleVeo31LiteParams, ResponseFormat, QueueFields>,
   options?: EnqueueOptions,
-): Promise<EnqueueResponse> {
+): APIPromise<EnqueueResponse> {
   return enqueueGenerations(client, { ...params, model: 'google-veo-3-1-lite' }, options, validate);
 }
 

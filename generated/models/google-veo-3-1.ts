@@ -5,6 +5,7 @@
  */
 
 import type {
+  APIPromise,
   EnqueueOptions,
   EnqueueResponse,
   MediaParams,
@@ -111,7 +112,7 @@ export const googleVeo31Id = 'google-veo-3-1' as const;
  * Generate videos with `google-veo-3-1`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
  * @param params The model's parameters (`GoogleVeo31Params`), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
+ * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`, `headers`.
  * @returns `VideoResult` typed by `response_format`.
  * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent), TimeoutError, AbortError.
  */
@@ -119,8 +120,8 @@ export function googleVeo31GenerateVideo<F extends ResponseFormat = 'url'>(
   client: Transport,
   params: MediaParams<GoogleVeo31Params, F>,
   options?: RequestOptions,
-): Promise<VideoResult<F>> {
-  return generateVideos(client, { ...params, model: 'google-veo-3-1' }, options) as Promise<VideoResult<F>>;
+): APIPromise<VideoResult<F>> {
+  return generateVideos(client, { ...params, model: 'google-veo-3-1' }, options) as APIPromise<VideoResult<F>>;
 }
 
 /**
@@ -135,7 +136,7 @@ export function googleVeo31Enqueue(
   client: Transport,
   params: MediaParams<GoogleVeo31Params, ResponseFormat, QueueFields>,
   options?: EnqueueOptions,
-): Promise<EnqueueResponse> {
+): APIPromise<EnqueueResponse> {
   return enqueueGenerations(client, { ...params, model: 'google-veo-3-1' }, options, validate);
 }
 

@@ -5,6 +5,7 @@
  */
 
 import type {
+  APIPromise,
   EnqueueOptions,
   EnqueueResponse,
   MediaParams,
@@ -116,7 +117,7 @@ export const happyhorse1_1R2vId = 'happyhorse-1.1-r2v' as const;
  * Generate videos with `happyhorse-1.1-r2v`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
  * @param params The model's parameters (`Happyhorse1_1R2vParams`), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
+ * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`, `headers`.
  * @returns `VideoResult` typed by `response_format`.
  * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent), TimeoutError, AbortError.
  */
@@ -124,8 +125,8 @@ export function happyhorse1_1R2vGenerateVideo<F extends ResponseFormat = 'url'>(
   client: Transport,
   params: MediaParams<Happyhorse1_1R2vParams, F>,
   options?: RequestOptions,
-): Promise<VideoResult<F>> {
-  return generateVideos(client, { ...params, model: 'happyhorse-1.1-r2v' }, options) as Promise<VideoResult<F>>;
+): APIPromise<VideoResult<F>> {
+  return generateVideos(client, { ...params, model: 'happyhorse-1.1-r2v' }, options) as APIPromise<VideoResult<F>>;
 }
 
 /**
@@ -140,7 +141,7 @@ export function happyhorse1_1R2vEnqueue(
   client: Transport,
   params: MediaParams<Happyhorse1_1R2vParams, ResponseFormat, QueueFields>,
   options?: EnqueueOptions,
-): Promise<EnqueueResponse> {
+): APIPromise<EnqueueResponse> {
   return enqueueGenerations(client, { ...params, model: 'happyhorse-1.1-r2v' }, options, validate);
 }
 

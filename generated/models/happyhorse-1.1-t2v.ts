@@ -5,6 +5,7 @@
  */
 
 import type {
+  APIPromise,
   EnqueueOptions,
   EnqueueResponse,
   MediaParams,
@@ -100,7 +101,7 @@ export const happyhorse1_1T2vId = 'happyhorse-1.1-t2v' as const;
  * Generate videos with `happyhorse-1.1-t2v`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
  * @param params The model's parameters (`Happyhorse1_1T2vParams`), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
+ * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`, `headers`.
  * @returns `VideoResult` typed by `response_format`.
  * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent), TimeoutError, AbortError.
  */
@@ -108,8 +109,8 @@ export function happyhorse1_1T2vGenerateVideo<F extends ResponseFormat = 'url'>(
   client: Transport,
   params: MediaParams<Happyhorse1_1T2vParams, F>,
   options?: RequestOptions,
-): Promise<VideoResult<F>> {
-  return generateVideos(client, { ...params, model: 'happyhorse-1.1-t2v' }, options) as Promise<VideoResult<F>>;
+): APIPromise<VideoResult<F>> {
+  return generateVideos(client, { ...params, model: 'happyhorse-1.1-t2v' }, options) as APIPromise<VideoResult<F>>;
 }
 
 /**
@@ -124,7 +125,7 @@ export function happyhorse1_1T2vEnqueue(
   client: Transport,
   params: MediaParams<Happyhorse1_1T2vParams, ResponseFormat, QueueFields>,
   options?: EnqueueOptions,
-): Promise<EnqueueResponse> {
+): APIPromise<EnqueueResponse> {
   return enqueueGenerations(client, { ...params, model: 'happyhorse-1.1-t2v' }, options, validate);
 }
 

@@ -5,6 +5,7 @@
  */
 
 import type {
+  APIPromise,
   EnqueueOptions,
   EnqueueResponse,
   ImageResult,
@@ -163,7 +164,7 @@ export const ideogramV4Id = 'ideogram-v4' as const;
  * Generate images with `ideogram-v4`: `POST /api/ai/images/generate`, blocking until done (typically 5 to 30 seconds).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
  * @param params The model's parameters (`IdeogramV4Params`), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
+ * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`, `headers`.
  * @returns `ImageResult` whose items are `{ url }`, or `{ b64_json }` with `response_format: 'b64_json'`.
  * @throws BadRequestError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent), TimeoutError, AbortError, and the other `APIError`s.
  */
@@ -171,8 +172,8 @@ export function ideogramV4GenerateImage<F extends ResponseFormat = 'url'>(
   client: Transport,
   params: MediaParams<IdeogramV4Params, F>,
   options?: RequestOptions,
-): Promise<ImageResult<F>> {
-  return generateImages(client, { ...params, model: 'ideogram-v4' }, options) as Promise<ImageResult<F>>;
+): APIPromise<ImageResult<F>> {
+  return generateImages(client, { ...params, model: 'ideogram-v4' }, options) as APIPromise<ImageResult<F>>;
 }
 
 /**
@@ -187,7 +188,7 @@ export function ideogramV4Enqueue(
   client: Transport,
   params: MediaParams<IdeogramV4Params, ResponseFormat, QueueFields>,
   options?: EnqueueOptions,
-): Promise<EnqueueResponse> {
+): APIPromise<EnqueueResponse> {
   return enqueueGenerations(client, { ...params, model: 'ideogram-v4' }, options, validate);
 }
 

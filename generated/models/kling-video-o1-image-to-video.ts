@@ -5,6 +5,7 @@
  */
 
 import type {
+  APIPromise,
   EnqueueOptions,
   EnqueueResponse,
   MediaParams,
@@ -95,7 +96,7 @@ export const klingVideoO1ImageToVideoId = 'kling-video-o1-image-to-video' as con
  * Generate videos with `kling-video-o1-image-to-video`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
  * @param params The model's parameters (`KlingVideoO1ImageToVideoParams`), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
+ * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`, `headers`.
  * @returns `VideoResult` typed by `response_format`.
  * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent), TimeoutError, AbortError.
  */
@@ -103,8 +104,8 @@ export function klingVideoO1ImageToVideoGenerateVideo<F extends ResponseFormat =
   client: Transport,
   params: MediaParams<KlingVideoO1ImageToVideoParams, F>,
   options?: RequestOptions,
-): Promise<VideoResult<F>> {
-  return generateVideos(client, { ...params, model: 'kling-video-o1-image-to-video' }, options) as Promise<
+): APIPromise<VideoResult<F>> {
+  return generateVideos(client, { ...params, model: 'kling-video-o1-image-to-video' }, options) as APIPromise<
     VideoResult<F>
   >;
 }
@@ -121,7 +122,7 @@ export function klingVideoO1ImageToVideoEnqueue(
   client: Transport,
   params: MediaParams<KlingVideoO1ImageToVideoParams, ResponseFormat, QueueFields>,
   options?: EnqueueOptions,
-): Promise<EnqueueResponse> {
+): APIPromise<EnqueueResponse> {
   return enqueueGenerations(client, { ...params, model: 'kling-video-o1-image-to-video' }, options, validate);
 }
 

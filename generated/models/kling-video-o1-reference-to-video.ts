@@ -5,6 +5,7 @@
  */
 
 import type {
+  APIPromise,
   EnqueueOptions,
   EnqueueResponse,
   MediaParams,
@@ -113,7 +114,7 @@ export const klingVideoO1ReferenceToVideoId = 'kling-video-o1-reference-to-video
  * Generate videos with `kling-video-o1-reference-to-video`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
  * @param params The model's parameters (`KlingVideoO1ReferenceToVideoParams`), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
+ * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`, `headers`.
  * @returns `VideoResult` typed by `response_format`.
  * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent), TimeoutError, AbortError.
  */
@@ -121,8 +122,8 @@ export function klingVideoO1ReferenceToVideoGenerateVideo<F extends ResponseForm
   client: Transport,
   params: MediaParams<KlingVideoO1ReferenceToVideoParams, F>,
   options?: RequestOptions,
-): Promise<VideoResult<F>> {
-  return generateVideos(client, { ...params, model: 'kling-video-o1-reference-to-video' }, options) as Promise<
+): APIPromise<VideoResult<F>> {
+  return generateVideos(client, { ...params, model: 'kling-video-o1-reference-to-video' }, options) as APIPromise<
     VideoResult<F>
   >;
 }
@@ -139,7 +140,7 @@ export function klingVideoO1ReferenceToVideoEnqueue(
   client: Transport,
   params: MediaParams<KlingVideoO1ReferenceToVideoParams, ResponseFormat, QueueFields>,
   options?: EnqueueOptions,
-): Promise<EnqueueResponse> {
+): APIPromise<EnqueueResponse> {
   return enqueueGenerations(client, { ...params, model: 'kling-video-o1-reference-to-video' }, options, validate);
 }
 

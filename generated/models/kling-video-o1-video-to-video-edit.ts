@@ -5,6 +5,7 @@
  */
 
 import type {
+  APIPromise,
   EnqueueOptions,
   EnqueueResponse,
   MediaParams,
@@ -112,7 +113,7 @@ export const klingVideoO1VideoToVideoEditId = 'kling-video-o1-video-to-video-edi
  * Generate videos with `kling-video-o1-video-to-video-edit`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
  * @param params The model's parameters (`KlingVideoO1VideoToVideoEditParams`), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
+ * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`, `headers`.
  * @returns `VideoResult` typed by `response_format`.
  * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent), TimeoutError, AbortError.
  */
@@ -120,8 +121,8 @@ export function klingVideoO1VideoToVideoEditGenerateVideo<F extends ResponseForm
   client: Transport,
   params: MediaParams<KlingVideoO1VideoToVideoEditParams, F>,
   options?: RequestOptions,
-): Promise<VideoResult<F>> {
-  return generateVideos(client, { ...params, model: 'kling-video-o1-video-to-video-edit' }, options) as Promise<
+): APIPromise<VideoResult<F>> {
+  return generateVideos(client, { ...params, model: 'kling-video-o1-video-to-video-edit' }, options) as APIPromise<
     VideoResult<F>
   >;
 }
@@ -138,7 +139,7 @@ export function klingVideoO1VideoToVideoEditEnqueue(
   client: Transport,
   params: MediaParams<KlingVideoO1VideoToVideoEditParams, ResponseFormat, QueueFields>,
   options?: EnqueueOptions,
-): Promise<EnqueueResponse> {
+): APIPromise<EnqueueResponse> {
   return enqueueGenerations(client, { ...params, model: 'kling-video-o1-video-to-video-edit' }, options, validate);
 }
 

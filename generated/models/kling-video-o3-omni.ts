@@ -5,6 +5,7 @@
  */
 
 import type {
+  APIPromise,
   EnqueueOptions,
   EnqueueResponse,
   MediaParams,
@@ -212,7 +213,7 @@ export const klingVideoO3OmniId = 'kling-video-o3-omni' as const;
  * Generate videos with `kling-video-o3-omni`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
  * @param params The model's parameters (`KlingVideoO3OmniParams`), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
+ * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`, `headers`.
  * @returns `VideoResult` typed by `response_format`.
  * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent), TimeoutError, AbortError.
  */
@@ -220,8 +221,8 @@ export function klingVideoO3OmniGenerateVideo<F extends ResponseFormat = 'url'>(
   client: Transport,
   params: MediaParams<KlingVideoO3OmniParams, F>,
   options?: RequestOptions,
-): Promise<VideoResult<F>> {
-  return generateVideos(client, { ...params, model: 'kling-video-o3-omni' }, options) as Promise<VideoResult<F>>;
+): APIPromise<VideoResult<F>> {
+  return generateVideos(client, { ...params, model: 'kling-video-o3-omni' }, options) as APIPromise<VideoResult<F>>;
 }
 
 /**
@@ -236,7 +237,7 @@ export function klingVideoO3OmniEnqueue(
   client: Transport,
   params: MediaParams<KlingVideoO3OmniParams, ResponseFormat, QueueFields>,
   options?: EnqueueOptions,
-): Promise<EnqueueResponse> {
+): APIPromise<EnqueueResponse> {
   return enqueueGenerations(client, { ...params, model: 'kling-video-o3-omni' }, options, validate);
 }
 

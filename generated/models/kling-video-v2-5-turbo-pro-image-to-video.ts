@@ -5,6 +5,7 @@
  */
 
 import type {
+  APIPromise,
   EnqueueOptions,
   EnqueueResponse,
   MediaParams,
@@ -95,7 +96,7 @@ export const klingVideoV25TurboProImageToVideoId = 'kling-video-v2-5-turbo-pro-i
  * Generate videos with `kling-video-v2-5-turbo-pro-image-to-video`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
  * @param params The model's parameters (`KlingVideoV25TurboProImageToVideoParams`), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
+ * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`, `headers`.
  * @returns `VideoResult` typed by `response_format`.
  * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent), TimeoutError, AbortError.
  */
@@ -103,10 +104,12 @@ export function klingVideoV25TurboProImageToVideoGenerateVideo<F extends Respons
   client: Transport,
   params: MediaParams<KlingVideoV25TurboProImageToVideoParams, F>,
   options?: RequestOptions,
-): Promise<VideoResult<F>> {
-  return generateVideos(client, { ...params, model: 'kling-video-v2-5-turbo-pro-image-to-video' }, options) as Promise<
-    VideoResult<F>
-  >;
+): APIPromise<VideoResult<F>> {
+  return generateVideos(
+    client,
+    { ...params, model: 'kling-video-v2-5-turbo-pro-image-to-video' },
+    options,
+  ) as APIPromise<VideoResult<F>>;
 }
 
 /**
@@ -121,7 +124,7 @@ export function klingVideoV25TurboProImageToVideoEnqueue(
   client: Transport,
   params: MediaParams<KlingVideoV25TurboProImageToVideoParams, ResponseFormat, QueueFields>,
   options?: EnqueueOptions,
-): Promise<EnqueueResponse> {
+): APIPromise<EnqueueResponse> {
   return enqueueGenerations(
     client,
     { ...params, model: 'kling-video-v2-5-turbo-pro-image-to-video' },

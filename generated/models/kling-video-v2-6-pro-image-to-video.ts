@@ -5,6 +5,7 @@
  */
 
 import type {
+  APIPromise,
   EnqueueOptions,
   EnqueueResponse,
   MediaParams,
@@ -106,7 +107,7 @@ export const klingVideoV26ProImageToVideoId = 'kling-video-v2-6-pro-image-to-vid
  * Generate videos with `kling-video-v2-6-pro-image-to-video`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
  * @param params The model's parameters (`KlingVideoV26ProImageToVideoParams`), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
+ * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`, `headers`.
  * @returns `VideoResult` typed by `response_format`.
  * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent), TimeoutError, AbortError.
  */
@@ -114,8 +115,8 @@ export function klingVideoV26ProImageToVideoGenerateVideo<F extends ResponseForm
   client: Transport,
   params: MediaParams<KlingVideoV26ProImageToVideoParams, F>,
   options?: RequestOptions,
-): Promise<VideoResult<F>> {
-  return generateVideos(client, { ...params, model: 'kling-video-v2-6-pro-image-to-video' }, options) as Promise<
+): APIPromise<VideoResult<F>> {
+  return generateVideos(client, { ...params, model: 'kling-video-v2-6-pro-image-to-video' }, options) as APIPromise<
     VideoResult<F>
   >;
 }
@@ -132,7 +133,7 @@ export function klingVideoV26ProImageToVideoEnqueue(
   client: Transport,
   params: MediaParams<KlingVideoV26ProImageToVideoParams, ResponseFormat, QueueFields>,
   options?: EnqueueOptions,
-): Promise<EnqueueResponse> {
+): APIPromise<EnqueueResponse> {
   return enqueueGenerations(client, { ...params, model: 'kling-video-v2-6-pro-image-to-video' }, options, validate);
 }
 

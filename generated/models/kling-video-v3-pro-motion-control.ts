@@ -5,6 +5,7 @@
  */
 
 import type {
+  APIPromise,
   EnqueueOptions,
   EnqueueResponse,
   MediaParams,
@@ -128,7 +129,7 @@ export const klingVideoV3ProMotionControlId = 'kling-video-v3-pro-motion-control
  * Generate videos with `kling-video-v3-pro-motion-control`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
  * @param params The model's parameters (`KlingVideoV3ProMotionControlParams`), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
+ * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`, `headers`.
  * @returns `VideoResult` typed by `response_format`.
  * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent), TimeoutError, AbortError.
  */
@@ -136,8 +137,8 @@ export function klingVideoV3ProMotionControlGenerateVideo<F extends ResponseForm
   client: Transport,
   params: MediaParams<KlingVideoV3ProMotionControlParams, F>,
   options?: RequestOptions,
-): Promise<VideoResult<F>> {
-  return generateVideos(client, { ...params, model: 'kling-video-v3-pro-motion-control' }, options) as Promise<
+): APIPromise<VideoResult<F>> {
+  return generateVideos(client, { ...params, model: 'kling-video-v3-pro-motion-control' }, options) as APIPromise<
     VideoResult<F>
   >;
 }
@@ -154,7 +155,7 @@ export function klingVideoV3ProMotionControlEnqueue(
   client: Transport,
   params: MediaParams<KlingVideoV3ProMotionControlParams, ResponseFormat, QueueFields>,
   options?: EnqueueOptions,
-): Promise<EnqueueResponse> {
+): APIPromise<EnqueueResponse> {
   return enqueueGenerations(client, { ...params, model: 'kling-video-v3-pro-motion-control' }, options, validate);
 }
 

@@ -5,6 +5,7 @@
  */
 
 import type {
+  APIPromise,
   EnqueueOptions,
   EnqueueResponse,
   MediaParams,
@@ -125,7 +126,7 @@ export const ltx23FastTextToVideoId = 'ltx-2-3-fast-text-to-video' as const;
  * Generate videos with `ltx-2-3-fast-text-to-video`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
  * @param params The model's parameters (`Ltx23FastTextToVideoParams`), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
+ * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`, `headers`.
  * @returns `VideoResult` typed by `response_format`.
  * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent), TimeoutError, AbortError.
  */
@@ -133,8 +134,10 @@ export function ltx23FastTextToVideoGenerateVideo<F extends ResponseFormat = 'ur
   client: Transport,
   params: MediaParams<Ltx23FastTextToVideoParams, F>,
   options?: RequestOptions,
-): Promise<VideoResult<F>> {
-  return generateVideos(client, { ...params, model: 'ltx-2-3-fast-text-to-video' }, options) as Promise<VideoResult<F>>;
+): APIPromise<VideoResult<F>> {
+  return generateVideos(client, { ...params, model: 'ltx-2-3-fast-text-to-video' }, options) as APIPromise<
+    VideoResult<F>
+  >;
 }
 
 /**
@@ -149,7 +152,7 @@ export function ltx23FastTextToVideoEnqueue(
   client: Transport,
   params: MediaParams<Ltx23FastTextToVideoParams, ResponseFormat, QueueFields>,
   options?: EnqueueOptions,
-): Promise<EnqueueResponse> {
+): APIPromise<EnqueueResponse> {
   return enqueueGenerations(client, { ...params, model: 'ltx-2-3-fast-text-to-video' }, options, validate);
 }
 

@@ -5,6 +5,7 @@
  */
 
 import type {
+  APIPromise,
   EnqueueOptions,
   EnqueueResponse,
   MediaParams,
@@ -182,7 +183,7 @@ export const ltx23Pro22bICLoRAUnionControlId = 'ltx-2-3-pro-22b-IC-LoRA-Union-Co
  * Generate videos with `ltx-2-3-pro-22b-IC-LoRA-Union-Control`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
  * @param params The model's parameters (`Ltx23Pro22bICLoRAUnionControlParams`), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
+ * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`, `headers`.
  * @returns `VideoResult` typed by `response_format`.
  * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent), TimeoutError, AbortError.
  */
@@ -190,8 +191,8 @@ export function ltx23Pro22bICLoRAUnionControlGenerateVideo<F extends ResponseFor
   client: Transport,
   params: MediaParams<Ltx23Pro22bICLoRAUnionControlParams, F>,
   options?: RequestOptions,
-): Promise<VideoResult<F>> {
-  return generateVideos(client, { ...params, model: 'ltx-2-3-pro-22b-IC-LoRA-Union-Control' }, options) as Promise<
+): APIPromise<VideoResult<F>> {
+  return generateVideos(client, { ...params, model: 'ltx-2-3-pro-22b-IC-LoRA-Union-Control' }, options) as APIPromise<
     VideoResult<F>
   >;
 }
@@ -208,7 +209,7 @@ export function ltx23Pro22bICLoRAUnionControlEnqueue(
   client: Transport,
   params: MediaParams<Ltx23Pro22bICLoRAUnionControlParams, ResponseFormat, QueueFields>,
   options?: EnqueueOptions,
-): Promise<EnqueueResponse> {
+): APIPromise<EnqueueResponse> {
   return enqueueGenerations(client, { ...params, model: 'ltx-2-3-pro-22b-IC-LoRA-Union-Control' }, options, validate);
 }
 

@@ -5,6 +5,7 @@
  */
 
 import type {
+  APIPromise,
   EnqueueOptions,
   EnqueueResponse,
   MediaParams,
@@ -167,7 +168,7 @@ export const ltx23QualityHdrId = 'ltx-2-3-quality-hdr' as const;
  * Generate videos with `ltx-2-3-quality-hdr`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
  * @param params The model's parameters (`Ltx23QualityHdrParams`), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
+ * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`, `headers`.
  * @returns `VideoResult` typed by `response_format`.
  * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent), TimeoutError, AbortError.
  */
@@ -175,8 +176,8 @@ export function ltx23QualityHdrGenerateVideo<F extends ResponseFormat = 'url'>(
   client: Transport,
   params: MediaParams<Ltx23QualityHdrParams, F>,
   options?: RequestOptions,
-): Promise<VideoResult<F>> {
-  return generateVideos(client, { ...params, model: 'ltx-2-3-quality-hdr' }, options) as Promise<VideoResult<F>>;
+): APIPromise<VideoResult<F>> {
+  return generateVideos(client, { ...params, model: 'ltx-2-3-quality-hdr' }, options) as APIPromise<VideoResult<F>>;
 }
 
 /**
@@ -191,7 +192,7 @@ export function ltx23QualityHdrEnqueue(
   client: Transport,
   params: MediaParams<Ltx23QualityHdrParams, ResponseFormat, QueueFields>,
   options?: EnqueueOptions,
-): Promise<EnqueueResponse> {
+): APIPromise<EnqueueResponse> {
   return enqueueGenerations(client, { ...params, model: 'ltx-2-3-quality-hdr' }, options, validate);
 }
 

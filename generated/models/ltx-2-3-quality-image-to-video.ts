@@ -5,6 +5,7 @@
  */
 
 import type {
+  APIPromise,
   EnqueueOptions,
   EnqueueResponse,
   MediaParams,
@@ -184,7 +185,7 @@ export const ltx23QualityImageToVideoId = 'ltx-2-3-quality-image-to-video' as co
  * Generate videos with `ltx-2-3-quality-image-to-video`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
  * @param params The model's parameters (`Ltx23QualityImageToVideoParams`), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
+ * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`, `headers`.
  * @returns `VideoResult` typed by `response_format`.
  * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent), TimeoutError, AbortError.
  */
@@ -192,8 +193,8 @@ export function ltx23QualityImageToVideoGenerateVideo<F extends ResponseFormat =
   client: Transport,
   params: MediaParams<Ltx23QualityImageToVideoParams, F>,
   options?: RequestOptions,
-): Promise<VideoResult<F>> {
-  return generateVideos(client, { ...params, model: 'ltx-2-3-quality-image-to-video' }, options) as Promise<
+): APIPromise<VideoResult<F>> {
+  return generateVideos(client, { ...params, model: 'ltx-2-3-quality-image-to-video' }, options) as APIPromise<
     VideoResult<F>
   >;
 }
@@ -210,7 +211,7 @@ export function ltx23QualityImageToVideoEnqueue(
   client: Transport,
   params: MediaParams<Ltx23QualityImageToVideoParams, ResponseFormat, QueueFields>,
   options?: EnqueueOptions,
-): Promise<EnqueueResponse> {
+): APIPromise<EnqueueResponse> {
   return enqueueGenerations(client, { ...params, model: 'ltx-2-3-quality-image-to-video' }, options, validate);
 }
 

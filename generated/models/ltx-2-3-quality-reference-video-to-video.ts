@@ -5,6 +5,7 @@
  */
 
 import type {
+  APIPromise,
   EnqueueOptions,
   EnqueueResponse,
   MediaParams,
@@ -250,7 +251,7 @@ export const ltx23QualityReferenceVideoToVideoId = 'ltx-2-3-quality-reference-vi
  * Generate videos with `ltx-2-3-quality-reference-video-to-video`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
  * @param params The model's parameters (`Ltx23QualityReferenceVideoToVideoParams`), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
+ * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`, `headers`.
  * @returns `VideoResult` typed by `response_format`.
  * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent), TimeoutError, AbortError.
  */
@@ -258,10 +259,12 @@ export function ltx23QualityReferenceVideoToVideoGenerateVideo<F extends Respons
   client: Transport,
   params: MediaParams<Ltx23QualityReferenceVideoToVideoParams, F>,
   options?: RequestOptions,
-): Promise<VideoResult<F>> {
-  return generateVideos(client, { ...params, model: 'ltx-2-3-quality-reference-video-to-video' }, options) as Promise<
-    VideoResult<F>
-  >;
+): APIPromise<VideoResult<F>> {
+  return generateVideos(
+    client,
+    { ...params, model: 'ltx-2-3-quality-reference-video-to-video' },
+    options,
+  ) as APIPromise<VideoResult<F>>;
 }
 
 /**
@@ -276,7 +279,7 @@ export function ltx23QualityReferenceVideoToVideoEnqueue(
   client: Transport,
   params: MediaParams<Ltx23QualityReferenceVideoToVideoParams, ResponseFormat, QueueFields>,
   options?: EnqueueOptions,
-): Promise<EnqueueResponse> {
+): APIPromise<EnqueueResponse> {
   return enqueueGenerations(
     client,
     { ...params, model: 'ltx-2-3-quality-reference-video-to-video' },

@@ -5,6 +5,7 @@
  */
 
 import type {
+  APIPromise,
   EnqueueOptions,
   EnqueueResponse,
   MediaParams,
@@ -153,7 +154,7 @@ export const ltx23QualityTextToVideoId = 'ltx-2-3-quality-text-to-video' as cons
  * Generate videos with `ltx-2-3-quality-text-to-video`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
  * @param params The model's parameters (`Ltx23QualityTextToVideoParams`), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
+ * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`, `headers`.
  * @returns `VideoResult` typed by `response_format`.
  * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent), TimeoutError, AbortError.
  */
@@ -161,8 +162,8 @@ export function ltx23QualityTextToVideoGenerateVideo<F extends ResponseFormat = 
   client: Transport,
   params: MediaParams<Ltx23QualityTextToVideoParams, F>,
   options?: RequestOptions,
-): Promise<VideoResult<F>> {
-  return generateVideos(client, { ...params, model: 'ltx-2-3-quality-text-to-video' }, options) as Promise<
+): APIPromise<VideoResult<F>> {
+  return generateVideos(client, { ...params, model: 'ltx-2-3-quality-text-to-video' }, options) as APIPromise<
     VideoResult<F>
   >;
 }
@@ -179,7 +180,7 @@ export function ltx23QualityTextToVideoEnqueue(
   client: Transport,
   params: MediaParams<Ltx23QualityTextToVideoParams, ResponseFormat, QueueFields>,
   options?: EnqueueOptions,
-): Promise<EnqueueResponse> {
+): APIPromise<EnqueueResponse> {
   return enqueueGenerations(client, { ...params, model: 'ltx-2-3-quality-text-to-video' }, options, validate);
 }
 

@@ -5,6 +5,7 @@
  */
 
 import type {
+  APIPromise,
   EnqueueOptions,
   EnqueueResponse,
   MediaParams,
@@ -108,7 +109,7 @@ export const lumaRayV32ReframeId = 'luma-ray-v3-2-reframe' as const;
  * Generate videos with `luma-ray-v3-2-reframe`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
  * @param params The model's parameters (`LumaRayV32ReframeParams`), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
+ * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`, `headers`.
  * @returns `VideoResult` typed by `response_format`.
  * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent), TimeoutError, AbortError.
  */
@@ -116,8 +117,8 @@ export function lumaRayV32ReframeGenerateVideo<F extends ResponseFormat = 'url'>
   client: Transport,
   params: MediaParams<LumaRayV32ReframeParams, F>,
   options?: RequestOptions,
-): Promise<VideoResult<F>> {
-  return generateVideos(client, { ...params, model: 'luma-ray-v3-2-reframe' }, options) as Promise<VideoResult<F>>;
+): APIPromise<VideoResult<F>> {
+  return generateVideos(client, { ...params, model: 'luma-ray-v3-2-reframe' }, options) as APIPromise<VideoResult<F>>;
 }
 
 /**
@@ -132,7 +133,7 @@ export function lumaRayV32ReframeEnqueue(
   client: Transport,
   params: MediaParams<LumaRayV32ReframeParams, ResponseFormat, QueueFields>,
   options?: EnqueueOptions,
-): Promise<EnqueueResponse> {
+): APIPromise<EnqueueResponse> {
   return enqueueGenerations(client, { ...params, model: 'luma-ray-v3-2-reframe' }, options, validate);
 }
 

@@ -5,6 +5,7 @@
  */
 
 import type {
+  APIPromise,
   EnqueueOptions,
   EnqueueResponse,
   MediaParams,
@@ -176,7 +177,7 @@ export const lumaRayV32VideoToVideoId = 'luma-ray-v3-2-video-to-video' as const;
  * Generate videos with `luma-ray-v3-2-video-to-video`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
  * @param params The model's parameters (`LumaRayV32VideoToVideoParams`), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
+ * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`, `headers`.
  * @returns `VideoResult` typed by `response_format`.
  * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent), TimeoutError, AbortError.
  */
@@ -184,8 +185,8 @@ export function lumaRayV32VideoToVideoGenerateVideo<F extends ResponseFormat = '
   client: Transport,
   params: MediaParams<LumaRayV32VideoToVideoParams, F>,
   options?: RequestOptions,
-): Promise<VideoResult<F>> {
-  return generateVideos(client, { ...params, model: 'luma-ray-v3-2-video-to-video' }, options) as Promise<
+): APIPromise<VideoResult<F>> {
+  return generateVideos(client, { ...params, model: 'luma-ray-v3-2-video-to-video' }, options) as APIPromise<
     VideoResult<F>
   >;
 }
@@ -202,7 +203,7 @@ export function lumaRayV32VideoToVideoEnqueue(
   client: Transport,
   params: MediaParams<LumaRayV32VideoToVideoParams, ResponseFormat, QueueFields>,
   options?: EnqueueOptions,
-): Promise<EnqueueResponse> {
+): APIPromise<EnqueueResponse> {
   return enqueueGenerations(client, { ...params, model: 'luma-ray-v3-2-video-to-video' }, options, validate);
 }
 

@@ -5,6 +5,7 @@
  */
 
 import type {
+  APIPromise,
   EnqueueOptions,
   EnqueueResponse,
   MediaParams,
@@ -171,7 +172,7 @@ export const minimaxH3Id = 'minimax-h3' as const;
  * Generate videos with `minimax-h3`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
  * @param params The model's parameters (`MinimaxH3Params`), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
+ * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`, `headers`.
  * @returns `VideoResult` typed by `response_format`.
  * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent), TimeoutError, AbortError.
  */
@@ -179,8 +180,8 @@ export function minimaxH3GenerateVideo<F extends ResponseFormat = 'url'>(
   client: Transport,
   params: MediaParams<MinimaxH3Params, F>,
   options?: RequestOptions,
-): Promise<VideoResult<F>> {
-  return generateVideos(client, { ...params, model: 'minimax-h3' }, options) as Promise<VideoResult<F>>;
+): APIPromise<VideoResult<F>> {
+  return generateVideos(client, { ...params, model: 'minimax-h3' }, options) as APIPromise<VideoResult<F>>;
 }
 
 /**
@@ -195,7 +196,7 @@ export function minimaxH3Enqueue(
   client: Transport,
   params: MediaParams<MinimaxH3Params, ResponseFormat, QueueFields>,
   options?: EnqueueOptions,
-): Promise<EnqueueResponse> {
+): APIPromise<EnqueueResponse> {
   return enqueueGenerations(client, { ...params, model: 'minimax-h3' }, options, validate);
 }
 

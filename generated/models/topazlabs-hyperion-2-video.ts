@@ -5,6 +5,7 @@
  */
 
 import type {
+  APIPromise,
   EnqueueOptions,
   EnqueueResponse,
   MediaParams,
@@ -85,7 +86,7 @@ export const topazlabsHyperion2VideoId = 'topazlabs-hyperion-2-video' as const;
  * Generate videos with `topazlabs-hyperion-2-video`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
  * @param params The model's parameters (`TopazlabsHyperion2VideoParams`), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
+ * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`, `headers`.
  * @returns `VideoResult` typed by `response_format`.
  * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent), TimeoutError, AbortError.
  */
@@ -93,8 +94,10 @@ export function topazlabsHyperion2VideoGenerateVideo<F extends ResponseFormat = 
   client: Transport,
   params: MediaParams<TopazlabsHyperion2VideoParams, F>,
   options?: RequestOptions,
-): Promise<VideoResult<F>> {
-  return generateVideos(client, { ...params, model: 'topazlabs-hyperion-2-video' }, options) as Promise<VideoResult<F>>;
+): APIPromise<VideoResult<F>> {
+  return generateVideos(client, { ...params, model: 'topazlabs-hyperion-2-video' }, options) as APIPromise<
+    VideoResult<F>
+  >;
 }
 
 /**
@@ -109,7 +112,7 @@ export function topazlabsHyperion2VideoEnqueue(
   client: Transport,
   params: MediaParams<TopazlabsHyperion2VideoParams, ResponseFormat, QueueFields>,
   options?: EnqueueOptions,
-): Promise<EnqueueResponse> {
+): APIPromise<EnqueueResponse> {
   return enqueueGenerations(client, { ...params, model: 'topazlabs-hyperion-2-video' }, options, validate);
 }
 

@@ -5,6 +5,7 @@
  */
 
 import type {
+  APIPromise,
   EnqueueOptions,
   EnqueueResponse,
   MediaParams,
@@ -150,7 +151,7 @@ export const topazlabsHyperionHdrVideoId = 'topazlabs-hyperion-hdr-video' as con
  * Generate videos with `topazlabs-hyperion-hdr-video`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
  * @param params The model's parameters (`TopazlabsHyperionHdrVideoParams`), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
+ * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`, `headers`.
  * @returns `VideoResult` typed by `response_format`.
  * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent), TimeoutError, AbortError.
  */
@@ -158,8 +159,8 @@ export function topazlabsHyperionHdrVideoGenerateVideo<F extends ResponseFormat 
   client: Transport,
   params: MediaParams<TopazlabsHyperionHdrVideoParams, F>,
   options?: RequestOptions,
-): Promise<VideoResult<F>> {
-  return generateVideos(client, { ...params, model: 'topazlabs-hyperion-hdr-video' }, options) as Promise<
+): APIPromise<VideoResult<F>> {
+  return generateVideos(client, { ...params, model: 'topazlabs-hyperion-hdr-video' }, options) as APIPromise<
     VideoResult<F>
   >;
 }
@@ -176,7 +177,7 @@ export function topazlabsHyperionHdrVideoEnqueue(
   client: Transport,
   params: MediaParams<TopazlabsHyperionHdrVideoParams, ResponseFormat, QueueFields>,
   options?: EnqueueOptions,
-): Promise<EnqueueResponse> {
+): APIPromise<EnqueueResponse> {
   return enqueueGenerations(client, { ...params, model: 'topazlabs-hyperion-hdr-video' }, options, validate);
 }
 

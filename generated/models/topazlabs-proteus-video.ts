@@ -5,6 +5,7 @@
  */
 
 import type {
+  APIPromise,
   EnqueueOptions,
   EnqueueResponse,
   MediaParams,
@@ -212,7 +213,7 @@ export const topazlabsProteusVideoId = 'topazlabs-proteus-video' as const;
  * Generate videos with `topazlabs-proteus-video`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
  * @param params The model's parameters (`TopazlabsProteusVideoParams`), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
+ * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`, `headers`.
  * @returns `VideoResult` typed by `response_format`.
  * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent), TimeoutError, AbortError.
  */
@@ -220,8 +221,8 @@ export function topazlabsProteusVideoGenerateVideo<F extends ResponseFormat = 'u
   client: Transport,
   params: MediaParams<TopazlabsProteusVideoParams, F>,
   options?: RequestOptions,
-): Promise<VideoResult<F>> {
-  return generateVideos(client, { ...params, model: 'topazlabs-proteus-video' }, options) as Promise<VideoResult<F>>;
+): APIPromise<VideoResult<F>> {
+  return generateVideos(client, { ...params, model: 'topazlabs-proteus-video' }, options) as APIPromise<VideoResult<F>>;
 }
 
 /**
@@ -236,7 +237,7 @@ export function topazlabsProteusVideoEnqueue(
   client: Transport,
   params: MediaParams<TopazlabsProteusVideoParams, ResponseFormat, QueueFields>,
   options?: EnqueueOptions,
-): Promise<EnqueueResponse> {
+): APIPromise<EnqueueResponse> {
   return enqueueGenerations(client, { ...params, model: 'topazlabs-proteus-video' }, options, validate);
 }
 

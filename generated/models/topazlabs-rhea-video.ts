@@ -5,6 +5,7 @@
  */
 
 import type {
+  APIPromise,
   EnqueueOptions,
   EnqueueResponse,
   MediaParams,
@@ -212,7 +213,7 @@ export const topazlabsRheaVideoId = 'topazlabs-rhea-video' as const;
  * Generate videos with `topazlabs-rhea-video`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
  * @param params The model's parameters (`TopazlabsRheaVideoParams`), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
+ * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`, `headers`.
  * @returns `VideoResult` typed by `response_format`.
  * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent), TimeoutError, AbortError.
  */
@@ -220,8 +221,8 @@ export function topazlabsRheaVideoGenerateVideo<F extends ResponseFormat = 'url'
   client: Transport,
   params: MediaParams<TopazlabsRheaVideoParams, F>,
   options?: RequestOptions,
-): Promise<VideoResult<F>> {
-  return generateVideos(client, { ...params, model: 'topazlabs-rhea-video' }, options) as Promise<VideoResult<F>>;
+): APIPromise<VideoResult<F>> {
+  return generateVideos(client, { ...params, model: 'topazlabs-rhea-video' }, options) as APIPromise<VideoResult<F>>;
 }
 
 /**
@@ -236,7 +237,7 @@ export function topazlabsRheaVideoEnqueue(
   client: Transport,
   params: MediaParams<TopazlabsRheaVideoParams, ResponseFormat, QueueFields>,
   options?: EnqueueOptions,
-): Promise<EnqueueResponse> {
+): APIPromise<EnqueueResponse> {
   return enqueueGenerations(client, { ...params, model: 'topazlabs-rhea-video' }, options, validate);
 }
 

@@ -5,6 +5,7 @@
  */
 
 import type {
+  APIPromise,
   EnqueueOptions,
   EnqueueResponse,
   MediaParams,
@@ -85,7 +86,7 @@ export const topazlabsVideoUpscaleId = 'topazlabs-video-upscale' as const;
  * Generate videos with `topazlabs-video-upscale`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
  * @param params The model's parameters (`TopazlabsVideoUpscaleParams`), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
+ * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`, `headers`.
  * @returns `VideoResult` typed by `response_format`.
  * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent), TimeoutError, AbortError.
  */
@@ -93,8 +94,8 @@ export function topazlabsVideoUpscaleGenerateVideo<F extends ResponseFormat = 'u
   client: Transport,
   params: MediaParams<TopazlabsVideoUpscaleParams, F>,
   options?: RequestOptions,
-): Promise<VideoResult<F>> {
-  return generateVideos(client, { ...params, model: 'topazlabs-video-upscale' }, options) as Promise<VideoResult<F>>;
+): APIPromise<VideoResult<F>> {
+  return generateVideos(client, { ...params, model: 'topazlabs-video-upscale' }, options) as APIPromise<VideoResult<F>>;
 }
 
 /**
@@ -109,7 +110,7 @@ export function topazlabsVideoUpscaleEnqueue(
   client: Transport,
   params: MediaParams<TopazlabsVideoUpscaleParams, ResponseFormat, QueueFields>,
   options?: EnqueueOptions,
-): Promise<EnqueueResponse> {
+): APIPromise<EnqueueResponse> {
   return enqueueGenerations(client, { ...params, model: 'topazlabs-video-upscale' }, options, validate);
 }
 

@@ -5,6 +5,7 @@
  */
 
 import type {
+  APIPromise,
   EnqueueOptions,
   EnqueueResponse,
   MediaParams,
@@ -175,7 +176,7 @@ export const wanAiWan22T2vA14bDiffusersId = 'wan-ai-wan2-2-t2v-a14b-diffusers' a
  * Generate videos with `wan-ai-wan2-2-t2v-a14b-diffusers`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
  * @param params The model's parameters (`WanAiWan22T2vA14bDiffusersParams`), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
+ * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`, `headers`.
  * @returns `VideoResult` typed by `response_format`.
  * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent), TimeoutError, AbortError.
  */
@@ -183,8 +184,8 @@ export function wanAiWan22T2vA14bDiffusersGenerateVideo<F extends ResponseFormat
   client: Transport,
   params: MediaParams<WanAiWan22T2vA14bDiffusersParams, F>,
   options?: RequestOptions,
-): Promise<VideoResult<F>> {
-  return generateVideos(client, { ...params, model: 'wan-ai-wan2-2-t2v-a14b-diffusers' }, options) as Promise<
+): APIPromise<VideoResult<F>> {
+  return generateVideos(client, { ...params, model: 'wan-ai-wan2-2-t2v-a14b-diffusers' }, options) as APIPromise<
     VideoResult<F>
   >;
 }
@@ -201,7 +202,7 @@ export function wanAiWan22T2vA14bDiffusersEnqueue(
   client: Transport,
   params: MediaParams<WanAiWan22T2vA14bDiffusersParams, ResponseFormat, QueueFields>,
   options?: EnqueueOptions,
-): Promise<EnqueueResponse> {
+): APIPromise<EnqueueResponse> {
   return enqueueGenerations(client, { ...params, model: 'wan-ai-wan2-2-t2v-a14b-diffusers' }, options, validate);
 }
 

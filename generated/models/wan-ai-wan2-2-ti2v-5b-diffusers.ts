@@ -5,6 +5,7 @@
  */
 
 import type {
+  APIPromise,
   EnqueueOptions,
   EnqueueResponse,
   MediaParams,
@@ -162,7 +163,7 @@ export const wanAiWan22Ti2v5bDiffusersId = 'wan-ai-wan2-2-ti2v-5b-diffusers' as 
  * Generate videos with `wan-ai-wan2-2-ti2v-5b-diffusers`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
  * @param params The model's parameters (`WanAiWan22Ti2v5bDiffusersParams`), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
+ * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`, `headers`.
  * @returns `VideoResult` typed by `response_format`.
  * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent), TimeoutError, AbortError.
  */
@@ -170,8 +171,8 @@ export function wanAiWan22Ti2v5bDiffusersGenerateVideo<F extends ResponseFormat 
   client: Transport,
   params: MediaParams<WanAiWan22Ti2v5bDiffusersParams, F>,
   options?: RequestOptions,
-): Promise<VideoResult<F>> {
-  return generateVideos(client, { ...params, model: 'wan-ai-wan2-2-ti2v-5b-diffusers' }, options) as Promise<
+): APIPromise<VideoResult<F>> {
+  return generateVideos(client, { ...params, model: 'wan-ai-wan2-2-ti2v-5b-diffusers' }, options) as APIPromise<
     VideoResult<F>
   >;
 }
@@ -188,7 +189,7 @@ export function wanAiWan22Ti2v5bDiffusersEnqueue(
   client: Transport,
   params: MediaParams<WanAiWan22Ti2v5bDiffusersParams, ResponseFormat, QueueFields>,
   options?: EnqueueOptions,
-): Promise<EnqueueResponse> {
+): APIPromise<EnqueueResponse> {
   return enqueueGenerations(client, { ...params, model: 'wan-ai-wan2-2-ti2v-5b-diffusers' }, options, validate);
 }
 

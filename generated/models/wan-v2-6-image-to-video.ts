@@ -5,6 +5,7 @@
  */
 
 import type {
+  APIPromise,
   EnqueueOptions,
   EnqueueResponse,
   MediaParams,
@@ -96,7 +97,7 @@ export const wanV26ImageToVideoId = 'wan-v2-6-image-to-video' as const;
  * Generate videos with `wan-v2-6-image-to-video`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
  * @param params The model's parameters (`WanV26ImageToVideoParams`), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
+ * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`, `headers`.
  * @returns `VideoResult` typed by `response_format`.
  * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent), TimeoutError, AbortError.
  */
@@ -104,8 +105,8 @@ export function wanV26ImageToVideoGenerateVideo<F extends ResponseFormat = 'url'
   client: Transport,
   params: MediaParams<WanV26ImageToVideoParams, F>,
   options?: RequestOptions,
-): Promise<VideoResult<F>> {
-  return generateVideos(client, { ...params, model: 'wan-v2-6-image-to-video' }, options) as Promise<VideoResult<F>>;
+): APIPromise<VideoResult<F>> {
+  return generateVideos(client, { ...params, model: 'wan-v2-6-image-to-video' }, options) as APIPromise<VideoResult<F>>;
 }
 
 /**
@@ -120,7 +121,7 @@ export function wanV26ImageToVideoEnqueue(
   client: Transport,
   params: MediaParams<WanV26ImageToVideoParams, ResponseFormat, QueueFields>,
   options?: EnqueueOptions,
-): Promise<EnqueueResponse> {
+): APIPromise<EnqueueResponse> {
   return enqueueGenerations(client, { ...params, model: 'wan-v2-6-image-to-video' }, options, validate);
 }
 

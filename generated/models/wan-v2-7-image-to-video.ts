@@ -5,6 +5,7 @@
  */
 
 import type {
+  APIPromise,
   EnqueueOptions,
   EnqueueResponse,
   MediaParams,
@@ -194,7 +195,7 @@ export const wanV27ImageToVideoId = 'wan-v2-7-image-to-video' as const;
  * Generate videos with `wan-v2-7-image-to-video`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
  * @param params The model's parameters (`WanV27ImageToVideoParams`), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
+ * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`, `headers`.
  * @returns `VideoResult` typed by `response_format`.
  * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent), TimeoutError, AbortError.
  */
@@ -202,8 +203,8 @@ export function wanV27ImageToVideoGenerateVideo<F extends ResponseFormat = 'url'
   client: Transport,
   params: MediaParams<WanV27ImageToVideoParams, F>,
   options?: RequestOptions,
-): Promise<VideoResult<F>> {
-  return generateVideos(client, { ...params, model: 'wan-v2-7-image-to-video' }, options) as Promise<VideoResult<F>>;
+): APIPromise<VideoResult<F>> {
+  return generateVideos(client, { ...params, model: 'wan-v2-7-image-to-video' }, options) as APIPromise<VideoResult<F>>;
 }
 
 /**
@@ -218,7 +219,7 @@ export function wanV27ImageToVideoEnqueue(
   client: Transport,
   params: MediaParams<WanV27ImageToVideoParams, ResponseFormat, QueueFields>,
   options?: EnqueueOptions,
-): Promise<EnqueueResponse> {
+): APIPromise<EnqueueResponse> {
   return enqueueGenerations(client, { ...params, model: 'wan-v2-7-image-to-video' }, options, validate);
 }
 

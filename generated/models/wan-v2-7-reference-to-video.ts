@@ -5,6 +5,7 @@
  */
 
 import type {
+  APIPromise,
   EnqueueOptions,
   EnqueueResponse,
   MediaParams,
@@ -203,7 +204,7 @@ export const wanV27ReferenceToVideoId = 'wan-v2-7-reference-to-video' as const;
  * Generate videos with `wan-v2-7-reference-to-video`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
  * @param params The model's parameters (`WanV27ReferenceToVideoParams`), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
+ * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`, `headers`.
  * @returns `VideoResult` typed by `response_format`.
  * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent), TimeoutError, AbortError.
  */
@@ -211,8 +212,8 @@ export function wanV27ReferenceToVideoGenerateVideo<F extends ResponseFormat = '
   client: Transport,
   params: MediaParams<WanV27ReferenceToVideoParams, F>,
   options?: RequestOptions,
-): Promise<VideoResult<F>> {
-  return generateVideos(client, { ...params, model: 'wan-v2-7-reference-to-video' }, options) as Promise<
+): APIPromise<VideoResult<F>> {
+  return generateVideos(client, { ...params, model: 'wan-v2-7-reference-to-video' }, options) as APIPromise<
     VideoResult<F>
   >;
 }
@@ -229,7 +230,7 @@ export function wanV27ReferenceToVideoEnqueue(
   client: Transport,
   params: MediaParams<WanV27ReferenceToVideoParams, ResponseFormat, QueueFields>,
   options?: EnqueueOptions,
-): Promise<EnqueueResponse> {
+): APIPromise<EnqueueResponse> {
   return enqueueGenerations(client, { ...params, model: 'wan-v2-7-reference-to-video' }, options, validate);
 }
 

@@ -5,6 +5,7 @@
  */
 
 import type {
+  APIPromise,
   EnqueueOptions,
   EnqueueResponse,
   MediaParams,
@@ -97,7 +98,7 @@ export const xaiGrokImagineVideo15ImageToVideoId = 'xai-grok-imagine-video-1-5-i
  * Generate videos with `xai-grok-imagine-video-1-5-image-to-video`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
  * @param params The model's parameters (`XaiGrokImagineVideo15ImageToVideoParams`), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
+ * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`, `headers`.
  * @returns `VideoResult` typed by `response_format`.
  * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent), TimeoutError, AbortError.
  */
@@ -105,10 +106,12 @@ export function xaiGrokImagineVideo15ImageToVideoGenerateVideo<F extends Respons
   client: Transport,
   params: MediaParams<XaiGrokImagineVideo15ImageToVideoParams, F>,
   options?: RequestOptions,
-): Promise<VideoResult<F>> {
-  return generateVideos(client, { ...params, model: 'xai-grok-imagine-video-1-5-image-to-video' }, options) as Promise<
-    VideoResult<F>
-  >;
+): APIPromise<VideoResult<F>> {
+  return generateVideos(
+    client,
+    { ...params, model: 'xai-grok-imagine-video-1-5-image-to-video' },
+    options,
+  ) as APIPromise<VideoResult<F>>;
 }
 
 /**
@@ -123,7 +126,7 @@ export function xaiGrokImagineVideo15ImageToVideoEnqueue(
   client: Transport,
   params: MediaParams<XaiGrokImagineVideo15ImageToVideoParams, ResponseFormat, QueueFields>,
   options?: EnqueueOptions,
-): Promise<EnqueueResponse> {
+): APIPromise<EnqueueResponse> {
   return enqueueGenerations(
     client,
     { ...params, model: 'xai-grok-imagine-video-1-5-image-to-video' },
