@@ -28,7 +28,11 @@ export interface WithResponse<T> {
 function replay(result: HttpResult): Response {
   const { response, text } = result;
   if (text === undefined) return response;
-  const copy = new Response(text, { status: response.status, statusText: response.statusText, headers: response.headers });
+  const copy = new Response(text, {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+  });
   // `url` is read-only on Response.prototype: an own property keeps the original's.
   Object.defineProperty(copy, 'url', { value: response.url, enumerable: true });
   return copy;
@@ -104,7 +108,9 @@ export class APIPromise<T> extends Promise<T> {
   private resultOrThrow(): Promise<HttpResult> {
     if (this.result) return this.result;
     return this.value().then(() => {
-      throw new SDKError('This call went through a Transport whose request() returned a plain Promise, so there is no Response: return the inner transport\'s promise (an APIPromise) from your wrapper to keep it');
+      throw new SDKError(
+        "This call went through a Transport whose request() returned a plain Promise, so there is no Response: return the inner transport's promise (an APIPromise) from your wrapper to keep it",
+      );
     });
   }
 

@@ -90,7 +90,8 @@ export interface Hooks {
 function list<F>(name: string, value: F | readonly F[] | undefined): readonly F[] {
   if (value === undefined) return [];
   const fns = (Array.isArray(value) ? [...(value as readonly F[])] : [value]) as F[];
-  for (const f of fns) if (typeof f !== 'function') throw new SDKError(`${name} must be a function or an array of functions`);
+  for (const f of fns)
+    if (typeof f !== 'function') throw new SDKError(`${name} must be a function or an array of functions`);
   return Object.freeze(fns);
 }
 
@@ -105,7 +106,9 @@ export function resolveHooks(options: HookOptions): Hooks | undefined {
     onResponse: list('onResponse', options.onResponse),
     beforeRetry: list('beforeRetry', options.beforeRetry),
   };
-  return hooks.onRequest.length + hooks.onResponse.length + hooks.beforeRetry.length === 0 ? undefined : Object.freeze(hooks);
+  return hooks.onRequest.length + hooks.onResponse.length + hooks.beforeRetry.length === 0
+    ? undefined
+    : Object.freeze(hooks);
 }
 
 /** Run the `beforeRetry` hooks in order: false as soon as one vetoes. Throws what a hook throws. */

@@ -217,7 +217,7 @@ export class Http {
       else headers['authorization'] = `Bearer ${apiKey}`;
     }
     const started = log || hooks ? performance.now() : 0;
-    if (log?.enabled('debug')) log.write('debug', `request ${req.method} ${url} (attempt ${attempt})`, { headers: log.headers(headers), body });
+    if (log?.enabled('debug')) log.write('debug', `request ${req.method} ${url} (attempt ${attempt})`, { headers: log.headers(headers), ...(body === undefined ? {} : { body }) });
     let res: Response;
     try {
       res = await this.fetchFn(url, {

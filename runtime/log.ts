@@ -38,7 +38,14 @@ export const DEFAULT_LOG_LEVEL: LogLevel = 'off';
 const LEVELS: Record<LogLevel, number> = { off: 0, error: 1, warn: 2, info: 3, debug: 4 };
 
 /** Header names whose values never appear in a log line (compared in lower case). */
-export const REDACTED_HEADER_NAMES: ReadonlySet<string> = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key', 'api-key']);
+export const REDACTED_HEADER_NAMES: ReadonlySet<string> = new Set([
+  'authorization',
+  'proxy-authorization',
+  'cookie',
+  'set-cookie',
+  'x-api-key',
+  'api-key',
+]);
 
 const PREFIX = 'oxen-inference-sdk:';
 const MAX_LOGGED_STRING = 1_000;
@@ -57,7 +64,9 @@ export function resolveLogLevel(level: LogLevel | undefined): LogLevel {
   const fromEnv = env('OXEN_LOG');
   const value = level ?? (fromEnv === undefined ? DEFAULT_LOG_LEVEL : fromEnv.trim().toLowerCase());
   if (!Object.prototype.hasOwnProperty.call(LEVELS, value)) {
-    throw new SDKError(`${level === undefined ? 'OXEN_LOG' : 'logLevel'} must be one of off, error, warn, info, debug; got ${JSON.stringify(String(value).slice(0, 40))}`);
+    throw new SDKError(
+      `${level === undefined ? 'OXEN_LOG' : 'logLevel'} must be one of off, error, warn, info, debug; got ${JSON.stringify(String(value).slice(0, 40))}`,
+    );
   }
   return value as LogLevel;
 }
@@ -127,7 +136,8 @@ export class CallLog {
       const k = name.toLowerCase();
       out[k] = REDACTED_HEADER_NAMES.has(k) ? '***' : this.redact(truncate(value, MAX_LOGGED_STRING));
     };
-    if (typeof (headers as Headers).forEach === 'function' && typeof (headers as Headers).get === 'function') (headers as Headers).forEach(add);
+    if (typeof (headers as Headers).forEach === 'function' && typeof (headers as Headers).get === 'function')
+      (headers as Headers).forEach(add);
     else for (const [k, v] of Object.entries(headers)) add(String(v), k);
     return out;
   }
@@ -150,7 +160,11 @@ export class CallLog {
  * @param secrets the key and the secret header values of the transport, replaced in every line.
  * @throws SDKError for a bad level (see `resolveLogLevel`) or a `logger` without the four methods.
  */
-export function createCallLog(level: LogLevel | undefined, logger: Logger | undefined, secrets: ReadonlyArray<string | undefined>): CallLog | undefined {
+export function createCallLog(
+  level: LogLevel | undefined,
+  logger: Logger | undefined,
+  secrets: ReadonlyArray<string | undefined>,
+): CallLog | undefined {
   const resolved = resolveLogLevel(level);
   if (resolved === 'off') return undefined;
   const target = logger ?? (globalThis as { console?: Logger }).console;

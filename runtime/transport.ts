@@ -136,10 +136,10 @@ export class HttpTransport implements Transport {
     const retries: string[] = [];
     try {
       const result = await sendWithRetries(this.http, r, scope, this.retryPolicy(options, retries));
-      if (log.enabled('info')) logCall(log, 'info', r, `${result.response.status}${r.stream ? ' (stream)' : ''}`, started, retries, requestIdOf(result.response.headers));
+      if (log.enabled('info')) logCall(log, 'info', r, `${result.response.status}${r.stream ? ' (stream)' : ''}`, started, retries, requestIdOf(result.response.headers), '');
       return result;
     } catch (err) {
-      if (log.enabled('error')) logCall(log, 'error', r, `failed: ${describe(err)}: ${err instanceof Error ? err.message : String(err)}`, started, retries, err instanceof APIError ? err.requestId : undefined);
+      if (log.enabled('error')) logCall(log, 'error', r, 'failed', started, retries, err instanceof APIError ? err.requestId : undefined, `: ${describe(err)}: ${err instanceof Error ? err.message : String(err)}`);
       throw err;
     }
   }
@@ -163,10 +163,10 @@ function describe(err: unknown): string {
   return err instanceof Error ? err.name : typeof err;
 }
 
-/** One `info` / `error` line of a call: method, path, outcome, duration, retries and why, request id. */
-function logCall(log: CallLog, level: 'info' | 'error', req: HttpRequest, outcome: string, started: number, retries: string[], requestId: string | undefined): void {
+/** One `info` / `error` line of a call: method, path, outcome, duration, retries and why, request id, then `tail` (the error). */
+function logCall(log: CallLog, level: 'info' | 'error', req: HttpRequest, outcome: string, started: number, retries: string[], requestId: string | undefined, tail: string): void {
   const why = retries.length === 0 ? '' : `; ${retries.length} ${retries.length === 1 ? 'retry' : 'retries'} (after ${retries.join(', ')})`;
-  log.write(level, `${req.method} ${req.path} ${outcome} in ${elapsed(started)} ms${why}${requestId === undefined ? '' : `; request id ${requestId}`}`);
+  log.write(level, `${req.method} ${req.path} ${outcome} in ${elapsed(started)} ms${why}${requestId === undefined ? '' : `; request id ${requestId}`}${tail}`);
 }
 
 /**
