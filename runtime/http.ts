@@ -200,7 +200,8 @@ export class Http {
   async send(req: HttpRequest, signal: AbortSignal, why: AttemptContext): Promise<HttpResult> {
     const request = { method: req.method, path: req.path };
     const attempt = (why.attempt = (why.attempt ?? 0) + 1);
-    const { log, hooks } = this;
+    const { hooks } = this;
+    let log = this.log;
     const url = this.url(req);
     let headers: Record<string, string> | Headers = this.headersOf(req);
     let body = req.body;
@@ -217,6 +218,8 @@ export class Http {
       else headers['authorization'] = `Bearer ${apiKey}`;
     }
     const started = log || hooks ? performance.now() : 0;
+    // The call's or a hook's own credentials are redacted from its lines like the transport's.
+    if (log?.enabled('debug') && (req.headers || hooks)) log = log.withSecretsOf(headers);
     if (log?.enabled('debug')) log.write('debug', `request ${req.method} ${url} (attempt ${attempt})`, { headers: log.headers(headers), ...(body === undefined ? {} : { body }) });
     let res: Response;
     try {

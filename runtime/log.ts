@@ -80,6 +80,8 @@ export class CallLog {
   private readonly threshold: number;
   /** Replaces the secrets; a closure, so that inspecting the log never shows them. */
   private readonly redactor: (text: string) => string;
+  /** This log with more secrets (a closure over the transport's, for the same reason). */
+  private readonly derive: (extra: readonly string[]) => CallLog;
 
   constructor(
     readonly level: Exclude<LogLevel, 'off'>,
@@ -87,6 +89,8 @@ export class CallLog {
     secrets: ReadonlyArray<string | undefined>,
   ) {
     this.threshold = LEVELS[level];
+    const own = [...secrets];
+    this.derive = (extra) => new CallLog(level, logger, [...own, ...extra]);
     const forms = new Set<string>();
     for (const s of secrets) {
       if (typeof s !== 'string' || s.length < 4) continue;
@@ -105,6 +109,21 @@ export class CallLog {
       for (const s of sorted) if (out.includes(s)) out = out.split(s).join('[REDACTED]');
       return out;
     };
+  }
+
+  /**
+   * This log, also redacting the secret header values of `headers` (a call's own `authorization` or
+   * `cookie`, given per call or set by a hook). Itself when there are none.
+   */
+  withSecretsOf(headers: Headers | Record<string, string>): CallLog {
+    const extra: string[] = [];
+    const add = (value: string, name: string) => {
+      if (!REDACTED_HEADER_NAMES.has(name.toLowerCase())) return;
+      extra.push(value, value.replace(/^\s*(Bearer|Basic|Token)\s+/i, ''));
+    };
+    if (headers instanceof Headers) headers.forEach(add);
+    else for (const [k, v] of Object.entries(headers)) add(String(v), k);
+    return extra.length === 0 ? this : this.derive(extra);
   }
 
   /** Whether lines of `level` are written. */
@@ -136,8 +155,7 @@ export class CallLog {
       const k = name.toLowerCase();
       out[k] = REDACTED_HEADER_NAMES.has(k) ? '***' : this.redact(truncate(value, MAX_LOGGED_STRING));
     };
-    if (typeof (headers as Headers).forEach === 'function' && typeof (headers as Headers).get === 'function')
-      (headers as Headers).forEach(add);
+    if (headers instanceof Headers) headers.forEach(add);
     else for (const [k, v] of Object.entries(headers)) add(String(v), k);
     return out;
   }

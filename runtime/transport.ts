@@ -130,8 +130,9 @@ export class HttpTransport implements Transport {
    */
   private async send(req: HttpRequest, options: RequestOptions, scope: CallScope): Promise<HttpResult> {
     const r = options.headers ? { ...req, headers: { ...req.headers, ...options.headers } } : req;
-    const log = this.http.log;
+    let log = this.http.log;
     if (!log) return sendWithRetries(this.http, r, scope, this.retryPolicy(options));
+    if (r.headers) log = log.withSecretsOf(r.headers); // the call's own credentials, redacted like the key
     const started = performance.now();
     const retries: string[] = [];
     try {

@@ -128,6 +128,20 @@ describe('logging', () => {
     }
   });
 
+  it("debug: a call's own authorization (a keyless client) is redacted too, even when the server echoes it", async () => {
+    const rec = recorder();
+    const token = 'tenant-token-5d1e8a';
+    const { server } = await setup({ users: { [token]: { user: 'alice' } } });
+    const t = createTransport({ baseUrl: server.url, logLevel: 'debug', logger: rec.logger });
+    server.faults.add({ method: 'GET', path: '/api/ai/queue', kind: 'echo-key' });
+    await rejectionOf(
+      t.request({ method: 'GET', path: '/api/ai/queue' }, { headers: { authorization: `Bearer ${token}` } }),
+    );
+    expect(rec.lines.map((l) => l.level)).toEqual(['debug', 'debug', 'error']);
+    expect(rec.lines[1]!.text).toContain('you sent Authorization: [REDACTED]');
+    for (const { text } of rec.lines) expect(text).not.toContain(token);
+  });
+
   it('a logger that throws does not fail the call; a logger without the methods is refused', async () => {
     const throwing = {
       debug() {},
