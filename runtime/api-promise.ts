@@ -62,11 +62,6 @@ export class APIPromise<T> extends Promise<T> {
     });
   }
 
-  // Methods such as `then` must make plain promises, never call this constructor.
-  static override get [Symbol.species](): PromiseConstructor {
-    return Promise;
-  }
-
   /** A promise over a transport's result: the data is `result.data`, mapped by `map` when given. */
   static fromResult<T>(result: Promise<HttpResult>): APIPromise<T> {
     return new APIPromise<T>(result, () => result.then((r) => r.data as T));
@@ -109,7 +104,7 @@ export class APIPromise<T> extends Promise<T> {
     if (this.result) return this.result;
     return this.value().then(() => {
       throw new SDKError(
-        "This call went through a Transport whose request() returned a plain Promise, so there is no Response: return the inner transport's promise (an APIPromise) from your wrapper to keep it",
+        "No Response: the Transport's request() returned a plain Promise (a wrapper keeps it by returning the inner transport's promise)",
       );
     });
   }

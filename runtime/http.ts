@@ -19,7 +19,9 @@ import {
 } from './errors.ts';
 import { isBrowser } from './env.ts';
 import type { HookRequest, Hooks } from './hooks.ts';
-import { createCallLog, elapsed, type CallLog, type Logger, type LogLevel } from './log.ts';
+import { loadCallLog, type Logger, type LogLevel } from './log.ts';
+import type { CallLog } from './log-lines.ts';
+import { elapsed } from './scope.ts';
 import { registerSecret } from './redact.ts';
 
 /**
@@ -138,8 +140,8 @@ export class Http {
   readonly baseUrl: string;
   /** The largest success body read, in bytes. */
   readonly maxResponseBytes: number;
-  /** The transport's log, or undefined when logging is off (nothing is built per call then). */
-  readonly log: CallLog | undefined;
+  /** The transport's log (its module loads on demand), or undefined when logging is off: nothing is built per call then. */
+  readonly log: Promise<CallLog | undefined> | undefined;
   /** The transport's hooks, or undefined when there are none. */
   readonly hooks: Hooks | undefined;
   private readonly fetchFn: typeof fetch;
@@ -159,7 +161,7 @@ export class Http {
         secrets.push(v, v.replace(/^\s*(Bearer|Basic|Token)\s+/i, ''));
       }
     }
-    this.log = createCallLog(config.logLevel, config.logger, secrets);
+    this.log = loadCallLog(config.logLevel, config.logger, secrets);
     privateState.set(this, { apiKey: config.apiKey, headers: { ...config.headers } });
   }
 
@@ -182,11 +184,6 @@ export class Http {
     return h;
   }
 
-  /** The `onRequest` hooks, in order, over a `HookRequest` of this attempt (which they may change). */
-  private async runOnRequest(hooks: Hooks, hookRequest: HookRequest): Promise<void> {
-    for (const hook of hooks.onRequest) await hook(hookRequest);
-  }
-
   /**
    * One attempt. Resolves to the parsed JSON body with the `Response` (for `stream`, the unread
    * Response). Runs the `onRequest` hooks before sending and the `onResponse` hooks when the
@@ -201,26 +198,23 @@ export class Http {
     const request = { method: req.method, path: req.path };
     const attempt = (why.attempt = (why.attempt ?? 0) + 1);
     const { hooks } = this;
-    let log = this.log;
+    let log = this.log && (await this.log);
     const url = this.url(req);
-    let headers: Record<string, string> | Headers = this.headersOf(req);
+    let headers = this.headersOf(req);
     let body = req.body;
     let hookRequest: HookRequest | undefined;
     if (hooks) {
       hookRequest = { method: req.method, path: req.path, url, headers: new Headers(headers), body, attempt };
-      await this.runOnRequest(hooks, hookRequest);
-      headers = hookRequest.headers;
+      for (const hook of hooks.onRequest) await hook(hookRequest);
+      headers = Object.fromEntries(hookRequest.headers);
       body = hookRequest.body;
     }
     const apiKey = privateState.get(this)?.apiKey;
-    if (apiKey) {
-      if (headers instanceof Headers) headers.set('authorization', `Bearer ${apiKey}`);
-      else headers['authorization'] = `Bearer ${apiKey}`;
-    }
+    if (apiKey) headers['authorization'] = `Bearer ${apiKey}`;
     const started = log || hooks ? performance.now() : 0;
     // The call's or a hook's own credentials are redacted from its lines like the transport's.
     if (log?.enabled('debug') && (req.headers || hooks)) log = log.withSecretsOf(headers);
-    if (log?.enabled('debug')) log.write('debug', `request ${req.method} ${url} (attempt ${attempt})`, { headers: log.headers(headers), ...(body === undefined ? {} : { body }) });
+    log?.request(req, url, attempt, headers, body);
     let res: Response;
     try {
       res = await this.fetchFn(url, {
@@ -232,7 +226,7 @@ export class Http {
       });
     } catch (err) {
       const error = failure(err, request, why, 'request');
-      if (log?.enabled('debug')) log.write('debug', `no response to ${req.method} ${req.path} (attempt ${attempt}) after ${elapsed(started)} ms: ${error.name}: ${error.message}`);
+      log?.noResponse(req, attempt, started, error);
       throw error;
     }
     if (hooks && hooks.onResponse.length > 0) {
@@ -252,7 +246,7 @@ export class Http {
       } catch (err) {
         throw failure(err, request, why, 'body');
       }
-      if (log?.enabled('debug')) logResponse(log, req, res, attempt, started, text);
+      log?.response(req, res, attempt, started, text);
       const init = { status: res.status, headers: res.headers, request };
       if (text.trim() === '') throw new InvalidResponseError(`The response to ${req.method} ${req.path} has an empty body (status ${res.status}); a JSON body was expected`, { ...init, body: text });
       let parsed: unknown;
@@ -269,7 +263,7 @@ export class Http {
     }
     if (res.type === 'opaqueredirect' || (res.status >= 300 && res.status < 400)) {
       void res.body?.cancel().catch(() => undefined);
-      if (log?.enabled('debug')) logResponse(log, req, res, attempt, started, undefined);
+      log?.response(req, res, attempt, started, undefined);
       const location = res.headers.get('location') ?? undefined;
       const where = location === undefined ? 'another location (the runtime hides which)' : truncate(location, 500);
       throw new RedirectError(
@@ -285,7 +279,7 @@ export class Http {
         // The status is known even when the body is cut: keep the status, but a timeout/abort wins.
         if (signal.aborted) throw failure(err, request, why, 'body');
       }
-      if (log?.enabled('debug')) logResponse(log, req, res, attempt, started, text);
+      log?.response(req, res, attempt, started, text);
       let body: unknown = text;
       try {
         body = text ? JSON.parse(text) : text;
@@ -294,22 +288,9 @@ export class Http {
       }
       throw errorFromResponse(res.status, body, res.headers, request);
     }
-    if (log?.enabled('debug')) logResponse(log, req, res, attempt, started, undefined);
+    log?.response(req, res, attempt, started, undefined);
     return { data: res, response: res, text: undefined }; // a stream: the caller reads it
   }
-}
-
-/** The `debug` line of one response: status, headers, and the body (parsed when JSON) or `(stream)`. */
-function logResponse(log: CallLog, req: HttpRequest, res: Response, attempt: number, started: number, text: string | undefined): void {
-  let body: unknown = text === undefined ? '(not read: a stream or a redirect)' : text;
-  if (text !== undefined) {
-    try {
-      body = JSON.parse(text);
-    } catch {
-      /* not JSON: the text, cut */
-    }
-  }
-  log.write('debug', `response ${res.status} to ${req.method} ${req.path} (attempt ${attempt}) in ${elapsed(started)} ms`, { headers: log.headers(res.headers), body });
 }
 
 /**

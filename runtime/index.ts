@@ -9,7 +9,7 @@
  * call made through `createTransport` from this entry.
  *
  * Modules, in dependency order (imports point only to earlier ones; no cycles):
- * `redact` → `errors` → `env`, `validation`, `validator-support`, `hooks`, `log` → `options` →
+ * `redact` → `errors` → `env`, `validation`, `validator-support`, `hooks`, `log` (which loads `log-lines` on demand) → `options` →
  * `scope`, `http` → `api-promise`, `retry` → `transport` → `queue-link` → `endpoints`, `sse` → `shared-event-stream`,
  * `queue-outcomes`, `queue-run-state`, `queue-coordinator` → `queue-run` → `resources` → `client`;
  * `proxy` (server side) uses only `errors`, `env` and `options`. The client loads `queue-run` and
@@ -23,7 +23,7 @@ export * from './errors.ts';
 export * from './fine-tunes.ts';
 export type { BeforeRetryHook, HookOptions, HookRequest, HookResponse, Hooks, OnRequestHook, OnResponseHook, RetryContext } from './hooks.ts';
 export * from './http.ts';
-export { DEFAULT_LOG_LEVEL, REDACTED_HEADER_NAMES, type Logger, type LogLevel } from './log.ts'; // the rest of log is internal
+export { DEFAULT_LOG_LEVEL, type Logger, type LogLevel } from './log.ts'; // the rest of log (and log-lines, loaded on demand) is internal
 export * from './options.ts';
 export * from './proxy.ts';
 export { eventStreamStatus, type EventStreamStatus } from './queue-link.ts'; // the rest of queue-link is internal

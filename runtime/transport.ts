@@ -5,10 +5,9 @@
  * bundle of one per-model call carries neither the resources, nor the queue machinery, nor SSE.
  */
 import { APIPromise } from './api-promise.ts';
-import { APIError, requestIdOf } from './errors.ts';
+import { requestIdOf } from './errors.ts';
 import { resolveHooks, runBeforeRetry, type Hooks, type RetryContext } from './hooks.ts';
 import { Http, type HttpRequest, type HttpResult } from './http.ts';
-import { elapsed, type CallLog } from './log.ts';
 import { resolveOptions, type ClientOptions } from './options.ts';
 import { sendWithRetries, type RetryPolicy } from './retry.ts';
 import { CallScope, type RequestOptions } from './scope.ts';
@@ -85,21 +84,21 @@ export class HttpTransport implements Transport {
 
   /**
    * The retry policy of a call (`options.maxRetries` overrides the transport's), with the
-   * `beforeRetry` hooks. `retries` (when given) collects why each retry was made, for the log.
+   * `beforeRetry` hooks. `retries` (when given) collects the error that each retry followed, for the log.
    */
-  retryPolicy(options: RequestOptions = {}, retries?: string[]): RetryPolicy {
+  retryPolicy(options: RequestOptions = {}, retries?: unknown[]): RetryPolicy {
     const policy: RetryPolicy = { maxRetries: options.maxRetries ?? this.settings.maxRetries, baseDelayMs: this.settings.retryBaseDelayMs, maxDelayMs: this.settings.retryMaxDelayMs };
     const { hooks } = this;
-    const log = this.http.log;
-    if ((hooks && hooks.beforeRetry.length > 0) || log) {
+    const logging = this.http.log;
+    if ((hooks && hooks.beforeRetry.length > 0) || logging) {
       policy.beforeRetry = async (context: RetryContext) => {
-        if (!(await runBeforeRetry(hooks, context))) {
-          log?.write('warn', `${context.request.method} ${context.request.path}: a beforeRetry hook vetoed the retry after ${describe(context.error)} (attempt ${context.attempt})`);
-          return false;
+        const ok = await runBeforeRetry(hooks, context);
+        const log = logging && (await logging);
+        if (log) {
+          log.retry(context, !ok);
+          if (ok) retries?.push(context.error);
         }
-        retries?.push(describe(context.error));
-        log?.write('warn', `retrying ${context.request.method} ${context.request.path} after ${describe(context.error)} (attempt ${context.attempt} failed; ${context.retriesLeft} ${context.retriesLeft === 1 ? 'retry' : 'retries'} left)`);
-        return true;
+        return ok;
       };
     }
     return policy;
@@ -130,18 +129,18 @@ export class HttpTransport implements Transport {
    */
   private async send(req: HttpRequest, options: RequestOptions, scope: CallScope): Promise<HttpResult> {
     const r = options.headers ? { ...req, headers: { ...req.headers, ...options.headers } } : req;
-    let log = this.http.log;
+    let log = this.http.log && (await this.http.log); // no await when logging is off
     if (!log) return sendWithRetries(this.http, r, scope, this.retryPolicy(options));
     if (r.headers) log = log.withSecretsOf(r.headers); // the call's own credentials, redacted like the key
     const started = performance.now();
-    const retries: string[] = [];
+    const retries: unknown[] = [];
     try {
       const result = await sendWithRetries(this.http, r, scope, this.retryPolicy(options, retries));
-      if (log.enabled('info')) logCall(log, 'info', r, `${result.response.status}${r.stream ? ' (stream)' : ''}`, started, retries, requestIdOf(result.response.headers), '');
+      log.call(r, started, retries, { status: result.response.status, requestId: requestIdOf(result.response.headers) });
       return result;
-    } catch (err) {
-      if (log.enabled('error')) logCall(log, 'error', r, 'failed', started, retries, err instanceof APIError ? err.requestId : undefined, `: ${describe(err)}: ${err instanceof Error ? err.message : String(err)}`);
-      throw err;
+    } catch (error) {
+      log.call(r, started, retries, { error });
+      throw error;
     }
   }
 
@@ -156,18 +155,6 @@ export class HttpTransport implements Transport {
       throw err;
     }
   }
-}
-
-/** `503 InternalServerError`, `ConnectionError`: what an error was, for a log line. */
-function describe(err: unknown): string {
-  if (err instanceof APIError && err.status !== undefined) return `${err.status} ${err.name}`;
-  return err instanceof Error ? err.name : typeof err;
-}
-
-/** One `info` / `error` line of a call: method, path, outcome, duration, retries and why, request id, then `tail` (the error). */
-function logCall(log: CallLog, level: 'info' | 'error', req: HttpRequest, outcome: string, started: number, retries: string[], requestId: string | undefined, tail: string): void {
-  const why = retries.length === 0 ? '' : `; ${retries.length} ${retries.length === 1 ? 'retry' : 'retries'} (after ${retries.join(', ')})`;
-  log.write(level, `${req.method} ${req.path} ${outcome} in ${elapsed(started)} ms${why}${requestId === undefined ? '' : `; request id ${requestId}`}${tail}`);
 }
 
 /**

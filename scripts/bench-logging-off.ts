@@ -1,7 +1,7 @@
 // Section (d) of `npm run bench:runtime`, also runnable alone (`npx tsx scripts/bench-logging-off.ts`):
 // what logging, hooks and APIPromise cost on a call. The same `queue.get` through clients of
-//   - the base revision (`BENCH_BASE_REV`, default `main`; its index.ts, runtime/ and generated/
-//     extracted with `git archive` into .tmp/bench-base/<rev>), i.e. "before";
+//   - the base revision (`BENCH_BASE_REV`, default the merge base of HEAD and `main`; its index.ts,
+//     runtime/ and generated/ extracted with `git archive` into .tmp/bench-base/<sha>), i.e. "before";
 //   - this tree with logging off (the default), which must cost no more than before;
 //   - this tree at `logLevel: 'info'` with a logger that drops lines;
 //   - this tree with one no-op `onRequest` hook;
@@ -38,7 +38,7 @@ async function baseClient(rev: string): Promise<{ sha: string; Client: new (o: o
 
 /** Run section (d) and print its lines. */
 export async function benchLoggingOff(n = Number(process.env['BENCH_N'] ?? 1000), warmup = 300): Promise<void> {
-  const rev = process.env['BENCH_BASE_REV'] ?? 'main';
+  const rev = process.env['BENCH_BASE_REV'] ?? execFileSync('git', ['merge-base', 'HEAD', 'main'], { cwd: ROOT, encoding: 'utf8' }).trim();
   const base = await baseClient(rev);
   const server = await startServer({ decide: () => ({ outcome: 'hold' }) });
   try {

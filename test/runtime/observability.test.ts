@@ -261,7 +261,7 @@ describe('withResponse and asResponse', () => {
     expect((await call).images).toHaveLength(1);
     const err = await rejectionOf(call.withResponse());
     expect(err).toBeInstanceOf(SDKError);
-    expect(err.message).toMatch(/returned a plain Promise/);
+    expect(err.message).toMatch(/^No Response: the Transport's request\(\) returned a plain Promise/);
   });
 });
 
