@@ -54,7 +54,7 @@ export interface RetryContext {
   readonly error: Error;
   /** The number of the attempt that failed (1 = the first). */
   readonly attempt: number;
-  /** How many retries are left after this one is counted, per `maxRetries`. */
+  /** How many retries `maxRetries` still allows, this one included (2 before the first retry of the default policy). */
   readonly retriesLeft: number;
   /** The server's `Retry-After` in milliseconds (429, 503), which the SDK waits at least. */
   readonly retryAfterMs: number | undefined;
