@@ -5,7 +5,7 @@
  * the runtime's and the snapshot's own, not copies.
  */
 import { checkBaseUrl as checkRuntimeBaseUrl, isLoopbackHost } from '../runtime/options.ts';
-import { redactText, registerSecret } from '../runtime/redact.ts';
+import { Redactor } from '../runtime/redact.ts';
 import { modelIdProblem } from './schema-check.ts';
 
 /** The service's server (`specs/openapi.yaml`); overridden by `OXEN_BASE_URL` or `--base-url`. */
@@ -72,12 +72,12 @@ export function checkModelId(id: string): string {
 }
 
 /**
- * A function that replaces `key` (4 characters or more; also its JSON-escaped and URI-encoded
- * forms) with `[REDACTED]`: the runtime's redaction (runtime/redact.ts), with `key` registered.
+ * The redactor of a refresh's key: `redactor(key).text(s)` is `s` with `key` (4 characters or
+ * more; also its JSON-escaped and URI-encoded forms) replaced by `[REDACTED]` (the runtime's
+ * `Redactor`, runtime/redact.ts). Holds only this key; nothing is kept once it is dropped.
  */
-export function redactor(key: string): (s: string) => string {
-  registerSecret(key);
-  return redactText;
+export function redactor(key: string): Redactor {
+  return new Redactor([key]);
 }
 
 /** `v`, or `dflt` when undefined. @throws RefreshError naming `name` when `v` is not an integer >= `min`. */

@@ -143,11 +143,11 @@ export async function fetchModels(ids: readonly string[], options: FetchOptions)
             bodies.delete(client.http.url(req));
             if (stop.signal.aborted) return undefined; // cancelled after another model's 401/403
             if (isAuthFailure(err)) {
-              authFailure = { id, status: err.status!, message: redact(err.message) };
+              authFailure = { id, status: err.status!, message: redact.text(err.message) };
               stop.abort();
               return undefined;
             }
-            const reason = redact(failureReason(err, attempts.get(client.http.url(req)) ?? 1, timeoutMs));
+            const reason = redact.text(failureReason(err, attempts.get(client.http.url(req)) ?? 1, timeoutMs));
             progress.tick(id, reason);
             return { id, reason };
           }

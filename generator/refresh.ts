@@ -101,7 +101,8 @@ export async function refresh(options: RefreshOptions): Promise<RefreshResult> {
   const gen = options.generate ?? (async (o: GenerateOptions) => (await import('./index.ts')).generate(o));
   const stream = options.stream ?? process.stderr;
   const key = options.apiKey ?? process.env['OXEN_API_KEY'] ?? '';
-  const say = (line: string) => void stream.write(`${redactor(key)(line)}\n`);
+  const redact = redactor(key);
+  const say = (line: string) => void stream.write(`${redact.text(line)}\n`);
   const add = [...new Set((options.add ?? []).map(checkModelId))];
   const remove = [...new Set((options.remove ?? []).map(checkModelId))];
   const both = add.filter((id) => remove.includes(id));

@@ -45,6 +45,18 @@ export interface EnqueueOptions extends RequestOptions {
   validate?: boolean | undefined;
 }
 
+/**
+ * The call `make` returns, or an `APIPromise` rejected with what it threw while building the request
+ * (a bad path parameter): a rejection, as callers of these functions have always seen.
+ */
+function guarded<T>(make: () => APIPromise<T>): APIPromise<T> {
+  try {
+    return make();
+  } catch (err) {
+    return APIPromise.rejected(err);
+  }
+}
+
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
@@ -168,35 +180,40 @@ export function listGenerations(t: Transport, params: QueueListParams = {}, opti
 /**
  * `GET /api/ai/queue/{generation_id}`.
  * @returns the `Generation` while it is processing.
- * @throws NotFoundError when the generation is terminal (succeeded, failed, cancelled, expired) or unknown.
+ * @throws NotFoundError when the generation is terminal (succeeded, failed, cancelled, expired) or unknown;
+ * SDKError, before sending, when `generationId` is empty, `.` or `..` (or decodes to one).
  */
 export function getGeneration(t: Transport, generationId: string, options?: RequestOptions): APIPromise<Generation> {
-  return APIPromise.from(t.request({ method: 'GET', path: `/api/ai/queue/${encodePath(generationId)}`, expect: generation }, options));
+  return guarded(() => APIPromise.from(t.request({ method: 'GET', path: `/api/ai/queue/${encodePath(generationId, 'generation_id')}`, expect: generation }, options)));
 }
 
 /**
  * `DELETE /api/ai/queue/{generation_id}`: cancel a processing generation (no completion event
  * follows). A `queue.run` through the same transport following it resolves it `cancelled`.
  * @returns `{ status: 'success', generation_id }`.
- * @throws NotFoundError when the generation is terminal or unknown.
+ * @throws NotFoundError when the generation is terminal or unknown; SDKError, before sending, when
+ * `generationId` is empty, `.` or `..` (or decodes to one).
  */
 export function cancelGeneration(t: Transport, generationId: string, options?: RequestOptions): APIPromise<CancelResponse> {
-  const call = APIPromise.from(t.request<CancelResponse>({ method: 'DELETE', path: `/api/ai/queue/${encodePath(generationId)}`, expect: isObjectBody('a cancel response') }, options));
-  // Noted as soon as the cancel succeeds (before the caller's continuation runs), whatever the caller reads.
-  call.then(
-    () => noteCancelled(t, generationId),
-    () => undefined,
-  );
-  return call;
+  return guarded(() => {
+    const call = APIPromise.from(t.request<CancelResponse>({ method: 'DELETE', path: `/api/ai/queue/${encodePath(generationId, 'generation_id')}`, expect: isObjectBody('a cancel response') }, options));
+    // Noted as soon as the cancel succeeds (before the caller's continuation runs), whatever the caller reads.
+    call.then(
+      () => noteCancelled(t, generationId),
+      () => undefined,
+    );
+    return call;
+  });
 }
 
 /**
  * `GET /api/ai/models/{id}`.
  * @returns the model object with its schema normalised to `request_schema` (from `request_schema` or `json_request_schema`).
- * @throws NotFoundError (`Model not found: <id>`), InvalidResponseError (empty, `null` or not an object).
+ * @throws NotFoundError (`Model not found: <id>`), InvalidResponseError (empty, `null` or not an
+ * object); SDKError, before sending, when `id` is empty, `.` or `..` (or decodes to one).
  */
 export function retrieveModel(t: Transport, id: string, options?: RequestOptions): APIPromise<Model> {
-  return APIPromise.from(t.request<Record<string, unknown>>({ method: 'GET', path: `/api/ai/models/${encodePath(id)}`, expect: isObjectBody('a model object') }, options)).map(normaliseModel);
+  return guarded(() => APIPromise.from(t.request<Record<string, unknown>>({ method: 'GET', path: `/api/ai/models/${encodePath(id, 'id')}`, expect: isObjectBody('a model object') }, options)).map(normaliseModel));
 }
 
 /** Normalise a model object: the schema under `request_schema` (the service uses either name). */
@@ -211,20 +228,26 @@ export function normaliseModel(raw: Record<string, unknown>): Model {
  * the repository; `body` typed by `script_type`. Never resent unless surely not processed.
  * @returns the fine-tune object (its shape is not shown by the description).
  * @throws NotFoundError (repository unknown), BadRequestError, AuthenticationError,
- * PermissionDeniedError, InsufficientCreditsError, OutcomeUnknownError, TimeoutError, AbortError.
+ * PermissionDeniedError, InsufficientCreditsError, OutcomeUnknownError, TimeoutError, AbortError;
+ * SDKError, before sending, when `namespace` or `repo_name` is empty, `.` or `..` (or decodes to one).
  */
 export function createFineTune(t: Transport, ref: RepoRef, body: FineTuneCreateParams, options?: RequestOptions): APIPromise<FineTune> {
-  const path = `/api/repos/${encodePath(ref.namespace)}/${encodePath(ref.repo_name)}/fine_tunes`;
-  return APIPromise.from(t.request({ method: 'POST', path, body, expect: isObjectBody('a fine-tune') }, options));
+  return guarded(() => {
+    const path = `/api/repos/${encodePath(ref.namespace, 'namespace')}/${encodePath(ref.repo_name, 'repo_name')}/fine_tunes`;
+    return APIPromise.from(t.request({ method: 'POST', path, body, expect: isObjectBody('a fine-tune') }, options));
+  });
 }
 
 /**
  * `POST /api/repos/{namespace}/{repo_name}/fine_tunes/{id}/tokenize`: only for a fine-tune in the
  * `created` state. Never resent unless surely not processed.
  * @returns the wrapped fine-tune object (its shape is not shown by the description).
- * @throws NotFoundError when the fine-tune does not exist; OutcomeUnknownError, TimeoutError, AbortError.
+ * @throws NotFoundError when the fine-tune does not exist; OutcomeUnknownError, TimeoutError, AbortError;
+ * SDKError, before sending, when `namespace`, `repo_name` or `id` is empty, `.` or `..` (or decodes to one).
  */
 export function tokenizeFineTune(t: Transport, ref: RepoRef & { id: string }, options?: RequestOptions): APIPromise<FineTune> {
-  const path = `/api/repos/${encodePath(ref.namespace)}/${encodePath(ref.repo_name)}/fine_tunes/${encodePath(ref.id)}/tokenize`;
-  return APIPromise.from(t.request({ method: 'POST', path, expect: isObjectBody('a fine-tune') }, options));
+  return guarded(() => {
+    const path = `/api/repos/${encodePath(ref.namespace, 'namespace')}/${encodePath(ref.repo_name, 'repo_name')}/fine_tunes/${encodePath(ref.id, 'id')}/tokenize`;
+    return APIPromise.from(t.request({ method: 'POST', path, expect: isObjectBody('a fine-tune') }, options));
+  });
 }

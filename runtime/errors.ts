@@ -1,11 +1,12 @@
 /**
  * Error classes of the SDK. Every error the SDK throws is an `SDKError`; errors that carry an
  * HTTP response are `APIError`s, subclassed by meaning. Messages carry the server's own text
- * (at most `MAX_MESSAGE_CHARS` of it) and never the API key: every error is redacted when it is
- * constructed (message, stack, body, headers and cause chain; see `redact.ts`), and its
- * `toJSON()` and `util.inspect` forms show only redacted, bounded data.
+ * (at most `MAX_MESSAGE_CHARS` of it) and never a secret of the client: every error is redacted
+ * when it is constructed, with the `Redactor` of the call that made it (given as `redactor`, or
+ * else the one of its `cause`), before any text is cut: message, stack, body, headers and cause
+ * chain (see `redact.ts`). Its `toJSON()` and `util.inspect` forms show only redacted, bounded data.
  */
-import { redactErrorChain, redactText, redactValue } from './redact.ts';
+import { Redactor } from './redact.ts';
 
 /** How many characters of a server's message an error message keeps (the rest is cut, saying so). */
 export const MAX_MESSAGE_CHARS = 1_000;
@@ -18,30 +19,71 @@ export function truncate(text: string, max: number = MAX_MESSAGE_CHARS): string 
   return text.length <= max ? text : `${text.slice(0, max)}… [${text.length - max} more characters]`;
 }
 
+/** The redactor each SDK error was made with (held off the error, so that inspecting it shows nothing of it). */
+const redactors = new WeakMap<object, Redactor>();
+
+/** The `Redactor` an SDK error was constructed with (`Redactor.NONE` when none), or undefined for any other value. */
+export function redactorOf(err: unknown): Redactor | undefined {
+  return typeof err === 'object' && err !== null ? redactors.get(err) : undefined;
+}
+
 /** A one-line, redacted summary of a `cause` (for `toJSON` and `util.inspect`): `Name: message (code)`, nested causes appended. */
-function summarizeCause(cause: unknown, depth = 0): string | undefined {
+function summarizeCause(r: Redactor, cause: unknown, depth = 0): string | undefined {
   if (cause === undefined || depth > 4) return undefined;
   if (cause instanceof Error) {
     const code = (cause as { code?: unknown }).code;
-    const inner = summarizeCause((cause as { cause?: unknown }).cause, depth + 1);
-    return `${cause.name}: ${truncate(redactText(cause.message))}${typeof code === 'string' ? ` (${code})` : ''}${inner ? `; caused by ${inner}` : ''}`;
+    const inner = summarizeCause(r, (cause as { cause?: unknown }).cause, depth + 1);
+    return `${cause.name}: ${truncate(r.text(String(cause.message)))}${typeof code === 'string' ? ` (${code})` : ''}${inner ? `; caused by ${inner}` : ''}`;
   }
-  return truncate(redactText(typeof cause === 'string' ? cause : String(cause)));
+  return truncate(r.text(typeof cause === 'string' ? cause : String(cause)));
 }
 
-/** Base class of every error this SDK throws. `message`, `stack` and the `cause` chain never contain a registered API key. */
+/** Options of every SDK error. */
+export interface SDKErrorOptions {
+  /** The underlying error (a foreign one is redacted in place, with its cause chain). */
+  cause?: unknown;
+  /**
+   * The secrets to keep out of this error: the redactor of the transport whose call failed.
+   * Default: the redactor of `cause` when it is an SDK error, else none.
+   */
+  redactor?: Redactor | undefined;
+}
+
+/**
+ * The error of `JSON.parse(text)` (`err`) as it reads for the redacted text: runtimes quote a cut
+ * piece of the text in the message (`Unexpected token … "not json: B"...`), which may hold the
+ * start of a secret that whole-secret redaction would miss. Use it as the `cause` of an error.
+ */
+export function redactedJsonError(err: unknown, text: string, redactor: Redactor): unknown {
+  if (redactor.empty || !redactor.contains(text)) return err;
+  try {
+    JSON.parse(redactor.text(text));
+  } catch (e) {
+    return e;
+  }
+  return new SyntaxError('The text is not valid JSON');
+}
+
+/** Base class of every error this SDK throws. `message`, `stack` and the `cause` chain never contain a secret of the client whose call made it. */
 export class SDKError extends Error {
   override name = 'SDKError';
 
-  constructor(message: string, options?: { cause?: unknown }) {
+  constructor(message: string, options?: SDKErrorOptions) {
     const cause = options?.cause;
-    redactErrorChain(cause);
-    super(redactText(message), cause === undefined ? undefined : { cause: typeof cause === 'string' ? redactText(cause) : cause });
+    const r = options?.redactor ?? redactorOf(cause) ?? Redactor.NONE;
+    r.errorChain(cause);
+    super(r.text(message), cause === undefined ? undefined : { cause: typeof cause === 'string' ? r.text(cause) : cause });
+    redactors.set(this, r);
+  }
+
+  /** The redactor of this error (its call's secrets), for subclasses that redact their own fields. */
+  protected get redactor(): Redactor {
+    return redactors.get(this) ?? Redactor.NONE;
   }
 
   /** The error as plain, redacted data: `name`, `message`, the fields of its class, and a summary of `cause`. */
   toJSON(): Record<string, unknown> {
-    const cause = summarizeCause(this.cause);
+    const cause = summarizeCause(this.redactor, this.cause);
     return { name: this.name, message: this.message, ...this.details(), ...(cause === undefined ? {} : { cause }) };
   }
 
@@ -66,7 +108,7 @@ Object.defineProperty(SDKError.prototype, Symbol.for('nodejs.util.inspect.custom
 });
 
 /** Options of an `APIError`. */
-export interface APIErrorInit {
+export interface APIErrorInit extends SDKErrorOptions {
   /** HTTP status, or undefined when no response was received. */
   status?: number | undefined;
   /** The parsed JSON body, or the raw text when it was not JSON. */
@@ -74,7 +116,6 @@ export interface APIErrorInit {
   headers?: Headers | undefined;
   /** HTTP method and path of the request (no query string, never the key). */
   request?: { method: string; path: string } | undefined;
-  cause?: unknown;
 }
 
 /**
@@ -96,10 +137,10 @@ export function requestIdOf(headers: Headers | undefined | null): string | undef
 }
 
 /** A redacted copy of response headers (a server or proxy may echo the `Authorization` header). */
-function redactHeaders(headers: Headers | undefined): Headers | undefined {
+function redactHeaders(r: Redactor, headers: Headers | undefined): Headers | undefined {
   if (!headers) return undefined;
   const copy = new Headers();
-  headers.forEach((value, name) => copy.append(name, redactText(value)));
+  headers.forEach((value, name) => copy.append(name, r.text(value)));
   return copy;
 }
 
@@ -125,10 +166,10 @@ export class APIError extends SDKError {
   readonly requestId: string | undefined;
 
   constructor(message: string, init: APIErrorInit = {}) {
-    super(message, init.cause === undefined ? undefined : { cause: init.cause });
+    super(message, { cause: init.cause, redactor: init.redactor });
     this.status = init.status;
-    this.body = redactValue(init.body);
-    this.headers = redactHeaders(init.headers);
+    this.body = this.redactor.value(init.body);
+    this.headers = redactHeaders(this.redactor, init.headers);
     this.request = init.request;
     this.requestId = this.headers === undefined ? undefined : requestIdOf(this.headers);
   }
@@ -221,7 +262,7 @@ export class RedirectError extends APIError {
   readonly location: string | undefined;
   constructor(message: string, init: APIErrorInit & { location?: string | undefined } = {}) {
     super(message, init);
-    this.location = init.location === undefined ? undefined : redactText(init.location);
+    this.location = init.location === undefined ? undefined : this.redactor.text(init.location);
   }
   protected override details(): Record<string, unknown> {
     return { ...super.details(), ...(this.location === undefined ? {} : { location: this.location }) };
@@ -345,10 +386,10 @@ export function parseRetryAfterMs(value: string | null, now: number = Date.now()
 /**
  * The message string of an error body, cut to `MAX_MESSAGE_CHARS`. The description shows only the
  * 404 body of the queue (`error.type`, `error.title`); other bodies are "not shown", so every
- * common place is tried.
+ * common place is tried. Redacted with `redactor` before it is cut, so no part of a secret stays.
  */
-export function messageFromBody(body: unknown, fallback: string): string {
-  return truncate(rawMessage(body, fallback));
+export function messageFromBody(body: unknown, fallback: string, redactor: Redactor = Redactor.NONE): string {
+  return truncate(redactor.text(rawMessage(body, fallback)));
 }
 
 function rawMessage(body: unknown, fallback: string): string {
@@ -366,10 +407,10 @@ function rawMessage(body: unknown, fallback: string): string {
   return fallback;
 }
 
-/** Map a response status (and its message) to the error class that means it. */
-export function errorFromResponse(status: number, body: unknown, headers: Headers, request: { method: string; path: string }): APIError {
-  const message = messageFromBody(body, `HTTP ${status}`);
-  const init: APIErrorInit = { status, body, headers, request };
+/** Map a response status (and its message) to the error class that means it, redacted with `redactor` (the transport's secrets). */
+export function errorFromResponse(status: number, body: unknown, headers: Headers, request: { method: string; path: string }, redactor: Redactor = Redactor.NONE): APIError {
+  const message = messageFromBody(body, `HTTP ${status}`, redactor);
+  const init: APIErrorInit = { status, body, headers, request, redactor };
   if (status === 402 || /\bcredit/i.test(message)) return new InsufficientCreditsError(message, init);
   if (status === 400) return new BadRequestError(message, init);
   if (status === 401) return new AuthenticationError(message, init);

@@ -11,8 +11,10 @@ import {
   errorFromResponse,
   requestIdOf,
   InvalidResponseError,
+  SDKError,
   MAX_ERROR_BODY_BYTES,
   RedirectError,
+  redactedJsonError,
   ResponseTooLargeError,
   TimeoutError,
   truncate,
@@ -21,8 +23,8 @@ import { isBrowser } from './env.ts';
 import type { HookRequest, Hooks } from './hooks.ts';
 import { loadCallLog, type Logger, type LogLevel } from './log.ts';
 import type { CallLog } from './log-lines.ts';
+import { Redactor } from './redact.ts';
 import { elapsed } from './scope.ts';
-import { registerSecret } from './redact.ts';
 
 /**
  * Checks a parsed success body: returns what is wrong with it (e.g. `expected an object with an
@@ -67,8 +69,27 @@ export function isIdempotent(req: HttpRequest): boolean {
   return req.idempotent ?? req.method !== 'POST';
 }
 
-/** Encode one path segment (ids may contain dots and capitals; never slashes unencoded). */
-export function encodePath(segment: string): string {
+/**
+ * Encode one path parameter as a path segment (ids may contain dots and capitals; never slashes
+ * unencoded). `name` is the parameter's wire name, for the error.
+ * @throws SDKError when the value is not a string, or is empty, `.` or `..` (or decodes to one of
+ * them): such a segment would move the request to another path (`DELETE /api/ai/queue/..` is
+ * `DELETE /api/ai/`), so it is refused before anything is sent.
+ */
+export function encodePath(segment: string, name = 'path parameter'): string {
+  if (typeof segment !== 'string') throw new SDKError(`${name} must be a string, got ${segment === null ? 'null' : typeof segment}`);
+  let decoded = segment;
+  for (let round = 0; round < 4; round++) {
+    if (decoded === '' || decoded === '.' || decoded === '..') {
+      throw new SDKError(`${name} must not be empty, "." or "..", nor decode to one of them (it is a path segment of the request): got ${JSON.stringify(segment.slice(0, 100))}`);
+    }
+    if (!decoded.includes('%')) break;
+    try {
+      decoded = decodeURIComponent(decoded);
+    } catch {
+      break; // not percent-encoded text: sent encoded as it is
+    }
+  }
   return encodeURIComponent(segment);
 }
 
@@ -128,9 +149,6 @@ export interface HttpConfig {
 /** The key and the fixed headers of each `Http`, out of reach of `util.inspect` and logging. */
 const privateState = new WeakMap<Http, { apiKey: string | undefined; headers: Record<string, string> }>();
 
-/** Header names whose values are secrets: registered for redaction like the key. */
-const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'x-api-key', 'api-key']);
-
 /**
  * Sends requests for a transport. `send` makes exactly one attempt; retries are decided by the
  * caller (see `retry.ts`). The API key is held in a module-private `WeakMap`, never on a property.
@@ -140,6 +158,11 @@ export class Http {
   readonly baseUrl: string;
   /** The largest success body read, in bytes. */
   readonly maxResponseBytes: number;
+  /**
+   * This transport's secrets: the API key and every custom header value (also without an auth
+   * scheme such as `Bearer `). Every error of its calls is redacted with it; it shows none of them.
+   */
+  readonly redactor: Redactor;
   /** The transport's log (its module loads on demand), or undefined when logging is off: nothing is built per call then. */
   readonly log: Promise<CallLog | undefined> | undefined;
   /** The transport's hooks, or undefined when there are none. */
@@ -151,17 +174,9 @@ export class Http {
     this.maxResponseBytes = config.maxResponseBytes;
     this.fetchFn = config.fetch;
     this.hooks = config.hooks;
-    registerSecret(config.apiKey);
-    const secrets: string[] = [];
-    if (config.apiKey) secrets.push(config.apiKey);
-    for (const [k, v] of Object.entries(config.headers)) {
-      if (SECRET_HEADERS.has(k)) {
-        registerSecret(v);
-        registerSecret(v.replace(/^\s*(Bearer|Basic|Token)\s+/i, ''));
-        secrets.push(v, v.replace(/^\s*(Bearer|Basic|Token)\s+/i, ''));
-      }
-    }
-    this.log = loadCallLog(config.logLevel, config.logger, secrets);
+    this.redactor = new Redactor([config.apiKey, ...Object.values(config.headers)]);
+    // Logs show ordinary header values: the key and the secret headers' values (by name) are redacted.
+    this.log = loadCallLog(config.logLevel, config.logger, [config.apiKey], config.headers);
     privateState.set(this, { apiKey: config.apiKey, headers: { ...config.headers } });
   }
 
@@ -196,6 +211,7 @@ export class Http {
    */
   async send(req: HttpRequest, signal: AbortSignal, why: AttemptContext): Promise<HttpResult> {
     const request = { method: req.method, path: req.path };
+    const redactor = this.redactor;
     const attempt = (why.attempt = (why.attempt ?? 0) + 1);
     const { hooks } = this;
     let log = this.log && (await this.log);
@@ -225,7 +241,7 @@ export class Http {
         redirect: 'manual',
       });
     } catch (err) {
-      const error = failure(err, request, why, 'request');
+      const error = failure(err, request, why, 'request', redactor);
       log?.noResponse(req, attempt, started, error);
       throw error;
     }
@@ -242,18 +258,18 @@ export class Http {
       // The common case: read (capped) and parse the body.
       let text: string;
       try {
-        text = (await readText(res, this.maxResponseBytes, request, false)).text;
+        text = (await readText(res, this.maxResponseBytes, request, false, redactor)).text;
       } catch (err) {
-        throw failure(err, request, why, 'body');
+        throw failure(err, request, why, 'body', redactor);
       }
       log?.response(req, res, attempt, started, text);
-      const init = { status: res.status, headers: res.headers, request };
+      const init = { status: res.status, headers: res.headers, request, redactor };
       if (text.trim() === '') throw new InvalidResponseError(`The response to ${req.method} ${req.path} has an empty body (status ${res.status}); a JSON body was expected`, { ...init, body: text });
       let parsed: unknown;
       try {
         parsed = JSON.parse(text);
       } catch (err) {
-        throw new InvalidResponseError(`Invalid JSON in the response to ${req.method} ${req.path}`, { ...init, body: truncate(text, MAX_ERROR_BODY_BYTES), cause: err });
+        throw new InvalidResponseError(`Invalid JSON in the response to ${req.method} ${req.path}`, { ...init, body: truncate(redactor.text(text), MAX_ERROR_BODY_BYTES), cause: redactedJsonError(err, text, redactor) });
       }
       const problem = parsed === null ? 'the body is null' : req.expect?.(parsed);
       if (problem !== undefined) {
@@ -265,19 +281,21 @@ export class Http {
       void res.body?.cancel().catch(() => undefined);
       log?.response(req, res, attempt, started, undefined);
       const location = res.headers.get('location') ?? undefined;
-      const where = location === undefined ? 'another location (the runtime hides which)' : truncate(location, 500);
+      const where = location === undefined ? 'another location (the runtime hides which)' : truncate(redactor.text(location), 500);
       throw new RedirectError(
         `${req.method} ${req.path} was answered with a redirect${res.status ? ` (${res.status})` : ''} to ${where}. The SDK does not follow redirects; set baseUrl to the final address.`,
-        { status: res.status || undefined, headers: res.headers, request, location },
+        { status: res.status || undefined, headers: res.headers, request, location, redactor },
       );
     }
     if (!res.ok) {
       let text = '';
       try {
-        text = (await readText(res, MAX_ERROR_BODY_BYTES, request, true)).text;
+        const read = await readText(res, MAX_ERROR_BODY_BYTES, request, true, redactor);
+        // Cut at the limit: a secret across the cut is redacted with the part before it.
+        text = read.truncated ? redactor.cutText(read.text) : read.text;
       } catch (err) {
         // The status is known even when the body is cut: keep the status, but a timeout/abort wins.
-        if (signal.aborted) throw failure(err, request, why, 'body');
+        if (signal.aborted) throw failure(err, request, why, 'body', redactor);
       }
       log?.response(req, res, attempt, started, text);
       let body: unknown = text;
@@ -286,7 +304,7 @@ export class Http {
       } catch {
         /* not JSON (or cut): keep the text */
       }
-      throw errorFromResponse(res.status, body, res.headers, request);
+      throw errorFromResponse(res.status, body, res.headers, request, redactor);
     }
     log?.response(req, res, attempt, started, undefined);
     return { data: res, response: res, text: undefined }; // a stream: the caller reads it
@@ -295,9 +313,16 @@ export class Http {
 
 /**
  * Read a response body as text, at most `limit` bytes: beyond it either cut it (`truncateInstead`,
- * for error bodies) or stop and throw `ResponseTooLargeError`. The connection is released either way.
+ * for error bodies; the text is returned as read, with `truncated: true`) or stop and throw
+ * `ResponseTooLargeError` (its headers redacted with `redactor`). The connection is released either way.
  */
-export async function readText(res: Response, limit: number, request: { method: string; path: string }, truncateInstead: boolean): Promise<{ text: string; truncated: boolean }> {
+export async function readText(
+  res: Response,
+  limit: number,
+  request: { method: string; path: string },
+  truncateInstead: boolean,
+  redactor: Redactor = Redactor.NONE,
+): Promise<{ text: string; truncated: boolean }> {
   const body = res.body;
   if (!body) return { text: '', truncated: false };
   const declared = Number(res.headers.get('content-length') ?? NaN);
@@ -310,6 +335,7 @@ export async function readText(res: Response, limit: number, request: { method: 
       headers: res.headers,
       request,
       limitBytes: limit,
+      redactor,
     });
   if (!truncateInstead && !encoded && Number.isFinite(declared) && declared > limit) {
     void body.cancel().catch(() => undefined);
@@ -353,12 +379,19 @@ export async function readText(res: Response, limit: number, request: { method: 
 /**
  * Classify a thrown fetch/body error: abort by the user, timeout, or connection failure. In a
  * browser a rejected `fetch` says nothing about why (CORS, network, offline): the message says
- * only what is known, and `notSent` stays false, so a generating POST is never resent.
+ * only what is known, and `notSent` stays false, so a generating POST is never resent. The error
+ * (and `err` in its cause chain) is redacted with `redactor`, the transport's secrets.
  */
-export function failure(err: unknown, request: { method: string; path: string }, why: AttemptContext, phase: 'request' | 'body'): Error {
+export function failure(
+  err: unknown,
+  request: { method: string; path: string },
+  why: AttemptContext,
+  phase: 'request' | 'body',
+  redactor: Redactor = Redactor.NONE,
+): Error {
   if (err instanceof APIError || err instanceof AbortError) return err;
-  if (why.timedOut()) return new TimeoutError(`${request.method} ${request.path} timed out`, { request, cause: err });
-  if (why.userSignal?.aborted) return new AbortError(`${request.method} ${request.path} was aborted`, { cause: err });
+  if (why.timedOut()) return new TimeoutError(`${request.method} ${request.path} timed out`, { request, cause: err, redactor });
+  if (why.userSignal?.aborted) return new AbortError(`${request.method} ${request.path} was aborted`, { cause: err, redactor });
   const what = `${request.method} ${request.path}`;
   const message = err instanceof Error ? err.message : String(err);
   if (codeOf(err) === undefined && err instanceof TypeError && isBrowser()) {
@@ -366,10 +399,10 @@ export function failure(err: unknown, request: { method: string; path: string },
       phase === 'request'
         ? `${what} failed without a response (${message}): it may have been blocked by CORS or by the network; if it was sent, it may have been processed`
         : `The response to ${what} was cut while it was read (${message})`,
-      { request, cause: err, notSent: false },
+      { request, cause: err, notSent: false, redactor },
     );
   }
   const detail = err instanceof Error && err.cause instanceof Error ? err.cause.message : message;
   const prefix = phase === 'request' ? `Connection error on ${what}` : `The response to ${what} was cut while it was read`;
-  return new ConnectionError(`${prefix}: ${detail}`, { request, cause: err, notSent: phase === 'request' && surelyNotSent(err) });
+  return new ConnectionError(`${prefix}: ${detail}`, { request, cause: err, notSent: phase === 'request' && surelyNotSent(err), redactor });
 }

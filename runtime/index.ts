@@ -9,10 +9,11 @@
  * call made through `createTransport` from this entry.
  *
  * Modules, in dependency order (imports point only to earlier ones; no cycles):
- * `redact` → `errors` → `env`, `validation`, `validator-support`, `hooks`, `log` (which loads `log-lines` on demand) → `options` →
- * `scope`, `http` → `api-promise`, `retry` → `transport` → `queue-link` → `endpoints`, `sse` → `shared-event-stream`,
+ * `redact`, `timer` → `errors` → `env`, `validation`, `validator-support`, `hooks`, `log` (which
+ * loads `log-lines` on demand) → `options` → `scope`, `http` → `api-promise`, `retry` → `transport` →
+ * `queue-link` → `endpoints`, `sse` → `shared-event-stream`,
  * `queue-outcomes`, `queue-run-state`, `queue-coordinator` → `queue-run` → `resources` → `client`;
- * `proxy` (server side) uses only `errors`, `env` and `options`. The client loads `queue-run` and
+ * `proxy` (server side) uses only `redact`, `errors`, `env` and `options`. The client loads `queue-run` and
  * `sse` with a dynamic `import()` (a bundler splits them off), so this index exports only their
  * types; the generated `<model>Run` functions import `queue-run` directly.
  * `types`, `registry` and `fine-tunes` hold types only.
@@ -28,6 +29,7 @@ export * from './options.ts';
 export * from './proxy.ts';
 export { eventStreamStatus, type EventStreamStatus } from './queue-link.ts'; // the rest of queue-link is internal
 export * from './queue-outcomes.ts';
+export { Redactor, REDACTED } from './redact.ts';
 export * from './registry.ts';
 export * from './retry.ts';
 export * from './scope.ts';

@@ -54,13 +54,14 @@ export function resolveLogLevel(level: LogLevel | undefined): LogLevel {
  * separate chunk in a bundle); each logged call awaits it, so no line is lost or reordered. Should
  * that module fail to load (a chunk a page could not fetch), the transport logs nothing and its
  * calls go on.
- * @param secrets the key and the secret header values of the transport, replaced in every line.
+ * @param secrets the key, replaced in every line; so are the values of the secret headers (by name) among `headers`.
  * @throws SDKError for a bad level (see `resolveLogLevel`) or a `logger` without the four methods.
  */
 export function loadCallLog(
   level: LogLevel | undefined,
   logger: Logger | undefined,
   secrets: ReadonlyArray<string | undefined>,
+  headers: Record<string, string> = {},
 ): Promise<CallLog | undefined> | undefined {
   const resolved = resolveLogLevel(level);
   if (resolved === 'off') return undefined;
@@ -69,7 +70,7 @@ export function loadCallLog(
     throw new SDKError('logger must be an object with debug, info, warn and error methods (like console)');
   }
   return import('./log-lines.ts').then(
-    ({ CallLog }) => new CallLog(resolved, target, secrets),
+    ({ CallLog }) => new CallLog(resolved, target, secrets).withSecretsOf(headers),
     () => undefined,
   );
 }

@@ -39,7 +39,12 @@ export interface ClientOptions extends HookOptions {
   maxRetries?: number | undefined;
   /** Base delay of the jittered exponential retry backoff, in milliseconds (default 500). */
   retryBaseDelayMs?: number | undefined;
-  /** Upper bound of one backoff delay, in milliseconds (default 10_000); a longer `Retry-After` is still honoured. */
+  /**
+   * Upper bound of one backoff delay, in milliseconds (default 10_000). A longer `Retry-After` is
+   * still honoured when it fits in the call's remaining time; one longer than that (or than about
+   * 24.8 days, the longest timer, for a call without a timeout) ends the call at once with the
+   * `RateLimitError` (429) or `InternalServerError` (503), whose `Retry-After` says when to come back.
+   */
   retryMaxDelayMs?: number | undefined;
   /**
    * An event stream (`events.stream`, and `queue.run`'s shared stream, which then reconnects) is
@@ -54,7 +59,10 @@ export interface ClientOptions extends HookOptions {
    * larger media.
    */
   maxResponseBytes?: number | undefined;
-  /** Extra headers sent with every request (their values are redacted from errors like the key). */
+  /**
+   * Extra headers sent with every request. Every value (and a value without its auth scheme, such
+   * as `Bearer `) is a secret of this client, redacted from its errors like the key.
+   */
   headers?: Record<string, string> | undefined;
   /**
    * How much to log: `'off'` (default), `'error'` (failed calls), `'warn'` (and each retry),
@@ -93,10 +101,13 @@ export const DEFAULT_EVENT_STREAM_IDLE_TIMEOUT_MS = 45_000;
 /** Default largest response body read: 100 MiB. */
 export const DEFAULT_MAX_RESPONSE_BYTES = 100 * 1024 * 1024;
 
-/** True for `localhost` (and `*.localhost`), `127.0.0.0/8` and `::1`. */
+/**
+ * True for `localhost`, `127.0.0.0/8` and `::1`. Not for a subdomain of `localhost`
+ * (`evil.localhost`): a resolver may send that name through DNS to any address.
+ */
 export function isLoopbackHost(hostname: string): boolean {
   const h = hostname.toLowerCase().replace(/^\[|\]$/g, '');
-  if (h === 'localhost' || h.endsWith('.localhost')) return true;
+  if (h === 'localhost') return true;
   if (h === '::1' || h === '0:0:0:0:0:0:0:1') return true;
   const v4 = /^127\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(h);
   return v4 !== null && v4.slice(1).every((n) => Number(n) <= 255);

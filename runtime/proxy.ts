@@ -7,7 +7,7 @@
 import { SDKError } from './errors.ts';
 import { env, isBrowser } from './env.ts';
 import { checkBaseUrl, DEFAULT_BASE_URL } from './options.ts';
-import { redactText, registerSecret } from './redact.ts';
+import { Redactor } from './redact.ts';
 
 /** Options of `createProxyHandler`. Sizes in bytes. */
 export interface ProxyOptions {
@@ -163,7 +163,7 @@ export function createProxyHandler(options: ProxyOptions = {}): ProxyHandler {
   if (isBrowser()) throw new SDKError('createProxyHandler runs on a server: in a browser the API key would be visible to every visitor');
   const apiKey = options.apiKey ?? env('OXEN_API_KEY');
   if (!apiKey) throw new SDKError('createProxyHandler needs an API key: pass apiKey or set OXEN_API_KEY on the server');
-  registerSecret(apiKey);
+  const redactor = new Redactor([apiKey]); // this handler's own secret
   const baseUrl = checkBaseUrl(options.baseUrl ?? env('OXEN_BASE_URL') ?? DEFAULT_BASE_URL);
   const f = options.fetch ?? globalThis.fetch.bind(globalThis);
   const prefix = (options.pathPrefix ?? '').replace(/\/+$/, '');
@@ -172,7 +172,7 @@ export function createProxyHandler(options: ProxyOptions = {}): ProxyHandler {
   const allowed = options.allowedOrigins;
   const originAllowed = (origin: string): boolean =>
     allowed === undefined ? false : allowed === '*' ? true : typeof allowed === 'function' ? allowed(origin) : allowed.includes(origin);
-  const redactKey = (text: string): string => redactText(text).split(apiKey).join('[REDACTED]');
+  const redactKey = (text: string): string => redactor.text(text);
 
   return async (request: Request): Promise<Response> => {
     const url = new URL(request.url);
@@ -262,7 +262,9 @@ export function createProxyHandler(options: ProxyOptions = {}): ProxyHandler {
     if (upstream.status >= 400) {
       // Error bodies are small: read (bounded) and redacted, in case the service echoes the key.
       const bytes = (await readLimited(upstream.body, MAX_ERROR_BODY_BYTES, true).catch(() => undefined)) ?? new Uint8Array(0);
-      return new Response(redactKey(new TextDecoder().decode(bytes)), { status: upstream.status, headers: out });
+      // A body cut at the limit may end with the start of the key: that part is redacted too.
+      const text = new TextDecoder().decode(bytes);
+      return new Response(bytes.byteLength >= MAX_ERROR_BODY_BYTES ? redactor.cutText(text) : redactKey(text), { status: upstream.status, headers: out });
     }
     return new Response(upstream.body, { status: upstream.status, headers: out });
   };

@@ -189,7 +189,8 @@ export class Queue<R extends Registry> {
   /**
    * `GET /api/ai/queue/{generation_id}`.
    * @returns the `Generation` while it is processing.
-   * @throws NotFoundError when the generation is terminal (succeeded, failed, cancelled, expired) or unknown.
+   * @throws NotFoundError when the generation is terminal (succeeded, failed, cancelled, expired) or unknown;
+   * SDKError, before sending, when `generationId` is empty, `.` or `..` (or decodes to one).
    */
   get(generationId: string, options?: RequestOptions): APIPromise<Generation> {
     return getGeneration(this.t, generationId, options);
@@ -199,7 +200,8 @@ export class Queue<R extends Registry> {
    * `DELETE /api/ai/queue/{generation_id}`: cancel a processing generation (no completion event
    * follows). A `queue.run` through this client following it resolves it `cancelled`.
    * @returns `{ status: 'success', generation_id }`.
-   * @throws NotFoundError when the generation is terminal or unknown.
+   * @throws NotFoundError when the generation is terminal or unknown; SDKError, before sending, when
+   * `generationId` is empty, `.` or `..` (or decodes to one).
    */
   cancel(generationId: string, options?: RequestOptions): APIPromise<CancelResponse> {
     return cancelGeneration(this.t, generationId, options);
@@ -282,7 +284,8 @@ export class Models {
   /**
    * `GET /api/ai/models/{id}`.
    * @returns the model object with its schema normalised to `request_schema` (from `request_schema` or `json_request_schema`).
-   * @throws NotFoundError (`Model not found: <id>`), InvalidResponseError (an empty, `null` or non-object body).
+   * @throws NotFoundError (`Model not found: <id>`), InvalidResponseError (an empty, `null` or non-object body);
+   * SDKError, before sending, when `id` is empty, `.` or `..` (or decodes to one).
    */
   retrieve(id: string, options?: RequestOptions): APIPromise<Model> {
     return retrieveModel(this.t, id, options);
@@ -300,7 +303,8 @@ export class FineTunes {
    * Never resent unless the service surely did not process it (429, connection refused).
    * @returns the fine-tune object (its shape is not shown by the description).
    * @throws NotFoundError (repository unknown), BadRequestError, AuthenticationError,
-   * PermissionDeniedError, InsufficientCreditsError, OutcomeUnknownError, TimeoutError, AbortError.
+   * PermissionDeniedError, InsufficientCreditsError, OutcomeUnknownError, TimeoutError, AbortError;
+   * SDKError, before sending, when `namespace` or `repo_name` is empty, `.` or `..` (or decodes to one).
    */
   create(ref: RepoRef, body: FineTuneCreateParams, options?: RequestOptions): APIPromise<FineTune> {
     return createFineTune(this.t, ref, body, options);
@@ -309,7 +313,8 @@ export class FineTunes {
   /**
    * `POST /api/repos/{namespace}/{repo_name}/fine_tunes/{id}/tokenize`: only for a fine-tune in the `created` state.
    * @returns the wrapped fine-tune object (its shape is not shown by the description).
-   * @throws NotFoundError when the fine-tune does not exist.
+   * @throws NotFoundError when the fine-tune does not exist; SDKError, before sending, when
+   * `namespace`, `repo_name` or `id` is empty, `.` or `..` (or decodes to one).
    */
   tokenize(ref: RepoRef & { id: string }, options?: RequestOptions): APIPromise<FineTune> {
     return tokenizeFineTune(this.t, ref, options);

@@ -3,8 +3,9 @@
  *
  * - Idempotent requests (GET, DELETE) are retried on connection errors, 429 and 5xx, with
  *   jittered exponential backoff (`retryBaseDelayMs * 2^n * random[1, 2)`, capped at
- *   `retryMaxDelayMs`). After a 429 or 503 with `Retry-After`, the SDK waits at least that long
- *   (and fails at once when that is longer than the call's remaining time).
+ *   `retryMaxDelayMs`). After a 429 or 503 with `Retry-After`, the SDK waits at least that long,
+ *   and fails at once with that error when the wait is longer than the call's remaining time, or
+ *   than `MAX_TIMER_MS` (about 24.8 days) for a call without a timeout.
  * - A generating POST (chat, images, videos, queue enqueue, fine-tune create, tokenize) is retried
  *   only when the server surely did not process it: a 429, or a connection refused before any
  *   byte of the request was sent. Any other failure (5xx, reset, timeout while in flight, a
@@ -17,6 +18,7 @@ import { AbortError, APIError, ConnectionError, OutcomeUnknownError, parseRetryA
 import type { RetryContext } from './hooks.ts';
 import { type Http, type HttpRequest, type HttpResult, isIdempotent } from './http.ts';
 import type { CallScope } from './scope.ts';
+import { MAX_TIMER_MS, startTimer } from './timer.ts';
 
 /** Retry settings, from the client's options and the call's `maxRetries`. */
 export interface RetryPolicy {
@@ -51,7 +53,7 @@ export function isFatalStatus(err: unknown): boolean {
   return err instanceof APIError && err.status !== undefined && err.status >= 400 && err.status < 500 && err.status !== 408 && err.status !== 429;
 }
 
-/** Sleep `ms`, rejecting with the signal's reason when it aborts first. */
+/** Sleep `ms` (any length, see `startTimer`), rejecting with the signal's reason when it aborts first. */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
@@ -60,10 +62,10 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
       resolve();
     };
     const onAbort = () => {
-      clearTimeout(timer);
+      cancel();
       reject(signal?.reason);
     };
-    const timer = setTimeout(done, Math.max(0, ms));
+    const cancel = startTimer(ms, done);
     signal?.addEventListener('abort', onAbort, { once: true });
   });
 }
@@ -90,9 +92,9 @@ export async function sendWithRetries(http: Http, req: HttpRequest, scope: CallS
   const remainingMs = () => (Number.isFinite(scope.timeoutMs) && scope.timeoutMs > 0 ? scope.timeoutMs - (performance.now() - started) : Infinity);
   const willRetry = (error: unknown, retriesLeft: number): boolean => {
     if (retriesLeft <= 0 || !isRetryable(error, idempotent)) return false;
-    // A Retry-After longer than the time left cannot be honoured: fail now with that error.
+    // A Retry-After longer than the time left (or than any timer, ~24.8 days) is not honoured: fail now with that error.
     const after = retryAfterOf(error);
-    return after === undefined || after < remainingMs();
+    return after === undefined || after < Math.min(remainingMs(), MAX_TIMER_MS);
   };
 
   const why = { timedOut: scope.timedOut, userSignal: scope.userSignal };
@@ -131,8 +133,9 @@ export async function sendWithRetries(http: Http, req: HttpRequest, scope: CallS
       {
         retries: policy.maxRetries,
         factor: 2,
-        minTimeout: policy.baseDelayMs,
-        maxTimeout: policy.maxDelayMs,
+        // p-retry hands its delays to setTimeout: kept within what a timer honours.
+        minTimeout: Math.min(policy.baseDelayMs, MAX_TIMER_MS),
+        maxTimeout: Math.min(policy.maxDelayMs, MAX_TIMER_MS),
         randomize: true,
         signal: scope.signal,
         // Honour Retry-After (429, 503): wait that long first; p-retry's own (short) backoff follows.

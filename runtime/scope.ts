@@ -2,6 +2,8 @@
  * The lifetime of one call (`CallScope`) and the options every call takes (`RequestOptions`).
  */
 import { AbortError, TimeoutError } from './errors.ts';
+import { Redactor } from './redact.ts';
+import { startTimer } from './timer.ts';
 
 /** Milliseconds since `started` (a `performance.now()`), rounded to 0.1 ms. */
 export function elapsed(started: number): number {
@@ -27,22 +29,31 @@ export interface RequestOptions {
 
 /**
  * The lifetime of one call: the caller's `signal` and the call's timeout combined into one
- * `AbortSignal` that covers every attempt and every retry delay. `dispose` must be called when
- * the call ends (it clears the timer and unlinks the caller's signal).
+ * `AbortSignal` that covers every attempt and every retry delay, and the `redactor` of the
+ * transport that made the call (the errors of the call are redacted with it). `dispose` must be
+ * called when the call ends (it clears the timer and unlinks the caller's signal).
  */
 export class CallScope {
   private readonly controller = new AbortController();
-  private timer: ReturnType<typeof setTimeout> | undefined;
+  private cancelTimer: (() => void) | undefined;
   private expired = false;
   private readonly onAbort = () => this.controller.abort();
 
-  /** @param timeoutMs milliseconds; `Infinity` or `0` (or less) means no timeout. */
-  constructor(readonly userSignal: AbortSignal | undefined, readonly timeoutMs: number) {
+  /**
+   * @param timeoutMs milliseconds (any length: beyond `setTimeout`'s limit it is waited in steps);
+   * `Infinity` or `0` (or less) means no timeout.
+   * @param redactor the secrets of the transport that makes the call (default none).
+   */
+  constructor(
+    readonly userSignal: AbortSignal | undefined,
+    readonly timeoutMs: number,
+    readonly redactor: Redactor = Redactor.NONE,
+  ) {
     if (Number.isFinite(timeoutMs) && timeoutMs > 0) {
-      this.timer = setTimeout(() => {
+      this.cancelTimer = startTimer(timeoutMs, () => {
         this.expired = true;
         this.controller.abort();
-      }, timeoutMs);
+      });
     }
     if (userSignal) {
       if (userSignal.aborted) this.controller.abort();
@@ -50,9 +61,9 @@ export class CallScope {
     }
   }
 
-  /** The scope for `options` (`timeoutMs` defaulting to `defaultTimeoutMs`). */
-  static of(options: RequestOptions, defaultTimeoutMs: number): CallScope {
-    return new CallScope(options.signal, options.timeoutMs ?? defaultTimeoutMs);
+  /** The scope for `options` (`timeoutMs` defaulting to `defaultTimeoutMs`), with the transport's `redactor`. */
+  static of(options: RequestOptions, defaultTimeoutMs: number, redactor?: Redactor): CallScope {
+    return new CallScope(options.signal, options.timeoutMs ?? defaultTimeoutMs, redactor);
   }
 
   /** Aborted when the caller aborts, the timeout elapses, or `abort()` is called. */
@@ -71,8 +82,8 @@ export class CallScope {
   }
   /** Stop the timeout (e.g. once an event stream is connected) but keep the caller's signal linked. */
   clearTimeout(): void {
-    if (this.timer !== undefined) clearTimeout(this.timer);
-    this.timer = undefined;
+    this.cancelTimer?.();
+    this.cancelTimer = undefined;
   }
   /** Clear the timer and unlink the caller's signal. Idempotent. */
   dispose(): void {
@@ -81,8 +92,9 @@ export class CallScope {
   }
   /** The error that describes why this scope ended: `TimeoutError` or `AbortError`. */
   endError(what: string, cause?: unknown): TimeoutError | AbortError {
+    const redactor = this.redactor;
     return this.expired
-      ? new TimeoutError(`${what} timed out after ${this.timeoutMs} ms`, cause === undefined ? {} : { cause })
-      : new AbortError(`${what} was aborted`, cause === undefined ? undefined : { cause });
+      ? new TimeoutError(`${what} timed out after ${this.timeoutMs} ms`, cause === undefined ? { redactor } : { cause, redactor })
+      : new AbortError(`${what} was aborted`, cause === undefined ? { redactor } : { cause, redactor });
   }
 }

@@ -6,9 +6,10 @@
  * `shared-event-stream.ts`.
  */
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
-import { AbortError, APIError, ConnectionError, messageFromBody, ResponseTooLargeError, SDKError, truncate } from './errors.ts';
-import type { HttpRequest } from './http.ts';
+import { AbortError, APIError, ConnectionError, MAX_ERROR_BODY_BYTES, messageFromBody, redactedJsonError, ResponseTooLargeError, SDKError, truncate } from './errors.ts';
+import { readText, type HttpRequest } from './http.ts';
 import type { CallScope, RequestOptions } from './scope.ts';
+import { startTimer } from './timer.ts';
 import type { Transport } from './transport.ts';
 import type { AnyServerEvent, ChatCompletionChunk, ServerEvent } from './types.ts';
 
@@ -18,52 +19,87 @@ export interface SseReadOptions {
   onActivity?: (() => void) | undefined;
   /** Fail with `ConnectionError` when one read waits longer than this (0 or undefined: never). */
   idleTimeoutMs?: number | undefined;
-  /** Fail with `ResponseTooLargeError` when one event grows beyond this many bytes. */
+  /**
+   * Fail with `ResponseTooLargeError` when one event grows beyond this many bytes: the bytes read
+   * since the end of the last event (a blank line), comments included.
+   */
   maxEventBytes?: number | undefined;
   /** The request, for error messages. */
   request: { method: string; path: string };
 }
 
+/** Line feed and carriage return: the only bytes that end an SSE line (never part of a multi-byte UTF-8 character). */
+const LF = 0x0a;
+const CR = 0x0d;
+
+/**
+ * How many bytes of `chunk` follow its last blank line (the end of an event), or -1 when it has
+ * none. `previous` is the last byte of the chunk before (a blank line may span two chunks). Two
+ * line-ending bytes in a row end a blank line, except CR LF (one line ending).
+ */
+export function bytesAfterLastBlankLine(chunk: Uint8Array, previous: number | undefined): number {
+  for (let i = chunk.length - 1; i >= 0; i--) {
+    const b = chunk[i]!;
+    if (b !== LF && b !== CR) continue;
+    const before = i > 0 ? chunk[i - 1] : previous;
+    if ((before === LF || before === CR) && !(before === CR && b === LF)) return chunk.length - 1 - i;
+    if (before === CR && b === LF) {
+      // CR LF: a blank line when another line ending precedes it.
+      const earlier = i > 1 ? chunk[i - 2] : i === 1 ? previous : undefined;
+      if (earlier === LF || earlier === CR) return chunk.length - 1 - i;
+    }
+  }
+  return -1;
+}
+
 /**
  * The SSE messages of a response body, parsed by eventsource-parser. Comments (the server's
- * `: keep-alive` lines) are not yielded, but count as activity.
+ * `: keep-alive` lines) are not yielded, but count as activity. Each event is bounded by
+ * `maxEventBytes`: the bytes since the end of the last event (comments included), and the
+ * parser's own buffer (`maxBufferSize`), so that neither comments interleaved with `data:` lines
+ * nor a line that never ends can grow it.
  * @throws ConnectionError when a read waited longer than `idleTimeoutMs` (the connection is then
  * released); ResponseTooLargeError when one event exceeds `maxEventBytes`; the read's own error.
  */
 export async function* sseMessages(body: ReadableStream<Uint8Array>, options: SseReadOptions): AsyncGenerator<EventSourceMessage, void, undefined> {
   const reader = body.getReader();
   const decoder = new TextDecoder();
+  const maxEventBytes = options.maxEventBytes ?? Infinity;
   let pending: EventSourceMessage[] = [];
-  let completed = false; // an event or comment ended during the last feed
+  let overflow = false; // the parser's buffer went beyond maxBufferSize
   const parser = createParser({
-    onEvent: (m) => {
-      pending.push(m);
-      completed = true;
+    onEvent: (m) => void pending.push(m),
+    onError: (err) => {
+      if (err.type === 'max-buffer-size-exceeded') overflow = true;
     },
-    onComment: () => {
-      completed = true;
-    },
+    // Characters, each at least one byte: never more than maxEventBytes of UTF-8.
+    maxBufferSize: Number.isFinite(maxEventBytes) ? maxEventBytes : undefined,
   });
   const idleMs = options.idleTimeoutMs ?? 0;
-  const maxEventBytes = options.maxEventBytes ?? Infinity;
   const { method, path } = options.request;
-  let partialBytes = 0;
+  let partialBytes = 0; // bytes since the end of the last event
+  let lastByte: number | undefined;
   let finished = false;
+  const tooLarge = () =>
+    new ResponseTooLargeError(`An event of ${method} ${path} is larger than maxResponseBytes (${maxEventBytes} bytes); the SDK stopped reading the stream`, {
+      request: options.request,
+      limitBytes: maxEventBytes,
+    });
   try {
     for (;;) {
       let idle = false;
-      const timer =
-        idleMs > 0 && Number.isFinite(idleMs)
-          ? setTimeout(() => {
+      const cancelIdle =
+        idleMs > 0 && idleMs !== Infinity
+          ? startTimer(idleMs, () => {
               idle = true;
               void reader.cancel().catch(() => undefined);
-            }, idleMs)
+            })
           : undefined;
       let result: ReadableStreamReadResult<Uint8Array>;
       try {
         result = await reader.read();
       } finally {
-        if (timer !== undefined) clearTimeout(timer);
+        cancelIdle?.();
       }
       if (idle) {
         throw new ConnectionError(
@@ -73,20 +109,18 @@ export async function* sseMessages(body: ReadableStream<Uint8Array>, options: Ss
       }
       if (result.done) break;
       options.onActivity?.();
-      completed = false;
-      parser.feed(decoder.decode(result.value, { stream: true }));
-      partialBytes = completed ? 0 : partialBytes + result.value.byteLength;
-      if (partialBytes > maxEventBytes) {
-        throw new ResponseTooLargeError(`An event of ${method} ${path} is larger than maxResponseBytes (${maxEventBytes} bytes); the SDK stopped reading the stream`, {
-          request: options.request,
-          limitBytes: maxEventBytes,
-        });
-      }
+      const chunk = result.value;
+      if (chunk.byteLength === 0) continue;
+      const after = bytesAfterLastBlankLine(chunk, lastByte);
+      partialBytes = after < 0 ? partialBytes + chunk.byteLength : after;
+      lastByte = chunk[chunk.byteLength - 1];
+      if (!overflow) parser.feed(decoder.decode(chunk, { stream: true }));
       if (pending.length > 0) {
         const batch = pending;
         pending = [];
-        for (const m of batch) yield m;
+        for (const m of batch) yield m; // the events completed before the one too large
       }
+      if (overflow || partialBytes > maxEventBytes) throw tooLarge();
     }
     const rest = decoder.decode();
     if (rest) parser.feed(rest);
@@ -189,6 +223,7 @@ export class EventStream<E extends AnyServerEvent = ServerEvent> implements Asyn
       throw new ConnectionError(`The event stream (GET /api/events) was interrupted: ${err instanceof Error ? err.message : String(err)}`, {
         request: EVENTS_REQUEST,
         cause: err,
+        redactor: this.scope.redactor,
       });
     } finally {
       this.close();
@@ -205,18 +240,23 @@ export interface EventStreamOptions extends RequestOptions {
   allEvents?: boolean | undefined;
 }
 
-/** The content type of a stream response: an error unless `text/event-stream` (the stream is then released). */
+/**
+ * The content type of a stream response: an error unless `text/event-stream` (the stream is then
+ * released, after reading at most 64 KiB of it for the error's body).
+ */
 async function expectEventStream(response: Response, scope: CallScope, request: { method: string; path: string }, what: string): Promise<void> {
   const type = response.headers.get('content-type') ?? '';
   if (type.toLowerCase().includes('text/event-stream')) return;
-  const text = await response.text().catch(() => '');
+  const redactor = scope.redactor;
+  const read = await readText(response, MAX_ERROR_BODY_BYTES, request, true, redactor).catch(() => ({ text: '', truncated: false }));
   scope.abort();
   scope.dispose();
   throw new APIError(`Expected a text/event-stream answer to ${what}, got ${type || 'no content type'}`, {
     status: response.status,
-    body: truncate(text, 65_536),
+    body: read.truncated ? redactor.cutText(read.text) : read.text,
     headers: response.headers,
     request,
+    redactor,
   });
 }
 
@@ -284,19 +324,20 @@ export class ChatCompletionStream implements AsyncIterable<ChatCompletionChunk> 
         try {
           chunk = JSON.parse(m.data);
         } catch (err) {
-          throw new APIError('Invalid JSON in a chat stream chunk', { status: this.response.status, body: truncate(m.data, 65_536), request, cause: err });
+          const redactor = this.scope.redactor;
+          throw new APIError('Invalid JSON in a chat stream chunk', { status: this.response.status, body: truncate(redactor.text(m.data), 65_536), request, cause: redactedJsonError(err, m.data, redactor), redactor });
         }
         if (chunk && typeof chunk === 'object' && 'error' in chunk && (chunk as { error: unknown }).error) {
-          throw new APIError(messageFromBody(chunk, 'The chat stream reported an error'), { status: this.response.status, body: chunk, request });
+          throw new APIError(messageFromBody(chunk, 'The chat stream reported an error', this.scope.redactor), { status: this.response.status, body: chunk, request, redactor: this.scope.redactor });
         }
         yield chunk as ChatCompletionChunk;
       }
       throw new ConnectionError('The chat stream ended before data: [DONE]', { request });
     } catch (err) {
       if (err instanceof APIError || err instanceof AbortError) throw err;
-      if (this.aborted) throw new AbortError('The chat stream was aborted', { cause: err });
+      if (this.aborted) throw new AbortError('The chat stream was aborted', { cause: err, redactor: this.scope.redactor });
       if (this.scope.signal.aborted) throw this.scope.endError('POST /api/ai/chat/completions', err);
-      throw new ConnectionError(`The chat stream was interrupted: ${err instanceof Error ? err.message : String(err)}`, { request, cause: err });
+      throw new ConnectionError(`The chat stream was interrupted: ${err instanceof Error ? err.message : String(err)}`, { request, cause: err, redactor: this.scope.redactor });
     } finally {
       if (!done) this.scope.abort(); // the consumer stopped early, or an error: release the connection
       this.scope.dispose();

@@ -47,7 +47,9 @@ export interface Transport {
 /**
  * The transport over `fetch`: bearer auth, JSON, redirects refused, capped bodies, retries
  * (`retry.ts`) and errors. Holds no resources. The API key is kept out of every property (see
- * `Http`), so logging or inspecting a transport never shows it.
+ * `Http`), so logging or inspecting a transport never shows it. Its secrets (the key and every
+ * value of `headers`) are its own (`http.redactor`): the errors of its calls are redacted of them,
+ * and nothing of them is kept once the transport is dropped.
  * @throws SDKError at construction for a bad `baseUrl` (not https to a non-loopback host, ...), a
  * bad number option, or an `apiKey` in a browser without `dangerouslyAllowBrowser: true`.
  */
@@ -115,7 +117,7 @@ export class HttpTransport implements Transport {
 
   /** `request`'s result: the call within its own scope, disposed when it ends. */
   private async call(req: HttpRequest, options: RequestOptions): Promise<HttpResult> {
-    const scope = CallScope.of(options, this.settings.timeoutMs);
+    const scope = CallScope.of(options, this.settings.timeoutMs, this.http.redactor);
     try {
       return await this.send(req, options, scope);
     } finally {
@@ -145,7 +147,7 @@ export class HttpTransport implements Transport {
   }
 
   async openStream(req: HttpRequest, options: RequestOptions = {}, connectOnly = false): Promise<{ response: Response; scope: CallScope }> {
-    const scope = CallScope.of(options, this.settings.timeoutMs);
+    const scope = CallScope.of(options, this.settings.timeoutMs, this.http.redactor);
     try {
       const { response } = await this.send({ ...req, stream: true }, options, scope);
       if (connectOnly) scope.clearTimeout();

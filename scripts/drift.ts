@@ -24,7 +24,7 @@ const key = process.env['OXEN_API_KEY'] ?? '';
 const redact = redactor(key);
 
 function fail(message: string): never {
-  process.stderr.write(`${redact(message)}\n`);
+  process.stderr.write(`${redact.text(message)}\n`);
   process.exit(FAILURE);
 }
 
@@ -89,5 +89,5 @@ try {
 }
 
 const out = format === 'markdown' ? renderMarkdown(report) : format === 'json' ? `${JSON.stringify(report, null, 2)}\n` : renderText(report);
-process.stdout.write(redact(out));
+process.stdout.write(redact.text(out));
 process.exitCode = driftExitCode(report);

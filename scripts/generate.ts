@@ -122,10 +122,10 @@ async function runRefresh(): Promise<void> {
       '',
       renderText(r.report),
     ];
-    process.stdout.write(redact(lines.join('\n')));
+    process.stdout.write(redact.text(lines.join('\n')));
   } catch (err) {
     const message = err instanceof RefreshError ? err.message : err instanceof SpecError ? `refresh failed, nothing was written: ${err.message}` : `refresh failed, nothing was written: ${err instanceof Error ? err.message : String(err)}`;
-    console.error(redact(message));
+    console.error(redact.text(message));
     process.exitCode = 2;
   }
 }

@@ -3,7 +3,7 @@
 /**
  * Kinds of faults. Answered before processing (the request has no effect): `429`, `500`, `503`,
  * `404`, `reset`, `hang`, `invalid-json`, `redirect`, `echo-key`, `echo-key-invalid-json`,
- * `echo-key-stream`, `huge-error`. Applied after processing (the request took effect, then the
+ * `echo-key-stream`, `echo-header`, `huge-error`, `sse-interleaved`. Applied after processing (the request took effect, then the
  * answer is replaced): `500-after-enqueue`, `slow-body`, `empty-200`, `null-200`, `large-body`,
  * `duplicate-ids`, `wrong-shape`.
  */
@@ -31,8 +31,18 @@ export type FaultKind =
   | 'echo-key-invalid-json'
   /** 200 text/event-stream whose first event is an error object echoing the Authorization header (a chat stream). */
   | 'echo-key-stream'
+  /**
+   * `status` (default 400) with a text/plain body of `pad` (default 0) `x` characters followed by the
+   * value of the request's `header` (default `authorization`), echoed in `X-Echo` too.
+   */
+  | 'echo-header'
   /** 500 whose error message is `bytes` characters long. */
   | 'huge-error'
+  /**
+   * 200 text/event-stream: one event that never ends, `data:` lines interleaved with `: comment`
+   * lines, `bytes` in all (default 64 MiB), written as the client reads (records `bytesSent`, `closedEarly`).
+   */
+  | 'sse-interleaved'
   /** The enqueue answer lists its first generation id twice (appended at the end), after processing. */
   | 'duplicate-ids'
   /** 200 with `{"unexpected":true}` (not the documented shape), after processing. */
@@ -47,7 +57,9 @@ export interface Fault {
   delayMs?: number; // for slow-body: delay between the headers+first half and the rest of the body; for hang: never answers (until close)
   status?: number; // for redirect: the 3xx status (default 302)
   location?: string; // for redirect: the Location header (default /elsewhere)
-  bytes?: number; // for large-body: body size; for huge-error: message length
+  bytes?: number; // for large-body: body size; for huge-error: message length; for sse-interleaved: stream size
+  header?: string; // for echo-header: the request header echoed (default authorization)
+  pad?: number; // for echo-header: characters before the echoed value
   chunked?: boolean; // for large-body: omit Content-Length
 }
 

@@ -180,6 +180,25 @@ export async function startServer(options: LocalServerOptions = {}): Promise<Loc
     pump();
   };
 
+  /** A 200 event stream of `total` bytes: one event whose `data:` lines alternate with comments, never ended (backpressure honoured). */
+  const sendInterleaved = (res: ServerResponse, entry: LocalServer['requests'][number], total: number): void => {
+    const piece = Buffer.from(`data: ${'d'.repeat(4000)}\n: ${'c'.repeat(4000)}\n`);
+    entry.status = 200;
+    entry.bytesSent = 0;
+    res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' });
+    res.on('close', () => {
+      if (entry.bytesSent! < total) entry.closedEarly = true;
+    });
+    const pump = (): void => {
+      while (!res.destroyed && entry.bytesSent! < total) {
+        entry.bytesSent! += piece.length;
+        if (!res.write(piece)) return void res.once('drain', pump);
+      }
+      if (!res.destroyed) res.end();
+    };
+    pump();
+  };
+
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const started = Date.now();
     const method = (req.method ?? 'GET').toUpperCase();
@@ -276,6 +295,13 @@ export async function startServer(options: LocalServerOptions = {}): Promise<Loc
           res.end(`data: ${JSON.stringify({ error: { message: `Upstream rejected Authorization: ${auth}`, type: 'upstream_error' } })}\n\n`);
           return;
         }
+        case 'echo-header': {
+          const value = String(req.headers[(fault.header ?? 'authorization').toLowerCase()] ?? '');
+          const body = Buffer.from(`${'x'.repeat(fault.pad ?? 0)}${value}`);
+          return reply({ status: fault.status ?? 400, body, headers: { 'Content-Type': 'text/plain', 'X-Echo': value } });
+        }
+        case 'sse-interleaved':
+          return sendInterleaved(res, entry, fault.bytes ?? 64 * 1024 * 1024);
         case 'huge-error':
           return reply({ status: 500, body: errorBody(ERROR_TYPES[500]!, 'x'.repeat(fault.bytes ?? 1_000_000)) });
         default:
