@@ -13,6 +13,11 @@
 
 import { SDKError } from './errors.ts';
 
+/** Milliseconds since `started` (a `performance.now()`), rounded to 0.1 ms: `HookResponse.durationMs`. */
+export function elapsed(started: number): number {
+  return Math.round((performance.now() - started) * 10) / 10;
+}
+
 /** One attempt's request as `onRequest` sees it. */
 export interface HookRequest {
   readonly method: 'GET' | 'POST' | 'DELETE';

@@ -20,11 +20,10 @@ import {
   truncate,
 } from './errors.ts';
 import { isBrowser } from './env.ts';
-import type { HookRequest, Hooks } from './hooks.ts';
+import { elapsed, type HookRequest, type Hooks } from './hooks.ts';
 import { loadCallLog, type Logger, type LogLevel } from './log.ts';
 import type { CallLog } from './log-lines.ts';
 import { Redactor } from './redact.ts';
-import { elapsed } from './scope.ts';
 
 /**
  * Checks a parsed success body: returns what is wrong with it (e.g. `expected an object with an

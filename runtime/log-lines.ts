@@ -37,7 +37,7 @@ export const REDACTED_HEADER_NAMES: ReadonlySet<string> = new Set([
 /** `text` cut to `max` characters, saying how much was cut (as `truncate` of `errors.ts`). */
 const cut = (text: string, max: number): string =>
   text.length <= max ? text : `${text.slice(0, max)}… [${text.length - max} more characters]`;
-/** Milliseconds since `started` (as `elapsed` of `scope.ts`). */
+/** Milliseconds since `started` (as `elapsed` of `hooks.ts`). */
 const since = (started: number): number => Math.round((performance.now() - started) * 10) / 10;
 /** The error's fields an `APIError` has (read by shape; see the imports). */
 const apiFields = (err: unknown): Partial<Pick<APIError, 'status' | 'requestId'>> =>

@@ -5,11 +5,6 @@ import { AbortError, TimeoutError } from './errors.ts';
 import { Redactor } from './redact.ts';
 import { startTimer } from './timer.ts';
 
-/** Milliseconds since `started` (a `performance.now()`), rounded to 0.1 ms. */
-export function elapsed(started: number): number {
-  return Math.round((performance.now() - started) * 10) / 10;
-}
-
 /** Options every call takes. Times are in milliseconds. */
 export interface RequestOptions {
   /** Ends the call (and any retries) with `TimeoutError` after this many milliseconds. */
