@@ -35,7 +35,8 @@ export class ChatCompletionStream implements AsyncIterable<ChatCompletionChunk> 
   private settle!: { resolve: (c: ChatCompletion) => void; reject: (e: unknown) => void };
 
   constructor(
-    private readonly response: Response,
+    /** The live HTTP response the stream reads (its body belongs to the stream: do not read it). */
+    readonly response: Response,
     private readonly scope: CallScope,
     private readonly maxEventBytes: number = Infinity,
   ) {

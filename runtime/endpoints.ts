@@ -8,7 +8,12 @@
  * A success answer that is empty, `null`, not JSON or not the documented shape is an
  * `InvalidResponseError`; for a generating POST it arrives as an `OutcomeUnknownError` with reason
  * `invalid_response` (the request was probably processed, so it is not resent).
+ *
+ * Each returns an `APIPromise`: `await` gives the result; `withResponse()` gives it with the HTTP
+ * `Response` and the request id; `asResponse()` the `Response` alone. The request is sent once,
+ * when the function is called.
  */
+import { APIPromise } from './api-promise.ts';
 import { SDKError } from './errors.ts';
 import { encodePath, type HttpRequest, type ResponseCheck } from './http.ts';
 import type { FineTuneCreateParams } from './fine-tunes.ts';
@@ -38,6 +43,18 @@ export interface EnqueueOptions extends RequestOptions {
    * service accepts invalid parameters at enqueue and the generation later fails or vanishes).
    */
   validate?: boolean | undefined;
+}
+
+/**
+ * The call `make` returns, or an `APIPromise` rejected with what it threw while building the request
+ * (a bad path parameter): a rejection, as callers of these functions have always seen.
+ */
+function guarded<T>(make: () => APIPromise<T>): APIPromise<T> {
+  try {
+    return make();
+  } catch (err) {
+    return APIPromise.rejected(err);
+  }
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {
@@ -78,8 +95,8 @@ const generation: ResponseCheck = (body) => (isObject(body) && typeof body['gene
  * InsufficientCreditsError, OutcomeUnknownError (5xx, reset or timeout while in flight, unusable
  * answer: never resent), TimeoutError, AbortError.
  */
-export function generateImages(t: Transport, body: Record<string, unknown>, options?: RequestOptions): Promise<ImageResult<ResponseFormat>> {
-  return t.request({ method: 'POST', path: '/api/ai/images/generate', body, expect: imageResult }, endpointTimeout(t, 'images', options));
+export function generateImages(t: Transport, body: Record<string, unknown>, options?: RequestOptions): APIPromise<ImageResult<ResponseFormat>> {
+  return APIPromise.from(t.request({ method: 'POST', path: '/api/ai/images/generate', body, expect: imageResult }, endpointTimeout(t, 'images', options)));
 }
 
 /**
@@ -89,8 +106,8 @@ export function generateImages(t: Transport, body: Record<string, unknown>, opti
  * @throws BadRequestError (an input URL the service could not fetch: 403 Forbidden), NotFoundError,
  * InsufficientCreditsError, OutcomeUnknownError, TimeoutError, AbortError.
  */
-export function editImages(t: Transport, body: Record<string, unknown>, options?: RequestOptions): Promise<ImageResult<ResponseFormat>> {
-  return t.request({ method: 'POST', path: '/api/ai/images/edit', body, expect: imageResult }, endpointTimeout(t, 'images', options));
+export function editImages(t: Transport, body: Record<string, unknown>, options?: RequestOptions): APIPromise<ImageResult<ResponseFormat>> {
+  return APIPromise.from(t.request({ method: 'POST', path: '/api/ai/images/edit', body, expect: imageResult }, endpointTimeout(t, 'images', options)));
 }
 
 /**
@@ -101,8 +118,8 @@ export function editImages(t: Transport, body: Record<string, unknown>, options?
  * @throws UnprocessableEntityError (both or neither of `prompt` / `multi_prompt`), NotFoundError,
  * InsufficientCreditsError, OutcomeUnknownError (the video may still be billed), TimeoutError, AbortError.
  */
-export function generateVideos(t: Transport, body: Record<string, unknown>, options?: RequestOptions): Promise<VideoResult<ResponseFormat>> {
-  return t.request({ method: 'POST', path: '/api/ai/videos/generate', body, expect: videoResult }, endpointTimeout(t, 'videos', options));
+export function generateVideos(t: Transport, body: Record<string, unknown>, options?: RequestOptions): APIPromise<VideoResult<ResponseFormat>> {
+  return APIPromise.from(t.request({ method: 'POST', path: '/api/ai/videos/generate', body, expect: videoResult }, endpointTimeout(t, 'videos', options)));
 }
 
 /**
@@ -113,9 +130,9 @@ export function generateVideos(t: Transport, body: Record<string, unknown>, opti
  * model to call`, `Messages array cannot be empty`), NotFoundError, InsufficientCreditsError,
  * OutcomeUnknownError (never resent), TimeoutError, AbortError.
  */
-export async function createChatCompletion(t: Transport, body: Record<string, unknown>, options?: RequestOptions): Promise<ChatCompletion> {
-  if (body['stream'] === true) throw new SDKError('createChatCompletion does not stream: use client.chat.completions.create({ ..., stream: true }) or openChatStream');
-  return t.request({ method: 'POST', path: '/api/ai/chat/completions', body, expect: chatCompletion }, endpointTimeout(t, 'chat', options));
+export function createChatCompletion(t: Transport, body: Record<string, unknown>, options?: RequestOptions): APIPromise<ChatCompletion> {
+  if (body['stream'] === true) return APIPromise.rejected(new SDKError('createChatCompletion does not stream: use client.chat.completions.create({ ..., stream: true }) or openChatStream'));
+  return APIPromise.from(t.request({ method: 'POST', path: '/api/ai/chat/completions', body, expect: chatCompletion }, endpointTimeout(t, 'chat', options)));
 }
 
 /**
@@ -138,10 +155,14 @@ export function validateQueueBody(body: Record<string, unknown>, options: Enqueu
  * BadRequestError, InsufficientCreditsError, OutcomeUnknownError (5xx, reset or timeout while in
  * flight, unusable answer: check `queue.list()`), TimeoutError, AbortError.
  */
-export async function enqueueGenerations(t: Transport, body: Record<string, unknown>, options?: EnqueueOptions, validate?: CompiledValidator | null): Promise<EnqueueResponse> {
-  validateQueueBody(body, options, validate);
+export function enqueueGenerations(t: Transport, body: Record<string, unknown>, options?: EnqueueOptions, validate?: CompiledValidator | null): APIPromise<EnqueueResponse> {
+  try {
+    validateQueueBody(body, options, validate);
+  } catch (err) {
+    return APIPromise.rejected(err);
+  }
   const { validate: _v, ...rest } = options ?? {};
-  return t.request(enqueueRequest(body), rest);
+  return APIPromise.from(t.request(enqueueRequest(body), rest));
 }
 
 /** The request of `POST /api/ai/queue` (shared with `queue.run`). */
@@ -154,8 +175,8 @@ export function enqueueRequest(body: Record<string, unknown>): HttpRequest {
  * @returns `{ count, generations }`.
  * @throws AuthenticationError, PermissionDeniedError, TimeoutError, AbortError, ConnectionError.
  */
-export function listGenerations(t: Transport, params: QueueListParams = {}, options?: RequestOptions): Promise<QueueListResponse> {
-  return t.request({ method: 'GET', path: '/api/ai/queue', query: { ...params }, expect: queueList }, options);
+export function listGenerations(t: Transport, params: QueueListParams = {}, options?: RequestOptions): APIPromise<QueueListResponse> {
+  return APIPromise.from(t.request({ method: 'GET', path: '/api/ai/queue', query: { ...params }, expect: queueList }, options));
 }
 
 /**
@@ -164,8 +185,8 @@ export function listGenerations(t: Transport, params: QueueListParams = {}, opti
  * @throws NotFoundError when the generation is terminal (succeeded, failed, cancelled, expired) or unknown;
  * SDKError, before sending, when `generationId` is empty, `.` or `..` (or decodes to one).
  */
-export async function getGeneration(t: Transport, generationId: string, options?: RequestOptions): Promise<Generation> {
-  return t.request({ method: 'GET', path: `/api/ai/queue/${encodePath(generationId, 'generation_id')}`, expect: generation }, options);
+export function getGeneration(t: Transport, generationId: string, options?: RequestOptions): APIPromise<Generation> {
+  return guarded(() => APIPromise.from(t.request({ method: 'GET', path: `/api/ai/queue/${encodePath(generationId, 'generation_id')}`, expect: generation }, options)));
 }
 
 /**
@@ -177,11 +198,17 @@ export async function getGeneration(t: Transport, generationId: string, options?
  * `generationId` is empty, `.` or `..` (or decodes to one), or when `t` has no `state` (see
  * `Transport.state`).
  */
-export async function cancelGeneration(t: Transport, generationId: string, options?: RequestOptions): Promise<CancelResponse> {
-  const state = stateOf(t);
-  const res = await t.request<CancelResponse>({ method: 'DELETE', path: `/api/ai/queue/${encodePath(generationId, 'generation_id')}`, expect: isObjectBody('a cancel response') }, options);
-  state.noteCancelled(generationId);
-  return res;
+export function cancelGeneration(t: Transport, generationId: string, options?: RequestOptions): APIPromise<CancelResponse> {
+  return guarded(() => {
+    const state = stateOf(t);
+    const call = APIPromise.from(t.request<CancelResponse>({ method: 'DELETE', path: `/api/ai/queue/${encodePath(generationId, 'generation_id')}`, expect: isObjectBody('a cancel response') }, options));
+    // Noted as soon as the cancel succeeds (before the caller's continuation runs), whatever the caller reads.
+    call.then(
+      () => state.noteCancelled(generationId),
+      () => undefined,
+    );
+    return call;
+  });
 }
 
 /**
@@ -190,9 +217,8 @@ export async function cancelGeneration(t: Transport, generationId: string, optio
  * @throws NotFoundError (`Model not found: <id>`), InvalidResponseError (empty, `null` or not an
  * object); SDKError, before sending, when `id` is empty, `.` or `..` (or decodes to one).
  */
-export async function retrieveModel(t: Transport, id: string, options?: RequestOptions): Promise<Model> {
-  const raw = await t.request<Record<string, unknown>>({ method: 'GET', path: `/api/ai/models/${encodePath(id, 'id')}`, expect: isObjectBody('a model object') }, options);
-  return normaliseModel(raw);
+export function retrieveModel(t: Transport, id: string, options?: RequestOptions): APIPromise<Model> {
+  return guarded(() => APIPromise.from(t.request<Record<string, unknown>>({ method: 'GET', path: `/api/ai/models/${encodePath(id, 'id')}`, expect: isObjectBody('a model object') }, options)).map(normaliseModel));
 }
 
 /** Normalise a model object: the schema under `request_schema` (the service uses either name). */
@@ -210,9 +236,11 @@ export function normaliseModel(raw: Record<string, unknown>): Model {
  * PermissionDeniedError, InsufficientCreditsError, OutcomeUnknownError, TimeoutError, AbortError;
  * SDKError, before sending, when `namespace` or `repo_name` is empty, `.` or `..` (or decodes to one).
  */
-export async function createFineTune(t: Transport, ref: RepoRef, body: FineTuneCreateParams, options?: RequestOptions): Promise<FineTune> {
-  const path = `/api/repos/${encodePath(ref.namespace, 'namespace')}/${encodePath(ref.repo_name, 'repo_name')}/fine_tunes`;
-  return t.request({ method: 'POST', path, body, expect: isObjectBody('a fine-tune') }, options);
+export function createFineTune(t: Transport, ref: RepoRef, body: FineTuneCreateParams, options?: RequestOptions): APIPromise<FineTune> {
+  return guarded(() => {
+    const path = `/api/repos/${encodePath(ref.namespace, 'namespace')}/${encodePath(ref.repo_name, 'repo_name')}/fine_tunes`;
+    return APIPromise.from(t.request({ method: 'POST', path, body, expect: isObjectBody('a fine-tune') }, options));
+  });
 }
 
 /**
@@ -222,7 +250,9 @@ export async function createFineTune(t: Transport, ref: RepoRef, body: FineTuneC
  * @throws NotFoundError when the fine-tune does not exist; OutcomeUnknownError, TimeoutError, AbortError;
  * SDKError, before sending, when `namespace`, `repo_name` or `id` is empty, `.` or `..` (or decodes to one).
  */
-export async function tokenizeFineTune(t: Transport, ref: RepoRef & { id: string }, options?: RequestOptions): Promise<FineTune> {
-  const path = `/api/repos/${encodePath(ref.namespace, 'namespace')}/${encodePath(ref.repo_name, 'repo_name')}/fine_tunes/${encodePath(ref.id, 'id')}/tokenize`;
-  return t.request({ method: 'POST', path, expect: isObjectBody('a fine-tune') }, options);
+export function tokenizeFineTune(t: Transport, ref: RepoRef & { id: string }, options?: RequestOptions): APIPromise<FineTune> {
+  return guarded(() => {
+    const path = `/api/repos/${encodePath(ref.namespace, 'namespace')}/${encodePath(ref.repo_name, 'repo_name')}/fine_tunes/${encodePath(ref.id, 'id')}/tokenize`;
+    return APIPromise.from(t.request({ method: 'POST', path, expect: isObjectBody('a fine-tune') }, options));
+  });
 }

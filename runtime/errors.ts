@@ -118,6 +118,24 @@ export interface APIErrorInit extends SDKErrorOptions {
   request?: { method: string; path: string } | undefined;
 }
 
+/**
+ * The response headers read for a request id, in order; the first present wins. The API
+ * description shows no request-id header, so the common ones are tried: `x-request-id` (the usual
+ * name), `request-id`, `x-amzn-requestid` and `x-amz-request-id` (AWS front ends), and `cf-ray`
+ * (Cloudflare's id of the request, also useful to the service's support).
+ */
+export const REQUEST_ID_HEADERS: readonly string[] = Object.freeze(['x-request-id', 'request-id', 'x-amzn-requestid', 'x-amz-request-id', 'cf-ray']);
+
+/** The request id of a response (see `REQUEST_ID_HEADERS`), or undefined when it sent none. */
+export function requestIdOf(headers: Headers | undefined | null): string | undefined {
+  if (!headers) return undefined;
+  for (const name of REQUEST_ID_HEADERS) {
+    const v = headers.get(name);
+    if (v) return truncate(v, 200);
+  }
+  return undefined;
+}
+
 /** A redacted copy of response headers (a server or proxy may echo the `Authorization` header). */
 function redactHeaders(r: Redactor, headers: Headers | undefined): Headers | undefined {
   if (!headers) return undefined;
@@ -140,6 +158,12 @@ export class APIError extends SDKError {
   /** The response headers (a redacted copy). */
   readonly headers: Headers | undefined;
   readonly request: { method: string; path: string } | undefined;
+  /**
+   * The service's id of the request, from the first response header of `REQUEST_ID_HEADERS`
+   * (`x-request-id`, `request-id`, ...) present; undefined when no response came or it had none.
+   * Quote it when reporting a problem.
+   */
+  readonly requestId: string | undefined;
 
   constructor(message: string, init: APIErrorInit = {}) {
     super(message, { cause: init.cause, redactor: init.redactor });
@@ -147,6 +171,7 @@ export class APIError extends SDKError {
     this.body = this.redactor.value(init.body);
     this.headers = redactHeaders(this.redactor, init.headers);
     this.request = init.request;
+    this.requestId = this.headers === undefined ? undefined : requestIdOf(this.headers);
   }
 
   protected override details(): Record<string, unknown> {
@@ -156,6 +181,7 @@ export class APIError extends SDKError {
     return {
       ...(this.status === undefined ? {} : { status: this.status }),
       ...(this.request === undefined ? {} : { request: this.request }),
+      ...(this.requestId === undefined ? {} : { requestId: this.requestId }),
       ...(this.body === undefined || this.body === '' ? {} : { body }),
       ...(this.headers === undefined ? {} : { headers }),
     };

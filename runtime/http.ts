@@ -9,6 +9,7 @@ import {
   APIError,
   ConnectionError,
   errorFromResponse,
+  requestIdOf,
   InvalidResponseError,
   SDKError,
   MAX_ERROR_BODY_BYTES,
@@ -19,6 +20,9 @@ import {
   truncate,
 } from './errors.ts';
 import { isBrowser } from './env.ts';
+import { elapsed, type HookRequest, type Hooks } from './hooks.ts';
+import { loadCallLog, type Logger, type LogLevel } from './log.ts';
+import type { CallLog } from './log-lines.ts';
 import { Redactor } from './redact.ts';
 
 /**
@@ -44,6 +48,19 @@ export interface HttpRequest {
   idempotent?: boolean | undefined;
   /** Checks the parsed success body; a problem becomes `InvalidResponseError`. */
   expect?: ResponseCheck | undefined;
+  /** Extra headers of this request (a call's `headers`), over the transport's; see `RequestOptions.headers`. */
+  headers?: Record<string, string> | undefined;
+}
+
+/**
+ * What one attempt gives back: the parsed body (`data`; the `Response` itself for a stream), the
+ * `Response`, and the body's text when the SDK read it (then `response.body` is used up).
+ */
+export interface HttpResult {
+  data: unknown;
+  response: Response;
+  /** The body as read (undefined for a stream, whose body is still unread). */
+  text: string | undefined;
 }
 
 /** Whether `req` may be resent after a failure whose outcome is unknown. */
@@ -108,6 +125,8 @@ function codeOf(err: unknown): string | undefined {
 export interface AttemptContext {
   timedOut: () => boolean;
   userSignal?: AbortSignal | undefined;
+  /** Attempts made so far in this call: `send` counts them here (hooks and logs show the number). */
+  attempt?: number | undefined;
 }
 
 /** What a transport's HTTP layer is made of. The key and the headers are kept private (see `Http`). */
@@ -118,6 +137,12 @@ export interface HttpConfig {
   headers: Record<string, string>;
   /** The largest success body read, in bytes. */
   maxResponseBytes: number;
+  /** How much to log (see `LogLevel`; default env `OXEN_LOG`, else off). */
+  logLevel?: LogLevel | undefined;
+  /** Where to log (default `console`). */
+  logger?: Logger | undefined;
+  /** The transport's hooks, or undefined for none. */
+  hooks?: Hooks | undefined;
 }
 
 /**
@@ -135,6 +160,10 @@ export class Http {
    * scheme such as `Bearer `). Every error of its calls is redacted with it; it shows none of them.
    */
   readonly redactor: Redactor;
+  /** The transport's log (its module loads on demand), or undefined when logging is off: nothing is built per call then. */
+  readonly log: Promise<CallLog | undefined> | undefined;
+  /** The transport's hooks, or undefined when there are none. */
+  readonly hooks: Hooks | undefined;
   private readonly fetchFn: typeof fetch;
   readonly #apiKey: string | undefined;
   readonly #headers: Record<string, string>;
@@ -143,9 +172,12 @@ export class Http {
     this.baseUrl = config.baseUrl.replace(/\/+$/, '');
     this.maxResponseBytes = config.maxResponseBytes;
     this.fetchFn = config.fetch;
+    this.hooks = config.hooks;
     this.redactor = new Redactor([config.apiKey, ...Object.values(config.headers)]);
     this.#apiKey = config.apiKey;
     this.#headers = { ...config.headers };
+    // Logs show ordinary header values: the key and the secret headers' values (by name) are redacted.
+    this.log = loadCallLog(config.logLevel, config.logger, [config.apiKey], config.headers);
   }
 
   /** The full URL of a request. */
@@ -157,36 +189,69 @@ export class Http {
     return url.toString();
   }
 
-  /** Request headers, built per request. The key goes only into `Authorization`. */
+  /** Request headers without the key: the transport's, the call's, then `accept` and `content-type`. */
   private headersOf(req: HttpRequest): Record<string, string> {
-    const h: Record<string, string> = { ...this.#headers, accept: req.stream ? 'text/event-stream' : 'application/json' };
+    const h: Record<string, string> = { ...this.#headers };
+    if (req.headers) for (const [k, v] of Object.entries(req.headers)) h[k.toLowerCase()] = String(v);
+    h['accept'] = req.stream ? 'text/event-stream' : 'application/json';
     if (req.body !== undefined) h['content-type'] = 'application/json';
-    if (this.#apiKey) h['authorization'] = `Bearer ${this.#apiKey}`;
     return h;
   }
 
   /**
-   * One attempt. Resolves to the parsed JSON body (or the unread Response for `stream`).
+   * One attempt. Resolves to the parsed JSON body with the `Response` (for `stream`, the unread
+   * Response). Runs the `onRequest` hooks before sending and the `onResponse` hooks when the
+   * response headers arrive; logs the attempt at `debug`.
    * @throws APIError subclasses for error statuses; `RedirectError` for a 3xx (never followed);
    * `InvalidResponseError` for an empty, non-JSON or misshapen success body;
    * `ResponseTooLargeError` beyond `maxResponseBytes`; `ConnectionError` when no response came
    * (`notSent` tells whether the request surely never left); `TimeoutError` / `AbortError` when
-   * the signal ended it.
+   * the signal ended it; whatever a hook throws.
    */
-  async send(req: HttpRequest, signal: AbortSignal, why: AttemptContext): Promise<unknown> {
+  async send(req: HttpRequest, signal: AbortSignal, why: AttemptContext): Promise<HttpResult> {
     const request = { method: req.method, path: req.path };
     const redactor = this.redactor;
+    const attempt = (why.attempt = (why.attempt ?? 0) + 1);
+    const { hooks } = this;
+    let log = this.log && (await this.log);
+    const url = this.url(req);
+    let headers = this.headersOf(req);
+    let body = req.body;
+    let hookRequest: HookRequest | undefined;
+    if (hooks) {
+      hookRequest = { method: req.method, path: req.path, url, headers: new Headers(headers), body, attempt };
+      for (const hook of hooks.onRequest) await hook(hookRequest);
+      headers = Object.fromEntries(hookRequest.headers);
+      body = hookRequest.body;
+    }
+    const apiKey = this.#apiKey;
+    if (apiKey) headers['authorization'] = `Bearer ${apiKey}`;
+    const started = log || hooks ? performance.now() : 0;
+    // The call's or a hook's own credentials are redacted from its lines like the transport's.
+    if (log?.enabled('debug') && (req.headers || hooks)) log = log.withSecretsOf(headers);
+    log?.request(req, url, attempt, headers, body);
     let res: Response;
     try {
-      res = await this.fetchFn(this.url(req), {
+      res = await this.fetchFn(url, {
         method: req.method,
-        headers: this.headersOf(req),
-        body: req.body === undefined ? null : JSON.stringify(req.body),
+        headers,
+        body: body === undefined ? null : JSON.stringify(body),
         signal,
         redirect: 'manual',
       });
     } catch (err) {
-      throw failure(err, request, why, 'request', redactor);
+      const error = failure(err, request, why, 'request', redactor);
+      log?.noResponse(req, attempt, started, error);
+      throw error;
+    }
+    if (hooks && hooks.onResponse.length > 0) {
+      const context = { request: hookRequest!, response: res, durationMs: elapsed(started), requestId: requestIdOf(res.headers) };
+      try {
+        for (const hook of hooks.onResponse) await hook(context);
+      } catch (err) {
+        void res.body?.cancel().catch(() => undefined);
+        throw err;
+      }
     }
     if (res.ok && !req.stream) {
       // The common case: read (capped) and parse the body.
@@ -196,6 +261,7 @@ export class Http {
       } catch (err) {
         throw failure(err, request, why, 'body', redactor);
       }
+      log?.response(req, res, attempt, started, text);
       const init = { status: res.status, headers: res.headers, request, redactor };
       if (text.trim() === '') throw new InvalidResponseError(`The response to ${req.method} ${req.path} has an empty body (status ${res.status}); a JSON body was expected`, { ...init, body: text });
       let parsed: unknown;
@@ -208,10 +274,11 @@ export class Http {
       if (problem !== undefined) {
         throw new InvalidResponseError(`Unexpected response to ${req.method} ${req.path}: ${problem}`, { ...init, body: parsed });
       }
-      return parsed;
+      return { data: parsed, response: res, text };
     }
     if (res.type === 'opaqueredirect' || (res.status >= 300 && res.status < 400)) {
       void res.body?.cancel().catch(() => undefined);
+      log?.response(req, res, attempt, started, undefined);
       const location = res.headers.get('location') ?? undefined;
       const where = location === undefined ? 'another location (the runtime hides which)' : truncate(redactor.text(location), 500);
       throw new RedirectError(
@@ -229,6 +296,7 @@ export class Http {
         // The status is known even when the body is cut: keep the status, but a timeout/abort wins.
         if (signal.aborted) throw failure(err, request, why, 'body', redactor);
       }
+      log?.response(req, res, attempt, started, text);
       let body: unknown = text;
       try {
         body = text ? JSON.parse(text) : text;
@@ -237,7 +305,8 @@ export class Http {
       }
       throw errorFromResponse(res.status, body, res.headers, request, redactor);
     }
-    return res; // a stream: the caller reads it
+    log?.response(req, res, attempt, started, undefined);
+    return { data: res, response: res, text: undefined }; // a stream: the caller reads it
   }
 }
 

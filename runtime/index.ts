@@ -9,22 +9,26 @@
  * call made through `createTransport` from this entry.
  *
  * Modules, in dependency order (imports point only to earlier ones; no cycles):
- * `redact`, `timer` → `errors` → `env`, `validation`, `validator-support` → `options` → `scope`, `http` →
- * `transport-state` → `retry` → `transport` → `endpoints`, `outputs`, `sse`, `chat-accumulate` →
- * `chat-stream`, `shared-event-stream`, `queue-outcomes`, `queue-run-state`, `queue-coordinator` →
- * `queue-reconcile` → `queue-run` → `queue-follow` → `resources` → `client`; `node/` (the
- * `oxen-inference-sdk/node` entry) uses `outputs`; `proxy` (server side) uses only `redact`, `errors`,
- * `env` and `options`. The client loads `queue-run`, `chat-stream` and `sse` with a dynamic `import()`
- * (a bundler splits them off), so this index exports only their types; the generated `<model>Run`
- * functions import `queue-run` directly, and `followGenerations` (`queue-follow`, with its dynamic
- * `import()`) is exported from the package root.
+ * `redact`, `timer` → `errors` → `env`, `validation`, `validator-support`, `hooks`, `log` (which
+ * loads `log-lines` on demand) → `options` → `scope`, `http` → `api-promise`, `transport-state`,
+ * `retry` → `transport` → `endpoints`, `outputs`, `sse`, `chat-accumulate` → `chat-stream`,
+ * `shared-event-stream`, `queue-outcomes`, `queue-run-state`, `queue-coordinator` → `queue-reconcile`
+ * → `queue-run` → `queue-follow` → `resources` → `client`; `node/` (the `oxen-inference-sdk/node`
+ * entry) uses `outputs`; `proxy` (server side) uses only `redact`, `errors`, `env` and `options`. The
+ * client loads `queue-run`, `chat-stream` and `sse` with a dynamic `import()` (a bundler splits them
+ * off), so this index exports only their types; the generated `<model>Run` functions import
+ * `queue-run` directly, and `followGenerations` (`queue-follow`, with its dynamic `import()`) is
+ * exported from the package root.
  * `types` (with `chat-types`), `registry` and `fine-tunes` hold types only.
  */
+export * from './api-promise.ts';
 export * from './chat-accumulate.ts';
 export * from './endpoints.ts';
 export * from './errors.ts';
 export * from './fine-tunes.ts';
+export type { BeforeRetryHook, HookOptions, HookRequest, HookResponse, Hooks, OnRequestHook, OnResponseHook, RetryContext } from './hooks.ts';
 export * from './http.ts';
+export { DEFAULT_LOG_LEVEL, type Logger, type LogLevel } from './log.ts'; // the rest of log (and log-lines, loaded on demand) is internal
 export * from './options.ts';
 export * from './outputs.ts';
 export * from './proxy.ts';

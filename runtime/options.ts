@@ -5,10 +5,15 @@
  */
 import { SDKError } from './errors.ts';
 import { env, isBrowser } from './env.ts';
+import type { HookOptions } from './hooks.ts';
+import type { Logger, LogLevel } from './log.ts';
 import type { ValidatorSource } from './validation.ts';
 
-/** Options of `new Client(...)` and `createTransport(...)`. Times are in milliseconds, sizes in bytes. */
-export interface ClientOptions {
+/**
+ * Options of `new Client(...)` and `createTransport(...)`. Times are in milliseconds, sizes in
+ * bytes. The hooks `onRequest`, `onResponse` and `beforeRetry` are described in `HookOptions`.
+ */
+export interface ClientOptions extends HookOptions {
   /**
    * Bearer API key. Default: env `OXEN_API_KEY` (there is no environment in a browser). Never
    * logged, never kept on an inspectable property, and redacted from every error. In a browser it
@@ -64,6 +69,16 @@ export interface ClientOptions {
    * as `Bearer `) is a secret of this client, redacted from its errors like the key.
    */
   headers?: Record<string, string> | undefined;
+  /**
+   * How much to log: `'off'` (default), `'error'` (failed calls), `'warn'` (and each retry),
+   * `'info'` (and each call: method, path, status, duration in ms, retries and why), `'debug'` (and
+   * each attempt's headers and bodies). Default: env `OXEN_LOG`, else `'off'`. The key, the
+   * `Authorization` header and cookies never appear in a line, whatever the level.
+   * @throws SDKError at construction for another value.
+   */
+  logLevel?: LogLevel | undefined;
+  /** Where log lines go: any object with console's `debug`, `info`, `warn`, `error` (default the global `console`). */
+  logger?: Logger | undefined;
   /**
    * Where `queue.enqueue` / `queue.run` find a model's compiled validator (the generated `Client`
    * supplies the snapshot's, loaded lazily per model).

@@ -4,7 +4,12 @@
  * light functions of `endpoints.ts`; streaming (`chat-stream.ts`, `sse.ts`) and `queue.run` (`queue-run.ts`) are
  * loaded on first use with a dynamic `import()`, which a bundler splits into its own chunk, so
  * that a page making one image call does not load them.
+ *
+ * Every method that makes one request returns an `APIPromise` (`await` gives the result;
+ * `withResponse()` / `asResponse()` give the HTTP `Response` too). `queue.run` and the event
+ * stream make many requests and return plain promises.
  */
+import { APIPromise } from './api-promise.ts';
 import {
   cancelGeneration,
   createChatCompletion,
@@ -61,7 +66,7 @@ export class ChatCompletions<R extends Registry> {
    * NotFoundError (`Model not found: <name>`), InsufficientCreditsError, OutcomeUnknownError (5xx,
    * reset or timeout while in flight), TimeoutError, AbortError.
    */
-  create<M extends R['chat']>(body: ChatBody<M> & { stream: true }, options?: RequestOptions): Promise<ChatCompletionStream>;
+  create<M extends R['chat']>(body: ChatBody<M> & { stream: true }, options?: RequestOptions): APIPromise<ChatCompletionStream>;
   /**
    * `POST /api/ai/chat/completions`.
    * @returns the `ChatCompletion` (`choices[].message`, `usage`; `created` in Unix seconds).
@@ -69,13 +74,15 @@ export class ChatCompletions<R extends Registry> {
    * NotFoundError (`Model not found: <name>`), InsufficientCreditsError, OutcomeUnknownError (5xx,
    * reset or timeout while in flight, unusable answer), TimeoutError, AbortError.
    */
-  create<M extends R['chat']>(body: ChatBody<M> & { stream?: false | null | undefined }, options?: RequestOptions): Promise<ChatCompletion>;
+  create<M extends R['chat']>(body: ChatBody<M> & { stream?: false | null | undefined }, options?: RequestOptions): APIPromise<ChatCompletion>;
   /** `POST /api/ai/chat/completions` with `stream` known only at run time. */
-  create<M extends R['chat']>(body: ChatBody<M>, options?: RequestOptions): Promise<ChatCompletion | ChatCompletionStream>;
-  create<M extends R['chat']>(body: ChatBody<M>, options?: RequestOptions): Promise<ChatCompletion | ChatCompletionStream> {
+  create<M extends R['chat']>(body: ChatBody<M>, options?: RequestOptions): APIPromise<ChatCompletion | ChatCompletionStream>;
+  create<M extends R['chat']>(body: ChatBody<M>, options?: RequestOptions): APIPromise<ChatCompletion | ChatCompletionStream> {
     const b = body as unknown as Record<string, unknown>;
     if (body.stream !== true) return createChatCompletion(this.t, b, options);
-    return import('./chat-stream.ts').then(({ openChatStream }) => openChatStream(this.t, b, options));
+    const opened = import('./chat-stream.ts').then(({ openChatStream }) => openChatStream(this.t, b, options));
+    // withResponse() gives the stream's live Response, its body unread.
+    return APIPromise.fromResult(opened.then((stream) => ({ data: stream, response: stream.response, text: undefined })));
   }
 }
 
@@ -99,8 +106,8 @@ export class Images<R extends Registry> {
    * @throws BadRequestError (`Prompt cannot be empty`), NotFoundError (`Model not found: <name>`), InsufficientCreditsError,
    * OutcomeUnknownError (5xx, reset or timeout while in flight, unusable answer), TimeoutError, AbortError.
    */
-  generate<M extends R['imageGenerate'], F extends ResponseFormat = 'url'>(body: MediaBody<ParamsOf<R, M>, M, F>, options?: RequestOptions): Promise<ImageResult<F>> {
-    return generateImages(this.t, body as Record<string, unknown>, options) as Promise<ImageResult<F>>;
+  generate<M extends R['imageGenerate'], F extends ResponseFormat = 'url'>(body: MediaBody<ParamsOf<R, M>, M, F>, options?: RequestOptions): APIPromise<ImageResult<F>> {
+    return generateImages(this.t, body as Record<string, unknown>, options) as APIPromise<ImageResult<F>>;
   }
 
   /**
@@ -111,8 +118,8 @@ export class Images<R extends Registry> {
    * @throws BadRequestError (an input URL the service could not fetch: 403 Forbidden), NotFoundError, InsufficientCreditsError,
    * OutcomeUnknownError, TimeoutError, AbortError.
    */
-  edit<M extends R['imageEdit'], F extends ResponseFormat = 'url'>(body: MediaBody<ParamsOf<R, M>, M, F>, options?: RequestOptions): Promise<ImageResult<F>> {
-    return editImages(this.t, body as Record<string, unknown>, options) as Promise<ImageResult<F>>;
+  edit<M extends R['imageEdit'], F extends ResponseFormat = 'url'>(body: MediaBody<ParamsOf<R, M>, M, F>, options?: RequestOptions): APIPromise<ImageResult<F>> {
+    return editImages(this.t, body as Record<string, unknown>, options) as APIPromise<ImageResult<F>>;
   }
 }
 
@@ -128,8 +135,8 @@ export class Videos<R extends Registry> {
    * @throws UnprocessableEntityError (`Getting model response error: 422 - Value error, ...` for both or neither of prompt / multi_prompt), NotFoundError, InsufficientCreditsError,
    * OutcomeUnknownError (5xx, reset or timeout while in flight: the video may still be billed), TimeoutError, AbortError.
    */
-  generate<M extends R['video'], F extends ResponseFormat = 'url'>(body: MediaBody<VideoParams<ParamsOf<R, M>>, M, F>, options?: RequestOptions): Promise<VideoResult<F>> {
-    return generateVideos(this.t, body as Record<string, unknown>, options) as Promise<VideoResult<F>>;
+  generate<M extends R['video'], F extends ResponseFormat = 'url'>(body: MediaBody<VideoParams<ParamsOf<R, M>>, M, F>, options?: RequestOptions): APIPromise<VideoResult<F>> {
+    return generateVideos(this.t, body as Record<string, unknown>, options) as APIPromise<VideoResult<F>>;
   }
 }
 
@@ -178,9 +185,9 @@ export class Queue<R extends Registry> {
    * BadRequestError, InsufficientCreditsError, OutcomeUnknownError (5xx, reset or timeout while in
    * flight, unusable answer: check `queue.list()`), TimeoutError, AbortError.
    */
-  async enqueue<M extends R['queue']>(body: QueueBody<R, M>, options: EnqueueOptions = {}): Promise<EnqueueResponse> {
+  enqueue<M extends R['queue']>(body: QueueBody<R, M>, options: EnqueueOptions = {}): APIPromise<EnqueueResponse> {
     const b = body as Record<string, unknown>;
-    return enqueueGenerations(this.t, b, options, await this.validatorFor(b, options));
+    return APIPromise.after(this.validatorFor(b, options), (validate) => enqueueGenerations(this.t, b, options, validate));
   }
 
   /**
@@ -188,7 +195,7 @@ export class Queue<R extends Registry> {
    * @returns `{ count, generations }`.
    * @throws AuthenticationError, PermissionDeniedError, TimeoutError, AbortError, ConnectionError.
    */
-  list(params: QueueListParams = {}, options?: RequestOptions): Promise<QueueListResponse> {
+  list(params: QueueListParams = {}, options?: RequestOptions): APIPromise<QueueListResponse> {
     return listGenerations(this.t, params, options);
   }
 
@@ -198,7 +205,7 @@ export class Queue<R extends Registry> {
    * @throws NotFoundError when the generation is terminal (succeeded, failed, cancelled, expired) or unknown;
    * SDKError, before sending, when `generationId` is empty, `.` or `..` (or decodes to one).
    */
-  get(generationId: string, options?: RequestOptions): Promise<Generation> {
+  get(generationId: string, options?: RequestOptions): APIPromise<Generation> {
     return getGeneration(this.t, generationId, options);
   }
 
@@ -209,7 +216,7 @@ export class Queue<R extends Registry> {
    * @throws NotFoundError when the generation is terminal or unknown; SDKError, before sending, when
    * `generationId` is empty, `.` or `..` (or decodes to one).
    */
-  cancel(generationId: string, options?: RequestOptions): Promise<CancelResponse> {
+  cancel(generationId: string, options?: RequestOptions): APIPromise<CancelResponse> {
     return cancelGeneration(this.t, generationId, options);
   }
 
@@ -312,7 +319,7 @@ export class Models {
    * @throws NotFoundError (`Model not found: <id>`), InvalidResponseError (an empty, `null` or non-object body);
    * SDKError, before sending, when `id` is empty, `.` or `..` (or decodes to one).
    */
-  retrieve(id: string, options?: RequestOptions): Promise<Model> {
+  retrieve(id: string, options?: RequestOptions): APIPromise<Model> {
     return retrieveModel(this.t, id, options);
   }
 }
@@ -331,7 +338,7 @@ export class FineTunes {
    * PermissionDeniedError, InsufficientCreditsError, OutcomeUnknownError, TimeoutError, AbortError;
    * SDKError, before sending, when `namespace` or `repo_name` is empty, `.` or `..` (or decodes to one).
    */
-  create(ref: RepoRef, body: FineTuneCreateParams, options?: RequestOptions): Promise<FineTune> {
+  create(ref: RepoRef, body: FineTuneCreateParams, options?: RequestOptions): APIPromise<FineTune> {
     return createFineTune(this.t, ref, body, options);
   }
 
@@ -341,7 +348,7 @@ export class FineTunes {
    * @throws NotFoundError when the fine-tune does not exist; SDKError, before sending, when
    * `namespace`, `repo_name` or `id` is empty, `.` or `..` (or decodes to one).
    */
-  tokenize(ref: RepoRef & { id: string }, options?: RequestOptions): Promise<FineTune> {
+  tokenize(ref: RepoRef & { id: string }, options?: RequestOptions): APIPromise<FineTune> {
     return tokenizeFineTune(this.t, ref, options);
   }
 }

@@ -15,7 +15,8 @@
  */
 import pRetry from 'p-retry';
 import { AbortError, APIError, ConnectionError, OutcomeUnknownError, parseRetryAfterMs, RateLimitError, RedirectError, TimeoutError } from './errors.ts';
-import { type Http, type HttpRequest, isIdempotent } from './http.ts';
+import type { RetryContext } from './hooks.ts';
+import { type Http, type HttpRequest, type HttpResult, isIdempotent } from './http.ts';
 import type { CallScope } from './scope.ts';
 import { MAX_TIMER_MS, startTimer } from './timer.ts';
 
@@ -27,6 +28,11 @@ export interface RetryPolicy {
   baseDelayMs: number;
   /** Upper bound of one backoff delay, in milliseconds (a longer `Retry-After` is still honoured). */
   maxDelayMs: number;
+  /**
+   * Asked before each retry this policy would make (never about one it would not): false vetoes it
+   * and the call fails with the attempt's error; a throw ends the call with that error.
+   */
+  beforeRetry?: ((context: RetryContext) => boolean | Promise<boolean>) | undefined;
 }
 
 /** Whether `err` (from one attempt of `req`) may be retried under the policy of this module. */
@@ -71,12 +77,13 @@ export function backoffDelay(attempt: number, baseMs: number, maxMs: number): nu
 
 /**
  * Send `req` with the retry policy, within `scope` (its signal ends every attempt and delay).
- * Resolves to the parsed JSON body (or the unread `Response` for `req.stream`).
+ * Resolves to the last attempt's `HttpResult`: the parsed JSON body (or the unread `Response` for
+ * `req.stream`) with its `Response`.
  * @throws the last attempt's error (`APIError` subclasses, `ConnectionError`), `TimeoutError` /
  * `AbortError` when the scope ended, or `OutcomeUnknownError` for a generating POST whose
  * outcome is unknown.
  */
-export async function sendWithRetries(http: Http, req: HttpRequest, scope: CallScope, policy: RetryPolicy): Promise<unknown> {
+export async function sendWithRetries(http: Http, req: HttpRequest, scope: CallScope, policy: RetryPolicy): Promise<HttpResult> {
   const idempotent = isIdempotent(req);
   const request = { method: req.method, path: req.path };
   const what = `${req.method} ${req.path}`;
@@ -97,7 +104,7 @@ export async function sendWithRetries(http: Http, req: HttpRequest, scope: CallS
     err instanceof RedirectError ||
     (err instanceof ConnectionError && err.notSent) ||
     (err instanceof APIError && err.status !== undefined && err.status < 500 && err.status >= 400);
-  const attempt = async (): Promise<unknown> => {
+  const attempt = async (): Promise<HttpResult> => {
     inFlight = true;
     try {
       const result = await http.send(req, scope.signal, why);
@@ -113,6 +120,7 @@ export async function sendWithRetries(http: Http, req: HttpRequest, scope: CallS
     // Fast path: the first attempt runs outside p-retry (most calls succeed at once). A failure is
     // handed to p-retry as its attempt 1, so counting, Retry-After, backoff and limits are its own.
     let first: unknown;
+    let retrying = false; // the decision of onFailedAttempt (policy, then policy.beforeRetry), read by shouldRetry
     inFlight = true;
     try {
       return await http.send(req, scope.signal, why);
@@ -131,14 +139,18 @@ export async function sendWithRetries(http: Http, req: HttpRequest, scope: CallS
         randomize: true,
         signal: scope.signal,
         // Honour Retry-After (429, 503): wait that long first; p-retry's own (short) backoff follows.
-        onFailedAttempt: async ({ error, retriesLeft }) => {
-          if (willRetry(error, retriesLeft)) {
+        onFailedAttempt: async ({ error, retriesLeft, attemptNumber }) => {
+          retrying = willRetry(error, retriesLeft);
+          if (retrying && policy.beforeRetry) {
+            retrying = await policy.beforeRetry({ request, error, attempt: attemptNumber, retriesLeft, retryAfterMs: retryAfterOf(error) });
+          }
+          if (retrying) {
             const after = retryAfterOf(error);
             if (after !== undefined && after > 0) await sleep(after, scope.signal);
           }
         },
         // p-retry calls this only while retries are left (same `retriesLeft` as onFailedAttempt saw).
-        shouldRetry: ({ error, retriesLeft }) => willRetry(error, retriesLeft),
+        shouldRetry: () => retrying,
       },
     );
   } catch (err) {

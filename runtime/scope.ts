@@ -15,6 +15,13 @@ export interface RequestOptions {
   signal?: AbortSignal | undefined;
   /** Override the client's `maxRetries` for this call. */
   maxRetries?: number | undefined;
+  /**
+   * Extra headers for this call, over the client's `headers` (names compared in lower case). The
+   * SDK's own `accept` and `content-type` win, and so does the client's key: an `authorization`
+   * here is sent only by a client without `apiKey`. Values of secret headers (`authorization`,
+   * `cookie`, ...) are never logged.
+   */
+  headers?: Record<string, string> | undefined;
 }
 
 /**

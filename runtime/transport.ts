@@ -5,8 +5,10 @@
  * `createTransport` makes a bare one (HTTP, retries and errors only), so that a bundle of one
  * per-model call carries neither the resources, nor the queue machinery, nor SSE.
  */
-import { SDKError } from './errors.ts';
-import { Http, type HttpRequest } from './http.ts';
+import { APIPromise } from './api-promise.ts';
+import { requestIdOf, SDKError } from './errors.ts';
+import { resolveHooks, runBeforeRetry, type Hooks, type RetryContext } from './hooks.ts';
+import { Http, type HttpRequest, type HttpResult } from './http.ts';
 import { resolveOptions, type ClientOptions } from './options.ts';
 import { sendWithRetries, type RetryPolicy } from './retry.ts';
 import { CallScope, type RequestOptions } from './scope.ts';
@@ -17,9 +19,12 @@ export type { TransportSettings };
 
 /**
  * What endpoint functions need from a client. `Client` implements it; `createTransport` makes a
- * bare one. Implement it yourself to wrap or instrument calls: a wrapper delegates `request` and
+ * bare one. Implement it yourself to wrap or instrument calls (or use the `onRequest`,
+ * `onResponse` and `beforeRetry` hooks of `ClientOptions`): a wrapper delegates `request` and
  * `openStream` and returns the inner transport's `settings` and `state`, e.g.
  * `{ settings: inner.settings, state: inner.state, request: (req, o) => { log(req); return inner.request(req, o); }, openStream: (req, o, c) => inner.openStream(req, o, c) }`.
+ * A wrapper whose `request` returns the inner transport's promise unchanged keeps `withResponse()` /
+ * `asResponse()` working; one that returns another promise gives results without a `Response`.
  */
 export interface Transport {
   readonly settings: Readonly<TransportSettings>;
@@ -33,8 +38,10 @@ export interface Transport {
    */
   readonly state: TransportState;
   /**
-   * Send a request with the SDK's retry policy and return the parsed JSON body. `timeoutMs`
-   * (default the transport's) covers every attempt and every delay between attempts.
+   * Send a request with the SDK's retry policy and return the parsed JSON body (`HttpTransport`
+   * returns an `APIPromise`, which can also give the `Response`). `timeoutMs` (default the
+   * transport's) covers every attempt and every delay between attempts; `headers` are added to
+   * this request.
    * @throws APIError subclasses (`NotFoundError`, `RateLimitError`, ...), `ConnectionError`,
    * `TimeoutError`, `AbortError`, `RedirectError`, `InvalidResponseError`,
    * `ResponseTooLargeError`, and `OutcomeUnknownError` for a POST whose outcome is unknown.
@@ -64,6 +71,8 @@ export class HttpTransport implements Transport {
   /** The HTTP layer (one attempt per call of `send`). */
   readonly http: Http;
   readonly state: TransportState = new TransportState();
+  /** The hooks of the options, or undefined when none (see `HookOptions`). */
+  private readonly hooks: Hooks | undefined;
 
   constructor(options: ClientOptions = {}) {
     const o = resolveOptions(options);
@@ -77,27 +86,85 @@ export class HttpTransport implements Transport {
       eventStreamIdleTimeoutMs: o.eventStreamIdleTimeoutMs,
       maxResponseBytes: o.maxResponseBytes,
     });
-    this.http = new Http({ apiKey: o.apiKey, baseUrl: o.baseUrl, fetch: o.fetch, headers: o.headers, maxResponseBytes: o.maxResponseBytes });
+    this.hooks = resolveHooks(options);
+    this.http = new Http({
+      apiKey: o.apiKey,
+      baseUrl: o.baseUrl,
+      fetch: o.fetch,
+      headers: o.headers,
+      maxResponseBytes: o.maxResponseBytes,
+      logLevel: options.logLevel,
+      logger: options.logger,
+      hooks: this.hooks,
+    });
   }
 
-  /** The retry policy of a call (`options.maxRetries` overrides the transport's). */
-  retryPolicy(options: RequestOptions = {}): RetryPolicy {
-    return { maxRetries: options.maxRetries ?? this.settings.maxRetries, baseDelayMs: this.settings.retryBaseDelayMs, maxDelayMs: this.settings.retryMaxDelayMs };
+  /**
+   * The retry policy of a call (`options.maxRetries` overrides the transport's), with the
+   * `beforeRetry` hooks. `retries` (when given) collects the error that each retry followed, for the log.
+   */
+  retryPolicy(options: RequestOptions = {}, retries?: unknown[]): RetryPolicy {
+    const policy: RetryPolicy = { maxRetries: options.maxRetries ?? this.settings.maxRetries, baseDelayMs: this.settings.retryBaseDelayMs, maxDelayMs: this.settings.retryMaxDelayMs };
+    const { hooks } = this;
+    const logging = this.http.log;
+    if ((hooks && hooks.beforeRetry.length > 0) || logging) {
+      policy.beforeRetry = async (context: RetryContext) => {
+        const ok = await runBeforeRetry(hooks, context);
+        const log = logging && (await logging);
+        if (log) {
+          log.retry(context, !ok);
+          if (ok) retries?.push(context.error);
+        }
+        return ok;
+      };
+    }
+    return policy;
   }
 
-  async request<T>(req: HttpRequest, options: RequestOptions = {}): Promise<T> {
+  /**
+   * Send a request with the retry policy and resolve to the parsed body. The request is sent now;
+   * the returned `APIPromise` can also give the `Response` (`withResponse()`, `asResponse()`).
+   * @throws as `Transport.request`.
+   */
+  request<T>(req: HttpRequest, options: RequestOptions = {}): APIPromise<T> {
+    return APIPromise.fromResult<T>(this.call(req, options));
+  }
+
+  /** `request`'s result: the call within its own scope, disposed when it ends. */
+  private async call(req: HttpRequest, options: RequestOptions): Promise<HttpResult> {
     const scope = CallScope.of(options, this.settings.timeoutMs, this.http.redactor);
     try {
-      return (await sendWithRetries(this.http, req, scope, this.retryPolicy(options))) as T;
+      return await this.send(req, options, scope);
     } finally {
       scope.dispose();
+    }
+  }
+
+  /**
+   * Every attempt of one call within `scope`, with the retry policy; logged at `info` (success) or
+   * `error` (failure) when logging is on. Resolves to the last attempt's result with its `Response`.
+   */
+  private async send(req: HttpRequest, options: RequestOptions, scope: CallScope): Promise<HttpResult> {
+    const r = options.headers ? { ...req, headers: { ...req.headers, ...options.headers } } : req;
+    let log = this.http.log && (await this.http.log); // no await when logging is off
+    if (!log) return sendWithRetries(this.http, r, scope, this.retryPolicy(options));
+    if (r.headers) log = log.withSecretsOf(r.headers); // the call's own credentials, redacted like the key
+    const started = performance.now();
+    const retries: unknown[] = [];
+    try {
+      const result = await sendWithRetries(this.http, r, scope, this.retryPolicy(options, retries));
+      log.call(r, started, retries, { status: result.response.status, requestId: requestIdOf(result.response.headers) });
+      return result;
+    } catch (error) {
+      log.call(r, started, retries, { error });
+      throw error;
     }
   }
 
   async openStream(req: HttpRequest, options: RequestOptions = {}, connectOnly = false): Promise<{ response: Response; scope: CallScope }> {
     const scope = CallScope.of(options, this.settings.timeoutMs, this.http.redactor);
     try {
-      const response = (await sendWithRetries(this.http, { ...req, stream: true }, scope, this.retryPolicy(options))) as Response;
+      const { response } = await this.send({ ...req, stream: true }, options, scope);
       if (connectOnly) scope.clearTimeout();
       return { response, scope };
     } catch (err) {

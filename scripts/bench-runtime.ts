@@ -6,6 +6,7 @@
 // (c) the same while the server drops the event stream every 300 ms (issue 8): the shared stream
 //     reconnects at once after each drop, so few generations end `lost` (950 of 1000 did when it
 //     backed off after drops).
+// (d) logging off / info / a hook vs the base revision, interleaved (scripts/bench-logging-off.ts).
 // Absolute times depend on the machine and are never asserted; only the outcomes are.
 import { Client } from '../index.ts';
 import { startServer } from '../test/server/index.ts';
@@ -161,4 +162,11 @@ const fmt = (ms: number) => `${(ms * 1000).toFixed(0)} µs`;
     clearInterval(dropper);
     await server.close();
   }
+}
+
+// ---------------------------------------------------------------------------------------------
+// (d) a call with logging off, at info, with a hook, against the base revision: see bench-logging-off.ts
+{
+  const { benchLoggingOff } = await import('./bench-logging-off.ts');
+  await benchLoggingOff();
 }

@@ -5,6 +5,7 @@
  */
 
 import type {
+  APIPromise,
   EnqueueOptions,
   EnqueueResponse,
   ImageResult,
@@ -158,7 +159,7 @@ export const blackForestLabsFlux2Klein9bId = 'black-forest-labs-flux-2-klein-9b'
  * Generate images with `black-forest-labs-flux-2-klein-9b`: `POST /api/ai/images/generate`, blocking until done (typically 5 to 30 seconds).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
  * @param params The model's parameters (`BlackForestLabsFlux2Klein9bParams`), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
+ * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`, `headers`.
  * @returns `ImageResult` whose items are `{ url }`, or `{ b64_json }` with `response_format: 'b64_json'`.
  * @throws BadRequestError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent), TimeoutError, AbortError, and the other `APIError`s.
  */
@@ -166,8 +167,8 @@ export function blackForestLabsFlux2Klein9bGenerateImage<F extends ResponseForma
   client: Transport,
   params: MediaParams<BlackForestLabsFlux2Klein9bParams, F>,
   options?: RequestOptions,
-): Promise<ImageResult<F>> {
-  return generateImages(client, { ...params, model: 'black-forest-labs-flux-2-klein-9b' }, options) as Promise<
+): APIPromise<ImageResult<F>> {
+  return generateImages(client, { ...params, model: 'black-forest-labs-flux-2-klein-9b' }, options) as APIPromise<
     ImageResult<F>
   >;
 }
@@ -176,7 +177,7 @@ export function blackForestLabsFlux2Klein9bGenerateImage<F extends ResponseForma
  * Edit images with `black-forest-labs-flux-2-klein-9b`: `POST /api/ai/images/edit`, blocking until done. `input_image` is required exactly when the model's schema requires it (edit-only models).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
  * @param params The model's parameters (`BlackForestLabsFlux2Klein9bParams`), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
+ * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`, `headers`.
  * @returns `ImageResult` typed by `response_format`.
  * @throws BadRequestError (an input URL the service could not fetch), NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent), TimeoutError, AbortError.
  */
@@ -184,8 +185,8 @@ export function blackForestLabsFlux2Klein9bEditImage<F extends ResponseFormat = 
   client: Transport,
   params: MediaParams<BlackForestLabsFlux2Klein9bParams, F>,
   options?: RequestOptions,
-): Promise<ImageResult<F>> {
-  return editImages(client, { ...params, model: 'black-forest-labs-flux-2-klein-9b' }, options) as Promise<
+): APIPromise<ImageResult<F>> {
+  return editImages(client, { ...params, model: 'black-forest-labs-flux-2-klein-9b' }, options) as APIPromise<
     ImageResult<F>
   >;
 }
@@ -194,7 +195,7 @@ export function blackForestLabsFlux2Klein9bEditImage<F extends ResponseFormat = 
  * Enqueue generations of `black-forest-labs-flux-2-klein-9b`: `POST /api/ai/queue`, validated first against the model's schema (compiled at generate time) unless `validate: false`.
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
  * @param params The model's parameters (`BlackForestLabsFlux2Klein9bParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
- * @param options `validate`, `timeoutMs` (milliseconds), `signal`.
+ * @param options `validate`, `timeoutMs` (milliseconds), `signal`, `headers`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
  * @throws ValidationError (nothing sent), NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent: check `queue.list`).
  */
@@ -202,7 +203,7 @@ export function blackForestLabsFlux2Klein9bEnqueue(
   client: Transport,
   params: MediaParams<BlackForestLabsFlux2Klein9bParams, ResponseFormat, QueueFields>,
   options?: EnqueueOptions,
-): Promise<EnqueueResponse> {
+): APIPromise<EnqueueResponse> {
   return enqueueGenerations(client, { ...params, model: 'black-forest-labs-flux-2-klein-9b' }, options, validate);
 }
 
@@ -210,7 +211,7 @@ export function blackForestLabsFlux2Klein9bEnqueue(
  * Enqueue generations of `black-forest-labs-flux-2-klein-9b` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`) over the event stream: `queue.run`, validated first against the model's schema (compiled at generate time) unless `validate: false`.
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
  * @param params The model's parameters (`BlackForestLabsFlux2Klein9bParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
- * @param options `validate`, `timeoutMs` (milliseconds, default one hour), `signal`, `onProgress`, `onEvent`.
+ * @param options `validate`, `timeoutMs` (milliseconds, default one hour), `signal`, `onEnqueued`, `onProgress`, `onEvent`.
  * @returns One `QueueRunOutcome` per generation, in enqueue order.
  * @throws ValidationError (nothing sent), QueueRunTimeoutError, QueueRunAbortError, and the errors of enqueue.
  */

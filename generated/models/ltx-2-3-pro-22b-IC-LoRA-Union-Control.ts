@@ -5,6 +5,7 @@
  */
 
 import type {
+  APIPromise,
   EnqueueOptions,
   EnqueueResponse,
   MediaParams,
@@ -183,7 +184,7 @@ export const ltx23Pro22bICLoRAUnionControlId = 'ltx-2-3-pro-22b-IC-LoRA-Union-Co
  * Generate videos with `ltx-2-3-pro-22b-IC-LoRA-Union-Control`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
  * @param params The model's parameters (`Ltx23Pro22bICLoRAUnionControlParams`, with exactly one of `prompt` and `multi_prompt` when it takes a prompt), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds; default 1_200_000, 20 minutes), `signal`, `maxRetries`.
+ * @param options `timeoutMs` (milliseconds; default 1_200_000, 20 minutes), `signal`, `maxRetries`, `headers`.
  * @returns `VideoResult` typed by `response_format`.
  * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent), TimeoutError, AbortError.
  */
@@ -191,8 +192,8 @@ export function ltx23Pro22bICLoRAUnionControlGenerateVideo<F extends ResponseFor
   client: Transport,
   params: MediaParams<VideoParams<Ltx23Pro22bICLoRAUnionControlParams>, F>,
   options?: RequestOptions,
-): Promise<VideoResult<F>> {
-  return generateVideos(client, { ...params, model: 'ltx-2-3-pro-22b-IC-LoRA-Union-Control' }, options) as Promise<
+): APIPromise<VideoResult<F>> {
+  return generateVideos(client, { ...params, model: 'ltx-2-3-pro-22b-IC-LoRA-Union-Control' }, options) as APIPromise<
     VideoResult<F>
   >;
 }
@@ -201,7 +202,7 @@ export function ltx23Pro22bICLoRAUnionControlGenerateVideo<F extends ResponseFor
  * Enqueue generations of `ltx-2-3-pro-22b-IC-LoRA-Union-Control`: `POST /api/ai/queue`, validated first against the model's schema (compiled at generate time) unless `validate: false`.
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
  * @param params The model's parameters (`Ltx23Pro22bICLoRAUnionControlParams`, with exactly one of `prompt` and `multi_prompt` when it takes a prompt), `num_generations` (1 to 4), `response_format` and `target_namespace`.
- * @param options `validate`, `timeoutMs` (milliseconds), `signal`.
+ * @param options `validate`, `timeoutMs` (milliseconds), `signal`, `headers`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
  * @throws ValidationError (nothing sent), NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent: check `queue.list`).
  */
@@ -209,7 +210,7 @@ export function ltx23Pro22bICLoRAUnionControlEnqueue(
   client: Transport,
   params: MediaParams<VideoParams<Ltx23Pro22bICLoRAUnionControlParams>, ResponseFormat, QueueFields>,
   options?: EnqueueOptions,
-): Promise<EnqueueResponse> {
+): APIPromise<EnqueueResponse> {
   return enqueueGenerations(client, { ...params, model: 'ltx-2-3-pro-22b-IC-LoRA-Union-Control' }, options, validate);
 }
 
@@ -217,7 +218,7 @@ export function ltx23Pro22bICLoRAUnionControlEnqueue(
  * Enqueue generations of `ltx-2-3-pro-22b-IC-LoRA-Union-Control` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`) over the event stream: `queue.run`, validated first against the model's schema (compiled at generate time) unless `validate: false`.
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
  * @param params The model's parameters (`Ltx23Pro22bICLoRAUnionControlParams`, with exactly one of `prompt` and `multi_prompt` when it takes a prompt), `num_generations` (1 to 4), `response_format` and `target_namespace`.
- * @param options `validate`, `timeoutMs` (milliseconds, default one hour), `signal`, `onProgress`, `onEvent`.
+ * @param options `validate`, `timeoutMs` (milliseconds, default one hour), `signal`, `onEnqueued`, `onProgress`, `onEvent`.
  * @returns One `QueueRunOutcome` per generation, in enqueue order.
  * @throws ValidationError (nothing sent), QueueRunTimeoutError, QueueRunAbortError, and the errors of enqueue.
  */

@@ -5,6 +5,7 @@
  */
 
 import type {
+  APIPromise,
   ChatCompletion,
   ChatCompletionParamsNonStreaming,
   RequestOptions,
@@ -29,7 +30,7 @@ export const ministral3bLatestId = 'ministral-3b-latest' as const;
  * Create a chat completion with `ministral-3b-latest`: `POST /api/ai/chat/completions` (not streaming; stream with `client.chat.completions.create({ stream: true })`).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
  * @param params The chat body without `model` (`Ministral3bLatestParams`: `stream` absent or false).
- * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
+ * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`, `headers`.
  * @returns `ChatCompletion`.
  * @throws BadRequestError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent).
  */
@@ -37,6 +38,6 @@ export function ministral3bLatestCreateChatCompletion(
   client: Transport,
   params: Ministral3bLatestParams,
   options?: RequestOptions,
-): Promise<ChatCompletion> {
+): APIPromise<ChatCompletion> {
   return createChatCompletion(client, { ...params, model: 'ministral-3b-latest' }, options);
 }

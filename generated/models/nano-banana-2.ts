@@ -5,6 +5,7 @@
  */
 
 import type {
+  APIPromise,
   EnqueueOptions,
   EnqueueResponse,
   ImageResult,
@@ -159,7 +160,7 @@ export const nanoBanana2Id = 'nano-banana-2' as const;
  * Generate images with `nano-banana-2`: `POST /api/ai/images/generate`, blocking until done (typically 5 to 30 seconds).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
  * @param params The model's parameters (`NanoBanana2Params`), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
+ * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`, `headers`.
  * @returns `ImageResult` whose items are `{ url }`, or `{ b64_json }` with `response_format: 'b64_json'`.
  * @throws BadRequestError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent), TimeoutError, AbortError, and the other `APIError`s.
  */
@@ -167,15 +168,15 @@ export function nanoBanana2GenerateImage<F extends ResponseFormat = 'url'>(
   client: Transport,
   params: MediaParams<NanoBanana2Params, F>,
   options?: RequestOptions,
-): Promise<ImageResult<F>> {
-  return generateImages(client, { ...params, model: 'nano-banana-2' }, options) as Promise<ImageResult<F>>;
+): APIPromise<ImageResult<F>> {
+  return generateImages(client, { ...params, model: 'nano-banana-2' }, options) as APIPromise<ImageResult<F>>;
 }
 
 /**
  * Edit images with `nano-banana-2`: `POST /api/ai/images/edit`, blocking until done. `input_image` is required exactly when the model's schema requires it (edit-only models).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
  * @param params The model's parameters (`NanoBanana2Params`), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
+ * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`, `headers`.
  * @returns `ImageResult` typed by `response_format`.
  * @throws BadRequestError (an input URL the service could not fetch), NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent), TimeoutError, AbortError.
  */
@@ -183,15 +184,15 @@ export function nanoBanana2EditImage<F extends ResponseFormat = 'url'>(
   client: Transport,
   params: MediaParams<NanoBanana2Params, F>,
   options?: RequestOptions,
-): Promise<ImageResult<F>> {
-  return editImages(client, { ...params, model: 'nano-banana-2' }, options) as Promise<ImageResult<F>>;
+): APIPromise<ImageResult<F>> {
+  return editImages(client, { ...params, model: 'nano-banana-2' }, options) as APIPromise<ImageResult<F>>;
 }
 
 /**
  * Enqueue generations of `nano-banana-2`: `POST /api/ai/queue`, validated first against the model's schema (compiled at generate time) unless `validate: false`.
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
  * @param params The model's parameters (`NanoBanana2Params`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
- * @param options `validate`, `timeoutMs` (milliseconds), `signal`.
+ * @param options `validate`, `timeoutMs` (milliseconds), `signal`, `headers`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
  * @throws ValidationError (nothing sent), NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent: check `queue.list`).
  */
@@ -199,7 +200,7 @@ export function nanoBanana2Enqueue(
   client: Transport,
   params: MediaParams<NanoBanana2Params, ResponseFormat, QueueFields>,
   options?: EnqueueOptions,
-): Promise<EnqueueResponse> {
+): APIPromise<EnqueueResponse> {
   return enqueueGenerations(client, { ...params, model: 'nano-banana-2' }, options, validate);
 }
 
@@ -207,7 +208,7 @@ export function nanoBanana2Enqueue(
  * Enqueue generations of `nano-banana-2` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`) over the event stream: `queue.run`, validated first against the model's schema (compiled at generate time) unless `validate: false`.
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
  * @param params The model's parameters (`NanoBanana2Params`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
- * @param options `validate`, `timeoutMs` (milliseconds, default one hour), `signal`, `onProgress`, `onEvent`.
+ * @param options `validate`, `timeoutMs` (milliseconds, default one hour), `signal`, `onEnqueued`, `onProgress`, `onEvent`.
  * @returns One `QueueRunOutcome` per generation, in enqueue order.
  * @throws ValidationError (nothing sent), QueueRunTimeoutError, QueueRunAbortError, and the errors of enqueue.
  */

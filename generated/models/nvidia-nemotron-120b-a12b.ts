@@ -5,6 +5,7 @@
  */
 
 import type {
+  APIPromise,
   ChatCompletion,
   ChatCompletionParamsNonStreaming,
   RequestOptions,
@@ -29,7 +30,7 @@ export const nvidiaNemotron120bA12bId = 'nvidia-nemotron-120b-a12b' as const;
  * Create a chat completion with `nvidia-nemotron-120b-a12b`: `POST /api/ai/chat/completions` (not streaming; stream with `client.chat.completions.create({ stream: true })`).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
  * @param params The chat body without `model` (`NvidiaNemotron120bA12bParams`: `stream` absent or false).
- * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
+ * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`, `headers`.
  * @returns `ChatCompletion`.
  * @throws BadRequestError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent).
  */
@@ -37,6 +38,6 @@ export function nvidiaNemotron120bA12bCreateChatCompletion(
   client: Transport,
   params: NvidiaNemotron120bA12bParams,
   options?: RequestOptions,
-): Promise<ChatCompletion> {
+): APIPromise<ChatCompletion> {
   return createChatCompletion(client, { ...params, model: 'nvidia-nemotron-120b-a12b' }, options);
 }

@@ -5,6 +5,7 @@
  */
 
 import type {
+  APIPromise,
   ChatCompletion,
   ChatCompletionParamsNonStreaming,
   RequestOptions,
@@ -29,7 +30,7 @@ export const o4Mini20250416Id = 'o4-mini-2025-04-16' as const;
  * Create a chat completion with `o4-mini-2025-04-16`: `POST /api/ai/chat/completions` (not streaming; stream with `client.chat.completions.create({ stream: true })`).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
  * @param params The chat body without `model` (`O4Mini20250416Params`: `stream` absent or false).
- * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
+ * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`, `headers`.
  * @returns `ChatCompletion`.
  * @throws BadRequestError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent).
  */
@@ -37,6 +38,6 @@ export function o4Mini20250416CreateChatCompletion(
   client: Transport,
   params: O4Mini20250416Params,
   options?: RequestOptions,
-): Promise<ChatCompletion> {
+): APIPromise<ChatCompletion> {
   return createChatCompletion(client, { ...params, model: 'o4-mini-2025-04-16' }, options);
 }

@@ -5,6 +5,7 @@
  */
 
 import type {
+  APIPromise,
   EnqueueOptions,
   EnqueueResponse,
   ImageResult,
@@ -82,7 +83,7 @@ export const qwenImageEditId = 'qwen-image-edit' as const;
  * Edit images with `qwen-image-edit`: `POST /api/ai/images/edit`, blocking until done. `input_image` is required exactly when the model's schema requires it (edit-only models).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
  * @param params The model's parameters (`QwenImageEditParams`), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
+ * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`, `headers`.
  * @returns `ImageResult` typed by `response_format`.
  * @throws BadRequestError (an input URL the service could not fetch), NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent), TimeoutError, AbortError.
  */
@@ -90,15 +91,15 @@ export function qwenImageEditEditImage<F extends ResponseFormat = 'url'>(
   client: Transport,
   params: MediaParams<QwenImageEditParams, F>,
   options?: RequestOptions,
-): Promise<ImageResult<F>> {
-  return editImages(client, { ...params, model: 'qwen-image-edit' }, options) as Promise<ImageResult<F>>;
+): APIPromise<ImageResult<F>> {
+  return editImages(client, { ...params, model: 'qwen-image-edit' }, options) as APIPromise<ImageResult<F>>;
 }
 
 /**
  * Enqueue generations of `qwen-image-edit`: `POST /api/ai/queue`, validated first against the model's schema (compiled at generate time) unless `validate: false`.
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
  * @param params The model's parameters (`QwenImageEditParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
- * @param options `validate`, `timeoutMs` (milliseconds), `signal`.
+ * @param options `validate`, `timeoutMs` (milliseconds), `signal`, `headers`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
  * @throws ValidationError (nothing sent), NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent: check `queue.list`).
  */
@@ -106,7 +107,7 @@ export function qwenImageEditEnqueue(
   client: Transport,
   params: MediaParams<QwenImageEditParams, ResponseFormat, QueueFields>,
   options?: EnqueueOptions,
-): Promise<EnqueueResponse> {
+): APIPromise<EnqueueResponse> {
   return enqueueGenerations(client, { ...params, model: 'qwen-image-edit' }, options, validate);
 }
 
@@ -114,7 +115,7 @@ export function qwenImageEditEnqueue(
  * Enqueue generations of `qwen-image-edit` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`) over the event stream: `queue.run`, validated first against the model's schema (compiled at generate time) unless `validate: false`.
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
  * @param params The model's parameters (`QwenImageEditParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
- * @param options `validate`, `timeoutMs` (milliseconds, default one hour), `signal`, `onProgress`, `onEvent`.
+ * @param options `validate`, `timeoutMs` (milliseconds, default one hour), `signal`, `onEnqueued`, `onProgress`, `onEvent`.
  * @returns One `QueueRunOutcome` per generation, in enqueue order.
  * @throws ValidationError (nothing sent), QueueRunTimeoutError, QueueRunAbortError, and the errors of enqueue.
  */

@@ -5,6 +5,7 @@
  */
 
 import type {
+  APIPromise,
   EnqueueOptions,
   EnqueueResponse,
   MediaParams,
@@ -163,7 +164,7 @@ export const wanAiWan22Ti2v5bDiffusersId = 'wan-ai-wan2-2-ti2v-5b-diffusers' as 
  * Generate videos with `wan-ai-wan2-2-ti2v-5b-diffusers`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
  * @param params The model's parameters (`WanAiWan22Ti2v5bDiffusersParams`, with exactly one of `prompt` and `multi_prompt` when it takes a prompt), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds; default 1_200_000, 20 minutes), `signal`, `maxRetries`.
+ * @param options `timeoutMs` (milliseconds; default 1_200_000, 20 minutes), `signal`, `maxRetries`, `headers`.
  * @returns `VideoResult` typed by `response_format`.
  * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent), TimeoutError, AbortError.
  */
@@ -171,8 +172,8 @@ export function wanAiWan22Ti2v5bDiffusersGenerateVideo<F extends ResponseFormat 
   client: Transport,
   params: MediaParams<VideoParams<WanAiWan22Ti2v5bDiffusersParams>, F>,
   options?: RequestOptions,
-): Promise<VideoResult<F>> {
-  return generateVideos(client, { ...params, model: 'wan-ai-wan2-2-ti2v-5b-diffusers' }, options) as Promise<
+): APIPromise<VideoResult<F>> {
+  return generateVideos(client, { ...params, model: 'wan-ai-wan2-2-ti2v-5b-diffusers' }, options) as APIPromise<
     VideoResult<F>
   >;
 }
@@ -181,7 +182,7 @@ export function wanAiWan22Ti2v5bDiffusersGenerateVideo<F extends ResponseFormat 
  * Enqueue generations of `wan-ai-wan2-2-ti2v-5b-diffusers`: `POST /api/ai/queue`, validated first against the model's schema (compiled at generate time) unless `validate: false`.
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
  * @param params The model's parameters (`WanAiWan22Ti2v5bDiffusersParams`, with exactly one of `prompt` and `multi_prompt` when it takes a prompt), `num_generations` (1 to 4), `response_format` and `target_namespace`.
- * @param options `validate`, `timeoutMs` (milliseconds), `signal`.
+ * @param options `validate`, `timeoutMs` (milliseconds), `signal`, `headers`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
  * @throws ValidationError (nothing sent), NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent: check `queue.list`).
  */
@@ -189,7 +190,7 @@ export function wanAiWan22Ti2v5bDiffusersEnqueue(
   client: Transport,
   params: MediaParams<VideoParams<WanAiWan22Ti2v5bDiffusersParams>, ResponseFormat, QueueFields>,
   options?: EnqueueOptions,
-): Promise<EnqueueResponse> {
+): APIPromise<EnqueueResponse> {
   return enqueueGenerations(client, { ...params, model: 'wan-ai-wan2-2-ti2v-5b-diffusers' }, options, validate);
 }
 
@@ -197,7 +198,7 @@ export function wanAiWan22Ti2v5bDiffusersEnqueue(
  * Enqueue generations of `wan-ai-wan2-2-ti2v-5b-diffusers` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`) over the event stream: `queue.run`, validated first against the model's schema (compiled at generate time) unless `validate: false`.
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
  * @param params The model's parameters (`WanAiWan22Ti2v5bDiffusersParams`, with exactly one of `prompt` and `multi_prompt` when it takes a prompt), `num_generations` (1 to 4), `response_format` and `target_namespace`.
- * @param options `validate`, `timeoutMs` (milliseconds, default one hour), `signal`, `onProgress`, `onEvent`.
+ * @param options `validate`, `timeoutMs` (milliseconds, default one hour), `signal`, `onEnqueued`, `onProgress`, `onEvent`.
  * @returns One `QueueRunOutcome` per generation, in enqueue order.
  * @throws ValidationError (nothing sent), QueueRunTimeoutError, QueueRunAbortError, and the errors of enqueue.
  */

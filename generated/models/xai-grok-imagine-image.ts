@@ -5,6 +5,7 @@
  */
 
 import type {
+  APIPromise,
   EnqueueOptions,
   EnqueueResponse,
   ImageResult,
@@ -98,7 +99,7 @@ export const xaiGrokImagineImageId = 'xai-grok-imagine-image' as const;
  * Generate images with `xai-grok-imagine-image`: `POST /api/ai/images/generate`, blocking until done (typically 5 to 30 seconds).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
  * @param params The model's parameters (`XaiGrokImagineImageParams`), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
+ * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`, `headers`.
  * @returns `ImageResult` whose items are `{ url }`, or `{ b64_json }` with `response_format: 'b64_json'`.
  * @throws BadRequestError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent), TimeoutError, AbortError, and the other `APIError`s.
  */
@@ -106,15 +107,15 @@ export function xaiGrokImagineImageGenerateImage<F extends ResponseFormat = 'url
   client: Transport,
   params: MediaParams<XaiGrokImagineImageParams, F>,
   options?: RequestOptions,
-): Promise<ImageResult<F>> {
-  return generateImages(client, { ...params, model: 'xai-grok-imagine-image' }, options) as Promise<ImageResult<F>>;
+): APIPromise<ImageResult<F>> {
+  return generateImages(client, { ...params, model: 'xai-grok-imagine-image' }, options) as APIPromise<ImageResult<F>>;
 }
 
 /**
  * Enqueue generations of `xai-grok-imagine-image`: `POST /api/ai/queue`, validated first against the model's schema (compiled at generate time) unless `validate: false`.
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
  * @param params The model's parameters (`XaiGrokImagineImageParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
- * @param options `validate`, `timeoutMs` (milliseconds), `signal`.
+ * @param options `validate`, `timeoutMs` (milliseconds), `signal`, `headers`.
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
  * @throws ValidationError (nothing sent), NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent: check `queue.list`).
  */
@@ -122,7 +123,7 @@ export function xaiGrokImagineImageEnqueue(
   client: Transport,
   params: MediaParams<XaiGrokImagineImageParams, ResponseFormat, QueueFields>,
   options?: EnqueueOptions,
-): Promise<EnqueueResponse> {
+): APIPromise<EnqueueResponse> {
   return enqueueGenerations(client, { ...params, model: 'xai-grok-imagine-image' }, options, validate);
 }
 
@@ -130,7 +131,7 @@ export function xaiGrokImagineImageEnqueue(
  * Enqueue generations of `xai-grok-imagine-image` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`) over the event stream: `queue.run`, validated first against the model's schema (compiled at generate time) unless `validate: false`.
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
  * @param params The model's parameters (`XaiGrokImagineImageParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
- * @param options `validate`, `timeoutMs` (milliseconds, default one hour), `signal`, `onProgress`, `onEvent`.
+ * @param options `validate`, `timeoutMs` (milliseconds, default one hour), `signal`, `onEnqueued`, `onProgress`, `onEvent`.
  * @returns One `QueueRunOutcome` per generation, in enqueue order.
  * @throws ValidationError (nothing sent), QueueRunTimeoutError, QueueRunAbortError, and the errors of enqueue.
  */

@@ -5,6 +5,7 @@
  */
 
 import type {
+  APIPromise,
   ChatCompletion,
   ChatCompletionParamsNonStreaming,
   RequestOptions,
@@ -29,7 +30,7 @@ export const zaiOrgGlm5Id = 'zai-org-glm-5' as const;
  * Create a chat completion with `zai-org-glm-5`: `POST /api/ai/chat/completions` (not streaming; stream with `client.chat.completions.create({ stream: true })`).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
  * @param params The chat body without `model` (`ZaiOrgGlm5Params`: `stream` absent or false).
- * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`.
+ * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`, `headers`.
  * @returns `ChatCompletion`.
  * @throws BadRequestError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent).
  */
@@ -37,6 +38,6 @@ export function zaiOrgGlm5CreateChatCompletion(
   client: Transport,
   params: ZaiOrgGlm5Params,
   options?: RequestOptions,
-): Promise<ChatCompletion> {
+): APIPromise<ChatCompletion> {
   return createChatCompletion(client, { ...params, model: 'zai-org-glm-5' }, options);
 }

@@ -37,6 +37,8 @@ export interface LocalServerOptions {
   now?: () => number; // injectable clock in ms; default Date.now
   unrelatedEvents?: boolean; // default true: emit `event: deployment_updated` on enqueue
   log?: boolean; // one line per request to stderr (never the Authorization header or any key)
+  requestIds?: boolean; // default false: send `X-Request-Id: req_<n>` (n counts requests from 1) on every response (ours: the description shows no request-id header)
+  recordHeaders?: boolean; // default false: keep each request's headers in `requests[i].headers`, without authorization, proxy-authorization and cookie
 }
 
 export interface LocalServer {
@@ -50,7 +52,7 @@ export interface LocalServer {
    * the client closed the connection before the whole body was written. `headerNames`: the
    * request's header names, lower case (never their values).
    */
-  requests: Array<{ method: string; path: string; status: number; key?: undefined; bytesSent?: number; closedEarly?: boolean; headerNames?: string[] }>;
+  requests: Array<{ method: string; path: string; status: number; key?: undefined; bytesSent?: number; closedEarly?: boolean; headerNames?: string[]; headers?: Record<string, string>; requestId?: string }>;
   /** Requests matching: method case-insensitive ('*' = any); a string is a path prefix (a trailing '*' is allowed), a RegExp is tested on the path. */
   count(method: string, pathPrefixOrRegExp: string | RegExp): number;
   clock: { now(): number; advance(ms: number): void };
@@ -69,7 +71,8 @@ const DEFAULT_USERS = { 'test-key': { user: 'alice', orgs: ['acme'] } };
 // another origin would. Preflights are answered without authentication.
 const CORS_ALLOW_HEADERS = 'authorization, content-type, accept, cache-control, last-event-id, x-requested-with';
 const CORS_ALLOW_METHODS = 'GET, POST, DELETE, OPTIONS';
-const CORS_EXPOSE_HEADERS = 'Retry-After, WWW-Authenticate, Content-Length, Content-Type, Location';
+const CORS_EXPOSE_HEADERS = 'Retry-After, WWW-Authenticate, Content-Length, Content-Type, Location, X-Request-Id';
+const UNRECORDED_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie']);
 const CORS_MAX_AGE_SECONDS = '600';
 const SLOW_BODY_DEFAULT_MS = 200; // ours: slow-body delay when the fault gives none
 const ROUTES: Route[] = [...chatRoutes, ...mediaRoutes, ...queueRoutes, ...fineTuneRoutes];
@@ -205,6 +208,14 @@ export async function startServer(options: LocalServerOptions = {}): Promise<Loc
     const reqPath = q < 0 ? rawUrl : rawUrl.slice(0, q);
     const entry: LocalServer['requests'][number] = { method, path: reqPath, status: 0, headerNames: Object.keys(req.headers) };
     requests.push(entry);
+    if (options.recordHeaders) {
+      entry.headers = {};
+      for (const [k, v] of Object.entries(req.headers)) if (!UNRECORDED_HEADERS.has(k) && v !== undefined) entry.headers[k] = Array.isArray(v) ? v.join(', ') : v;
+    }
+    if (options.requestIds) {
+      entry.requestId = `req_${requests.length}`;
+      res.setHeader('X-Request-Id', entry.requestId);
+    }
     // CORS on every response (streaming handlers' writeHead merges these headers).
     const origin = typeof req.headers.origin === 'string' ? req.headers.origin : undefined;
     res.setHeader('Access-Control-Allow-Origin', origin ?? '*');
