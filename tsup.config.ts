@@ -1,6 +1,7 @@
 /**
  * The package build (`npm run build`, also run by `prepack`): ESM (`.js`, `.d.ts`) and CommonJS
- * (`.cjs`, `.d.cts`) in `dist/` for the package root, `./runtime`, `./openapi` (the description's types) and every `./models/<id>`. The
+ * (`.cjs`, `.d.cts`) in `dist/` for the package root, `./runtime`, `./node` (Node.js only: the `node:http`
+ * adapter; its `node:` imports stay external), `./openapi` (the description's types) and every `./models/<id>`. The
  * model entries are the files in `generated/models/` at build time, so a new model needs no change here.
  *
  * Code splitting is on for both formats, so that code shared by several entries (the runtime's
@@ -24,7 +25,7 @@ const models = Object.fromEntries(
 rmSync('dist', { recursive: true, force: true });
 
 const common: Options = {
-  entry: { index: 'index.ts', 'runtime/index': 'runtime/index.ts', openapi: 'generated/openapi.ts', ...models },
+  entry: { index: 'index.ts', 'runtime/index': 'runtime/index.ts', 'node/index': 'runtime/node/index.ts', openapi: 'generated/openapi.ts', ...models },
   outDir: 'dist',
   tsconfig: 'tsconfig.build.json',
   dts: true,
@@ -34,6 +35,8 @@ const common: Options = {
   platform: 'neutral',
   clean: false,
   silent: true,
+  // `node:stream` stays `node:stream` (the `./node` entry), so that it is never taken for a package
+  removeNodeProtocol: false,
   // shared code and lazily loaded parts (validators, the event-stream and queue-run code) go to dist/chunks/
   esbuildOptions(options) {
     options.chunkNames = 'chunks/[name]-[hash]';
