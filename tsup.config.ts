@@ -35,8 +35,10 @@ const common: Options = {
   platform: 'neutral',
   clean: false,
   silent: true,
-  // `node:stream` stays `node:stream` (the `./node` entry), so that it is never taken for a package
+  // Node's built-ins (imported by the `./node` entry only) stay imports, spelled `node:stream`, so that they
+  // are never taken for a package of that name
   removeNodeProtocol: false,
+  external: [/^node:/],
   // shared code and lazily loaded parts (validators, the event-stream and queue-run code) go to dist/chunks/
   esbuildOptions(options) {
     options.chunkNames = 'chunks/[name]-[hash]';

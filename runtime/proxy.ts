@@ -183,7 +183,16 @@ export function createProxyHandler(options: ProxyOptions = {}): ProxyHandler {
   const maxConcurrentBodies = bound('maxConcurrentBodies', options.maxConcurrentBodies, DEFAULT_MAX_CONCURRENT_BODIES, 1, 1_000_000);
   const timeoutMs = bound('timeoutMs', options.timeoutMs, DEFAULT_TIMEOUT_MS, 1, MAX_TIMER_MS);
   const publicOrigins = options.publicOrigin === undefined ? undefined : checkOrigins('publicOrigin', typeof options.publicOrigin === 'string' ? [options.publicOrigin] : options.publicOrigin);
-  const publicHosts = publicOrigins?.map((o) => new URL(o).host);
+  const publicUrls = publicOrigins?.map((o) => new URL(o));
+  /** True when a `Host` header names one of the public origins (`app.example:443` is `https://app.example`). */
+  const publicHost = (host: string): boolean =>
+    publicUrls!.some((u) => {
+      try {
+        return new URL(`${u.protocol}//${host}`).host === u.host;
+      } catch {
+        return false;
+      }
+    });
   const allowed = options.allowedOrigins;
   const allowedList = Array.isArray(allowed) ? checkOrigins('allowedOrigins', allowed) : undefined;
   const originAllowed = (origin: string): boolean => {
@@ -220,7 +229,7 @@ export function createProxyHandler(options: ProxyOptions = {}): ProxyHandler {
 
     // Host and Origin: compared with the configured public origins (or request.url's), never with the Host header itself.
     const host = request.headers.get('host');
-    if (publicHosts !== undefined && host !== null && !publicHosts.includes(host.toLowerCase())) return refuse(421, 'misdirected_request', `Host ${host} is not served by this proxy`);
+    if (publicUrls !== undefined && host !== null && !publicHost(host)) return refuse(421, 'misdirected_request', `Host ${host} is not served by this proxy`);
     if (origin !== undefined && !crossOriginAllowed) {
       const own = originOf(origin);
       if (own === undefined || !(publicOrigins ?? [url.origin]).includes(own)) {
@@ -358,7 +367,7 @@ export function createProxyHandler(options: ProxyOptions = {}): ProxyHandler {
     if (path === EVENTS_PATH && eventStream) {
       // The event stream lives as long as the caller stays: only its headers were bounded by timeoutMs.
       clearTimeout(timer);
-      return new Response(passThrough(upstream.body, settle, EVENT_STREAM_OPENING), { status: upstream.status, headers: out });
+      return new Response(passThrough(upstream.body, settle, EVENT_STREAM_OPENING.slice()), { status: upstream.status, headers: out });
     }
     return new Response(passThrough(upstream.body, settle), { status: upstream.status, headers: out });
   };

@@ -2,4 +2,4 @@
  * `oxen-inference-sdk/node`: the Node.js-only parts of the SDK (they import `node:` modules, so the
  * browser-safe entries `oxen-inference-sdk`, `/runtime` and `/models/*` never import this one).
  */
-export { createNodeProxyListener, type NodeProxyListenerOptions, type NodeRequestListener } from './proxy-adapter.ts';
+export { createNodeProxyListener, type NodeIncomingMessage, type NodeProxyListenerOptions, type NodeRequestListener, type NodeServerResponse } from './proxy-adapter.ts';

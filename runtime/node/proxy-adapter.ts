@@ -24,8 +24,27 @@ export interface NodeProxyListenerOptions {
   onError?: ((error: unknown) => void) | undefined;
 }
 
+/**
+ * What the listener needs of a Node `http.IncomingMessage` (one is always passed). Declared here so
+ * that the package's declarations need no `@types/node`.
+ */
+export interface NodeIncomingMessage {
+  readonly method?: string | undefined;
+  readonly url?: string | undefined;
+  readonly rawHeaders: readonly string[];
+  readonly complete: boolean;
+  on(event: string, listener: (...args: never[]) => void): unknown;
+}
+
+/** What the listener needs of a Node `http.ServerResponse` (one is always passed). */
+export interface NodeServerResponse {
+  readonly headersSent: boolean;
+  readonly destroyed: boolean;
+  on(event: string, listener: (...args: never[]) => void): unknown;
+}
+
 /** A `node:http` request listener: `http.createServer(listener)`, or Express's `app.use(listener)`. */
-export type NodeRequestListener = (req: IncomingMessage, res: ServerResponse) => void;
+export type NodeRequestListener = (req: NodeIncomingMessage, res: NodeServerResponse) => void;
 
 /** Methods a fetch `Request` cannot carry: answered 405 without calling the handler. */
 const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
@@ -181,7 +200,10 @@ export function createNodeProxyListener(handler: (request: Request) => Promise<R
     });
   };
 
-  return (req, res) => {
+  return (message, response) => {
+    // Node's own objects, typed by the parts the package's declarations name.
+    const req = message as unknown as IncomingMessage;
+    const res = response as unknown as ServerResponse;
     req.on('error', report);
     res.on('error', report);
     serve(req, res).catch((err: unknown) => {

@@ -78,7 +78,7 @@ describe('the tarball', { timeout: TEST_TIMEOUT_MS }, () => {
     const outside = pack.files.filter((f) => !f.startsWith('dist/'));
     expect(outside).toEqual(['CHANGELOG.md', 'LICENSE', 'README.md', 'generated/MODELS.md', 'package.json']);
     // JavaScript and declarations of both formats for the root, ./runtime and every model
-    for (const entry of ['index', 'runtime/index', ...MODEL_IDS.map((id) => `models/${id}`)]) {
+    for (const entry of ['index', 'runtime/index', 'node/index', ...MODEL_IDS.map((id) => `models/${id}`)]) {
       for (const ext of ['.js', '.cjs', '.d.ts', '.d.cts']) expect(pack.files, `dist/${entry}${ext}`).toContain(`dist/${entry}${ext}`);
     }
     expect(pack.files.filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts') && !f.endsWith('.d.cts'))).toEqual([]);
@@ -94,7 +94,7 @@ describe('the tarball', { timeout: TEST_TIMEOUT_MS }, () => {
       if (!format) continue;
       const text = readFileSync(file, 'utf8');
       for (const m of text.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*|^import\s+)["']([^"'.][^"']*)["']/gm)) {
-        imported[format].add(packageName(m[1]!));
+        if (!m[1]!.startsWith('node:')) imported[format].add(packageName(m[1]!)); // Node's built-ins (the ./node entry) are no package
       }
     }
     const dependencies = Object.keys(pack.manifest.dependencies ?? {}).sort();
@@ -139,12 +139,34 @@ describe('the tarball', { timeout: TEST_TIMEOUT_MS }, () => {
     }
   });
 
+  test('the browser-safe entries (root, ./runtime, ./models/*) load no node: module and nothing of ./node, even on demand', () => {
+    const distDir = path.join(consumers, 'node_modules', 'oxen-inference-sdk', 'dist');
+    // every relative import, static or dynamic, in either format
+    const relative = /(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*|^import\s+)["'](\.\.?\/[^"']+)["']/gm;
+    const builtin = /(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*|^import\s+)["']node:[^"']+["']/m;
+    const closure = (file: string, seen = new Set<string>()): Set<string> => {
+      if (seen.has(file)) return seen;
+      seen.add(file);
+      for (const m of readFileSync(file, 'utf8').matchAll(relative)) closure(path.resolve(path.dirname(file), m[1]!), seen);
+      return seen;
+    };
+    const nodeEntry = readFileSync(path.join(distDir, 'node', 'index.js'), 'utf8');
+    expect(nodeEntry).toMatch(builtin); // the check below can see a node: import
+    for (const ext of ['.js', '.cjs']) {
+      const entries = ['index', 'runtime/index', ...MODEL_IDS.map((id) => `models/${id}`)].map((e) => path.join(distDir, `${e}${ext}`));
+      const loaded = new Set<string>();
+      for (const entry of entries) closure(entry, loaded);
+      const offending = [...loaded].filter((f) => f.startsWith(path.join(distDir, 'node') + path.sep) || builtin.test(readFileSync(f, 'utf8')));
+      expect(offending.map((f) => path.relative(distDir, f)), ext).toEqual([]);
+    }
+  });
+
   test('@arethetypeswrong/cli --profile node16 finds no problem in any entry point', async () => {
     const result = await attw;
     const report = JSON.parse(result.stdout) as { analysis: { entrypoints: Record<string, unknown> }; problems?: unknown };
     const problems = Array.isArray(report.problems) ? report.problems : Object.values(report.problems ?? {}).flat();
     expect(problems).toEqual([]);
-    expect(Object.keys(report.analysis.entrypoints)).toEqual(expect.arrayContaining(['.', './runtime', './models/flux-2-pro', './package.json']));
+    expect(Object.keys(report.analysis.entrypoints)).toEqual(expect.arrayContaining(['.', './runtime', './node', './models/flux-2-pro', './package.json']));
     expect(result.code).toBe(0);
   });
 

@@ -189,6 +189,9 @@ describe('the proxy answers every request and its host process survives', () => 
     const handler = createProxyHandler({ apiKey: KEY });
     expect(() => createNodeProxyListener(handler, { origin: 'http://localhost:3000/api' })).toThrow(SDKError);
     expect(() => createNodeProxyListener(handler, { origin: 'localhost:3000' })).toThrow(SDKError);
+    // the listener's declared parameter types accept Node's own request and response
+    const server: http.Server = http.createServer(createNodeProxyListener(handler, { origin: 'http://localhost:3000' }));
+    expect(server.listenerCount('request')).toBe(1);
   });
 });
 
@@ -209,6 +212,7 @@ describe('origins: checked against the proxy’s public origin, never against th
     const get = (host: string) => raw(port, `GET ${PREFIX}/api/ai/queue HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`);
     expect((await get(`rebind.evil.example:${port}`)).status).toBe(421);
     expect((await get('app.example')).status).toBe(200);
+    expect((await get('APP.example:443')).status).toBe(200); // the same host, spelled otherwise
     // a framework that builds request.url from the Host header: the Origin is compared with publicOrigin only
     const handler = createProxyHandler({ apiKey: KEY, baseUrl: server.url, publicOrigin: 'https://app.example' });
     const forged = await handler(new Request('http://rebind.evil.example/api/ai/queue', { headers: { origin: 'http://rebind.evil.example' } }));
