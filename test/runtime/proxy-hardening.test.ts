@@ -221,7 +221,7 @@ describe('origins: checked against the proxy’s public origin, never against th
     expect(scheme.status).toBe(403);
     const own = await handler(new Request('https://app.example/api/ai/queue', { headers: { origin: 'https://app.example', host: 'app.example' } }));
     expect(own.status).toBe(200);
-    expect(server.count('GET', '/api/ai/queue')).toBe(2);
+    expect(server.count('GET', '/api/ai/queue')).toBe(3);
     expect(proxyUrl).not.toBe('https://app.example');
   });
 
