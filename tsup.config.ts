@@ -25,7 +25,13 @@ const models = Object.fromEntries(
 rmSync('dist', { recursive: true, force: true });
 
 const common: Options = {
-  entry: { index: 'index.ts', 'runtime/index': 'runtime/index.ts', 'node/index': 'runtime/node/index.ts', openapi: 'generated/openapi.ts', ...models },
+  entry: {
+    index: 'index.ts',
+    'runtime/index': 'runtime/index.ts',
+    'node/index': 'runtime/node/index.ts',
+    openapi: 'generated/openapi.ts',
+    ...models,
+  },
   outDir: 'dist',
   tsconfig: 'tsconfig.build.json',
   dts: true,

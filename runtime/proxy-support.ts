@@ -6,11 +6,19 @@
 import { SDKError } from './errors.ts';
 
 /** A JSON error answer in the service's own error shape. */
-export function jsonError(status: number, type: string, message: string, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify({ error: { type, title: message, message }, status: 'error', status_message: type }), {
-    status,
-    headers: { 'content-type': 'application/json', ...headers },
-  });
+export function jsonError(
+  status: number,
+  type: string,
+  message: string,
+  headers: Record<string, string> = {},
+): Response {
+  return new Response(
+    JSON.stringify({ error: { type, title: message, message }, status: 'error', status_message: type }),
+    {
+      status,
+      headers: { 'content-type': 'application/json', ...headers },
+    },
+  );
 }
 
 /**
@@ -72,7 +80,12 @@ export function longestSecretForm(secret: string): number {
  * are dropped as well, since a secret that started there was read only in part and could not be
  * recognised.
  */
-export function redactedErrorText(bytes: Uint8Array, truncated: boolean, redact: (text: string) => string, secretLength: number): string {
+export function redactedErrorText(
+  bytes: Uint8Array,
+  truncated: boolean,
+  redact: (text: string) => string,
+  secretLength: number,
+): string {
   const text = redact(new TextDecoder().decode(bytes));
   return truncated ? text.slice(0, Math.max(0, text.length - secretLength)) : text;
 }
@@ -91,7 +104,10 @@ export function originOf(raw: string): string | undefined {
 export function checkOrigins(option: string, values: readonly string[]): string[] {
   return values.map((v) => {
     const origin = typeof v === 'string' ? originOf(v) : undefined;
-    if (origin === undefined) throw new SDKError(`${option} must list http(s) origins such as "https://app.example.com", got ${JSON.stringify(v)}`);
+    if (origin === undefined)
+      throw new SDKError(
+        `${option} must list http(s) origins such as "https://app.example.com", got ${JSON.stringify(v)}`,
+      );
     return origin;
   });
 }
@@ -100,7 +116,11 @@ export function checkOrigins(option: string, values: readonly string[]): string[
  * `body` passed through chunk by chunk (nothing buffered beyond one chunk), with `prefix` sent first
  * and `onEnd` called once when it ends, fails or is cancelled.
  */
-export function passThrough(body: ReadableStream<Uint8Array>, onEnd: () => void, prefix?: Uint8Array): ReadableStream<Uint8Array> {
+export function passThrough(
+  body: ReadableStream<Uint8Array>,
+  onEnd: () => void,
+  prefix?: Uint8Array,
+): ReadableStream<Uint8Array> {
   const reader = body.getReader();
   let ended = false;
   const end = (): void => {

@@ -7,7 +7,8 @@
 import { SDKError } from './errors.ts';
 import { env, isBrowser } from './env.ts';
 import { checkBaseUrl, DEFAULT_BASE_URL } from './options.ts';
-import { checkOrigins, jsonError, longestSecretForm, originOf, passThrough, readLimited, redactedErrorText } from './proxy-support.ts';
+import { forward, type ForwardSettings } from './proxy-forward.ts';
+import { checkOrigins, jsonError, longestSecretForm, originOf } from './proxy-support.ts';
 import { redactText, registerSecret } from './redact.ts';
 
 /** Options of `createProxyHandler`. Sizes in bytes, times in milliseconds. */
@@ -99,21 +100,13 @@ function safeSegment(raw: string): boolean {
   return decoded !== '.' && decoded !== '..' && /^[A-Za-z0-9._~@:+-]+$/.test(decoded);
 }
 
-/** Request headers forwarded to the service (everything else, `Authorization` and `Cookie` included, is dropped). */
-const FORWARDED_REQUEST_HEADERS = ['accept', 'content-type', 'last-event-id'];
-/** Response headers passed back (everything else is dropped: the service's cookies, auth challenges, encodings). */
-const FORWARDED_RESPONSE_HEADERS = ['content-type', 'cache-control', 'retry-after', 'x-request-id'];
 const CORS_ALLOW_HEADERS = 'content-type, accept, authorization, last-event-id, cache-control';
 const CORS_EXPOSE_HEADERS = 'Retry-After, X-Request-Id';
-const MAX_ERROR_BODY_BYTES = 65_536;
 const DEFAULT_MAX_REQUEST_BYTES = 10 * 1024 * 1024;
 const DEFAULT_MAX_CONCURRENT_BODIES = 32;
 const DEFAULT_TIMEOUT_MS = 600_000;
 /** The largest delay Node's and browsers' timers honour (about 24.8 days); longer ones fire at once. */
 const MAX_TIMER_MS = 2_147_483_647;
-/** Sent first on the event stream, so that its headers pass intermediaries that hold them until a body byte. */
-const EVENT_STREAM_OPENING = new TextEncoder().encode(': connected\n\n');
-const EVENTS_PATH = '/api/events';
 
 /** A whole number in [min, max], or the default. @throws SDKError naming the option otherwise. */
 function bound(name: string, value: number | undefined, fallback: number, min: number, max: number): number {
@@ -171,18 +164,40 @@ function bound(name: string, value: number | undefined, fallback: number, min: n
  * number, or it runs in a browser (the key would be in the page).
  */
 export function createProxyHandler(options: ProxyOptions = {}): ProxyHandler {
-  if (isBrowser()) throw new SDKError('createProxyHandler runs on a server: in a browser the API key would be visible to every visitor');
+  if (isBrowser())
+    throw new SDKError(
+      'createProxyHandler runs on a server: in a browser the API key would be visible to every visitor',
+    );
   const apiKey = options.apiKey ?? env('OXEN_API_KEY');
   if (!apiKey) throw new SDKError('createProxyHandler needs an API key: pass apiKey or set OXEN_API_KEY on the server');
   registerSecret(apiKey);
   const baseUrl = checkBaseUrl(options.baseUrl ?? env('OXEN_BASE_URL') ?? DEFAULT_BASE_URL);
   const f = options.fetch ?? globalThis.fetch.bind(globalThis);
   const prefix = (options.pathPrefix ?? '').replace(/\/+$/, '');
-  if (prefix !== '' && !prefix.startsWith('/')) throw new SDKError(`pathPrefix must start with "/", got ${JSON.stringify(prefix)}`);
-  const maxRequestBytes = bound('maxRequestBytes', options.maxRequestBytes, DEFAULT_MAX_REQUEST_BYTES, 1, Number.MAX_SAFE_INTEGER);
-  const maxConcurrentBodies = bound('maxConcurrentBodies', options.maxConcurrentBodies, DEFAULT_MAX_CONCURRENT_BODIES, 1, 1_000_000);
+  if (prefix !== '' && !prefix.startsWith('/'))
+    throw new SDKError(`pathPrefix must start with "/", got ${JSON.stringify(prefix)}`);
+  const maxRequestBytes = bound(
+    'maxRequestBytes',
+    options.maxRequestBytes,
+    DEFAULT_MAX_REQUEST_BYTES,
+    1,
+    Number.MAX_SAFE_INTEGER,
+  );
+  const maxConcurrentBodies = bound(
+    'maxConcurrentBodies',
+    options.maxConcurrentBodies,
+    DEFAULT_MAX_CONCURRENT_BODIES,
+    1,
+    1_000_000,
+  );
   const timeoutMs = bound('timeoutMs', options.timeoutMs, DEFAULT_TIMEOUT_MS, 1, MAX_TIMER_MS);
-  const publicOrigins = options.publicOrigin === undefined ? undefined : checkOrigins('publicOrigin', typeof options.publicOrigin === 'string' ? [options.publicOrigin] : options.publicOrigin);
+  const publicOrigins =
+    options.publicOrigin === undefined
+      ? undefined
+      : checkOrigins(
+          'publicOrigin',
+          typeof options.publicOrigin === 'string' ? [options.publicOrigin] : options.publicOrigin,
+        );
   const publicUrls = publicOrigins?.map((o) => new URL(o));
   /** True when a `Host` header names one of the public origins (`app.example:443` is `https://app.example`). */
   const publicHost = (host: string): boolean =>
@@ -202,9 +217,18 @@ export function createProxyHandler(options: ProxyOptions = {}): ProxyHandler {
     const o = originOf(origin);
     return o !== undefined && allowedList!.includes(o);
   };
-  // The only places the proxy redacts: error bodies, error messages and forwarded header values.
+  // The proxy's one redactor (redact.ts's secrets, and the key): error bodies before they are cut, error
+  // messages and forwarded header values go through it (here and in proxy-forward.ts).
   const redactKey = (text: string): string => redactText(text).split(apiKey).join('[REDACTED]');
-  const keyLength = longestSecretForm(apiKey);
+  const settings: ForwardSettings = {
+    baseUrl,
+    fetch: f,
+    apiKey,
+    maxRequestBytes,
+    timeoutMs,
+    redactKey,
+    keyLength: longestSecretForm(apiKey),
+  };
   let bodiesHeld = 0;
 
   const handle = async (request: Request): Promise<Response> => {
@@ -219,9 +243,11 @@ export function createProxyHandler(options: ProxyOptions = {}): ProxyHandler {
       cors['access-control-expose-headers'] = CORS_EXPOSE_HEADERS;
       if (allowed !== '*') cors['vary'] = 'Origin';
     }
-    const refuse = (status: number, type: string, message: string, headers: Record<string, string> = {}) => jsonError(status, type, message, { ...cors, ...headers });
+    const refuse = (status: number, type: string, message: string, headers: Record<string, string> = {}) =>
+      jsonError(status, type, message, { ...cors, ...headers });
 
-    if (prefix !== '' && url.pathname !== prefix && !url.pathname.startsWith(`${prefix}/`)) return refuse(404, 'not_found', `No route for ${method} ${url.pathname}`);
+    if (prefix !== '' && url.pathname !== prefix && !url.pathname.startsWith(`${prefix}/`))
+      return refuse(404, 'not_found', `No route for ${method} ${url.pathname}`);
     const path = url.pathname.slice(prefix.length);
     const candidates = OPERATIONS.filter((o) => o.pattern.test(path));
     if (candidates.length === 0) return refuse(404, 'not_found', `No route for ${method} ${url.pathname}`);
@@ -229,22 +255,33 @@ export function createProxyHandler(options: ProxyOptions = {}): ProxyHandler {
 
     // Host and Origin: compared with the configured public origins (or request.url's), never with the Host header itself.
     const host = request.headers.get('host');
-    if (publicUrls !== undefined && host !== null && !publicHost(host)) return refuse(421, 'misdirected_request', `Host ${host} is not served by this proxy`);
+    if (publicUrls !== undefined && host !== null && !publicHost(host))
+      return refuse(421, 'misdirected_request', `Host ${host} is not served by this proxy`);
     if (origin !== undefined && !crossOriginAllowed) {
       const own = originOf(origin);
       if (own === undefined || !(publicOrigins ?? [url.origin]).includes(own)) {
-        return refuse(403, 'forbidden', `Origin ${origin} may not use this proxy${allowed === undefined ? ' (set allowedOrigins to allow other origins)' : ''}`);
+        return refuse(
+          403,
+          'forbidden',
+          `Origin ${origin} may not use this proxy${allowed === undefined ? ' (set allowedOrigins to allow other origins)' : ''}`,
+        );
       }
     }
     if (method === 'OPTIONS') {
       return new Response(null, {
         status: 204,
-        headers: { ...cors, 'access-control-allow-methods': `${allow}, OPTIONS`, 'access-control-allow-headers': CORS_ALLOW_HEADERS, 'access-control-max-age': '600' },
+        headers: {
+          ...cors,
+          'access-control-allow-methods': `${allow}, OPTIONS`,
+          'access-control-allow-headers': CORS_ALLOW_HEADERS,
+          'access-control-max-age': '600',
+        },
       });
     }
     const op = candidates.find((o) => o.method === method);
     if (!op) return refuse(405, 'method_not_allowed', `Method ${method} is not allowed on ${path}`, { allow });
-    if (!op.pattern.exec(path)!.slice(1).every(safeSegment)) return refuse(400, 'bad_request', `Malformed path parameter in ${path}`);
+    if (!op.pattern.exec(path)!.slice(1).every(safeSegment))
+      return refuse(400, 'bad_request', `Malformed path parameter in ${path}`);
     if (options.authorize) {
       let ok: boolean;
       try {
@@ -256,120 +293,14 @@ export function createProxyHandler(options: ProxyOptions = {}): ProxyHandler {
     }
 
     const hasBody = method === 'POST';
-    if (hasBody && bodiesHeld >= maxConcurrentBodies) return refuse(503, 'service_unavailable', 'The proxy is busy: too many requests at once', { 'retry-after': '1' });
+    if (hasBody && bodiesHeld >= maxConcurrentBodies)
+      return refuse(503, 'service_unavailable', 'The proxy is busy: too many requests at once', { 'retry-after': '1' });
     if (hasBody) bodiesHeld++;
     try {
-      return await forward(request, url, method, path, op.query ?? [], hasBody, refuse, cors);
+      return await forward(settings, { request, url, method, path, queryNames: op.query ?? [], hasBody, refuse, cors });
     } finally {
       if (hasBody) bodiesHeld--;
     }
-  };
-
-  /** Read the body, call the service (bounded by timeoutMs) and answer; resolves once the answer's headers are known. */
-  const forward = async (
-    request: Request,
-    url: URL,
-    method: string,
-    path: string,
-    queryNames: readonly string[],
-    hasBody: boolean,
-    refuse: (status: number, type: string, message: string, headers?: Record<string, string>) => Response,
-    cors: Record<string, string>,
-  ): Promise<Response> => {
-    // The body: JSON only, bounded, read no further than the bound.
-    let body: Uint8Array<ArrayBuffer> | undefined;
-    if (hasBody) {
-      const tooLarge = () => refuse(413, 'payload_too_large', `Request body exceeds ${maxRequestBytes} bytes`);
-      const declared = Number(request.headers.get('content-length') ?? NaN);
-      if (Number.isFinite(declared) && declared > maxRequestBytes) return tooLarge();
-      let bytes: Uint8Array<ArrayBuffer> | undefined;
-      try {
-        bytes = (await readLimited(request.body, maxRequestBytes)).bytes;
-      } catch {
-        if (request.signal.aborted) return refuse(499, 'client_closed_request', 'The caller closed the request');
-        return refuse(400, 'bad_request', 'The request body could not be read to its end');
-      }
-      if (bytes === undefined) return tooLarge();
-      const type = (request.headers.get('content-type') ?? '').toLowerCase();
-      if (bytes.byteLength > 0 && !type.startsWith('application/json')) return refuse(415, 'unsupported_media_type', 'Request body must be application/json');
-      body = bytes.byteLength > 0 ? bytes : undefined;
-    }
-
-    const query = new URLSearchParams();
-    for (const name of queryNames) {
-      const v = url.searchParams.get(name);
-      if (v !== null) query.set(name, v);
-    }
-    const search = query.toString();
-    const target = `${baseUrl}${path}${search === '' ? '' : `?${search}`}`;
-    const headers = new Headers();
-    for (const name of FORWARDED_REQUEST_HEADERS) {
-      const v = request.headers.get(name);
-      if (v !== null) headers.set(name, v);
-    }
-    headers.set('authorization', `Bearer ${apiKey}`);
-
-    // The upstream call ends when the caller goes away or timeoutMs passes, whichever comes first.
-    const upstreamAbort = new AbortController();
-    const callerGone = (): void => upstreamAbort.abort(request.signal.reason);
-    if (request.signal.aborted) return refuse(499, 'client_closed_request', 'The caller closed the request');
-    request.signal.addEventListener('abort', callerGone, { once: true });
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      upstreamAbort.abort(new Error(`the service did not answer within ${timeoutMs} ms`));
-    }, timeoutMs);
-    const settle = (): void => {
-      clearTimeout(timer);
-      request.signal.removeEventListener('abort', callerGone);
-    };
-    const failed = (err: unknown): Response => {
-      settle();
-      if (request.signal.aborted) return refuse(499, 'client_closed_request', 'The caller closed the request');
-      if (timedOut) return refuse(504, 'gateway_timeout', `The service did not answer within ${timeoutMs} ms`);
-      return refuse(502, 'bad_gateway', `The proxy could not reach the service (${redactKey(err instanceof Error ? err.message : String(err))})`);
-    };
-
-    let upstream: Response;
-    try {
-      upstream = await f(target, { method, headers, body: body ?? null, signal: upstreamAbort.signal, redirect: 'manual' });
-    } catch (err) {
-      return failed(err);
-    }
-    body = undefined;
-    if (upstream.type === 'opaqueredirect' || (upstream.status >= 300 && upstream.status < 400)) {
-      settle();
-      void upstream.body?.cancel().catch(() => undefined);
-      return refuse(502, 'bad_gateway', 'The service answered with a redirect, which the proxy does not follow');
-    }
-    const out = new Headers(cors);
-    for (const name of FORWARDED_RESPONSE_HEADERS) {
-      const v = upstream.headers.get(name);
-      if (v !== null) out.set(name, redactKey(v));
-    }
-    const eventStream = (out.get('content-type') ?? '').includes('text/event-stream');
-    if (eventStream) out.set('x-accel-buffering', 'no');
-    if (upstream.status >= 400) {
-      // Error bodies are small: read (bounded), then redacted before they are cut, in case the service echoes the key.
-      let read: Awaited<ReturnType<typeof readLimited>>;
-      try {
-        read = await readLimited(upstream.body, MAX_ERROR_BODY_BYTES, true);
-      } catch (err) {
-        return failed(err);
-      }
-      settle();
-      return new Response(redactedErrorText(read.bytes ?? new Uint8Array(0), read.truncated, redactKey, keyLength), { status: upstream.status, headers: out });
-    }
-    if (!upstream.body) {
-      settle();
-      return new Response(null, { status: upstream.status, headers: out });
-    }
-    if (path === EVENTS_PATH && eventStream) {
-      // The event stream lives as long as the caller stays: only its headers were bounded by timeoutMs.
-      clearTimeout(timer);
-      return new Response(passThrough(upstream.body, settle, EVENT_STREAM_OPENING.slice()), { status: upstream.status, headers: out });
-    }
-    return new Response(passThrough(upstream.body, settle), { status: upstream.status, headers: out });
   };
 
   return async (request: Request): Promise<Response> => {
@@ -377,7 +308,11 @@ export function createProxyHandler(options: ProxyOptions = {}): ProxyHandler {
       return await handle(request);
     } catch (err) {
       // Whatever went wrong (a throwing allowedOrigins predicate, a malformed request object), the caller gets an answer.
-      return jsonError(500, 'internal_error', `The proxy could not handle the request (${redactKey(err instanceof Error ? err.message : String(err))})`);
+      return jsonError(
+        500,
+        'internal_error',
+        `The proxy could not handle the request (${redactKey(err instanceof Error ? err.message : String(err))})`,
+      );
     }
   };
 }

@@ -51,13 +51,24 @@ const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
 /** How many body bytes wait in the web stream before the request is paused. */
 const BODY_HIGH_WATER_BYTES = 65_536;
 
-function answer(res: ServerResponse, status: number, type: string, message: string, headers: Record<string, string> = {}): void {
+function answer(
+  res: ServerResponse,
+  status: number,
+  type: string,
+  message: string,
+  headers: Record<string, string> = {},
+): void {
   if (res.headersSent || res.destroyed) {
     res.destroy();
     return;
   }
   const body = JSON.stringify({ error: { type, title: message, message }, status: 'error', status_message: type });
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), connection: 'close', ...headers });
+  res.writeHead(status, {
+    'content-type': 'application/json',
+    'content-length': String(Buffer.byteLength(body)),
+    connection: 'close',
+    ...headers,
+  });
   res.end(body);
 }
 
@@ -128,14 +139,20 @@ function bodyStream(req: IncomingMessage): ReadableStream<Uint8Array> {
  *   closed after it.
  * @throws SDKError at creation when `origin` is not an http(s) origin (scheme, host, optional port).
  */
-export function createNodeProxyListener(handler: (request: Request) => Promise<Response>, options: NodeProxyListenerOptions): NodeRequestListener {
+export function createNodeProxyListener(
+  handler: (request: Request) => Promise<Response>,
+  options: NodeProxyListenerOptions,
+): NodeRequestListener {
   let origin: string;
   try {
     const url = new URL(options.origin);
-    if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.origin !== options.origin.replace(/\/$/, '')) throw new Error('not an origin');
+    if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.origin !== options.origin.replace(/\/$/, ''))
+      throw new Error('not an origin');
     origin = url.origin;
   } catch {
-    throw new SDKError(`createNodeProxyListener needs origin as "https://host[:port]" (scheme, host and port only), got ${JSON.stringify(options.origin)}`);
+    throw new SDKError(
+      `createNodeProxyListener needs origin as "https://host[:port]" (scheme, host and port only), got ${JSON.stringify(options.origin)}`,
+    );
   }
   const report = (error: unknown): void => {
     try {
@@ -148,8 +165,12 @@ export function createNodeProxyListener(handler: (request: Request) => Promise<R
   const serve = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const method = (req.method ?? 'GET').toUpperCase();
     const target = req.url ?? '';
-    if (!target.startsWith('/')) return answer(res, 400, 'bad_request', 'The request target must be a path (origin form)');
-    if (FORBIDDEN_METHODS.has(method)) return answer(res, 405, 'method_not_allowed', `Method ${method} is not allowed`, { allow: 'GET, POST, DELETE, OPTIONS' });
+    if (!target.startsWith('/'))
+      return answer(res, 400, 'bad_request', 'The request target must be a path (origin form)');
+    if (FORBIDDEN_METHODS.has(method))
+      return answer(res, 405, 'method_not_allowed', `Method ${method} is not allowed`, {
+        allow: 'GET, POST, DELETE, OPTIONS',
+      });
 
     const abort = new AbortController();
     res.on('close', () => {
@@ -176,7 +197,8 @@ export function createNodeProxyListener(handler: (request: Request) => Promise<R
       report(err);
       return answer(res, 400, 'bad_request', 'The request could not be read');
     }
-    if (new URL(request.url).origin !== origin) return answer(res, 400, 'bad_request', 'The request target must be a path (origin form)');
+    if (new URL(request.url).origin !== origin)
+      return answer(res, 400, 'bad_request', 'The request target must be a path (origin form)');
 
     const response = await handler(request);
     if (res.destroyed) {

@@ -33,7 +33,11 @@ interface Proxy {
 
 /** The local server (knowing KEY), the proxy in front of it at PREFIX behind the Node adapter (origin fixed to its own address). */
 async function setup(proxy: Partial<ProxyOptions> = {}, serverOptions: LocalServerOptions = {}): Promise<Proxy> {
-  const server = await startServer({ workerDelayMs: 20, users: { [KEY]: { user: 'alice', orgs: [] } }, ...serverOptions });
+  const server = await startServer({
+    workerDelayMs: 20,
+    users: { [KEY]: { user: 'alice', orgs: [] } },
+    ...serverOptions,
+  });
   closers.push(() => server.close());
   const handler = createProxyHandler({ apiKey: KEY, baseUrl: server.url, pathPrefix: PREFIX, ...proxy });
   let started = 0;
@@ -87,7 +91,9 @@ function parse(text: string): RawAnswer {
 function stalledUpload(port: number, path: string, declared: number, sent = 10): net.Socket {
   const socket = net.connect(port, '127.0.0.1');
   socket.on('error', () => undefined);
-  socket.write(`POST ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nContent-Length: ${declared}\r\n\r\n${'{'.padEnd(sent, ' ')}`);
+  socket.write(
+    `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nContent-Length: ${declared}\r\n\r\n${'{'.padEnd(sent, ' ')}`,
+  );
   closers.push(() => void socket.destroy());
   return socket;
 }
@@ -97,7 +103,9 @@ const IMAGE = JSON.stringify({ model: 'flux-1-dev', prompt: 'a fox' });
 
 describe('the proxy answers every request and its host process survives', () => {
   /** The proxy in a process of its own with Node's default handling of unhandled rejections (exit code 1). */
-  async function proxyProcess(server: LocalServer): Promise<{ child: ChildProcess; url: string; port: number; stderr: () => string }> {
+  async function proxyProcess(
+    server: LocalServer,
+  ): Promise<{ child: ChildProcess; url: string; port: number; stderr: () => string }> {
     const fixture = fileURLToPath(new URL('./proxy-host.fixture.ts', import.meta.url));
     const child = spawn(process.execPath, ['--import', 'tsx', fixture], {
       env: { PATH: process.env['PATH'] ?? '', PROXY_KEY: KEY, PROXY_BASE_URL: server.url },
@@ -117,33 +125,37 @@ describe('the proxy answers every request and its host process survives', () => 
     return { child, url, port: Number(new URL(url).port), stderr: () => stderr };
   }
 
-  it('TRACE, an absolute-form target, OPTIONS *, an aborted upload and a throwing authorize each get an answer; the process keeps serving', { timeout: 60_000 }, async () => {
-    const server = await startServer({ users: { [KEY]: { user: 'alice', orgs: [] } } });
-    closers.push(() => server.close());
-    const { child, url, port, stderr } = await proxyProcess(server);
-    const host = `Host: 127.0.0.1:${port}\r\nConnection: close\r\n`;
+  it(
+    'TRACE, an absolute-form target, OPTIONS *, an aborted upload and a throwing authorize each get an answer; the process keeps serving',
+    { timeout: 60_000 },
+    async () => {
+      const server = await startServer({ users: { [KEY]: { user: 'alice', orgs: [] } } });
+      closers.push(() => server.close());
+      const { child, url, port, stderr } = await proxyProcess(server);
+      const host = `Host: 127.0.0.1:${port}\r\nConnection: close\r\n`;
 
-    const trace = await raw(port, `TRACE ${PREFIX}/api/ai/queue HTTP/1.1\r\n${host}\r\n`);
-    expect(trace.status).toBe(405);
-    const absolute = await raw(port, `GET http://evil.example${PREFIX}/api/ai/queue HTTP/1.1\r\n${host}\r\n`);
-    expect(absolute.status).toBe(400);
-    const star = await raw(port, `OPTIONS * HTTP/1.1\r\n${host}\r\n`);
-    expect(star.status).toBe(400);
-    const aborted = stalledUpload(port, `${PREFIX}/api/ai/images/generate`, 100_000, 5_000);
-    await sleep(100); // the proxy is reading the body
-    aborted.destroy();
-    const throwing = await fetch(`${url}${PREFIX}/api/ai/queue`, { headers: { 'x-throw': '1' } });
-    expect(throwing.status).toBe(500);
-    expect(await throwing.text()).not.toContain('exploded');
+      const trace = await raw(port, `TRACE ${PREFIX}/api/ai/queue HTTP/1.1\r\n${host}\r\n`);
+      expect(trace.status).toBe(405);
+      const absolute = await raw(port, `GET http://evil.example${PREFIX}/api/ai/queue HTTP/1.1\r\n${host}\r\n`);
+      expect(absolute.status).toBe(400);
+      const star = await raw(port, `OPTIONS * HTTP/1.1\r\n${host}\r\n`);
+      expect(star.status).toBe(400);
+      const aborted = stalledUpload(port, `${PREFIX}/api/ai/images/generate`, 100_000, 5_000);
+      await sleep(100); // the proxy is reading the body
+      aborted.destroy();
+      const throwing = await fetch(`${url}${PREFIX}/api/ai/queue`, { headers: { 'x-throw': '1' } });
+      expect(throwing.status).toBe(500);
+      expect(await throwing.text()).not.toContain('exploded');
 
-    // after all of that (and a moment for a stray rejection to end it) the same process still serves
-    await sleep(200);
-    const ok = await fetch(`${url}${PREFIX}/api/ai/queue`);
-    expect(ok.status).toBe(200);
-    expect(child.exitCode, stderr()).toBeNull();
-    expect(stderr()).not.toMatch(/Unhandled|ERR_/);
-    expect(server.count('POST', '/api/ai/images/generate')).toBe(0);
-  });
+      // after all of that (and a moment for a stray rejection to end it) the same process still serves
+      await sleep(200);
+      const ok = await fetch(`${url}${PREFIX}/api/ai/queue`);
+      expect(ok.status).toBe(200);
+      expect(child.exitCode, stderr()).toBeNull();
+      expect(stderr()).not.toMatch(/Unhandled|ERR_/);
+      expect(server.count('POST', '/api/ai/images/generate')).toBe(0);
+    },
+  );
 
   it('an upload the caller aborts mid-body: the handler resolves with 499, nothing is forwarded', async () => {
     const { server, port, started, answers } = await setup();
@@ -165,10 +177,19 @@ describe('the proxy answers every request and its host process survives', () => 
     });
     const handler = createProxyHandler({ apiKey: KEY, baseUrl: server.url });
     const broken = await handler(
-      new Request('http://proxy.test/api/ai/images/generate', { method: 'POST', headers: { 'content-type': 'application/json' }, body: failing, duplex: 'half' } as RequestInit),
+      new Request('http://proxy.test/api/ai/images/generate', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: failing,
+        duplex: 'half',
+      } as RequestInit),
     );
     expect(broken.status).toBe(400);
-    const throwing = createProxyHandler({ apiKey: KEY, baseUrl: server.url, authorize: () => Promise.reject(new Error('db down')) });
+    const throwing = createProxyHandler({
+      apiKey: KEY,
+      baseUrl: server.url,
+      authorize: () => Promise.reject(new Error('db down')),
+    });
     expect((await throwing(new Request('http://proxy.test/api/ai/queue'))).status).toBe(500);
     const predicate = createProxyHandler({
       apiKey: KEY,
@@ -177,20 +198,27 @@ describe('the proxy answers every request and its host process survives', () => 
         throw new Error('bad predicate');
       },
     });
-    expect((await predicate(new Request('http://proxy.test/api/ai/queue', { headers: { origin: 'https://app.example' } }))).status).toBe(500);
+    expect(
+      (await predicate(new Request('http://proxy.test/api/ai/queue', { headers: { origin: 'https://app.example' } })))
+        .status,
+    ).toBe(500);
     expect(server.requests).toHaveLength(0);
   });
 
   it('refuses bad options at creation', () => {
     expect(() => createProxyHandler({ apiKey: KEY, publicOrigin: 'app.example.com' })).toThrow(SDKError);
-    expect(() => createProxyHandler({ apiKey: KEY, allowedOrigins: ['javascript:alert(1)'] })).toThrow(/allowedOrigins/);
+    expect(() => createProxyHandler({ apiKey: KEY, allowedOrigins: ['javascript:alert(1)'] })).toThrow(
+      /allowedOrigins/,
+    );
     expect(() => createProxyHandler({ apiKey: KEY, timeoutMs: 2 ** 31 })).toThrow(/timeoutMs/);
     expect(() => createProxyHandler({ apiKey: KEY, maxConcurrentBodies: 0 })).toThrow(/maxConcurrentBodies/);
     const handler = createProxyHandler({ apiKey: KEY });
     expect(() => createNodeProxyListener(handler, { origin: 'http://localhost:3000/api' })).toThrow(SDKError);
     expect(() => createNodeProxyListener(handler, { origin: 'localhost:3000' })).toThrow(SDKError);
     // the listener's declared parameter types accept Node's own request and response
-    const server: http.Server = http.createServer(createNodeProxyListener(handler, { origin: 'http://localhost:3000' }));
+    const server: http.Server = http.createServer(
+      createNodeProxyListener(handler, { origin: 'http://localhost:3000' }),
+    );
     expect(server.listenerCount('request')).toBe(1);
   });
 });
@@ -200,26 +228,42 @@ describe('origins: checked against the proxy’s public origin, never against th
     const { server, port, proxyUrl } = await setup();
     const rebind = `rebind.evil.example:${port}`;
     const post = (headers: string) =>
-      raw(port, `POST ${PREFIX}/api/ai/images/generate HTTP/1.1\r\n${headers}Content-Type: application/json\r\nContent-Length: ${IMAGE.length}\r\nConnection: close\r\n\r\n${IMAGE}`);
+      raw(
+        port,
+        `POST ${PREFIX}/api/ai/images/generate HTTP/1.1\r\n${headers}Content-Type: application/json\r\nContent-Length: ${IMAGE.length}\r\nConnection: close\r\n\r\n${IMAGE}`,
+      );
     expect((await post(`Host: ${rebind}\r\nOrigin: http://${rebind}\r\n`)).status).toBe(403);
-    expect((await post(`Host: 127.0.0.1:${port}\r\nOrigin: ${proxyUrl.replace('http:', 'https:')}\r\n`)).status).toBe(403);
+    expect((await post(`Host: 127.0.0.1:${port}\r\nOrigin: ${proxyUrl.replace('http:', 'https:')}\r\n`)).status).toBe(
+      403,
+    );
     expect(server.requests).toHaveLength(0);
     expect((await post(`Host: 127.0.0.1:${port}\r\nOrigin: ${proxyUrl}\r\n`)).status).toBe(200);
   });
 
   it('with publicOrigin: a Host it does not name is 421 (a rebinding GET carries no Origin); request.url’s origin is not trusted', async () => {
     const { server, port, proxyUrl } = await setup({ publicOrigin: ['https://app.example', 'http://127.0.0.1:1'] });
-    const get = (host: string) => raw(port, `GET ${PREFIX}/api/ai/queue HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`);
+    const get = (host: string) =>
+      raw(port, `GET ${PREFIX}/api/ai/queue HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`);
     expect((await get(`rebind.evil.example:${port}`)).status).toBe(421);
     expect((await get('app.example')).status).toBe(200);
     expect((await get('APP.example:443')).status).toBe(200); // the same host, spelled otherwise
     // a framework that builds request.url from the Host header: the Origin is compared with publicOrigin only
     const handler = createProxyHandler({ apiKey: KEY, baseUrl: server.url, publicOrigin: 'https://app.example' });
-    const forged = await handler(new Request('http://rebind.evil.example/api/ai/queue', { headers: { origin: 'http://rebind.evil.example' } }));
+    const forged = await handler(
+      new Request('http://rebind.evil.example/api/ai/queue', { headers: { origin: 'http://rebind.evil.example' } }),
+    );
     expect(forged.status).toBe(403);
-    const scheme = await handler(new Request('https://app.example/api/ai/queue', { headers: { origin: 'http://app.example', host: 'app.example' } }));
+    const scheme = await handler(
+      new Request('https://app.example/api/ai/queue', {
+        headers: { origin: 'http://app.example', host: 'app.example' },
+      }),
+    );
     expect(scheme.status).toBe(403);
-    const own = await handler(new Request('https://app.example/api/ai/queue', { headers: { origin: 'https://app.example', host: 'app.example' } }));
+    const own = await handler(
+      new Request('https://app.example/api/ai/queue', {
+        headers: { origin: 'https://app.example', host: 'app.example' },
+      }),
+    );
     expect(own.status).toBe(200);
     expect(server.count('GET', '/api/ai/queue')).toBe(3);
     expect(proxyUrl).not.toBe('https://app.example');
@@ -227,7 +271,12 @@ describe('origins: checked against the proxy’s public origin, never against th
 
   it('allowedOrigins adds origins: the proxy’s own origin stays allowed; an unlisted one is 403', async () => {
     const { proxyUrl } = await setup({ allowedOrigins: ['https://app.example'] });
-    const call = (origin: string) => fetch(`${proxyUrl}${PREFIX}/api/ai/images/generate`, { method: 'POST', headers: { 'content-type': 'application/json', origin }, body: IMAGE });
+    const call = (origin: string) =>
+      fetch(`${proxyUrl}${PREFIX}/api/ai/images/generate`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin },
+        body: IMAGE,
+      });
     expect((await call(proxyUrl)).status).toBe(200);
     const listed = await call('https://app.example');
     expect(listed.status).toBe(200);
@@ -258,7 +307,9 @@ describe('bounded bodies, concurrency and time', () => {
         if (got.includes('\r\n\r\n')) resolve();
       }),
     );
-    socket.write(`POST ${PREFIX}/api/ai/images/generate HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`);
+    socket.write(
+      `POST ${PREFIX}/api/ai/images/generate HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`,
+    );
     const chunk = `10000\r\n${' '.repeat(0x10000)}\r\n`;
     let sent = 0;
     let done = false;
@@ -274,9 +325,17 @@ describe('bounded bodies, concurrency and time', () => {
 
   it('beyond maxConcurrentBodies POSTs at once: 503 with Retry-After, nothing forwarded; the slot frees when one ends', async () => {
     const { server, port, proxyUrl, started } = await setup({ maxConcurrentBodies: 2 });
-    const held = [stalledUpload(port, `${PREFIX}/api/ai/images/generate`, 10_000), stalledUpload(port, `${PREFIX}/api/ai/images/generate`, 10_000)];
+    const held = [
+      stalledUpload(port, `${PREFIX}/api/ai/images/generate`, 10_000),
+      stalledUpload(port, `${PREFIX}/api/ai/images/generate`, 10_000),
+    ];
     await until(() => started() === 2);
-    const post = () => fetch(`${proxyUrl}${PREFIX}/api/ai/images/generate`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: IMAGE });
+    const post = () =>
+      fetch(`${proxyUrl}${PREFIX}/api/ai/images/generate`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: IMAGE,
+      });
     const busy = await post();
     expect(busy.status).toBe(503);
     expect(busy.headers.get('retry-after')).toBe('1');
@@ -312,7 +371,12 @@ describe('bounded bodies, concurrency and time', () => {
     const it = stream[Symbol.asyncIterator]();
     const next = it.next();
     await sleep(900); // three times timeoutMs
-    server.emit('alice', 'media_generation_completed', { generation_id: 'g-late', status: 'failed', media_type: 'image', error: 'e' });
+    server.emit('alice', 'media_generation_completed', {
+      generation_id: 'g-late',
+      status: 'failed',
+      media_type: 'image',
+      error: 'e',
+    });
     expect((await next).value).toMatchObject({ data: { generation_id: 'g-late' } });
     stream.close();
   });
@@ -337,7 +401,11 @@ describe('the event stream and the key', () => {
   it('no part of the key survives an error body cut across it', async () => {
     const { proxyUrl } = await setup();
     const generate = (model: string) =>
-      fetch(`${proxyUrl}${PREFIX}/api/ai/images/generate`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model, prompt: 'x' }) });
+      fetch(`${proxyUrl}${PREFIX}/api/ai/images/generate`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ model, prompt: 'x' }),
+      });
     // where the model name lands in the service's 404 body, then a name that puts the key across the 64 KiB cut
     const probe = await (await generate('PROBE-NAME')).text();
     const at = probe.indexOf('PROBE-NAME');
@@ -349,6 +417,7 @@ describe('the event stream and the key', () => {
     expect(res.status).toBe(404);
     expect(text).toContain(padding.slice(0, 1_000));
     expect(Buffer.byteLength(text)).toBeLessThanOrEqual(cut);
-    for (let i = 0; i + 4 <= KEY.length; i++) expect(text, `key fragment ${KEY.slice(i, i + 4)}`).not.toContain(KEY.slice(i, i + 4));
+    for (let i = 0; i + 4 <= KEY.length; i++)
+      expect(text, `key fragment ${KEY.slice(i, i + 4)}`).not.toContain(KEY.slice(i, i + 4));
   });
 });
