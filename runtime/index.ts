@@ -14,9 +14,8 @@
  * `queue-outcomes`, `queue-run-state`, `queue-coordinator` → `queue-run` → `resources` → `client`;
  * `proxy` (server side) uses only `errors`, `env`, `options`, `proxy-forward` and `proxy-support`; its
  * Node adapter is in `runtime/node/` (the entry `oxen-inference-sdk/node`, not exported here). The
- * client loads `queue-run` and
- * `sse` with a dynamic `import()` (a bundler splits them off), so this index exports only their
- * types; the generated `<model>Run` functions import `queue-run` directly.
+ * client loads `queue-run` and `sse` with a dynamic `import()` (a bundler splits them off), so this
+ * index exports only their types; the generated `<model>Run` functions import `queue-run` directly.
  * `types`, `registry` and `fine-tunes` hold types only.
  */
 export * from './endpoints.ts';

@@ -11,7 +11,7 @@ const FORWARDED_REQUEST_HEADERS = ['accept', 'content-type', 'last-event-id'];
 const FORWARDED_RESPONSE_HEADERS = ['content-type', 'cache-control', 'retry-after', 'x-request-id'];
 const MAX_ERROR_BODY_BYTES = 65_536;
 /** Sent first on the event stream, so that its headers pass intermediaries that hold them until a body byte. */
-const EVENT_STREAM_OPENING = new TextEncoder().encode(': connected\n\n');
+const EVENT_STREAM_OPENING = ': connected\n\n';
 const EVENTS_PATH = '/api/events';
 
 /** What `createProxyHandler` resolved from its options. */
@@ -159,7 +159,7 @@ export async function forward(settings: ForwardSettings, call: ForwardCall): Pro
   if (path === EVENTS_PATH && eventStream) {
     // The event stream lives as long as the caller stays: only its headers were bounded by settings.timeoutMs.
     clearTimeout(timer);
-    return new Response(passThrough(upstream.body, settle, EVENT_STREAM_OPENING.slice()), {
+    return new Response(passThrough(upstream.body, settle, new TextEncoder().encode(EVENT_STREAM_OPENING)), {
       status: upstream.status,
       headers: out,
     });

@@ -86,21 +86,33 @@ function bodyStream(req: IncomingMessage): ReadableStream<Uint8Array> {
     req.off('close', onClose);
   };
   let controller!: ReadableStreamDefaultController<Uint8Array>;
-  const onData = (chunk: Buffer): void => {
-    controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-    if ((controller.desiredSize ?? 0) <= 0) req.pause();
+  // These run as event listeners, where a throw would end the process: a stream that can no longer
+  // take a chunk (a consumer cancelled it meanwhile) stops the reading instead.
+  const settle = (action: () => void): void => {
+    try {
+      action();
+    } catch {
+      finished = true;
+      detach();
+      req.pause();
+    }
   };
+  const onData = (chunk: Buffer): void =>
+    settle(() => {
+      controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+      if ((controller.desiredSize ?? 0) <= 0) req.pause();
+    });
   const onEnd = (): void => {
     if (finished) return;
     finished = true;
     detach();
-    controller.close();
+    settle(() => controller.close());
   };
   const onClose = (): void => {
     if (finished) return;
     finished = true;
     detach();
-    controller.error(new Error('the caller closed the connection before the request body ended'));
+    settle(() => controller.error(new Error('the caller closed the connection before the request body ended')));
   };
   return new ReadableStream<Uint8Array>(
     {
