@@ -158,8 +158,11 @@ export function createNodeProxyListener(
   let origin: string;
   try {
     const url = new URL(options.origin);
-    if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.origin !== options.origin.replace(/\/$/, ''))
+    const bare =
+      url.pathname === '/' && url.search === '' && url.hash === '' && url.username === '' && url.password === '';
+    if ((url.protocol !== 'http:' && url.protocol !== 'https:') || !bare || /[?#]$/.test(options.origin)) {
       throw new Error('not an origin');
+    }
     origin = url.origin;
   } catch {
     throw new SDKError(

@@ -215,6 +215,8 @@ describe('the proxy answers every request and its host process survives', () => 
     const handler = createProxyHandler({ apiKey: KEY });
     expect(() => createNodeProxyListener(handler, { origin: 'http://localhost:3000/api' })).toThrow(SDKError);
     expect(() => createNodeProxyListener(handler, { origin: 'localhost:3000' })).toThrow(SDKError);
+    expect(() => createNodeProxyListener(handler, { origin: 'http://user:pw@localhost:3000' })).toThrow(SDKError);
+    expect(() => createNodeProxyListener(handler, { origin: 'HTTP://LocalHost:80/' })).not.toThrow(); // an origin, spelled otherwise
     // the listener's declared parameter types accept Node's own request and response
     const server: http.Server = http.createServer(
       createNodeProxyListener(handler, { origin: 'http://localhost:3000' }),
