@@ -31,8 +31,9 @@ export interface ProxyOptions {
    * (421): a DNS-rebinding page (its own name resolving to your server) sends its own host, and on
    * a GET no `Origin` at all. Default: the origin of `request.url` only, with no `Host` check. That
    * is right behind `createNodeProxyListener` (`oxen-inference-sdk/node`), which builds `request.url`
-   * from its fixed `origin`; many frameworks build `request.url` from the `Host` header, so set
-   * this there. Never compared with the request's own `Host` header.
+   * from its fixed `origin` (pass the same origin here to check `Host` too); many frameworks build
+   * `request.url` from the `Host` header, so set this there. The request's own `Host` header is
+   * never what an `Origin` is compared with.
    * @throws SDKError at creation when one is not an http(s) origin.
    */
   publicOrigin?: string | readonly string[] | undefined;
@@ -156,8 +157,9 @@ function bound(name: string, value: number | undefined, fallback: number, min: n
  * import http from 'node:http';
  * import { createProxyHandler } from 'oxen-inference-sdk';
  * import { createNodeProxyListener } from 'oxen-inference-sdk/node';
- * const handler = createProxyHandler({ pathPrefix: '/api/oxen', authorize: (request) => isSignedIn(request) });
- * http.createServer(createNodeProxyListener(handler, { origin: 'http://localhost:3000' })).listen(3000);
+ * const origin = 'http://localhost:3000'; // where browsers reach it
+ * const handler = createProxyHandler({ pathPrefix: '/api/oxen', publicOrigin: origin, authorize: (request) => isSignedIn(request) });
+ * http.createServer(createNodeProxyListener(handler, { origin })).listen(3000);
  * ```
  * @throws SDKError at creation when there is no API key, the `baseUrl` is not https (or http to a
  * loopback host), an origin option is not an http(s) origin, a limit is not a positive whole

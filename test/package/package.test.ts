@@ -184,7 +184,7 @@ describe('JavaScript consumers against the local server', { timeout: TEST_TIMEOU
     ['ES module', 'esm.mjs'],
     ['CommonJS', 'cjs.cjs'],
   ] as const) {
-    test(`${kind}: root Client (images, queue.run), per-model functions on the Client and on a transport, typed errors`, async () => {
+    test(`${kind}: root Client (images, queue.run), per-model functions on the Client and on a transport, typed errors, the proxy behind the Node adapter`, async () => {
       const dir = path.join(consumers, kind === 'CommonJS' ? 'js-cjs' : 'js-esm');
       const script = path.join(dir, file);
       writeProject(dir, kind === 'CommonJS' ? 'commonjs' : 'module', file);
@@ -209,6 +209,8 @@ describe('JavaScript consumers against the local server', { timeout: TEST_TIMEOU
         unauthorized: { name: 'AuthenticationError', status: 401, isAuthentication: true, isAPIError: true },
         invalid: { name: 'ValidationError', isValidation: true, pointers: ['/aspect_ratio'] },
         sameClasses: true,
+        // oxen-inference-sdk/node: createProxyHandler behind createNodeProxyListener adds the key (the list needs one)
+        proxied: { status: 200 },
       });
       expect(result.stdout).not.toContain('test-key');
     });
