@@ -85,7 +85,7 @@ export async function forward(settings: ForwardSettings, call: ForwardCall): Pro
   }
   headers.set('authorization', `Bearer ${settings.apiKey}`);
 
-  // The upstream call ends when the caller goes away or settings.timeoutMs passes, whichever comes first.
+  // The upstream call ends when the caller goes away or timeoutMs passes, whichever comes first.
   const upstreamAbort = new AbortController();
   const callerGone = (): void => upstreamAbort.abort(request.signal.reason);
   if (request.signal.aborted) return refuse(499, 'client_closed_request', 'The caller closed the request');
@@ -157,7 +157,7 @@ export async function forward(settings: ForwardSettings, call: ForwardCall): Pro
     return new Response(null, { status: upstream.status, headers: out });
   }
   if (path === EVENTS_PATH && eventStream) {
-    // The event stream lives as long as the caller stays: only its headers were bounded by settings.timeoutMs.
+    // The event stream lives as long as the caller stays: only its headers were bounded by timeoutMs.
     clearTimeout(timer);
     return new Response(passThrough(upstream.body, settle, new TextEncoder().encode(EVENT_STREAM_OPENING)), {
       status: upstream.status,
