@@ -1,6 +1,7 @@
 /**
  * The package build (`npm run build`, also run by `prepack`): ESM (`.js`, `.d.ts`) and CommonJS
- * (`.cjs`, `.d.cts`) in `dist/` for the package root, `./runtime`, `./node` (Node-only helpers), `./openapi` (the description's types) and every `./models/<id>`. The
+ * (`.cjs`, `.d.cts`) in `dist/` for the package root, `./runtime`, `./node` (Node.js only: the `node:http`
+ * adapter and `saveOutput`; its `node:` imports stay external), `./openapi` (the description's types) and every `./models/<id>`. The
  * model entries are the files in `generated/models/` at build time, so a new model needs no change here.
  *
  * Code splitting is on for both formats, so that code shared by several entries (the runtime's
@@ -24,7 +25,13 @@ const models = Object.fromEntries(
 rmSync('dist', { recursive: true, force: true });
 
 const common: Options = {
-  entry: { index: 'index.ts', 'runtime/index': 'runtime/index.ts', 'node/index': 'runtime/node/index.ts', openapi: 'generated/openapi.ts', ...models },
+  entry: {
+    index: 'index.ts',
+    'runtime/index': 'runtime/index.ts',
+    'node/index': 'runtime/node/index.ts',
+    openapi: 'generated/openapi.ts',
+    ...models,
+  },
   outDir: 'dist',
   tsconfig: 'tsconfig.build.json',
   dts: true,
@@ -34,7 +41,7 @@ const common: Options = {
   platform: 'neutral',
   clean: false,
   silent: true,
-  // Node built-ins (the `./node` entry's `node:fs/promises`) stay external and keep their `node:`
+  // Node's built-ins (imported by the `./node` entry only) stay external and keep their `node:`
   // prefix, which Deno needs outside npm packages and every runtime understands
   removeNodeProtocol: false,
   external: [/^node:/],

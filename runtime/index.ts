@@ -13,12 +13,13 @@
  * loads `log-lines` on demand) → `options` → `scope`, `http` → `api-promise`, `transport-state`,
  * `retry` → `transport` → `endpoints`, `outputs`, `sse`, `chat-accumulate` → `chat-stream`,
  * `shared-event-stream`, `queue-outcomes`, `queue-run-state`, `queue-coordinator` → `queue-reconcile`
- * → `queue-run` → `queue-follow` → `resources` → `client`; `node/` (the `oxen-inference-sdk/node`
- * entry) uses `outputs`; `proxy` (server side) uses only `redact`, `errors`, `env` and `options`. The
- * client loads `queue-run`, `chat-stream` and `sse` with a dynamic `import()` (a bundler splits them
- * off), so this index exports only their types; the generated `<model>Run` functions import
- * `queue-run` directly, and `followGenerations` (`queue-follow`, with its dynamic `import()`) is
- * exported from the package root.
+ * → `queue-run` → `queue-follow` → `resources` → `client`; `proxy` (server side) uses only `redact`,
+ * `errors`, `env`, `options`, `proxy-forward` and `proxy-support`. `node/` (the entry
+ * `oxen-inference-sdk/node`, not exported here) holds the proxy's Node adapter and `saveOutput` (which
+ * uses `outputs`). The client loads `queue-run`, `chat-stream` and `sse` with a dynamic `import()` (a
+ * bundler splits them off), so this index exports only their types; the generated `<model>Run`
+ * functions import `queue-run` directly, and `followGenerations` (`queue-follow`, with its dynamic
+ * `import()`) is exported from the package root.
  * `types` (with `chat-types`), `registry` and `fine-tunes` hold types only.
  */
 export * from './api-promise.ts';

@@ -1,5 +1,13 @@
 /**
- * `oxen-inference-sdk/node`: what needs Node's APIs (also available in Deno and Bun), kept out of
- * the browser-safe entries.
+ * `oxen-inference-sdk/node`: the parts of the SDK that need Node's APIs (they import `node:` modules;
+ * also available in Deno and Bun), so the browser-safe entries `oxen-inference-sdk`, `/runtime` and
+ * `/models/*` never import this one.
  */
+export {
+  createNodeProxyListener,
+  type NodeIncomingMessage,
+  type NodeProxyListenerOptions,
+  type NodeRequestListener,
+  type NodeServerResponse,
+} from './proxy-adapter.ts';
 export { saveOutput, type SaveOutputOptions, type SavedOutput } from './save-output.ts';

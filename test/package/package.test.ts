@@ -78,7 +78,7 @@ describe('the tarball', { timeout: TEST_TIMEOUT_MS }, () => {
     const outside = pack.files.filter((f) => !f.startsWith('dist/'));
     expect(outside).toEqual(['CHANGELOG.md', 'LICENSE', 'README.md', 'generated/MODELS.md', 'package.json']);
     // JavaScript and declarations of both formats for the root, ./runtime and every model
-    for (const entry of ['index', 'runtime/index', ...MODEL_IDS.map((id) => `models/${id}`)]) {
+    for (const entry of ['index', 'runtime/index', 'node/index', ...MODEL_IDS.map((id) => `models/${id}`)]) {
       for (const ext of ['.js', '.cjs', '.d.ts', '.d.cts']) expect(pack.files, `dist/${entry}${ext}`).toContain(`dist/${entry}${ext}`);
     }
     expect(pack.files.filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts') && !f.endsWith('.d.cts'))).toEqual([]);
@@ -139,12 +139,34 @@ describe('the tarball', { timeout: TEST_TIMEOUT_MS }, () => {
     }
   });
 
+  test('the browser-safe entries (root, ./runtime, ./models/*) load no node: module and nothing of ./node, even on demand', () => {
+    const distDir = path.join(consumers, 'node_modules', 'oxen-inference-sdk', 'dist');
+    // every relative import, static or dynamic, in either format
+    const relative = /(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*|^import\s+)["'](\.\.?\/[^"']+)["']/gm;
+    const builtin = /(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*|^import\s+)["']node:[^"']+["']/m;
+    const closure = (file: string, seen = new Set<string>()): Set<string> => {
+      if (seen.has(file)) return seen;
+      seen.add(file);
+      for (const m of readFileSync(file, 'utf8').matchAll(relative)) closure(path.resolve(path.dirname(file), m[1]!), seen);
+      return seen;
+    };
+    const nodeEntry = readFileSync(path.join(distDir, 'node', 'index.js'), 'utf8');
+    expect(nodeEntry).toMatch(builtin); // the check below can see a node: import
+    for (const ext of ['.js', '.cjs']) {
+      const entries = ['index', 'runtime/index', ...MODEL_IDS.map((id) => `models/${id}`)].map((e) => path.join(distDir, `${e}${ext}`));
+      const loaded = new Set<string>();
+      for (const entry of entries) closure(entry, loaded);
+      const offending = [...loaded].filter((f) => f.startsWith(path.join(distDir, 'node') + path.sep) || builtin.test(readFileSync(f, 'utf8')));
+      expect(offending.map((f) => path.relative(distDir, f)), ext).toEqual([]);
+    }
+  });
+
   test('@arethetypeswrong/cli --profile node16 finds no problem in any entry point', async () => {
     const result = await attw;
     const report = JSON.parse(result.stdout) as { analysis: { entrypoints: Record<string, unknown> }; problems?: unknown };
     const problems = Array.isArray(report.problems) ? report.problems : Object.values(report.problems ?? {}).flat();
     expect(problems).toEqual([]);
-    expect(Object.keys(report.analysis.entrypoints)).toEqual(expect.arrayContaining(['.', './runtime', './models/flux-2-pro', './package.json']));
+    expect(Object.keys(report.analysis.entrypoints)).toEqual(expect.arrayContaining(['.', './runtime', './node', './models/flux-2-pro', './package.json']));
     expect(result.code).toBe(0);
   });
 
@@ -162,7 +184,7 @@ describe('JavaScript consumers against the local server', { timeout: TEST_TIMEOU
     ['ES module', 'esm.mjs'],
     ['CommonJS', 'cjs.cjs'],
   ] as const) {
-    test(`${kind}: root Client (images, queue.run), per-model functions on the Client and on a transport, typed errors`, async () => {
+    test(`${kind}: root Client (images, queue.run), per-model functions on the Client and on a transport, typed errors, the proxy behind the Node adapter`, async () => {
       const dir = path.join(consumers, kind === 'CommonJS' ? 'js-cjs' : 'js-esm');
       const script = path.join(dir, file);
       writeProject(dir, kind === 'CommonJS' ? 'commonjs' : 'module', file);
@@ -187,6 +209,8 @@ describe('JavaScript consumers against the local server', { timeout: TEST_TIMEOU
         unauthorized: { name: 'AuthenticationError', status: 401, isAuthentication: true, isAPIError: true },
         invalid: { name: 'ValidationError', isValidation: true, pointers: ['/aspect_ratio'] },
         sameClasses: true,
+        // oxen-inference-sdk/node: createProxyHandler behind createNodeProxyListener adds the key (the list needs one)
+        proxied: { status: 200 },
       });
       expect(result.stdout).not.toContain('test-key');
     });

@@ -1,12 +1,12 @@
-// The server-side proxy handler (runtime/proxy.ts) over 127.0.0.1: a Node http server wrapping the
-// handler (the adapter of its docstring) in front of the local server, and the SDK pointed at the
-// proxy with no key: an image, queue.run over the event stream, a streamed chat, refused paths
+// The server-side proxy handler (runtime/proxy.ts) over 127.0.0.1: a Node http server serving the
+// handler through the package's adapter (createNodeProxyListener) in front of the local server, and
+// the SDK pointed at the proxy with no key: an image, queue.run over the event stream, a streamed chat, refused paths
 // and methods, dropped caller credentials, CORS, and a key that never comes back.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { pipeline, Readable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createProxyHandler, NotFoundError, RuntimeClient, SDKError, type ProxyOptions } from '../../index.ts';
+import { createNodeProxyListener } from '../../runtime/node/index.ts';
 import { startServer, type LocalServer } from '../server/index.ts';
 import { Client, until } from './helpers.ts';
 
@@ -16,25 +16,12 @@ afterEach(async () => {
   await Promise.all(closers.splice(0).map((c) => c()));
 });
 
-/** A Node http server serving `handler` (the adapter shown in createProxyHandler's docstring). */
+/** A Node http server serving `handler` through the package's adapter (`oxen-inference-sdk/node`), its origin fixed to its own address. */
 async function serveHandler(handler: (request: Request) => Promise<Response>): Promise<string> {
-  const server = http.createServer(async (req, res) => {
-    const abort = new AbortController();
-    res.on('close', () => abort.abort());
-    const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
-    const request = new Request(`http://${req.headers.host}${req.url}`, {
-      method: req.method,
-      headers: req.headers as Record<string, string>,
-      body: hasBody ? (Readable.toWeb(req) as ReadableStream) : null,
-      duplex: 'half',
-      signal: abort.signal,
-    } as RequestInit);
-    const response = await handler(request);
-    res.writeHead(response.status, Object.fromEntries(response.headers)).flushHeaders(); // an event stream has no body yet
-    if (response.body) pipeline(Readable.fromWeb(response.body as never), res, () => undefined);
-    else res.end();
-  });
+  const server = http.createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  server.on('request', createNodeProxyListener(handler, { origin }));
   closers.push(
     () =>
       new Promise<void>((resolve) => {
@@ -42,7 +29,7 @@ async function serveHandler(handler: (request: Request) => Promise<Response>): P
         server.close(() => resolve());
       }),
   );
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return origin;
 }
 
 /** The local server (knowing only KEY), a proxy in front of it at /api/oxen, and a keyless client of the proxy. */
