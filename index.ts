@@ -9,3 +9,5 @@ export * from './runtime/resources.ts';
 export { Client as RuntimeClient } from './runtime/client.ts';
 export * from './generated/index.ts';
 export { Client } from './generated/index.ts';
+// `<model>Run` of a user's generated models (oxen-inference-codegen) calls it; the package's own per-model entries bundle it
+export { runGenerations } from './runtime/queue-run.ts';

@@ -86,7 +86,8 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
   const out = target.prefix;
   const manifestFile = `${out}manifest.json`;
   const templatesP = loadTemplates(path.join(REPO_ROOT, 'templates'));
-  const fingerprintP = fingerprint(REPO_ROOT);
+  // a user's target has no openapi.ts: the generator package does not depend on openapi-typescript
+  const fingerprintP = fingerprint(REPO_ROOT, target.packageFiles ? [] : ['openapi-typescript']);
   const priorP = readManifest(outRoot, manifestFile);
   const specs = await load({ specsDir, label: options.label ?? specsLabel(specsDir), ...(options.openapi ? { openapi: options.openapi } : {}) });
   const [t, fp, prior] = await Promise.all([templatesP, fingerprintP, priorP]);

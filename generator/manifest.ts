@@ -40,10 +40,10 @@ export function hash(...parts: string[]): string {
 /**
  * The generator's fingerprint: its sources, templates, prettier settings and tool versions.
  * `root` is this repository, or the installed generator package's `dist/` (whose `cli.js` holds
- * the bundled stages); a tool's version is read from the nearest `node_modules` above `root` that
+ * the bundled stages); `exclude`: tools the target does not use; a tool's version is read from the nearest `node_modules` above `root` that
  * has it (the package's dependencies may be hoisted into the user's `node_modules`).
  */
-export async function fingerprint(root: string): Promise<string> {
+export async function fingerprint(root: string, exclude: readonly string[] = []): Promise<string> {
   const parts: string[] = [];
   for (const dir of ['generator', 'templates']) {
     // refresh and drift (and their parts) fetch and compare snapshots; they shape no output file
@@ -51,7 +51,7 @@ export async function fingerprint(root: string): Promise<string> {
     for (const n of names) parts.push(`${dir}/${n}`, await readFile(path.join(root, dir, n), 'utf8'));
   }
   for (const f of ['cli.js', '.prettierrc.json', '.prettierignore']) parts.push(f, await readFile(path.join(root, f), 'utf8').catch(() => ''));
-  for (const tool of TOOLS) parts.push(tool, await toolVersion(root, tool));
+  for (const tool of TOOLS) if (!exclude.includes(tool)) parts.push(tool, await toolVersion(root, tool));
   return hash(...parts);
 }
 
