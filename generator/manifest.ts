@@ -46,8 +46,8 @@ export function hash(...parts: string[]): string {
 export async function fingerprint(root: string, exclude: readonly string[] = []): Promise<string> {
   const parts: string[] = [];
   for (const dir of ['generator', 'templates']) {
-    // refresh and drift (and their parts) fetch and compare snapshots; they shape no output file
-    const names = (await readdir(path.join(root, dir)).catch(() => [] as string[])).filter((n) => /\.(ts|mjs|hbs)$/.test(n) && !/^(refresh|drift)/.test(n)).sort();
+    // refresh and drift (and their parts) fetch and compare snapshots, the CLI and user-snapshot run the pipeline: they shape no output file
+    const names = (await readdir(path.join(root, dir)).catch(() => [] as string[])).filter((n) => /\.(ts|mjs|hbs)$/.test(n) && !/^(refresh|drift|cli|bin|user-snapshot)[.-]/.test(n)).sort();
     for (const n of names) parts.push(`${dir}/${n}`, await readFile(path.join(root, dir, n), 'utf8'));
   }
   for (const f of ['cli.js', '.prettierrc.json', '.prettierignore']) parts.push(f, await readFile(path.join(root, f), 'utf8').catch(() => ''));
