@@ -9,8 +9,8 @@ import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startServer, type LocalServer } from '../server/index.ts';
-import { compile, formatDiagnostics, REPO, run, STRICT_FLAGS, tempRoot } from '../package/consumer.ts';
-import { codegen, installBoth, packBoth, treeHash } from './support.ts';
+import { REPO, run, STRICT_FLAGS, tempRoot } from '../package/consumer.ts';
+import { codegen, installBoth, packBoth, treeHash, tsc } from './support.ts';
 
 const KEY = 'test-key';
 const tmp = tempRoot('cli');
@@ -63,6 +63,15 @@ function tsconfig(kind: 'nodenext' | 'bundler'): string {
 }
 
 describe('oxen-inference-codegen in a user project', () => {
+  test('the SDK stays light and the generator package ships one bin with its libraries as dependencies', () => {
+    const pkg = (name: string) => JSON.parse(readFileSync(path.join(project, 'node_modules', name, 'package.json'), 'utf8')) as { dependencies?: Record<string, string>; bin?: Record<string, string>; files?: string[] };
+    expect(Object.keys(pkg('oxen-inference-sdk').dependencies ?? {}).sort()).toEqual(['eventsource-parser', 'p-retry']);
+    const gen = pkg('oxen-inference-codegen');
+    expect(gen.bin).toEqual({ 'oxen-inference-codegen': 'dist/cli.js' });
+    expect(Object.keys(gen.dependencies ?? {})).toEqual(expect.arrayContaining(['ajv', 'json-schema-to-typescript', 'prettier', 'ts-morph', 'handlebars']));
+    for (const f of ['dist/cli.js', 'dist/templates/header.hbs', 'dist/specs/openapi.yaml', 'dist/generator/format-worker.mjs', 'dist/.prettierrc.json']) expect(existsSync(path.join(project, 'node_modules', 'oxen-inference-codegen', f)), f).toBe(true);
+  });
+
   test('add <id>... fetches from the server, stores the snapshot as fetched and generates', async () => {
     const r = await codegen(project, ['add', 'acme-flux-9', 'flux-2-pro'], withServer());
     expect(r.stderr + r.stdout).not.toContain(KEY);
@@ -136,9 +145,11 @@ result['ok'] = ok.generations.length;
 console.log(JSON.stringify(result));
 `,
     );
-    const [nodenext, bundler] = await Promise.all([compile(tsconfig('nodenext')), compile(tsconfig('bundler'))]);
-    expect(formatDiagnostics(nodenext.diagnostics)).toBe('');
-    expect(formatDiagnostics(bundler.diagnostics)).toBe('');
+    const [nodenext, bundler] = await Promise.all([tsc(tsconfig('nodenext')), tsc(tsconfig('bundler'))]);
+    expect(nodenext.stdout + nodenext.stderr).toBe('');
+    expect(nodenext.code).toBe(0);
+    expect(bundler.stdout + bundler.stderr).toBe('');
+    expect(bundler.code).toBe(0);
   }, 180_000);
 
   test('queue.enqueue refuses a bad body before sending (ValidationError; the server received nothing)', async () => {

@@ -51,6 +51,11 @@ export function codegen(project: string, args: string[], env: Record<string, str
   return run(path.join(project, 'node_modules', '.bin', 'oxen-inference-codegen'), args, { cwd: project, env: { ...base, NO_COLOR: '1', ...env }, timeoutMs: 120_000 });
 }
 
+/** Compiles the project of `config` (a tsconfig file) with the repository's TypeScript. @returns tsc's exit code and output. */
+export function tsc(config: string): Promise<RunResult> {
+  return run(process.execPath, [path.join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', config, '--pretty', 'false'], { cwd: path.dirname(config) });
+}
+
 /** sha256 of every file under `dir` (path and bytes), or 'absent'. */
 export function treeHash(dir: string): string {
   if (!existsSync(dir)) return 'absent';
