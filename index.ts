@@ -4,10 +4,23 @@
  * models); the runtime's generic client is `RuntimeClient`, and its resource classes are exported
  * here too (they are not part of `oxen-inference-sdk/runtime`, the light entry: see runtime/index.ts).
  */
+import type { runGenerations as runGenerationsNow } from './runtime/queue-run.ts';
+
 export * from './runtime/index.ts';
 export * from './runtime/resources.ts';
 export { Client as RuntimeClient } from './runtime/client.ts';
 export * from './generated/index.ts';
 export { Client } from './generated/index.ts';
-// `<model>Run` of a user's generated models (oxen-inference-codegen) calls it; the package's own per-model entries bundle it
-export { runGenerations } from './runtime/queue-run.ts';
+
+/**
+ * `queue.run` for one body over any `Transport`: what the `<model>Run` functions of a user's
+ * generated models (oxen-inference-codegen) call; the package's own per-model entries import it
+ * directly. Loads the queue-run machinery on first call (a dynamic `import()`, as the client's
+ * `queue.run` does), so the root entry stays light.
+ * @param t the `Client` or a `createTransport(...)`; `body` the whole queue body (with `model`);
+ * `options` `QueueRunOptions` (`timeoutMs` in milliseconds, `signal`, `onProgress`, `onEvent`,
+ * `validate`); `validate` the model's compiled validator (null: not validated).
+ * @returns one `QueueRunOutcome` per generation, in enqueue order.
+ * @throws ValidationError (nothing sent), QueueRunTimeoutError, QueueRunAbortError, and the errors of enqueue.
+ */
+export const runGenerations: typeof runGenerationsNow = async (...args) => (await import('./runtime/queue-run.ts')).runGenerations(...args);
