@@ -4,7 +4,7 @@
  * models); the runtime's generic client is `RuntimeClient`, and its resource classes are exported
  * here too (they are not part of `oxen-inference-sdk/runtime`, the light entry: see runtime/index.ts).
  */
-import type { runGenerations as runGenerationsNow } from './runtime/queue-run.ts';
+import type { CompiledValidator, QueueRunOptions, QueueRunOutcome, Transport } from './runtime/index.ts';
 
 export * from './runtime/index.ts';
 export * from './runtime/resources.ts';
@@ -23,4 +23,6 @@ export { Client } from './generated/index.ts';
  * @returns one `QueueRunOutcome` per generation, in enqueue order.
  * @throws ValidationError (nothing sent), QueueRunTimeoutError, QueueRunAbortError, and the errors of enqueue.
  */
-export const runGenerations: typeof runGenerationsNow = async (...args) => (await import('./runtime/queue-run.ts')).runGenerations(...args);
+export async function runGenerations(t: Transport, body: Record<string, unknown>, options?: QueueRunOptions, validate?: CompiledValidator | null): Promise<QueueRunOutcome[]> {
+  return (await import('./runtime/queue-run.ts')).runGenerations(t, body, options, validate);
+}
