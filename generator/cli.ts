@@ -20,16 +20,17 @@
  *
  * The API key goes only into the `Authorization` header: everything printed is redacted.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { driftExitCode, renderText } from './drift.ts';
 import { SpecError } from './errors.ts';
 import { generate, type GenerateResult } from './index.ts';
 import { REPO_ROOT } from './paths.ts';
 import { redactor, RefreshError } from './refresh-checks.ts';
 import { CODEGEN_PACKAGE, userTarget } from './target.ts';
-import { updateSnapshot, USER_SPECS } from './user-snapshot.ts';
+
+/** How the user's snapshot is named inside `<out>` (as `user-snapshot.ts` names it). */
+const USER_SPECS = 'specs';
 
 /** The default output directory. */
 export const DEFAULT_OUT = 'oxen-models';
@@ -109,8 +110,10 @@ export async function main(argv: string[], io: { stdout: NodeJS.WritableStream; 
   const outDir = path.resolve(values.out);
   const outLabel = path.relative(process.cwd(), outDir).split(path.sep).join('/') || '.';
   const target = userTarget(version());
-  const gen = (o: { specsDir: string; check: boolean }): Promise<GenerateResult> =>
-    generate({ specsDir: o.specsDir, outRoot: outDir, check: o.check, label: USER_SPECS, target, openapi: { file: path.join(REPO_ROOT, 'specs', 'openapi.yaml'), label: `${CODEGEN_PACKAGE}/specs/openapi.yaml` } });
+  // the generator package's description: pre-parsed JSON where the build made it (scripts/build-codegen.mjs), else the YAML
+  const json = path.join(REPO_ROOT, 'specs', 'openapi.json');
+  const openapi = { file: existsSync(json) ? json : path.join(REPO_ROOT, 'specs', 'openapi.yaml'), label: `${CODEGEN_PACKAGE}/specs/openapi.yaml` };
+  const gen = (o: { specsDir: string; check: boolean }): Promise<GenerateResult> => generate({ specsDir: o.specsDir, outRoot: outDir, check: o.check, label: USER_SPECS, target, openapi });
   // A SpecError about the snapshot names its file relative to <out>: say where <out> is.
   const where = (e: unknown) => (e instanceof SpecError && e.file.startsWith(`${USER_SPECS}/`) ? `${outLabel}/${e.message}` : e instanceof Error ? e.message : String(e));
   const started = performance.now();
@@ -139,6 +142,8 @@ export async function main(argv: string[], io: { stdout: NodeJS.WritableStream; 
   }
 
   try {
+    // Loaded only here: `generate` needs neither the fetch machinery (the runtime client, p-limit, cli-progress) nor the drift report.
+    const [{ updateSnapshot }, { driftExitCode, renderText }] = await Promise.all([import('./user-snapshot.ts'), import('./drift.ts')]);
     const r = await updateSnapshot({
       out: outDir,
       outLabel,

@@ -213,7 +213,10 @@ export async function load(options: LoadOptions): Promise<Specs> {
   const openapiLabel = options.openapi?.label ?? `${label}/openapi.yaml`;
   let openapi: unknown;
   try {
-    openapi = parseYaml(await readText(options.openapi?.file ?? path.join(dir, 'openapi.yaml'), openapiLabel));
+    const file = options.openapi?.file ?? path.join(dir, 'openapi.yaml');
+    const text = await readText(file, openapiLabel);
+    // the generator package ships the description pre-parsed as JSON (JSON.parse is ~10x faster than js-yaml)
+    openapi = file.endsWith('.json') ? JSON.parse(text) : parseYaml(text);
   } catch (err) {
     if (err instanceof SpecError) throw err;
     throw new SpecError(openapiLabel, undefined, '', `malformed YAML: ${(err as Error).message}`);

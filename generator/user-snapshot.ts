@@ -24,7 +24,7 @@ import { fetchModels, type FetchedModel, type FetchOptions } from './refresh-fet
 import { reindentJson } from './reindent-json.ts';
 import { MAX_JSON_DEPTH } from './schema-check.ts';
 
-/** How the user's snapshot is named inside `<out>` (headers and messages). */
+/** How the user's snapshot is named inside `<out>` (headers and messages; `cli.ts` says the same). */
 export const USER_SPECS = 'specs';
 
 /** Options of `updateSnapshot`. Times in milliseconds. */

@@ -4,13 +4,15 @@
  * the runtime client it fetches with bundled by esbuild (packages stay external: they are the
  * generator package's dependencies), beside what it reads at run time, laid out as in this
  * repository so that the same code finds them (`generator/paths.ts`): `templates/*.hbs`,
- * `specs/openapi.yaml`, `generator/format-worker.mjs` (prettier's worker) and `.prettierrc.json`.
+ * `specs/openapi.yaml` (and `specs/openapi.json`, the same parsed once here: the CLI reads it without
+ * js-yaml), `generator/format-worker.mjs` (prettier's worker) and `.prettierrc.json`.
  * The same esbuild settings as `scripts/run-generate.mjs`, which precompiles `npm run generate`.
  */
-import { chmod, copyFile, mkdir, readdir, rm } from 'node:fs/promises';
+import { chmod, copyFile, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { load as parseYaml } from 'js-yaml';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = path.join(root, 'generator', 'dist');
@@ -33,6 +35,8 @@ const copies = [
   'generator/format-worker.mjs',
   '.prettierrc.json',
 ];
+await mkdir(path.join(dist, 'specs'), { recursive: true });
+await writeFile(path.join(dist, 'specs', 'openapi.json'), JSON.stringify(parseYaml(await readFile(path.join(root, 'specs', 'openapi.yaml'), 'utf8'))));
 for (const rel of copies) {
   await mkdir(path.dirname(path.join(dist, rel)), { recursive: true });
   await copyFile(path.join(root, rel), path.join(dist, rel));
