@@ -4,9 +4,26 @@
  * models); the runtime's generic client is `RuntimeClient`, and its resource classes are exported
  * here too (they are not part of `oxen-inference-sdk/runtime`, the light entry: see runtime/index.ts).
  */
+import type { CompiledValidator, QueueRunOptions, QueueRunOutcome, Transport } from './runtime/index.ts';
+
 export * from './runtime/index.ts';
 export * from './runtime/resources.ts';
 export * from './runtime/queue-follow.ts';
 export { Client as RuntimeClient } from './runtime/client.ts';
 export * from './generated/index.ts';
 export { Client } from './generated/index.ts';
+
+/**
+ * `queue.run` for one body over any `Transport`: what the `<model>Run` functions of a user's
+ * generated models (oxen-inference-codegen) call; the package's own per-model entries import it
+ * directly. Loads the queue-run machinery on first call (a dynamic `import()`, as the client's
+ * `queue.run` does), so the root entry stays light.
+ * @param t the `Client` or a `createTransport(...)`; `body` the whole queue body (with `model`);
+ * `options` `QueueRunOptions` (`timeoutMs` in milliseconds, `signal`, `onProgress`, `onEvent`,
+ * `validate`); `validate` the model's compiled validator (null: not validated).
+ * @returns one `QueueRunOutcome` per generation, in enqueue order.
+ * @throws ValidationError (nothing sent), QueueRunTimeoutError, QueueRunAbortError, and the errors of enqueue.
+ */
+export async function runGenerations(t: Transport, body: Record<string, unknown>, options?: QueueRunOptions, validate?: CompiledValidator | null): Promise<QueueRunOutcome[]> {
+  return (await import('./runtime/queue-run.ts')).runGenerations(t, body, options, validate);
+}

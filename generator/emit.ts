@@ -23,6 +23,7 @@ import type { OpenApiDoc } from './load.ts';
 import type { ModelNames } from './name.ts';
 import { REPO_ROOT } from './paths.ts';
 import { modelReference } from './reference.ts';
+import { packageTarget, type Target } from './target.ts';
 
 export type { EmitModel } from './emit-model.ts';
 
@@ -31,7 +32,7 @@ export type OutputFiles = Map<string, string>;
 
 /** The compiled templates. */
 export interface Templates {
-  header: Handlebars.TemplateDelegate<{ sources: string[]; markdown?: boolean; prefix?: string }>;
+  header: Handlebars.TemplateDelegate<{ sources: string[]; markdown?: boolean; prefix?: string } & Target['header']>;
   modelDoc: Handlebars.TemplateDelegate<Record<string, unknown>>;
   modelsMd: Handlebars.TemplateDelegate<Record<string, unknown>>;
 }
@@ -48,10 +49,10 @@ export async function loadTemplates(templatesDir: string): Promise<Templates> {
   };
 }
 
-/** The generated-file header of a TypeScript (or, with `markdown`, Markdown) file naming its sources. */
-export function header(t: Templates, sources: string[], markdown = false): string {
+/** The generated-file header of a TypeScript (or, with `markdown`, Markdown) file naming its sources and the target's command. */
+export function header(t: Templates, sources: string[], markdown = false, target: Target = packageTarget): string {
   const safe = sources.map((s) => (markdown ? s.replace(/-->/g, '--&gt;') : commentText(s)).replace(/[\r\n]/g, ' '));
-  return t.header({ sources: safe, markdown, prefix: markdown ? '' : ' * ' });
+  return t.header({ sources: safe, markdown, prefix: markdown ? '' : ' * ', ...target.header });
 }
 
 /** What a null schema means for the model's parameters (for its doc comment). */
@@ -80,20 +81,20 @@ export function modelDoc(t: Templates, m: ClassifiedModel): string {
 type TsMorph = typeof import('ts-morph');
 let tsMorph: Promise<TsMorph> | undefined;
 /** ts-morph, loaded on first use (a run that reuses every module never loads it). */
-function loadTsMorph(): Promise<TsMorph> {
+export function loadTsMorph(): Promise<TsMorph> {
   tsMorph ??= import('ts-morph');
   return tsMorph;
 }
 
 /** Print statements with ts-morph's printer (no parsing, no project). */
-function print(m: TsMorph, statements: Array<string | StatementStructures>): string {
+export function print(m: TsMorph, statements: Array<string | StatementStructures>): string {
   return m.printStructure({ kind: m.StructureKind.SourceFile, statements }, { indentNumberOfSpaces: 2, useSingleQuote: true });
 }
 
-/** Body of `generated/models/<id>.ts`. */
-export async function modelModule(m: EmitModel, hasValidator: boolean): Promise<string> {
+/** Body of `generated/models/<id>.ts` (or, for a user's target, `<out>/models/<id>.ts`). */
+export async function modelModule(m: EmitModel, hasValidator: boolean, target: Target = packageTarget): Promise<string> {
   const tm = await loadTsMorph();
-  const printed = print(tm, modelStatements(m, hasValidator, tm.StructureKind, tm.VariableDeclarationKind));
+  const printed = print(tm, modelStatements(m, hasValidator, tm.StructureKind, tm.VariableDeclarationKind, target));
   const parts = printed.split(TYPE_CODE);
   if (parts.length !== 2) throw new Error(`emit: the type placeholder of ${m.id} was not printed once`);
   const rest = parts[1]!.split(SCHEMA_LITERAL);

@@ -13,13 +13,16 @@ import { REPO_ROOT, specsLabel } from './paths.ts';
 import { classify, type ClassifyNote } from './classify.ts';
 import { header, indexModule, loadTemplates, modelDoc, modelModule, modelsMarkdown, openapiModule, type OutputFiles } from './emit.ts';
 import { load } from './load.ts';
-import { fingerprint, hash, MANIFEST, readManifest, renderManifest, type ManifestEntry } from './manifest.ts';
+import { fingerprint, hash, readManifest, renderManifest, type ManifestEntry } from './manifest.ts';
 import { nameModels } from './name.ts';
 import { modelType } from './types.ts';
 import { validatorModule } from './validators.ts';
+import { packageTarget, type Target } from './target.ts';
+import { userIndexModule } from './user-index.ts';
 import { Formatter, write, type WriteResult } from './write.ts';
 
 export { REPO_ROOT, specsLabel };
+export { packageTarget, userTarget, type Target } from './target.ts';
 
 /** The package name used in import paths of the model reference. */
 const PACKAGE_NAME = 'oxen-inference-sdk';
@@ -38,6 +41,10 @@ export interface GenerateOptions {
    * that the proof run's output is exactly the real run's.
    */
   label?: string;
+  /** Where files go and how they import the runtime (default `packageTarget`: this repository's `generated/`). */
+  target?: Target;
+  /** The API description when it is not `<specsDir>/openapi.yaml`, and how headers and messages name it. */
+  openapi?: { file: string; label: string };
 }
 
 /** What a run did (or, with `check`, would do). */
@@ -75,16 +82,20 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
   };
   const specsDir = path.resolve(options.specsDir ?? path.join(REPO_ROOT, 'specs'));
   const outRoot = path.resolve(options.outRoot ?? REPO_ROOT);
+  const target = options.target ?? packageTarget;
+  const out = target.prefix;
+  const manifestFile = `${out}manifest.json`;
   const templatesP = loadTemplates(path.join(REPO_ROOT, 'templates'));
-  const fingerprintP = fingerprint(REPO_ROOT);
-  const priorP = readManifest(outRoot);
-  const specs = await load({ specsDir, label: options.label ?? specsLabel(specsDir) });
+  // a user's target has no openapi.ts: the generator package does not depend on openapi-typescript
+  const fingerprintP = fingerprint(REPO_ROOT, target.packageFiles ? [] : ['openapi-typescript']);
+  const priorP = readManifest(outRoot, manifestFile);
+  const specs = await load({ specsDir, label: options.label ?? specsLabel(specsDir), ...(options.openapi ? { openapi: options.openapi } : {}) });
   const [t, fp, prior] = await Promise.all([templatesP, fingerprintP, priorP]);
   lap('load');
   const { models, notes } = classify(specs.models, specs.openapi);
   const named = nameModels(models, `${specs.label}/models.json`);
   const label = specs.label;
-  const openapiFile = `${label}/openapi.yaml`;
+  const openapiFile = options.openapi?.label ?? `${label}/openapi.yaml`;
   // Classification depends on the description's paths; the model modules on nothing else of it.
   const pathsKey = hash(JSON.stringify(Object.keys(specs.openapi.paths).sort()));
   const validated = new Set(named.filter((m) => m.schema && m.endpoints.includes('queue')).map((m) => m.id));
@@ -96,17 +107,19 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
   const modelKeys: string[] = [];
   for (const m of named) {
     const raw = JSON.stringify(m.raw);
-    const key = hash(fp, label, m.id, raw, pathsKey);
+    const key = hash(fp, target.kind, label, m.id, raw, pathsKey);
     modelKeys.push(key);
-    modelJobs.push({ file: `generated/models/${m.id}.ts`, inputs: hash('model', key), sources: [m.file, openapiFile], formatted: true, build: async () => modelModule({ ...m, type: await modelType(m, modelDoc(t, m)) }, validated.has(m.id)) });
-    if (validated.has(m.id)) modelJobs.push({ file: `generated/validators/${m.id}.ts`, inputs: hash('validator', key), sources: [m.file], formatted: false, build: async () => (await validatorModule(m))! });
+    modelJobs.push({ file: `${out}models/${m.id}.ts`, inputs: hash('model', key), sources: [m.file, openapiFile], formatted: true, build: async () => modelModule({ ...m, type: await modelType(m, modelDoc(t, m)) }, validated.has(m.id), target) });
+    if (validated.has(m.id)) modelJobs.push({ file: `${out}validators/${m.id}.ts`, inputs: hash('validator', key), sources: [m.file], formatted: false, build: async () => (await validatorModule(m, target))! });
   }
-  const allKey = hash(fp, label, ...modelKeys);
+  const allKey = hash(fp, target.kind, label, ...modelKeys);
   const list = [`${label}/models.json`, `${label}/models/*.json`];
-  const openapiKey = hash('openapi', fp, JSON.stringify(specs.openapi));
-  jobs.push({ file: 'generated/openapi.ts', inputs: hash(openapiKey, label), sources: [openapiFile], formatted: true, build: () => openapiModule(specs.openapi, openapiFile, openapiKey) });
-  jobs.push({ file: 'generated/MODELS.md', inputs: hash('models.md', allKey), sources: list, formatted: true, build: async () => modelsMarkdown(t, named, label, PACKAGE_NAME) });
-  jobs.push({ file: 'generated/index.ts', inputs: hash('index', allKey), sources: list, formatted: true, build: () => indexModule(named, validated, label) });
+  if (target.packageFiles) {
+    const openapiKey = hash('openapi', fp, JSON.stringify(specs.openapi));
+    jobs.push({ file: `${out}openapi.ts`, inputs: hash(openapiKey, label), sources: [openapiFile], formatted: true, build: () => openapiModule(specs.openapi, openapiFile, openapiKey) });
+    jobs.push({ file: `${out}MODELS.md`, inputs: hash('models.md', allKey), sources: list, formatted: true, build: async () => modelsMarkdown(t, named, label, PACKAGE_NAME) });
+  }
+  jobs.push({ file: `${out}index.ts`, inputs: hash('index', allKey), sources: list, formatted: true, build: () => (target.kind === 'package' ? indexModule(named, validated, label) : userIndexModule(named, validated, label)) });
   jobs.push(...modelJobs);
 
   const files: OutputFiles = new Map();
@@ -120,7 +133,7 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
   const texts: Array<Promise<string>> = [];
   let settled = 0;
   try {
-    const openapiJob = jobs.findIndex((j) => j.file === 'generated/openapi.ts');
+    const openapiJob = jobs.findIndex((j) => j.file === `${out}openapi.ts`);
     const build = (job: Job) => job.build();
     const bodies = jobs.map((job, i) => (reused[i] === undefined && i === openapiJob ? build(job) : undefined));
     for (const b of bodies) b?.catch(() => undefined); // awaited below; a failure before then must not be unhandled
@@ -133,7 +146,7 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
       // keep at most a few files waiting for prettier: the main thread would otherwise run far ahead and hold them all
       if (texts.length - settled > MAX_QUEUED) await texts[settled++];
       const body = await (bodies[i] ?? build(job));
-      const text = `${header(t, job.sources, job.file.endsWith('.md'))}\n${body}`;
+      const text = `${header(t, job.sources, job.file.endsWith('.md'), target)}\n${body}`;
       const formatted = job.formatted ? formatter.format(text, job.file) : Promise.resolve(text);
       formatted.catch(() => undefined); // awaited below; a failure before then must not be unhandled
       texts.push(formatted);
@@ -147,9 +160,9 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
     await formatter.close();
   }
   lap('emit and format');
-  files.set(MANIFEST, renderManifest(manifest));
+  files.set(manifestFile, renderManifest(manifest, target.header.command));
   const sorted: OutputFiles = new Map([...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-  const result = await write(sorted, outRoot, { check: options.check ?? false });
+  const result = await write(sorted, outRoot, { check: options.check ?? false, managed: target.managed });
   lap('write');
   return { ...result, notes, files: sorted, models: named.length, rebuilt: rebuilt.sort() };
 }

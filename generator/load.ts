@@ -60,6 +60,8 @@ export interface LoadOptions {
   specsDir: string;
   /** How files are named in messages (relative to the repository root). Default `specs`. */
   label?: string;
+  /** The API description, when it is not `<specsDir>/openapi.yaml` (a user's snapshot uses the generator's), and how messages name it. */
+  openapi?: { file: string; label: string };
 }
 
 const SCHEMA_FIELDS = ['request_schema', 'json_request_schema'] as const;
@@ -208,10 +210,13 @@ export async function load(options: LoadOptions): Promise<Specs> {
   const dir = path.resolve(options.specsDir);
   const label = options.label ?? 'specs';
 
-  const openapiLabel = `${label}/openapi.yaml`;
+  const openapiLabel = options.openapi?.label ?? `${label}/openapi.yaml`;
   let openapi: unknown;
   try {
-    openapi = parseYaml(await readText(path.join(dir, 'openapi.yaml'), openapiLabel));
+    const file = options.openapi?.file ?? path.join(dir, 'openapi.yaml');
+    const text = await readText(file, openapiLabel);
+    // the generator package ships the description pre-parsed as JSON (JSON.parse is ~10x faster than js-yaml)
+    openapi = file.endsWith('.json') ? JSON.parse(text) : parseYaml(text);
   } catch (err) {
     if (err instanceof SpecError) throw err;
     throw new SpecError(openapiLabel, undefined, '', `malformed YAML: ${(err as Error).message}`);

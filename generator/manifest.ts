@@ -37,26 +37,37 @@ export function hash(...parts: string[]): string {
   return h.digest('hex');
 }
 
-/** The generator's fingerprint: its sources, templates, prettier settings and tool versions. */
-export async function fingerprint(repoRoot: string): Promise<string> {
+/**
+ * The generator's fingerprint: its sources, templates, prettier settings and tool versions.
+ * `root` is this repository, or the installed generator package's `dist/` (whose `cli.js` holds
+ * the bundled stages); `exclude`: tools the target does not use; a tool's version is read from the nearest `node_modules` above `root` that
+ * has it (the package's dependencies may be hoisted into the user's `node_modules`).
+ */
+export async function fingerprint(root: string, exclude: readonly string[] = []): Promise<string> {
   const parts: string[] = [];
   for (const dir of ['generator', 'templates']) {
-    // refresh and drift (and their parts) fetch and compare snapshots; they shape no output file
-    const names = (await readdir(path.join(repoRoot, dir))).filter((n) => /\.(ts|mjs|hbs)$/.test(n) && !/^(refresh|drift)/.test(n)).sort();
-    for (const n of names) parts.push(`${dir}/${n}`, await readFile(path.join(repoRoot, dir, n), 'utf8'));
+    // refresh and drift (and their parts) fetch and compare snapshots, the CLI and user-snapshot run the pipeline: they shape no output file
+    const names = (await readdir(path.join(root, dir)).catch(() => [] as string[])).filter((n) => /\.(ts|mjs|hbs)$/.test(n) && !/^(refresh|drift|cli|bin|user-snapshot)[.-]/.test(n)).sort();
+    for (const n of names) parts.push(`${dir}/${n}`, await readFile(path.join(root, dir, n), 'utf8'));
   }
-  for (const f of ['.prettierrc.json', '.prettierignore']) parts.push(f, await readFile(path.join(repoRoot, f), 'utf8').catch(() => ''));
-  for (const tool of TOOLS) {
-    const pkg = JSON.parse(await readFile(path.join(repoRoot, 'node_modules', tool, 'package.json'), 'utf8')) as { version: string };
-    parts.push(tool, pkg.version);
-  }
+  for (const f of ['cli.js', '.prettierrc.json', '.prettierignore']) parts.push(f, await readFile(path.join(root, f), 'utf8').catch(() => ''));
+  for (const tool of TOOLS) if (!exclude.includes(tool)) parts.push(tool, await toolVersion(root, tool));
   return hash(...parts);
 }
 
-/** The manifest under `outRoot`, or an empty one when it is missing or unreadable. */
-export async function readManifest(outRoot: string): Promise<Map<string, ManifestEntry>> {
+/** The version of an installed tool, from the nearest `node_modules/<tool>/package.json` at or above `from`. */
+async function toolVersion(from: string, tool: string): Promise<string> {
+  for (let dir = path.resolve(from); ; dir = path.dirname(dir)) {
+    const text = await readFile(path.join(dir, 'node_modules', tool, 'package.json'), 'utf8').catch(() => undefined);
+    if (text !== undefined) return (JSON.parse(text) as { version: string }).version;
+    if (path.dirname(dir) === dir) throw new Error(`the generator cannot find its dependency ${tool} (node_modules/${tool}/package.json above ${from})`);
+  }
+}
+
+/** The manifest (`file`, relative to `outRoot`), or an empty one when it is missing or unreadable. */
+export async function readManifest(outRoot: string, file = MANIFEST): Promise<Map<string, ManifestEntry>> {
   try {
-    const data = JSON.parse(await readFile(path.join(outRoot, MANIFEST), 'utf8')) as { files?: Record<string, ManifestEntry> };
+    const data = JSON.parse(await readFile(path.join(outRoot, file), 'utf8')) as { files?: Record<string, ManifestEntry> };
     const files = data.files && typeof data.files === 'object' ? data.files : {};
     return new Map(Object.entries(files).filter(([, e]) => e && typeof e.inputs === 'string' && typeof e.content === 'string'));
   } catch {
@@ -65,7 +76,7 @@ export async function readManifest(outRoot: string): Promise<Map<string, Manifes
 }
 
 /** The manifest's text for these files (sorted: deterministic). */
-export function renderManifest(entries: Map<string, ManifestEntry>): string {
+export function renderManifest(entries: Map<string, ManifestEntry>, command = 'npm run generate'): string {
   const files = Object.fromEntries([...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-  return `${JSON.stringify({ '//': 'GENERATED FILE: do not edit by hand. Written by `npm run generate` (generator/manifest.ts): the inputs and content hash of each generated file.', files }, null, 2)}\n`;
+  return `${JSON.stringify({ '//': `GENERATED FILE: do not edit by hand. Written by \`${command}\` (generator/manifest.ts): the inputs and content hash of each generated file.`, files }, null, 2)}\n`;
 }

@@ -19,6 +19,7 @@ import { SpecError } from './errors.ts';
 import type { ClassifiedModel } from './classify.ts';
 import { commentText } from './escape.ts';
 import { subschemas } from './schema-check.ts';
+import { packageTarget, type Target } from './target.ts';
 
 /** The fields the SDK adds to a queue request, as JSON Schema. */
 export const SDK_QUEUE_FIELDS: Readonly<Record<string, Record<string, unknown>>> = {
@@ -105,7 +106,7 @@ const RUNTIME_HELPERS: Record<string, string> = {
  * for a model that is not queueable or has no schema (the SDK does not validate those).
  * @throws SpecError (file, model, JSON pointer) when ajv cannot compile the schema.
  */
-export async function validatorModule(m: ClassifiedModel): Promise<string | undefined> {
+export async function validatorModule(m: ClassifiedModel, target: Target = packageTarget): Promise<string | undefined> {
   if (!m.schema || !m.endpoints.includes('queue')) return undefined;
   const field = m.schemaField ?? 'request_schema';
   const fail = (problem: string): never => {
@@ -136,8 +137,8 @@ export async function validatorModule(m: ClassifiedModel): Promise<string | unde
     .replace(/([{,])"__proto__":/g, '$1["__proto__"]:');
   const head = [
     "// @ts-nocheck -- ajv's standalone code, compiled at generate time (generator/validators.ts); typed by the export below",
-    "import type { CompiledValidator } from '../../runtime/validation.ts';",
-    ...(imports.size > 0 ? [`import { ${[...imports].sort().join(', ')} } from '../../runtime/validator-support.ts';`] : []),
+    `import type { CompiledValidator } from '${target.runtime.validation}';`,
+    ...(imports.size > 0 ? [`import { ${[...imports].sort().join(', ')} } from '${target.runtime.validatorSupport}';`] : []),
   ].join('\n');
   const doc = `/**\n * Validates a whole \`queue.enqueue\` / \`queue.run\` body for model \`${commentText(m.id)}\` against its request schema (\`${commentText(m.file)}\`, field \`${field}\`) and the SDK's queue fields; \`validate.errors\` lists each problem with its JSON pointer (\`instancePath\`).\n */`;
   return `${head}\n${code.trim()}\n\n${doc}\nexport const validate: CompiledValidator = ${exported[1]};\n`;

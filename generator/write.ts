@@ -104,8 +104,8 @@ async function listFiles(dir: string, root: string): Promise<string[]> {
     .sort();
 }
 
-/** Compare the output with the disk. `managed` is the directory whose other files are stale. */
-export async function compare(files: OutputFiles, root: string, managed = 'generated'): Promise<WriteResult> {
+/** Compare the output with the disk. `managed`: the directories whose other files are stale. */
+export async function compare(files: OutputFiles, root: string, managed: string | readonly string[] = 'generated'): Promise<WriteResult> {
   const result: WriteResult = { added: [], changed: [], removed: [], unchanged: 0 };
   await Promise.all(
     [...files].map(async ([file, text]) => {
@@ -120,7 +120,7 @@ export async function compare(files: OutputFiles, root: string, managed = 'gener
       else result.unchanged++;
     }),
   );
-  result.removed = (await listFiles(path.join(root, managed), root)).filter((f) => !files.has(f));
+  result.removed = (await Promise.all([managed].flat().map((dir) => listFiles(path.join(root, dir), root)))).flat().filter((f) => !files.has(f)).sort();
   result.added.sort();
   result.changed.sort();
   return result;
@@ -142,7 +142,7 @@ const nodeFs: WriteFs = {
 };
 
 /** Write what differs (see `compare`); with `check`, only report it. */
-export async function write(files: OutputFiles, root: string, options: { check?: boolean; managed?: string; fs?: WriteFs } = {}): Promise<WriteResult> {
+export async function write(files: OutputFiles, root: string, options: { check?: boolean; managed?: string | readonly string[]; fs?: WriteFs } = {}): Promise<WriteResult> {
   const result = await compare(files, root, options.managed);
   if (options.check) return result;
   const fs = options.fs ?? nodeFs;

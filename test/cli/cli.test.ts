@@ -1,0 +1,233 @@
+/**
+ * The generator as users run it: both tarballs (`npm pack --workspaces --include-workspace-root`)
+ * installed into a fresh project, `oxen-inference-codegen` against the local server on 127.0.0.1
+ * (`GET /api/ai/models/{id}`), and the generated `oxen-models/` compiled with the strictest
+ * consumer flags (nodenext and bundler) and run. One pack, one install and one server serve the
+ * whole file; the steps run in order on one `oxen-models/`.
+ */
+import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { startServer, type LocalServer } from '../server/index.ts';
+import { REPO, run, STRICT_FLAGS, tempRoot } from '../package/consumer.ts';
+import { codegen, installBoth, packBoth, treeHash, tsc } from './support.ts';
+
+const KEY = 'test-key';
+const tmp = tempRoot('cli');
+const project = path.join(tmp.dir, 'project');
+const modelsDir = path.join(tmp.dir, 'served');
+const out = path.join(project, 'oxen-models');
+let server: LocalServer;
+
+const flux = () => JSON.parse(readFileSync(path.join(REPO, 'specs', 'models', 'flux-2-pro.json'), 'utf8')) as Record<string, unknown> & { json_request_schema: { properties: Record<string, unknown>; required: string[] } };
+const serve = (obj: Record<string, unknown>) => writeFileSync(path.join(modelsDir, `${String(obj['id'])}.json`), `${JSON.stringify(obj, null, 2)}\n`);
+
+/** A model newer than the package (not in its snapshot). */
+const acme = { ...flux(), id: 'acme-flux-9', display_name: 'Acme Flux 9' };
+/** A fine-tuned model (a user's own id), saved as a file and also served. */
+const fineTuned = (() => {
+  const m = flux();
+  m.json_request_schema.properties['lora_scale'] = { type: 'number', minimum: 0, maximum: 2, description: 'LoRA strength' };
+  return { ...m, id: 'ft-alice-flux-v1', display_name: 'Alice fine-tune' };
+})();
+/** The package's flux-2-pro, newer: one more parameter. */
+const newerFlux = (() => {
+  const m = flux();
+  m.json_request_schema.properties['sharpness'] = { type: 'integer', minimum: 0, maximum: 10 };
+  return m;
+})();
+
+beforeAll(async () => {
+  mkdirSync(modelsDir, { recursive: true });
+  for (const id of ['gpt-4o-mini']) cpSync(path.join(REPO, 'specs', 'models', `${id}.json`), path.join(modelsDir, `${id}.json`));
+  for (const m of [acme, fineTuned, newerFlux]) serve(m);
+  writeFileSync(path.join(tmp.dir, 'ft-alice-flux-v1.json'), `${JSON.stringify(fineTuned, null, 2)}\n`);
+  const [tarballs, s] = await Promise.all([packBoth(tmp.dir), startServer({ modelsDir })]);
+  server = s;
+  await installBoth(project, tarballs);
+}, 900_000);
+
+afterAll(async () => {
+  await server?.close();
+  tmp.remove();
+});
+
+const withServer = () => ({ OXEN_API_KEY: KEY, OXEN_BASE_URL: server.url });
+
+/** A project config for `tsc`: the strictest flags with `kind`'s resolution, over the user's files and `oxen-models/`. */
+function tsconfig(kind: 'nodenext' | 'bundler'): string {
+  const file = path.join(project, `tsconfig.${kind}.json`);
+  const module = kind === 'nodenext' ? { module: 'NodeNext', moduleResolution: 'NodeNext', noEmit: false, outDir: 'build' } : { module: 'ESNext', moduleResolution: 'Bundler' };
+  writeFileSync(file, JSON.stringify({ compilerOptions: { ...STRICT_FLAGS, ...module }, include: ['*.ts', 'oxen-models/**/*.ts'] }, null, 2));
+  return file;
+}
+
+describe('oxen-inference-codegen in a user project', () => {
+  test('the SDK stays light and the generator package ships one bin with its libraries as dependencies', () => {
+    const pkg = (name: string) => JSON.parse(readFileSync(path.join(project, 'node_modules', name, 'package.json'), 'utf8')) as { dependencies?: Record<string, string>; bin?: Record<string, string>; files?: string[] };
+    expect(Object.keys(pkg('oxen-inference-sdk').dependencies ?? {}).sort()).toEqual(['eventsource-parser', 'p-retry']);
+    const gen = pkg('oxen-inference-codegen');
+    expect(gen.bin).toEqual({ 'oxen-inference-codegen': 'dist/cli.js' });
+    expect(Object.keys(gen.dependencies ?? {})).toEqual(expect.arrayContaining(['ajv', 'json-schema-to-typescript', 'prettier', 'ts-morph', 'handlebars']));
+    for (const f of ['dist/cli.js', 'dist/templates/header.hbs', 'dist/specs/openapi.yaml', 'dist/generator/format-worker.mjs', 'dist/.prettierrc.json']) expect(existsSync(path.join(project, 'node_modules', 'oxen-inference-codegen', f)), f).toBe(true);
+  });
+
+  test('add <id>... fetches from the server, stores the snapshot as fetched and generates', async () => {
+    const r = await codegen(project, ['add', 'acme-flux-9', 'flux-2-pro'], withServer());
+    expect(r.stderr + r.stdout).not.toContain(KEY);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(path.join(out, 'specs', 'models.json'), 'utf8'))).toEqual(['acme-flux-9', 'flux-2-pro']);
+    expect(JSON.parse(readFileSync(path.join(out, 'specs', 'models', 'acme-flux-9.json'), 'utf8'))).toEqual(acme);
+    for (const f of ['index.ts', 'models/acme-flux-9.ts', 'validators/acme-flux-9.ts', 'models/flux-2-pro.ts', 'manifest.json']) expect(existsSync(path.join(out, f)), f).toBe(true);
+    const model = readFileSync(path.join(out, 'models', 'acme-flux-9.ts'), 'utf8');
+    expect(model.startsWith('/**\n * GENERATED FILE: do not edit by hand.\n * Generated by `oxen-inference-codegen generate`')).toBe(true);
+    expect(model).toContain('`specs/models/acme-flux-9.json`');
+    expect(model).toContain("from 'oxen-inference-sdk/runtime'");
+    expect(model).toContain("from '../validators/acme-flux-9.js'");
+    expect(model).not.toMatch(/from '\.{1,2}\/[^']*\.ts'/);
+  });
+
+  test('add --from adds a saved model object offline (a fine-tuned model, by its id)', async () => {
+    const r = await codegen(project, ['add', '--from', path.join(tmp.dir, 'ft-alice-flux-v1.json')], { OXEN_BASE_URL: 'http://127.0.0.1:9' });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(path.join(out, 'specs', 'models.json'), 'utf8'))).toEqual(['acme-flux-9', 'flux-2-pro', 'ft-alice-flux-v1']);
+    expect(existsSync(path.join(out, 'models', 'ft-alice-flux-v1.ts'))).toBe(true);
+  });
+
+  test('the generated files compile under the strictest flags (nodenext and bundler): typed calls, @ts-expect-error negatives', async () => {
+    writeFileSync(
+      path.join(project, 'check.ts'),
+      `import { Client, ADDED_MODEL_IDS, type ModelId, type ModelParams, type QueueModelId, type ImageGenerateModelId, type VideoModelId, type ChatModelId } from './oxen-models/index.js';
+import { acmeFlux9GenerateImage, acmeFlux9Enqueue, type AcmeFlux9Params } from './oxen-models/models/acme-flux-9.js';
+type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
+function assertType<T extends true>(_: T): void {}
+assertType<Equal<ModelParams['acme-flux-9'], AcmeFlux9Params>>(true);
+export const ids: ModelId[] = ['acme-flux-9', 'ft-alice-flux-v1', 'flux-2-pro', 'gpt-4o-mini', ...ADDED_MODEL_IDS];
+export const queued: QueueModelId = 'ft-alice-flux-v1';
+export const image: ImageGenerateModelId = 'acme-flux-9';
+export const video: VideoModelId = 'google-veo-3-1';
+export const chat: ChatModelId = 'gpt-4o-mini';
+export async function typed(client: Client): Promise<void> {
+  await client.images.generate({ model: 'acme-flux-9', prompt: 'a fox', aspect_ratio: '16:9' });
+  await client.images.generate({ model: 'flux-2-pro', prompt: 'a fox', sharpness: 3 });
+  await client.queue.enqueue({ model: 'ft-alice-flux-v1', prompt: 'a fox', lora_scale: 0.5 });
+  await acmeFlux9GenerateImage(client, { prompt: 'a fox' });
+  // @ts-expect-error an unknown parameter of the added model
+  await client.images.generate({ model: 'acme-flux-9', prompt: 'a fox', not_a_param: 1 });
+  // @ts-expect-error prompt is a string
+  await acmeFlux9GenerateImage(client, { prompt: 1 });
+  // @ts-expect-error prompt is required
+  await acmeFlux9Enqueue(client, {});
+  // @ts-expect-error lora_scale is a number
+  await client.queue.enqueue({ model: 'ft-alice-flux-v1', prompt: 'x', lora_scale: 'high' });
+  // @ts-expect-error not a model id
+  await client.images.generate({ model: 'no-such-model', prompt: 'x' });
+  // @ts-expect-error a chat model is not an image model
+  await client.images.generate({ model: 'gpt-4o-mini', prompt: 'x' });
+}
+`,
+    );
+    writeFileSync(
+      path.join(project, 'run.ts'),
+      `import { Client } from './oxen-models/index.js';
+import { ValidationError } from 'oxen-inference-sdk/runtime';
+const env = (globalThis as unknown as { process: { env: Record<string, string | undefined> } }).process.env;
+const client = new Client({ apiKey: env['KEY'] ?? '', baseUrl: env['BASE'] ?? '' });
+const result: Record<string, unknown> = {};
+try {
+  await client.queue.enqueue({ model: 'acme-flux-9', prompt: 42 } as never);
+  result['bad'] = 'sent';
+} catch (err) {
+  result['bad'] = err instanceof ValidationError ? 'ValidationError' : String(err);
+}
+const ok = await client.queue.enqueue({ model: 'acme-flux-9', prompt: 'a fox' });
+result['ok'] = ok.generations.length;
+console.log(JSON.stringify(result));
+`,
+    );
+    const [nodenext, bundler] = await Promise.all([tsc(tsconfig('nodenext')), tsc(tsconfig('bundler'))]);
+    expect(nodenext.stdout + nodenext.stderr).toBe('');
+    expect(nodenext.code).toBe(0);
+    expect(bundler.stdout + bundler.stderr).toBe('');
+    expect(bundler.code).toBe(0);
+  }, 180_000);
+
+  test('queue.enqueue refuses a bad body before sending (ValidationError; the server received nothing)', async () => {
+    const before = server.count('POST', '/api/ai/queue');
+    const r = await run(process.execPath, [path.join(project, 'build', 'run.js')], { cwd: project, env: { ...process.env, KEY, BASE: server.url } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout.trim())).toEqual({ bad: 'ValidationError', ok: 1 });
+    expect(server.count('POST', '/api/ai/queue') - before).toBe(1); // only the good body
+  });
+
+  test('generate --check passes when up to date, and exits 1 naming a hand-edited file; generate repairs it', async () => {
+    expect((await codegen(project, ['generate', '--check'])).code).toBe(0);
+    const file = path.join(out, 'models', 'acme-flux-9.ts');
+    writeFileSync(file, `${readFileSync(file, 'utf8')}\nexport const handEdit = 1;\n`);
+    const before = treeHash(out);
+    const check = await codegen(project, ['generate', '--check']);
+    expect(check.code).toBe(1);
+    expect(check.stderr).toContain('changed  oxen-models/models/acme-flux-9.ts');
+    expect(treeHash(out)).toBe(before);
+    expect((await codegen(project, ['generate'])).code).toBe(0);
+    expect((await codegen(project, ['generate', '--check'])).code).toBe(0);
+  });
+
+  test('a wrong key: one clear error, the key never printed, nothing written', async () => {
+    const before = treeHash(out);
+    const r = await codegen(project, ['add', 'gpt-4o-mini'], { OXEN_API_KEY: 'wrong-key-0123456789', OXEN_BASE_URL: server.url });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('rejected the API key (HTTP 401)');
+    expect(r.stderr.match(/failed, nothing was written/g)).toHaveLength(1);
+    expect(r.stdout + r.stderr).not.toContain('wrong-key-0123456789');
+    expect(treeHash(out)).toBe(before);
+  });
+
+  test.each([
+    ['a remote $ref', 'hostile-ref', { type: 'object', properties: { a: { $ref: 'https://evil.example/schema.json' } } }, '/json_request_schema/properties/a'],
+    ['a schema nested past the depth limit', 'hostile-deep', (() => { let s: Record<string, unknown> = { type: 'string' }; for (let i = 0; i < 80; i++) s = { type: 'object', properties: { x: s } }; return s; })(), '/json_request_schema'],
+    ['a property name with a lone surrogate', 'hostile-surrogate', { type: 'object', properties: { '\ud800x': { type: 'string' } } }, '/json_request_schema/properties'],
+  ])('a hostile model object (%s): a named SpecError, nothing written', async (_what, id, schema, pointer) => {
+    const file = path.join(tmp.dir, `${id}.json`);
+    writeFileSync(file, JSON.stringify({ ...flux(), id, json_request_schema: schema }));
+    const before = treeHash(out);
+    const r = await codegen(project, ['add', '--from', file]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`${file} (model ${id}) at ${pointer}`);
+    expect(treeHash(out)).toBe(before);
+  });
+
+  test('a hostile model id (path traversal) is refused by name, nothing written', async () => {
+    const file = path.join(tmp.dir, 'traversal.json');
+    writeFileSync(file, JSON.stringify({ ...flux(), id: '../../escape' }));
+    const before = treeHash(out);
+    const r = await codegen(project, ['add', '--from', file]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`${file} (model "../../escape") at /id`);
+    expect(treeHash(out)).toBe(before);
+    expect(existsSync(path.join(project, 'escape.json'))).toBe(false);
+  });
+
+  test('refresh after the server changed a model: the breaking change is reported, exit 2', async () => {
+    await server.close();
+    const changed = { ...acme, json_request_schema: { ...acme.json_request_schema, properties: { ...acme.json_request_schema.properties } } };
+    delete changed.json_request_schema.properties['seed'];
+    serve(changed);
+    server = await startServer({ modelsDir });
+    const r = await codegen(project, ['refresh'], withServer());
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stdout).toMatch(/acme-flux-9[^\n]*\n[^]*BREAKING[^\n]*seed/);
+    expect(JSON.parse(readFileSync(path.join(out, 'specs', 'models', 'acme-flux-9.json'), 'utf8'))).toEqual(changed);
+    expect(readFileSync(path.join(out, 'models', 'acme-flux-9.ts'), 'utf8')).not.toContain('seed?:');
+    expect((await codegen(project, ['generate', '--check'])).code).toBe(0);
+  }, 120_000);
+
+  test('remove <id> removes the model and its files', async () => {
+    const r = await codegen(project, ['remove', 'ft-alice-flux-v1']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(existsSync(path.join(out, 'models', 'ft-alice-flux-v1.ts'))).toBe(false);
+    expect(existsSync(path.join(out, 'validators', 'ft-alice-flux-v1.ts'))).toBe(false);
+    expect(existsSync(path.join(out, 'specs', 'models', 'ft-alice-flux-v1.json'))).toBe(false);
+    expect(readFileSync(path.join(out, 'index.ts'), 'utf8')).not.toContain('ft-alice-flux-v1');
+  });
+});
