@@ -160,7 +160,10 @@ export class Http {
    * scheme such as `Bearer `). Every error of its calls is redacted with it; it shows none of them.
    */
   readonly redactor: Redactor;
-  /** The transport's log (its module loads on demand), or undefined when logging is off: nothing is built per call then. */
+  /**
+   * The transport's log (its module loads on demand), or undefined when logging is off: nothing is built per call then.
+   * @internal
+   */
   readonly log: Promise<CallLog | undefined> | undefined;
   /** The transport's hooks, or undefined when there are none. */
   readonly hooks: Hooks | undefined;

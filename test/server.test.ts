@@ -680,7 +680,7 @@ describe('faults', () => {
     expect(s.count('get', '/api/ai/')).toBe(4);
     expect(s.count('POST', '/api/ai/queue')).toBe(0);
     expect(s.count('GET', /^\/api\/ai\/models\/[^/]+$/)).toBe(1);
-    expect(s.requests.slice(0, 3)).toEqual([
+    expect(s.requests.slice(0, 3).map(({ method, path, status }) => ({ method, path, status }))).toEqual([
       { method: 'GET', path: '/api/ai/queue', status: 500 },
       { method: 'GET', path: '/api/ai/queue', status: 500 },
       { method: 'GET', path: '/api/ai/queue', status: 500 },
