@@ -5,9 +5,10 @@
  *
  * All or nothing: every failure is collected (one reason per id) and reported together, and then
  * nothing is written. On success the new snapshot is staged in a temporary copy of the specs
- * directory, proved to generate there (`generate({ check: true })`), compared with the current
- * one (the drift report), and only then moved into place and generated for real; if anything fails
- * after the first write, every snapshot file and every file under `generated/` is restored.
+ * directory, proved to generate there (`generate({ check: true })`), its output checked for the
+ * API key, compared with the current one (the drift report), and only then committed: the specs
+ * directory and `generated/` are swapped in together under the generator's lock and journal
+ * (`generator/tree-commit.ts`), so a reader sees both old or both new, even after `kill -9`.
  *
  * The parts, one file each: `refresh-checks.ts` (base URL, ids, numbers, `RefreshError`, key
  * redaction), `refresh-fetch.ts` (the fetch phase), `refresh-progress.ts` (its progress display),
@@ -26,7 +27,7 @@ import type { DriftReport } from './drift-types.ts';
 import type { GenerateOptions, GenerateResult } from './index.ts';
 import { REPO_ROOT, specsLabel } from './paths.ts';
 import { commitPlan, planChanges, readCurrent, readIfExists, stageSnapshot } from './refresh-apply.ts';
-import { checkBaseUrl, checkModelId, DEFAULT_REFRESH_BASE_URL, redactor, RefreshError, type FetchFailure } from './refresh-checks.ts';
+import { checkBaseUrl, checkModelId, DEFAULT_REFRESH_BASE_URL, keyInOutput, redactor, RefreshError, type FetchFailure } from './refresh-checks.ts';
 import { fetchModels, type FetchedModel, type FetchOptions } from './refresh-fetch.ts';
 
 export { checkBaseUrl, checkModelId, DEFAULT_REFRESH_BASE_URL, redactor, RefreshError, type FetchFailure } from './refresh-checks.ts';
@@ -158,19 +159,28 @@ export async function refresh(options: RefreshOptions): Promise<RefreshResult> {
   try {
     const staged = await stageSnapshot(specsDir, plan, tmp);
     const t1 = performance.now();
-    try {
-      // With no snapshot change there is nothing new to prove: the real run below is a plain generate.
-      // `label` names the staged copy as the real specs, so the proof's output is the real run's.
-      if (plan.size > 0) await gen({ specsDir: staged, outRoot, check: true, label });
-    } catch (err) {
-      throw new RefreshError(`refresh failed, nothing was written: the refreshed snapshot does not generate: ${err instanceof Error ? err.message : String(err)}`);
+    // With no snapshot change there is nothing to prove or swap: a plain generate. Otherwise the
+    // proof run's output (`label` names the staged copy as the real specs, so it is exactly the
+    // real run's) is what the commit writes.
+    let proved: GenerateResult | undefined;
+    if (plan.size > 0) {
+      try {
+        proved = await gen({ specsDir: staged, outRoot, check: true, label });
+      } catch (err) {
+        throw new RefreshError(`refresh failed, nothing was written: the refreshed snapshot does not generate: ${err instanceof Error ? err.message : String(err)}`);
+      }
+      const leak = keyInOutput(proved.files, key);
+      if (leak) {
+        const reason = `the generated ${leak.file} would contain the API key`;
+        throw new RefreshError(`refresh failed, nothing was written: ${leak.model ? `model ${leak.model}: ` : ''}${reason}`, leak.model ? [{ id: leak.model, reason }] : []);
+      }
     }
     const proveMs = performance.now() - t1;
     const report = diffSnapshots(current.valid, { ...(await readSnapshot(staged, label)), label: baseUrl ? `${label} refreshed from ${baseUrl}` : `${label} (updated)` });
 
-    // 4. Commit: move the files into place and generate for real; restored on any failure.
+    // 4. Commit: swap the staged specs and the proved generated/ in together (or generate plainly).
     const t2 = performance.now();
-    const result = await commitPlan(specsDir, outRoot, plan, label, () => gen({ specsDir, outRoot }));
+    const result = proved ? { ...proved, ...(await commitPlan(specsDir, outRoot, staged, proved.files)) } : await gen({ specsDir, outRoot });
     const sorted = (xs: string[]) => xs.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     return {
       baseUrl,
