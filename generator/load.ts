@@ -105,7 +105,7 @@ const OPENAPI_SHAPE = {
 
 let ajv: Ajv | undefined;
 function validator(): Ajv {
-  ajv ??= new Ajv({ allErrors: true, strict: false, validateSchema: true });
+  ajv ??= new Ajv({ allErrors: true, strict: false, validateSchema: true, validateFormats: false });
   return ajv;
 }
 
