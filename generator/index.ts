@@ -17,6 +17,7 @@ import { fingerprint, hash, MANIFEST, readManifest, renderManifest, type Manifes
 import { nameModels } from './name.ts';
 import { modelType } from './types.ts';
 import { validatorModule } from './validators.ts';
+import { completeInterrupted } from './tree-commit.ts';
 import { Formatter, write, type WriteResult } from './write.ts';
 
 export { REPO_ROOT, specsLabel };
@@ -75,6 +76,7 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
   };
   const specsDir = path.resolve(options.specsDir ?? path.join(REPO_ROOT, 'specs'));
   const outRoot = path.resolve(options.outRoot ?? REPO_ROOT);
+  if (!options.check) await completeInterrupted(outRoot); // a killed run may have moved specs/ or generated/ aside
   const templatesP = loadTemplates(path.join(REPO_ROOT, 'templates'));
   const fingerprintP = fingerprint(REPO_ROOT);
   const priorP = readManifest(outRoot);

@@ -29,6 +29,7 @@ import { REPO_ROOT, specsLabel } from './paths.ts';
 import { commitPlan, planChanges, readCurrent, readIfExists, stageSnapshot } from './refresh-apply.ts';
 import { checkBaseUrl, checkModelId, DEFAULT_REFRESH_BASE_URL, keyInOutput, redactor, RefreshError, type FetchFailure } from './refresh-checks.ts';
 import { fetchModels, type FetchedModel, type FetchOptions } from './refresh-fetch.ts';
+import { completeInterrupted } from './tree-commit.ts';
 
 export { checkBaseUrl, checkModelId, DEFAULT_REFRESH_BASE_URL, redactor, RefreshError, type FetchFailure } from './refresh-checks.ts';
 export { fetchModels, REFRESH_DEFAULTS, type FetchedModel, type FetchOptions, type FetchResult } from './refresh-fetch.ts';
@@ -110,6 +111,7 @@ export async function refresh(options: RefreshOptions): Promise<RefreshResult> {
   if (!options.all && add.length === 0 && remove.length === 0) throw new RefreshError('nothing to do: give --refresh, --add <id> or --remove <id>');
 
   const label = specsLabel(specsDir);
+  await completeInterrupted(outRoot); // a killed run may have moved specs/ or generated/ aside
   const current = await readCurrent(specsDir, label);
   const oldIds = current.ids;
   for (const id of remove) {

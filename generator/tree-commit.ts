@@ -117,33 +117,32 @@ export async function withLock<T>(root: string, fn: () => Promise<T>, options: {
   const mine = JSON.stringify({ pid: process.pid, host: hostname(), tag: randomBytes(6).toString('hex') });
   const tmp = path.join(root, `${LOCK_FILE}.${process.pid}-${randomBytes(4).toString('hex')}`);
   await mkdir(root, { recursive: true });
-  await writeFile(tmp, mine);
   const deadline = Date.now() + (options.waitMs ?? LOCK_WAIT_MS);
   let delay = 20;
-  try {
-    for (;;) {
-      try {
-        await link(tmp, lock);
-        break;
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-      }
-      const held = await readOwner(lock);
-      if (held === undefined) continue;
-      const age = Date.now() - ((await stat(lock).catch(() => undefined))?.mtimeMs ?? Date.now());
-      const stale = held.owner ? held.owner.host === hostname() && !alive(held.owner.pid) : age > 10_000;
-      if (stale) {
-        await breakStale(lock, held.text);
-        continue;
-      }
-      if (Date.now() > deadline) {
-        throw new Error(`another generate run holds ${lock}${held.owner ? ` (pid ${held.owner.pid} on ${held.owner.host})` : ''}; waited ${options.waitMs ?? LOCK_WAIT_MS} ms`);
-      }
-      await new Promise((r) => setTimeout(r, delay));
-      delay = Math.min(delay * 2, 250);
+  for (;;) {
+    // the owner's record is written beside the lock and linked into place: the lock never exists without it
+    await writeFile(tmp, mine);
+    try {
+      await link(tmp, lock);
+      break;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    } finally {
+      await rm(tmp, { force: true });
     }
-  } finally {
-    await rm(tmp, { force: true });
+    const held = await readOwner(lock);
+    if (held === undefined) continue;
+    const age = Date.now() - ((await stat(lock).catch(() => undefined))?.mtimeMs ?? Date.now());
+    const stale = held.owner ? held.owner.host === hostname() && !alive(held.owner.pid) : age > 10_000;
+    if (stale) {
+      await breakStale(lock, held.text);
+      continue;
+    }
+    if (Date.now() > deadline) {
+      throw new Error(`another generate run holds ${lock}${held.owner ? ` (pid ${held.owner.pid} on ${held.owner.host})` : ''}; waited ${options.waitMs ?? LOCK_WAIT_MS} ms`);
+    }
+    await new Promise((r) => setTimeout(r, delay));
+    delay = Math.min(delay * 2, 250);
   }
   try {
     return await fn();
@@ -199,6 +198,17 @@ export async function recover(root: string, fs: TreeFs = nodeFs): Promise<boolea
   await rm(file, { force: true });
   await rm(`${file}.tmp`, { force: true });
   return true;
+}
+
+/**
+ * Complete or clean what an interrupted run left under `root`, taking the lock only when a journal
+ * is there (one `stat` otherwise). Runs call it before reading their inputs: a run killed between the
+ * swaps of a refresh may have moved `specs/` aside.
+ * @returns whether there was anything to do.
+ */
+export async function completeInterrupted(root: string): Promise<boolean> {
+  if (!(await interrupted(root))) return false;
+  return withLock(root, () => recover(root));
 }
 
 /**

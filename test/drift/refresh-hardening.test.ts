@@ -1,17 +1,21 @@
 /**
  * Refresh refuses the key however the answer spells it (a JSON escape hides it from the raw text,
- * not from the parsed strings), and refuses a compression bomb as too large, by the byte cap of a
- * model object (decompressed), on a loopback server that sends exactly the bytes given.
+ * not from the parsed strings), refuses a compression bomb as too large, by the byte cap of a
+ * model object (decompressed), and commits specs/ and generated/ in one journal that the next run
+ * completes after a kill; on a loopback server that sends exactly the bytes given.
  */
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
+import { generate } from '../../generator/index.ts';
 import { fetchModels, refresh, RefreshError } from '../../generator/refresh.ts';
 import { keyInOutput, keyPointer } from '../../generator/refresh-checks.ts';
 import { MAX_MODEL_BYTES } from '../../generator/schema-check.ts';
-import { cleanupTemp, copySpecs, FAKE_KEY, filesContaining, hashTree, readModel, REPO_SPECS, tempDir } from './helpers.ts';
+import { JOURNAL_FILE } from '../../generator/tree-commit.ts';
+import { cleanupTemp, copySpecs, FAKE_KEY, filesContaining, hashTree, readModel, REPO, REPO_SPECS, tempDir } from './helpers.ts';
 
 /** Answers for `/api/ai/models/<id>`: body bytes and headers. */
 const answers = new Map<string, { body: Buffer; headers: Record<string, string> }>();
@@ -75,4 +79,40 @@ test('an answer just under the cap is read whole and kept as sent', async () => 
   const r = await fetchModels([ID], { baseUrl: base, apiKey: FAKE_KEY, progress: 'none', stream: process.stderr });
   expect(r.failures).toEqual([]);
   expect(JSON.parse(r.models.get(ID)!.text)).toEqual(model);
+});
+
+test.each([
+  ['swapping', 'specs/ moved aside, its new tree not yet in place'],
+  ['between', 'specs/ new, generated/ old'],
+])('a refresh killed at %s (%s): the next plain generate completes both, nothing left behind', { timeout: 240_000 }, async (point) => {
+  const added = `${ID}-extra`;
+  answers.set(added, { body: Buffer.from(JSON.stringify({ ...readModel(path.join(REPO_SPECS, 'models'), ID), id: added })), headers: {} });
+  const dir = tempDir();
+  const specs = copySpecs(dir, { generated: true });
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO, 'scripts', 'generate.ts'), '--add', added, '--specs', specs, '--out', dir, '--base-url', base], {
+    cwd: REPO,
+    env: { ...process.env, OXEN_API_KEY: FAKE_KEY, OXEN_GENERATE_TEST_PAUSE: point },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  const closed = new Promise((r) => child.on('close', r));
+  await new Promise<void>((resolve, reject) => {
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+      if (stderr.includes(`generate: paused at ${point}`)) resolve();
+    });
+    child.on('close', () => reject(new Error(`the refresh ended before the pause:\n${stderr}`)));
+  });
+  child.kill('SIGKILL');
+  await closed;
+  // the kill left specs/ absent (swapping) or new (between), generated/ old, and the journal
+  expect(existsSync(path.join(specs, 'models', `${added}.json`))).toBe(point === 'between');
+  expect(existsSync(specs)).toBe(point === 'between');
+  expect(existsSync(path.join(dir, 'generated', 'models', `${added}.ts`))).toBe(false);
+  expect(existsSync(path.join(dir, JOURNAL_FILE))).toBe(true);
+  const r = await generate({ specsDir: specs, outRoot: dir });
+  expect(r.added.length + r.changed.length + r.removed.length).toBe(0); // the journal's generated/ was already the new one
+  expect(existsSync(path.join(dir, 'generated', 'models', `${added}.ts`))).toBe(true);
+  expect(readdirSync(dir).sort()).toEqual(['generated', 'specs']);
+  expect(filesContaining(dir, FAKE_KEY)).toEqual([]);
 });
