@@ -3,7 +3,8 @@
  * staged copy the new snapshot is proved on, and the commit that swaps the staged specs directory
  * and the proved `generated/` in together, under the generator's lock and journal.
  */
-import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { cp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Snapshot } from './drift-types.ts';
 import { SpecError } from './errors.ts';
@@ -73,6 +74,18 @@ export async function planChanges(specsDir: string, changes: { listText?: string
   return plan;
 }
 
+/** sha256 over the relative paths and bytes of every file under `dir` (sorted): equal digests, equal trees. */
+export async function treeDigest(dir: string): Promise<string> {
+  const h = createHash('sha256');
+  const entries = await readdir(dir, { withFileTypes: true, recursive: true }).catch(() => []);
+  const files = entries
+    .filter((e) => e.isFile())
+    .map((e) => path.relative(dir, path.join(e.parentPath, e.name)))
+    .sort();
+  for (const f of files) h.update(f).update('\0').update(await readFile(path.join(dir, f))).update('\0');
+  return h.digest('hex');
+}
+
 /** Copy the specs directory to `<tmp>/specs` and apply the plan there. @returns the staged directory. */
 export async function stageSnapshot(specsDir: string, plan: SnapshotPlan, tmp: string): Promise<string> {
   const staged = path.join(tmp, 'specs');
@@ -96,11 +109,13 @@ export async function stageSnapshot(specsDir: string, plan: SnapshotPlan, tmp: s
  * @throws RefreshError naming what failed: `restored: true` when nothing was moved (the new trees
  * were being built); otherwise the commit was rolled forward, or is left to the next run.
  */
-export async function commitPlan(specsDir: string, outRoot: string, staged: string, files: OutputFiles): Promise<WriteResult> {
+export async function commitPlan(specsDir: string, outRoot: string, staged: string, files: OutputFiles, specsDigest: string): Promise<WriteResult> {
   let moving = false;
   try {
     return await withLock(outRoot, async () => {
       await recover(outRoot);
+      // another run may have changed the snapshot since it was staged: committing would undo that
+      if ((await treeDigest(specsDir)) !== specsDigest) throw new Error(`${specsDir} changed while this refresh ran (another run?); run the refresh again`);
       const result = await compare(files, outRoot);
       const specsTree = async (dir: string) => void (await cp(staged, dir, { recursive: true }));
       const generatedTree = async (dir: string) => {

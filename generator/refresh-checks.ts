@@ -28,7 +28,7 @@ export class RefreshError extends Error {
     message: string,
     /** Every id that failed, with its reason; empty for errors that are not about one model. */
     readonly failures: FetchFailure[] = [],
-    /** True when files had been written and were restored to their previous bytes. */
+    /** True when the commit failed before anything was moved: the previous snapshot and `generated/` are unchanged. */
     readonly restored = false,
     /** True when the service answered 401 or 403: the key is wrong or lacks permission, and fetching stopped there. */
     readonly authFailure = false,

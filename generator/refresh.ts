@@ -26,7 +26,7 @@ import { readSnapshot } from './drift-snapshot.ts';
 import type { DriftReport } from './drift-types.ts';
 import type { GenerateOptions, GenerateResult } from './index.ts';
 import { REPO_ROOT, specsLabel } from './paths.ts';
-import { commitPlan, planChanges, readCurrent, readIfExists, stageSnapshot } from './refresh-apply.ts';
+import { commitPlan, planChanges, readCurrent, readIfExists, stageSnapshot, treeDigest } from './refresh-apply.ts';
 import { checkBaseUrl, checkModelId, DEFAULT_REFRESH_BASE_URL, keyInOutput, redactor, RefreshError, type FetchFailure } from './refresh-checks.ts';
 import { fetchModels, type FetchedModel, type FetchOptions } from './refresh-fetch.ts';
 import { completeInterrupted } from './tree-commit.ts';
@@ -90,8 +90,10 @@ function formatFailures(failures: FetchFailure[], total: number): string {
  * Refresh the snapshot and regenerate, all or nothing (see the module comment).
  * @returns what was fetched, written and generated, and the drift report (old vs new snapshot).
  * @throws RefreshError when nothing was written: missing key, refused base URL, bad ids, one or
- * more failed models (`failures`, all of them), or a new snapshot that does not generate; or, with
- * `restored: true`, when the final write or generate failed and the previous files were restored.
+ * more failed models (`failures`, all of them), a new snapshot that does not generate or whose output
+ * would carry the API key (naming the model), or a specs directory changed by another run meanwhile;
+ * or when the commit failed (`restored: true` when it failed before anything was moved; otherwise
+ * the swap is rolled forward, now or by the next run).
  * Also SpecError when the current `models.json` cannot be read.
  */
 export async function refresh(options: RefreshOptions): Promise<RefreshResult> {
@@ -159,6 +161,7 @@ export async function refresh(options: RefreshOptions): Promise<RefreshResult> {
   // 3. Stage the new snapshot in a temporary copy and prove it generates; compute the drift report.
   const tmp = await mkdtemp(path.join(os.tmpdir(), 'inference-sdk-refresh-'));
   try {
+    const specsDigest = await treeDigest(specsDir);
     const staged = await stageSnapshot(specsDir, plan, tmp);
     const t1 = performance.now();
     // With no snapshot change there is nothing to prove or swap: a plain generate. Otherwise the
@@ -182,7 +185,7 @@ export async function refresh(options: RefreshOptions): Promise<RefreshResult> {
 
     // 4. Commit: swap the staged specs and the proved generated/ in together (or generate plainly).
     const t2 = performance.now();
-    const result = proved ? { ...proved, ...(await commitPlan(specsDir, outRoot, staged, proved.files)) } : await gen({ specsDir, outRoot });
+    const result = proved ? { ...proved, ...(await commitPlan(specsDir, outRoot, staged, proved.files, specsDigest)) } : await gen({ specsDir, outRoot });
     const sorted = (xs: string[]) => xs.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     return {
       baseUrl,

@@ -5,13 +5,14 @@
  * completes after a kill; on a loopback server that sends exactly the bytes given.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
 import { generate } from '../../generator/index.ts';
 import { fetchModels, refresh, RefreshError } from '../../generator/refresh.ts';
+import { commitPlan, stageSnapshot, treeDigest } from '../../generator/refresh-apply.ts';
 import { keyInOutput, keyPointer } from '../../generator/refresh-checks.ts';
 import { MAX_MODEL_BYTES } from '../../generator/schema-check.ts';
 import { JOURNAL_FILE } from '../../generator/tree-commit.ts';
@@ -115,4 +116,19 @@ test.each([
   expect(existsSync(path.join(dir, 'generated', 'models', `${added}.ts`))).toBe(true);
   expect(readdirSync(dir).sort()).toEqual(['generated', 'specs']);
   expect(filesContaining(dir, FAKE_KEY)).toEqual([]);
+});
+
+test('a specs directory changed by another run after staging is not overwritten: the commit refuses, nothing moved', async () => {
+  const dir = tempDir();
+  const specs = copySpecs(dir, { generated: true });
+  const digest = await treeDigest(specs);
+  const staged = await stageSnapshot(specs, new Map([['models.json', '[]\n']]), tempDir());
+  writeFileSync(path.join(specs, 'models', 'other-run.json'), '{}');
+  const before = hashTree(dir);
+  const err = (await commitPlan(specs, dir, staged, new Map(), digest).catch((e: unknown) => e)) as RefreshError;
+  expect(err).toBeInstanceOf(RefreshError);
+  expect(err.restored).toBe(true);
+  expect(err.message).toMatch(/changed while this refresh ran/);
+  expect(hashTree(dir)).toEqual(before);
+  expect(readdirSync(dir).sort()).toEqual(['generated', 'specs']);
 });
