@@ -139,7 +139,9 @@ export async function withLock<T>(root: string, fn: () => Promise<T>, options: {
       continue;
     }
     if (Date.now() > deadline) {
-      throw new Error(`another generate run holds ${lock}${held.owner ? ` (pid ${held.owner.pid} on ${held.owner.host})` : ''}; waited ${options.waitMs ?? LOCK_WAIT_MS} ms`);
+      throw new Error(
+        `another generate run holds ${lock}${held.owner ? ` (pid ${held.owner.pid} on ${held.owner.host})` : ''}; waited ${options.waitMs ?? LOCK_WAIT_MS} ms`,
+      );
     }
     await new Promise((r) => setTimeout(r, delay));
     delay = Math.min(delay * 2, 250);
@@ -185,7 +187,9 @@ export async function recover(root: string, fs: TreeFs = nodeFs): Promise<boolea
       await rm(`${file}.tmp`, { force: true });
       return false;
     }
-    throw new Error(`${file} is unreadable (${(err as Error).message}); check the trees it names by hand, then delete it`);
+    throw new Error(
+      `${file} is unreadable (${(err as Error).message}); check the trees it names by hand, then delete it`,
+    );
   }
   if (journal.phase === 'swapping') {
     for (const s of journal.swaps) {
@@ -194,7 +198,12 @@ export async function recover(root: string, fs: TreeFs = nodeFs): Promise<boolea
       await fs.rename(s.staged, s.target);
     }
   }
-  await Promise.all(journal.swaps.flatMap((s) => [rm(s.staged, { recursive: true, force: true }), rm(s.old, { recursive: true, force: true })]));
+  await Promise.all(
+    journal.swaps.flatMap((s) => [
+      rm(s.staged, { recursive: true, force: true }),
+      rm(s.old, { recursive: true, force: true }),
+    ]),
+  );
   await rm(file, { force: true });
   await rm(`${file}.tmp`, { force: true });
   return true;

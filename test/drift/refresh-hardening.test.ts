@@ -16,7 +16,17 @@ import { commitPlan, stageSnapshot, treeDigest } from '../../generator/refresh-a
 import { keyInOutput, keyPointer } from '../../generator/refresh-checks.ts';
 import { MAX_MODEL_BYTES } from '../../generator/schema-check.ts';
 import { JOURNAL_FILE } from '../../generator/tree-commit.ts';
-import { cleanupTemp, copySpecs, FAKE_KEY, filesContaining, hashTree, readModel, REPO, REPO_SPECS, tempDir } from './helpers.ts';
+import {
+  cleanupTemp,
+  copySpecs,
+  FAKE_KEY,
+  filesContaining,
+  hashTree,
+  readModel,
+  REPO,
+  REPO_SPECS,
+  tempDir,
+} from './helpers.ts';
 
 /** Answers for `/api/ai/models/<id>`: body bytes and headers. */
 const answers = new Map<string, { body: Buffer; headers: Record<string, string> }>();
@@ -49,9 +59,23 @@ test('a model object carrying the key in a JSON escape is refused, naming the mo
   const dir = tempDir();
   const specs = copySpecs(dir, { generated: true });
   const before = hashTree(dir);
-  const err = (await refresh({ baseUrl: base, apiKey: FAKE_KEY, progress: 'none', specsDir: specs, outRoot: dir, add: [ID], stream: process.stderr }).catch((e: unknown) => e)) as RefreshError;
+  const err = (await refresh({
+    baseUrl: base,
+    apiKey: FAKE_KEY,
+    progress: 'none',
+    specsDir: specs,
+    outRoot: dir,
+    add: [ID],
+    stream: process.stderr,
+  }).catch((e: unknown) => e)) as RefreshError;
   expect(err).toBeInstanceOf(RefreshError);
-  expect(err.failures).toEqual([{ id: ID, reason: 'the model object contains the API key (in the string at /description); refusing to write it to the snapshot or the generated code' }]);
+  expect(err.failures).toEqual([
+    {
+      id: ID,
+      reason:
+        'the model object contains the API key (in the string at /description); refusing to write it to the snapshot or the generated code',
+    },
+  ]);
   expect(err.message).toContain(ID);
   expect(`${err.message}${err.stack}`).not.toContain(FAKE_KEY);
   expect(hashTree(dir)).toEqual(before);
@@ -62,15 +86,37 @@ test('keyPointer finds the key in parsed strings and keys without naming the key
   expect(keyPointer(JSON.parse(`{"a":[1,{"b":"x ${ESCAPED} y"}]}`), FAKE_KEY)).toBe('/a/1/b');
   expect(keyPointer(JSON.parse(`{"a":{"${ESCAPED}":1}}`), FAKE_KEY)).toBe('/a (an object key)');
   expect(keyPointer({ a: 'nothing' }, FAKE_KEY)).toBeUndefined();
-  expect(keyInOutput(new Map([['generated/index.ts', 'x'], ['generated/models/m-1.ts', `/** ${FAKE_KEY} */`]]), FAKE_KEY)).toEqual({ file: 'generated/models/m-1.ts', model: 'm-1' });
-  expect(keyInOutput(new Map([['generated/MODELS.md', JSON.stringify(FAKE_KEY)]]), FAKE_KEY)).toEqual({ file: 'generated/MODELS.md', model: undefined });
+  expect(
+    keyInOutput(
+      new Map([
+        ['generated/index.ts', 'x'],
+        ['generated/models/m-1.ts', `/** ${FAKE_KEY} */`],
+      ]),
+      FAKE_KEY,
+    ),
+  ).toEqual({ file: 'generated/models/m-1.ts', model: 'm-1' });
+  expect(keyInOutput(new Map([['generated/MODELS.md', JSON.stringify(FAKE_KEY)]]), FAKE_KEY)).toEqual({
+    file: 'generated/MODELS.md',
+    model: undefined,
+  });
 });
 
 test('a gzip bomb is refused as too large by the byte cap, not as invalid JSON', { timeout: 60_000 }, async () => {
   const bomb = gzipSync(Buffer.alloc(64 * 1024 * 1024, 0x20)); // 64 MiB of spaces: about 64 KiB compressed
   answers.set(ID, { body: bomb, headers: { 'content-encoding': 'gzip' } });
-  const r = await fetchModels([ID], { baseUrl: base, apiKey: FAKE_KEY, progress: 'none', maxRetries: 0, stream: process.stderr });
-  expect(r.failures).toEqual([{ id: ID, reason: `the answer is too large: over ${MAX_MODEL_BYTES} bytes (decompressed), the most a model object may have` }]);
+  const r = await fetchModels([ID], {
+    baseUrl: base,
+    apiKey: FAKE_KEY,
+    progress: 'none',
+    maxRetries: 0,
+    stream: process.stderr,
+  });
+  expect(r.failures).toEqual([
+    {
+      id: ID,
+      reason: `the answer is too large: over ${MAX_MODEL_BYTES} bytes (decompressed), the most a model object may have`,
+    },
+  ]);
 });
 
 test('an answer just under the cap is read whole and kept as sent', async () => {
@@ -85,38 +131,61 @@ test('an answer just under the cap is read whole and kept as sent', async () => 
 test.each([
   ['swapping', 'specs/ moved aside, its new tree not yet in place'],
   ['between', 'specs/ new, generated/ old'],
-])('a refresh killed at %s (%s): the next plain generate completes both, nothing left behind', { timeout: 240_000 }, async (point) => {
-  const added = `${ID}-extra`;
-  answers.set(added, { body: Buffer.from(JSON.stringify({ ...readModel(path.join(REPO_SPECS, 'models'), ID), id: added })), headers: {} });
-  const dir = tempDir();
-  const specs = copySpecs(dir, { generated: true });
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO, 'scripts', 'generate.ts'), '--add', added, '--specs', specs, '--out', dir, '--base-url', base], {
-    cwd: REPO,
-    env: { ...process.env, OXEN_API_KEY: FAKE_KEY, OXEN_GENERATE_TEST_PAUSE: point },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let stderr = '';
-  const closed = new Promise((r) => child.on('close', r));
-  await new Promise<void>((resolve, reject) => {
-    child.stderr.on('data', (d: Buffer) => {
-      stderr += d.toString();
-      if (stderr.includes(`generate: paused at ${point}`)) resolve();
+])(
+  'a refresh killed at %s (%s): the next plain generate completes both, nothing left behind',
+  { timeout: 240_000 },
+  async (point) => {
+    const added = `${ID}-extra`;
+    answers.set(added, {
+      body: Buffer.from(JSON.stringify({ ...readModel(path.join(REPO_SPECS, 'models'), ID), id: added })),
+      headers: {},
     });
-    child.on('close', () => reject(new Error(`the refresh ended before the pause:\n${stderr}`)));
-  });
-  child.kill('SIGKILL');
-  await closed;
-  // the kill left specs/ absent (swapping) or new (between), generated/ old, and the journal
-  expect(existsSync(path.join(specs, 'models', `${added}.json`))).toBe(point === 'between');
-  expect(existsSync(specs)).toBe(point === 'between');
-  expect(existsSync(path.join(dir, 'generated', 'models', `${added}.ts`))).toBe(false);
-  expect(existsSync(path.join(dir, JOURNAL_FILE))).toBe(true);
-  const r = await generate({ specsDir: specs, outRoot: dir });
-  expect(r.added.length + r.changed.length + r.removed.length).toBe(0); // the journal's generated/ was already the new one
-  expect(existsSync(path.join(dir, 'generated', 'models', `${added}.ts`))).toBe(true);
-  expect(readdirSync(dir).sort()).toEqual(['generated', 'specs']);
-  expect(filesContaining(dir, FAKE_KEY)).toEqual([]);
-});
+    const dir = tempDir();
+    const specs = copySpecs(dir, { generated: true });
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        path.join(REPO, 'scripts', 'generate.ts'),
+        '--add',
+        added,
+        '--specs',
+        specs,
+        '--out',
+        dir,
+        '--base-url',
+        base,
+      ],
+      {
+        cwd: REPO,
+        env: { ...process.env, OXEN_API_KEY: FAKE_KEY, OXEN_GENERATE_TEST_PAUSE: point },
+        stdio: ['ignore', 'ignore', 'pipe'],
+      },
+    );
+    let stderr = '';
+    const closed = new Promise((r) => child.on('close', r));
+    await new Promise<void>((resolve, reject) => {
+      child.stderr.on('data', (d: Buffer) => {
+        stderr += d.toString();
+        if (stderr.includes(`generate: paused at ${point}`)) resolve();
+      });
+      child.on('close', () => reject(new Error(`the refresh ended before the pause:\n${stderr}`)));
+    });
+    child.kill('SIGKILL');
+    await closed;
+    // the kill left specs/ absent (swapping) or new (between), generated/ old, and the journal
+    expect(existsSync(path.join(specs, 'models', `${added}.json`))).toBe(point === 'between');
+    expect(existsSync(specs)).toBe(point === 'between');
+    expect(existsSync(path.join(dir, 'generated', 'models', `${added}.ts`))).toBe(false);
+    expect(existsSync(path.join(dir, JOURNAL_FILE))).toBe(true);
+    const r = await generate({ specsDir: specs, outRoot: dir });
+    expect(r.added.length + r.changed.length + r.removed.length).toBe(0); // the journal's generated/ was already the new one
+    expect(existsSync(path.join(dir, 'generated', 'models', `${added}.ts`))).toBe(true);
+    expect(readdirSync(dir).sort()).toEqual(['generated', 'specs']);
+    expect(filesContaining(dir, FAKE_KEY)).toEqual([]);
+  },
+);
 
 test('a specs directory changed by another run after staging is not overwritten: the commit refuses, nothing moved', async () => {
   const dir = tempDir();

@@ -53,8 +53,20 @@ function leftovers(root: string): string[] {
   return readdirSync(root).filter((n) => n !== 'generated');
 }
 
-function child(root: string, variant: string, env: Record<string, string> = {}): { proc: ChildProcess; done: Promise<{ code: number | null; signal: string | null; stderr: string }>; paused: Promise<void> } {
-  const proc = spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'test/generator/fixtures/write-child.ts'), root, variant], { cwd: REPO_ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+function child(
+  root: string,
+  variant: string,
+  env: Record<string, string> = {},
+): {
+  proc: ChildProcess;
+  done: Promise<{ code: number | null; signal: string | null; stderr: string }>;
+  paused: Promise<void>;
+} {
+  const proc = spawn(
+    process.execPath,
+    ['--import', 'tsx', path.join(REPO_ROOT, 'test/generator/fixtures/write-child.ts'), root, variant],
+    { cwd: REPO_ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   let stderr = '';
   let onPause: () => void = () => undefined;
   const paused = new Promise<void>((r) => (onPause = r));
@@ -62,22 +74,28 @@ function child(root: string, variant: string, env: Record<string, string> = {}):
     stderr += d.toString();
     if (stderr.includes('generate: paused at')) onPause();
   });
-  const done = new Promise<{ code: number | null; signal: string | null; stderr: string }>((resolve) => proc.on('close', (code, signal) => resolve({ code, signal, stderr })));
+  const done = new Promise<{ code: number | null; signal: string | null; stderr: string }>((resolve) =>
+    proc.on('close', (code, signal) => resolve({ code, signal, stderr })),
+  );
   return { proc, done, paused };
 }
 
 describe('two runs at once', () => {
-  it('every file changing: each run exits 0 and the tree is exactly one of the two, over several trials', { timeout: 180_000 }, async () => {
-    for (let trial = 0; trial < 4; trial++) {
-      const root = await tempRoot();
-      await write(variantFiles('old'), root);
-      const [a, b] = [child(root, 'a'), child(root, 'b')];
-      const [ra, rb] = await Promise.all([a.done, b.done]);
-      expect([ra.code, rb.code], ra.stderr + rb.stderr).toEqual([0, 0]);
-      expect(['a', 'b']).toContain(await whichVariant(root, ['a', 'b']));
-      expect(leftovers(root)).toEqual([]);
-    }
-  });
+  it(
+    'every file changing: each run exits 0 and the tree is exactly one of the two, over several trials',
+    { timeout: 180_000 },
+    async () => {
+      for (let trial = 0; trial < 4; trial++) {
+        const root = await tempRoot();
+        await write(variantFiles('old'), root);
+        const [a, b] = [child(root, 'a'), child(root, 'b')];
+        const [ra, rb] = await Promise.all([a.done, b.done]);
+        expect([ra.code, rb.code], ra.stderr + rb.stderr).toEqual([0, 0]);
+        expect(['a', 'b']).toContain(await whichVariant(root, ['a', 'b']));
+        expect(leftovers(root)).toEqual([]);
+      }
+    },
+  );
 
   it('in one process too: the second write waits for the first, both complete', async () => {
     const root = await tempRoot();
@@ -89,36 +107,44 @@ describe('two runs at once', () => {
 });
 
 describe('kill -9 during the write stage', () => {
-  it('while the new tree is written: the old tree stays whole; the next plain run cleans up and writes', { timeout: 60_000 }, async () => {
-    const root = await tempRoot();
-    await write(variantFiles('old'), root);
-    const c = child(root, 'new', { OXEN_GENERATE_TEST_PAUSE: 'staging' });
-    await c.paused;
-    c.proc.kill('SIGKILL');
-    expect((await c.done).signal).toBe('SIGKILL');
-    expect(await whichVariant(root, ['old'])).toBe('old');
-    expect(leftovers(root).length).toBeGreaterThan(0); // the half-written tree and the journal
-    await write(variantFiles('new'), root);
-    expect(await whichVariant(root, ['new'])).toBe('new');
-    expect(leftovers(root)).toEqual([]);
-  });
+  it(
+    'while the new tree is written: the old tree stays whole; the next plain run cleans up and writes',
+    { timeout: 60_000 },
+    async () => {
+      const root = await tempRoot();
+      await write(variantFiles('old'), root);
+      const c = child(root, 'new', { OXEN_GENERATE_TEST_PAUSE: 'staging' });
+      await c.paused;
+      c.proc.kill('SIGKILL');
+      expect((await c.done).signal).toBe('SIGKILL');
+      expect(await whichVariant(root, ['old'])).toBe('old');
+      expect(leftovers(root).length).toBeGreaterThan(0); // the half-written tree and the journal
+      await write(variantFiles('new'), root);
+      expect(await whichVariant(root, ['new'])).toBe('new');
+      expect(leftovers(root)).toEqual([]);
+    },
+  );
 
-  it('between the two renames of the swap: the next plain run completes the new tree first', { timeout: 60_000 }, async () => {
-    const root = await tempRoot();
-    await write(variantFiles('old'), root);
-    const c = child(root, 'new', { OXEN_GENERATE_TEST_PAUSE: 'swapping' });
-    await c.paused;
-    c.proc.kill('SIGKILL');
-    await c.done;
-    expect(existsSync(path.join(root, JOURNAL_FILE))).toBe(true);
-    expect(existsSync(path.join(root, 'generated'))).toBe(false); // moved aside; never a mix
-    // the next run (writing the old variant again) first rolls the journal forward, then writes
-    const r = await write(variantFiles('old'), root);
-    expect(r.added).toContain('generated/only-old.ts'); // compared with the completed new tree
-    expect(r.removed).toEqual(['generated/only-new.ts']);
-    expect(await whichVariant(root, ['old'])).toBe('old');
-    expect(leftovers(root)).toEqual([]);
-  });
+  it(
+    'between the two renames of the swap: the next plain run completes the new tree first',
+    { timeout: 60_000 },
+    async () => {
+      const root = await tempRoot();
+      await write(variantFiles('old'), root);
+      const c = child(root, 'new', { OXEN_GENERATE_TEST_PAUSE: 'swapping' });
+      await c.paused;
+      c.proc.kill('SIGKILL');
+      await c.done;
+      expect(existsSync(path.join(root, JOURNAL_FILE))).toBe(true);
+      expect(existsSync(path.join(root, 'generated'))).toBe(false); // moved aside; never a mix
+      // the next run (writing the old variant again) first rolls the journal forward, then writes
+      const r = await write(variantFiles('old'), root);
+      expect(r.added).toContain('generated/only-old.ts'); // compared with the completed new tree
+      expect(r.removed).toEqual(['generated/only-new.ts']);
+      expect(await whichVariant(root, ['old'])).toBe('old');
+      expect(leftovers(root)).toEqual([]);
+    },
+  );
 
   it('an up-to-date run after the kill still completes the journal', { timeout: 60_000 }, async () => {
     const root = await tempRoot();
@@ -150,7 +176,9 @@ describe('the lock', () => {
     let release: () => void = () => undefined;
     const held = withLock(root, () => new Promise<void>((r) => (release = r)));
     await new Promise((r) => setTimeout(r, 50));
-    await expect(write(variantFiles('a'), root, { lockWaitMs: 100 })).rejects.toThrow(new RegExp(`another generate run holds .*\\${LOCK_FILE} \\(pid ${process.pid} on `));
+    await expect(write(variantFiles('a'), root, { lockWaitMs: 100 })).rejects.toThrow(
+      new RegExp(`another generate run holds .*\\${LOCK_FILE} \\(pid ${process.pid} on `),
+    );
     expect(existsSync(path.join(root, 'generated'))).toBe(false);
     const waiting = write(variantFiles('a'), root);
     release();
