@@ -1,7 +1,8 @@
 /**
- * Stage 7, write: format output files with prettier, then write only the files whose text
- * changed and remove generated files that are no longer produced. With `check`, write nothing and
- * report what would change (the drift check CI runs).
+ * Stage 7, write: format output files with prettier, then, when any file's text changed or a
+ * generated file is no longer produced, replace `generated/` with the new tree; when nothing
+ * differs, write nothing (and take no lock). With `check`, write nothing and report what would
+ * change (the drift check CI runs).
  *
  * Whole or nothing: the new tree is written in full beside `generated/` and swapped in by renames,
  * under a lock and a journal (`generator/tree-commit.ts`), so a reader sees the old tree or the new
