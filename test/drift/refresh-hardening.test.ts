@@ -201,3 +201,20 @@ test('a specs directory changed by another run after staging is not overwritten:
   expect(hashTree(dir)).toEqual(before);
   expect(readdirSync(dir).sort()).toEqual(['generated', 'specs']);
 });
+
+test('a 100,000-value enum in a fetched model is refused by the fetch phase, naming the pointer', async () => {
+  const model = readModel(path.join(REPO_SPECS, 'models'), ID);
+  const field = model['request_schema'] ? 'request_schema' : 'json_request_schema';
+  const schema = model[field] as { properties: Record<string, unknown> };
+  schema.properties['huge'] = { type: 'string', enum: Array.from({ length: 100_000 }, (_, i) => `v${i}`) };
+  const body = Buffer.from(JSON.stringify(model));
+  expect(body.byteLength).toBeLessThan(MAX_MODEL_BYTES); // refused by the enum cap, not the byte cap
+  answers.set(ID, { body, headers: {} });
+  const r = await fetchModels([ID], { baseUrl: base, apiKey: FAKE_KEY, progress: 'none', stream: process.stderr });
+  expect(r.failures).toEqual([
+    {
+      id: ID,
+      reason: `invalid model object at /${field}/properties/huge/enum: an enum of 100000 values: more than the 1000 supported`,
+    },
+  ]);
+});
