@@ -5,6 +5,7 @@
  */
 import type { Family } from './build.ts';
 import type { FuzzCase } from './case.ts';
+import { BOUNDS_FAMILIES } from './families-bounds.ts';
 import { MODEL_FAMILIES } from './families-model.ts';
 import { REGRESSION_FAMILIES } from './families-regressions.ts';
 import { SCHEMA_FAMILIES } from './families-schema.ts';
@@ -12,7 +13,7 @@ import { Planter } from './hostile.ts';
 import { Rng } from './rng.ts';
 
 /** Every family. */
-export const FAMILIES: readonly Family[] = [...SCHEMA_FAMILIES, ...MODEL_FAMILIES, ...REGRESSION_FAMILIES];
+export const FAMILIES: readonly Family[] = [...SCHEMA_FAMILIES, ...BOUNDS_FAMILIES, ...MODEL_FAMILIES, ...REGRESSION_FAMILIES];
 
 /**
  * The order cases cycle through: every family once, and the issue-8 regressions three times (so

@@ -222,6 +222,11 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
           outcome.reasons.push(`invalid-ts: the TypeScript parser failed on ${path.relative(r.outRoot, f)}: ${e instanceof Error ? e.message : String(e)}`);
         }
       }
+      // no raw bidirectional control in any output file ("Trojan Source")
+      for (const f of r.files ?? []) {
+        const hit = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/.exec(readFileSync(path.join(r.outRoot, f), 'utf8'));
+        if (hit) outcome.reasons.push(`injection: raw bidirectional control U+${hit[0].charCodeAt(0).toString(16).toUpperCase()} in ${f}`);
+      }
       if (outcome.reasons.some((x) => x.startsWith('invalid-ts: '))) {
         finish(outcome);
         return undefined;

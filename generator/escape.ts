@@ -10,7 +10,34 @@
  * - `jsonLiteral`: a JSON value as a TypeScript expression in which every key is kept as data
  *   (`"__proto__"` is emitted as a computed key, so it is an own property, not the prototype).
  * Identifiers never come from model data: only from `generator/name.ts`.
+ *
+ * Bidirectional-text controls (`BIDI_CONTROLS`: U+061C, U+200E, U+200F, U+202A-U+202E,
+ * U+2066-U+2069) never reach any output raw ("Trojan Source": they make code display in another
+ * order than it runs): string literals and keys carry them as `\uXXXX` escapes, comments and
+ * Markdown as the visible text `<U+XXXX>`.
  */
+
+/** Bidirectional-text controls (embeddings, overrides, isolates, marks): they reorder how text is shown. */
+export const BIDI_CONTROLS = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/g;
+
+/** A character as visible text, e.g. `<U+202E>`. */
+function visible(c: string): string {
+  return `<U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}>`;
+}
+
+/** Text with every bidirectional control shown as `<U+XXXX>` (comments, Markdown, messages). */
+export function showBidi(text: string): string {
+  return text.replace(BIDI_CONTROLS, visible);
+}
+
+/**
+ * Code that a library printed from model data (ajv's standalone validators), with every
+ * bidirectional control as a `\uXXXX` escape: such a library puts model text only inside string,
+ * template and regular-expression literals, where the escape stands for the same character.
+ */
+export function escapeBidiInCode(code: string): string {
+  return code.replace(BIDI_CONTROLS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
 
 /** A TypeScript identifier that needs no quoting as a property name (ASCII only, on purpose). */
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
@@ -24,7 +51,11 @@ export function isPlainKey(name: string): boolean {
 export function stringLiteral(text: string): string {
   // JSON.stringify escapes quotes, backslashes and control characters (CR, LF included); it leaves
   // U+2028/U+2029 (valid in ES2019 strings, but not in every tool) and `</script` as they are.
-  return JSON.stringify(text).replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029').replace(/<\//g, '<\\/');
+  return JSON.stringify(text)
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029')
+    .replace(BIDI_CONTROLS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+    .replace(/<\//g, '<\\/');
 }
 
 /** A property name: plain when it is an identifier, else a string literal. */
@@ -38,7 +69,7 @@ export function propertyKey(name: string): string {
  * LS and PS become line feeds (the caller prefixes each line with ` * `).
  */
 export function commentText(text: string): string {
-  return text
+  return showBidi(text)
     .replace(/\r\n?|\u2028|\u2029/g, '\n')
     .replace(/\*\//g, '*\\/')
     .replace(/\/\*/g, '/\\*');
@@ -55,7 +86,9 @@ export function docText(text: string): string {
 
 /** Markdown text on one line: line breaks become spaces, `<` cannot open HTML (MODELS.md). */
 export function markdownText(text: string): string {
-  return text.replace(/\r\n?|\n|\u2028|\u2029/g, ' ').replace(/</g, '&lt;');
+  return showBidi(text)
+    .replace(/\r\n?|\n|\u2028|\u2029/g, ' ')
+    .replace(/</g, '&lt;');
 }
 
 /** Markdown table cell text: one line, pipes escaped. */
@@ -65,7 +98,7 @@ export function markdownCell(text: string): string {
 
 /** Markdown inline code holding `text` on one line (backticks in it are handled by a longer fence; not for table cells). */
 export function markdownCode(text: string): string {
-  const clean = text.replace(/\r\n?|\n|\u2028|\u2029/g, ' ');
+  const clean = showBidi(text).replace(/\r\n?|\n|\u2028|\u2029/g, ' ');
   const runs = clean.match(/`+/g) ?? [];
   const fence = '`'.repeat(Math.max(0, ...runs.map((r) => r.length)) + 1);
   return clean.includes('`') ? `${fence} ${clean} ${fence}` : `\`${clean}\``;

@@ -19,6 +19,7 @@ import { modelType } from './types.ts';
 import { validatorModule } from './validators.ts';
 import { packageTarget, type Target } from './target.ts';
 import { userIndexModule } from './user-index.ts';
+import { completeInterrupted } from './tree-commit.ts';
 import { Formatter, write, type WriteResult } from './write.ts';
 
 export { REPO_ROOT, specsLabel };
@@ -85,6 +86,7 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
   const target = options.target ?? packageTarget;
   const out = target.prefix;
   const manifestFile = `${out}manifest.json`;
+  if (!options.check) await completeInterrupted(outRoot); // a killed run may have moved specs/ or generated/ aside
   const templatesP = loadTemplates(path.join(REPO_ROOT, 'templates'));
   // a user's target has no openapi.ts: the generator package does not depend on openapi-typescript
   const fingerprintP = fingerprint(REPO_ROOT, target.packageFiles ? [] : ['openapi-typescript']);

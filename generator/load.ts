@@ -6,12 +6,13 @@
  * Every problem is a `SpecError` naming the file, the model and the JSON pointer. Inputs are
  * deep-frozen so that no later stage can mutate them.
  */
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { Ajv, type ErrorObject } from 'ajv';
 import { load as parseYaml } from 'js-yaml';
 import { SpecError, pointerToken } from './errors.ts';
-import { checkSupported, malformedText, MAX_JSON_DEPTH, modelIdProblem, tooDeep } from './schema-check.ts';
+import { checkBounds, checkSupported, malformedText, MAX_JSON_DEPTH, MAX_MODEL_BYTES, modelIdProblem, tooDeep } from './schema-check.ts';
 
 /** A JSON Schema object, as found in the snapshot. */
 export type JsonSchema = { readonly [key: string]: unknown };
@@ -106,9 +107,23 @@ const OPENAPI_SHAPE = {
 
 let ajv: Ajv | undefined;
 function validator(): Ajv {
-  // validateSchema checks each request schema against the JSON Schema meta-schema (draft-07).
-  ajv ??= new Ajv({ allErrors: true, strict: false, validateSchema: true });
+  ajv ??= new Ajv({ allErrors: true, strict: false, validateSchema: true, validateFormats: false });
   return ajv;
+}
+
+/**
+ * The draft-07 meta-schema without `uniqueItems` on `enum`: ajv checks that pairwise (quadratic in
+ * the enum's length for values of any type); `checkSupported` checks it in linear time instead.
+ */
+let metaSchema: Record<string, unknown> | undefined;
+function draft07(): Record<string, unknown> {
+  if (metaSchema) return metaSchema;
+  const meta = structuredClone(createRequire(import.meta.url)('ajv/dist/refs/json-schema-draft-07.json') as Record<string, unknown>);
+  const props = meta['properties'] as Record<string, Record<string, unknown>>;
+  delete props['enum']!['uniqueItems'];
+  meta['$id'] = 'https://oxen-inference-sdk.invalid/draft-07-enum-checked-apart';
+  metaSchema = meta;
+  return meta;
 }
 
 function firstProblem(errors: ErrorObject[] | null | undefined, base: string): { pointer: string; message: string } {
@@ -154,6 +169,7 @@ export function checkModel(raw: unknown, expectedId: string, file: string): Load
   if (idProblem) throw new SpecError(file, JSON.stringify(expectedId), '/id', `model id ${JSON.stringify(expectedId)} refused: ${idProblem}`);
   const deep = tooDeep(raw, MAX_JSON_DEPTH + 1);
   if (deep !== undefined) throw new SpecError(file, expectedId, deep, `nested deeper than ${MAX_JSON_DEPTH} levels: not supported`);
+  checkBounds(raw, file, expectedId); // before the schema checks: each of them is then bounded
   const malformed = malformedText(raw);
   if (malformed !== undefined) throw new SpecError(file, expectedId, malformed, 'a name or text that is not well-formed Unicode (a lone surrogate): not supported');
   const ajv = validator();
@@ -174,7 +190,7 @@ export function checkModel(raw: unknown, expectedId: string, file: string): Load
     const { $schema: _dialect, $id: _id, ...plain } = schema as Record<string, unknown>;
     let valid: boolean;
     try {
-      valid = ajv.validateSchema(plain) as boolean;
+      valid = ajv.validate(draft07(), plain) as boolean;
     } catch {
       throw new SpecError(file, expectedId, base, 'not a valid JSON Schema (draft-07): the meta-schema check failed on it');
     }
@@ -242,6 +258,8 @@ export async function load(options: LoadOptions): Promise<Specs> {
   const models = await Promise.all(
     (ids as string[]).map(async (id) => {
       const file = `${label}/models/${id}.json`;
+      const size = (await stat(path.join(dir, 'models', `${id}.json`)).catch(() => undefined))?.size ?? 0;
+      if (size > MAX_MODEL_BYTES) throw new SpecError(file, id, '', `the file is ${size} bytes: larger than the ${MAX_MODEL_BYTES} bytes supported for a model object`);
       const raw = parseJson(await readText(path.join(dir, 'models', `${id}.json`), file, id), file, id);
       return checkModel(deepFreeze(raw), id, file); // deepFreeze is iterative: checkModel's depth check comes after it safely
     }),

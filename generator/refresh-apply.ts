@@ -1,16 +1,17 @@
 /**
- * Refresh, the write phase, all or nothing: what changes in the specs directory (a plan), the
- * staged copy the new snapshot is proved on, and the commit that moves the files into place and
- * generates for real, restoring every snapshot file and every file under `generated/` byte for
- * byte if anything fails after the first write.
+ * Refresh, the write phase, whole or nothing: what changes in the specs directory (a plan), the
+ * staged copy the new snapshot is proved on, and the commit that swaps the staged specs directory
+ * and the proved `generated/` in together, under the generator's lock and journal.
  */
-import { cp, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { cp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Snapshot } from './drift-types.ts';
 import { SpecError } from './errors.ts';
-import type { GenerateResult } from './index.ts';
 import { checkModel } from './load.ts';
 import { RefreshError } from './refresh-checks.ts';
+import { commitTrees, recover, withLock } from './tree-commit.ts';
+import { compare, swapsOf, type OutputFiles, type WriteResult } from './write.ts';
 
 /** What a refresh changes in the specs directory: relative path (`models.json`, `models/<id>.json`) -> new text, or null to delete. */
 export type SnapshotPlan = Map<string, string | null>;
@@ -22,41 +23,6 @@ export async function readIfExists(file: string): Promise<Buffer | null> {
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw err;
-  }
-}
-
-/** Every file under `dir` (relative path -> bytes); null when `dir` does not exist. */
-async function snapshotTree(dir: string): Promise<Map<string, Buffer> | null> {
-  let entries;
-  try {
-    entries = await readdir(dir, { withFileTypes: true, recursive: true });
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw err;
-  }
-  const files = entries.filter((e) => e.isFile()).map((e) => path.relative(dir, path.join(e.parentPath, e.name)));
-  const out = new Map<string, Buffer>();
-  await Promise.all(files.map(async (f) => out.set(f, await readFile(path.join(dir, f)))));
-  return out;
-}
-
-/** Put `dir` back to exactly `saved` (as returned by `snapshotTree`). */
-async function restoreTree(dir: string, saved: Map<string, Buffer> | null): Promise<void> {
-  if (saved === null) {
-    await rm(dir, { recursive: true, force: true });
-    return;
-  }
-  const now = (await snapshotTree(dir)) ?? new Map<string, Buffer>();
-  for (const [f, bytes] of now) {
-    const old = saved.get(f);
-    if (old === undefined) await rm(path.join(dir, f), { force: true });
-    else if (!old.equals(bytes)) await writeFile(path.join(dir, f), old);
-  }
-  for (const [f, bytes] of saved) {
-    if (!now.has(f)) {
-      await mkdir(path.dirname(path.join(dir, f)), { recursive: true });
-      await writeFile(path.join(dir, f), bytes);
-    }
   }
 }
 
@@ -108,6 +74,18 @@ export async function planChanges(specsDir: string, changes: { listText?: string
   return plan;
 }
 
+/** sha256 over the relative paths and bytes of every file under `dir` (sorted): equal digests, equal trees. */
+export async function treeDigest(dir: string): Promise<string> {
+  const h = createHash('sha256');
+  const entries = await readdir(dir, { withFileTypes: true, recursive: true }).catch(() => []);
+  const files = entries
+    .filter((e) => e.isFile())
+    .map((e) => path.relative(dir, path.join(e.parentPath, e.name)))
+    .sort();
+  for (const f of files) h.update(f).update('\0').update(await readFile(path.join(dir, f))).update('\0');
+  return h.digest('hex');
+}
+
 /** Copy the specs directory to `<tmp>/specs` and apply the plan there. @returns the staged directory. */
 export async function stageSnapshot(specsDir: string, plan: SnapshotPlan, tmp: string): Promise<string> {
   const staged = path.join(tmp, 'specs');
@@ -123,48 +101,44 @@ export async function stageSnapshot(specsDir: string, plan: SnapshotPlan, tmp: s
 }
 
 /**
- * Commit: back up the planned files and `<outRoot>/generated`, write the new files beside their
- * targets and rename them into place, delete the removed ones, then run `generate`. On any failure
- * every planned file and `generated/` are restored to their previous bytes.
- * @param label how the specs directory is named in a message about restoring by hand.
- * @throws RefreshError (`restored: true` when the restore succeeded) naming what failed.
+ * Commit, whole: under the lock of `outRoot` (after completing any interrupted run), replace the
+ * specs directory with the staged one and `<outRoot>/generated` with the proved output `files`, in
+ * one journal (`generator/tree-commit.ts`): a reader sees both old or both new, and a run killed
+ * midway is completed by the next one.
+ * @returns what changed under `generated/`.
+ * @throws RefreshError naming what failed: `restored: true` when nothing was moved (the new trees
+ * were being built); otherwise the commit was rolled forward, or is left to the next run.
  */
-export async function commitPlan(specsDir: string, outRoot: string, plan: SnapshotPlan, label: string, generate: () => Promise<GenerateResult>): Promise<GenerateResult> {
-  const backups = new Map<string, Buffer | null>();
-  for (const rel of plan.keys()) backups.set(rel, await readIfExists(path.join(specsDir, rel)));
-  const generatedDir = path.join(outRoot, 'generated');
-  const generatedBackup = await snapshotTree(generatedDir);
-  const tmpName = (target: string) => `${target}.tmp-refresh-${process.pid}`;
+export async function commitPlan(
+  specsDir: string,
+  outRoot: string,
+  staged: string,
+  files: OutputFiles,
+  specsDigest: string,
+  managed: readonly string[] = ['generated'],
+): Promise<WriteResult> {
+  let moving = false;
   try {
-    const renames: Array<[string, string]> = [];
-    try {
-      for (const [rel, text] of plan) {
-        if (text === null) continue;
-        const target = path.join(specsDir, rel);
-        await mkdir(path.dirname(target), { recursive: true });
-        await writeFile(tmpName(target), text);
-        renames.push([tmpName(target), target]);
+    return await withLock(outRoot, async () => {
+      await recover(outRoot);
+      // another run may have changed the snapshot since it was staged: committing would undo that
+      if ((await treeDigest(specsDir)) !== specsDigest) throw new Error(`${specsDir} changed while this refresh ran (another run?); run the refresh again`);
+      const result = await compare(files, outRoot, managed);
+      const specsTree = async (dir: string) => void (await cp(staged, dir, { recursive: true }));
+      const outputSwaps = swapsOf(files, outRoot, managed);
+      const last = outputSwaps[outputSwaps.length - 1];
+      if (last) {
+        const build = last.build;
+        last.build = async (dir) => {
+          await build(dir);
+          moving = true; // every new tree is complete: from here on the commit only rolls forward
+        };
       }
-    } catch (err) {
-      await Promise.all(renames.map(([t]) => rm(t, { force: true })));
-      throw err;
-    }
-    for (const [tmpFile, target] of renames) await rename(tmpFile, target);
-    for (const [rel, text] of plan) if (text === null) await rm(path.join(specsDir, rel), { force: true });
-    return await generate();
+      await commitTrees(outRoot, [{ target: specsDir, build: specsTree }, ...outputSwaps]);
+      return result;
+    });
   } catch (err) {
-    let restoreProblem = '';
-    try {
-      for (const [rel, bytes] of backups) {
-        const target = path.join(specsDir, rel);
-        await rm(tmpName(target), { force: true });
-        if (bytes === null) await rm(target, { force: true });
-        else await writeFile(target, bytes);
-      }
-      await restoreTree(generatedDir, generatedBackup);
-    } catch (e) {
-      restoreProblem = ` (restoring failed too: ${(e as Error).message}; check ${label}/ and generated/ by hand)`;
-    }
-    throw new RefreshError(`refresh failed while writing; the previous snapshot and generated/ were restored${restoreProblem}: ${err instanceof Error ? err.message : String(err)}`, [], restoreProblem === '');
+    const state = moving ? 'the previous and the new trees were being swapped; the swap is completed now or by the next run' : 'the previous snapshot and generated/ are unchanged';
+    throw new RefreshError(`refresh failed while writing (${state}): ${err instanceof Error ? err.message : String(err)}`, [], !moving);
   }
 }

@@ -28,7 +28,7 @@ export class RefreshError extends Error {
     message: string,
     /** Every id that failed, with its reason; empty for errors that are not about one model. */
     readonly failures: FetchFailure[] = [],
-    /** True when files had been written and were restored to their previous bytes. */
+    /** True when the commit failed before anything was moved: the previous snapshot and `generated/` are unchanged. */
     readonly restored = false,
     /** True when the service answered 401 or 403: the key is wrong or lacks permission, and fetching stopped there. */
     readonly authFailure = false,
@@ -78,6 +78,48 @@ export function checkModelId(id: string): string {
  */
 export function redactor(key: string): Redactor {
   return new Redactor([key]);
+}
+
+/** The forms of `key` that a text can carry it in: raw and JSON-escaped. Empty for keys under 4 characters. */
+function keyForms(key: string): string[] {
+  if (key.length < 4) return [];
+  return [...new Set([key, JSON.stringify(key).slice(1, -1)])];
+}
+
+/**
+ * Where a parsed JSON value carries `key` in one of its strings or object keys (after JSON
+ * parsing, so `\u0073k-...` escapes count), as a JSON pointer (for an object key: its parent's
+ * pointer, so the key itself is never part of it), or undefined. Iterative: any depth.
+ */
+export function keyPointer(value: unknown, key: string): string | undefined {
+  const forms = keyForms(key);
+  if (forms.length === 0) return undefined;
+  const has = (t: string) => forms.some((f) => t.includes(f));
+  const stack: Array<{ v: unknown; pointer: string }> = [{ v: value, pointer: '' }];
+  while (stack.length > 0) {
+    const { v, pointer } = stack.pop()!;
+    if (typeof v === 'string') {
+      if (has(v)) return pointer || '/';
+    } else if (v !== null && typeof v === 'object') {
+      for (const [k, child] of Object.entries(v)) {
+        if (has(k)) return `${pointer || '/'} (an object key)`;
+        stack.push({ v: child, pointer: `${pointer}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}` });
+      }
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The first generated file that would carry `key` (raw or JSON-escaped), with the model it belongs
+ * to when it is a model's own module or validator; undefined when none does.
+ */
+export function keyInOutput(files: ReadonlyMap<string, string>, key: string): { file: string; model: string | undefined } | undefined {
+  const forms = keyForms(key);
+  for (const [file, text] of files) {
+    if (forms.some((f) => text.includes(f))) return { file, model: /^generated\/(?:models|validators)\/(.+)\.ts$/.exec(file)?.[1] };
+  }
+  return undefined;
 }
 
 /** `v`, or `dflt` when undefined. @throws RefreshError naming `name` when `v` is not an integer >= `min`. */

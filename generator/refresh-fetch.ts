@@ -9,11 +9,12 @@
  */
 import pLimit from 'p-limit';
 import { Client } from '../runtime/client.ts';
-import { APIError, ConnectionError, NotFoundError, TimeoutError } from '../runtime/errors.ts';
+import { APIError, ConnectionError, NotFoundError, ResponseTooLargeError, TimeoutError } from '../runtime/errors.ts';
 import { encodePath } from '../runtime/http.ts';
 import { SpecError } from './errors.ts';
 import { checkModel } from './load.ts';
-import { checkBaseUrl, positiveInt, redactor, RefreshError, type FetchFailure } from './refresh-checks.ts';
+import { MAX_MODEL_BYTES } from './schema-check.ts';
+import { checkBaseUrl, keyPointer, positiveInt, redactor, RefreshError, type FetchFailure } from './refresh-checks.ts';
 import { Progress, type ProgressMode } from './refresh-progress.ts';
 import { reindentJson } from './reindent-json.ts';
 
@@ -66,6 +67,7 @@ export interface FetchResult {
 function failureReason(err: unknown, attempts: number, timeoutMs: number): string {
   const tries = attempts > 1 ? ` (${attempts} attempts)` : '';
   if (err instanceof SpecError) return `invalid model object at ${err.pointer || '/'}: ${err.problem}`;
+  if (err instanceof ResponseTooLargeError) return `the answer is too large: over ${err.limitBytes} bytes (decompressed), the most a model object may have`;
   if (err instanceof TimeoutError) return `timed out after ${timeoutMs} ms${tries}`;
   if (err instanceof NotFoundError) return `HTTP 404: ${err.message} (not found)`;
   if (err instanceof ConnectionError) return `connection failed: ${err.message}${tries}`;
@@ -102,20 +104,27 @@ export async function fetchModels(ids: readonly string[], options: FetchOptions)
   const mode = options.progress ?? 'auto';
   const progress = new Progress(mode === 'auto' ? (stream.isTTY ? 'bar' : 'lines') : mode, ids.length, stream);
 
-  // Counts the attempts of each URL (to say in a failure how often the runtime tried) and keeps a
-  // copy of each successful response (the runtime reads and parses the original).
+  // Counts the attempts of each URL (to say in a failure how often the runtime tried) and keeps the
+  // text of each successful answer. The body is read here, decompressed, at most MAX_MODEL_BYTES + 1
+  // bytes (a compression bomb stops there), and handed on as a plain body: beyond the cap the
+  // runtime's own `maxResponseBytes` check (set to the cap) refuses it as too large.
   const attempts = new Map<string, number>();
-  const bodies = new Map<string, Response>();
+  const bodies = new Map<string, string>();
   const baseFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
   const countingFetch: typeof fetch = (input, init) => {
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
     attempts.set(url, (attempts.get(url) ?? 0) + 1);
-    return baseFetch(input, init).then((res) => {
-      if (res.ok) bodies.set(url, res.clone());
-      return res;
+    return baseFetch(input, init).then(async (res) => {
+      if (!res.ok || !res.body) return res;
+      const bytes = await readCapped(res.body, MAX_MODEL_BYTES + 1);
+      if (bytes.byteLength <= MAX_MODEL_BYTES) bodies.set(url, new TextDecoder().decode(bytes));
+      const headers = new Headers(res.headers);
+      headers.delete('content-encoding');
+      headers.delete('content-length');
+      return new Response(bytes, { status: res.status, statusText: res.statusText, headers });
     });
   };
-  const client = new Client({ apiKey: options.apiKey, baseUrl, fetch: countingFetch, timeoutMs, maxRetries, retryBaseDelayMs });
+  const client = new Client({ apiKey: options.apiKey, baseUrl, fetch: countingFetch, timeoutMs, maxRetries, retryBaseDelayMs, maxResponseBytes: MAX_MODEL_BYTES });
   const limit = pLimit(concurrency);
   const models = new Map<string, FetchedModel>();
   const failures: FetchFailure[] = [];
@@ -133,10 +142,13 @@ export async function fetchModels(ids: readonly string[], options: FetchOptions)
             const raw = await client.request<unknown>(req, { timeoutMs, signal: stop.signal });
             checkModel(raw, id, fileLabel(id));
             // The runtime parsed the body; the snapshot keeps the text as sent, only re-indented.
-            const sent = await bodies.get(client.http.url(req))?.text();
+            const sent = bodies.get(client.http.url(req));
             bodies.delete(client.http.url(req));
             const text = `${sent === undefined ? JSON.stringify(raw, null, 2) : reindentJson(sent.trim())}\n`;
             if (options.apiKey.length >= 4 && text.includes(options.apiKey)) throw new Error('the response contains the API key; refusing to write it to the snapshot');
+            // the parsed strings too: a JSON escape (`\u0073k-...`) hides the key from the text, not from the output
+            const at = keyPointer(raw, options.apiKey);
+            if (at !== undefined) throw new Error(`the model object contains the API key (in the string at ${at}); refusing to write it to the snapshot or the generated code`);
             progress.tick(id);
             return { id, raw, text };
           } catch (err) {
@@ -174,4 +186,29 @@ export async function fetchModels(ids: readonly string[], options: FetchOptions)
   }
   failures.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   return { models, failures };
+}
+
+/** The first `limit` bytes of a body (all of it when shorter); the rest is not read, and the stream is cancelled. */
+async function readCapped(body: ReadableStream<Uint8Array>, limit: number): Promise<Uint8Array<ArrayBuffer>> {
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    while (size < limit) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      const part = value.byteLength > limit - size ? value.subarray(0, limit - size) : value;
+      chunks.push(part);
+      size += part.byteLength;
+    }
+  } finally {
+    void reader.cancel().catch(() => undefined);
+  }
+  const all = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) {
+    all.set(c, at);
+    at += c.byteLength;
+  }
+  return all;
 }

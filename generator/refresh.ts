@@ -5,9 +5,10 @@
  *
  * All or nothing: every failure is collected (one reason per id) and reported together, and then
  * nothing is written. On success the new snapshot is staged in a temporary copy of the specs
- * directory, proved to generate there (`generate({ check: true })`), compared with the current
- * one (the drift report), and only then moved into place and generated for real; if anything fails
- * after the first write, every snapshot file and every file under `generated/` is restored.
+ * directory, proved to generate there (`generate({ check: true })`), its output checked for the
+ * API key, compared with the current one (the drift report), and only then committed: the specs
+ * directory and `generated/` are swapped in together under the generator's lock and journal
+ * (`generator/tree-commit.ts`), so a reader sees both old or both new, even after `kill -9`.
  *
  * The parts, one file each: `refresh-checks.ts` (base URL, ids, numbers, `RefreshError`, key
  * redaction), `refresh-fetch.ts` (the fetch phase), `refresh-progress.ts` (its progress display),
@@ -25,9 +26,10 @@ import { readSnapshot } from './drift-snapshot.ts';
 import type { DriftReport } from './drift-types.ts';
 import type { GenerateOptions, GenerateResult } from './index.ts';
 import { REPO_ROOT, specsLabel } from './paths.ts';
-import { commitPlan, planChanges, readCurrent, readIfExists, stageSnapshot } from './refresh-apply.ts';
-import { checkBaseUrl, checkModelId, DEFAULT_REFRESH_BASE_URL, redactor, RefreshError, type FetchFailure } from './refresh-checks.ts';
+import { commitPlan, planChanges, readCurrent, readIfExists, stageSnapshot, treeDigest } from './refresh-apply.ts';
+import { checkBaseUrl, checkModelId, DEFAULT_REFRESH_BASE_URL, keyInOutput, redactor, RefreshError, type FetchFailure } from './refresh-checks.ts';
 import { fetchModels, type FetchedModel, type FetchOptions } from './refresh-fetch.ts';
+import { completeInterrupted } from './tree-commit.ts';
 
 export { checkBaseUrl, checkModelId, DEFAULT_REFRESH_BASE_URL, redactor, RefreshError, type FetchFailure } from './refresh-checks.ts';
 export { fetchModels, REFRESH_DEFAULTS, type FetchedModel, type FetchOptions, type FetchResult } from './refresh-fetch.ts';
@@ -88,8 +90,10 @@ function formatFailures(failures: FetchFailure[], total: number): string {
  * Refresh the snapshot and regenerate, all or nothing (see the module comment).
  * @returns what was fetched, written and generated, and the drift report (old vs new snapshot).
  * @throws RefreshError when nothing was written: missing key, refused base URL, bad ids, one or
- * more failed models (`failures`, all of them), or a new snapshot that does not generate; or, with
- * `restored: true`, when the final write or generate failed and the previous files were restored.
+ * more failed models (`failures`, all of them), a new snapshot that does not generate or whose output
+ * would carry the API key (naming the model), or a specs directory changed by another run meanwhile;
+ * or when the commit failed (`restored: true` when it failed before anything was moved; otherwise
+ * the swap is rolled forward, now or by the next run).
  * Also SpecError when the current `models.json` cannot be read.
  */
 export async function refresh(options: RefreshOptions): Promise<RefreshResult> {
@@ -110,6 +114,7 @@ export async function refresh(options: RefreshOptions): Promise<RefreshResult> {
   if (!options.all && add.length === 0 && remove.length === 0) throw new RefreshError('nothing to do: give --refresh, --add <id> or --remove <id>');
 
   const label = specsLabel(specsDir);
+  await completeInterrupted(outRoot); // a killed run may have moved specs/ or generated/ aside
   const current = await readCurrent(specsDir, label);
   const oldIds = current.ids;
   for (const id of remove) {
@@ -157,21 +162,31 @@ export async function refresh(options: RefreshOptions): Promise<RefreshResult> {
   // 3. Stage the new snapshot in a temporary copy and prove it generates; compute the drift report.
   const tmp = await mkdtemp(path.join(os.tmpdir(), 'inference-sdk-refresh-'));
   try {
+    const specsDigest = await treeDigest(specsDir);
     const staged = await stageSnapshot(specsDir, plan, tmp);
     const t1 = performance.now();
-    try {
-      // With no snapshot change there is nothing new to prove: the real run below is a plain generate.
-      // `label` names the staged copy as the real specs, so the proof's output is the real run's.
-      if (plan.size > 0) await gen({ specsDir: staged, outRoot, check: true, label });
-    } catch (err) {
-      throw new RefreshError(`refresh failed, nothing was written: the refreshed snapshot does not generate: ${err instanceof Error ? err.message : String(err)}`);
+    // With no snapshot change there is nothing to prove or swap: a plain generate. Otherwise the
+    // proof run's output (`label` names the staged copy as the real specs, so it is exactly the
+    // real run's) is what the commit writes.
+    let proved: GenerateResult | undefined;
+    if (plan.size > 0) {
+      try {
+        proved = await gen({ specsDir: staged, outRoot, check: true, label });
+      } catch (err) {
+        throw new RefreshError(`refresh failed, nothing was written: the refreshed snapshot does not generate: ${err instanceof Error ? err.message : String(err)}`);
+      }
+      const leak = keyInOutput(proved.files, key);
+      if (leak) {
+        const reason = `the generated ${leak.file} would contain the API key`;
+        throw new RefreshError(`refresh failed, nothing was written: ${leak.model ? `model ${leak.model}: ` : ''}${reason}`, leak.model ? [{ id: leak.model, reason }] : []);
+      }
     }
     const proveMs = performance.now() - t1;
     const report = diffSnapshots(current.valid, { ...(await readSnapshot(staged, label)), label: baseUrl ? `${label} refreshed from ${baseUrl}` : `${label} (updated)` });
 
-    // 4. Commit: move the files into place and generate for real; restored on any failure.
+    // 4. Commit: swap the staged specs and the proved generated/ in together (or generate plainly).
     const t2 = performance.now();
-    const result = await commitPlan(specsDir, outRoot, plan, label, () => gen({ specsDir, outRoot }));
+    const result = proved ? { ...proved, ...(await commitPlan(specsDir, outRoot, staged, proved.files, specsDigest)) } : await gen({ specsDir, outRoot });
     const sorted = (xs: string[]) => xs.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     return {
       baseUrl,

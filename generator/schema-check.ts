@@ -8,10 +8,37 @@
  * Refused: other dialects, remote or malformed `$ref`s, recursive `$ref`s, `$id` below the root,
  * `$anchor`/`$dynamicRef`/`$recursiveRef`, deeper nesting.
  *
+ * Bounded work (`checkBounds`, before any other check): at most `MAX_MODEL_BYTES` of JSON per model
+ * object, `MAX_JSON_VALUES` values in it, `MAX_ENUM_VALUES` values per `enum`, `MAX_ARRAY_ITEMS`
+ * items per array, `MAX_OBJECT_KEYS` keys (properties) per object, `MAX_TEXT_LENGTH` characters
+ * per `description`, `title` or `display_name`, `MAX_STRING_LENGTH` per other string or key.
+ * Enum values are unique (compared as canonical JSON, in linear time). Sibling property names
+ * that are equal after Unicode normalization (NFKC) or look alike (the Unicode confusables
+ * skeleton, UTS #39, through `unhomoglyph`) are refused.
+ *
  * Model ids: 1 to 128 characters, letters, digits, `.`, `_` and `-`, starting and ending with a
  * letter or digit, never `..` (the real ids are in `specs/models.json`; see `MODEL_ID`).
  */
+import unhomoglyph from 'unhomoglyph';
 import { SpecError, pointerToken } from './errors.ts';
+import { BIDI_CONTROLS, stringLiteral } from './escape.ts';
+
+/** Most bytes of one model object's JSON (a snapshot file, or a fetched answer once decompressed). The largest real one is under 5 KiB. */
+export const MAX_MODEL_BYTES = 1024 * 1024;
+/** Most values (objects, arrays, strings, numbers, ...) in one model object (the corpus: under 200). */
+export const MAX_JSON_VALUES = 50_000;
+/** Most values of one `enum` (the corpus: 15). */
+export const MAX_ENUM_VALUES = 1_000;
+/** Most items of any other array (the corpus: 15). */
+export const MAX_ARRAY_ITEMS = 1_000;
+/** Most keys of one object, so most properties of one schema (the corpus: 15). */
+export const MAX_OBJECT_KEYS = 1_000;
+/** Longest `description`, `title` or `display_name`, in UTF-16 code units (the corpus: under 400). */
+export const MAX_TEXT_LENGTH = 20_000;
+/** Longest other string or object key (the corpus: under 50). */
+export const MAX_STRING_LENGTH = 4_096;
+/** Keys whose string value is prose, with the larger `MAX_TEXT_LENGTH`. */
+const TEXT_KEYS = new Set(['description', 'title', 'display_name']);
 
 /** The documented model id character set and length. */
 export const MODEL_ID = /^[A-Za-z0-9](?:[A-Za-z0-9._-]{0,126}[A-Za-z0-9])?$/;
@@ -82,6 +109,64 @@ export function malformedText(value: unknown): string | undefined {
   return undefined;
 }
 
+/**
+ * Check the size of a model object (see the module comment for the caps), iteratively, in time
+ * linear in its size and stopping at the first excess.
+ * @throws SpecError naming the file, the model and the JSON pointer of the first value over a cap.
+ */
+export function checkBounds(value: unknown, file: string, model: string): void {
+  const fail = (pointer: string, problem: string): never => {
+    throw new SpecError(file, model, pointer, problem);
+  };
+  let count = 1;
+  const counted = (pointer: string, n: number) => {
+    count += n;
+    if (count > MAX_JSON_VALUES) fail(pointer, `the model object holds more than ${MAX_JSON_VALUES} values: not supported`);
+  };
+  const stack: Array<{ v: unknown; pointer: string; key: string }> = [{ v: value, pointer: '', key: '' }];
+  while (stack.length > 0) {
+    const { v, pointer, key } = stack.pop()!;
+    if (typeof v === 'string') {
+      const max = TEXT_KEYS.has(key) ? MAX_TEXT_LENGTH : MAX_STRING_LENGTH;
+      if (v.length > max) fail(pointer, `a string of ${v.length} characters: longer than the ${max} supported${TEXT_KEYS.has(key) ? ` for ${key}` : ''}`);
+    } else if (Array.isArray(v)) {
+      const max = key === 'enum' ? MAX_ENUM_VALUES : MAX_ARRAY_ITEMS;
+      if (v.length > max) fail(pointer, `${key === 'enum' ? 'an enum' : 'an array'} of ${v.length} values: more than the ${max} supported`);
+      counted(pointer, v.length);
+      v.forEach((child, i) => stack.push({ v: child, pointer: `${pointer}/${i}`, key: '' }));
+    } else if (v !== null && typeof v === 'object') {
+      const keys = Object.keys(v);
+      if (keys.length > MAX_OBJECT_KEYS) fail(pointer, `an object of ${keys.length} keys (properties): more than the ${MAX_OBJECT_KEYS} supported`);
+      counted(pointer, keys.length);
+      for (const k of keys) {
+        const p = `${pointer}/${pointerToken(k)}`;
+        if (k.length > MAX_STRING_LENGTH) fail(p, `a key of ${k.length} characters: longer than the ${MAX_STRING_LENGTH} supported`);
+        stack.push({ v: (v as Record<string, unknown>)[k], pointer: p, key: k });
+      }
+    }
+  }
+}
+
+/** A JSON value as canonical JSON: object keys sorted, so that equal values have one text (for `enum` uniqueness). */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const keys = Object.keys(value).sort();
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/**
+ * The form under which two property names count as the same to a reader: NFKC, bidirectional
+ * controls and default-ignorable format characters removed, then the confusables skeleton of
+ * UTS #39 (`unhomoglyph`'s data, decomposed).
+ */
+export function nameSkeleton(name: string): string {
+  const plain = name.normalize('NFKC').replace(BIDI_CONTROLS, '').replace(/[\u00AD\u034F\u180B-\u180F\u200B-\u200D\u2060-\u2064\uFE00-\uFE0F\uFEFF]/g, '');
+  return unhomoglyph(plain.normalize('NFD')).normalize('NFD');
+}
+
 /** Resolve a local `$ref` in `root`, or undefined when it points nowhere. */
 export function resolveLocalRef(root: unknown, ref: string): unknown {
   const tokens = refTokens(ref);
@@ -120,6 +205,27 @@ export function checkSupported(schema: Record<string, unknown>, file: string, mo
   // Walk every subschema, checking the keywords that libraries would otherwise choke on.
   const refs: Array<{ ref: string; pointer: string }> = [];
   for (const { node: s, pointer, root } of subschemas(schema)) {
+    if (Array.isArray(s['enum'])) {
+      const first = new Map<string, number>();
+      (s['enum'] as unknown[]).forEach((v, i) => {
+        const c = canonicalJson(v);
+        const j = first.get(c);
+        if (j !== undefined) fail(`${pointer}/enum/${i}`, `enum value ${i} repeats value ${j}: enum values must be unique`);
+        first.set(c, i);
+      });
+    }
+    if (isMap(s['properties'])) {
+      const seen = new Map<string, string>();
+      for (const name of Object.keys(s['properties'] as object)) {
+        const k = nameSkeleton(name);
+        const other = seen.get(k);
+        if (other !== undefined) {
+          const how = other.normalize('NFKC') === name.normalize('NFKC') ? 'equal after Unicode normalization (NFKC)' : 'look alike (Unicode confusables)';
+          fail(`${pointer}/properties/${pointerToken(name)}`, `property names ${stringLiteral(other)} and ${stringLiteral(name)} ${how}: they would read as the same member`);
+        }
+        seen.set(k, name);
+      }
+    }
     for (const k of ['$anchor', '$dynamicRef', '$dynamicAnchor', '$recursiveRef', '$recursiveAnchor', '$vocabulary']) {
       if (Object.hasOwn(s, k)) fail(`${pointer}/${pointerToken(k)}`, `${k} is not supported (only draft-07 is)`);
     }

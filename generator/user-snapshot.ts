@@ -18,7 +18,7 @@ import type { DriftReport, Snapshot } from './drift-types.ts';
 import { SpecError } from './errors.ts';
 import type { GenerateResult } from './index.ts';
 import { checkModel } from './load.ts';
-import { commitPlan, planChanges, readCurrent, type SnapshotPlan } from './refresh-apply.ts';
+import { commitPlan, planChanges, readCurrent, treeDigest, type SnapshotPlan } from './refresh-apply.ts';
 import { checkBaseUrl, checkModelId, DEFAULT_REFRESH_BASE_URL, RefreshError } from './refresh-checks.ts';
 import { fetchModels, type FetchedModel, type FetchOptions } from './refresh-fetch.ts';
 import { reindentJson } from './reindent-json.ts';
@@ -155,13 +155,13 @@ export async function updateSnapshot(options: UpdateOptions): Promise<UpdateResu
   const plan = await planChanges(specsDir, { listText: `${JSON.stringify(newIds, null, 2)}\n`, fetched, remove });
   const tmp = await mkdtemp(path.join(os.tmpdir(), 'oxen-codegen-'));
   try {
+    const specsDigest = await treeDigest(specsDir);
     const staged = await stage(specsDir, plan, tmp);
     // The proof: the staged snapshot generates (named as the real one: `specs`), writing nothing.
     const proof = await options.generate({ specsDir: staged, check: true });
     const report = diffSnapshots(current.valid, { ...(await readSnapshot(staged, USER_SPECS)), label: baseUrl ? `${USER_SPECS} refreshed from ${baseUrl}` : `${USER_SPECS} (updated)` });
-    const { write } = await import('./write.ts');
-    // Commit: the snapshot files, then the proof's output (no second generate); restored on failure.
-    const result = await commitPlan(specsDir, options.out, plan, `${options.outLabel}/${USER_SPECS}`, async () => ({ ...proof, ...(await write(proof.files, options.out, { managed: options.managed })) }));
+    // Commit: the snapshot and the proof's output (no second generate) together, journaled.
+    const result = { ...proof, ...(await commitPlan(specsDir, options.out, staged, proof.files, specsDigest, options.managed)) };
     return {
       baseUrl,
       fetched: toFetch,

@@ -17,7 +17,7 @@
  */
 import { SpecError } from './errors.ts';
 import type { ClassifiedModel } from './classify.ts';
-import { commentText } from './escape.ts';
+import { commentText, escapeBidiInCode } from './escape.ts';
 import { subschemas } from './schema-check.ts';
 import { packageTarget, type Target } from './target.ts';
 
@@ -130,7 +130,7 @@ export async function validatorModule(m: ClassifiedModel, target: Target = packa
   });
   const exported = /export const validate = (validate\d+);\s*export default validate\d+;/.exec(code);
   if (!exported) return fail('ajv produced no validate function');
-  code = code
+  code = escapeBidiInCode(code)
     .replace(exported[0], '')
     .replace(/^"use strict";\s*/, '')
     // a JSON object key "__proto__" would set the prototype in an object literal: keep it a data key

@@ -1,19 +1,19 @@
 /**
- * Stage 7, write: format output files with prettier, then write only the files whose text
- * changed and remove generated files that are no longer produced. With `check`, write nothing and
- * report what would change (the drift check CI runs).
+ * Stage 7, write: format output files with prettier, then, when any file's text changed or a
+ * generated file is no longer produced, replace `generated/` with the new tree; when nothing
+ * differs, write nothing (and take no lock). With `check`, write nothing and report what would
+ * change (the drift check CI runs).
  *
- * All or nothing: every changed file is first written as a temporary file beside its target; then
- * each target is moved aside (renamed to a backup) and the new file renamed into place. If any
- * step fails, every step already done is undone in reverse order (new files removed, backups
- * renamed back, temporary files deleted), so `generated/` is left byte-identical and holds no
- * temporary file. Backups are removed only once everything is in place.
+ * Whole or nothing: the new tree is written in full beside `generated/` and swapped in by renames,
+ * under a lock and a journal (`generator/tree-commit.ts`), so a reader sees the old tree or the new
+ * one, two runs at once cannot delete each other's files, and a run killed at any point is
+ * completed or cleaned by the next run. A failure while writing leaves `generated/` as it was.
  */
-import { randomBytes } from 'node:crypto';
-import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { Options as PrettierOptions } from 'prettier';
+import { commitTrees, interrupted, pausePoint, recover, withLock, type TreeSwap } from './tree-commit.ts';
 
 /** Output: path relative to the output root -> file text. */
 export type OutputFiles = Map<string, string>;
@@ -45,12 +45,17 @@ export async function prettierOptions(root: string, file: string): Promise<Prett
  */
 export class Formatter {
   private worker: Worker | undefined;
+  private closed = false;
   private next = 0;
   private readonly pending = new Map<number, { resolve: (text: string) => void; reject: (err: Error) => void }>();
 
   constructor(private readonly root: string) {}
 
-  /** The formatted text of `file`. @throws Error when prettier cannot parse it (the generator emitted invalid code). */
+  /**
+   * The formatted text of `file`.
+   * @throws Error when prettier cannot parse it (the generator emitted invalid code), or when the
+   * formatter is closed (also when it was closed while this call read the prettier options).
+   */
   async format(text: string, file: string): Promise<string> {
     const options = await prettierOptions(this.root, file);
     const worker = this.start();
@@ -63,10 +68,12 @@ export class Formatter {
 
   /** Start the worker now, so that prettier loads while the first files are being built. */
   warmUp(): void {
-    this.start();
+    if (!this.closed) this.start();
   }
 
   private start(): Worker {
+    // Closed means closed: a worker started now would keep the process alive after the run ended.
+    if (this.closed) throw new Error('the formatter is closed');
     if (this.worker) return this.worker;
     const worker = new Worker(path.join(this.root, 'generator', 'format-worker.mjs'));
     worker.on('message', (m: { id: number; text?: string; error?: string }) => {
@@ -83,10 +90,13 @@ export class Formatter {
     return worker;
   }
 
-  /** End the worker (idempotent). */
+  /** End the worker and refuse later work (idempotent); pending `format` calls reject. */
   async close(): Promise<void> {
+    this.closed = true;
     const w = this.worker;
     this.worker = undefined;
+    for (const p of this.pending.values()) p.reject(new Error('the formatter is closed'));
+    this.pending.clear();
     if (w) await w.terminate();
   }
 }
@@ -130,61 +140,77 @@ export async function compare(files: OutputFiles, root: string, managed: string 
 export interface WriteFs {
   writeFile(file: string, text: string): Promise<void>;
   rename(from: string, to: string): Promise<void>;
-  rm(file: string): Promise<void>;
-  mkdir(dir: string): Promise<void>;
 }
 
 const nodeFs: WriteFs = {
   writeFile: (f, t) => writeFile(f, t),
   rename: (a, b) => rename(a, b),
-  rm: (f) => rm(f, { force: true }),
-  mkdir: async (d) => void (await mkdir(d, { recursive: true })),
 };
 
-/** Write what differs (see `compare`); with `check`, only report it. */
-export async function write(files: OutputFiles, root: string, options: { check?: boolean; managed?: string | readonly string[]; fs?: WriteFs } = {}): Promise<WriteResult> {
-  const result = await compare(files, root, options.managed);
-  if (options.check) return result;
-  const fs = options.fs ?? nodeFs;
-  // Short temporary names (a long file name plus a suffix could exceed the file system's limit).
-  const tag = `${process.pid.toString(36)}${randomBytes(3).toString('hex')}`;
-  let n = 0;
-  const temp = (target: string, kind: string) => path.join(path.dirname(target), `.${kind}-${tag}-${(n++).toString(36)}`);
-  const staged: Array<{ target: string; tmp: string }> = [];
-  const undo: Array<() => Promise<void>> = [];
-  const backups: string[] = [];
-  try {
-    for (const file of [...result.added, ...result.changed]) {
-      const target = path.join(root, file);
-      await fs.mkdir(path.dirname(target));
-      const tmp = temp(target, 'new');
-      staged.push({ target, tmp });
-      await fs.writeFile(tmp, files.get(file)!);
+/**
+ * Write every file of `files` that lies under `managed` into `dir` (the staged new tree: paths are
+ * taken relative to `managed`).
+ * @throws the file system's error.
+ */
+export async function writeTree(files: OutputFiles, managed: string, dir: string, fs: Pick<WriteFs, 'writeFile'> = nodeFs): Promise<void> {
+  const made = new Set<string>();
+  const list = [...files].filter(([file]) => file.startsWith(`${managed}/`));
+  for (const [i, [file, text]] of list.entries()) {
+    const target = path.join(dir, file.slice(managed.length + 1));
+    const parent = path.dirname(target);
+    if (!made.has(parent)) {
+      await mkdir(parent, { recursive: true });
+      made.add(parent);
     }
-    const existing = new Set(result.changed.map((f) => path.join(root, f)));
-    for (const { target, tmp } of staged) {
-      if (existing.has(target)) {
-        const bak = temp(target, 'old');
-        await fs.rename(target, bak);
-        backups.push(bak);
-        undo.push(() => fs.rename(bak, target));
-      }
-      await fs.rename(tmp, target);
-      undo.push(() => fs.rm(target));
-    }
-    for (const file of result.removed) {
-      const target = path.join(root, file);
-      const bak = temp(target, 'old');
-      await fs.rename(target, bak);
-      backups.push(bak);
-      undo.push(() => fs.rename(bak, target));
-    }
-  } catch (err) {
-    // Undo in reverse order; keep going on errors so that as much as possible is restored.
-    for (const step of undo.reverse()) await step().catch(() => undefined);
-    await Promise.all(staged.map(({ tmp }) => fs.rm(tmp).catch(() => undefined)));
-    throw err;
+    await fs.writeFile(target, text);
+    if (i === Math.floor(list.length / 2)) await pausePoint('staging');
   }
-  await Promise.all(backups.map((b) => rm(b, { force: true })));
-  return result;
+}
+
+/**
+ * The swaps that replace a target's output: one whole tree per `managed` directory, and one file
+ * swap for each output file at the top of `root` outside them (a user's `<out>/index.ts` and
+ * `manifest.json`, beside `<out>/specs/`, which the output does not own).
+ * @throws Error for a file in another directory (a generator bug).
+ */
+export function swapsOf(files: OutputFiles, root: string, managed: readonly string[], fs: WriteFs = nodeFs): TreeSwap[] {
+  const swaps: TreeSwap[] = managed.map((dir) => ({ target: path.join(root, dir), build: (staged) => writeTree(files, dir, staged, fs) }));
+  for (const [file, text] of files) {
+    if (managed.some((dir) => file.startsWith(`${dir}/`))) continue;
+    if (file.includes('/')) throw new Error(`output file ${file} is outside ${managed.join('/, ')}/`);
+    swaps.push({ target: path.join(root, file), file: true, build: (staged) => fs.writeFile(staged, text) });
+  }
+  return swaps;
+}
+
+/**
+ * Write what differs (see `compare`); with `check`, only report it. The new output is written whole
+ * beside `<root>/<managed>` (and beside each output file outside it) and swapped in under the lock,
+ * journaled (`generator/tree-commit.ts`): a reader sees the old tree or the new one, and a run killed
+ * at any point is completed or cleaned by the next one. With nothing to change and no interrupted
+ * run, nothing is locked or written.
+ * @throws the file system's error, or Error when another run holds the lock for over `lockWaitMs`.
+ */
+export async function write(
+  files: OutputFiles,
+  root: string,
+  options: { check?: boolean; managed?: string | readonly string[]; fs?: WriteFs; lockWaitMs?: number } = {},
+): Promise<WriteResult> {
+  const managed = [options.managed ?? 'generated'].flat();
+  const first = await compare(files, root, managed);
+  if (options.check) return first;
+  const same = (r: WriteResult) => r.added.length + r.changed.length + r.removed.length === 0;
+  if (same(first) && !(await interrupted(root))) return first;
+  const fs = options.fs ?? nodeFs;
+  return withLock(
+    root,
+    async () => {
+      await recover(root, fs);
+      // compared again under the lock: another run may have written meanwhile
+      const result = await compare(files, root, managed);
+      if (!same(result)) await commitTrees(root, swapsOf(files, root, managed, fs), { fs });
+      return result;
+    },
+    options.lockWaitMs !== undefined ? { waitMs: options.lockWaitMs } : {},
+  );
 }

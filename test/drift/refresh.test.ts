@@ -67,12 +67,15 @@ const sink = () => {
 };
 
 /** A stand-in for `generate` (the real one takes seconds): records its calls. */
-function fakeGenerate(onReal?: (o: GenerateOptions) => Promise<void>) {
+/** A generate that records its calls and outputs the tree already in `<outRoot>/generated` (plus `extra` files). */
+function fakeGenerate(extra: Record<string, string> = {}) {
   const calls: GenerateOptions[] = [];
   const fn = async (o: GenerateOptions): Promise<GenerateResult> => {
     calls.push(o);
-    if (!o.check && onReal) await onReal(o);
-    return { added: [], changed: [], removed: [], unchanged: 0, notes: [], files: new Map(), models: 0, rebuilt: [] };
+    const dir = path.join(o.outRoot!, 'generated');
+    const files = new Map(Object.keys(hashTree(dir)).map((f) => [`generated/${f.split(path.sep).join('/')}`, readFileSync(path.join(dir, f), 'utf8')]));
+    for (const [f, text] of Object.entries(extra)) files.set(f, text);
+    return { added: [], changed: [], removed: [], unchanged: 0, notes: [], files, models: 0, rebuilt: [] };
   };
   return { fn, calls };
 }
@@ -214,10 +217,11 @@ describe('refresh() (in process, generate replaced)', () => {
     const list = readList(ws.specs);
     expect(list).toEqual([...list].sort());
     expect(list.filter((id) => id === ADDED)).toHaveLength(1);
-    expect(gen.calls.map((c) => c.check ?? false)).toEqual([true, false]);
-    expect(gen.calls[0]!.specsDir).not.toBe(ws.specs); // the proof runs on a staged copy
-    expect(gen.calls[1]!.specsDir).toBe(ws.specs);
+    // one run: the proof on a staged copy, whose output is what the commit writes
+    expect(gen.calls.map((c) => c.check ?? false)).toEqual([true]);
+    expect(gen.calls[0]!.specsDir).not.toBe(ws.specs);
     expect(r.report.added).toEqual([ADDED]);
+    expect(readdirSync(ws.dir).sort()).toEqual(['generated', 'specs']); // no journal, lock or temporary tree left
   });
 
   test('nothing changed: no file written, no proof run, one plain generate, an empty report', async () => {
@@ -240,26 +244,21 @@ describe('refresh() (in process, generate replaced)', () => {
     expect(existsSync(path.join(ws.specs, 'models', `${REMOVED}.json`))).toBe(false);
     expect(r.report.removed).toEqual([REMOVED]);
     expect(r.report.breaking).toBe(1);
-    expect(gen.calls).toHaveLength(2);
+    expect(gen.calls).toHaveLength(1);
   });
 
-  test('a failure after writing restores every snapshot file and generated/ byte for byte', async () => {
+  test('a failure while the new trees are built leaves every snapshot file and generated/ byte for byte, with no temporary tree', async () => {
     const ws = workspace();
     const before = { specs: hashTree(ws.specs), generated: hashTree(ws.generated) };
-    const { writeFile } = await import('node:fs/promises');
-    const gen = fakeGenerate(async (o) => {
-      // a partial write, then a crash
-      await writeFile(path.join(o.outRoot!, 'generated', 'models', `${CHANGED}.ts`), 'garbage');
-      await writeFile(path.join(o.outRoot!, 'generated', 'models', 'stray.ts'), 'garbage');
-      throw new Error('disk full');
-    });
+    const gen = fakeGenerate({ 'outside/x.ts': 'a file the write stage must refuse' });
     const err = await refresh({ ...common(), specsDir: ws.specs, outRoot: ws.dir, all: true, add: [ADDED], remove: [REMOVED], generate: gen.fn }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(RefreshError);
     expect((err as RefreshError).restored).toBe(true);
-    expect((err as Error).message).toContain('restored');
-    expect((err as Error).message).toContain('disk full');
+    expect((err as Error).message).toContain('the previous snapshot and generated/ are unchanged');
+    expect((err as Error).message).toContain('outside generated/');
     expect(hashTree(ws.specs)).toEqual(before.specs);
     expect(hashTree(ws.generated)).toEqual(before.generated);
+    expect(readdirSync(ws.dir).sort()).toEqual(['generated', 'specs']);
   });
 
   test('a new snapshot that does not generate: nothing written', async () => {
