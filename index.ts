@@ -24,6 +24,11 @@ export { Client } from './generated/index.ts';
  * @returns one `QueueRunOutcome` per generation, in enqueue order.
  * @throws ValidationError (nothing sent), QueueRunTimeoutError, QueueRunAbortError, and the errors of enqueue.
  */
-export async function runGenerations(t: Transport, body: Record<string, unknown>, options?: QueueRunOptions, validate?: CompiledValidator | null): Promise<QueueRunOutcome[]> {
+export async function runGenerations(
+  t: Transport,
+  body: Record<string, unknown>,
+  options?: QueueRunOptions,
+  validate?: CompiledValidator | null,
+): Promise<QueueRunOutcome[]> {
   return (await import('./runtime/queue-run.ts')).runGenerations(t, body, options, validate);
 }

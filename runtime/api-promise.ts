@@ -133,17 +133,17 @@ export class APIPromise<T> extends Promise<T> {
   }
 
   override then<R1 = T, R2 = never>(
-    onfulfilled?: ((value: T) => R1 | PromiseLike<R1>) | undefined | null,
-    onrejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | undefined | null,
+    onfulfilled?: ((value: T) => R1 | PromiseLike<R1>) | null,
+    onrejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null,
   ): Promise<R1 | R2> {
     return this.value().then(onfulfilled, onrejected);
   }
 
-  override catch<R = never>(onrejected?: ((reason: unknown) => R | PromiseLike<R>) | undefined | null): Promise<T | R> {
+  override catch<R = never>(onrejected?: ((reason: unknown) => R | PromiseLike<R>) | null): Promise<T | R> {
     return this.value().catch(onrejected);
   }
 
-  override finally(onfinally?: (() => void) | undefined | null): Promise<T> {
+  override finally(onfinally?: (() => void) | null): Promise<T> {
     return this.value().finally(onfinally);
   }
 }

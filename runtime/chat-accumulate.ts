@@ -16,7 +16,15 @@ import type { ChatCompletion, ChatCompletionChoice, ChatCompletionChunk, ToolCal
 export class ChatCompletionAccumulator {
   private head: Pick<ChatCompletion, 'id' | 'created' | 'model'> | undefined;
   private usage: ChatCompletion['usage'];
-  private readonly choices = new Map<number, { content: string | null; refusal: string | null; finish: ChatCompletionChoice['finish_reason']; calls: Map<number, ToolCall> }>();
+  private readonly choices = new Map<
+    number,
+    {
+      content: string | null;
+      refusal: string | null;
+      finish: ChatCompletionChoice['finish_reason'];
+      calls: Map<number, ToolCall>;
+    }
+  >();
 
   /** Add one chunk. */
   add(chunk: ChatCompletionChunk): void {
@@ -24,14 +32,19 @@ export class ChatCompletionAccumulator {
     if (chunk.usage) this.usage = chunk.usage;
     for (const c of chunk.choices ?? []) {
       let choice = this.choices.get(c.index);
-      if (!choice) this.choices.set(c.index, (choice = { content: null, refusal: null, finish: null, calls: new Map() }));
+      if (!choice)
+        this.choices.set(c.index, (choice = { content: null, refusal: null, finish: null, calls: new Map() }));
       const delta = c.delta ?? {};
       if (typeof delta.content === 'string') choice.content = (choice.content ?? '') + delta.content;
       if (typeof delta.refusal === 'string') choice.refusal = (choice.refusal ?? '') + delta.refusal;
       if (c.finish_reason != null) choice.finish = c.finish_reason;
       for (const f of delta.tool_calls ?? []) {
         let call = choice.calls.get(f.index);
-        if (!call) choice.calls.set(f.index, (call = { id: '', index: f.index, type: 'function', function: { name: '', arguments: '' } }));
+        if (!call)
+          choice.calls.set(
+            f.index,
+            (call = { id: '', index: f.index, type: 'function', function: { name: '', arguments: '' } }),
+          );
         if (f.id) call.id = f.id;
         if (f.type) call.type = f.type;
         if (f.function?.name) call.function.name = f.function.name;

@@ -5,7 +5,15 @@
  * `ChatCompletion` the same request would have returned unstreamed, as openai-node's
  * `finalChatCompletion()` does. Loaded on demand by the client (a dynamic `import()`).
  */
-import { AbortError, APIError, ConnectionError, messageFromBody, redactedJsonError, SDKError, truncate } from './errors.ts';
+import {
+  AbortError,
+  APIError,
+  ConnectionError,
+  messageFromBody,
+  redactedJsonError,
+  SDKError,
+  truncate,
+} from './errors.ts';
 import type { HttpRequest } from './http.ts';
 import { endpointTimeout, type CallScope, type RequestOptions } from './scope.ts';
 import { expectEventStream, sseMessages } from './sse.ts';
@@ -67,7 +75,8 @@ export class ChatCompletionStream implements AsyncIterable<ChatCompletionChunk> 
   }
 
   async *[Symbol.asyncIterator](): AsyncGenerator<ChatCompletionChunk, void, undefined> {
-    if (this.used) throw new SDKError('A ChatCompletionStream can be iterated only once (finalChatCompletion() reads it too)');
+    if (this.used)
+      throw new SDKError('A ChatCompletionStream can be iterated only once (finalChatCompletion() reads it too)');
     this.used = true;
     const request = CHAT_REQUEST;
     const body = this.response.body;
@@ -88,10 +97,21 @@ export class ChatCompletionStream implements AsyncIterable<ChatCompletionChunk> 
           chunk = JSON.parse(m.data);
         } catch (err) {
           const redactor = this.scope.redactor;
-          throw new APIError('Invalid JSON in a chat stream chunk', { status: this.response.status, body: truncate(redactor.text(m.data), 65_536), request, cause: redactedJsonError(err, m.data, redactor), redactor });
+          throw new APIError('Invalid JSON in a chat stream chunk', {
+            status: this.response.status,
+            body: truncate(redactor.text(m.data), 65_536),
+            request,
+            cause: redactedJsonError(err, m.data, redactor),
+            redactor,
+          });
         }
-        if (chunk && typeof chunk === 'object' && 'error' in chunk && (chunk as { error: unknown }).error) {
-          throw new APIError(messageFromBody(chunk, 'The chat stream reported an error', this.scope.redactor), { status: this.response.status, body: chunk, request, redactor: this.scope.redactor });
+        if (chunk && typeof chunk === 'object' && 'error' in chunk && chunk.error) {
+          throw new APIError(messageFromBody(chunk, 'The chat stream reported an error', this.scope.redactor), {
+            status: this.response.status,
+            body: chunk,
+            request,
+            redactor: this.scope.redactor,
+          });
         }
         this.collected.add(chunk as ChatCompletionChunk);
         yield chunk as ChatCompletionChunk;
@@ -112,9 +132,14 @@ export class ChatCompletionStream implements AsyncIterable<ChatCompletionChunk> 
 
   private mapError(err: unknown): Error {
     if (err instanceof APIError || err instanceof AbortError) return err;
-    if (this.aborted) return new AbortError('The chat stream was aborted', { cause: err, redactor: this.scope.redactor });
+    if (this.aborted)
+      return new AbortError('The chat stream was aborted', { cause: err, redactor: this.scope.redactor });
     if (this.scope.signal.aborted) return this.scope.endError('POST /api/ai/chat/completions', err);
-    return new ConnectionError(`The chat stream was interrupted: ${err instanceof Error ? err.message : String(err)}`, { request: CHAT_REQUEST, cause: err, redactor: this.scope.redactor });
+    return new ConnectionError(`The chat stream was interrupted: ${err instanceof Error ? err.message : String(err)}`, {
+      request: CHAT_REQUEST,
+      cause: err,
+      redactor: this.scope.redactor,
+    });
   }
 }
 
@@ -125,7 +150,11 @@ export class ChatCompletionStream implements AsyncIterable<ChatCompletionChunk> 
  * 10 minutes) unless the client set `timeoutMs`.
  * @throws as `Transport.request`, and APIError when the answer is not an event stream.
  */
-export async function openChatStream(t: Transport, body: Record<string, unknown>, options?: RequestOptions): Promise<ChatCompletionStream> {
+export async function openChatStream(
+  t: Transport,
+  body: Record<string, unknown>,
+  options?: RequestOptions,
+): Promise<ChatCompletionStream> {
   const req: HttpRequest = { method: 'POST', path: CHAT_REQUEST.path, body };
   const { response, scope } = await t.openStream(req, endpointTimeout(t, 'chat', options));
   await expectEventStream(response, scope, { method: req.method, path: req.path }, 'a streaming chat completion');

@@ -114,7 +114,10 @@ export type ChatToolChoice = 'none' | 'auto' | 'required' | (string & {}) | Chat
 export type ChatResponseFormat =
   | { type: 'text' }
   | { type: 'json_object' }
-  | { type: 'json_schema'; json_schema: { name: string; description?: string; schema?: Record<string, unknown>; strict?: boolean | null } };
+  | {
+      type: 'json_schema';
+      json_schema: { name: string; description?: string; schema?: Record<string, unknown>; strict?: boolean | null };
+    };
 
 /** Options of a streamed completion. */
 export interface ChatStreamOptions {

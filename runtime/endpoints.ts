@@ -79,14 +79,20 @@ const queueList = objectWithArray('generations', 'a queue list');
 
 /** The enqueue answer: at least one generation, each with a string `generation_id`. */
 const enqueueResponse: ResponseCheck = (body) => {
-  if (!isObject(body) || !Array.isArray(body['generations'])) return 'expected an enqueue response (an object with a "generations" array)';
+  if (!isObject(body) || !Array.isArray(body['generations']))
+    return 'expected an enqueue response (an object with a "generations" array)';
   const gens = body['generations'];
   if (gens.length === 0) return 'the enqueue response lists no generations';
-  const bad = gens.findIndex((g) => !isObject(g) || typeof g['generation_id'] !== 'string' || g['generation_id'] === '');
+  const bad = gens.findIndex(
+    (g) => !isObject(g) || typeof g['generation_id'] !== 'string' || g['generation_id'] === '',
+  );
   return bad < 0 ? undefined : `generations[${bad}] has no generation_id string`;
 };
 
-const generation: ResponseCheck = (body) => (isObject(body) && typeof body['generation_id'] === 'string' ? undefined : 'expected a generation (an object with a "generation_id" string)');
+const generation: ResponseCheck = (body) =>
+  isObject(body) && typeof body['generation_id'] === 'string'
+    ? undefined
+    : 'expected a generation (an object with a "generation_id" string)';
 
 /**
  * `POST /api/ai/images/generate`.
@@ -95,8 +101,17 @@ const generation: ResponseCheck = (body) => (isObject(body) && typeof body['gene
  * InsufficientCreditsError, OutcomeUnknownError (5xx, reset or timeout while in flight, unusable
  * answer: never resent), TimeoutError, AbortError.
  */
-export function generateImages(t: Transport, body: Record<string, unknown>, options?: RequestOptions): APIPromise<ImageResult<ResponseFormat>> {
-  return APIPromise.from(t.request({ method: 'POST', path: '/api/ai/images/generate', body, expect: imageResult }, endpointTimeout(t, 'images', options)));
+export function generateImages(
+  t: Transport,
+  body: Record<string, unknown>,
+  options?: RequestOptions,
+): APIPromise<ImageResult<ResponseFormat>> {
+  return APIPromise.from(
+    t.request(
+      { method: 'POST', path: '/api/ai/images/generate', body, expect: imageResult },
+      endpointTimeout(t, 'images', options),
+    ),
+  );
 }
 
 /**
@@ -106,8 +121,17 @@ export function generateImages(t: Transport, body: Record<string, unknown>, opti
  * @throws BadRequestError (an input URL the service could not fetch: 403 Forbidden), NotFoundError,
  * InsufficientCreditsError, OutcomeUnknownError, TimeoutError, AbortError.
  */
-export function editImages(t: Transport, body: Record<string, unknown>, options?: RequestOptions): APIPromise<ImageResult<ResponseFormat>> {
-  return APIPromise.from(t.request({ method: 'POST', path: '/api/ai/images/edit', body, expect: imageResult }, endpointTimeout(t, 'images', options)));
+export function editImages(
+  t: Transport,
+  body: Record<string, unknown>,
+  options?: RequestOptions,
+): APIPromise<ImageResult<ResponseFormat>> {
+  return APIPromise.from(
+    t.request(
+      { method: 'POST', path: '/api/ai/images/edit', body, expect: imageResult },
+      endpointTimeout(t, 'images', options),
+    ),
+  );
 }
 
 /**
@@ -118,8 +142,17 @@ export function editImages(t: Transport, body: Record<string, unknown>, options?
  * @throws UnprocessableEntityError (both or neither of `prompt` / `multi_prompt`), NotFoundError,
  * InsufficientCreditsError, OutcomeUnknownError (the video may still be billed), TimeoutError, AbortError.
  */
-export function generateVideos(t: Transport, body: Record<string, unknown>, options?: RequestOptions): APIPromise<VideoResult<ResponseFormat>> {
-  return APIPromise.from(t.request({ method: 'POST', path: '/api/ai/videos/generate', body, expect: videoResult }, endpointTimeout(t, 'videos', options)));
+export function generateVideos(
+  t: Transport,
+  body: Record<string, unknown>,
+  options?: RequestOptions,
+): APIPromise<VideoResult<ResponseFormat>> {
+  return APIPromise.from(
+    t.request(
+      { method: 'POST', path: '/api/ai/videos/generate', body, expect: videoResult },
+      endpointTimeout(t, 'videos', options),
+    ),
+  );
 }
 
 /**
@@ -130,9 +163,23 @@ export function generateVideos(t: Transport, body: Record<string, unknown>, opti
  * model to call`, `Messages array cannot be empty`), NotFoundError, InsufficientCreditsError,
  * OutcomeUnknownError (never resent), TimeoutError, AbortError.
  */
-export function createChatCompletion(t: Transport, body: Record<string, unknown>, options?: RequestOptions): APIPromise<ChatCompletion> {
-  if (body['stream'] === true) return APIPromise.rejected(new SDKError('createChatCompletion does not stream: use client.chat.completions.create({ ..., stream: true }) or openChatStream'));
-  return APIPromise.from(t.request({ method: 'POST', path: '/api/ai/chat/completions', body, expect: chatCompletion }, endpointTimeout(t, 'chat', options)));
+export function createChatCompletion(
+  t: Transport,
+  body: Record<string, unknown>,
+  options?: RequestOptions,
+): APIPromise<ChatCompletion> {
+  if (body['stream'] === true)
+    return APIPromise.rejected(
+      new SDKError(
+        'createChatCompletion does not stream: use client.chat.completions.create({ ..., stream: true }) or openChatStream',
+      ),
+    );
+  return APIPromise.from(
+    t.request(
+      { method: 'POST', path: '/api/ai/chat/completions', body, expect: chatCompletion },
+      endpointTimeout(t, 'chat', options),
+    ),
+  );
 }
 
 /**
@@ -140,9 +187,14 @@ export function createChatCompletion(t: Transport, body: Record<string, unknown>
  * the compiled validator when there is one; else the queue's own fields (`model`, `num_generations`).
  * @throws ValidationError (nothing is sent).
  */
-export function validateQueueBody(body: Record<string, unknown>, options: EnqueueOptions | undefined, validate: CompiledValidator | null | undefined): void {
+export function validateQueueBody(
+  body: Record<string, unknown>,
+  options: EnqueueOptions | undefined,
+  validate: CompiledValidator | null | undefined,
+): void {
   if (options?.validate === false) return;
-  if (validate) checkRequest(typeof body['model'] === 'string' && body['model'] !== '' ? body['model'] : '(none)', body, validate);
+  if (validate)
+    checkRequest(typeof body['model'] === 'string' && body['model'] !== '' ? body['model'] : '(none)', body, validate);
   else checkQueueFields(body);
 }
 
@@ -155,7 +207,12 @@ export function validateQueueBody(body: Record<string, unknown>, options: Enqueu
  * BadRequestError, InsufficientCreditsError, OutcomeUnknownError (5xx, reset or timeout while in
  * flight, unusable answer: check `queue.list()`), TimeoutError, AbortError.
  */
-export function enqueueGenerations(t: Transport, body: Record<string, unknown>, options?: EnqueueOptions, validate?: CompiledValidator | null): APIPromise<EnqueueResponse> {
+export function enqueueGenerations(
+  t: Transport,
+  body: Record<string, unknown>,
+  options?: EnqueueOptions,
+  validate?: CompiledValidator | null,
+): APIPromise<EnqueueResponse> {
   try {
     validateQueueBody(body, options, validate);
   } catch (err) {
@@ -175,8 +232,14 @@ export function enqueueRequest(body: Record<string, unknown>): HttpRequest {
  * @returns `{ count, generations }`.
  * @throws AuthenticationError, PermissionDeniedError, TimeoutError, AbortError, ConnectionError.
  */
-export function listGenerations(t: Transport, params: QueueListParams = {}, options?: RequestOptions): APIPromise<QueueListResponse> {
-  return APIPromise.from(t.request({ method: 'GET', path: '/api/ai/queue', query: { ...params }, expect: queueList }, options));
+export function listGenerations(
+  t: Transport,
+  params: QueueListParams = {},
+  options?: RequestOptions,
+): APIPromise<QueueListResponse> {
+  return APIPromise.from(
+    t.request({ method: 'GET', path: '/api/ai/queue', query: { ...params }, expect: queueList }, options),
+  );
 }
 
 /**
@@ -186,7 +249,14 @@ export function listGenerations(t: Transport, params: QueueListParams = {}, opti
  * SDKError, before sending, when `generationId` is empty, `.` or `..` (or decodes to one).
  */
 export function getGeneration(t: Transport, generationId: string, options?: RequestOptions): APIPromise<Generation> {
-  return guarded(() => APIPromise.from(t.request({ method: 'GET', path: `/api/ai/queue/${encodePath(generationId, 'generation_id')}`, expect: generation }, options)));
+  return guarded(() =>
+    APIPromise.from(
+      t.request(
+        { method: 'GET', path: `/api/ai/queue/${encodePath(generationId, 'generation_id')}`, expect: generation },
+        options,
+      ),
+    ),
+  );
 }
 
 /**
@@ -198,10 +268,23 @@ export function getGeneration(t: Transport, generationId: string, options?: Requ
  * `generationId` is empty, `.` or `..` (or decodes to one), or when `t` has no `state` (see
  * `Transport.state`).
  */
-export function cancelGeneration(t: Transport, generationId: string, options?: RequestOptions): APIPromise<CancelResponse> {
+export function cancelGeneration(
+  t: Transport,
+  generationId: string,
+  options?: RequestOptions,
+): APIPromise<CancelResponse> {
   return guarded(() => {
     const state = stateOf(t);
-    const call = APIPromise.from(t.request<CancelResponse>({ method: 'DELETE', path: `/api/ai/queue/${encodePath(generationId, 'generation_id')}`, expect: isObjectBody('a cancel response') }, options));
+    const call = APIPromise.from(
+      t.request<CancelResponse>(
+        {
+          method: 'DELETE',
+          path: `/api/ai/queue/${encodePath(generationId, 'generation_id')}`,
+          expect: isObjectBody('a cancel response'),
+        },
+        options,
+      ),
+    );
     // Noted as soon as the cancel succeeds (before the caller's continuation runs), whatever the caller reads.
     call.then(
       () => state.noteCancelled(generationId),
@@ -218,14 +301,25 @@ export function cancelGeneration(t: Transport, generationId: string, options?: R
  * object); SDKError, before sending, when `id` is empty, `.` or `..` (or decodes to one).
  */
 export function retrieveModel(t: Transport, id: string, options?: RequestOptions): APIPromise<Model> {
-  return guarded(() => APIPromise.from(t.request<Record<string, unknown>>({ method: 'GET', path: `/api/ai/models/${encodePath(id, 'id')}`, expect: isObjectBody('a model object') }, options)).map(normaliseModel));
+  return guarded(() =>
+    APIPromise.from(
+      t.request<Record<string, unknown>>(
+        { method: 'GET', path: `/api/ai/models/${encodePath(id, 'id')}`, expect: isObjectBody('a model object') },
+        options,
+      ),
+    ).map(normaliseModel),
+  );
 }
 
 /** Normalise a model object: the schema under `request_schema` (the service uses either name). */
 export function normaliseModel(raw: Record<string, unknown>): Model {
   const { json_request_schema, request_schema, ...rest } = raw;
   const schema = (request_schema ?? json_request_schema ?? null) as Model['request_schema'];
-  return { ...rest, id: String(rest['id'] ?? ''), request_schema: schema } as Model;
+  return {
+    ...rest,
+    id: typeof rest['id'] === 'string' || typeof rest['id'] === 'number' ? String(rest['id']) : '',
+    request_schema: schema,
+  };
 }
 
 /**
@@ -236,7 +330,12 @@ export function normaliseModel(raw: Record<string, unknown>): Model {
  * PermissionDeniedError, InsufficientCreditsError, OutcomeUnknownError, TimeoutError, AbortError;
  * SDKError, before sending, when `namespace` or `repo_name` is empty, `.` or `..` (or decodes to one).
  */
-export function createFineTune(t: Transport, ref: RepoRef, body: FineTuneCreateParams, options?: RequestOptions): APIPromise<FineTune> {
+export function createFineTune(
+  t: Transport,
+  ref: RepoRef,
+  body: FineTuneCreateParams,
+  options?: RequestOptions,
+): APIPromise<FineTune> {
   return guarded(() => {
     const path = `/api/repos/${encodePath(ref.namespace, 'namespace')}/${encodePath(ref.repo_name, 'repo_name')}/fine_tunes`;
     return APIPromise.from(t.request({ method: 'POST', path, body, expect: isObjectBody('a fine-tune') }, options));
@@ -250,7 +349,11 @@ export function createFineTune(t: Transport, ref: RepoRef, body: FineTuneCreateP
  * @throws NotFoundError when the fine-tune does not exist; OutcomeUnknownError, TimeoutError, AbortError;
  * SDKError, before sending, when `namespace`, `repo_name` or `id` is empty, `.` or `..` (or decodes to one).
  */
-export function tokenizeFineTune(t: Transport, ref: RepoRef & { id: string }, options?: RequestOptions): APIPromise<FineTune> {
+export function tokenizeFineTune(
+  t: Transport,
+  ref: RepoRef & { id: string },
+  options?: RequestOptions,
+): APIPromise<FineTune> {
   return guarded(() => {
     const path = `/api/repos/${encodePath(ref.namespace, 'namespace')}/${encodePath(ref.repo_name, 'repo_name')}/fine_tunes/${encodePath(ref.id, 'id')}/tokenize`;
     return APIPromise.from(t.request({ method: 'POST', path, expect: isObjectBody('a fine-tune') }, options));

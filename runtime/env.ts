@@ -29,5 +29,7 @@ export function isBrowser(): boolean {
   };
   if (g.Deno !== undefined || g.Bun !== undefined) return false;
   if (typeof g.process?.versions?.node === 'string') return false;
-  return typeof g.window !== 'undefined' && typeof g.window.document !== 'undefined' && typeof g.navigator !== 'undefined';
+  return (
+    typeof g.window !== 'undefined' && typeof g.window.document !== 'undefined' && typeof g.navigator !== 'undefined'
+  );
 }

@@ -35,6 +35,8 @@ function summarizeCause(r: Redactor, cause: unknown, depth = 0): string | undefi
     const inner = summarizeCause(r, (cause as { cause?: unknown }).cause, depth + 1);
     return `${cause.name}: ${truncate(r.text(String(cause.message)))}${typeof code === 'string' ? ` (${code})` : ''}${inner ? `; caused by ${inner}` : ''}`;
   }
+  // Anything else thrown is shown as the language shows it (a custom toString included).
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string
   return truncate(r.text(typeof cause === 'string' ? cause : String(cause)));
 }
 
@@ -72,7 +74,10 @@ export class SDKError extends Error {
     const cause = options?.cause;
     const r = options?.redactor ?? redactorOf(cause) ?? Redactor.NONE;
     r.errorChain(cause);
-    super(r.text(message), cause === undefined ? undefined : { cause: typeof cause === 'string' ? r.text(cause) : cause });
+    super(
+      r.text(message),
+      cause === undefined ? undefined : { cause: typeof cause === 'string' ? r.text(cause) : cause },
+    );
     redactors.set(this, r);
   }
 
@@ -97,7 +102,12 @@ export class SDKError extends Error {
 // details of `toJSON` (never the raw headers nor the raw cause). Defined off the class body so that
 // the declarations need no symbol-keyed member.
 Object.defineProperty(SDKError.prototype, Symbol.for('nodejs.util.inspect.custom'), {
-  value: function inspectError(this: SDKError, _depth: number, options: object | undefined, inspect?: (value: unknown, options?: object) => string): string {
+  value: function inspectError(
+    this: SDKError,
+    _depth: number,
+    options: object | undefined,
+    inspect?: (value: unknown, options?: object) => string,
+  ): string {
     const { name: _n, message: _m, ...rest } = this.toJSON();
     const head = this.stack ?? `${this.name}: ${this.message}`;
     if (Object.keys(rest).length === 0) return head;
@@ -124,7 +134,13 @@ export interface APIErrorInit extends SDKErrorOptions {
  * name), `request-id`, `x-amzn-requestid` and `x-amz-request-id` (AWS front ends), and `cf-ray`
  * (Cloudflare's id of the request, also useful to the service's support).
  */
-export const REQUEST_ID_HEADERS: readonly string[] = Object.freeze(['x-request-id', 'request-id', 'x-amzn-requestid', 'x-amz-request-id', 'cf-ray']);
+export const REQUEST_ID_HEADERS: readonly string[] = Object.freeze([
+  'x-request-id',
+  'request-id',
+  'x-amzn-requestid',
+  'x-amz-request-id',
+  'cf-ray',
+]);
 
 /** The request id of a response (see `REQUEST_ID_HEADERS`), or undefined when it sent none. */
 export function requestIdOf(headers: Headers | undefined | null): string | undefined {
@@ -331,12 +347,19 @@ export class OutcomeUnknownError extends APIError {
    * The message says the outcome is unknown, that the request was not resent and, for the queue,
    * to check `queue.list`.
    */
-  static from(request: { method: string; path: string }, cause: APIError, reason: OutcomeUnknownReason): OutcomeUnknownError {
+  static from(
+    request: { method: string; path: string },
+    cause: APIError,
+    reason: OutcomeUnknownReason,
+  ): OutcomeUnknownError {
     const what =
-      reason === 'server_error' ? `the server answered ${cause.status ?? 'an error'} (${cause.message})`
-      : reason === 'timeout' ? 'it timed out while the request was in flight'
-      : reason === 'invalid_response' ? `the server answered ${cause.status ?? 'a success status'} with a body the SDK cannot use (${cause.message})`
-      : `the request failed without an answer (${cause.message})`;
+      reason === 'server_error'
+        ? `the server answered ${cause.status ?? 'an error'} (${cause.message})`
+        : reason === 'timeout'
+          ? 'it timed out while the request was in flight'
+          : reason === 'invalid_response'
+            ? `the server answered ${cause.status ?? 'a success status'} with a body the SDK cannot use (${cause.message})`
+            : `the request failed without an answer (${cause.message})`;
     const hint = request.path.startsWith('/api/ai/queue')
       ? ' Check client.queue.list() for the generations before enqueueing again.'
       : ' Check whether it took effect before sending it again.';
@@ -362,7 +385,9 @@ export class ValidationError extends SDKError {
   readonly model: string;
   readonly issues: ValidationIssue[];
   constructor(model: string, issues: ValidationIssue[]) {
-    super(`Invalid parameters for model ${model}:\n` + issues.map((i) => `  ${i.pointer || '/'}: ${i.message}`).join('\n'));
+    super(
+      `Invalid parameters for model ${model}:\n` + issues.map((i) => `  ${i.pointer || '/'}: ${i.message}`).join('\n'),
+    );
     this.model = model;
     this.issues = issues;
   }
@@ -400,15 +425,21 @@ function rawMessage(body: unknown, fallback: string): string {
     if (typeof err === 'string' && err) return err;
     if (err && typeof err === 'object') {
       const e = err as Record<string, unknown>;
-      for (const k of ['message', 'title', 'detail']) if (typeof e[k] === 'string' && e[k]) return e[k] as string;
+      for (const k of ['message', 'title', 'detail']) if (typeof e[k] === 'string' && e[k]) return e[k];
     }
-    for (const k of ['message', 'detail', 'title', 'status_message']) if (typeof b[k] === 'string' && b[k]) return b[k] as string;
+    for (const k of ['message', 'detail', 'title', 'status_message']) if (typeof b[k] === 'string' && b[k]) return b[k];
   }
   return fallback;
 }
 
 /** Map a response status (and its message) to the error class that means it, redacted with `redactor` (the transport's secrets). */
-export function errorFromResponse(status: number, body: unknown, headers: Headers, request: { method: string; path: string }, redactor: Redactor = Redactor.NONE): APIError {
+export function errorFromResponse(
+  status: number,
+  body: unknown,
+  headers: Headers,
+  request: { method: string; path: string },
+  redactor: Redactor = Redactor.NONE,
+): APIError {
   const message = messageFromBody(body, `HTTP ${status}`, redactor);
   const init: APIErrorInit = { status, body, headers, request, redactor };
   if (status === 402 || /\bcredit/i.test(message)) return new InsufficientCreditsError(message, init);

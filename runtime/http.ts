@@ -76,11 +76,14 @@ export function isIdempotent(req: HttpRequest): boolean {
  * `DELETE /api/ai/`), so it is refused before anything is sent.
  */
 export function encodePath(segment: string, name = 'path parameter'): string {
-  if (typeof segment !== 'string') throw new SDKError(`${name} must be a string, got ${segment === null ? 'null' : typeof segment}`);
+  if (typeof segment !== 'string')
+    throw new SDKError(`${name} must be a string, got ${segment === null ? 'null' : typeof segment}`);
   let decoded = segment;
   for (let round = 0; round < 4; round++) {
     if (decoded === '' || decoded === '.' || decoded === '..') {
-      throw new SDKError(`${name} must not be empty, "." or "..", nor decode to one of them (it is a path segment of the request): got ${JSON.stringify(segment.slice(0, 100))}`);
+      throw new SDKError(
+        `${name} must not be empty, "." or "..", nor decode to one of them (it is a path segment of the request): got ${JSON.stringify(segment.slice(0, 100))}`,
+      );
     }
     if (!decoded.includes('%')) break;
     try {
@@ -107,7 +110,9 @@ export function surelyNotSent(err: unknown): boolean {
   if (typeof cause.code === 'string' && NOT_SENT_CODES.has(cause.code)) {
     // An AggregateError (several addresses tried) counts only when every attempt was refused.
     if (!Array.isArray(cause.errors)) return true;
-    return cause.errors.every((e) => typeof (e as { code?: unknown })?.code === 'string' && NOT_SENT_CODES.has((e as { code: string }).code));
+    return cause.errors.every(
+      (e) => typeof (e as { code?: unknown })?.code === 'string' && NOT_SENT_CODES.has((e as { code: string }).code),
+    );
   }
   return false;
 }
@@ -185,7 +190,9 @@ export class Http {
 
   /** The full URL of a request. */
   url(req: HttpRequest): string {
-    const query = req.query ? Object.entries(req.query).filter((e): e is [string, string | number] => e[1] !== undefined) : [];
+    const query = req.query
+      ? Object.entries(req.query).filter((e): e is [string, string | number] => e[1] !== undefined)
+      : [];
     if (query.length === 0) return this.baseUrl + req.path;
     const url = new URL(this.baseUrl + req.path);
     for (const [k, v] of query) url.searchParams.set(k, String(v));
@@ -248,7 +255,12 @@ export class Http {
       throw error;
     }
     if (hooks && hooks.onResponse.length > 0) {
-      const context = { request: hookRequest!, response: res, durationMs: elapsed(started), requestId: requestIdOf(res.headers) };
+      const context = {
+        request: hookRequest!,
+        response: res,
+        durationMs: elapsed(started),
+        requestId: requestIdOf(res.headers),
+      };
       try {
         for (const hook of hooks.onResponse) await hook(context);
       } catch (err) {
@@ -266,16 +278,27 @@ export class Http {
       }
       log?.response(req, res, attempt, started, text);
       const init = { status: res.status, headers: res.headers, request, redactor };
-      if (text.trim() === '') throw new InvalidResponseError(`The response to ${req.method} ${req.path} has an empty body (status ${res.status}); a JSON body was expected`, { ...init, body: text });
+      if (text.trim() === '')
+        throw new InvalidResponseError(
+          `The response to ${req.method} ${req.path} has an empty body (status ${res.status}); a JSON body was expected`,
+          { ...init, body: text },
+        );
       let parsed: unknown;
       try {
         parsed = JSON.parse(text);
       } catch (err) {
-        throw new InvalidResponseError(`Invalid JSON in the response to ${req.method} ${req.path}`, { ...init, body: truncate(redactor.text(text), MAX_ERROR_BODY_BYTES), cause: redactedJsonError(err, text, redactor) });
+        throw new InvalidResponseError(`Invalid JSON in the response to ${req.method} ${req.path}`, {
+          ...init,
+          body: truncate(redactor.text(text), MAX_ERROR_BODY_BYTES),
+          cause: redactedJsonError(err, text, redactor),
+        });
       }
       const problem = parsed === null ? 'the body is null' : req.expect?.(parsed);
       if (problem !== undefined) {
-        throw new InvalidResponseError(`Unexpected response to ${req.method} ${req.path}: ${problem}`, { ...init, body: parsed });
+        throw new InvalidResponseError(`Unexpected response to ${req.method} ${req.path}: ${problem}`, {
+          ...init,
+          body: parsed,
+        });
       }
       return { data: parsed, response: res, text };
     }
@@ -283,7 +306,8 @@ export class Http {
       void res.body?.cancel().catch(() => undefined);
       log?.response(req, res, attempt, started, undefined);
       const location = res.headers.get('location') ?? undefined;
-      const where = location === undefined ? 'another location (the runtime hides which)' : truncate(redactor.text(location), 500);
+      const where =
+        location === undefined ? 'another location (the runtime hides which)' : truncate(redactor.text(location), 500);
       throw new RedirectError(
         `${req.method} ${req.path} was answered with a redirect${res.status ? ` (${res.status})` : ''} to ${where}. The SDK does not follow redirects; set baseUrl to the final address.`,
         { status: res.status || undefined, headers: res.headers, request, location, redactor },
@@ -332,13 +356,16 @@ export async function readText(
   // Fast path: a declared length within the limit is enforced by the runtime's HTTP parser.
   if (!encoded && Number.isFinite(declared) && declared <= limit) return { text: await res.text(), truncated: false };
   const tooLarge = () =>
-    new ResponseTooLargeError(`The response to ${request.method} ${request.path} is larger than maxResponseBytes (${limit} bytes); the SDK stopped reading it`, {
-      status: res.status,
-      headers: res.headers,
-      request,
-      limitBytes: limit,
-      redactor,
-    });
+    new ResponseTooLargeError(
+      `The response to ${request.method} ${request.path} is larger than maxResponseBytes (${limit} bytes); the SDK stopped reading it`,
+      {
+        status: res.status,
+        headers: res.headers,
+        request,
+        limitBytes: limit,
+        redactor,
+      },
+    );
   if (!truncateInstead && !encoded && Number.isFinite(declared) && declared > limit) {
     void body.cancel().catch(() => undefined);
     throw tooLarge();
@@ -392,8 +419,10 @@ export function failure(
   redactor: Redactor = Redactor.NONE,
 ): Error {
   if (err instanceof APIError || err instanceof AbortError) return err;
-  if (why.timedOut()) return new TimeoutError(`${request.method} ${request.path} timed out`, { request, cause: err, redactor });
-  if (why.userSignal?.aborted) return new AbortError(`${request.method} ${request.path} was aborted`, { cause: err, redactor });
+  if (why.timedOut())
+    return new TimeoutError(`${request.method} ${request.path} timed out`, { request, cause: err, redactor });
+  if (why.userSignal?.aborted)
+    return new AbortError(`${request.method} ${request.path} was aborted`, { cause: err, redactor });
   const what = `${request.method} ${request.path}`;
   const message = err instanceof Error ? err.message : String(err);
   if (codeOf(err) === undefined && err instanceof TypeError && isBrowser()) {
@@ -405,6 +434,12 @@ export function failure(
     );
   }
   const detail = err instanceof Error && err.cause instanceof Error ? err.cause.message : message;
-  const prefix = phase === 'request' ? `Connection error on ${what}` : `The response to ${what} was cut while it was read`;
-  return new ConnectionError(`${prefix}: ${detail}`, { request, cause: err, notSent: phase === 'request' && surelyNotSent(err), redactor });
+  const prefix =
+    phase === 'request' ? `Connection error on ${what}` : `The response to ${what} was cut while it was read`;
+  return new ConnectionError(`${prefix}: ${detail}`, {
+    request,
+    cause: err,
+    notSent: phase === 'request' && surelyNotSent(err),
+    redactor,
+  });
 }

@@ -27,7 +27,16 @@ export * from './chat-accumulate.ts';
 export * from './endpoints.ts';
 export * from './errors.ts';
 export * from './fine-tunes.ts';
-export type { BeforeRetryHook, HookOptions, HookRequest, HookResponse, Hooks, OnRequestHook, OnResponseHook, RetryContext } from './hooks.ts';
+export type {
+  BeforeRetryHook,
+  HookOptions,
+  HookRequest,
+  HookResponse,
+  Hooks,
+  OnRequestHook,
+  OnResponseHook,
+  RetryContext,
+} from './hooks.ts';
 export * from './http.ts';
 export { DEFAULT_LOG_LEVEL, type Logger, type LogLevel } from './log.ts'; // the rest of log (and log-lines, loaded on demand) is internal
 export * from './options.ts';

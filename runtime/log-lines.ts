@@ -41,7 +41,7 @@ const cut = (text: string, max: number): string =>
 const since = (started: number): number => Math.round((performance.now() - started) * 10) / 10;
 /** The error's fields an `APIError` has (read by shape; see the imports). */
 const apiFields = (err: unknown): Partial<Pick<APIError, 'status' | 'requestId'>> =>
-  err !== null && typeof err === 'object' ? (err as Partial<APIError>) : {};
+  err !== null && typeof err === 'object' ? err : {};
 
 const PREFIX = 'oxen-inference-sdk:';
 const MAX_LOGGED_STRING = 1_000;

@@ -106,7 +106,11 @@ export type TimedEndpoint = 'chat' | 'images' | 'videos';
  * minutes; the description gives no time; a stream's timeout covers the whole stream). Used unless
  * the client's `timeoutMs` or the call's `timeoutMs` is set.
  */
-export const DEFAULT_TIMEOUTS_MS: Readonly<Record<TimedEndpoint, number>> = Object.freeze({ chat: 600_000, images: 300_000, videos: 1_200_000 });
+export const DEFAULT_TIMEOUTS_MS: Readonly<Record<TimedEndpoint, number>> = Object.freeze({
+  chat: 600_000,
+  images: 300_000,
+  videos: 1_200_000,
+});
 /** Default number of retries of a retryable call. */
 export const DEFAULT_MAX_RETRIES = 2;
 /** Default base delay of the retry backoff, in milliseconds. */
@@ -148,10 +152,14 @@ export function checkBaseUrl(raw: string): string {
     throw new SDKError(`baseUrl ${JSON.stringify(shown)} must use https: (got ${url.protocol})`);
   }
   if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
-    throw new SDKError(`baseUrl ${JSON.stringify(shown)} must use https: plain http: would send the API key and your data unencrypted; http: is allowed only to a loopback host (localhost, 127.0.0.1, [::1])`);
+    throw new SDKError(
+      `baseUrl ${JSON.stringify(shown)} must use https: plain http: would send the API key and your data unencrypted; http: is allowed only to a loopback host (localhost, 127.0.0.1, [::1])`,
+    );
   }
-  if (url.username !== '' || url.password !== '') throw new SDKError(`baseUrl must not contain credentials (user:password@); pass apiKey instead`);
-  if (url.search !== '' || url.hash !== '') throw new SDKError(`baseUrl ${JSON.stringify(shown)} must not have a query or a fragment`);
+  if (url.username !== '' || url.password !== '')
+    throw new SDKError(`baseUrl must not contain credentials (user:password@); pass apiKey instead`);
+  if (url.search !== '' || url.hash !== '')
+    throw new SDKError(`baseUrl ${JSON.stringify(shown)} must not have a query or a fragment`);
   return url.href.replace(/\/+$/, '');
 }
 
@@ -159,7 +167,9 @@ export function checkBaseUrl(raw: string): string {
 function count(name: string, value: number | undefined, fallback: number, allowInfinity = false): number {
   if (value === undefined) return fallback;
   if (typeof value !== 'number' || Number.isNaN(value) || value < 0 || (!allowInfinity && !Number.isFinite(value))) {
-    throw new SDKError(`${name} must be a non-negative number${allowInfinity ? ' (or Infinity)' : ''}, got ${String(value)}`);
+    throw new SDKError(
+      `${name} must be a non-negative number${allowInfinity ? ' (or Infinity)' : ''}, got ${String(value)}`,
+    );
   }
   return value;
 }
@@ -223,7 +233,12 @@ export function resolveOptions(options: ClientOptions): ResolvedOptions {
     maxRetries: count('maxRetries', options.maxRetries, DEFAULT_MAX_RETRIES, true),
     retryBaseDelayMs: count('retryBaseDelayMs', options.retryBaseDelayMs, DEFAULT_RETRY_BASE_DELAY_MS),
     retryMaxDelayMs: count('retryMaxDelayMs', options.retryMaxDelayMs, DEFAULT_RETRY_MAX_DELAY_MS),
-    eventStreamIdleTimeoutMs: count('eventStreamIdleTimeoutMs', options.eventStreamIdleTimeoutMs, DEFAULT_EVENT_STREAM_IDLE_TIMEOUT_MS, true),
+    eventStreamIdleTimeoutMs: count(
+      'eventStreamIdleTimeoutMs',
+      options.eventStreamIdleTimeoutMs,
+      DEFAULT_EVENT_STREAM_IDLE_TIMEOUT_MS,
+      true,
+    ),
     maxResponseBytes: count('maxResponseBytes', options.maxResponseBytes, DEFAULT_MAX_RESPONSE_BYTES, true),
   };
 }

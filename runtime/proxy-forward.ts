@@ -123,6 +123,8 @@ export async function forward(settings: ForwardSettings, call: ForwardCall): Pro
   } catch (err) {
     return failed(err);
   }
+  // The request body is not needed once sent: an event stream answered below may be held open for hours.
+  // eslint-disable-next-line no-useless-assignment
   body = undefined;
   if (upstream.type === 'opaqueredirect' || (upstream.status >= 300 && upstream.status < 400)) {
     settle();
@@ -145,13 +147,10 @@ export async function forward(settings: ForwardSettings, call: ForwardCall): Pro
       return failed(err);
     }
     settle();
-    return new Response(
-      redactedErrorText(read.bytes ?? new Uint8Array(0), read.truncated, settings.redactor),
-      {
-        status: upstream.status,
-        headers: out,
-      },
-    );
+    return new Response(redactedErrorText(read.bytes ?? new Uint8Array(0), read.truncated, settings.redactor), {
+      status: upstream.status,
+      headers: out,
+    });
   }
   if (!upstream.body) {
     settle();

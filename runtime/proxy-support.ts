@@ -69,7 +69,11 @@ export async function readLimited(
  * on the whole text read, and when the body went on past the cut, a secret's start left at the
  * end (read only in part, so not recognisable as a whole) is replaced too (`Redactor.cutText`).
  */
-export function redactedErrorText(bytes: Uint8Array, truncated: boolean, redactor: Pick<Redactor, 'text' | 'cutText'>): string {
+export function redactedErrorText(
+  bytes: Uint8Array,
+  truncated: boolean,
+  redactor: Pick<Redactor, 'text' | 'cutText'>,
+): string {
   const text = new TextDecoder().decode(bytes);
   return truncated ? redactor.cutText(text) : redactor.text(text);
 }

@@ -120,13 +120,33 @@ export class Run {
       if (typeof d.url !== 'string' || d.url === '') {
         // The service reported success but no output URL: the output cannot be fetched.
         const shown = truncate(JSON.stringify(data));
-        this.settle({ generation_id: t.id, index: t.index, status: 'lost', reason: 'invalid_event', message: `The completion event says succeeded but has no url string, so the output cannot be fetched: ${shown}` });
+        this.settle({
+          generation_id: t.id,
+          index: t.index,
+          status: 'lost',
+          reason: 'invalid_event',
+          message: `The completion event says succeeded but has no url string, so the output cannot be fetched: ${shown}`,
+        });
         return;
       }
-      this.settle({ generation_id: t.id, index: t.index, status: 'succeeded', url: d.url, media_type: d.media_type, model: typeof d.model === 'string' ? d.model : '' });
+      this.settle({
+        generation_id: t.id,
+        index: t.index,
+        status: 'succeeded',
+        url: d.url,
+        media_type: d.media_type,
+        model: typeof d.model === 'string' ? d.model : '',
+      });
     } else {
       const d = data as { error?: unknown; status?: unknown; media_type: string };
-      const error = data.status === 'failed' ? String(d.error ?? 'failed') : `unexpected completion status ${JSON.stringify(d.status)}`;
+      const error =
+        data.status === 'failed'
+          ? typeof d.error === 'string'
+            ? d.error
+            : d.error === undefined || d.error === null
+              ? 'failed'
+              : JSON.stringify(d.error)
+          : `unexpected completion status ${JSON.stringify(d.status)}`;
       this.settle({ generation_id: t.id, index: t.index, status: 'failed', error, media_type: d.media_type });
     }
   }

@@ -6,7 +6,14 @@
  */
 import { enqueueRequest, validateQueueBody } from './endpoints.ts';
 import { AbortError, OutcomeUnknownError, SDKError, TimeoutError } from './errors.ts';
-import { QUEUE_RUN_DEFAULT_TIMEOUT_MS, QueueRunAbortError, QueueRunTimeoutError, type QueueFollowOptions, type QueueRunOptions, type QueueRunOutcome } from './queue-outcomes.ts';
+import {
+  QUEUE_RUN_DEFAULT_TIMEOUT_MS,
+  QueueRunAbortError,
+  QueueRunTimeoutError,
+  type QueueFollowOptions,
+  type QueueRunOptions,
+  type QueueRunOutcome,
+} from './queue-outcomes.ts';
 import { machineryOf, type QueueMachinery } from './queue-reconcile.ts';
 import { Run } from './queue-run-state.ts';
 import { CallScope, type RequestOptions } from './scope.ts';
@@ -50,13 +57,21 @@ import type { CompiledValidator } from './validation.ts';
  * (default one hour) and `QueueRunAbortError` (an `AbortError`) when `signal` aborts: both carry
  * the outcomes `settled` so far and the ids still `pending`, which continue on the server.
  */
-export async function runGenerations(t: Transport, body: Record<string, unknown>, options: QueueRunOptions = {}, validate?: CompiledValidator | null): Promise<QueueRunOutcome[]> {
+export async function runGenerations(
+  t: Transport,
+  body: Record<string, unknown>,
+  options: QueueRunOptions = {},
+  validate?: CompiledValidator | null,
+): Promise<QueueRunOutcome[]> {
   validateQueueBody(body, options, validate);
   const m = machineryOf(t);
   const { coordinator, reconcileSoon } = m;
   const { run, scope, interrupted } = start('queue.run', t, options);
   const namespace = body['target_namespace'];
-  run.listParams = { model: String(body['model']), ...(typeof namespace === 'string' && namespace !== '' ? { namespace } : {}) };
+  run.listParams = {
+    model: String(body['model']),
+    ...(typeof namespace === 'string' && namespace !== '' ? { namespace } : {}),
+  };
   let enqueueToken: symbol | undefined;
   try {
     // 1. Subscribe first, and wait until the stream is connected.
@@ -76,8 +91,17 @@ export async function runGenerations(t: Transport, body: Record<string, unknown>
       if (scope.signal.aborted && (err instanceof AbortError || err instanceof TimeoutError)) {
         const what = { method: request.method, path: request.path };
         // The run's timeout ended the enqueue while it was in flight: it may have been processed.
-        if (scope.timedOut()) throw OutcomeUnknownError.from(what, new TimeoutError(`queue.run timed out after ${scope.timeoutMs} ms`, { request: what }), 'timeout');
-        throw new QueueRunAbortError('queue.run was aborted while the enqueue was in flight: its outcome is unknown; check client.queue.list() before enqueueing again', [], []);
+        if (scope.timedOut())
+          throw OutcomeUnknownError.from(
+            what,
+            new TimeoutError(`queue.run timed out after ${scope.timeoutMs} ms`, { request: what }),
+            'timeout',
+          );
+        throw new QueueRunAbortError(
+          'queue.run was aborted while the enqueue was in flight: its outcome is unknown; check client.queue.list() before enqueueing again',
+          [],
+          [],
+        );
       }
       throw err;
     }
@@ -85,7 +109,13 @@ export async function runGenerations(t: Transport, body: Record<string, unknown>
     const continuous = coordinator.continuous(started.epoch);
     res.generations.forEach((g, index) => {
       if (run.tracked.has(g.generation_id)) return; // listed twice: followed once
-      run.tracked.set(g.generation_id, { id: g.generation_id, index, gap: !continuous, checking: false, graceTimer: undefined });
+      run.tracked.set(g.generation_id, {
+        id: g.generation_id,
+        index,
+        gap: !continuous,
+        checking: false,
+        graceTimer: undefined,
+      });
       run.order.push(g.generation_id);
     });
     run.progress({ type: 'enqueued', generation_ids: [...run.order] });
@@ -98,7 +128,12 @@ export async function runGenerations(t: Transport, body: Record<string, unknown>
     if (!continuous || !complete) reconcileSoon(run);
 
     // 3. Let the caller persist the ids, then wait for every outcome.
-    if (options.onEnqueued) await untilAborted(Promise.resolve().then(() => options.onEnqueued!([...run.order])), scope.signal, interrupted);
+    if (options.onEnqueued)
+      await untilAborted(
+        Promise.resolve().then(() => options.onEnqueued!([...run.order])),
+        scope.signal,
+        interrupted,
+      );
     return await waitForOutcomes(m, run, scope, interrupted);
   } finally {
     if (enqueueToken) coordinator.endEnqueue(enqueueToken);
@@ -126,7 +161,11 @@ export async function runGenerations(t: Transport, body: Record<string, unknown>
  * or `ConnectionError` after `maxRetries` retries); `QueueRunTimeoutError` after `timeoutMs`
  * (default one hour) and `QueueRunAbortError` when `signal` aborts, with `settled` and `pending`.
  */
-export async function followGenerations(t: Transport, generationIds: readonly string[], options: QueueFollowOptions = {}): Promise<QueueRunOutcome[]> {
+export async function followGenerations(
+  t: Transport,
+  generationIds: readonly string[],
+  options: QueueFollowOptions = {},
+): Promise<QueueRunOutcome[]> {
   const ids = checkIds(generationIds);
   if (ids.length === 0) return [];
   const m = machineryOf(t);
@@ -154,17 +193,24 @@ export async function followGenerations(t: Transport, generationIds: readonly st
 
 /** The ids of `queue.follow`, checked. @throws SDKError naming the bad entry. */
 function checkIds(ids: readonly string[]): string[] {
-  if (!Array.isArray(ids)) throw new SDKError(`queue.follow expects an array of generation ids, got ${ids === null ? 'null' : typeof ids}`);
+  if (!Array.isArray(ids))
+    throw new SDKError(`queue.follow expects an array of generation ids, got ${ids === null ? 'null' : typeof ids}`);
   ids.forEach((id, i) => {
     if (typeof id !== 'string' || id === '' || id === '.' || id === '..') {
-      throw new SDKError(`queue.follow: generationIds[${i}] must be a generation id (a non-empty string other than "." and ".."), got ${typeof id === 'string' ? JSON.stringify(id) : typeof id}`);
+      throw new SDKError(
+        `queue.follow: generationIds[${i}] must be a generation id (a non-empty string other than "." and ".."), got ${typeof id === 'string' ? JSON.stringify(id) : typeof id}`,
+      );
     }
   });
-  return [...ids];
+  return [...(ids as string[])];
 }
 
 /** The run, its scope (timeout + signal) and the error that describes an interruption. */
-function start(what: 'queue.run' | 'queue.follow', t: Transport, options: QueueFollowOptions): { run: Run; scope: CallScope; interrupted: () => Error } {
+function start(
+  what: 'queue.run' | 'queue.follow',
+  t: Transport,
+  options: QueueFollowOptions,
+): { run: Run; scope: CallScope; interrupted: () => Error } {
   const scope = new CallScope(options.signal, options.timeoutMs ?? QUEUE_RUN_DEFAULT_TIMEOUT_MS);
   const maxRetries = options.maxRetries ?? t.settings.maxRetries;
   const run = new Run(options, maxRetries);
@@ -173,7 +219,12 @@ function start(what: 'queue.run' | 'queue.follow', t: Transport, options: QueueF
   const interrupted = (): Error => {
     const settled = run.order.map((id) => run.outcomes.get(id)).filter((o): o is QueueRunOutcome => o !== undefined);
     const pending = run.order.filter((id) => !run.outcomes.has(id));
-    const state = run.order.length === 0 ? (what === 'queue.run' ? 'before the generations were enqueued' : 'before the generations were followed') : `with ${pending.length} of ${run.order.length} generations pending`;
+    const state =
+      run.order.length === 0
+        ? what === 'queue.run'
+          ? 'before the generations were enqueued'
+          : 'before the generations were followed'
+        : `with ${pending.length} of ${run.order.length} generations pending`;
     return scope.timedOut()
       ? new QueueRunTimeoutError(`${what} timed out after ${scope.timeoutMs} ms ${state}`, settled, pending)
       : new QueueRunAbortError(`${what} was aborted ${state}`, settled, pending);
@@ -207,9 +258,15 @@ async function untilAborted<T>(p: Promise<T>, signal: AbortSignal, interrupted: 
 }
 
 /** Wait for every outcome, reconciling periodically so that nothing waits forever. */
-async function waitForOutcomes(m: QueueMachinery, run: Run, scope: CallScope, interrupted: () => Error): Promise<QueueRunOutcome[]> {
+async function waitForOutcomes(
+  m: QueueMachinery,
+  run: Run,
+  scope: CallScope,
+  interrupted: () => Error,
+): Promise<QueueRunOutcome[]> {
   const interval = run.options.reconcileIntervalMs ?? 30_000;
-  const timer = interval > 0 && Number.isFinite(interval) ? setInterval(() => m.reconcileSoon(run), interval) : undefined;
+  const timer =
+    interval > 0 && Number.isFinite(interval) ? setInterval(() => m.reconcileSoon(run), interval) : undefined;
   try {
     const aborted = new Promise<void>((resolve) => {
       if (scope.signal.aborted) resolve();
@@ -219,7 +276,7 @@ async function waitForOutcomes(m: QueueMachinery, run: Run, scope: CallScope, in
       await Promise.race([run.changed(), aborted]);
     }
     if (run.done) return run.order.map((id) => run.outcomes.get(id)!);
-    if (run.failure !== undefined) throw run.failure;
+    if (run.failure !== undefined) throw run.failure as unknown; // what the run failed with, as thrown
     throw interrupted();
   } finally {
     if (timer !== undefined) clearInterval(timer);

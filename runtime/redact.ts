@@ -54,7 +54,10 @@ export class Redactor {
   constructor(secrets: Iterable<string | undefined> = []) {
     const forms = new Set<string>();
     for (const s of secrets) if (typeof s === 'string') addForms(forms, s);
-    formsOf.set(this, [...forms].sort((a, b) => b.length - a.length));
+    formsOf.set(
+      this,
+      [...forms].sort((a, b) => b.length - a.length),
+    );
     Object.freeze(this);
   }
 

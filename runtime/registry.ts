@@ -57,13 +57,19 @@ export interface QueueFields extends SdkFields {
  * infer `F` only from a property that is not under a conditional type. Closed: an unknown property
  * is a type error.
  */
-export type MediaBody<P, M extends string, F extends ResponseFormat, X = SdkFields> = { model: M } & MediaParams<P, F, X>;
+export type MediaBody<P, M extends string, F extends ResponseFormat, X = SdkFields> = { model: M } & MediaParams<
+  P,
+  F,
+  X
+>;
 
 /** `MediaBody` without `model`: what a per-model endpoint function takes (it sets `model` itself). */
 export type MediaParams<P, F extends ResponseFormat, X = SdkFields> = { response_format?: F } & OwnParams<P, X>;
 
 /** The SDK fields `X` the model's parameters `P` do not declare, then `P`; distributed over a union `P` (e.g. `VideoParams`). */
-export type OwnParams<P, X> = P extends unknown ? Omit<X, keyof P | 'response_format'> & Omit<P, 'response_format'> : never;
+export type OwnParams<P, X> = P extends unknown
+  ? Omit<X, keyof P | 'response_format'> & Omit<P, 'response_format'>
+  : never;
 
 /**
  * The parameters of a video model with the endpoint's `multi_prompt` (items `{ prompt, duration }`,
@@ -76,7 +82,8 @@ export type OwnParams<P, X> = P extends unknown ? Omit<X, keyof P | 'response_fo
 export type VideoParams<P> = 'multi_prompt' extends keyof P
   ? P
   : 'prompt' extends keyof P
-    ? Omit<P, 'prompt'> & ((Pick<P, 'prompt'> & { multi_prompt?: never }) | { prompt?: never; multi_prompt: MultiPromptShot[] })
+    ? Omit<P, 'prompt'> &
+        ((Pick<P, 'prompt'> & { multi_prompt?: never }) | { prompt?: never; multi_prompt: MultiPromptShot[] })
     : P;
 
 /** A chat request body for model `M`: `model` and the chat parameters (`stream` a boolean known at run time). */

@@ -66,7 +66,10 @@ export class ChatCompletions<R extends Registry> {
    * NotFoundError (`Model not found: <name>`), InsufficientCreditsError, OutcomeUnknownError (5xx,
    * reset or timeout while in flight), TimeoutError, AbortError.
    */
-  create<M extends R['chat']>(body: ChatBody<M> & { stream: true }, options?: RequestOptions): APIPromise<ChatCompletionStream>;
+  create<M extends R['chat']>(
+    body: ChatBody<M> & { stream: true },
+    options?: RequestOptions,
+  ): APIPromise<ChatCompletionStream>;
   /**
    * `POST /api/ai/chat/completions`.
    * @returns the `ChatCompletion` (`choices[].message`, `usage`; `created` in Unix seconds).
@@ -74,15 +77,26 @@ export class ChatCompletions<R extends Registry> {
    * NotFoundError (`Model not found: <name>`), InsufficientCreditsError, OutcomeUnknownError (5xx,
    * reset or timeout while in flight, unusable answer), TimeoutError, AbortError.
    */
-  create<M extends R['chat']>(body: ChatBody<M> & { stream?: false | null | undefined }, options?: RequestOptions): APIPromise<ChatCompletion>;
+  create<M extends R['chat']>(
+    body: ChatBody<M> & { stream?: false | null | undefined },
+    options?: RequestOptions,
+  ): APIPromise<ChatCompletion>;
   /** `POST /api/ai/chat/completions` with `stream` known only at run time. */
-  create<M extends R['chat']>(body: ChatBody<M>, options?: RequestOptions): APIPromise<ChatCompletion | ChatCompletionStream>;
-  create<M extends R['chat']>(body: ChatBody<M>, options?: RequestOptions): APIPromise<ChatCompletion | ChatCompletionStream> {
+  create<M extends R['chat']>(
+    body: ChatBody<M>,
+    options?: RequestOptions,
+  ): APIPromise<ChatCompletion | ChatCompletionStream>;
+  create<M extends R['chat']>(
+    body: ChatBody<M>,
+    options?: RequestOptions,
+  ): APIPromise<ChatCompletion | ChatCompletionStream> {
     const b = body as unknown as Record<string, unknown>;
     if (body.stream !== true) return createChatCompletion(this.t, b, options);
     const opened = import('./chat-stream.ts').then(({ openChatStream }) => openChatStream(this.t, b, options));
     // withResponse() gives the stream's live Response, its body unread.
-    return APIPromise.fromResult(opened.then((stream) => ({ data: stream, response: stream.response, text: undefined })));
+    return APIPromise.fromResult(
+      opened.then((stream) => ({ data: stream, response: stream.response, text: undefined })),
+    );
   }
 }
 
@@ -106,8 +120,11 @@ export class Images<R extends Registry> {
    * @throws BadRequestError (`Prompt cannot be empty`), NotFoundError (`Model not found: <name>`), InsufficientCreditsError,
    * OutcomeUnknownError (5xx, reset or timeout while in flight, unusable answer), TimeoutError, AbortError.
    */
-  generate<M extends R['imageGenerate'], F extends ResponseFormat = 'url'>(body: MediaBody<ParamsOf<R, M>, M, F>, options?: RequestOptions): APIPromise<ImageResult<F>> {
-    return generateImages(this.t, body as Record<string, unknown>, options) as APIPromise<ImageResult<F>>;
+  generate<M extends R['imageGenerate'], F extends ResponseFormat = 'url'>(
+    body: MediaBody<ParamsOf<R, M>, M, F>,
+    options?: RequestOptions,
+  ): APIPromise<ImageResult<F>> {
+    return generateImages(this.t, body, options);
   }
 
   /**
@@ -118,8 +135,11 @@ export class Images<R extends Registry> {
    * @throws BadRequestError (an input URL the service could not fetch: 403 Forbidden), NotFoundError, InsufficientCreditsError,
    * OutcomeUnknownError, TimeoutError, AbortError.
    */
-  edit<M extends R['imageEdit'], F extends ResponseFormat = 'url'>(body: MediaBody<ParamsOf<R, M>, M, F>, options?: RequestOptions): APIPromise<ImageResult<F>> {
-    return editImages(this.t, body as Record<string, unknown>, options) as APIPromise<ImageResult<F>>;
+  edit<M extends R['imageEdit'], F extends ResponseFormat = 'url'>(
+    body: MediaBody<ParamsOf<R, M>, M, F>,
+    options?: RequestOptions,
+  ): APIPromise<ImageResult<F>> {
+    return editImages(this.t, body, options);
   }
 }
 
@@ -135,8 +155,11 @@ export class Videos<R extends Registry> {
    * @throws UnprocessableEntityError (`Getting model response error: 422 - Value error, ...` for both or neither of prompt / multi_prompt), NotFoundError, InsufficientCreditsError,
    * OutcomeUnknownError (5xx, reset or timeout while in flight: the video may still be billed), TimeoutError, AbortError.
    */
-  generate<M extends R['video'], F extends ResponseFormat = 'url'>(body: MediaBody<VideoParams<ParamsOf<R, M>>, M, F>, options?: RequestOptions): APIPromise<VideoResult<F>> {
-    return generateVideos(this.t, body as Record<string, unknown>, options) as APIPromise<VideoResult<F>>;
+  generate<M extends R['video'], F extends ResponseFormat = 'url'>(
+    body: MediaBody<VideoParams<ParamsOf<R, M>>, M, F>,
+    options?: RequestOptions,
+  ): APIPromise<VideoResult<F>> {
+    return generateVideos(this.t, body, options);
   }
 }
 
@@ -144,7 +167,12 @@ export class Videos<R extends Registry> {
  * A queue request body for model `M`: its parameters (for a video model with `multi_prompt`, see
  * `VideoParams`) plus `num_generations` and `target_namespace`.
  */
-export type QueueBody<R extends Registry, M extends R['queue'], F extends ResponseFormat = ResponseFormat> = MediaBody<QueueParamsOf<R, M>, M, F, QueueFields>;
+export type QueueBody<R extends Registry, M extends R['queue'], F extends ResponseFormat = ResponseFormat> = MediaBody<
+  QueueParamsOf<R, M>,
+  M,
+  F,
+  QueueFields
+>;
 
 /** The model's own parameters on the queue: a video model's with `multi_prompt` (`VideoParams`). */
 export type QueueParamsOf<R extends Registry, M> = M extends R['video'] ? VideoParams<ParamsOf<R, M>> : ParamsOf<R, M>;
@@ -163,7 +191,10 @@ export class Queue<R extends Registry> {
    * per model; a failed load is asked again next time), or undefined when validation is off, the
    * body has no model, or there is no source.
    */
-  private async validatorFor(body: Record<string, unknown>, options: EnqueueOptions): Promise<CompiledValidator | null | undefined> {
+  private async validatorFor(
+    body: Record<string, unknown>,
+    options: EnqueueOptions,
+  ): Promise<CompiledValidator | null | undefined> {
     const model = body['model'];
     if (options.validate === false || !this.source || typeof model !== 'string' || model === '') return undefined;
     let entry = this.validators.get(model);
@@ -187,7 +218,9 @@ export class Queue<R extends Registry> {
    */
   enqueue<M extends R['queue']>(body: QueueBody<R, M>, options: EnqueueOptions = {}): APIPromise<EnqueueResponse> {
     const b = body as Record<string, unknown>;
-    return APIPromise.after(this.validatorFor(b, options), (validate) => enqueueGenerations(this.t, b, options, validate));
+    return APIPromise.after(this.validatorFor(b, options), (validate) =>
+      enqueueGenerations(this.t, b, options, validate),
+    );
   }
 
   /**
@@ -296,7 +329,9 @@ export class Events {
    * @throws (from iteration) AuthenticationError, ConnectionError (connect failure, drop, or
    * silence), TimeoutError (connecting), AbortError.
    */
-  stream(options?: EventStreamOptions & { allEvents?: false | undefined }): AsyncGenerator<ServerEvent, void, undefined>;
+  stream(
+    options?: EventStreamOptions & { allEvents?: false | undefined },
+  ): AsyncGenerator<ServerEvent, void, undefined>;
   stream(options: EventStreamOptions & { allEvents: true }): AsyncGenerator<AnyServerEvent, void, undefined>;
   async *stream(options: EventStreamOptions = {}): AsyncGenerator<AnyServerEvent, void, undefined> {
     const { openEventStream } = await import('./sse.ts');

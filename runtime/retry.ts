@@ -14,7 +14,16 @@
  * - The call's timeout covers every attempt and every delay between attempts.
  */
 import pRetry from 'p-retry';
-import { AbortError, APIError, ConnectionError, OutcomeUnknownError, parseRetryAfterMs, RateLimitError, RedirectError, TimeoutError } from './errors.ts';
+import {
+  AbortError,
+  APIError,
+  ConnectionError,
+  OutcomeUnknownError,
+  parseRetryAfterMs,
+  RateLimitError,
+  RedirectError,
+  TimeoutError,
+} from './errors.ts';
 import type { RetryContext } from './hooks.ts';
 import { type Http, type HttpRequest, type HttpResult, isIdempotent } from './http.ts';
 import type { CallScope } from './scope.ts';
@@ -40,17 +49,31 @@ export function isRetryable(err: unknown, idempotent: boolean): boolean {
   if (err instanceof RateLimitError) return true; // 429: the server did not process it
   if (err instanceof ConnectionError) return idempotent || err.notSent;
   if (!idempotent) return false;
-  return err instanceof APIError && !(err instanceof TimeoutError) && err.status !== undefined && (err.status >= 500 || err.status === 408);
+  return (
+    err instanceof APIError &&
+    !(err instanceof TimeoutError) &&
+    err.status !== undefined &&
+    (err.status >= 500 || err.status === 408)
+  );
 }
 
 /** The server's `Retry-After` of an error response (429 or 503), in milliseconds, if any. */
 export function retryAfterOf(err: unknown): number | undefined {
-  return err instanceof APIError && err.status !== undefined ? parseRetryAfterMs(err.headers?.get('retry-after') ?? null) : undefined;
+  return err instanceof APIError && err.status !== undefined
+    ? parseRetryAfterMs(err.headers?.get('retry-after') ?? null)
+    : undefined;
 }
 
 /** A 4xx other than 408/429: retrying cannot help. */
 export function isFatalStatus(err: unknown): boolean {
-  return err instanceof APIError && err.status !== undefined && err.status >= 400 && err.status < 500 && err.status !== 408 && err.status !== 429;
+  return (
+    err instanceof APIError &&
+    err.status !== undefined &&
+    err.status >= 400 &&
+    err.status < 500 &&
+    err.status !== 408 &&
+    err.status !== 429
+  );
 }
 
 /** Sleep `ms` (any length, see `startTimer`), rejecting with the signal's reason when it aborts first. */
@@ -83,13 +106,21 @@ export function backoffDelay(attempt: number, baseMs: number, maxMs: number): nu
  * `AbortError` when the scope ended, or `OutcomeUnknownError` for a generating POST whose
  * outcome is unknown.
  */
-export async function sendWithRetries(http: Http, req: HttpRequest, scope: CallScope, policy: RetryPolicy): Promise<HttpResult> {
+export async function sendWithRetries(
+  http: Http,
+  req: HttpRequest,
+  scope: CallScope,
+  policy: RetryPolicy,
+): Promise<HttpResult> {
   const idempotent = isIdempotent(req);
   const request = { method: req.method, path: req.path };
   const what = `${req.method} ${req.path}`;
   let inFlight = false; // an attempt whose outcome the server may know is in progress
   const started = Number.isFinite(scope.timeoutMs) && scope.timeoutMs > 0 ? performance.now() : 0;
-  const remainingMs = () => (Number.isFinite(scope.timeoutMs) && scope.timeoutMs > 0 ? scope.timeoutMs - (performance.now() - started) : Infinity);
+  const remainingMs = () =>
+    Number.isFinite(scope.timeoutMs) && scope.timeoutMs > 0
+      ? scope.timeoutMs - (performance.now() - started)
+      : Infinity;
   const willRetry = (error: unknown, retriesLeft: number): boolean => {
     if (retriesLeft <= 0 || !isRetryable(error, idempotent)) return false;
     // A Retry-After longer than the time left (or than any timer, ~24.8 days) is not honoured: fail now with that error.
@@ -128,31 +159,34 @@ export async function sendWithRetries(http: Http, req: HttpRequest, scope: CallS
       first = err;
       if (notProcessed(err)) inFlight = false;
     }
-    return await pRetry(
-      (attemptNumber) => (attemptNumber === 1 ? Promise.reject(first) : attempt()),
-      {
-        retries: policy.maxRetries,
-        factor: 2,
-        // p-retry hands its delays to setTimeout: kept within what a timer honours.
-        minTimeout: Math.min(policy.baseDelayMs, MAX_TIMER_MS),
-        maxTimeout: Math.min(policy.maxDelayMs, MAX_TIMER_MS),
-        randomize: true,
-        signal: scope.signal,
-        // Honour Retry-After (429, 503): wait that long first; p-retry's own (short) backoff follows.
-        onFailedAttempt: async ({ error, retriesLeft, attemptNumber }) => {
-          retrying = willRetry(error, retriesLeft);
-          if (retrying && policy.beforeRetry) {
-            retrying = await policy.beforeRetry({ request, error, attempt: attemptNumber, retriesLeft, retryAfterMs: retryAfterOf(error) });
-          }
-          if (retrying) {
-            const after = retryAfterOf(error);
-            if (after !== undefined && after > 0) await sleep(after, scope.signal);
-          }
-        },
-        // p-retry calls this only while retries are left (same `retriesLeft` as onFailedAttempt saw).
-        shouldRetry: () => retrying,
+    return await pRetry((attemptNumber) => (attemptNumber === 1 ? Promise.reject(first) : attempt()), {
+      retries: policy.maxRetries,
+      factor: 2,
+      // p-retry hands its delays to setTimeout: kept within what a timer honours.
+      minTimeout: Math.min(policy.baseDelayMs, MAX_TIMER_MS),
+      maxTimeout: Math.min(policy.maxDelayMs, MAX_TIMER_MS),
+      randomize: true,
+      signal: scope.signal,
+      // Honour Retry-After (429, 503): wait that long first; p-retry's own (short) backoff follows.
+      onFailedAttempt: async ({ error, retriesLeft, attemptNumber }) => {
+        retrying = willRetry(error, retriesLeft);
+        if (retrying && policy.beforeRetry) {
+          retrying = await policy.beforeRetry({
+            request,
+            error,
+            attempt: attemptNumber,
+            retriesLeft,
+            retryAfterMs: retryAfterOf(error),
+          });
+        }
+        if (retrying) {
+          const after = retryAfterOf(error);
+          if (after !== undefined && after > 0) await sleep(after, scope.signal);
+        }
       },
-    );
+      // p-retry calls this only while retries are left (same `retriesLeft` as onFailedAttempt saw).
+      shouldRetry: () => retrying,
+    });
   } catch (err) {
     let error: unknown = err;
     if (!(error instanceof APIError) && !(error instanceof AbortError)) {

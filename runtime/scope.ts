@@ -29,7 +29,11 @@ export interface RequestOptions {
  * for synchronous videos) when neither the call (`options.timeoutMs`) nor the client (then
  * `endpointTimeoutsMs` is undefined and the transport applies its `timeoutMs`) chose one.
  */
-export function endpointTimeout(t: { readonly settings: Readonly<Pick<TransportSettings, 'endpointTimeoutsMs'>> }, endpoint: TimedEndpoint, options: RequestOptions | undefined): RequestOptions | undefined {
+export function endpointTimeout(
+  t: { readonly settings: Readonly<Pick<TransportSettings, 'endpointTimeoutsMs'>> },
+  endpoint: TimedEndpoint,
+  options: RequestOptions | undefined,
+): RequestOptions | undefined {
   const own = t.settings.endpointTimeoutsMs?.[endpoint];
   if (own === undefined || options?.timeoutMs !== undefined) return options;
   return { ...options, timeoutMs: own };
@@ -102,7 +106,10 @@ export class CallScope {
   endError(what: string, cause?: unknown): TimeoutError | AbortError {
     const redactor = this.redactor;
     return this.expired
-      ? new TimeoutError(`${what} timed out after ${this.timeoutMs} ms`, cause === undefined ? { redactor } : { cause, redactor })
+      ? new TimeoutError(
+          `${what} timed out after ${this.timeoutMs} ms`,
+          cause === undefined ? { redactor } : { cause, redactor },
+        )
       : new AbortError(`${what} was aborted`, cause === undefined ? { redactor } : { cause, redactor });
   }
 }

@@ -111,7 +111,7 @@ export class SharedEventStream {
     while (current()) {
       this.state = 'connecting';
       let stream: EventStream<ServerEvent> | undefined;
-      for (let consecutiveFailures = 0; stream === undefined; ) {
+      for (let consecutiveFailures = 0; stream === undefined;) {
         try {
           stream = await this.options.open(ctrl.signal);
         } catch (error) {
@@ -124,7 +124,8 @@ export class SharedEventStream {
           // flight); then, as for a first connection, a jittered exponential backoff.
           const retry = everUp ? consecutiveFailures - 2 : consecutiveFailures - 1;
           try {
-            if (retry >= 0) await sleep(backoffDelay(retry, this.options.baseDelayMs, this.options.maxDelayMs), ctrl.signal);
+            if (retry >= 0)
+              await sleep(backoffDelay(retry, this.options.baseDelayMs, this.options.maxDelayMs), ctrl.signal);
           } catch {
             break;
           }
@@ -154,7 +155,9 @@ export class SharedEventStream {
           if (!current()) break;
           this.each((l) => l.onEvent(ev));
         }
-        error = new ConnectionError('The event stream was closed by the server', { request: { method: 'GET', path: '/api/events' } });
+        error = new ConnectionError('The event stream was closed by the server', {
+          request: { method: 'GET', path: '/api/events' },
+        });
       } catch (err) {
         error = err; // a drop, or silence beyond the idle timeout (ConnectionError)
       } finally {
@@ -166,7 +169,10 @@ export class SharedEventStream {
       flaps = Date.now() - openedAt < FLAP_MS ? flaps + 1 : 0;
       if (flaps >= MAX_QUICK_FLAPS) {
         try {
-          await sleep(backoffDelay(flaps - MAX_QUICK_FLAPS, this.options.baseDelayMs, this.options.maxDelayMs), ctrl.signal);
+          await sleep(
+            backoffDelay(flaps - MAX_QUICK_FLAPS, this.options.baseDelayMs, this.options.maxDelayMs),
+            ctrl.signal,
+          );
         } catch {
           return;
         }

@@ -6,8 +6,8 @@
  * `shared-event-stream.ts`.
  */
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
-import { AbortError, APIError, ConnectionError, MAX_ERROR_BODY_BYTES, messageFromBody, redactedJsonError, ResponseTooLargeError, SDKError, truncate } from './errors.ts';
-import { readText, type HttpRequest } from './http.ts';
+import { APIError, ConnectionError, MAX_ERROR_BODY_BYTES, ResponseTooLargeError, SDKError } from './errors.ts';
+import { readText } from './http.ts';
 import type { CallScope, RequestOptions } from './scope.ts';
 import { startTimer } from './timer.ts';
 import type { Transport } from './transport.ts';
@@ -61,7 +61,10 @@ export function bytesAfterLastBlankLine(chunk: Uint8Array, previous: number | un
  * @throws ConnectionError when a read waited longer than `idleTimeoutMs` (the connection is then
  * released); ResponseTooLargeError when one event exceeds `maxEventBytes`; the read's own error.
  */
-export async function* sseMessages(body: ReadableStream<Uint8Array>, options: SseReadOptions): AsyncGenerator<EventSourceMessage, void, undefined> {
+export async function* sseMessages(
+  body: ReadableStream<Uint8Array>,
+  options: SseReadOptions,
+): AsyncGenerator<EventSourceMessage, void, undefined> {
   const reader = body.getReader();
   const decoder = new TextDecoder();
   const maxEventBytes = options.maxEventBytes ?? Infinity;
@@ -81,10 +84,13 @@ export async function* sseMessages(body: ReadableStream<Uint8Array>, options: Ss
   let lastByte: number | undefined;
   let finished = false;
   const tooLarge = () =>
-    new ResponseTooLargeError(`An event of ${method} ${path} is larger than maxResponseBytes (${maxEventBytes} bytes); the SDK stopped reading the stream`, {
-      request: options.request,
-      limitBytes: maxEventBytes,
-    });
+    new ResponseTooLargeError(
+      `An event of ${method} ${path} is larger than maxResponseBytes (${maxEventBytes} bytes); the SDK stopped reading the stream`,
+      {
+        request: options.request,
+        limitBytes: maxEventBytes,
+      },
+    );
   try {
     for (;;) {
       let idle = false;
@@ -147,7 +153,11 @@ export function toServerEvent(m: EventSourceMessage, allEvents: boolean): AnySer
   } catch {
     if (completion) return undefined;
   }
-  if (completion && (!data || typeof data !== 'object' || typeof (data as { generation_id?: unknown }).generation_id !== 'string')) return undefined;
+  if (
+    completion &&
+    (!data || typeof data !== 'object' || typeof (data as { generation_id?: unknown }).generation_id !== 'string')
+  )
+    return undefined;
   return m.id === undefined ? { event, data } : { event, data, id: m.id };
 }
 
@@ -220,11 +230,14 @@ export class EventStream<E extends AnyServerEvent = ServerEvent> implements Asyn
       if (this.closed) return;
       if (this.scope.signal.aborted) throw this.scope.endError('GET /api/events', err);
       if (err instanceof APIError) throw err;
-      throw new ConnectionError(`The event stream (GET /api/events) was interrupted: ${err instanceof Error ? err.message : String(err)}`, {
-        request: EVENTS_REQUEST,
-        cause: err,
-        redactor: this.scope.redactor,
-      });
+      throw new ConnectionError(
+        `The event stream (GET /api/events) was interrupted: ${err instanceof Error ? err.message : String(err)}`,
+        {
+          request: EVENTS_REQUEST,
+          cause: err,
+          redactor: this.scope.redactor,
+        },
+      );
     } finally {
       this.close();
     }
@@ -245,11 +258,19 @@ export interface EventStreamOptions extends RequestOptions {
  * released, after reading at most 64 KiB of it for the error's body).
  * @throws APIError naming `what` and the content type received.
  */
-export async function expectEventStream(response: Response, scope: CallScope, request: { method: string; path: string }, what: string): Promise<void> {
+export async function expectEventStream(
+  response: Response,
+  scope: CallScope,
+  request: { method: string; path: string },
+  what: string,
+): Promise<void> {
   const type = response.headers.get('content-type') ?? '';
   if (type.toLowerCase().includes('text/event-stream')) return;
   const redactor = scope.redactor;
-  const read = await readText(response, MAX_ERROR_BODY_BYTES, request, true, redactor).catch(() => ({ text: '', truncated: false }));
+  const read = await readText(response, MAX_ERROR_BODY_BYTES, request, true, redactor).catch(() => ({
+    text: '',
+    truncated: false,
+  }));
   scope.abort();
   scope.dispose();
   throw new APIError(`Expected a text/event-stream answer to ${what}, got ${type || 'no content type'}`, {
@@ -267,7 +288,11 @@ export async function expectEventStream(response: Response, scope: CallScope, re
  * retried like a GET (`maxRetries`). The stream uses the transport's idle timeout and size cap.
  * @throws AuthenticationError, ConnectionError, TimeoutError, AbortError, APIError (not an event stream).
  */
-export async function openEventStream<E extends AnyServerEvent = ServerEvent>(t: Transport, options: EventStreamOptions = {}, onActivity?: () => void): Promise<EventStream<E>> {
+export async function openEventStream<E extends AnyServerEvent = ServerEvent>(
+  t: Transport,
+  options: EventStreamOptions = {},
+  onActivity?: () => void,
+): Promise<EventStream<E>> {
   const { allEvents, ...rest } = options;
   const { response, scope } = await t.openStream({ method: 'GET', path: '/api/events' }, rest, true);
   await expectEventStream(response, scope, EVENTS_REQUEST, 'GET /api/events');

@@ -54,7 +54,11 @@ export interface Transport {
    * case it covers only the wait for the response headers.
    * @throws as `request`.
    */
-  openStream(req: HttpRequest, options?: RequestOptions, connectOnly?: boolean): Promise<{ response: Response; scope: CallScope }>;
+  openStream(
+    req: HttpRequest,
+    options?: RequestOptions,
+    connectOnly?: boolean,
+  ): Promise<{ response: Response; scope: CallScope }>;
 }
 
 /**
@@ -104,7 +108,11 @@ export class HttpTransport implements Transport {
    * `beforeRetry` hooks. `retries` (when given) collects the error that each retry followed, for the log.
    */
   retryPolicy(options: RequestOptions = {}, retries?: unknown[]): RetryPolicy {
-    const policy: RetryPolicy = { maxRetries: options.maxRetries ?? this.settings.maxRetries, baseDelayMs: this.settings.retryBaseDelayMs, maxDelayMs: this.settings.retryMaxDelayMs };
+    const policy: RetryPolicy = {
+      maxRetries: options.maxRetries ?? this.settings.maxRetries,
+      baseDelayMs: this.settings.retryBaseDelayMs,
+      maxDelayMs: this.settings.retryMaxDelayMs,
+    };
     const { hooks } = this;
     const logging = this.http.log;
     if ((hooks && hooks.beforeRetry.length > 0) || logging) {
@@ -153,7 +161,10 @@ export class HttpTransport implements Transport {
     const retries: unknown[] = [];
     try {
       const result = await sendWithRetries(this.http, r, scope, this.retryPolicy(options, retries));
-      log.call(r, started, retries, { status: result.response.status, requestId: requestIdOf(result.response.headers) });
+      log.call(r, started, retries, {
+        status: result.response.status,
+        requestId: requestIdOf(result.response.headers),
+      });
       return result;
     } catch (error) {
       log.call(r, started, retries, { error });
@@ -161,7 +172,11 @@ export class HttpTransport implements Transport {
     }
   }
 
-  async openStream(req: HttpRequest, options: RequestOptions = {}, connectOnly = false): Promise<{ response: Response; scope: CallScope }> {
+  async openStream(
+    req: HttpRequest,
+    options: RequestOptions = {},
+    connectOnly = false,
+  ): Promise<{ response: Response; scope: CallScope }> {
     const scope = CallScope.of(options, this.settings.timeoutMs, this.http.redactor);
     try {
       const { response } = await this.send({ ...req, stream: true }, options, scope);
@@ -190,9 +205,16 @@ export function createTransport(options: ClientOptions = {}): Transport {
  */
 export function stateOf(t: Transport): TransportState {
   const s = (t as { state?: unknown }).state;
-  if (s instanceof TransportState || (typeof s === 'object' && s !== null && typeof (s as TransportState).noteCancelled === 'function' && typeof (s as TransportState).queue === 'function')) return s as TransportState;
+  if (
+    s instanceof TransportState ||
+    (typeof s === 'object' &&
+      s !== null &&
+      typeof (s as TransportState).noteCancelled === 'function' &&
+      typeof (s as TransportState).queue === 'function')
+  )
+    return s as TransportState;
   throw new SDKError(
-    'This transport has no `state` (a TransportState): a transport that wraps another must pass the inner one\'s on (`state: inner.state`), so that both share one event connection and one record of cancellations',
+    "This transport has no `state` (a TransportState): a transport that wraps another must pass the inner one's on (`state: inner.state`), so that both share one event connection and one record of cancellations",
   );
 }
 

@@ -138,7 +138,12 @@ export type AnyServerEvent = ServerEvent | OtherServerEvent;
 /** True when `event` is a well-formed `media_generation_completed` event (narrows `event.data`). */
 export function isMediaGenerationCompleted(event: AnyServerEvent): event is MediaGenerationCompletedEvent {
   const data = event.data as { generation_id?: unknown } | null;
-  return event.event === 'media_generation_completed' && typeof data === 'object' && data !== null && typeof data.generation_id === 'string';
+  return (
+    event.event === 'media_generation_completed' &&
+    typeof data === 'object' &&
+    data !== null &&
+    typeof data.generation_id === 'string'
+  );
 }
 
 /** Model object of `GET /api/ai/models/{id}`, with the schema normalised to `request_schema`. Other fields are not shown by the description. */
@@ -192,7 +197,8 @@ export interface MultiPromptShot {
  * (or a video generation on the queue) carries: a `prompt`, or a `multi_prompt` of shots. Giving
  * both, or neither, is a type error (and the service answers 422).
  */
-export type VideoPrompt = { prompt: string; multi_prompt?: never } | { prompt?: never; multi_prompt: MultiPromptShot[] };
+export type VideoPrompt =
+  { prompt: string; multi_prompt?: never } | { prompt?: never; multi_prompt: MultiPromptShot[] };
 
 /** `POST /api/ai/videos/generate` parameters as the description lists them: exactly one of `prompt` / `multi_prompt` (`VideoPrompt`). */
 export type DescribedVideoGenerateParams = VideoPrompt & DescribedVideoGenerateOptions;

@@ -86,12 +86,30 @@ function promptChoice(body: unknown, issues: ValidationIssue[]): ValidationIssue
   if (typeof body !== 'object' || body === null) return issues;
   const has = (k: string) => (body as Record<string, unknown>)[k] !== undefined;
   if (has('prompt') && has('multi_prompt') && issues.some((i) => i.pointer === '' && i.keyword === 'not')) {
-    return [{ pointer: '/multi_prompt', message: 'cannot be given together with prompt: give exactly one of prompt and multi_prompt', keyword: 'not' }, ...issues.filter((i) => !(i.pointer === '' && i.keyword === 'not'))];
+    return [
+      {
+        pointer: '/multi_prompt',
+        message: 'cannot be given together with prompt: give exactly one of prompt and multi_prompt',
+        keyword: 'not',
+      },
+      ...issues.filter((i) => !(i.pointer === '' && i.keyword === 'not')),
+    ];
   }
   const missing = (k: string) => issues.some((i) => i.pointer === `/${k}` && i.keyword === 'required');
   if (!has('prompt') && !has('multi_prompt') && missing('prompt') && missing('multi_prompt')) {
-    const rest = issues.filter((i) => !((i.pointer === '/prompt' || i.pointer === '/multi_prompt') && i.keyword === 'required') && !(i.pointer === '' && i.keyword === 'anyOf'));
-    return [{ pointer: '/prompt', message: 'is required (or multi_prompt instead: exactly one of prompt and multi_prompt)', keyword: 'required' }, ...rest];
+    const rest = issues.filter(
+      (i) =>
+        !((i.pointer === '/prompt' || i.pointer === '/multi_prompt') && i.keyword === 'required') &&
+        !(i.pointer === '' && i.keyword === 'anyOf'),
+    );
+    return [
+      {
+        pointer: '/prompt',
+        message: 'is required (or multi_prompt instead: exactly one of prompt and multi_prompt)',
+        keyword: 'required',
+      },
+      ...rest,
+    ];
   }
   return issues;
 }
@@ -116,14 +134,20 @@ export function checkRequest(model: string, body: unknown, validate: CompiledVal
 export function checkQueueFields(body: Record<string, unknown>): void {
   const model = body['model'];
   const issues: ValidationIssue[] = [];
-  if (typeof model !== 'string' || model === '') issues.push({ pointer: '/model', message: 'is required (a model id string)', keyword: 'required' });
+  if (typeof model !== 'string' || model === '')
+    issues.push({ pointer: '/model', message: 'is required (a model id string)', keyword: 'required' });
   const n = body['num_generations'];
   if (n !== undefined && !(typeof n === 'number' && Number.isInteger(n) && n >= 1 && n <= 4)) {
     issues.push({ pointer: '/num_generations', message: 'must be an integer from 1 to 4', keyword: 'maximum' });
   }
   // The description's rule for every video model; an image model takes no multi_prompt at all.
   if (body['prompt'] !== undefined && body['multi_prompt'] !== undefined) {
-    issues.push({ pointer: '/multi_prompt', message: 'cannot be given together with prompt: give exactly one of prompt and multi_prompt', keyword: 'not' });
+    issues.push({
+      pointer: '/multi_prompt',
+      message: 'cannot be given together with prompt: give exactly one of prompt and multi_prompt',
+      keyword: 'not',
+    });
   }
-  if (issues.length > 0) throw new ValidationError(typeof model === 'string' && model !== '' ? model : '(none)', issues);
+  if (issues.length > 0)
+    throw new ValidationError(typeof model === 'string' && model !== '' ? model : '(none)', issues);
 }

@@ -40,7 +40,7 @@ export function equal(a: unknown, b: unknown): boolean {
     if (Array.isArray(a)) {
       const bb = b as unknown[];
       if (a.length !== bb.length) return false;
-      for (let i = a.length; i-- !== 0; ) if (!equal(a[i], bb[i])) return false;
+      for (let i = a.length; i-- !== 0;) if (!equal(a[i], bb[i])) return false;
       return true;
     }
     if (a instanceof RegExp) return a.source === (b as RegExp).source && a.flags === (b as RegExp).flags;
@@ -48,7 +48,8 @@ export function equal(a: unknown, b: unknown): boolean {
     const ka = Object.keys(a);
     if (ka.length !== Object.keys(b).length) return false;
     for (const key of ka) if (!Object.prototype.hasOwnProperty.call(b, key)) return false;
-    for (const key of ka) if (!equal((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key])) return false;
+    for (const key of ka)
+      if (!equal((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key])) return false;
     return true;
   }
   // true if both are NaN, false otherwise

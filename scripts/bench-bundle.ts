@@ -46,7 +46,15 @@ function newestMtime(dirs: string[], exts: string[]): { file: string; ms: number
 }
 
 /** What the package build reads (tsup.config.ts's entries and settings). */
-const BUILD_INPUTS = ['package.json', 'tsup.config.ts', 'tsconfig.json', 'tsconfig.build.json', 'index.ts', 'runtime', 'generated'];
+const BUILD_INPUTS = [
+  'package.json',
+  'tsup.config.ts',
+  'tsconfig.json',
+  'tsconfig.build.json',
+  'index.ts',
+  'runtime',
+  'generated',
+];
 
 /** `npm run build` in a scratch copy of the package's sources (node_modules linked); returns the copy's directory. */
 function buildScratchPackage(scratch: string): string {
@@ -60,17 +68,32 @@ function buildScratchPackage(scratch: string): string {
 
 function chooseSdk(scratch: string): { sdk: SdkSource; packageDir?: string; note: string } {
   if (args.has('--build')) {
-    return { sdk: 'dist', packageDir: buildScratchPackage(scratch), note: 'the built package (npm run build of the current sources in a scratch copy; its exports and sideEffects apply)' };
+    return {
+      sdk: 'dist',
+      packageDir: buildScratchPackage(scratch),
+      note: 'the built package (npm run build of the current sources in a scratch copy; its exports and sideEffects apply)',
+    };
   }
   const distIndex = path.join(REPO_ROOT, 'dist/index.js');
   const hasDist = existsSync(distIndex);
   if (args.has('--source') || (!hasDist && !args.has('--dist'))) {
-    return { sdk: 'source', note: hasDist ? 'the repository source (--source)' : 'the repository source (no dist/: run `npm run build` to measure the built package)' };
+    return {
+      sdk: 'source',
+      note: hasDist
+        ? 'the repository source (--source)'
+        : 'the repository source (no dist/: run `npm run build` to measure the built package)',
+    };
   }
   if (!hasDist) throw new Error('--dist given but dist/index.js is missing: run `npm run build` (or pass --build)');
   const built = statSync(distIndex).mtimeMs;
-  const newest = newestMtime(['runtime', 'generated', 'index.ts'].map((p) => path.join(REPO_ROOT, p)), ['.ts']);
-  const stale = newest.ms > built ? ` WARNING: dist/ is older than ${path.relative(REPO_ROOT, newest.file)}: rebuild with --build` : '';
+  const newest = newestMtime(
+    ['runtime', 'generated', 'index.ts'].map((p) => path.join(REPO_ROOT, p)),
+    ['.ts'],
+  );
+  const stale =
+    newest.ms > built
+      ? ` WARNING: dist/ is older than ${path.relative(REPO_ROOT, newest.file)}: rebuild with --build`
+      : '';
   return { sdk: 'dist', note: `the built package (dist/, as installed: its exports and sideEffects apply)${stale}` };
 }
 
@@ -82,7 +105,8 @@ async function main(): Promise<void> {
   try {
     const chosen = chooseSdk(workRoot);
     ({ sdk, note } = chosen);
-    for (const c of SIZE_CASES) measures.push(await measureCase(c, path.join(workRoot, 'cases'), sdk, chosen.packageDir));
+    for (const c of SIZE_CASES)
+      measures.push(await measureCase(c, path.join(workRoot, 'cases'), sdk, chosen.packageDir));
   } finally {
     rmSync(workRoot, { recursive: true, force: true });
   }
@@ -109,17 +133,27 @@ async function main(): Promise<void> {
   console.log('bench:bundle: bytes a page loads before one call runs (entry chunk + its static imports, each gzip -9)');
   console.log(`esbuild --bundle --splitting --minify --format=esm --platform=browser; SDK from ${note}\n`);
   for (const m of measures) {
-    const aim = m.case.aimBytes === undefined ? '' : `   aim <= ${kB(m.case.aimBytes)}: ${m.gzipBytes <= m.case.aimBytes ? 'met' : `OVER by ${kB(m.gzipBytes - m.case.aimBytes)}`}`;
+    const aim =
+      m.case.aimBytes === undefined
+        ? ''
+        : `   aim <= ${kB(m.case.aimBytes)}: ${m.gzipBytes <= m.case.aimBytes ? 'met' : `OVER by ${kB(m.gzipBytes - m.case.aimBytes)}`}`;
     console.log(`${m.case.title}`);
     console.log(`  ${kB(m.gzipBytes)} gz${aim}`);
-    for (const c of m.loaded) console.log(`    ${c.file.padEnd(34)} ${String(c.bytes).padStart(7)} B  ${String(c.gzipBytes).padStart(6)} B gz`);
+    for (const c of m.loaded)
+      console.log(`    ${c.file.padEnd(34)} ${String(c.bytes).padStart(7)} B  ${String(c.gzipBytes).padStart(6)} B gz`);
     if (m.lazy.length > 0) {
-      console.log(`  + loaded lazily before the request is sent: ${kB(m.gzipBytesWithLazy - m.gzipBytes)} gz -> ${kB(m.gzipBytesWithLazy)} gz in all`);
-      for (const c of m.lazy) console.log(`    ${c.file.padEnd(34)} ${String(c.bytes).padStart(7)} B  ${String(c.gzipBytes).padStart(6)} B gz  (${c.entryPoint?.replace(/^.*\/package\//, '') ?? 'shared'})`);
+      console.log(
+        `  + loaded lazily before the request is sent: ${kB(m.gzipBytesWithLazy - m.gzipBytes)} gz -> ${kB(m.gzipBytesWithLazy)} gz in all`,
+      );
+      for (const c of m.lazy)
+        console.log(
+          `    ${c.file.padEnd(34)} ${String(c.bytes).padStart(7)} B  ${String(c.gzipBytes).padStart(6)} B gz  (${c.entryPoint?.replace(/^.*\/package\//, '') ?? 'shared'})`,
+        );
     }
     if (args.has('--modules')) {
       console.log('  modules (minified bytes in the loaded chunks):');
-      for (const mod of m.modules.filter((x) => x.bytes > 0)) console.log(`    ${String(mod.bytes).padStart(7)}  ${mod.input}`);
+      for (const mod of m.modules.filter((x) => x.bytes > 0))
+        console.log(`    ${String(mod.bytes).padStart(7)}  ${mod.input}`);
     }
     console.log('');
   }

@@ -25,15 +25,26 @@ import path from 'node:path';
 import { parseArgs, promisify } from 'node:util';
 import { REPO_ROOT } from '../generator/paths.ts';
 
-const { values } = parseArgs({ options: { runs: { type: 'string', default: '5' }, 'no-clone': { type: 'boolean', default: false } } });
+const { values } = parseArgs({
+  options: { runs: { type: 'string', default: '5' }, 'no-clone': { type: 'boolean', default: false } },
+});
 const runs = Number(values.runs);
 const sh = promisify(execFile);
 
 /** Run a command; resolve to its wall time (ms) and peak RSS (MiB) as GNU time reports them. */
-function timed(cmd: string, args: string[], cwd: string, env: Record<string, string> = {}): Promise<{ ms: number; rssMiB: number }> {
+function timed(
+  cmd: string,
+  args: string[],
+  cwd: string,
+  env: Record<string, string> = {},
+): Promise<{ ms: number; rssMiB: number }> {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
-    const child = spawn('/usr/bin/time', ['-f', '%M', cmd, ...args], { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn('/usr/bin/time', ['-f', '%M', cmd, ...args], {
+      cwd,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let err = '';
     child.stderr.on('data', (d: Buffer) => (err += d.toString()));
     child.on('error', reject);
@@ -56,7 +67,10 @@ async function makeSpecs(root: string, copies: number): Promise<string> {
   for (let c = 1; c <= copies; c++) {
     for (const id of ids) {
       const newId = c === 1 ? id : `${id}-copy${c}`;
-      const obj = JSON.parse(await readFile(path.join(REPO_ROOT, 'specs/models', `${id}.json`), 'utf8')) as Record<string, unknown>;
+      const obj = JSON.parse(await readFile(path.join(REPO_ROOT, 'specs/models', `${id}.json`), 'utf8')) as Record<
+        string,
+        unknown
+      >;
       obj['id'] = newId;
       await writeFile(path.join(specs, 'models', `${newId}.json`), JSON.stringify(obj, null, 2) + '\n');
       all.push(newId);
@@ -116,7 +130,10 @@ try {
   };
   cases.push({ name: 'empty output', run: empty(specs1) });
   cases.push({ name: '4x empty output', run: empty(specs4) });
-  cases.push({ name: '4x up to date', run: () => timed(process.execPath, [generate, '--specs', specs4, '--out', out4Kept], REPO_ROOT) });
+  cases.push({
+    name: '4x up to date',
+    run: () => timed(process.execPath, [generate, '--specs', specs4, '--out', out4Kept], REPO_ROOT),
+  });
   cases.push({ name: 'json-schema-to-typescript', run: () => timed(process.execPath, [jstt], REPO_ROOT) });
 
   const results = new Map<string, Array<{ ms: number; rssMiB: number }>>(cases.map((c) => [c.name, []]));
@@ -125,17 +142,30 @@ try {
     console.error(`bench: round ${r + 1} of ${runs} done`);
   }
   const med = (name: string) => median(results.get(name)!.map((x) => x.ms));
-  console.log(`bench:generate (${runs} interleaved rounds; medians; this machine: ${(await import('node:os')).cpus().length} cores)`);
+  console.log(
+    `bench:generate (${runs} interleaved rounds; medians; this machine: ${(await import('node:os')).cpus().length} cores)`,
+  );
   for (const c of cases) {
     const xs = results.get(c.name)!;
-    console.log(`  ${c.name.padEnd(26)} ${(med(c.name) / 1000).toFixed(2).padStart(6)} s   peak RSS ${Math.max(...xs.map((x) => x.rssMiB)).toFixed(0).padStart(4)} MiB`);
+    console.log(
+      `  ${c.name.padEnd(26)} ${(med(c.name) / 1000).toFixed(2).padStart(6)} s   peak RSS ${Math.max(
+        ...xs.map((x) => x.rssMiB),
+      )
+        .toFixed(0)
+        .padStart(4)} MiB`,
+    );
   }
   const ref = med('json-schema-to-typescript');
   console.log('ratios');
   console.log(`  empty output / json-schema-to-typescript   ${(med('empty output') / ref).toFixed(2)}  (aim <= 3)`);
-  console.log(`  4x empty output / empty output             ${(med('4x empty output') / med('empty output')).toFixed(2)}  (aim < 2)`);
-  console.log(`  4x up to date / up to date                 ${(med('4x up to date') / med('up to date')).toFixed(2)}  (aim < 2)`);
-  if (clone) console.log(`  fresh clone                                ${(med('fresh clone') / 1000).toFixed(2)} s (aim < 2 s)`);
+  console.log(
+    `  4x empty output / empty output             ${(med('4x empty output') / med('empty output')).toFixed(2)}  (aim < 2)`,
+  );
+  console.log(
+    `  4x up to date / up to date                 ${(med('4x up to date') / med('up to date')).toFixed(2)}  (aim < 2)`,
+  );
+  if (clone)
+    console.log(`  fresh clone                                ${(med('fresh clone') / 1000).toFixed(2)} s (aim < 2 s)`);
   console.log(`  up to date                                 ${(med('up to date') / 1000).toFixed(2)} s (aim < 1 s)`);
 } finally {
   await rm(root, { recursive: true, force: true });

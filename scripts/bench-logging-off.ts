@@ -24,12 +24,17 @@ function median(xs: number[]): number {
 const fmt = (ms: number) => `${(ms * 1000).toFixed(0)} µs`;
 
 /** The base revision's `Client` class (extracted once per revision). */
-async function baseClient(rev: string): Promise<{ sha: string; Client: new (o: object) => { queue: { get(id: string): Promise<unknown> } } }> {
+async function baseClient(
+  rev: string,
+): Promise<{ sha: string; Client: new (o: object) => { queue: { get(id: string): Promise<unknown> } } }> {
   const sha = execFileSync('git', ['rev-parse', '--short', rev], { cwd: ROOT, encoding: 'utf8' }).trim();
   const dir = path.join(ROOT, '.tmp', 'bench-base', sha);
   if (!existsSync(path.join(dir, 'index.ts'))) {
     mkdirSync(dir, { recursive: true });
-    const tar = execFileSync('git', ['archive', '--format=tar', sha, 'index.ts', 'runtime', 'generated'], { cwd: ROOT, maxBuffer: 1 << 28 });
+    const tar = execFileSync('git', ['archive', '--format=tar', sha, 'index.ts', 'runtime', 'generated'], {
+      cwd: ROOT,
+      maxBuffer: 1 << 28,
+    });
     execFileSync('tar', ['-x', '-C', dir], { input: tar });
   }
   const mod = (await import(pathToFileURL(path.join(dir, 'index.ts')).href)) as { Client: never };
@@ -38,7 +43,9 @@ async function baseClient(rev: string): Promise<{ sha: string; Client: new (o: o
 
 /** Run section (d) and print its lines. */
 export async function benchLoggingOff(n = Number(process.env['BENCH_N'] ?? 1000), warmup = 300): Promise<void> {
-  const rev = process.env['BENCH_BASE_REV'] ?? execFileSync('git', ['merge-base', 'HEAD', 'main'], { cwd: ROOT, encoding: 'utf8' }).trim();
+  const rev =
+    process.env['BENCH_BASE_REV'] ??
+    execFileSync('git', ['merge-base', 'HEAD', 'main'], { cwd: ROOT, encoding: 'utf8' }).trim();
   const base = await baseClient(rev);
   const server = await startServer({ decide: () => ({ outcome: 'hold' }) });
   try {
@@ -52,7 +59,11 @@ export async function benchLoggingOff(n = Number(process.env['BENCH_N'] ?? 1000)
     ];
     const { generations } = await new Client(options).queue.enqueue({ model: 'flux-1-dev', prompt: 'bench' });
     const id = generations[0]!.generation_id;
-    const fns = clients.map(({ c }) => () => c.queue.get(id));
+    const fns = clients.map(
+      ({ c }) =>
+        () =>
+          c.queue.get(id),
+    );
     const times: number[][] = fns.map(() => []);
     for (let i = 0; i < warmup; i++) for (const f of fns) await f();
     for (let i = 0; i < n; i++) {
@@ -64,7 +75,9 @@ export async function benchLoggingOff(n = Number(process.env['BENCH_N'] ?? 1000)
       }
     }
     const medians = times.map(median);
-    const parts = clients.map(({ name }, i) => `${name} ${fmt(medians[i]!)}${i === 0 ? '' : ` (${(medians[i]! / medians[0]!).toFixed(3)}x)`}`);
+    const parts = clients.map(
+      ({ name }, i) => `${name} ${fmt(medians[i]!)}${i === 0 ? '' : ` (${(medians[i]! / medians[0]!).toFixed(3)}x)`}`,
+    );
     console.log(`(d) queue.get N=${n} interleaved: ${parts.join('  ')}`);
   } finally {
     await server.close();

@@ -72,23 +72,55 @@ async function child(config: ChildConfig): Promise<void> {
   const t0 = performance.now();
   let m: Omit<Measure, 'ms' | 'peakRssMiB' | 'startRssMiB' | 'maxRssMiB'>;
   if (config.mode === 'fetch') {
-    const r = await fetchModels(config.ids, { baseUrl: config.baseUrl, apiKey: KEY, concurrency: config.concurrency, progress: 'none' });
+    const r = await fetchModels(config.ids, {
+      baseUrl: config.baseUrl,
+      apiKey: KEY,
+      concurrency: config.concurrency,
+      progress: 'none',
+    });
     m = { mode: 'fetch', fetched: r.models.size, failures: r.failures.length };
   } else {
     const sink = new Writable({ write: (_c, _e, cb) => cb() });
-    const r = await refresh({ all: true, specsDir: config.specsDir, outRoot: config.outRoot, baseUrl: config.baseUrl, apiKey: KEY, concurrency: config.concurrency, progress: 'none', stream: sink });
-    m = { mode: 'full', fetched: r.fetched.length, failures: 0, written: r.written.length, fetchMs: r.timings.fetchMs, proveMs: r.timings.proveMs, generateMs: r.timings.generateMs };
+    const r = await refresh({
+      all: true,
+      specsDir: config.specsDir,
+      outRoot: config.outRoot,
+      baseUrl: config.baseUrl,
+      apiKey: KEY,
+      concurrency: config.concurrency,
+      progress: 'none',
+      stream: sink,
+    });
+    m = {
+      mode: 'full',
+      fetched: r.fetched.length,
+      failures: 0,
+      written: r.written.length,
+      fetchMs: r.timings.fetchMs,
+      proveMs: r.timings.proveMs,
+      generateMs: r.timings.generateMs,
+    };
   }
   const ms = performance.now() - t0;
   clearInterval(sampler);
   peak = Math.max(peak, process.memoryUsage.rss());
-  const out: Measure = { ...m, ms, peakRssMiB: peak / MiB, startRssMiB: startRss / MiB, maxRssMiB: (process.resourceUsage().maxRSS * 1024) / MiB };
+  const out: Measure = {
+    ...m,
+    ms,
+    peakRssMiB: peak / MiB,
+    startRssMiB: startRss / MiB,
+    maxRssMiB: (process.resourceUsage().maxRSS * 1024) / MiB,
+  };
   process.stdout.write(`${JSON.stringify(out)}\n`);
 }
 
 function runChild(config: ChildConfig): Promise<Measure> {
   return new Promise((resolve, reject) => {
-    const p = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--child', JSON.stringify(config)], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] });
+    const p = spawn(
+      process.execPath,
+      ['--import', 'tsx', fileURLToPath(import.meta.url), '--child', JSON.stringify(config)],
+      { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let out = '';
     let err = '';
     p.stdout.on('data', (d: Buffer) => (out += d.toString()));
@@ -144,12 +176,17 @@ async function main(): Promise<void> {
       const base = baseIds[i % baseIds.length]!;
       const copy = Math.floor(i / baseIds.length) + 1;
       const id = copy === 1 ? base : `${base}--r${copy}`;
-      const obj = JSON.parse(readFileSync(path.join(REPO, 'specs', 'models', `${base}.json`), 'utf8')) as Record<string, unknown>;
+      const obj = JSON.parse(readFileSync(path.join(REPO, 'specs', 'models', `${base}.json`), 'utf8')) as Record<
+        string,
+        unknown
+      >;
       obj['id'] = id;
       const text = `${JSON.stringify(obj, null, 2)}\n`;
       writeFileSync(path.join(specs, 'models', `${id}.json`), text);
       // every 20th model drifts (a default changes on the server): those files are written
-      const schema = (obj['request_schema'] ?? obj['json_request_schema']) as { properties?: Record<string, Record<string, unknown>> } | null;
+      const schema = (obj['request_schema'] ?? obj['json_request_schema']) as {
+        properties?: Record<string, Record<string, unknown>>;
+      } | null;
       const first = schema?.properties ? Object.values(schema.properties)[0] : undefined;
       if (ids.length % 20 === 0 && first) first['default'] = 'bench-drift';
       writeFileSync(path.join(served, `${id}.json`), `${JSON.stringify(obj, null, 2)}\n`);
@@ -161,13 +198,24 @@ async function main(): Promise<void> {
     const server = await startServer({ modelsDir: served, users: { [KEY]: { user: 'bench' } } });
     const f = (n: number, d = 0) => n.toFixed(d);
     try {
-      console.log(`bench:refresh: ${ids.length} models from ${server.url}, concurrency ${concurrency}, full runs ${values["from-scratch"] ? "from scratch" : "over an up-to-date generated/"}, ${os.cpus().length} CPUs, Node ${process.version}`);
+      console.log(
+        `bench:refresh: ${ids.length} models from ${server.url}, concurrency ${concurrency}, full runs ${values['from-scratch'] ? 'from scratch' : 'over an up-to-date generated/'}, ${os.cpus().length} CPUs, Node ${process.version}`,
+      );
       const fetchRuns: Measure[] = [];
       for (let i = 0; i < runs; i++) {
-        const m = await runChild({ mode: 'fetch', baseUrl: server.url, ids, specsDir: specs, outRoot: tmp, concurrency });
+        const m = await runChild({
+          mode: 'fetch',
+          baseUrl: server.url,
+          ids,
+          specsDir: specs,
+          outRoot: tmp,
+          concurrency,
+        });
         if (m.failures > 0) throw new Error(`${m.failures} fetches failed`);
         fetchRuns.push(m);
-        console.log(`  fetch+check run ${i + 1}: ${f(m.ms)} ms (${f((m.fetched / m.ms) * 1000)} models/s), peak RSS ${f(m.peakRssMiB)} MiB (from ${f(m.startRssMiB)}), max RSS ${f(m.maxRssMiB)} MiB`);
+        console.log(
+          `  fetch+check run ${i + 1}: ${f(m.ms)} ms (${f((m.fetched / m.ms) * 1000)} models/s), peak RSS ${f(m.peakRssMiB)} MiB (from ${f(m.startRssMiB)}), max RSS ${f(m.maxRssMiB)} MiB`,
+        );
       }
       const fullRunsOut: Measure[] = [];
       for (let i = 0; i < fullRuns; i++) {
@@ -175,9 +223,28 @@ async function main(): Promise<void> {
         cpSync(specs, path.join(runDir, 'specs'), { recursive: true });
         if (!values['from-scratch']) {
           // untimed: generated/ up to date with the old snapshot, as in a repository
-          execFileSync(process.execPath, ['--import', 'tsx', path.join(REPO, 'scripts/generate.ts'), '--specs', path.join(runDir, 'specs'), '--out', runDir], { cwd: REPO, stdio: 'ignore' });
+          execFileSync(
+            process.execPath,
+            [
+              '--import',
+              'tsx',
+              path.join(REPO, 'scripts/generate.ts'),
+              '--specs',
+              path.join(runDir, 'specs'),
+              '--out',
+              runDir,
+            ],
+            { cwd: REPO, stdio: 'ignore' },
+          );
         }
-        const m = await runChild({ mode: 'full', baseUrl: server.url, ids, specsDir: path.join(runDir, 'specs'), outRoot: runDir, concurrency });
+        const m = await runChild({
+          mode: 'full',
+          baseUrl: server.url,
+          ids,
+          specsDir: path.join(runDir, 'specs'),
+          outRoot: runDir,
+          concurrency,
+        });
         fullRunsOut.push(m);
         console.log(
           `  full refresh run ${i + 1}: ${f(m.ms)} ms (fetch+check ${f(m.fetchMs!)}, prove generate ${f(m.proveMs!)}, generate ${f(m.generateMs!)}), ${m.written} snapshot files written, peak RSS ${f(m.peakRssMiB)} MiB, max RSS ${f(m.maxRssMiB)} MiB`,
@@ -185,7 +252,9 @@ async function main(): Promise<void> {
         rmSync(runDir, { recursive: true, force: true });
       }
       console.log('medians:');
-      console.log(`  fetch+check  ${f(median(fetchRuns.map((m) => m.ms)))} ms for ${ids.length} models, peak RSS ${f(median(fetchRuns.map((m) => m.peakRssMiB)))} MiB, max RSS ${f(median(fetchRuns.map((m) => m.maxRssMiB)))} MiB (${runs} runs)`);
+      console.log(
+        `  fetch+check  ${f(median(fetchRuns.map((m) => m.ms)))} ms for ${ids.length} models, peak RSS ${f(median(fetchRuns.map((m) => m.peakRssMiB)))} MiB, max RSS ${f(median(fetchRuns.map((m) => m.maxRssMiB)))} MiB (${runs} runs)`,
+      );
       if (fullRunsOut.length > 0) {
         console.log(
           `  full refresh ${f(median(fullRunsOut.map((m) => m.ms)))} ms (prove ${f(median(fullRunsOut.map((m) => m.proveMs!)))} + generate ${f(median(fullRunsOut.map((m) => m.generateMs!)))}), peak RSS ${f(median(fullRunsOut.map((m) => m.peakRssMiB)))} MiB, max RSS ${f(median(fullRunsOut.map((m) => m.maxRssMiB)))} MiB (${fullRuns} runs)`,

@@ -36,7 +36,7 @@ const fmt = (ms: number) => `${(ms * 1000).toFixed(0)} µs`;
     const bare = (url: string) => async () => {
       const res = await fetch(url, { headers });
       if (!res.ok) throw new Error(`HTTP ${res.status}`);
-      return res.json();
+      return (await res.json()) as unknown;
     };
     // Fetch with the same per-call timeout the SDK applies (an AbortController and a timer):
     // the fair baseline, since undici's handling of an AbortSignal alone costs a few percent.
@@ -46,14 +46,22 @@ const fmt = (ms: number) => `${(ms * 1000).toFixed(0)} µs`;
       try {
         const res = await fetch(url, { headers, signal: ac.signal });
         if (!res.ok) throw new Error(`HTTP ${res.status}`);
-        return await res.json();
+        return (await res.json()) as unknown;
       } finally {
         clearTimeout(timer);
       }
     };
     const cases = [
-      { name: 'queue.get', sdk: () => client.queue.get(id), url: `${server.url}/api/ai/queue/${encodeURIComponent(id)}` },
-      { name: 'models.retrieve', sdk: () => client.models.retrieve('flux-1-dev'), url: `${server.url}/api/ai/models/flux-1-dev` },
+      {
+        name: 'queue.get',
+        sdk: () => client.queue.get(id),
+        url: `${server.url}/api/ai/queue/${encodeURIComponent(id)}`,
+      },
+      {
+        name: 'models.retrieve',
+        sdk: () => client.models.retrieve('flux-1-dev'),
+        url: `${server.url}/api/ai/models/flux-1-dev`,
+      },
     ];
     for (const c of cases) {
       const fns = [c.sdk, bare(c.url), withTimeout(c.url)];
@@ -83,10 +91,18 @@ const fmt = (ms: number) => `${(ms * 1000).toFixed(0)} µs`;
 // (b) queue.run x 250 concurrent, 4 generations each, one client, one event stream
 {
   // Workers finish 20-120 ms after enqueue; every 10th run is a "[fail]" prompt.
-  const server = await startServer({ workerDelayMs: 20, unrelatedEvents: true, decide: ({ params, index }) => {
-    const failing = String(params['prompt']).includes('[fail]');
-    return { outcome: failing ? 'failed' : 'succeeded', delayMs: 20 + ((index * 37) % 100), ...(failing ? { error: 'bench failure' } : {}) };
-  } });
+  const server = await startServer({
+    workerDelayMs: 20,
+    unrelatedEvents: true,
+    decide: ({ params, index }) => {
+      const failing = String(params['prompt']).includes('[fail]');
+      return {
+        outcome: failing ? 'failed' : 'succeeded',
+        delayMs: 20 + ((index * 37) % 100),
+        ...(failing ? { error: 'bench failure' } : {}),
+      };
+    },
+  });
   try {
     const client = new Client({ apiKey: 'test-key', baseUrl: server.url });
     global.gc?.();
@@ -98,7 +114,10 @@ const fmt = (ms: number) => `${(ms * 1000).toFixed(0)} µs`;
     const t0 = performance.now();
     const results = await Promise.all(
       Array.from({ length: RUNS }, (_, i) =>
-        client.queue.run({ model: 'flux-1-dev', prompt: i % 10 === 0 ? `bench ${i} [fail]` : `bench ${i}`, num_generations: PER_RUN }, { timeoutMs: 120_000 }),
+        client.queue.run(
+          { model: 'flux-1-dev', prompt: i % 10 === 0 ? `bench ${i} [fail]` : `bench ${i}`, num_generations: PER_RUN },
+          { timeoutMs: 120_000 },
+        ),
       ),
     );
     const wall = performance.now() - t0;
@@ -116,12 +135,18 @@ const fmt = (ms: number) => `${(ms * 1000).toFixed(0)} µs`;
         `(${((outcomes.length / wall) * 1000).toFixed(0)} outcomes/s)  peak RSS ${(peak / 2 ** 20).toFixed(0)} MiB ` +
         `(+${((peak - rssBefore) / 2 ** 20).toFixed(0)} MiB; client and server share the process)`,
     );
-    console.log(`    outcomes: ${Object.entries(counts).map(([k, v]) => `${k} ${v}`).join(', ')}  event-stream connections ${streams}  reconciliation GETs ${polls}`);
+    console.log(
+      `    outcomes: ${Object.entries(counts)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', ')}  event-stream connections ${streams}  reconciliation GETs ${polls}`,
+    );
 
     const expected = RUNS * PER_RUN;
     const problems: string[] = [];
-    if (outcomes.length !== expected || ids.size !== expected) problems.push(`expected ${expected} distinct outcomes, got ${outcomes.length} (${ids.size} distinct)`);
-    if ((counts['succeeded'] ?? 0) !== expected * 0.9 || (counts['failed'] ?? 0) !== expected * 0.1) problems.push(`unexpected outcome counts ${JSON.stringify(counts)}`);
+    if (outcomes.length !== expected || ids.size !== expected)
+      problems.push(`expected ${expected} distinct outcomes, got ${outcomes.length} (${ids.size} distinct)`);
+    if ((counts['succeeded'] ?? 0) !== expected * 0.9 || (counts['failed'] ?? 0) !== expected * 0.1)
+      problems.push(`unexpected outcome counts ${JSON.stringify(counts)}`);
     if (streams !== 1) problems.push(`expected one /api/events connection, got ${streams}`);
     if (client.queue.eventStream.state !== 'idle') problems.push('the shared event stream is still open');
     if (problems.length > 0) {
@@ -138,20 +163,36 @@ const fmt = (ms: number) => `${(ms * 1000).toFixed(0)} µs`;
 // ---------------------------------------------------------------------------------------------
 // (c) queue.run x 250 while the event stream drops every 300 ms
 {
-  const server = await startServer({ workerDelayMs: 20, unrelatedEvents: false, decide: ({ index, params }) => ({ outcome: 'succeeded', delayMs: 50 + ((Number(String(params['prompt']).split(' ')[1]) * 7 + index * 131) % 3000) }) });
+  const server = await startServer({
+    workerDelayMs: 20,
+    unrelatedEvents: false,
+    decide: ({ index, params }) => ({
+      outcome: 'succeeded',
+      delayMs: 50 + ((Number(String(params['prompt']).split(' ')[1]) * 7 + index * 131) % 3000),
+    }),
+  });
   const dropper = setInterval(() => server.dropEventStreams(), 300);
   try {
     const client = new Client({ apiKey: 'test-key', baseUrl: server.url });
     const t0 = performance.now();
     const results = await Promise.all(
-      Array.from({ length: RUNS }, (_, i) => client.queue.run({ model: 'flux-1-dev', prompt: `bench ${i}`, num_generations: PER_RUN }, { timeoutMs: 120_000, lostGraceMs: 500 })),
+      Array.from({ length: RUNS }, (_, i) =>
+        client.queue.run(
+          { model: 'flux-1-dev', prompt: `bench ${i}`, num_generations: PER_RUN },
+          { timeoutMs: 120_000, lostGraceMs: 500 },
+        ),
+      ),
     );
     const wall = performance.now() - t0;
     const outcomes = results.flat();
     const counts: Record<string, number> = {};
     for (const o of outcomes) counts[o.status] = (counts[o.status] ?? 0) + 1;
     console.log(
-      `(c) queue.run ${RUNS} x ${PER_RUN} with the event stream dropped every 300 ms: wall ${wall.toFixed(0)} ms  outcomes: ${Object.entries(counts).map(([k, v]) => `${k} ${v}`).join(', ')}  ` +
+      `(c) queue.run ${RUNS} x ${PER_RUN} with the event stream dropped every 300 ms: wall ${wall.toFixed(0)} ms  outcomes: ${Object.entries(
+        counts,
+      )
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', ')}  ` +
         `event-stream connections ${server.count('GET', '/api/events')}  reconciliation lists ${server.count('GET', /^\/api\/ai\/queue$/)}, GETs ${server.count('GET', /^\/api\/ai\/queue\//)}`,
     );
     if (outcomes.length !== RUNS * PER_RUN) {

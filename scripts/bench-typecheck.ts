@@ -91,8 +91,20 @@ interface Sample {
 
 function writeProject(dir: string, program: Program, skipLibCheck: boolean): void {
   mkdirSync(dir, { recursive: true });
-  writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: path.basename(dir), private: true, type: 'module' }));
-  const compilerOptions = { strict: true, skipLibCheck, noEmit: true, target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', lib: ['ES2022', 'DOM', 'DOM.Iterable'], types: [] };
+  writeFileSync(
+    path.join(dir, 'package.json'),
+    JSON.stringify({ name: path.basename(dir), private: true, type: 'module' }),
+  );
+  const compilerOptions = {
+    strict: true,
+    skipLibCheck,
+    noEmit: true,
+    target: 'ES2022',
+    module: 'NodeNext',
+    moduleResolution: 'NodeNext',
+    lib: ['ES2022', 'DOM', 'DOM.Iterable'],
+    types: [],
+  };
   writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: ['main.ts'] }, null, 2));
   writeFileSync(path.join(dir, 'main.ts'), program === 'calls' ? CALLS : EMPTY);
 }
@@ -108,7 +120,10 @@ async function multiplySnapshot(source: string): Promise<void> {
     for (let copy = 2; copy <= COPIES; copy++) {
       const copyId = `${id}-copy${copy}`;
       all.push(copyId);
-      writeFileSync(path.join(specs, 'models', `${copyId}.json`), JSON.stringify({ ...model, id: copyId }, null, 2) + '\n');
+      writeFileSync(
+        path.join(specs, 'models', `${copyId}.json`),
+        JSON.stringify({ ...model, id: copyId }, null, 2) + '\n',
+      );
     }
   }
   writeFileSync(path.join(specs, 'models.json'), JSON.stringify(all.sort(), null, 2) + '\n');
@@ -179,7 +194,13 @@ function partOf(file: string): string {
 function summariseTrace(traceDir: string, consumerFile: string): string {
   const file = readdirSync(traceDir).find((f) => f.startsWith('trace') && f.endsWith('.json'));
   if (!file) return '  (no trace written)';
-  type TraceEvent = { name: string; ph: string; ts: number; dur?: number; args?: { path?: string; pos?: number; end?: number } };
+  type TraceEvent = {
+    name: string;
+    ph: string;
+    ts: number;
+    dur?: number;
+    args?: { path?: string; pos?: number; end?: number };
+  };
   const events = JSON.parse(readFileSync(path.join(traceDir, file), 'utf8')) as TraceEvent[];
   const parts = new Map<string, { files: Set<string>; parseMs: number; bindMs: number }>();
   const open = new Map<string, number>();
@@ -200,16 +221,30 @@ function summariseTrace(traceDir: string, consumerFile: string): string {
   }
   const lines = ['  parse + bind by part of the program (ms):'];
   for (const [part, p] of [...parts].sort((a, b) => b[1].parseMs + b[1].bindMs - (a[1].parseMs + a[1].bindMs))) {
-    lines.push(`    ${(p.parseMs + p.bindMs).toFixed(0).padStart(6)}  (parse ${p.parseMs.toFixed(0)}, bind ${p.bindMs.toFixed(0)})  ${part}, ${p.files.size} files`);
+    lines.push(
+      `    ${(p.parseMs + p.bindMs).toFixed(0).padStart(6)}  (parse ${p.parseMs.toFixed(0)}, bind ${p.bindMs.toFixed(0)})  ${part}, ${p.files.size} files`,
+    );
   }
   const source = readFileSync(consumerFile, 'utf8');
   const lineOf = (pos: number): number => source.slice(0, pos).split('\n').length;
-  const checks = events.filter((e) => e.name === 'checkExpression' && e.ph === 'X' && e.dur !== undefined && e.args?.path === consumerFile && e.args.pos !== undefined);
+  const checks = events.filter(
+    (e) =>
+      e.name === 'checkExpression' &&
+      e.ph === 'X' &&
+      e.dur !== undefined &&
+      e.args?.path === consumerFile &&
+      e.args.pos !== undefined,
+  );
   // outermost expressions only: an expression nested in a costlier one on the same range is counted there
   checks.sort((a, b) => b.dur! - a.dur!);
-  const top = checks.filter((e, i) => !checks.slice(0, i).some((o) => o.args!.pos! <= e.args!.pos! && e.args!.end! <= o.args!.end!)).slice(0, 6);
+  const top = checks
+    .filter((e, i) => !checks.slice(0, i).some((o) => o.args!.pos! <= e.args!.pos! && e.args!.end! <= o.args!.end!))
+    .slice(0, 6);
   lines.push('  costliest expressions of the consumer (ms, check):');
-  for (const e of top) lines.push(`    ${(e.dur! / 1000).toFixed(0).padStart(6)}  main.ts:${lineOf(e.args!.pos!)}  ${source.slice(e.args!.pos!, e.args!.end!).trim().replace(/\s+/g, ' ').slice(0, 90)}`);
+  for (const e of top)
+    lines.push(
+      `    ${(e.dur! / 1000).toFixed(0).padStart(6)}  main.ts:${lineOf(e.args!.pos!)}  ${source.slice(e.args!.pos, e.args!.end).trim().replace(/\s+/g, ' ').slice(0, 90)}`,
+    );
   return lines.join('\n');
 }
 
@@ -218,7 +253,9 @@ async function main(): Promise<void> {
   try {
     const configs: Config[] = [];
     for (const variant of ['1x', '4x'] as const) {
-      console.error(`${variant}: packing${variant === '4x' ? ` (snapshot copied ${COPIES}x, generated and built)` : ''}...`);
+      console.error(
+        `${variant}: packing${variant === '4x' ? ` (snapshot copied ${COPIES}x, generated and built)` : ''}...`,
+      );
       const dir = path.join(root.dir, variant);
       const pack = await packPackage(dir, { from: SOURCE, ...(variant === '4x' ? { prepare: multiplySnapshot } : {}) });
       const consumers = path.join(dir, 'consumers');
@@ -241,7 +278,13 @@ async function main(): Promise<void> {
 
     const med = (c: Config): Sample => {
       const s = samples.get(c)!;
-      return { wallMs: median(s.map((x) => x.wallMs)), checkMs: median(s.map((x) => x.checkMs)), types: median(s.map((x) => x.types)), memoryKB: median(s.map((x) => x.memoryKB)), files: median(s.map((x) => x.files)) };
+      return {
+        wallMs: median(s.map((x) => x.wallMs)),
+        checkMs: median(s.map((x) => x.checkMs)),
+        types: median(s.map((x) => x.types)),
+        memoryKB: median(s.map((x) => x.memoryKB)),
+        files: median(s.map((x) => x.files)),
+      };
     };
     const find = (variant: Config['variant'], skipLibCheck: boolean, program: Program): Config =>
       configs.find((c) => c.variant === variant && c.skipLibCheck === skipLibCheck && c.program === program)!;
@@ -249,7 +292,16 @@ async function main(): Promise<void> {
     const rows = [['models', 'skipLibCheck', 'program', 'files', 'wall ms', 'check ms', 'types', 'memory MB']];
     for (const c of configs) {
       const m = med(c);
-      rows.push([c.variant === '1x' ? 'snapshot' : `${COPIES}x`, String(c.skipLibCheck), c.program, String(m.files), m.wallMs.toFixed(0), m.checkMs.toFixed(0), String(m.types), (m.memoryKB / 1024).toFixed(0)]);
+      rows.push([
+        c.variant === '1x' ? 'snapshot' : `${COPIES}x`,
+        String(c.skipLibCheck),
+        c.program,
+        String(m.files),
+        m.wallMs.toFixed(0),
+        m.checkMs.toFixed(0),
+        String(m.types),
+        (m.memoryKB / 1024).toFixed(0),
+      ]);
     }
     const ratio = (a: number, b: number): string => `${(a / b).toFixed(2)}x`;
     const ratios = [['models', 'skipLibCheck', 'calls / empty: wall', 'check', 'types', 'memory']];
@@ -257,17 +309,32 @@ async function main(): Promise<void> {
       for (const skip of [true, false]) {
         const calls = med(find(variant, skip, 'calls'));
         const empty = med(find(variant, skip, 'empty'));
-        ratios.push([variant === '1x' ? 'snapshot' : `${COPIES}x`, String(skip), ratio(calls.wallMs, empty.wallMs), ratio(calls.checkMs, Math.max(empty.checkMs, 1)), ratio(calls.types, empty.types), ratio(calls.memoryKB, empty.memoryKB)]);
+        ratios.push([
+          variant === '1x' ? 'snapshot' : `${COPIES}x`,
+          String(skip),
+          ratio(calls.wallMs, empty.wallMs),
+          ratio(calls.checkMs, Math.max(empty.checkMs, 1)),
+          ratio(calls.types, empty.types),
+          ratio(calls.memoryKB, empty.memoryKB),
+        ]);
       }
     }
     const growth = [['skipLibCheck', `calls ${COPIES}x / 1x: wall`, 'check', 'types', 'memory']];
     for (const skip of [true, false]) {
       const one = med(find('1x', skip, 'calls'));
       const four = med(find('4x', skip, 'calls'));
-      growth.push([String(skip), ratio(four.wallMs, one.wallMs), ratio(four.checkMs, one.checkMs), ratio(four.types, one.types), ratio(four.memoryKB, one.memoryKB)]);
+      growth.push([
+        String(skip),
+        ratio(four.wallMs, one.wallMs),
+        ratio(four.checkMs, one.checkMs),
+        ratio(four.types, one.types),
+        ratio(four.memoryKB, one.memoryKB),
+      ]);
     }
 
-    console.log(`\ntsc ${JSON.parse(readFileSync(path.join(REPO, 'node_modules', 'typescript', 'package.json'), 'utf8')).version}, medians of ${RUNS} interleaved runs (consumer: 20 typed calls; baseline: an empty module, same settings)\n`);
+    console.log(
+      `\ntsc ${(JSON.parse(readFileSync(path.join(REPO, 'node_modules', 'typescript', 'package.json'), 'utf8')) as { version: string }).version}, medians of ${RUNS} interleaved runs (consumer: 20 typed calls; baseline: an empty module, same settings)\n`,
+    );
     console.log(table(rows));
     console.log('');
     console.log(table(ratios));
@@ -275,7 +342,9 @@ async function main(): Promise<void> {
     console.log(table(growth));
     const skipRatio = med(find('1x', true, 'calls')).wallMs / med(find('1x', true, 'empty')).wallMs;
     const skipGrowth = med(find('4x', true, 'calls')).wallMs / med(find('1x', true, 'calls')).wallMs;
-    console.log(`\naim (skipLibCheck, wall): calls/empty ${skipRatio.toFixed(2)}x (≤ 1.30x: ${skipRatio <= 1.3 ? 'met' : 'missed'}); ${COPIES}x/1x ${skipGrowth.toFixed(2)}x (< 1.20x: ${skipGrowth < 1.2 ? 'met' : 'missed'})`);
+    console.log(
+      `\naim (skipLibCheck, wall): calls/empty ${skipRatio.toFixed(2)}x (≤ 1.30x: ${skipRatio <= 1.3 ? 'met' : 'missed'}); ${COPIES}x/1x ${skipGrowth.toFixed(2)}x (< 1.20x: ${skipGrowth < 1.2 ? 'met' : 'missed'})`,
+    );
 
     if (values.trace) {
       for (const variant of ['1x', '4x'] as const) {
@@ -293,7 +362,9 @@ async function main(): Promise<void> {
 
 function table(rows: string[][]): string {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  return rows.map((r) => r.map((cell, i) => (i < 3 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ')).join('\n');
+  return rows
+    .map((r) => r.map((cell, i) => (i < 3 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  '))
+    .join('\n');
 }
 
 await main();

@@ -24,16 +24,27 @@ import { parseArgs, promisify } from 'node:util';
 import { REPO_ROOT } from '../generator/paths.ts';
 import { startServer } from '../test/server/index.ts';
 
-const { values } = parseArgs({ options: { runs: { type: 'string', default: '5' }, models: { type: 'string', default: '64' } } });
+const { values } = parseArgs({
+  options: { runs: { type: 'string', default: '5' }, models: { type: 'string', default: '64' } },
+});
 const runs = Number(values.runs);
 const count = Number(values.models);
 const sh = promisify(execFile);
 
 /** Run a command; resolve to its wall time (ms) and peak RSS (MiB) as GNU time reports them. */
-function timed(cmd: string, args: string[], cwd: string, env: Record<string, string> = {}): Promise<{ ms: number; rssMiB: number }> {
+function timed(
+  cmd: string,
+  args: string[],
+  cwd: string,
+  env: Record<string, string> = {},
+): Promise<{ ms: number; rssMiB: number }> {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
-    const child = spawn('/usr/bin/time', ['-f', '%M', cmd, ...args], { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn('/usr/bin/time', ['-f', '%M', cmd, ...args], {
+      cwd,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let err = '';
     child.stderr.on('data', (d: Buffer) => (err += d.toString()));
     child.on('error', reject);
@@ -59,7 +70,10 @@ const server = await (async () => {
   await mkdir(served, { recursive: true });
   const ids: string[] = [];
   for (const id of all) {
-    const obj = JSON.parse(await readFile(path.join(REPO_ROOT, 'specs/models', `${id}.json`), 'utf8')) as Record<string, unknown>;
+    const obj = JSON.parse(await readFile(path.join(REPO_ROOT, 'specs/models', `${id}.json`), 'utf8')) as Record<
+      string,
+      unknown
+    >;
     obj['id'] = `${id}-user`;
     await writeFile(path.join(served, `${id}-user.json`), `${JSON.stringify(obj, null, 2)}\n`);
     ids.push(`${id}-user`);
@@ -125,15 +139,29 @@ try {
     console.error(`bench: round ${r + 1} of ${runs} done`);
   }
   const med = (name: string) => median(results.get(name)!.map((x) => x.ms));
-  console.log(`bench:user-generate (${runs} interleaved rounds; medians; whole processes; this machine: ${os.cpus().length} cores)`);
+  console.log(
+    `bench:user-generate (${runs} interleaved rounds; medians; whole processes; this machine: ${os.cpus().length} cores)`,
+  );
   for (const c of cases) {
     const xs = results.get(c.name)!;
-    console.log(`  ${c.name.padEnd(26)} ${(med(c.name) / 1000).toFixed(2).padStart(6)} s   peak RSS ${Math.max(...xs.map((x) => x.rssMiB)).toFixed(0).padStart(4)} MiB`);
+    console.log(
+      `  ${c.name.padEnd(26)} ${(med(c.name) / 1000).toFixed(2).padStart(6)} s   peak RSS ${Math.max(
+        ...xs.map((x) => x.rssMiB),
+      )
+        .toFixed(0)
+        .padStart(4)} MiB`,
+    );
   }
   console.log('aims');
-  console.log(`  add 1 into existing out                    ${(med('add 1 into existing out') / 1000).toFixed(2)} s (aim <= 1.5 s; jstt alone ${(med('jstt, 1 schema') / 1000).toFixed(2)} s)`);
-  console.log(`  up to date generate                        ${(med('up to date generate') / 1000).toFixed(2)} s (aim <= 0.8 s)`);
-  console.log(`  add ${count} / json-schema-to-typescript alone   ${(med(`add ${count} into empty out`) / med(`jstt, ${count} schemas`)).toFixed(2)}  (aim <= 2.5)`);
+  console.log(
+    `  add 1 into existing out                    ${(med('add 1 into existing out') / 1000).toFixed(2)} s (aim <= 1.5 s; jstt alone ${(med('jstt, 1 schema') / 1000).toFixed(2)} s)`,
+  );
+  console.log(
+    `  up to date generate                        ${(med('up to date generate') / 1000).toFixed(2)} s (aim <= 0.8 s)`,
+  );
+  console.log(
+    `  add ${count} / json-schema-to-typescript alone   ${(med(`add ${count} into empty out`) / med(`jstt, ${count} schemas`)).toFixed(2)}  (aim <= 2.5)`,
+  );
 } finally {
   await server.s.close();
   await rm(root, { recursive: true, force: true });

@@ -36,7 +36,10 @@ const copies = [
   '.prettierrc.json',
 ];
 await mkdir(path.join(dist, 'specs'), { recursive: true });
-await writeFile(path.join(dist, 'specs', 'openapi.json'), JSON.stringify(parseYaml(await readFile(path.join(root, 'specs', 'openapi.yaml'), 'utf8'))));
+await writeFile(
+  path.join(dist, 'specs', 'openapi.json'),
+  JSON.stringify(parseYaml(await readFile(path.join(root, 'specs', 'openapi.yaml'), 'utf8'))),
+);
 for (const rel of copies) {
   await mkdir(path.dirname(path.join(dist, rel)), { recursive: true });
   await copyFile(path.join(root, rel), path.join(dist, rel));

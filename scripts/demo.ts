@@ -11,7 +11,8 @@ const server = await startServer({
   workerDelayMs: 200,
   decide: ({ model, index }) => {
     if (model !== VIDEO_MODEL) return { outcome: 'succeeded', delayMs: 200 };
-    if (index === 1) return { outcome: 'failed', delayMs: 350, error: 'Generation failed: the safety checker rejected the frames' };
+    if (index === 1)
+      return { outcome: 'failed', delayMs: 350, error: 'Generation failed: the safety checker rejected the frames' };
     return { outcome: 'succeeded', delayMs: index === 0 ? 500 : 800 };
   },
 });
@@ -24,7 +25,11 @@ try {
 
   // 1. A synchronous image generation.
   console.log('1. Image generation: flux-1-dev');
-  const image = await client.images.generate({ model: 'flux-1-dev', prompt: 'a red fox in fresh snow, golden hour', aspect_ratio: '16:9' });
+  const image = await client.images.generate({
+    model: 'flux-1-dev',
+    prompt: 'a red fox in fresh snow, golden hour',
+    aspect_ratio: '16:9',
+  });
   console.log(`   ${image.images.length} image from ${image.model}: ${image.images[0]!.url}\n`);
 
   // 2. A queued video, three generations, followed with queue.run.
@@ -37,13 +42,19 @@ try {
         break;
       case 'enqueued':
         p.generation_ids.forEach((id, i) => label.set(id, `#${i + 1}`));
-        console.log(`   ${secs()}  enqueued ${p.generation_ids.length} generations: ${p.generation_ids.map((id) => id.slice(0, 8)).join(', ')}`);
+        console.log(
+          `   ${secs()}  enqueued ${p.generation_ids.length} generations: ${p.generation_ids.map((id) => id.slice(0, 8)).join(', ')}`,
+        );
         break;
       case 'processing':
-        console.log(`   ${secs()}  ${label.get(p.generation_id)} still processing (${(p.elapsedMs / 1000).toFixed(1)}s since enqueue)`);
+        console.log(
+          `   ${secs()}  ${label.get(p.generation_id)} still processing (${(p.elapsedMs / 1000).toFixed(1)}s since enqueue)`,
+        );
         break;
       case 'settled':
-        console.log(`   ${secs()}  ${label.get(p.outcome.generation_id)} ${p.outcome.status.padEnd(9)} [${p.settled}/${p.total} done]`);
+        console.log(
+          `   ${secs()}  ${label.get(p.outcome.generation_id)} ${p.outcome.status.padEnd(9)} [${p.settled}/${p.total} done]`,
+        );
         break;
       case 'stream_down':
         console.log(`   ${secs()}  event stream dropped; reconnecting`);
@@ -54,7 +65,13 @@ try {
     }
   };
   const outcomes = await client.queue.run(
-    { model: VIDEO_MODEL, prompt: 'a lighthouse in a storm, waves crashing, cinematic', duration: 4, aspect_ratio: '16:9', num_generations: 3 },
+    {
+      model: VIDEO_MODEL,
+      prompt: 'a lighthouse in a storm, waves crashing, cinematic',
+      duration: 4,
+      aspect_ratio: '16:9',
+      num_generations: 3,
+    },
     { timeoutMs: 60_000, reconcileIntervalMs: 300, onProgress },
   );
   console.log('   outcomes:');

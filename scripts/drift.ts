@@ -14,7 +14,15 @@
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { diffSnapshots, driftExitCode, driftReport, readSnapshot, renderMarkdown, renderText, type DriftReport } from '../generator/drift.ts';
+import {
+  diffSnapshots,
+  driftExitCode,
+  driftReport,
+  readSnapshot,
+  renderMarkdown,
+  renderText,
+  type DriftReport,
+} from '../generator/drift.ts';
 import { SpecError } from '../generator/errors.ts';
 import { checkBaseUrl, DEFAULT_REFRESH_BASE_URL, fetchModels, redactor, RefreshError } from '../generator/refresh.ts';
 import { REPO_ROOT, specsLabel } from '../generator/paths.ts';
@@ -30,7 +38,8 @@ function fail(message: string): never {
 
 function intFlag(name: string, v: string | undefined, min: number): number | undefined {
   if (v === undefined) return undefined;
-  if (!/^\d+$/.test(v) || Number(v) < min) fail(`drift: --${name} needs an integer >= ${min}, got ${JSON.stringify(v)}`);
+  if (!/^\d+$/.test(v) || Number(v) < min)
+    fail(`drift: --${name} needs an integer >= ${min}, got ${JSON.stringify(v)}`);
   return Number(v);
 }
 
@@ -49,13 +58,18 @@ try {
     strict: true,
   });
 } catch (err) {
-  fail(`drift: ${(err as Error).message}\nusage: npm run drift -- [OLD_SPECS NEW_SPECS] [--format text|markdown|json] [--specs DIR] [--base-url URL]`);
+  fail(
+    `drift: ${(err as Error).message}\nusage: npm run drift -- [OLD_SPECS NEW_SPECS] [--format text|markdown|json] [--specs DIR] [--base-url URL]`,
+  );
 }
 const { values, positionals } = parsed;
 const format = values.format;
-if (format !== 'text' && format !== 'markdown' && format !== 'json') fail(`drift: --format must be text, markdown or json, got ${JSON.stringify(format)}`);
-if (positionals.length !== 0 && positionals.length !== 2) fail('drift: give two snapshot directories (OLD_SPECS NEW_SPECS), or none to compare specs/ with a fresh fetch');
-if (positionals.length === 2 && (values['base-url'] || values.specs)) fail('drift: --specs and --base-url apply only without directory arguments (fetch mode)');
+if (format !== 'text' && format !== 'markdown' && format !== 'json')
+  fail(`drift: --format must be text, markdown or json, got ${JSON.stringify(format)}`);
+if (positionals.length !== 0 && positionals.length !== 2)
+  fail('drift: give two snapshot directories (OLD_SPECS NEW_SPECS), or none to compare specs/ with a fresh fetch');
+if (positionals.length === 2 && (values['base-url'] || values.specs))
+  fail('drift: --specs and --base-url apply only without directory arguments (fetch mode)');
 
 let report: DriftReport;
 try {
@@ -65,7 +79,10 @@ try {
     const specsDir = path.resolve(values.specs ?? path.join(REPO_ROOT, 'specs'));
     const label = specsLabel(specsDir);
     const committed = await readSnapshot(specsDir, label);
-    if (!key) fail('drift: OXEN_API_KEY is not set: comparing with a fresh fetch needs an API key (or give two snapshot directories)');
+    if (!key)
+      fail(
+        'drift: OXEN_API_KEY is not set: comparing with a fresh fetch needs an API key (or give two snapshot directories)',
+      );
     const baseUrl = checkBaseUrl(values['base-url'] ?? (process.env['OXEN_BASE_URL'] || DEFAULT_REFRESH_BASE_URL));
     const concurrency = intFlag('concurrency', values.concurrency, 1);
     const timeoutMs = intFlag('timeout-ms', values['timeout-ms'], 1);
@@ -79,7 +96,10 @@ try {
       ...(timeoutMs !== undefined ? { timeoutMs } : {}),
       ...(maxRetries !== undefined ? { maxRetries } : {}),
     });
-    if (r.failures.length > 0) fail(`drift: no report: ${r.failures.length} of ${committed.ids.length} models failed:\n${r.failures.map((f) => `  ${f.id}  ${f.reason}`).join('\n')}`);
+    if (r.failures.length > 0)
+      fail(
+        `drift: no report: ${r.failures.length} of ${committed.ids.length} models failed:\n${r.failures.map((f) => `  ${f.id}  ${f.reason}`).join('\n')}`,
+      );
     const fresh = new Map([...r.models].map(([id, m]) => [id, m.raw]));
     report = diffSnapshots(committed, { label: baseUrl, ids: committed.ids, models: fresh });
   }
@@ -88,6 +108,11 @@ try {
   fail(`drift: no report: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
 }
 
-const out = format === 'markdown' ? renderMarkdown(report) : format === 'json' ? `${JSON.stringify(report, null, 2)}\n` : renderText(report);
+const out =
+  format === 'markdown'
+    ? renderMarkdown(report)
+    : format === 'json'
+      ? `${JSON.stringify(report, null, 2)}\n`
+      : renderText(report);
 process.stdout.write(redact.text(out));
 process.exitCode = driftExitCode(report);

@@ -46,7 +46,9 @@ import { formatFailure, formatSummary, FuzzSetupError, runFuzz } from '../fuzz/r
 import { CLASS_LABELS, CLASSES } from '../fuzz/verdict.ts';
 
 function usage(message: string): never {
-  process.stderr.write(`fuzz: ${message}\nusage: npm run fuzz -- --seed N [--cases N | --case K] [--family NAME] [--jobs N] [--timeout S] [--keep | --keep-all] [--json] | --list\n`);
+  process.stderr.write(
+    `fuzz: ${message}\nusage: npm run fuzz -- --seed N [--cases N | --case K] [--family NAME] [--jobs N] [--timeout S] [--keep | --keep-all] [--json] | --list\n`,
+  );
   process.exit(2);
 }
 
@@ -73,12 +75,15 @@ try {
 
 if (values.list) {
   const w = Math.max(...FAMILIES.map((f) => f.name.length));
-  process.stdout.write(`families (case K belongs to the family at K mod ${ORDER.length} of this order, issue-8 three times per round):\n${FAMILIES.map((f) => `  ${f.name.padEnd(w)}  ${f.about}`).join('\n')}\n\nclasses:\n${CLASSES.map((c) => `  ${c.padEnd(14)} ${CLASS_LABELS[c]}`).join('\n')}\n`);
+  process.stdout.write(
+    `families (case K belongs to the family at K mod ${ORDER.length} of this order, issue-8 three times per round):\n${FAMILIES.map((f) => `  ${f.name.padEnd(w)}  ${f.about}`).join('\n')}\n\nclasses:\n${CLASSES.map((c) => `  ${c.padEnd(14)} ${CLASS_LABELS[c]}`).join('\n')}\n`,
+  );
   process.exit(0);
 }
 
 const int = (name: string, v: string, min: number): number => {
-  if (!/^-?\d+$/.test(v) || Number(v) < min || !Number.isSafeInteger(Number(v))) usage(`--${name} needs an integer >= ${min}, got ${JSON.stringify(v)}`);
+  if (!/^-?\d+$/.test(v) || Number(v) < min || !Number.isSafeInteger(Number(v)))
+    usage(`--${name} needs an integer >= ${min}, got ${JSON.stringify(v)}`);
   return Number(v);
 };
 const seed = int('seed', values.seed, -(2 ** 31));
@@ -97,7 +102,9 @@ try {
       if (values.json) return;
       if (o.class !== 'generated' && o.class !== 'refused') process.stdout.write(`${formatFailure(o)}\n`);
       if (single !== undefined) {
-        process.stdout.write(`case ${o.index} (${o.family}): ${o.class}\n  note: ${JSON.stringify(o.note)}\n${o.reasons.map((r) => `  ${JSON.stringify(r)}`).join('\n')}${o.reasons.length ? '\n' : ''}${o.error ? `  error: ${JSON.stringify(o.error)}\n` : ''}  generate: ${Math.round(o.ms)} ms\n  kept: ${o.dir}\n`);
+        process.stdout.write(
+          `case ${o.index} (${o.family}): ${o.class}\n  note: ${JSON.stringify(o.note)}\n${o.reasons.map((r) => `  ${JSON.stringify(r)}`).join('\n')}${o.reasons.length ? '\n' : ''}${o.error ? `  error: ${JSON.stringify(o.error)}\n` : ''}  generate: ${Math.round(o.ms)} ms\n  kept: ${o.dir}\n`,
+        );
       } else if (o.dir) process.stdout.write(`  kept: ${o.dir}\n`);
     },
   });

@@ -50,7 +50,9 @@ function intFlag(name: string, v: string | undefined, min: number): number | und
 }
 
 const refreshing = values.refresh || values.add.length > 0 || values.remove.length > 0;
-const refreshOnly = (['base-url', 'concurrency', 'timeout-ms', 'retries'] as const).filter((f) => values[f] !== undefined);
+const refreshOnly = (['base-url', 'concurrency', 'timeout-ms', 'retries'] as const).filter(
+  (f) => values[f] !== undefined,
+);
 if (refreshing && values.check) {
   console.error('generate: --check cannot be combined with --refresh, --add or --remove');
   process.exit(2);
@@ -67,17 +69,30 @@ if (refreshing) {
     const started = performance.now();
     // Imported here: loading the generator takes seconds, and --refresh loads it only once its fetches succeeded.
     const { generate } = await import('../generator/index.ts');
-    const r = await generate({ check: values.check, ...(values.specs ? { specsDir: values.specs } : {}), ...(values.out ? { outRoot: values.out } : {}) });
+    const r = await generate({
+      check: values.check,
+      ...(values.specs ? { specsDir: values.specs } : {}),
+      ...(values.out ? { outRoot: values.out } : {}),
+    });
     for (const n of r.notes) console.log(`note: ${n.model}: ${n.message}`);
-    const diff = [...r.added.map((f) => `  added    ${f}`), ...r.changed.map((f) => `  changed  ${f}`), ...r.removed.map((f) => `  removed  ${f}`)];
+    const diff = [
+      ...r.added.map((f) => `  added    ${f}`),
+      ...r.changed.map((f) => `  changed  ${f}`),
+      ...r.removed.map((f) => `  removed  ${f}`),
+    ];
     const ms = Math.round(performance.now() - started);
     if (values.check) {
       if (diff.length > 0) {
-        console.error(`generate --check: ${diff.length} file(s) would change; run \`npm run generate\` and commit the result:\n${diff.join('\n')}`);
+        console.error(
+          `generate --check: ${diff.length} file(s) would change; run \`npm run generate\` and commit the result:\n${diff.join('\n')}`,
+        );
         process.exitCode = 1;
-      } else console.log(`generate --check: generated/ is up to date (${r.files.size} files, ${r.models} models, ${ms} ms)`);
+      } else
+        console.log(`generate --check: generated/ is up to date (${r.files.size} files, ${r.models} models, ${ms} ms)`);
     } else {
-      console.log(`generated ${r.models} models: ${r.added.length} added, ${r.changed.length} changed, ${r.removed.length} removed, ${r.unchanged} unchanged; ${r.rebuilt.length} of ${r.files.size - 1} files rebuilt, the rest reused through generated/manifest.json (${ms} ms)`);
+      console.log(
+        `generated ${r.models} models: ${r.added.length} added, ${r.changed.length} changed, ${r.removed.length} removed, ${r.unchanged} unchanged; ${r.rebuilt.length} of ${r.files.size - 1} files rebuilt, the rest reused through generated/manifest.json (${ms} ms)`,
+      );
       if (diff.length > 0) console.log(diff.join('\n'));
     }
   } catch (err) {
@@ -93,7 +108,10 @@ if (refreshing) {
 /** `--refresh` / `--add` / `--remove`: exit 0 on success (whatever drifted), 2 on any failure. */
 async function runRefresh(): Promise<void> {
   // Loaded only here: a plain run needs neither the fetch machinery nor the runtime client.
-  const [{ refresh, RefreshError, redactor }, { renderText }] = await Promise.all([import('../generator/refresh.ts'), import('../generator/drift.ts')]);
+  const [{ refresh, RefreshError, redactor }, { renderText }] = await Promise.all([
+    import('../generator/refresh.ts'),
+    import('../generator/drift.ts'),
+  ]);
   const key = process.env['OXEN_API_KEY'] ?? '';
   const redact = redactor(key);
   try {
@@ -124,7 +142,12 @@ async function runRefresh(): Promise<void> {
     ];
     process.stdout.write(redact.text(lines.join('\n')));
   } catch (err) {
-    const message = err instanceof RefreshError ? err.message : err instanceof SpecError ? `refresh failed, nothing was written: ${err.message}` : `refresh failed, nothing was written: ${err instanceof Error ? err.message : String(err)}`;
+    const message =
+      err instanceof RefreshError
+        ? err.message
+        : err instanceof SpecError
+          ? `refresh failed, nothing was written: ${err.message}`
+          : `refresh failed, nothing was written: ${err instanceof Error ? err.message : String(err)}`;
     console.error(redact.text(message));
     process.exitCode = 2;
   }

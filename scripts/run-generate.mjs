@@ -19,8 +19,23 @@ const entry = path.join(root, 'scripts', 'generate.ts');
 const sourceDirs = ['generator', 'runtime'];
 
 const h = createHash('sha256');
-for (const file of [entry, ...(await Promise.all(sourceDirs.map(async (d) => (await readdir(path.join(root, d))).filter((n) => n.endsWith('.ts')).sort().map((n) => path.join(root, d, n))))).flat()]) {
-  h.update(file).update('\0').update(await readFile(file)).update('\0');
+for (const file of [
+  entry,
+  ...(
+    await Promise.all(
+      sourceDirs.map(async (d) =>
+        (await readdir(path.join(root, d)))
+          .filter((n) => n.endsWith('.ts'))
+          .sort()
+          .map((n) => path.join(root, d, n)),
+      ),
+    )
+  ).flat(),
+]) {
+  h.update(file)
+    .update('\0')
+    .update(await readFile(file))
+    .update('\0');
 }
 const cacheDir = path.join(root, '.tmp');
 const bundle = path.join(cacheDir, `generate-${h.digest('hex').slice(0, 16)}.mjs`);
@@ -29,9 +44,19 @@ if (!existsSync(bundle)) {
   const { build } = await import('esbuild');
   await mkdir(cacheDir, { recursive: true });
   const tmp = `${bundle}.tmp-${process.pid}`;
-  await build({ entryPoints: [entry], bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', outfile: tmp, logLevel: 'error' });
+  await build({
+    entryPoints: [entry],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    packages: 'external',
+    outfile: tmp,
+    logLevel: 'error',
+  });
   // keep one bundle: remove older ones, then move the new one into place
-  for (const old of await readdir(cacheDir)) if (/^generate-[0-9a-f]{16}\.mjs$/.test(old)) await rm(path.join(cacheDir, old), { force: true });
+  for (const old of await readdir(cacheDir))
+    if (/^generate-[0-9a-f]{16}\.mjs$/.test(old)) await rm(path.join(cacheDir, old), { force: true });
   await rename(tmp, bundle);
 }
 await import(pathToFileURL(bundle).href);

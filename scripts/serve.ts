@@ -11,7 +11,9 @@ import { readFileSync } from 'node:fs';
 import { startServer, type LocalServerOptions } from '../test/server/index.ts';
 
 function usage(message: string): never {
-  process.stderr.write(`${message}\nusage: npm run serve -- [--port N] [--models-dir DIR] [--keep-alive-ms N] [--worker-delay-ms N] [--log]\n`);
+  process.stderr.write(
+    `${message}\nusage: npm run serve -- [--port N] [--models-dir DIR] [--keep-alive-ms N] [--worker-delay-ms N] [--log]\n`,
+  );
   process.exit(2);
 }
 

@@ -55,7 +55,8 @@ describe('specs/openapi.yaml lint', () => {
     } catch (err) {
       // redocly exits 1 when there are errors; the JSON report is still on stdout.
       const e = err as { stdout?: string; stderr?: string; message: string };
-      if (!e.stdout) throw new Error(`redocly lint failed without a report: ${e.message}\n${e.stderr ?? ''}`);
+      if (!e.stdout)
+        throw new Error(`redocly lint failed without a report: ${e.message}\n${e.stderr ?? ''}`, { cause: err });
       stdout = e.stdout;
     }
     const report = JSON.parse(stdout.slice(stdout.indexOf('{'))) as LintReport;
@@ -158,7 +159,11 @@ describe('specs/openapi.yaml contract', () => {
     expect(req.discriminator.mapping).toEqual(
       Object.fromEntries(Object.entries(variants).map(([k, [v]]) => [k, ref(v)])),
     );
-    expect(req.oneOf.map((s: Json) => s.$ref).sort()).toEqual(Object.values(variants).map(([v]) => ref(v)).sort());
+    expect(req.oneOf.map((s: Json) => s.$ref).sort()).toEqual(
+      Object.values(variants)
+        .map(([v]) => ref(v))
+        .sort(),
+    );
     for (const [scriptType, [variant, params]] of Object.entries(variants)) {
       const v = schema(variant);
       expect(v.required, variant).toEqual(
@@ -226,11 +231,23 @@ describe('specs/openapi.yaml contract', () => {
     expect(schema('ChatToolMessage').required).toEqual(['role', 'tool_call_id', 'content']);
     expect(schema('ChatAssistantMessage').required).toEqual(['role']);
     expect(schema('ChatCompletionMessage').properties.role.const).toBe('assistant');
-    expect(schema('ChatCompletionChunkDelta').properties.tool_calls.items.$ref).toBe(ref('ChatCompletionChunkToolCall'));
+    expect(schema('ChatCompletionChunkDelta').properties.tool_calls.items.$ref).toBe(
+      ref('ChatCompletionChunkToolCall'),
+    );
     expect(schema('ChatCompletionChunkToolCall').required).toEqual(['index']);
     expect(schema('ChatCompletionChunk').properties.usage.oneOf[0].$ref).toBe(ref('Usage'));
     const req = schema('ChatCompletionRequest').properties;
-    for (const f of ['stop', 'seed', 'n', 'stream_options', 'user', 'logprobs', 'top_logprobs', 'max_completion_tokens']) expect(req[f], f).toBeDefined();
+    for (const f of [
+      'stop',
+      'seed',
+      'n',
+      'stream_options',
+      'user',
+      'logprobs',
+      'top_logprobs',
+      'max_completion_tokens',
+    ])
+      expect(req[f], f).toBeDefined();
     expect(req.temperature).toMatchObject({ minimum: 0, maximum: 2 });
   });
 });
@@ -246,9 +263,9 @@ describe('openapi-typescript over specs/openapi.yaml', () => {
       const file = join(dir, 'openapi-check.d.ts');
       await writeFile(file, source);
       const program = ts.createProgram([file], { strict: true, noEmit: true, types: [] });
-      const diagnostics = ts.getPreEmitDiagnostics(program).map((d) =>
-        ts.flattenDiagnosticMessageText(d.messageText, '\n'),
-      );
+      const diagnostics = ts
+        .getPreEmitDiagnostics(program)
+        .map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
       expect(diagnostics, diagnostics.join('\n')).toEqual([]);
     } finally {
       await rm(dir, { recursive: true, force: true });

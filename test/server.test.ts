@@ -16,7 +16,13 @@ const NOT_FOUND_BODY = {
 };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function call(server: LocalServer, method: string, path: string, body?: unknown, headers: Record<string, string> = AUTH) {
+async function call(
+  server: LocalServer,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = AUTH,
+) {
   const res = await fetch(server.url + path, {
     method,
     headers: body === undefined ? headers : { ...headers, 'Content-Type': 'application/json' },
@@ -107,7 +113,16 @@ async function openEvents(server: LocalServer, headers: Record<string, string> =
       });
     }
   }
-  return { res, text: () => text, frames: () => parseFrames(text), completed, ended: () => ended, error: () => error, until, close: () => ac.abort() };
+  return {
+    res,
+    text: () => text,
+    frames: () => parseFrames(text),
+    completed,
+    ended: () => ended,
+    error: () => error,
+    until,
+    close: () => ac.abort(),
+  };
 }
 
 const servers: LocalServer[] = [];
@@ -138,7 +153,12 @@ describe('auth, models, routing', () => {
   });
 
   it('returns model details byte-identical to the snapshot file (json_request_schema and request_schema models)', async () => {
-    for (const id of ['flux-2-pro', 'flux-2-dev', 'happyhorse-1.0-video-edit', 'ltx-2-3-pro-22b-IC-LoRA-Union-Control']) {
+    for (const id of [
+      'flux-2-pro',
+      'flux-2-dev',
+      'happyhorse-1.0-video-edit',
+      'ltx-2-3-pro-22b-IC-LoRA-Union-Control',
+    ]) {
       const res = await fetch(`${srv.url}/api/ai/models/${id}`, { headers: AUTH });
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toBe('application/json');
@@ -164,11 +184,30 @@ describe('auth, models, routing', () => {
 
 describe('chat completions', () => {
   it('validates in the described order with the exact messages', async () => {
-    expectError(await call(srv, 'POST', '/api/ai/chat/completions', { messages: [{ role: 'user', content: 'hi' }] }), 400, 'You must specify a model to call');
-    expectError(await call(srv, 'POST', '/api/ai/chat/completions', { model: 'nope-1', messages: [] }), 404, 'Model not found: nope-1');
-    expectError(await call(srv, 'POST', '/api/ai/chat/completions', { model: 'gpt-4o-mini', messages: [] }), 400, 'Messages array cannot be empty');
-    expectError(await call(srv, 'POST', '/api/ai/chat/completions', { model: 'gpt-4o-mini' }), 400, 'Messages array cannot be empty');
-    const img = await call(srv, 'POST', '/api/ai/chat/completions', { model: 'flux-2-pro', messages: [{ role: 'user', content: 'hi' }] });
+    expectError(
+      await call(srv, 'POST', '/api/ai/chat/completions', { messages: [{ role: 'user', content: 'hi' }] }),
+      400,
+      'You must specify a model to call',
+    );
+    expectError(
+      await call(srv, 'POST', '/api/ai/chat/completions', { model: 'nope-1', messages: [] }),
+      404,
+      'Model not found: nope-1',
+    );
+    expectError(
+      await call(srv, 'POST', '/api/ai/chat/completions', { model: 'gpt-4o-mini', messages: [] }),
+      400,
+      'Messages array cannot be empty',
+    );
+    expectError(
+      await call(srv, 'POST', '/api/ai/chat/completions', { model: 'gpt-4o-mini' }),
+      400,
+      'Messages array cannot be empty',
+    );
+    const img = await call(srv, 'POST', '/api/ai/chat/completions', {
+      model: 'flux-2-pro',
+      messages: [{ role: 'user', content: 'hi' }],
+    });
     expect(img.status).toBe(400);
     expect(img.json.error.message).toContain('flux-2-pro');
   });
@@ -180,7 +219,14 @@ describe('chat completions', () => {
         { role: 'system', content: 'be brief' },
         { role: 'user', content: 'first' },
         { role: 'assistant', content: 'ok' },
-        { role: 'user', content: [{ type: 'text', text: 'hello' }, { type: 'image_url', image_url: { url: 'https://example.com/a.png' } }, { type: 'text', text: 'world' }] },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'hello' },
+            { type: 'image_url', image_url: { url: 'https://example.com/a.png' } },
+            { type: 'text', text: 'world' },
+          ],
+        },
       ],
     });
     expect(r.status).toBe(200);
@@ -188,7 +234,9 @@ describe('chat completions', () => {
     expect(r.json.object).toBe('chat.completion');
     expect(r.json.model).toBe('gpt-4o-mini');
     expect(Number.isInteger(r.json.created)).toBe(true);
-    expect(r.json.choices).toEqual([{ index: 0, message: { role: 'assistant', content: 'Echo: hello world' }, finish_reason: 'stop' }]);
+    expect(r.json.choices).toEqual([
+      { index: 0, message: { role: 'assistant', content: 'Echo: hello world' }, finish_reason: 'stop' },
+    ]);
     const u = r.json.usage;
     expect([u.prompt_tokens, u.completion_tokens, u.total_tokens].every(Number.isInteger)).toBe(true);
     expect(u.total_tokens).toBe(u.prompt_tokens + u.completion_tokens);
@@ -198,7 +246,11 @@ describe('chat completions', () => {
     const res = await fetch(`${srv.url}/api/ai/chat/completions`, {
       method: 'POST',
       headers: { ...AUTH, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ model: 'gpt-4o-mini', stream: true, messages: [{ role: 'user', content: 'one two three' }] }),
+      body: JSON.stringify({
+        model: 'gpt-4o-mini',
+        stream: true,
+        messages: [{ role: 'user', content: 'one two three' }],
+      }),
     });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('text/event-stream');
@@ -208,17 +260,28 @@ describe('chat completions', () => {
     expect(blocks.every((b) => b.startsWith('data: ') && !b.includes('\n'))).toBe(true);
     const chunks = blocks.slice(0, -1).map((b) => JSON.parse(b.slice(6)));
     expect(chunks).toHaveLength(4);
-    expect(chunks.every((c) => c.object === 'chat.completion.chunk' && c.model === 'gpt-4o-mini' && c.id.startsWith('chatcmpl-'))).toBe(true);
+    expect(
+      chunks.every(
+        (c) => c.object === 'chat.completion.chunk' && c.model === 'gpt-4o-mini' && c.id.startsWith('chatcmpl-'),
+      ),
+    ).toBe(true);
     expect(chunks.map((c) => c.choices[0].finish_reason)).toEqual([null, null, null, 'stop']);
     expect(chunks.map((c) => c.choices[0].delta.content).join('')).toBe('Echo: one two three');
   });
 
   it('calls the first tool when tools are given', async () => {
     const tools = [
-      { type: 'function', function: { name: 'get_weather', description: 'w', parameters: { type: 'object', properties: {} } } },
+      {
+        type: 'function',
+        function: { name: 'get_weather', description: 'w', parameters: { type: 'object', properties: {} } },
+      },
       { type: 'function', function: { name: 'other', parameters: { type: 'object' } } },
     ];
-    const r = await call(srv, 'POST', '/api/ai/chat/completions', { model: 'gpt-4o-mini', tools, messages: [{ role: 'user', content: 'weather?' }] });
+    const r = await call(srv, 'POST', '/api/ai/chat/completions', {
+      model: 'gpt-4o-mini',
+      tools,
+      messages: [{ role: 'user', content: 'weather?' }],
+    });
     expect(r.status).toBe(200);
     const choice = r.json.choices[0];
     expect(choice.finish_reason).toBe('tool_calls');
@@ -228,15 +291,26 @@ describe('chat completions', () => {
     expect(tc).toMatchObject({ index: 0, type: 'function', function: { name: 'get_weather', arguments: '{}' } });
     expect(tc.id).toMatch(/^call_/);
     // deterministic
-    const again = await call(srv, 'POST', '/api/ai/chat/completions', { model: 'gpt-4o-mini', tools, messages: [{ role: 'user', content: 'weather?' }] });
+    const again = await call(srv, 'POST', '/api/ai/chat/completions', {
+      model: 'gpt-4o-mini',
+      tools,
+      messages: [{ role: 'user', content: 'weather?' }],
+    });
     expect(again.json.choices[0].message.tool_calls[0].id).toBe(tc.id);
   });
 
   it('works with the official openai package: create, stream and tools', async () => {
     const client = new OpenAI({ apiKey: 'test-key', baseURL: srv.url + '/api/ai', maxRetries: 0 });
-    const c = await client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi there' }] });
+    const c = await client.chat.completions.create({
+      model: 'gpt-4o-mini',
+      messages: [{ role: 'user', content: 'hi there' }],
+    });
     expect(c.choices[0]?.message.content).toBe('Echo: hi there');
-    const stream = await client.chat.completions.create({ model: 'gpt-4o-mini', stream: true, messages: [{ role: 'user', content: 'stream me' }] });
+    const stream = await client.chat.completions.create({
+      model: 'gpt-4o-mini',
+      stream: true,
+      messages: [{ role: 'user', content: 'stream me' }],
+    });
     let text = '';
     const finishes: Array<string | null> = [];
     for await (const chunk of stream) {
@@ -252,17 +326,38 @@ describe('chat completions', () => {
     });
     const call0 = t.choices[0]?.message.tool_calls?.[0];
     expect(call0?.type === 'function' ? call0.function.name : undefined).toBe('lookup');
-    await expect(client.chat.completions.create({ model: 'missing-model', messages: [{ role: 'user', content: 'x' }] })).rejects.toMatchObject({ status: 404 });
+    await expect(
+      client.chat.completions.create({ model: 'missing-model', messages: [{ role: 'user', content: 'x' }] }),
+    ).rejects.toMatchObject({ status: 404 });
   });
 });
 
 describe('chat completions: a model with tools', () => {
-  const tools = [{ type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' }, days: { type: 'integer' } }, required: ['city'] } } }];
+  const tools = [
+    {
+      type: 'function',
+      function: {
+        name: 'get_weather',
+        parameters: {
+          type: 'object',
+          properties: { city: { type: 'string' }, days: { type: 'integer' } },
+          required: ['city'],
+        },
+      },
+    },
+  ];
   const sse = async (body: Record<string, unknown>): Promise<Array<Record<string, any>>> => {
-    const res = await fetch(`${srv.url}/api/ai/chat/completions`, { method: 'POST', headers: { ...AUTH, 'Content-Type': 'application/json' }, body: JSON.stringify({ ...body, stream: true }) });
+    const res = await fetch(`${srv.url}/api/ai/chat/completions`, {
+      method: 'POST',
+      headers: { ...AUTH, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ ...body, stream: true }),
+    });
     const text = await res.text();
     expect(text.endsWith('data: [DONE]\n\n')).toBe(true);
-    return text.split('\n\n').filter((b) => b && b !== 'data: [DONE]').map((b) => JSON.parse(b.slice(6)));
+    return text
+      .split('\n\n')
+      .filter((b) => b && b !== 'data: [DONE]')
+      .map((b) => JSON.parse(b.slice(6)));
   };
 
   it('calls the tool with arguments from its schema, then answers with text that uses the tool result', async () => {
@@ -273,11 +368,20 @@ describe('chat completions: a model with tools', () => {
     expect(JSON.parse(msg.tool_calls[0].function.arguments)).toEqual({ city: 'Paris', days: 1 });
     messages.push(msg, { role: 'tool', tool_call_id: msg.tool_calls[0].id, content: '{"temp":21}' });
     const second = await call(srv, 'POST', '/api/ai/chat/completions', { model: 'gpt-4o-mini', tools, messages });
-    expect(second.json.choices[0]).toEqual({ index: 0, message: { role: 'assistant', content: 'Tool results: {"temp":21}' }, finish_reason: 'stop' });
+    expect(second.json.choices[0]).toEqual({
+      index: 0,
+      message: { role: 'assistant', content: 'Tool results: {"temp":21}' },
+      finish_reason: 'stop',
+    });
   });
 
   it('streams a tool call in fragments: id and name first, then the arguments in pieces', async () => {
-    const chunks = await sse({ model: 'gpt-4o-mini', tools, messages: [{ role: 'user', content: 'Paris' }], stream_options: { include_usage: true } });
+    const chunks = await sse({
+      model: 'gpt-4o-mini',
+      tools,
+      messages: [{ role: 'user', content: 'Paris' }],
+      stream_options: { include_usage: true },
+    });
     const deltas = chunks.filter((c) => c.choices.length > 0).map((c) => c.choices[0].delta.tool_calls?.[0]);
     expect(deltas[0]).toMatchObject({ index: 0, type: 'function', function: { name: 'get_weather', arguments: '' } });
     expect(deltas[0].id).toMatch(/^call_/);
@@ -291,20 +395,39 @@ describe('chat completions: a model with tools', () => {
 
   it('answers a JSON object in JSON mode, streamed or not, and follows a json_schema', async () => {
     const messages = [{ role: 'user', content: 'give json' }];
-    const r = await call(srv, 'POST', '/api/ai/chat/completions', { model: 'gpt-4o-mini', messages, response_format: { type: 'json_object' } });
+    const r = await call(srv, 'POST', '/api/ai/chat/completions', {
+      model: 'gpt-4o-mini',
+      messages,
+      response_format: { type: 'json_object' },
+    });
     expect(JSON.parse(r.json.choices[0].message.content)).toEqual({ echo: 'Echo: give json' });
     const chunks = await sse({ model: 'gpt-4o-mini', messages, response_format: { type: 'json_object' } });
-    expect(JSON.parse(chunks.map((c) => c.choices[0].delta.content ?? '').join(''))).toEqual({ echo: 'Echo: give json' });
+    expect(JSON.parse(chunks.map((c) => c.choices[0].delta.content ?? '').join(''))).toEqual({
+      echo: 'Echo: give json',
+    });
     const schema = { type: 'object', properties: { name: { type: 'string' }, ok: { type: 'boolean' } } };
-    const s = await call(srv, 'POST', '/api/ai/chat/completions', { model: 'gpt-4o-mini', messages, response_format: { type: 'json_schema', json_schema: { name: 'x', schema } } });
+    const s = await call(srv, 'POST', '/api/ai/chat/completions', {
+      model: 'gpt-4o-mini',
+      messages,
+      response_format: { type: 'json_schema', json_schema: { name: 'x', schema } },
+    });
     expect(JSON.parse(s.json.choices[0].message.content)).toEqual({ name: 'Echo: give json', ok: true });
   });
 
   it('refuses unknown roles and tool messages without tool_call_id with a 400 (ours)', async () => {
-    const bad = await call(srv, 'POST', '/api/ai/chat/completions', { model: 'gpt-4o-mini', messages: [{ role: 'wizard', content: 'x' }] });
+    const bad = await call(srv, 'POST', '/api/ai/chat/completions', {
+      model: 'gpt-4o-mini',
+      messages: [{ role: 'wizard', content: 'x' }],
+    });
     expect(bad.status).toBe(400);
     expect(bad.json.error.message).toContain('messages[0].role: unknown role "wizard"');
-    const tool = await call(srv, 'POST', '/api/ai/chat/completions', { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'x' }, { role: 'tool', content: 'y' }] });
+    const tool = await call(srv, 'POST', '/api/ai/chat/completions', {
+      model: 'gpt-4o-mini',
+      messages: [
+        { role: 'user', content: 'x' },
+        { role: 'tool', content: 'y' },
+      ],
+    });
     expect(tool.status).toBe(400);
     expect(tool.json.error.message).toContain('tool_call_id');
   });
@@ -312,7 +435,11 @@ describe('chat completions: a model with tools', () => {
 
 describe('images and videos', () => {
   it('generates an image as a url that can be downloaded without auth, or as b64_json', async () => {
-    const r = await call(srv, 'POST', '/api/ai/images/generate', { model: 'flux-1-dev', prompt: 'a cat', aspect_ratio: '1:1' });
+    const r = await call(srv, 'POST', '/api/ai/images/generate', {
+      model: 'flux-1-dev',
+      prompt: 'a cat',
+      aspect_ratio: '1:1',
+    });
     expect(r.status).toBe(200);
     expect(Object.keys(r.json).sort()).toEqual(['created', 'images', 'model']);
     expect(r.json.model).toBe('flux-1-dev');
@@ -322,22 +449,58 @@ describe('images and videos', () => {
     const file = await fetch(r.json.images[0].url);
     expect(file.status).toBe(200);
     expect(file.headers.get('content-type')).toBe('image/png');
-    expect(Buffer.from(await file.arrayBuffer()).subarray(1, 4).toString()).toBe('PNG');
+    expect(
+      Buffer.from(await file.arrayBuffer())
+        .subarray(1, 4)
+        .toString(),
+    ).toBe('PNG');
 
-    const b = await call(srv, 'POST', '/api/ai/images/generate', { model: 'flux-1-dev', prompt: 'a cat', response_format: 'b64_json' });
+    const b = await call(srv, 'POST', '/api/ai/images/generate', {
+      model: 'flux-1-dev',
+      prompt: 'a cat',
+      response_format: 'b64_json',
+    });
     expect(Object.keys(b.json.images[0])).toEqual(['b64_json']);
     expect(Buffer.from(b.json.images[0].b64_json, 'base64').subarray(1, 4).toString()).toBe('PNG');
-    const bad = await call(srv, 'POST', '/api/ai/images/generate', { model: 'flux-1-dev', prompt: 'a cat', response_format: 'png' });
+    const bad = await call(srv, 'POST', '/api/ai/images/generate', {
+      model: 'flux-1-dev',
+      prompt: 'a cat',
+      response_format: 'png',
+    });
     expect(bad.status).toBe(400);
   });
 
   it('rejects empty prompts, unknown models and models of the wrong kind', async () => {
-    expectError(await call(srv, 'POST', '/api/ai/images/generate', { model: 'flux-1-dev', prompt: '' }), 400, 'Prompt cannot be empty');
-    expectError(await call(srv, 'POST', '/api/ai/images/generate', { model: 'flux-1-dev', prompt: '   ' }), 400, 'Prompt cannot be empty');
-    expectError(await call(srv, 'POST', '/api/ai/images/generate', { model: 'flux-1-dev' }), 400, 'Prompt cannot be empty');
-    expectError(await call(srv, 'POST', '/api/ai/images/generate', { model: 'flux-9', prompt: 'x' }), 404, 'Model not found: flux-9');
-    expectError(await call(srv, 'POST', '/api/ai/images/edit', { model: 'flux-9', prompt: 'x' }), 404, 'Model not found: flux-9');
-    expectError(await call(srv, 'POST', '/api/ai/videos/generate', { model: 'flux-9', prompt: 'x' }), 404, 'Model not found: flux-9');
+    expectError(
+      await call(srv, 'POST', '/api/ai/images/generate', { model: 'flux-1-dev', prompt: '' }),
+      400,
+      'Prompt cannot be empty',
+    );
+    expectError(
+      await call(srv, 'POST', '/api/ai/images/generate', { model: 'flux-1-dev', prompt: '   ' }),
+      400,
+      'Prompt cannot be empty',
+    );
+    expectError(
+      await call(srv, 'POST', '/api/ai/images/generate', { model: 'flux-1-dev' }),
+      400,
+      'Prompt cannot be empty',
+    );
+    expectError(
+      await call(srv, 'POST', '/api/ai/images/generate', { model: 'flux-9', prompt: 'x' }),
+      404,
+      'Model not found: flux-9',
+    );
+    expectError(
+      await call(srv, 'POST', '/api/ai/images/edit', { model: 'flux-9', prompt: 'x' }),
+      404,
+      'Model not found: flux-9',
+    );
+    expectError(
+      await call(srv, 'POST', '/api/ai/videos/generate', { model: 'flux-9', prompt: 'x' }),
+      404,
+      'Model not found: flux-9',
+    );
     const wrong = await call(srv, 'POST', '/api/ai/images/generate', { model: 'google-veo-3-1', prompt: 'x' });
     expect(wrong.status).toBe(400);
     expect(wrong.json.error.message).toContain('google-veo-3-1');
@@ -348,15 +511,34 @@ describe('images and videos', () => {
 
   it('answers 403 Forbidden client errors for unfetchable input images', async () => {
     const u1 = 'https://images.example.invalid/a.png';
-    expectError(await call(srv, 'POST', '/api/ai/images/edit', { model: 'flux-2-pro', prompt: 'x', input_image: [u1] }), 400, `Client error '403 Forbidden' for url '${u1}'`);
+    expectError(
+      await call(srv, 'POST', '/api/ai/images/edit', { model: 'flux-2-pro', prompt: 'x', input_image: [u1] }),
+      400,
+      `Client error '403 Forbidden' for url '${u1}'`,
+    );
     const u2 = 'https://example.com/forbidden/b.png';
-    expectError(await call(srv, 'POST', '/api/ai/images/edit', { model: 'qwen-image-edit', prompt: 'x', input_image: u2 }), 400, `Client error '403 Forbidden' for url '${u2}'`);
-    const ok = await call(srv, 'POST', '/api/ai/images/edit', { model: 'qwen-image-edit', prompt: 'x', input_image: 'https://example.com/ok.png' });
+    expectError(
+      await call(srv, 'POST', '/api/ai/images/edit', { model: 'qwen-image-edit', prompt: 'x', input_image: u2 }),
+      400,
+      `Client error '403 Forbidden' for url '${u2}'`,
+    );
+    const ok = await call(srv, 'POST', '/api/ai/images/edit', {
+      model: 'qwen-image-edit',
+      prompt: 'x',
+      input_image: 'https://example.com/ok.png',
+    });
     expect(ok.status).toBe(200);
   });
 
   it('validates parameters against the closed model schema with JSON pointers', async () => {
-    const r = await call(srv, 'POST', '/api/ai/images/edit', { model: 'flux-2-pro', prompt: 'x', aspect_ratio: '7:5', num_inference_steps: 99, colour: 'red', target_namespace: 'alice' });
+    const r = await call(srv, 'POST', '/api/ai/images/edit', {
+      model: 'flux-2-pro',
+      prompt: 'x',
+      aspect_ratio: '7:5',
+      num_inference_steps: 99,
+      colour: 'red',
+      target_namespace: 'alice',
+    });
     expect(r.status).toBe(422);
     const m: string = r.json.error.message;
     expect(m.startsWith('Getting model response error: 422 - ')).toBe(true);
@@ -370,7 +552,11 @@ describe('images and videos', () => {
 
   it('enforces exactly one of prompt / multi_prompt on video models that take a prompt', async () => {
     expectError(
-      await call(srv, 'POST', '/api/ai/videos/generate', { model: 'google-veo-3-1', prompt: 'a', multi_prompt: [{ prompt: 'b', duration: 4 }] }),
+      await call(srv, 'POST', '/api/ai/videos/generate', {
+        model: 'google-veo-3-1',
+        prompt: 'a',
+        multi_prompt: [{ prompt: 'b', duration: 4 }],
+      }),
       422,
       "Getting model response error: 422 - Value error, Cannot provide both 'prompt' and 'multi_prompt'.",
     );
@@ -379,10 +565,17 @@ describe('images and videos', () => {
       422,
       "Getting model response error: 422 - Value error, Either 'prompt' or 'multi_prompt' must be provided.",
     );
-    const multi = await call(srv, 'POST', '/api/ai/videos/generate', { model: 'google-veo-3-1', multi_prompt: [{ prompt: 'b', duration: 4 }] });
+    const multi = await call(srv, 'POST', '/api/ai/videos/generate', {
+      model: 'google-veo-3-1',
+      multi_prompt: [{ prompt: 'b', duration: 4 }],
+    });
     expect(multi.status).toBe(200);
     // A model that takes no prompt: no prompt rule, the schema decides.
-    const up = await call(srv, 'POST', '/api/ai/videos/generate', { model: 'topazlabs-video-upscale', input_video: 'https://example.com/v.mp4', response_format: 'b64_json' });
+    const up = await call(srv, 'POST', '/api/ai/videos/generate', {
+      model: 'topazlabs-video-upscale',
+      input_video: 'https://example.com/v.mp4',
+      response_format: 'b64_json',
+    });
     expect(up.status).toBe(200);
     expect(Object.keys(up.json.videos[0])).toEqual(['b64_json']);
     const v = await call(srv, 'POST', '/api/ai/videos/generate', { model: 'happyhorse-1.1-t2v', prompt: 'horse' });
@@ -392,7 +585,11 @@ describe('images and videos', () => {
 
   it('bills the target namespace and refuses namespaces the user cannot act in', async () => {
     const s = await start({ credits: { acme: 1 } });
-    const ok = await call(s, 'POST', '/api/ai/images/generate', { model: 'flux-1-dev', prompt: 'x', target_namespace: 'acme' });
+    const ok = await call(s, 'POST', '/api/ai/images/generate', {
+      model: 'flux-1-dev',
+      prompt: 'x',
+      target_namespace: 'acme',
+    });
     expect(ok.status).toBe(200);
     expect(ok.json.images[0].url).toContain('/files/acme/');
     expectError(
@@ -400,7 +597,11 @@ describe('images and videos', () => {
       402,
       'Insufficient credits: namespace acme has 0 credits, 1 required',
     );
-    const f = await call(s, 'POST', '/api/ai/images/generate', { model: 'flux-1-dev', prompt: 'x', target_namespace: 'globex' });
+    const f = await call(s, 'POST', '/api/ai/images/generate', {
+      model: 'flux-1-dev',
+      prompt: 'x',
+      target_namespace: 'globex',
+    });
     expect(f.status).toBe(403);
     expect(f.json.error.message).toContain('globex');
   });
@@ -411,7 +612,12 @@ describe('queue and events', () => {
     const ev = await openEvents(srv);
     expect(ev.res.headers.get('content-type')).toBe('text/event-stream');
     expect(ev.res.headers.get('cache-control')).toBe('no-cache');
-    const r = await call(srv, 'POST', '/api/ai/queue', { model: 'flux-1-dev', prompt: 'a dog', num_generations: 2, seed: 7 });
+    const r = await call(srv, 'POST', '/api/ai/queue', {
+      model: 'flux-1-dev',
+      prompt: 'a dog',
+      num_generations: 2,
+      seed: 7,
+    });
     expect(r.status).toBe(200);
     expect(r.json.generations).toHaveLength(2);
     for (const g of r.json.generations) {
@@ -437,7 +643,12 @@ describe('queue and events', () => {
   it('delivers failed events for [fail] and for parameters the model rejects; vanish gives no event', async () => {
     const ev = await openEvents(srv);
     const fail = await call(srv, 'POST', '/api/ai/queue', { model: 'google-veo-3-1', prompt: 'boom [fail]' });
-    const invalid = await call(srv, 'POST', '/api/ai/queue', { model: 'google-veo-3-1', prompt: 'ok', duration: 'forever', colour: 1 });
+    const invalid = await call(srv, 'POST', '/api/ai/queue', {
+      model: 'google-veo-3-1',
+      prompt: 'ok',
+      duration: 'forever',
+      colour: 1,
+    });
     expect(invalid.status).toBe(200); // no parameter validation at enqueue
     const vanish = await call(srv, 'POST', '/api/ai/queue', { model: 'google-veo-3-1', prompt: 'gone [vanish]' });
     const failId = fail.json.generations[0].generation_id;
@@ -462,7 +673,12 @@ describe('queue and events', () => {
 
   it('lists and gets held generations; cancel returns success, then get and delete give the exact 404 body; no event', async () => {
     const ev = await openEvents(srv);
-    const r = await call(srv, 'POST', '/api/ai/queue', { model: 'ltx-2-3-pro-22b-IC-LoRA-Union-Control', prompt: 'wait [hold]', aspect_ratio: '16:9', seed: 3 });
+    const r = await call(srv, 'POST', '/api/ai/queue', {
+      model: 'ltx-2-3-pro-22b-IC-LoRA-Union-Control',
+      prompt: 'wait [hold]',
+      aspect_ratio: '16:9',
+      seed: 3,
+    });
     const id = r.json.generations[0].generation_id;
     await sleep(100);
     const got = await call(srv, 'GET', `/api/ai/queue/${id}`);
@@ -518,21 +734,45 @@ describe('queue and events', () => {
       expect(r.json.error.message).toContain('num_generations');
     }
     expectError(await call(srv, 'POST', '/api/ai/queue', { model: 'nope', prompt: 'x' }), 404, 'Model not found: nope');
-    expectError(await call(srv, 'POST', '/api/ai/queue', { model: 'gpt-4o-mini', prompt: 'x' }), 400, 'Model gpt-4o-mini does not produce image or video output');
+    expectError(
+      await call(srv, 'POST', '/api/ai/queue', { model: 'gpt-4o-mini', prompt: 'x' }),
+      400,
+      'Model gpt-4o-mini does not produce image or video output',
+    );
   });
 
   it('charges credits per generation and answers 402 when they run out (chat too)', async () => {
     const s = await start({ credits: { alice: 3 } });
-    expect((await call(s, 'POST', '/api/ai/queue', { model: 'flux-1-dev', prompt: 'x', num_generations: 3 })).status).toBe(200);
-    expectError(await call(s, 'POST', '/api/ai/queue', { model: 'flux-1-dev', prompt: 'x' }), 402, 'Insufficient credits: namespace alice has 0 credits, 1 required');
+    expect(
+      (await call(s, 'POST', '/api/ai/queue', { model: 'flux-1-dev', prompt: 'x', num_generations: 3 })).status,
+    ).toBe(200);
     expectError(
-      await call(s, 'POST', '/api/ai/chat/completions', { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'x' }] }),
+      await call(s, 'POST', '/api/ai/queue', { model: 'flux-1-dev', prompt: 'x' }),
+      402,
+      'Insufficient credits: namespace alice has 0 credits, 1 required',
+    );
+    expectError(
+      await call(s, 'POST', '/api/ai/chat/completions', {
+        model: 'gpt-4o-mini',
+        messages: [{ role: 'user', content: 'x' }],
+      }),
       402,
       'Insufficient credits: namespace alice has 0 credits, 1 required',
     );
     s.setCredits('alice', 1);
-    expectError(await call(s, 'POST', '/api/ai/queue', { model: 'flux-1-dev', prompt: 'x', num_generations: 2 }), 402, 'Insufficient credits: namespace alice has 1 credits, 2 required');
-    expect((await call(s, 'POST', '/api/ai/chat/completions', { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'x' }] })).status).toBe(200);
+    expectError(
+      await call(s, 'POST', '/api/ai/queue', { model: 'flux-1-dev', prompt: 'x', num_generations: 2 }),
+      402,
+      'Insufficient credits: namespace alice has 1 credits, 2 required',
+    );
+    expect(
+      (
+        await call(s, 'POST', '/api/ai/chat/completions', {
+          model: 'gpt-4o-mini',
+          messages: [{ role: 'user', content: 'x' }],
+        })
+      ).status,
+    ).toBe(200);
   });
 
   it('scopes events to the enqueuing user, also for org namespaces, and uses decide', async () => {
@@ -541,19 +781,36 @@ describe('queue and events', () => {
       users: { 'test-key': { user: 'alice', orgs: ['acme'] }, 'bob-key': { user: 'bob' } },
       decide: (g) => {
         decided.push({ index: g.index, namespace: g.namespace });
-        return g.index === 0 ? { outcome: 'succeeded', delayMs: 10 } : { outcome: 'failed', delayMs: 10, error: 'nope' };
+        return g.index === 0
+          ? { outcome: 'succeeded', delayMs: 10 }
+          : { outcome: 'failed', delayMs: 10, error: 'nope' };
       },
     });
     const alice = await openEvents(s);
     const bob = await openEvents(s, { Authorization: 'Bearer bob-key' });
-    const r = await call(s, 'POST', '/api/ai/queue', { model: 'flux-1-dev', prompt: 'x', num_generations: 2, target_namespace: 'acme' });
+    const r = await call(s, 'POST', '/api/ai/queue', {
+      model: 'flux-1-dev',
+      prompt: 'x',
+      num_generations: 2,
+      target_namespace: 'acme',
+    });
     expect(r.status).toBe(200);
     await alice.until(() => alice.completed().length === 2);
-    expect(alice.completed().map((e) => e.status).sort()).toEqual(['failed', 'succeeded']);
+    expect(
+      alice
+        .completed()
+        .map((e) => e.status)
+        .sort(),
+    ).toEqual(['failed', 'succeeded']);
     expect(alice.completed().find((e) => e.status === 'failed').error).toBe('nope');
-    expect(decided).toEqual([{ index: 0, namespace: 'acme' }, { index: 1, namespace: 'acme' }]);
+    expect(decided).toEqual([
+      { index: 0, namespace: 'acme' },
+      { index: 1, namespace: 'acme' },
+    ]);
     expect((await call(s, 'GET', '/api/ai/queue?namespace=acme')).status).toBe(200);
-    expect((await call(s, 'GET', '/api/ai/queue?namespace=acme', undefined, { Authorization: 'Bearer bob-key' })).status).toBe(403);
+    expect(
+      (await call(s, 'GET', '/api/ai/queue?namespace=acme', undefined, { Authorization: 'Bearer bob-key' })).status,
+    ).toBe(403);
     await sleep(50);
     expect(bob.completed()).toHaveLength(0);
     expect(bob.frames().some((f) => f.event === 'deployment_updated')).toBe(false);
@@ -622,7 +879,9 @@ describe('faults', () => {
   it('reset gives a fetch TypeError and the request is not processed', async () => {
     const s = await start();
     s.faults.add({ path: '/api/ai/queue', method: 'POST', kind: 'reset' });
-    await expect(call(s, 'POST', '/api/ai/queue', { model: 'flux-1-dev', prompt: '[hold]' })).rejects.toBeInstanceOf(TypeError);
+    await expect(call(s, 'POST', '/api/ai/queue', { model: 'flux-1-dev', prompt: '[hold]' })).rejects.toBeInstanceOf(
+      TypeError,
+    );
     expect(s.queue.list()).toHaveLength(0);
     expect(s.count('POST', '/api/ai/queue')).toBe(1);
     expect((await call(s, 'POST', '/api/ai/queue', { model: 'flux-1-dev', prompt: '[hold]' })).status).toBe(200);
@@ -636,7 +895,11 @@ describe('faults', () => {
     expect(r.status).toBe(500);
     expect(s.queue.list()).toHaveLength(2);
     expect((await call(s, 'GET', '/api/ai/queue')).json.count).toBe(2);
-    expectError(await call(s, 'POST', '/api/ai/queue', { model: 'flux-1-dev', prompt: 'x', num_generations: 9 }), 400, 'num_generations must be an integer from 1 to 4');
+    expectError(
+      await call(s, 'POST', '/api/ai/queue', { model: 'flux-1-dev', prompt: 'x', num_generations: 9 }),
+      400,
+      'num_generations must be an integer from 1 to 4',
+    );
     s.setCredits('alice', 0);
     expect((await call(s, 'POST', '/api/ai/queue', { model: 'flux-1-dev', prompt: 'x' })).status).toBe(402);
   });
@@ -694,13 +957,18 @@ describe('CORS', () => {
   it('answers a preflight without authentication: 204 with the allowed origin, headers, methods and max age', async () => {
     const res = await fetch(`${srv.url}/api/ai/images/generate`, {
       method: 'OPTIONS',
-      headers: { Origin: 'http://page.example:8080', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'authorization, content-type, x-custom' },
+      headers: {
+        Origin: 'http://page.example:8080',
+        'Access-Control-Request-Method': 'POST',
+        'Access-Control-Request-Headers': 'authorization, content-type, x-custom',
+      },
     });
     expect(res.status).toBe(204);
     expect(res.headers.get('access-control-allow-origin')).toBe('http://page.example:8080');
     expect(res.headers.get('access-control-allow-methods')).toBe('GET, POST, DELETE, OPTIONS');
     const allowed = res.headers.get('access-control-allow-headers')!.split(/,\s*/);
-    for (const h of ['authorization', 'content-type', 'accept', 'last-event-id', 'x-custom']) expect(allowed).toContain(h);
+    for (const h of ['authorization', 'content-type', 'accept', 'last-event-id', 'x-custom'])
+      expect(allowed).toContain(h);
     expect(Number(res.headers.get('access-control-max-age'))).toBeGreaterThan(0);
     expect(srv.requests.at(-1)).toMatchObject({ method: 'OPTIONS', status: 204 });
   });
@@ -732,22 +1000,54 @@ describe('fine-tunes', () => {
   const base = '/api/repos/alice/my-repo/fine_tunes';
   it('validates the creation body per script_type', async () => {
     const tp = { question_column: 'q', answer_column: 'a' };
-    const unknown = await call(srv, 'POST', base, { resource: 'main/data.csv', base_model: 'm', script_type: 'nope', training_params: tp });
+    const unknown = await call(srv, 'POST', base, {
+      resource: 'main/data.csv',
+      base_model: 'm',
+      script_type: 'nope',
+      training_params: tp,
+    });
     expect(unknown.status).toBe(400);
-    expect(unknown.json.error.message).toContain('text_generation, text_chat_messages, image_to_text, image_generation, image_editing, multi_image_editing, image_to_video');
-    const missing = await call(srv, 'POST', base, { resource: 'main/data.csv', base_model: 'm', script_type: 'text_generation', training_params: { question_column: 'q' } });
+    expect(unknown.json.error.message).toContain(
+      'text_generation, text_chat_messages, image_to_text, image_generation, image_editing, multi_image_editing, image_to_video',
+    );
+    const missing = await call(srv, 'POST', base, {
+      resource: 'main/data.csv',
+      base_model: 'm',
+      script_type: 'text_generation',
+      training_params: { question_column: 'q' },
+    });
     expect(missing.status).toBe(400);
     expect(missing.json.error.message).toContain('answer_column');
-    const low = await call(srv, 'POST', base, { resource: 'main/data.csv', base_model: 'm', script_type: 'text_generation', training_params: { ...tp, epochs: 0 } });
+    const low = await call(srv, 'POST', base, {
+      resource: 'main/data.csv',
+      base_model: 'm',
+      script_type: 'text_generation',
+      training_params: { ...tp, epochs: 0 },
+    });
     expect(low.status).toBe(400);
     expect(low.json.error.message).toContain('epochs');
-    const res = await call(srv, 'POST', base, { resource: 'data.csv', base_model: 'm', script_type: 'text_generation', training_params: tp });
+    const res = await call(srv, 'POST', base, {
+      resource: 'data.csv',
+      base_model: 'm',
+      script_type: 'text_generation',
+      training_params: tp,
+    });
     expect(res.status).toBe(400);
     expect(res.json.error.message).toContain('resource');
-    const edit = await call(srv, 'POST', base, { resource: 'main/d.csv', base_model: 'm', script_type: 'image_editing', training_params: { caption_column: 'c', image_column: 'i' } });
+    const edit = await call(srv, 'POST', base, {
+      resource: 'main/d.csv',
+      base_model: 'm',
+      script_type: 'image_editing',
+      training_params: { caption_column: 'c', image_column: 'i' },
+    });
     expect(edit.status).toBe(400);
     expect(edit.json.error.message).toContain('control_image_column');
-    const other = await call(srv, 'POST', '/api/repos/globex/r/fine_tunes', { resource: 'main/data.csv', base_model: 'm', script_type: 'text_generation', training_params: tp });
+    const other = await call(srv, 'POST', '/api/repos/globex/r/fine_tunes', {
+      resource: 'main/data.csv',
+      base_model: 'm',
+      script_type: 'text_generation',
+      training_params: tp,
+    });
     expect(other.status).toBe(403);
     expect(other.json.error.message).toContain('globex');
   });
@@ -761,8 +1061,20 @@ describe('fine-tunes', () => {
     });
     expect(created.status).toBe(200);
     const ft = created.json.fine_tune;
-    expect(ft).toMatchObject({ status: 'created', resource: 'main/train/data.jsonl', base_model: 'some-base-model', script_type: 'image_to_text' });
-    expect(ft.training_params).toMatchObject({ epochs: 3, seq_length: 4096, batch_size: 1, learning_rate: 0.0001, use_lora: true, save_strategy: 'epoch' });
+    expect(ft).toMatchObject({
+      status: 'created',
+      resource: 'main/train/data.jsonl',
+      base_model: 'some-base-model',
+      script_type: 'image_to_text',
+    });
+    expect(ft.training_params).toMatchObject({
+      epochs: 3,
+      seq_length: 4096,
+      batch_size: 1,
+      learning_rate: 0.0001,
+      use_lora: true,
+      save_strategy: 'epoch',
+    });
     const path = `/api/repos/acme/my-repo/fine_tunes/${ft.id}/tokenize`;
     const t1 = await call(srv, 'POST', path);
     expect(t1.status).toBe(200);
@@ -771,8 +1083,17 @@ describe('fine-tunes', () => {
     const wrongRepo = await call(srv, 'POST', `/api/repos/acme/other-repo/fine_tunes/${ft.id}/tokenize`);
     expect(wrongRepo.status).toBe(404);
     expect(wrongRepo.json.error.type).toBe('resource_not_found');
-    const img = await call(srv, 'POST', base, { resource: 'main/d.csv', base_model: 'm', script_type: 'image_to_video', training_params: { caption_column: 'c', image_column: 'i' } });
-    expect(img.json.fine_tune.training_params).toMatchObject({ steps: 3000, num_frames: 81, timestep_type: 'weighted' });
+    const img = await call(srv, 'POST', base, {
+      resource: 'main/d.csv',
+      base_model: 'm',
+      script_type: 'image_to_video',
+      training_params: { caption_column: 'c', image_column: 'i' },
+    });
+    expect(img.json.fine_tune.training_params).toMatchObject({
+      steps: 3000,
+      num_frames: 81,
+      timestep_type: 'weighted',
+    });
     expect('use_lora' in img.json.fine_tune.training_params).toBe(false);
     expect(img.json.fine_tune.training_params.samples).toHaveLength(2);
   });
@@ -780,7 +1101,11 @@ describe('fine-tunes', () => {
 
 describe('scripts/serve.ts', () => {
   it('prints the listening line and the key hint, serves, and stops on SIGTERM', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/serve.ts', '--port', '0', '--worker-delay-ms', '5'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'scripts/serve.ts', '--port', '0', '--worker-delay-ms', '5'],
+      { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
@@ -827,37 +1152,54 @@ function alive(pid: number): boolean {
 }
 
 /** `npm run serve -- --port 0`: the child, its listening URL, and the pids of the processes it started. */
-async function npmServe(): Promise<{ child: ChildProcess; url: string; pids: number[]; exited: Promise<[number | null, string | null]> }> {
+async function npmServe(): Promise<{
+  child: ChildProcess;
+  url: string;
+  pids: number[];
+  exited: Promise<[number | null, string | null]>;
+}> {
   const child = spawn('npm', ['run', 'serve', '--', '--port', '0'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-  const exited = new Promise<[number | null, string | null]>((r) => child.on('exit', (code, signal) => r([code, signal])));
+  const exited = new Promise<[number | null, string | null]>((r) =>
+    child.on('exit', (code, signal) => r([code, signal])),
+  );
   let out = '';
-  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
   const deadline = Date.now() + 20_000;
-  let m: RegExpExecArray | null = null;
+  let m: RegExpExecArray | null;
   while (!(m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out)) && Date.now() < deadline) await sleep(50);
   if (!m) throw new Error(`npm run serve did not start: ${out}`);
   return { child, url: m[1]!, pids: await descendants(child.pid!), exited };
 }
 
 describe('npm run serve stops cleanly', () => {
-  const script = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { scripts: Record<string, string> }).scripts['serve']!;
+  const script = (
+    JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { scripts: Record<string, string> }
+  ).scripts['serve']!;
 
-  it.each(['SIGTERM', 'SIGINT'] as const)('%s sent to the npm process: the port stops answering and every process it started exits', async (signal) => {
-    // npm passes a signal to `sh -c <script>`, which does not pass it on; only a script that
-    // `exec`s its command lets SIGINT reach the server (SIGTERM kills sh, which the server notices).
-    if (signal === 'SIGINT') expect(script, 'package.json "serve" must be "exec tsx scripts/serve.ts" for SIGINT to reach the server').toMatch(/^exec /);
-    const { child, url, pids, exited } = await npmServe();
-    expect(pids.length).toBeGreaterThan(0);
-    expect((await fetch(`${url}/api/ai/models/flux-1-dev`, { headers: AUTH })).status).toBe(200);
-    child.kill(signal);
-    await exited;
-    const deadline = Date.now() + 10_000;
-    while (pids.some(alive) && Date.now() < deadline) await sleep(50);
-    expect(pids.filter(alive)).toEqual([]);
-    const err = await fetch(`${url}/api/ai/queue`).then(
-      () => undefined,
-      (e: unknown) => e as Error & { cause?: { code?: string } },
-    );
-    expect(err?.cause?.code).toBe('ECONNREFUSED');
-  }, 40_000);
+  it.each(['SIGTERM', 'SIGINT'] as const)(
+    '%s sent to the npm process: the port stops answering and every process it started exits',
+    async (signal) => {
+      // npm passes a signal to `sh -c <script>`, which does not pass it on; only a script that
+      // `exec`s its command lets SIGINT reach the server (SIGTERM kills sh, which the server notices).
+      if (signal === 'SIGINT')
+        expect(
+          script,
+          'package.json "serve" must be "exec tsx scripts/serve.ts" for SIGINT to reach the server',
+        ).toMatch(/^exec /);
+      const { child, url, pids, exited } = await npmServe();
+      expect(pids.length).toBeGreaterThan(0);
+      expect((await fetch(`${url}/api/ai/models/flux-1-dev`, { headers: AUTH })).status).toBe(200);
+      child.kill(signal);
+      await exited;
+      const deadline = Date.now() + 10_000;
+      while (pids.some(alive) && Date.now() < deadline) await sleep(50);
+      expect(pids.filter(alive)).toEqual([]);
+      const err = await fetch(`${url}/api/ai/queue`).then(
+        () => undefined,
+        (e: unknown) => e as Error & { cause?: { code?: string } },
+      );
+      expect(err?.cause?.code).toBe('ECONNREFUSED');
+    },
+    40_000,
+  );
 });

@@ -207,7 +207,7 @@ export function createNodeProxyListener(
         headers,
         signal: abort.signal,
         ...(hasBody ? { body: bodyStream(req), duplex: 'half' } : {}),
-      } as RequestInit);
+      });
     } catch (err) {
       report(err);
       return answer(res, 400, 'bad_request', 'The request could not be read');

@@ -62,7 +62,7 @@ export async function saveOutput(
   const ext = extensionFor(contentType);
   const lower = path.toLowerCase();
   const final = [ext, ...(SAME[ext] ?? [])].some((e) => lower.endsWith(e)) ? path : path + ext;
-  const fs = (await import('node:fs/promises' as string)) as Fs;
+  const fs = (await import('node:fs/promises')) as Fs;
   const slash = Math.max(final.lastIndexOf('/'), final.lastIndexOf('\\'));
   if (slash > 0) await fs.mkdir(final.slice(0, slash), { recursive: true });
   if (options.overwrite === false) {

@@ -32,10 +32,11 @@ const measure = (id: string): CaseMeasure => {
 /** Every chunk of a case's build (loaded at once or later). */
 const allText = (m: CaseMeasure): string => chunkText(m.bundle, [...m.bundle.chunks.values()]);
 
-const report = (m: CaseMeasure): string => `${m.gzipBytes} B gz: ${m.loaded.map((c) => `${c.file} ${c.gzipBytes}`).join(', ')}; largest modules ${m.modules
-  .slice(0, 6)
-  .map((x) => `${x.input} ${x.bytes}`)
-  .join(', ')}`;
+const report = (m: CaseMeasure): string =>
+  `${m.gzipBytes} B gz: ${m.loaded.map((c) => `${c.file} ${c.gzipBytes}`).join(', ')}; largest modules ${m.modules
+    .slice(0, 6)
+    .map((x) => `${x.input} ${x.bytes}`)
+    .join(', ')}`;
 
 describe('browser bundle size (gzip -9, entry chunk plus static imports)', () => {
   it(`a per-model image call loads at most ${(2 * PER_MODEL_AIM_BYTES) / 1000} kB (twice the aim)`, () => {
@@ -43,22 +44,32 @@ describe('browser bundle size (gzip -9, entry chunk plus static imports)', () =>
     expect(m.gzipBytes, report(m)).toBeLessThanOrEqual(2 * PER_MODEL_AIM_BYTES);
   });
 
-  it.each(['root-client-image', 'root-client-queue-run'])(`%s loads at most ${(2 * ROOT_CLIENT_AIM_BYTES) / 1000} kB (twice the aim), lazy chunks included`, (id) => {
-    const m = measure(id);
-    expect(m.gzipBytes, report(m)).toBeLessThanOrEqual(2 * ROOT_CLIENT_AIM_BYTES);
-    expect(m.gzipBytesWithLazy, report(m)).toBeLessThanOrEqual(2 * ROOT_CLIENT_AIM_BYTES);
-  });
+  it.each(['root-client-image', 'root-client-queue-run'])(
+    `%s loads at most ${(2 * ROOT_CLIENT_AIM_BYTES) / 1000} kB (twice the aim), lazy chunks included`,
+    (id) => {
+      const m = measure(id);
+      expect(m.gzipBytes, report(m)).toBeLessThanOrEqual(2 * ROOT_CLIENT_AIM_BYTES);
+      expect(m.gzipBytesWithLazy, report(m)).toBeLessThanOrEqual(2 * ROOT_CLIENT_AIM_BYTES);
+    },
+  );
 
   it('the root client loads queue.run and the model validator lazily, as separate chunks', () => {
     const m = measure('root-client-queue-run');
-    expect(m.lazy.map((c) => c.entryPoint)).toEqual(expect.arrayContaining(['runtime/queue-run.ts', 'generated/validators/flux-2-pro.ts']));
+    expect(m.lazy.map((c) => c.entryPoint)).toEqual(
+      expect.arrayContaining(['runtime/queue-run.ts', 'generated/validators/flux-2-pro.ts']),
+    );
     // (Fine-tunes and the queue's own validation are part of the root client's resources.)
-    expect(markersIn(m.loadedText, ['queue coordinator (queue.run)', 'event-stream (SSE) parser', 'compiled validators']), report(m)).toEqual([]);
+    expect(
+      markersIn(m.loadedText, ['queue coordinator (queue.run)', 'event-stream (SSE) parser', 'compiled validators']),
+      report(m),
+    ).toEqual([]);
   });
 
   it('the markers of the machinery are real: the root client bundle carries each of them', () => {
     const text = allText(measure('root-client-queue-run'));
-    const all = Object.entries(MACHINERY_MARKERS).flatMap(([what, markers]) => markers.map((s) => `${what} (${JSON.stringify(s)})`));
+    const all = Object.entries(MACHINERY_MARKERS).flatMap(([what, markers]) =>
+      markers.map((s) => `${what} (${JSON.stringify(s)})`),
+    );
     expect(markersIn(text)).toEqual(all);
   });
 

@@ -29,7 +29,14 @@ beforeAll(async () => {
   api = await startServer();
   noCors = await startNoCorsServer();
   harness = await startHarness();
-  proxy = await serveFetchHandler(createProxyHandler({ apiKey: KEY, baseUrl: api.url, pathPrefix: PROXY_PREFIX, allowedOrigins: [harness.pageServer.url] }));
+  proxy = await serveFetchHandler(
+    createProxyHandler({
+      apiKey: KEY,
+      baseUrl: api.url,
+      pathPrefix: PROXY_PREFIX,
+      allowedOrigins: [harness.pageServer.url],
+    }),
+  );
   pages.direct = await harness.openPage();
   pages.proxy = await harness.openPage();
 }, 120_000);
@@ -51,7 +58,9 @@ function expectValue<T>(outcome: Outcome<T>): T {
 
 /** Console errors that are not an HTTP error status the page expected (e.g. the 404 of a reconciled generation). */
 function unexpectedConsoleErrors(page: TestPage): string[] {
-  return page.consoleErrors.filter((m) => !/^Failed to load resource: the server responded with a status of 404/.test(m));
+  return page.consoleErrors.filter(
+    (m) => !/^Failed to load resource: the server responded with a status of 404/.test(m),
+  );
 }
 
 describe('the test page', () => {
@@ -70,7 +79,10 @@ describe('the test page', () => {
 });
 
 describe.each(['direct', 'proxy'] as const)('in Chromium, %s', (mode) => {
-  const target = (): PageTarget => (mode === 'direct' ? { baseUrl: api.url, apiKey: KEY, dangerouslyAllowBrowser: true } : { baseUrl: proxy.url + PROXY_PREFIX });
+  const target = (): PageTarget =>
+    mode === 'direct'
+      ? { baseUrl: api.url, apiKey: KEY, dangerouslyAllowBrowser: true }
+      : { baseUrl: proxy.url + PROXY_PREFIX };
   const page = (): TestPage => pages[mode]!;
 
   it('fetches an output into a typed Blob, sending no key to the output host', async () => {
@@ -119,7 +131,9 @@ describe.each(['direct', 'proxy'] as const)('in Chromium, %s', (mode) => {
     const result = expectValue(await page().run('queueRunOutcomes', target()));
     expect(result.succeeded.map((o) => o.status)).toEqual(['succeeded', 'succeeded']);
     for (const o of result.succeeded) expect(o.status === 'succeeded' && o.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\//);
-    expect(result.failed).toEqual([expect.objectContaining({ status: 'failed', error: expect.stringContaining('Generation failed') })]);
+    expect(result.failed).toEqual([
+      expect.objectContaining({ status: 'failed', error: expect.stringContaining('Generation failed') }),
+    ]);
     expect(result.lost).toEqual([expect.objectContaining({ status: 'lost', reason: 'vanished' })]);
     expect(result.cancelled).toEqual([expect.objectContaining({ status: 'cancelled' })]);
     expect(result.progress).toEqual(expect.arrayContaining(['subscribed', 'enqueued', 'settled']));
@@ -185,7 +199,9 @@ describe('in Chromium, keys and cross-origin failures', () => {
 
   it('reports a call a server without CORS refused as possibly blocked by CORS, and does not resend it', async () => {
     const page = await harness.openPage();
-    const error = expectError(await page.run('imagePerModel', { baseUrl: noCors.url, apiKey: 'sk-local-tool', dangerouslyAllowBrowser: true }));
+    const error = expectError(
+      await page.run('imagePerModel', { baseUrl: noCors.url, apiKey: 'sk-local-tool', dangerouslyAllowBrowser: true }),
+    );
     expect(error.is.SDKError).toBe(true);
     expect(error.message).toMatch(/CORS/);
     expect(error.message).toMatch(/may have been processed/);

@@ -12,13 +12,19 @@ import { answerFor, useTargets, weather } from './helpers.ts';
 const { targets } = useTargets();
 
 const tools = {
-  get_weather: tool({ description: 'Current weather of a city', inputSchema: z.object({ city: z.string() }), execute: async (args) => weather(args) }),
+  get_weather: tool({
+    description: 'Current weather of a city',
+    inputSchema: z.object({ city: z.string() }),
+    execute: async (args) => weather(args),
+  }),
 };
 
 describe.each(['direct', 'proxy'] as const)('ai %s', (name) => {
   const model = () => {
     const t = targets.find((x) => x.name === name)!;
-    return createOpenAICompatible({ name: 'oxen', baseURL: t.baseURL, apiKey: t.apiKey, includeUsage: true }).chatModel('gpt-4o-mini');
+    return createOpenAICompatible({ name: 'oxen', baseURL: t.baseURL, apiKey: t.apiKey, includeUsage: true }).chatModel(
+      'gpt-4o-mini',
+    );
   };
 
   it('runs an agent loop with generateText, tools and stopWhen: tool call, result, final text', async () => {
@@ -48,7 +54,12 @@ describe.each(['direct', 'proxy'] as const)('ai %s', (name) => {
   });
 
   it('answers a JSON object in JSON mode (Output.object)', async () => {
-    const r = await generateText({ model: model(), prompt: 'json please', output: Output.object({ schema: z.object({ echo: z.string() }) }), maxRetries: 0 });
+    const r = await generateText({
+      model: model(),
+      prompt: 'json please',
+      output: Output.object({ schema: z.object({ echo: z.string() }) }),
+      maxRetries: 0,
+    });
     expect(r.output).toEqual({ echo: 'Echo: json please' });
   });
 });

@@ -23,7 +23,9 @@ export interface ChatTarget {
 }
 
 /** A Node http server serving a fetch-style `handler`; resolves to its origin. */
-async function serveHandler(handler: (request: Request) => Promise<Response>): Promise<{ url: string; close: () => Promise<void> }> {
+async function serveHandler(
+  handler: (request: Request) => Promise<Response>,
+): Promise<{ url: string; close: () => Promise<void> }> {
   const server = http.createServer(async (req, res) => {
     const abort = new AbortController();
     res.on('close', () => abort.abort());
@@ -71,7 +73,12 @@ export function useTargets(): { targets: ChatTarget[]; server: () => LocalServer
 }
 
 /** The tool of the round trips: its JSON Schema parameters and its implementation. */
-export const WEATHER_PARAMETERS: Record<string, unknown> = { type: 'object', properties: { city: { type: 'string' } }, required: ['city'], additionalProperties: false };
+export const WEATHER_PARAMETERS: Record<string, unknown> = {
+  type: 'object',
+  properties: { city: { type: 'string' } },
+  required: ['city'],
+  additionalProperties: false,
+};
 export function weather(args: { city: string }): { city: string; temp_c: number } {
   return { city: args.city, temp_c: 21 };
 }

@@ -19,7 +19,11 @@ const getWeather = tool(async (args: { city: string }) => JSON.stringify(weather
 });
 
 /** The agent loop: at most 5 model calls. */
-async function agentLoop(llm: ChatOpenAI, question: string, streamed: boolean): Promise<{ text: string; messages: BaseMessage[] }> {
+async function agentLoop(
+  llm: ChatOpenAI,
+  question: string,
+  streamed: boolean,
+): Promise<{ text: string; messages: BaseMessage[] }> {
   const model = llm.bindTools([getWeather]);
   const messages: BaseMessage[] = [new HumanMessage(question)];
   for (let step = 0; step < 5; step++) {
@@ -39,7 +43,12 @@ async function agentLoop(llm: ChatOpenAI, question: string, streamed: boolean): 
 describe.each(['direct', 'proxy'] as const)('langchain %s', (name) => {
   const llm = () => {
     const t = targets.find((x) => x.name === name)!;
-    return new ChatOpenAI({ model: 'gpt-4o-mini', apiKey: t.apiKey, configuration: { baseURL: t.baseURL }, maxRetries: 0 });
+    return new ChatOpenAI({
+      model: 'gpt-4o-mini',
+      apiKey: t.apiKey,
+      configuration: { baseURL: t.baseURL },
+      maxRetries: 0,
+    });
   };
 
   it('runs the bindTools agent loop: tool call, ToolMessage, final text', async () => {
@@ -51,7 +60,9 @@ describe.each(['direct', 'proxy'] as const)('langchain %s', (name) => {
   it('runs the loop streamed (tool-call fragments concatenated)', async () => {
     const { text, messages } = await agentLoop(llm(), 'Oslo', true);
     expect(text).toBe(answerFor('Oslo'));
-    expect((messages[1] as AIMessageChunk).tool_calls).toEqual([expect.objectContaining({ name: 'get_weather', args: { city: 'Oslo' } })]);
+    expect((messages[1] as AIMessageChunk).tool_calls).toEqual([
+      expect.objectContaining({ name: 'get_weather', args: { city: 'Oslo' } }),
+    ]);
   });
 
   it('streams an answer with usage', async () => {

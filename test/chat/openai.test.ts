@@ -11,7 +11,13 @@ const MODEL = 'gpt-4o-mini';
 const tools = [
   {
     type: 'function' as const,
-    function: { name: 'get_weather', description: 'Current weather of a city', parameters: WEATHER_PARAMETERS, parse: JSON.parse, function: (args: { city: string }) => weather(args) },
+    function: {
+      name: 'get_weather',
+      description: 'Current weather of a city',
+      parameters: WEATHER_PARAMETERS,
+      parse: JSON.parse,
+      function: (args: { city: string }) => weather(args),
+    },
   },
 ];
 
@@ -22,7 +28,11 @@ describe.each(['direct', 'proxy'] as const)('openai %s', (name) => {
   };
 
   it('runs an agent loop with runTools: a tool call, its result, then the final text', async () => {
-    const runner = client().chat.completions.runTools({ model: MODEL, messages: [{ role: 'user', content: 'Paris' }], tools });
+    const runner = client().chat.completions.runTools({
+      model: MODEL,
+      messages: [{ role: 'user', content: 'Paris' }],
+      tools,
+    });
     expect(await runner.finalContent()).toBe(answerFor('Paris'));
     const messages = runner.messages;
     expect(messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
@@ -30,7 +40,12 @@ describe.each(['direct', 'proxy'] as const)('openai %s', (name) => {
   });
 
   it('runs the loop streamed: tool-call fragments are reassembled by the client', async () => {
-    const runner = client().chat.completions.runTools({ model: MODEL, stream: true, messages: [{ role: 'user', content: 'Oslo' }], tools });
+    const runner = client().chat.completions.runTools({
+      model: MODEL,
+      stream: true,
+      messages: [{ role: 'user', content: 'Oslo' }],
+      tools,
+    });
     const calls: string[] = [];
     runner.on('functionToolCall', (c) => calls.push(`${c.name}(${c.arguments})`));
     expect(await runner.finalContent()).toBe(answerFor('Oslo'));
@@ -38,7 +53,12 @@ describe.each(['direct', 'proxy'] as const)('openai %s', (name) => {
   });
 
   it('streams an answer chunk by chunk, with usage on the last chunk, and collects it', async () => {
-    const stream = await client().chat.completions.create({ model: MODEL, stream: true, stream_options: { include_usage: true }, messages: [{ role: 'user', content: 'one two three' }] });
+    const stream = await client().chat.completions.create({
+      model: MODEL,
+      stream: true,
+      stream_options: { include_usage: true },
+      messages: [{ role: 'user', content: 'one two three' }],
+    });
     let text = '';
     let usage: OpenAI.CompletionUsage | null | undefined;
     for await (const chunk of stream) {
@@ -47,12 +67,19 @@ describe.each(['direct', 'proxy'] as const)('openai %s', (name) => {
     }
     expect(text).toBe('Echo: one two three');
     expect(usage?.total_tokens).toBe((usage?.prompt_tokens ?? 0) + (usage?.completion_tokens ?? 0));
-    const helper = client().chat.completions.stream({ model: MODEL, messages: [{ role: 'user', content: 'four five' }] });
+    const helper = client().chat.completions.stream({
+      model: MODEL,
+      messages: [{ role: 'user', content: 'four five' }],
+    });
     expect((await helper.finalChatCompletion()).choices[0]?.message.content).toBe('Echo: four five');
   });
 
   it('answers a JSON object in JSON mode', async () => {
-    const c = await client().chat.completions.create({ model: MODEL, response_format: { type: 'json_object' }, messages: [{ role: 'user', content: 'json please' }] });
+    const c = await client().chat.completions.create({
+      model: MODEL,
+      response_format: { type: 'json_object' },
+      messages: [{ role: 'user', content: 'json please' }],
+    });
     expect(JSON.parse(c.choices[0]!.message.content!)).toEqual({ echo: 'Echo: json please' });
   });
 });

@@ -14,7 +14,11 @@ import { REPO_ROOT } from '../../generator/index.ts';
 describe('chat and video types under exactOptionalPropertyTypes', () => {
   it('compiles with no error', { timeout: 240_000 }, async () => {
     const tsc = path.join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
-    const result = await promisify(execFile)(process.execPath, [tsc, '--noEmit', '-p', 'test/types/tsconfig.strict.json'], { cwd: REPO_ROOT, maxBuffer: 64 << 20 }).then(
+    const result = await promisify(execFile)(
+      process.execPath,
+      [tsc, '--noEmit', '-p', 'test/types/tsconfig.strict.json'],
+      { cwd: REPO_ROOT, maxBuffer: 64 << 20 },
+    ).then(
       (r) => ({ code: 0, out: r.stdout + r.stderr }),
       (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, out: e.stdout + e.stderr }),
     );

@@ -19,15 +19,24 @@ const modelsDir = path.join(tmp.dir, 'served');
 const out = path.join(project, 'oxen-models');
 let server: LocalServer;
 
-const flux = () => JSON.parse(readFileSync(path.join(REPO, 'specs', 'models', 'flux-2-pro.json'), 'utf8')) as Record<string, unknown> & { json_request_schema: { properties: Record<string, unknown>; required: string[] } };
-const serve = (obj: Record<string, unknown>) => writeFileSync(path.join(modelsDir, `${String(obj['id'])}.json`), `${JSON.stringify(obj, null, 2)}\n`);
+const flux = () =>
+  JSON.parse(readFileSync(path.join(REPO, 'specs', 'models', 'flux-2-pro.json'), 'utf8')) as Record<string, unknown> & {
+    json_request_schema: { properties: Record<string, unknown>; required: string[] };
+  };
+const serve = (obj: Record<string, unknown>) =>
+  writeFileSync(path.join(modelsDir, `${String(obj['id'])}.json`), `${JSON.stringify(obj, null, 2)}\n`);
 
 /** A model newer than the package (not in its snapshot). */
 const acme = { ...flux(), id: 'acme-flux-9', display_name: 'Acme Flux 9' };
 /** A fine-tuned model (a user's own id), saved as a file and also served. */
 const fineTuned = (() => {
   const m = flux();
-  m.json_request_schema.properties['lora_scale'] = { type: 'number', minimum: 0, maximum: 2, description: 'LoRA strength' };
+  m.json_request_schema.properties['lora_scale'] = {
+    type: 'number',
+    minimum: 0,
+    maximum: 2,
+    description: 'LoRA strength',
+  };
   return { ...m, id: 'ft-alice-flux-v1', display_name: 'Alice fine-tune' };
 })();
 /** The package's flux-2-pro, newer: one more parameter. */
@@ -39,7 +48,8 @@ const newerFlux = (() => {
 
 beforeAll(async () => {
   mkdirSync(modelsDir, { recursive: true });
-  for (const id of ['gpt-4o-mini']) cpSync(path.join(REPO, 'specs', 'models', `${id}.json`), path.join(modelsDir, `${id}.json`));
+  for (const id of ['gpt-4o-mini'])
+    cpSync(path.join(REPO, 'specs', 'models', `${id}.json`), path.join(modelsDir, `${id}.json`));
   for (const m of [acme, fineTuned, newerFlux]) serve(m);
   writeFileSync(path.join(tmp.dir, 'ft-alice-flux-v1.json'), `${JSON.stringify(fineTuned, null, 2)}\n`);
   const [tarballs, s] = await Promise.all([packBoth(tmp.dir), startServer({ modelsDir })]);
@@ -57,30 +67,68 @@ const withServer = () => ({ OXEN_API_KEY: KEY, OXEN_BASE_URL: server.url });
 /** A project config for `tsc`: the strictest flags with `kind`'s resolution, over the user's files and `oxen-models/`. */
 function tsconfig(kind: 'nodenext' | 'bundler'): string {
   const file = path.join(project, `tsconfig.${kind}.json`);
-  const module = kind === 'nodenext' ? { module: 'NodeNext', moduleResolution: 'NodeNext', noEmit: false, outDir: 'build' } : { module: 'ESNext', moduleResolution: 'Bundler' };
-  writeFileSync(file, JSON.stringify({ compilerOptions: { ...STRICT_FLAGS, ...module }, include: ['*.ts', 'oxen-models/**/*.ts'] }, null, 2));
+  const module =
+    kind === 'nodenext'
+      ? { module: 'NodeNext', moduleResolution: 'NodeNext', noEmit: false, outDir: 'build' }
+      : { module: 'ESNext', moduleResolution: 'Bundler' };
+  writeFileSync(
+    file,
+    JSON.stringify(
+      { compilerOptions: { ...STRICT_FLAGS, ...module }, include: ['*.ts', 'oxen-models/**/*.ts'] },
+      null,
+      2,
+    ),
+  );
   return file;
 }
 
 describe('oxen-inference-codegen in a user project', () => {
   test('the SDK stays light and the generator package ships one bin with its libraries as dependencies', () => {
-    const pkg = (name: string) => JSON.parse(readFileSync(path.join(project, 'node_modules', name, 'package.json'), 'utf8')) as { dependencies?: Record<string, string>; bin?: Record<string, string>; files?: string[] };
+    const pkg = (name: string) =>
+      JSON.parse(readFileSync(path.join(project, 'node_modules', name, 'package.json'), 'utf8')) as {
+        dependencies?: Record<string, string>;
+        bin?: Record<string, string>;
+        files?: string[];
+      };
     expect(Object.keys(pkg('oxen-inference-sdk').dependencies ?? {}).sort()).toEqual(['eventsource-parser', 'p-retry']);
     const gen = pkg('oxen-inference-codegen');
     expect(gen.bin).toEqual({ 'oxen-inference-codegen': 'dist/cli.js' });
-    expect(Object.keys(gen.dependencies ?? {})).toEqual(expect.arrayContaining(['ajv', 'json-schema-to-typescript', 'prettier', 'ts-morph', 'handlebars']));
-    for (const f of ['dist/cli.js', 'dist/templates/header.hbs', 'dist/specs/openapi.yaml', 'dist/generator/format-worker.mjs', 'dist/.prettierrc.json']) expect(existsSync(path.join(project, 'node_modules', 'oxen-inference-codegen', f)), f).toBe(true);
+    expect(Object.keys(gen.dependencies ?? {})).toEqual(
+      expect.arrayContaining(['ajv', 'json-schema-to-typescript', 'prettier', 'ts-morph', 'handlebars']),
+    );
+    for (const f of [
+      'dist/cli.js',
+      'dist/templates/header.hbs',
+      'dist/specs/openapi.yaml',
+      'dist/generator/format-worker.mjs',
+      'dist/.prettierrc.json',
+    ])
+      expect(existsSync(path.join(project, 'node_modules', 'oxen-inference-codegen', f)), f).toBe(true);
   });
 
   test('add <id>... fetches from the server, stores the snapshot as fetched and generates', async () => {
     const r = await codegen(project, ['add', 'acme-flux-9', 'flux-2-pro'], withServer());
     expect(r.stderr + r.stdout).not.toContain(KEY);
     expect(r.code, r.stderr).toBe(0);
-    expect(JSON.parse(readFileSync(path.join(out, 'specs', 'models.json'), 'utf8'))).toEqual(['acme-flux-9', 'flux-2-pro']);
+    expect(JSON.parse(readFileSync(path.join(out, 'specs', 'models.json'), 'utf8'))).toEqual([
+      'acme-flux-9',
+      'flux-2-pro',
+    ]);
     expect(JSON.parse(readFileSync(path.join(out, 'specs', 'models', 'acme-flux-9.json'), 'utf8'))).toEqual(acme);
-    for (const f of ['index.ts', 'models/acme-flux-9.ts', 'validators/acme-flux-9.ts', 'models/flux-2-pro.ts', 'manifest.json']) expect(existsSync(path.join(out, f)), f).toBe(true);
+    for (const f of [
+      'index.ts',
+      'models/acme-flux-9.ts',
+      'validators/acme-flux-9.ts',
+      'models/flux-2-pro.ts',
+      'manifest.json',
+    ])
+      expect(existsSync(path.join(out, f)), f).toBe(true);
     const model = readFileSync(path.join(out, 'models', 'acme-flux-9.ts'), 'utf8');
-    expect(model.startsWith('/**\n * GENERATED FILE: do not edit by hand.\n * Generated by `oxen-inference-codegen generate`')).toBe(true);
+    expect(
+      model.startsWith(
+        '/**\n * GENERATED FILE: do not edit by hand.\n * Generated by `oxen-inference-codegen generate`',
+      ),
+    ).toBe(true);
     expect(model).toContain('`specs/models/acme-flux-9.json`');
     expect(model).toContain("from 'oxen-inference-sdk/runtime'");
     expect(model).toContain("from '../validators/acme-flux-9.js'");
@@ -88,9 +136,15 @@ describe('oxen-inference-codegen in a user project', () => {
   });
 
   test('add --from adds a saved model object offline (a fine-tuned model, by its id)', async () => {
-    const r = await codegen(project, ['add', '--from', path.join(tmp.dir, 'ft-alice-flux-v1.json')], { OXEN_BASE_URL: 'http://127.0.0.1:9' });
+    const r = await codegen(project, ['add', '--from', path.join(tmp.dir, 'ft-alice-flux-v1.json')], {
+      OXEN_BASE_URL: 'http://127.0.0.1:9',
+    });
     expect(r.code, r.stderr).toBe(0);
-    expect(JSON.parse(readFileSync(path.join(out, 'specs', 'models.json'), 'utf8'))).toEqual(['acme-flux-9', 'flux-2-pro', 'ft-alice-flux-v1']);
+    expect(JSON.parse(readFileSync(path.join(out, 'specs', 'models.json'), 'utf8'))).toEqual([
+      'acme-flux-9',
+      'flux-2-pro',
+      'ft-alice-flux-v1',
+    ]);
     expect(existsSync(path.join(out, 'models', 'ft-alice-flux-v1.ts'))).toBe(true);
   });
 
@@ -154,7 +208,10 @@ console.log(JSON.stringify(result));
 
   test('queue.enqueue refuses a bad body before sending (ValidationError; the server received nothing)', async () => {
     const before = server.count('POST', '/api/ai/queue');
-    const r = await run(process.execPath, [path.join(project, 'build', 'run.js')], { cwd: project, env: { ...process.env, KEY, BASE: server.url } });
+    const r = await run(process.execPath, [path.join(project, 'build', 'run.js')], {
+      cwd: project,
+      env: { ...process.env, KEY, BASE: server.url },
+    });
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout.trim())).toEqual({ bad: 'ValidationError', ok: 1 });
     expect(server.count('POST', '/api/ai/queue') - before).toBe(1); // only the good body
@@ -175,7 +232,10 @@ console.log(JSON.stringify(result));
 
   test('a wrong key: one clear error, the key never printed, nothing written', async () => {
     const before = treeHash(out);
-    const r = await codegen(project, ['add', 'gpt-4o-mini'], { OXEN_API_KEY: 'wrong-key-0123456789', OXEN_BASE_URL: server.url });
+    const r = await codegen(project, ['add', 'gpt-4o-mini'], {
+      OXEN_API_KEY: 'wrong-key-0123456789',
+      OXEN_BASE_URL: server.url,
+    });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('rejected the API key (HTTP 401)');
     expect(r.stderr.match(/failed, nothing was written/g)).toHaveLength(1);
@@ -184,9 +244,28 @@ console.log(JSON.stringify(result));
   });
 
   test.each([
-    ['a remote $ref', 'hostile-ref', { type: 'object', properties: { a: { $ref: 'https://evil.example/schema.json' } } }, '/json_request_schema/properties/a'],
-    ['a schema nested past the depth limit', 'hostile-deep', (() => { let s: Record<string, unknown> = { type: 'string' }; for (let i = 0; i < 80; i++) s = { type: 'object', properties: { x: s } }; return s; })(), '/json_request_schema'],
-    ['a property name with a lone surrogate', 'hostile-surrogate', { type: 'object', properties: { '\ud800x': { type: 'string' } } }, '/json_request_schema/properties'],
+    [
+      'a remote $ref',
+      'hostile-ref',
+      { type: 'object', properties: { a: { $ref: 'https://evil.example/schema.json' } } },
+      '/json_request_schema/properties/a',
+    ],
+    [
+      'a schema nested past the depth limit',
+      'hostile-deep',
+      (() => {
+        let s: Record<string, unknown> = { type: 'string' };
+        for (let i = 0; i < 80; i++) s = { type: 'object', properties: { x: s } };
+        return s;
+      })(),
+      '/json_request_schema',
+    ],
+    [
+      'a property name with a lone surrogate',
+      'hostile-surrogate',
+      { type: 'object', properties: { '\ud800x': { type: 'string' } } },
+      '/json_request_schema/properties',
+    ],
   ])('a hostile model object (%s): a named SpecError, nothing written', async (_what, id, schema, pointer) => {
     const file = path.join(tmp.dir, `${id}.json`);
     writeFileSync(file, JSON.stringify({ ...flux(), id, json_request_schema: schema }));
@@ -210,7 +289,10 @@ console.log(JSON.stringify(result));
 
   test('refresh after the server changed a model: the breaking change is reported, exit 2', async () => {
     await server.close();
-    const changed = { ...acme, json_request_schema: { ...acme.json_request_schema, properties: { ...acme.json_request_schema.properties } } };
+    const changed = {
+      ...acme,
+      json_request_schema: { ...acme.json_request_schema, properties: { ...acme.json_request_schema.properties } },
+    };
     delete changed.json_request_schema.properties['seed'];
     serve(changed);
     server = await startServer({ modelsDir });

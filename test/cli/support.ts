@@ -5,7 +5,16 @@
  * fingerprint a directory (to prove that a failed command wrote nothing).
  */
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { installTarball, npmEnv, REPO, run, type RunResult } from '../package/consumer.ts';
 
@@ -24,7 +33,11 @@ export async function packBoth(root: string): Promise<{ sdk: string; codegen: st
   symlinkSync(path.join(REPO, 'node_modules'), path.join(source, 'node_modules'), 'dir');
   const out = path.join(root, 'tarballs');
   mkdirSync(out);
-  const r = await run('npm', ['pack', '--workspaces', '--include-workspace-root', '--json', '--pack-destination', out], { cwd: source, env: npmEnv() });
+  const r = await run(
+    'npm',
+    ['pack', '--workspaces', '--include-workspace-root', '--json', '--pack-destination', out],
+    { cwd: source, env: npmEnv() },
+  );
   if (r.code !== 0) throw new Error(`npm pack failed (exit ${r.code}):\n${r.stdout}\n${r.stderr}`);
   const json = r.stdout.slice(r.stdout.lastIndexOf('\n[') + 1);
   const infos = JSON.parse(json) as Array<{ name: string; filename: string }>;
@@ -39,8 +52,15 @@ export async function packBoth(root: string): Promise<{ sdk: string; codegen: st
 /** Installs both tarballs into `<dir>` (a new ES module project) from the npm cache where it can. */
 export async function installBoth(dir: string, tarballs: { sdk: string; codegen: string }): Promise<void> {
   mkdirSync(dir, { recursive: true });
-  writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'user-project', version: '0.0.0', private: true, type: 'module' }, null, 2));
-  const r = await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--no-package-lock', tarballs.sdk, tarballs.codegen], { cwd: dir, env: npmEnv() });
+  writeFileSync(
+    path.join(dir, 'package.json'),
+    JSON.stringify({ name: 'user-project', version: '0.0.0', private: true, type: 'module' }, null, 2),
+  );
+  const r = await run(
+    'npm',
+    ['install', '--prefer-offline', '--no-audit', '--no-fund', '--no-package-lock', tarballs.sdk, tarballs.codegen],
+    { cwd: dir, env: npmEnv() },
+  );
   if (r.code !== 0) throw new Error(`npm install of the tarballs failed (exit ${r.code}):\n${r.stdout}\n${r.stderr}`);
 }
 export { installTarball };
@@ -48,12 +68,20 @@ export { installTarball };
 /** Runs the installed `oxen-inference-codegen` in `project` with `env` added (no OXEN_* from the outer environment). */
 export function codegen(project: string, args: string[], env: Record<string, string> = {}): Promise<RunResult> {
   const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('OXEN_')));
-  return run(path.join(project, 'node_modules', '.bin', 'oxen-inference-codegen'), args, { cwd: project, env: { ...base, NO_COLOR: '1', ...env }, timeoutMs: 120_000 });
+  return run(path.join(project, 'node_modules', '.bin', 'oxen-inference-codegen'), args, {
+    cwd: project,
+    env: { ...base, NO_COLOR: '1', ...env },
+    timeoutMs: 120_000,
+  });
 }
 
 /** Compiles the project of `config` (a tsconfig file) with the repository's TypeScript. @returns tsc's exit code and output. */
 export function tsc(config: string): Promise<RunResult> {
-  return run(process.execPath, [path.join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', config, '--pretty', 'false'], { cwd: path.dirname(config) });
+  return run(
+    process.execPath,
+    [path.join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', config, '--pretty', 'false'],
+    { cwd: path.dirname(config) },
+  );
 }
 
 /** sha256 of every file under `dir` (path and bytes), or 'absent'. */

@@ -46,13 +46,19 @@ export function readModel(modelsDir: string, id: string): ModelObject {
 }
 
 /** Write a model object to `<id>.json` (default its own id), pretty-printed like the snapshot or minified to exercise re-indenting. */
-export function writeModel(modelsDir: string, obj: ModelObject, options: { minified?: boolean; file?: string } = {}): void {
+export function writeModel(
+  modelsDir: string,
+  obj: ModelObject,
+  options: { minified?: boolean; file?: string } = {},
+): void {
   const file = path.join(modelsDir, `${options.file ?? obj.id}.json`);
   writeFileSync(file, options.minified ? JSON.stringify(obj) : `${JSON.stringify(obj, null, 2)}\n`);
 }
 
 /** The request schema of a model object, whichever field holds it. */
-export function schemaOf(obj: ModelObject): { properties: Record<string, Record<string, unknown>>; required: string[] } & Record<string, unknown> {
+export function schemaOf(
+  obj: ModelObject,
+): { properties: Record<string, Record<string, unknown>>; required: string[] } & Record<string, unknown> {
   return (obj['request_schema'] ?? obj['json_request_schema']) as never;
 }
 
@@ -82,7 +88,9 @@ export function hashTree(dir: string): Record<string, string> {
   } catch {
     return out;
   }
-  for (const e of entries.filter((x) => x.isFile()).sort((a, b) => (path.join(a.parentPath, a.name) < path.join(b.parentPath, b.name) ? -1 : 1))) {
+  for (const e of entries
+    .filter((x) => x.isFile())
+    .sort((a, b) => (path.join(a.parentPath, a.name) < path.join(b.parentPath, b.name) ? -1 : 1))) {
     const full = path.join(e.parentPath, e.name);
     out[path.relative(dir, full)] = createHash('sha256').update(readFileSync(full)).digest('hex');
   }
@@ -110,12 +118,21 @@ export interface RunResult {
  * Run `scripts/<script>` with tsx as a child process, in the repository, with `OXEN_API_KEY` and
  * `OXEN_BASE_URL` removed from the environment unless given in `env`.
  */
-export function runScript(script: string, args: string[], env: Record<string, string> = {}, timeoutMs = 60_000): Promise<RunResult> {
+export function runScript(
+  script: string,
+  args: string[],
+  env: Record<string, string> = {},
+  timeoutMs = 60_000,
+): Promise<RunResult> {
   const base = { ...process.env };
   delete base['OXEN_API_KEY'];
   delete base['OXEN_BASE_URL'];
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO, 'scripts', script), ...args], { cwd: REPO, env: { ...base, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO, 'scripts', script), ...args], {
+      cwd: REPO,
+      env: { ...base, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

@@ -73,7 +73,12 @@ function fakeGenerate(extra: Record<string, string> = {}) {
   const fn = async (o: GenerateOptions): Promise<GenerateResult> => {
     calls.push(o);
     const dir = path.join(o.outRoot!, 'generated');
-    const files = new Map(Object.keys(hashTree(dir)).map((f) => [`generated/${f.split(path.sep).join('/')}`, readFileSync(path.join(dir, f), 'utf8')]));
+    const files = new Map(
+      Object.keys(hashTree(dir)).map((f) => [
+        `generated/${f.split(path.sep).join('/')}`,
+        readFileSync(path.join(dir, f), 'utf8'),
+      ]),
+    );
     for (const [f, text] of Object.entries(extra)) files.set(f, text);
     return { added: [], changed: [], removed: [], unchanged: 0, notes: [], files, models: 0, rebuilt: [] };
   };
@@ -90,7 +95,23 @@ describe('npm run generate -- --refresh (child process)', () => {
     server.faults.add({ path: `/api/ai/models/${listed[1]}`, kind: '429', times: 1, retryAfterSeconds: 0 });
     const start = server.requests.length;
 
-    const r = await runScript('generate.ts', ['--refresh', '--add', ADDED, '--remove', REMOVED, '--specs', ws.specs, '--out', ws.dir, '--base-url', server.url], { OXEN_API_KEY: FAKE_KEY });
+    const r = await runScript(
+      'generate.ts',
+      [
+        '--refresh',
+        '--add',
+        ADDED,
+        '--remove',
+        REMOVED,
+        '--specs',
+        ws.specs,
+        '--out',
+        ws.dir,
+        '--base-url',
+        server.url,
+      ],
+      { OXEN_API_KEY: FAKE_KEY },
+    );
     expect(r.code, r.stderr).toBe(0);
 
     // fetched: every listed id but the removed one, plus the added one; the two faulty ones twice
@@ -105,11 +126,17 @@ describe('npm run generate -- --refresh (child process)', () => {
     expect(list).toContain(ADDED);
     expect(list).not.toContain(REMOVED);
     // snapshot files: as the server sent them, re-indented; unchanged ones untouched; the removed one gone
-    expect(readFileSync(path.join(ws.specs, 'models', `${CHANGED}.json`), 'utf8')).toBe(`${reindentJson(servedChanged)}\n`);
-    expect(readFileSync(path.join(ws.specs, 'models', `${ADDED}.json`), 'utf8')).toBe(readFileSync(path.join(served, `${ADDED}.json`), 'utf8'));
+    expect(readFileSync(path.join(ws.specs, 'models', `${CHANGED}.json`), 'utf8')).toBe(
+      `${reindentJson(servedChanged)}\n`,
+    );
+    expect(readFileSync(path.join(ws.specs, 'models', `${ADDED}.json`), 'utf8')).toBe(
+      readFileSync(path.join(served, `${ADDED}.json`), 'utf8'),
+    );
     expect(existsSync(path.join(ws.specs, 'models', `${REMOVED}.json`))).toBe(false);
     const after = hashTree(ws.specs);
-    const touched = Object.keys(after).filter((f) => after[f] !== before[f]).sort();
+    const touched = Object.keys(after)
+      .filter((f) => after[f] !== before[f])
+      .sort();
     expect(touched).toEqual(['models.json', `models/${ADDED}.json`, `models/${CHANGED}.json`]);
     // generated/: the changed model has its new parameter, the added one its module, the removed one none
     expect(readFileSync(path.join(ws.generated, 'models', `${CHANGED}.ts`), 'utf8')).toContain('style?: string');
@@ -117,8 +144,12 @@ describe('npm run generate -- --refresh (child process)', () => {
     expect(existsSync(path.join(ws.generated, 'models', `${REMOVED}.ts`))).toBe(false);
 
     // the report, on stdout
-    expect(r.stdout).toMatch(/^refreshed: \d+ fetched from http:\/\/127\.0\.0\.1:\d+, added flux-2-pro-extra, removed wan-v3-0-video; 3 snapshot file\(s\) written, 1 deleted/);
-    expect(r.stdout).toContain('Schema drift: 2 breaking, 2 compatible changes (3 models affected: 1 added, 1 removed, 1 changed;');
+    expect(r.stdout).toMatch(
+      /^refreshed: \d+ fetched from http:\/\/127\.0\.0\.1:\d+, added flux-2-pro-extra, removed wan-v3-0-video; 3 snapshot file\(s\) written, 1 deleted/,
+    );
+    expect(r.stdout).toContain(
+      'Schema drift: 2 breaking, 2 compatible changes (3 models affected: 1 added, 1 removed, 1 changed;',
+    );
     expect(r.stdout).toMatch(/BREAKING +num_inference_steps +maximum 50 -> 40: narrowed/);
     expect(r.stdout).toMatch(/compatible +style +parameter added \(optional, string\)/);
     expect(r.stdout).toMatch(/flux-2-pro-extra \(added[^\n]*\n +compatible +\(model\) +model added/);
@@ -141,10 +172,29 @@ describe('npm run generate -- --refresh (child process)', () => {
     server.faults.add({ path: `/api/ai/models/${c}`, kind: 'invalid-json', times: Infinity });
     server.faults.add({ path: `/api/ai/models/${d}`, kind: '404', times: Infinity });
 
-    const r = await runScript('generate.ts', ['--refresh', '--add', BAD_OBJECT, '--specs', ws.specs, '--out', ws.dir, '--base-url', server.url, '--timeout-ms', '1500', '--retries', '1'], { OXEN_API_KEY: FAKE_KEY });
+    const r = await runScript(
+      'generate.ts',
+      [
+        '--refresh',
+        '--add',
+        BAD_OBJECT,
+        '--specs',
+        ws.specs,
+        '--out',
+        ws.dir,
+        '--base-url',
+        server.url,
+        '--timeout-ms',
+        '1500',
+        '--retries',
+        '1',
+      ],
+      { OXEN_API_KEY: FAKE_KEY },
+    );
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('refresh failed, nothing was written: 5 of');
-    const failure = (id: string) => r.stderr.split('\n').find((l) => l.startsWith(`  ${id} `)) ?? `(no failure line for ${id})`;
+    const failure = (id: string) =>
+      r.stderr.split('\n').find((l) => l.startsWith(`  ${id} `)) ?? `(no failure line for ${id})`;
     expect(failure(a)).toMatch(/HTTP 500: Internal server error \(2 attempts\)/);
     expect(failure(b)).toMatch(/timed out after 1500 ms/);
     expect(failure(c)).toMatch(/invalid JSON/);
@@ -163,7 +213,11 @@ describe('npm run generate -- --refresh (child process)', () => {
     const before = { ...hashTree(ws.specs), ...hashTree(ws.generated) };
     const wrongKey = 'sk-WRONG-drift-0a1b2c3d4e5f';
     const start = server.requests.length;
-    const r = await runScript('generate.ts', ['--refresh', '--concurrency', '4', '--specs', ws.specs, '--out', ws.dir, '--base-url', server.url], { OXEN_API_KEY: wrongKey });
+    const r = await runScript(
+      'generate.ts',
+      ['--refresh', '--concurrency', '4', '--specs', ws.specs, '--out', ws.dir, '--base-url', server.url],
+      { OXEN_API_KEY: wrongKey },
+    );
     expect(r.code).toBe(2);
     const fetches = server.requests.slice(start).filter((q) => q.path.startsWith('/api/ai/models/'));
     expect(fetches.length).toBeGreaterThanOrEqual(1);
@@ -172,7 +226,9 @@ describe('npm run generate -- --refresh (child process)', () => {
     // one clear line, said once, with no per-model 401 lines
     const out = r.stdout + r.stderr;
     expect(out.match(/rejected the API key \(HTTP 401\)/g)).toHaveLength(1);
-    expect(r.stderr).toMatch(/^refresh failed, nothing was written: the service rejected the API key \(HTTP 401\) when fetching [^\n]+ Check OXEN_API_KEY[^\n]*stopped at the first 401, so no other model was fetched$/m);
+    expect(r.stderr).toMatch(
+      /^refresh failed, nothing was written: the service rejected the API key \(HTTP 401\) when fetching [^\n]+ Check OXEN_API_KEY[^\n]*stopped at the first 401, so no other model was fetched$/m,
+    );
     expect(out).not.toMatch(/FAILED/);
     expect(out).not.toContain(wrongKey);
     expect(filesContaining(ws.dir, wrongKey)).toEqual([]);
@@ -187,8 +243,14 @@ describe('npm run generate -- --refresh (child process)', () => {
     const [noKey, addNoKey, insecure, badConcurrency] = await Promise.all([
       runScript('generate.ts', ['--refresh', '--specs', ws.specs, '--out', ws.dir, '--base-url', server.url]),
       runScript('generate.ts', ['--add', ADDED, '--specs', ws.specs, '--out', ws.dir, '--base-url', server.url]),
-      runScript('generate.ts', ['--refresh', '--specs', ws.specs, '--out', ws.dir, '--base-url', 'http://example.com'], { OXEN_API_KEY: FAKE_KEY }),
-      runScript('generate.ts', ['--refresh', '--concurrency', '0', '--specs', ws.specs, '--out', ws.dir], { OXEN_API_KEY: FAKE_KEY }),
+      runScript(
+        'generate.ts',
+        ['--refresh', '--specs', ws.specs, '--out', ws.dir, '--base-url', 'http://example.com'],
+        { OXEN_API_KEY: FAKE_KEY },
+      ),
+      runScript('generate.ts', ['--refresh', '--concurrency', '0', '--specs', ws.specs, '--out', ws.dir], {
+        OXEN_API_KEY: FAKE_KEY,
+      }),
     ]);
     expect(noKey.code).toBe(2);
     expect(noKey.stderr).toContain('OXEN_API_KEY is not set');
@@ -205,13 +267,25 @@ describe('npm run generate -- --refresh (child process)', () => {
 });
 
 describe('refresh() (in process, generate replaced)', () => {
-  const common = () => ({ baseUrl: server.url, apiKey: FAKE_KEY, progress: 'none' as const, stream: sink().stream, retryBaseDelayMs: 10 });
+  const common = () => ({
+    baseUrl: server.url,
+    apiKey: FAKE_KEY,
+    progress: 'none' as const,
+    stream: sink().stream,
+    retryBaseDelayMs: 10,
+  });
 
   test('--add fetches only the added id, keeps models.json sorted; the new snapshot is proved before the real run', async () => {
     const ws = workspace();
     const gen = fakeGenerate();
     const start = server.requests.length;
-    const r = await refresh({ ...common(), specsDir: ws.specs, outRoot: ws.dir, add: [ADDED, ADDED], generate: gen.fn });
+    const r = await refresh({
+      ...common(),
+      specsDir: ws.specs,
+      outRoot: ws.dir,
+      add: [ADDED, ADDED],
+      generate: gen.fn,
+    });
     expect(server.requests.slice(start).map((q) => q.path)).toEqual([`/api/ai/models/${ADDED}`]);
     expect(r.written).toEqual(['models.json', `models/${ADDED}.json`]);
     const list = readList(ws.specs);
@@ -238,7 +312,13 @@ describe('refresh() (in process, generate replaced)', () => {
   test('--remove needs no key, deletes the snapshot file, and regenerates', async () => {
     const ws = workspace();
     const gen = fakeGenerate();
-    const r = await refresh({ specsDir: ws.specs, outRoot: ws.dir, remove: [REMOVED], generate: gen.fn, stream: sink().stream });
+    const r = await refresh({
+      specsDir: ws.specs,
+      outRoot: ws.dir,
+      remove: [REMOVED],
+      generate: gen.fn,
+      stream: sink().stream,
+    });
     expect(r.deleted).toEqual([`models/${REMOVED}.json`]);
     expect(readList(ws.specs)).not.toContain(REMOVED);
     expect(existsSync(path.join(ws.specs, 'models', `${REMOVED}.json`))).toBe(false);
@@ -251,7 +331,15 @@ describe('refresh() (in process, generate replaced)', () => {
     const ws = workspace();
     const before = { specs: hashTree(ws.specs), generated: hashTree(ws.generated) };
     const gen = fakeGenerate({ 'outside/x.ts': 'a file the write stage must refuse' });
-    const err = await refresh({ ...common(), specsDir: ws.specs, outRoot: ws.dir, all: true, add: [ADDED], remove: [REMOVED], generate: gen.fn }).catch((e: unknown) => e);
+    const err = await refresh({
+      ...common(),
+      specsDir: ws.specs,
+      outRoot: ws.dir,
+      all: true,
+      add: [ADDED],
+      remove: [REMOVED],
+      generate: gen.fn,
+    }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(RefreshError);
     expect((err as RefreshError).restored).toBe(true);
     expect((err as Error).message).toContain('the previous snapshot and generated/ are unchanged');
@@ -267,15 +355,21 @@ describe('refresh() (in process, generate replaced)', () => {
     const gen = async (o: GenerateOptions): Promise<GenerateResult> => {
       throw new Error(`cannot generate ${o.check ? 'staged' : 'real'}`);
     };
-    const err = await refresh({ ...common(), specsDir: ws.specs, outRoot: ws.dir, add: [ADDED], generate: gen }).catch((e: unknown) => e);
-    expect((err as Error).message).toMatch(/nothing was written: the refreshed snapshot does not generate: cannot generate staged/);
+    const err = await refresh({ ...common(), specsDir: ws.specs, outRoot: ws.dir, add: [ADDED], generate: gen }).catch(
+      (e: unknown) => e,
+    );
+    expect((err as Error).message).toMatch(
+      /nothing was written: the refreshed snapshot does not generate: cannot generate staged/,
+    );
     expect(hashTree(ws.specs)).toEqual(before);
   });
 
   test('argument errors: unknown --remove, add and remove of one id, an id naming another path', async () => {
     const ws = workspace();
     const opts = { specsDir: ws.specs, outRoot: ws.dir, generate: fakeGenerate().fn, stream: sink().stream };
-    await expect(refresh({ ...opts, remove: ['no-such-model'] })).rejects.toThrow(/cannot remove no-such-model: it is not listed/);
+    await expect(refresh({ ...opts, remove: ['no-such-model'] })).rejects.toThrow(
+      /cannot remove no-such-model: it is not listed/,
+    );
     await expect(refresh({ ...opts, add: [ADDED], remove: [ADDED] })).rejects.toThrow(/cannot both add and remove/);
     await expect(refresh({ ...opts, add: ['../evil'] })).rejects.toThrow(/invalid model id/);
     await expect(refresh({ ...opts })).rejects.toThrow(/nothing to do/);
@@ -290,7 +384,14 @@ describe('refresh() (in process, generate replaced)', () => {
     const echo = await startServer({ modelsDir: models, users: SERVER_USERS });
     try {
       const ws = workspace();
-      const err = (await refresh({ ...common(), baseUrl: echo.url, specsDir: ws.specs, outRoot: ws.dir, add: [CHANGED], generate: fakeGenerate().fn }).catch((e: unknown) => e)) as RefreshError;
+      const err = (await refresh({
+        ...common(),
+        baseUrl: echo.url,
+        specsDir: ws.specs,
+        outRoot: ws.dir,
+        add: [CHANGED],
+        generate: fakeGenerate().fn,
+      }).catch((e: unknown) => e)) as RefreshError;
       expect(err.failures.map((f) => f.id)).toEqual([CHANGED]);
       expect(err.failures[0]!.reason).toContain('contains the API key');
       expect(err.message).not.toContain(FAKE_KEY);
@@ -315,7 +416,13 @@ test('fetchModels keeps at most --concurrency requests in flight', async () => {
       inFlight--;
     }
   };
-  const r = await fetchModels(ids, { baseUrl: server.url, apiKey: FAKE_KEY, concurrency: 3, progress: 'none', fetch: counting });
+  const r = await fetchModels(ids, {
+    baseUrl: server.url,
+    apiKey: FAKE_KEY,
+    concurrency: 3,
+    progress: 'none',
+    fetch: counting,
+  });
   expect(r.failures).toEqual([]);
   expect(r.models.size).toBe(24);
   expect(most).toBe(3);
@@ -330,7 +437,9 @@ test('fetchModels stops at the first 403: the requests in flight are cancelled, 
     received++;
     const answer = () => {
       answered++;
-      res.writeHead(403, { 'Content-Type': 'application/json' }).end(JSON.stringify({ error: { type: 'forbidden', message: 'Key lacks the models scope' } }));
+      res
+        .writeHead(403, { 'Content-Type': 'application/json' })
+        .end(JSON.stringify({ error: { type: 'forbidden', message: 'Key lacks the models scope' } }));
     };
     // the others are slow to answer, so that cancelling them is observable
     if (received === 1) answer();
@@ -341,10 +450,19 @@ test('fetchModels stops at the first 403: the requests in flight are cancelled, 
   try {
     const out = sink();
     const ids = readList(path.dirname(served)).slice(0, 40);
-    const err = (await fetchModels(ids, { baseUrl: `http://127.0.0.1:${port}`, apiKey: FAKE_KEY, concurrency: 3, maxRetries: 2, progress: 'lines', stream: out.stream }).catch((e: unknown) => e)) as RefreshError;
+    const err = (await fetchModels(ids, {
+      baseUrl: `http://127.0.0.1:${port}`,
+      apiKey: FAKE_KEY,
+      concurrency: 3,
+      maxRetries: 2,
+      progress: 'lines',
+      stream: out.stream,
+    }).catch((e: unknown) => e)) as RefreshError;
     expect(err).toBeInstanceOf(RefreshError);
     expect(err.authFailure).toBe(true);
-    expect(err.message).toMatch(/^the service denied the API key access \(HTTP 403\) when fetching [^:]+: .*Key lacks the models scope.*stopped at the first 403, so no other model was fetched$/);
+    expect(err.message).toMatch(
+      /^the service denied the API key access \(HTTP 403\) when fetching [^:]+: .*Key lacks the models scope.*stopped at the first 403, so no other model was fetched$/,
+    );
     expect(err.failures).toHaveLength(1);
     expect(received).toBeLessThanOrEqual(3);
     expect(answered).toBe(1); // the requests in flight were cancelled, not waited for
@@ -357,10 +475,27 @@ test('fetchModels stops at the first 403: the requests in flight are cancelled, 
 });
 
 test('checkBaseUrl: https anywhere, http only to loopback', () => {
-  for (const ok of ['https://hub.oxen.ai', 'https://hub.oxen.ai/', 'http://127.0.0.1:8080', 'http://127.9.8.7', 'http://localhost:3000', 'http://[::1]:9000', 'HTTP://LOCALHOST']) {
+  for (const ok of [
+    'https://hub.oxen.ai',
+    'https://hub.oxen.ai/',
+    'http://127.0.0.1:8080',
+    'http://127.9.8.7',
+    'http://localhost:3000',
+    'http://[::1]:9000',
+    'HTTP://LOCALHOST',
+  ]) {
     expect(() => checkBaseUrl(ok), ok).not.toThrow();
   }
-  for (const bad of ['http://example.com', 'http://10.0.0.1', 'http://127.0.0.1.nip.io', 'http://localhost.evil.com', 'http://[::2]', 'ftp://localhost', 'not a url', 'https://user:pw@hub.oxen.ai']) {
+  for (const bad of [
+    'http://example.com',
+    'http://10.0.0.1',
+    'http://127.0.0.1.nip.io',
+    'http://localhost.evil.com',
+    'http://[::2]',
+    'ftp://localhost',
+    'not a url',
+    'https://user:pw@hub.oxen.ai',
+  ]) {
     expect(() => checkBaseUrl(bad), bad).toThrow(RefreshError);
   }
   expect(checkBaseUrl('https://hub.oxen.ai/')).toBe('https://hub.oxen.ai');
@@ -368,7 +503,9 @@ test('checkBaseUrl: https anywhere, http only to loopback', () => {
 
 test('reindentJson keeps literals as sent and matches JSON.stringify layout', () => {
   const sent = '{"b":1.0,"a":[],"c":{"x":"\\u00e9\\"","y":[1,{}]},"10":12345678901234567890}';
-  expect(reindentJson(sent)).toBe('{\n  "b": 1.0,\n  "a": [],\n  "c": {\n    "x": "\\u00e9\\"",\n    "y": [\n      1,\n      {}\n    ]\n  },\n  "10": 12345678901234567890\n}');
+  expect(reindentJson(sent)).toBe(
+    '{\n  "b": 1.0,\n  "a": [],\n  "c": {\n    "x": "\\u00e9\\"",\n    "y": [\n      1,\n      {}\n    ]\n  },\n  "10": 12345678901234567890\n}',
+  );
   const plain = '{"a":[1,2,{"b":null}],"c":"d"}';
   expect(reindentJson(plain)).toBe(JSON.stringify(JSON.parse(plain), null, 2));
 });

@@ -3,10 +3,32 @@
 // (two directories, and the fetch mode against the local server serving a modified snapshot).
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { diffSnapshots, driftExitCode, driftReport, readSnapshot, renderMarkdown, renderText, type DriftChange, type DriftReport } from '../../generator/drift.ts';
+import {
+  diffSnapshots,
+  driftExitCode,
+  driftReport,
+  readSnapshot,
+  renderMarkdown,
+  renderText,
+  type DriftChange,
+  type DriftReport,
+} from '../../generator/drift.ts';
 import { SpecError } from '../../generator/errors.ts';
 import { startServer } from '../server/index.ts';
-import { cleanupTemp, copySpecs, editModel, FAKE_KEY, readList, readModel, runScript, schemaOf, SERVER_USERS, tempDir, writeList, writeModel } from './helpers.ts';
+import {
+  cleanupTemp,
+  copySpecs,
+  editModel,
+  FAKE_KEY,
+  readList,
+  readModel,
+  runScript,
+  schemaOf,
+  SERVER_USERS,
+  tempDir,
+  writeList,
+  writeModel,
+} from './helpers.ts';
 
 let base: string; // an untouched copy of specs/
 const MODEL = 'flux-2-pro'; // json_request_schema; prompt required; aspect_ratio enum; num_inference_steps 1..50; guidance number
@@ -27,7 +49,10 @@ async function drift(edit: (modelsDir: string, specsDir: string) => void): Promi
 /** The one change of the report matching, or a failure listing what the report holds. */
 function only(report: DriftReport, match: Partial<DriftChange>): DriftChange {
   const hits = report.changes.filter((c) => Object.entries(match).every(([k, v]) => c[k as keyof DriftChange] === v));
-  expect(hits, `one change matching ${JSON.stringify(match)} in ${JSON.stringify(report.changes, null, 1)}`).toHaveLength(1);
+  expect(
+    hits,
+    `one change matching ${JSON.stringify(match)} in ${JSON.stringify(report.changes, null, 1)}`,
+  ).toHaveLength(1);
   return hits[0]!;
 }
 
@@ -86,11 +111,20 @@ describe('classification (structured report)', () => {
         props(m)['seed']!['type'] = ['integer', 'string'];
       });
     });
-    expect(only(r, { model: MODEL, param: 'guidance', kind: 'type-changed' })).toMatchObject({ severity: 'breaking', before: 'number', after: 'integer' });
+    expect(only(r, { model: MODEL, param: 'guidance', kind: 'type-changed' })).toMatchObject({
+      severity: 'breaking',
+      before: 'number',
+      after: 'integer',
+    });
     expect(only(r, { model: MODEL, param: 'seed', kind: 'type-changed' }).severity).toBe('compatible');
     expect(only(r, { model: MODEL, param: 'output_format', kind: 'type-changed' }).severity).toBe('compatible');
-    expect(only(r, { model: MODEL, param: 'prompt', kind: 'type-changed' })).toMatchObject({ severity: 'breaking', message: expect.stringContaining('unrelated') });
-    expect(only(r, { model: MODEL, param: 'disable_safety_checker', kind: 'type-changed' }).severity).toBe('compatible');
+    expect(only(r, { model: MODEL, param: 'prompt', kind: 'type-changed' })).toMatchObject({
+      severity: 'breaking',
+      message: expect.stringContaining('unrelated'),
+    });
+    expect(only(r, { model: MODEL, param: 'disable_safety_checker', kind: 'type-changed' }).severity).toBe(
+      'compatible',
+    );
     expect(only(r, { model: OTHER, param: 'seed', kind: 'type-changed' }).severity).toBe('compatible');
 
     // and back: ["integer","string"] -> integer is narrowed
@@ -99,7 +133,11 @@ describe('classification (structured report)', () => {
       props(m)['seed']!['type'] = ['integer', 'string'];
     });
     const back = await driftReport(specs, base);
-    expect(only(back, { model: OTHER, param: 'seed', kind: 'type-changed' })).toMatchObject({ severity: 'breaking', before: 'integer | string', after: 'integer' });
+    expect(only(back, { model: OTHER, param: 'seed', kind: 'type-changed' })).toMatchObject({
+      severity: 'breaking',
+      before: 'integer | string',
+      after: 'integer',
+    });
   });
 
   test('enum: value added is compatible, value removed is breaking, a new enum is breaking, a dropped enum is compatible', async () => {
@@ -111,8 +149,14 @@ describe('classification (structured report)', () => {
         delete props(m)['resolution']!['enum'];
       }),
     );
-    expect(only(r, { param: 'aspect_ratio', kind: 'enum-added' })).toMatchObject({ severity: 'compatible', after: '"21:9"' });
-    expect(only(r, { param: 'aspect_ratio', kind: 'enum-removed' })).toMatchObject({ severity: 'breaking', before: '"3:2"' });
+    expect(only(r, { param: 'aspect_ratio', kind: 'enum-added' })).toMatchObject({
+      severity: 'compatible',
+      after: '"21:9"',
+    });
+    expect(only(r, { param: 'aspect_ratio', kind: 'enum-removed' })).toMatchObject({
+      severity: 'breaking',
+      before: '"3:2"',
+    });
     expect(only(r, { param: 'prompt', kind: 'enum-introduced' }).severity).toBe('breaking');
     expect(only(r, { param: 'resolution', kind: 'enum-dropped' }).severity).toBe('compatible');
     expect(r.changes).toHaveLength(4);
@@ -137,7 +181,11 @@ describe('classification (structured report)', () => {
         props(m)['seed']!['default'] = 42;
       }),
     );
-    expect(only(r, { param: 'aspect_ratio', kind: 'default-changed' })).toMatchObject({ severity: 'compatible', before: '"16:9"', after: '"1:1"' });
+    expect(only(r, { param: 'aspect_ratio', kind: 'default-changed' })).toMatchObject({
+      severity: 'compatible',
+      before: '"16:9"',
+      after: '"1:1"',
+    });
     expect(only(r, { param: 'output_quality', kind: 'default-changed' }).severity).toBe('compatible');
     expect(only(r, { param: 'seed', kind: 'default-changed' }).severity).toBe('compatible');
     expect(driftExitCode(r)).toBe(1);
@@ -180,9 +228,20 @@ describe('classification (structured report)', () => {
         props(m)['prompt']!['description'] = 'SECRET-DESCRIPTION-TEXT 2';
       }),
     );
-    expect(only(r, { kind: 'schema-field-renamed' })).toMatchObject({ severity: 'compatible', before: 'json_request_schema', after: 'request_schema' });
-    expect(only(r, { kind: 'endpoint-changed' })).toMatchObject({ severity: 'compatible', before: '/images/edit', after: '/images/generate' });
-    expect(only(r, { kind: 'capabilities-changed', keyword: 'output' })).toMatchObject({ severity: 'compatible', message: expect.stringContaining('+video') });
+    expect(only(r, { kind: 'schema-field-renamed' })).toMatchObject({
+      severity: 'compatible',
+      before: 'json_request_schema',
+      after: 'request_schema',
+    });
+    expect(only(r, { kind: 'endpoint-changed' })).toMatchObject({
+      severity: 'compatible',
+      before: '/images/edit',
+      after: '/images/generate',
+    });
+    expect(only(r, { kind: 'capabilities-changed', keyword: 'output' })).toMatchObject({
+      severity: 'compatible',
+      message: expect.stringContaining('+video'),
+    });
     expect(only(r, { kind: 'descriptions-changed' }).message).toContain('2 descriptions changed');
     expect(r.changes.filter((c) => c.param !== undefined)).toEqual([]); // the rename alone changes no parameter
     expect(renderText(r)).not.toContain('SECRET-DESCRIPTION-TEXT');
@@ -205,19 +264,25 @@ describe('classification (structured report)', () => {
 
   test('ordering is deterministic: by model id, then parameter (model-level first)', async () => {
     const edit = (models: string, specs: string) => {
-      for (const id of [MODEL, OTHER]) editModel(models, id, (m) => {
-        delete props(m)['seed'];
-        props(m)['zeta'] = { type: 'string' };
-        props(m)['alpha'] = { type: 'string' };
-        m['endpoint'] = '/x';
-      });
-      writeList(specs, readList(specs).filter((id) => id !== 'zai-org-glm-5'));
+      for (const id of [MODEL, OTHER])
+        editModel(models, id, (m) => {
+          delete props(m)['seed'];
+          props(m)['zeta'] = { type: 'string' };
+          props(m)['alpha'] = { type: 'string' };
+          m['endpoint'] = '/x';
+        });
+      writeList(
+        specs,
+        readList(specs).filter((id) => id !== 'zai-org-glm-5'),
+      );
     };
     const a = await drift(edit);
     const b = await drift(edit);
     expect(renderText(a).replace(/new: .*/, '')).toBe(renderText(b).replace(/new: .*/, ''));
     const keys = a.changes.map((c) => [c.model, c.param ?? '']);
-    const sorted = [...keys].sort((x, y) => (x[0]! < y[0]! ? -1 : x[0]! > y[0]! ? 1 : x[1]! < y[1]! ? -1 : x[1]! > y[1]! ? 1 : 0));
+    const sorted = [...keys].sort((x, y) =>
+      x[0]! < y[0]! ? -1 : x[0]! > y[0]! ? 1 : x[1]! < y[1]! ? -1 : x[1]! > y[1]! ? 1 : 0,
+    );
     expect(keys).toEqual(sorted);
     expect(a.models.map((m) => m.id)).toEqual([OTHER, MODEL, 'zai-org-glm-5']);
     expect(a.changes.find((c) => c.model === MODEL)?.kind).toBe('endpoint-changed');
@@ -245,32 +310,44 @@ describe('renderings', () => {
         props(m)['num_inference_steps']!['maximum'] = 40;
         props(m)['style'] = { type: 'string' };
       });
-      writeList(specs, readList(specs).filter((id) => id !== OTHER));
+      writeList(
+        specs,
+        readList(specs).filter((id) => id !== OTHER),
+      );
     });
   });
 
   test('text: summary line, one line per change, BREAKING marked', () => {
     const text = renderText(report);
     const lines = text.split('\n');
-    expect(lines[0]).toBe('Schema drift: 3 breaking, 2 compatible changes (2 models affected: 0 added, 1 removed, 1 changed; 109 unchanged)');
+    expect(lines[0]).toBe(
+      'Schema drift: 3 breaking, 2 compatible changes (2 models affected: 0 added, 1 removed, 1 changed; 109 unchanged)',
+    );
     expect(text).toMatch(/BREAKING +aspect_ratio +enum value removed: "3:2"/);
     expect(text).toMatch(/compatible +aspect_ratio +enum value added: "a\|b"/);
     expect(text).toMatch(/BREAKING +num_inference_steps +maximum 50 -> 40: narrowed/);
     expect(text).toMatch(/compatible +style +parameter added \(optional, string\)/);
-    expect(text).toMatch(new RegExp(`${OTHER} \\(removed: 1 breaking, 0 compatible\\)\\n +BREAKING +\\(model\\) +model removed`));
+    expect(text).toMatch(
+      new RegExp(`${OTHER} \\(removed: 1 breaking, 0 compatible\\)\\n +BREAKING +\\(model\\) +model removed`),
+    );
     expect(text.endsWith('\n')).toBe(true);
   });
 
   test('markdown: summary with counts at the top, a table per model, pipes escaped', () => {
     const md = renderMarkdown(report);
-    expect(md.split('\n')[0]).toBe('**Schema drift: 3 breaking, 2 compatible changes (2 models affected: 0 added, 1 removed, 1 changed; 109 unchanged)**');
+    expect(md.split('\n')[0]).toBe(
+      '**Schema drift: 3 breaking, 2 compatible changes (2 models affected: 0 added, 1 removed, 1 changed; 109 unchanged)**',
+    );
     expect(md).toContain(`### \`${MODEL}\` (changed: 2 breaking, 2 compatible)`);
     expect(md).toContain(`### \`${OTHER}\` (removed: 1 breaking, 0 compatible)`);
     expect(md.match(/\| \| Parameter \| Change \| Before \| After \|/g)).toHaveLength(2);
-    expect(md).toContain('| :red_circle: breaking | `num_inference_steps` | maximum 50 -&gt; 40: narrowed | `50` | `40` |');
+    expect(md).toContain(
+      '| :red_circle: breaking | `num_inference_steps` | maximum 50 -&gt; 40: narrowed | `50` | `40` |',
+    );
     expect(md).toContain('`"a\\|b"`'); // a pipe inside a cell cannot end it
     // every table row has the same number of unescaped cell separators
-    for (const row of md.split('\n').filter((l) => l.startsWith('| :'))) expect(row.replace(/\\\|/g, '').split('|')).toHaveLength(7);
+    for (const row of md.split('\n').filter((l) => l.startsWith('| :')))
+      expect(row.replace(/\\\|/g, '').split('|')).toHaveLength(7);
   });
 
   test('server text cannot inject terminal control characters or HTML', async () => {
@@ -307,7 +384,11 @@ describe('scripts/drift.ts', () => {
     expect(same).toMatchObject({ code: 0 });
     expect(same.stdout).toContain('No schema drift');
     expect(compat.code).toBe(1);
-    expect(JSON.parse(compat.stdout)).toMatchObject({ breaking: 0, compatible: 1, changes: [{ model: MODEL, param: 'seed', kind: 'default-changed' }] });
+    expect(JSON.parse(compat.stdout)).toMatchObject({
+      breaking: 0,
+      compatible: 1,
+      changes: [{ model: MODEL, param: 'seed', kind: 'default-changed' }],
+    });
     expect(brk.code).toBe(2);
     expect(brk.stdout).toMatch(/^\*\*Schema drift: 1 breaking, 0 compatible/);
     expect(brk.stdout).toContain('| :red_circle: breaking | `seed` | parameter removed');
@@ -333,7 +414,9 @@ describe('scripts/drift.ts', () => {
     });
     const server = await startServer({ modelsDir: servedModels, users: SERVER_USERS });
     try {
-      const r = await runScript('drift.ts', ['--specs', specs, '--base-url', server.url, '--format', 'markdown'], { OXEN_API_KEY: FAKE_KEY });
+      const r = await runScript('drift.ts', ['--specs', specs, '--base-url', server.url, '--format', 'markdown'], {
+        OXEN_API_KEY: FAKE_KEY,
+      });
       expect(r.code).toBe(2);
       expect(r.stdout).toMatch(/^\*\*Schema drift: 1 breaking, 1 compatible/);
       expect(r.stdout).toContain('`num_inference_steps` | maximum 50 -&gt; 40: narrowed');

@@ -49,7 +49,9 @@ test('.github/workflows/schema-drift.yml parses and has the refresh, test and pu
   const tests = index((s) => s.run?.trim() === 'npm test', 'npm test');
   const pr = index((s) => s.uses === 'peter-evans/create-pull-request@v7', 'create-pull-request');
   expect(steps[pr]!.with).toMatchObject({ branch: 'schema-drift' });
-  expect(String(steps[pr]!.with?.['title'])).toMatch(/steps\.drift\.outputs\.breaking.*steps\.drift\.outputs\.compatible/);
+  expect(String(steps[pr]!.with?.['title'])).toMatch(
+    /steps\.drift\.outputs\.breaking.*steps\.drift\.outputs\.compatible/,
+  );
   expect(String(steps[pr]!.with?.['body-path'])).toMatch(/\.md$/);
   expect(checkout < node && node < ci && ci < refresh && refresh < drift && drift < tests && tests < pr).toBe(true);
   // the key is passed only to the step that fetches

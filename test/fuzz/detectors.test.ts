@@ -27,7 +27,12 @@ describe('findInjections', () => {
       'export const \\u0049NJECTED_2 = 2;',
       'export const t = `a ${(globalThis as any).__sentinel(3)} b`;',
     ].join('\n');
-    expect(findInjections('a.ts', code)).toEqual(['INJECTED_1 at 1:22', '__sentinel at 1:55', 'INJECTED_2 at 2:14', '__sentinel at 3:43']);
+    expect(findInjections('a.ts', code)).toEqual([
+      'INJECTED_1 at 1:22',
+      '__sentinel at 1:55',
+      'INJECTED_2 at 2:14',
+      '__sentinel at 3:43',
+    ]);
   });
 
   test('a sentinel kept as data (string, template text, comment, JSDoc, quoted key) is not an injection', () => {
@@ -44,17 +49,32 @@ describe('findInjections', () => {
 
 describe('namedRefusalProblem', () => {
   const doc = { found: true, value: { id: 'm', request_schema: { properties: { a: { type: 5 } } } } };
-  const err = (pointer: string, problem: string, model: string | undefined = 'm', file = 'specs/models/m.json') => new SpecError(file, model, pointer, problem);
+  const err = (pointer: string, problem: string, model: string | undefined = 'm', file = 'specs/models/m.json') =>
+    new SpecError(file, model, pointer, problem);
 
   test('a SpecError naming file, model and an existing pointer is a named refusal', () => {
     expect(namedRefusalProblem(err('/request_schema/properties/a/type', 'must be string'), doc)).toBeUndefined();
-    expect(namedRefusalProblem(err('/request_schema/required', 'missing member: the parent exists'), doc)).toBeUndefined();
-    expect(namedRefusalProblem(err('', 'malformed JSON: Unexpected end of JSON input'), { found: false })).toBeUndefined();
+    expect(
+      namedRefusalProblem(err('/request_schema/required', 'missing member: the parent exists'), doc),
+    ).toBeUndefined();
+    expect(
+      namedRefusalProblem(err('', 'malformed JSON: Unexpected end of JSON input'), { found: false }),
+    ).toBeUndefined();
   });
 
   test('internal exception texts, no model, a pointer that is not in the file: not named', () => {
-    for (const text of ['URI malformed', 'schema.hasOwnProperty is not a function', 'Maximum call stack size exceeded', "Cannot read properties of undefined (reading '$defs')", 'no schema with key or ref "https://x"', 'Unexpected token (26:1)', 'ENAMETOOLONG: name too long']) {
-      expect(namedRefusalProblem(err('/request_schema', `could not compile: ${text}`), doc), text).toMatch(/internal exception/);
+    for (const text of [
+      'URI malformed',
+      'schema.hasOwnProperty is not a function',
+      'Maximum call stack size exceeded',
+      "Cannot read properties of undefined (reading '$defs')",
+      'no schema with key or ref "https://x"',
+      'Unexpected token (26:1)',
+      'ENAMETOOLONG: name too long',
+    ]) {
+      expect(namedRefusalProblem(err('/request_schema', `could not compile: ${text}`), doc), text).toMatch(
+        /internal exception/,
+      );
     }
     expect(namedRefusalProblem(err('/id', 'bad', ''), doc)).toMatch(/names no model/);
     expect(namedRefusalProblem(err('/request_schema/nowhere/deeper', 'bad'), doc)).toMatch(/does not exist/);
@@ -83,7 +103,14 @@ describe('cases', () => {
 
   test('writeCase never writes outside its directory: unwritable names are skipped', () => {
     const dir = path.join(temp(), 'specs');
-    const written = writeCase({ note: '', list: ['../x', 'ok', 'a/b', '..'], files: ['../x', 'ok', 'a/b', '..', 'm'.repeat(300)].map((name) => ({ name, content: { id: name } })) }, dir);
+    const written = writeCase(
+      {
+        note: '',
+        list: ['../x', 'ok', 'a/b', '..'],
+        files: ['../x', 'ok', 'a/b', '..', 'm'.repeat(300)].map((name) => ({ name, content: { id: name } })),
+      },
+      dir,
+    );
     expect(written).toEqual(['openapi.yaml', 'models.json', 'models/ok.json']);
     expect(readdirSync(path.dirname(dir))).toEqual(['specs']);
   });
@@ -100,13 +127,26 @@ describe('compileCases', () => {
     };
     const shared = "export const a = 1;\nexport const broken: number = 'template';\n";
     const template = { root: path.join(root, 'template'), files: [put('template/generated/shared.ts', shared)] };
-    const good = { root: path.join(root, 'good'), files: [put('good/generated/shared.ts', shared), put('good/generated/use.ts', "import { a } from './shared.ts';\nexport const b: number = a;\n")] };
-    const bad = { root: path.join(root, 'bad'), files: [put('bad/generated/use.ts', "export const b: string = 1;\nexport const broken: number = 'template';\n")] };
+    const good = {
+      root: path.join(root, 'good'),
+      files: [
+        put('good/generated/shared.ts', shared),
+        put('good/generated/use.ts', "import { a } from './shared.ts';\nexport const b: number = a;\n"),
+      ],
+    };
+    const bad = {
+      root: path.join(root, 'bad'),
+      files: [put('bad/generated/use.ts', "export const b: string = 1;\nexport const broken: number = 'template';\n")],
+    };
     const r = compileCases([good, bad], template, compilerOptions());
     expect(r.perUnit[0]).toEqual([]);
-    expect(r.perUnit[1]).toEqual([expect.stringMatching(/^generated\/use\.ts:1:14 TS2322: Type 'number' is not assignable to type 'string'/)]);
+    expect(r.perUnit[1]).toEqual([
+      expect.stringMatching(/^generated\/use\.ts:1:14 TS2322: Type 'number' is not assignable to type 'string'/),
+    ]);
     expect(r.shared).toEqual([expect.stringMatching(/template\/generated\/shared\.ts:2:14 TS2322/)]);
-    expect(r.programFiles.filter((f) => f.endsWith('/shared.ts'))).toEqual([path.join(template.root, 'generated/shared.ts')]);
+    expect(r.programFiles.filter((f) => f.endsWith('/shared.ts'))).toEqual([
+      path.join(template.root, 'generated/shared.ts'),
+    ]);
   });
 });
 
@@ -116,10 +156,22 @@ describe('exercise', () => {
     const root = temp();
     writeFileSync(path.join(root, 'package.json'), '{ "type": "module" }\n');
     mkdirSync(path.join(root, 'generated', 'validators'), { recursive: true });
-    writeFileSync(path.join(root, 'generated', 'a.ts'), 'export const INJECTED_7 = (globalThis as any).__sentinel(7);\n');
-    writeFileSync(path.join(root, 'generated', 'b.ts'), "throw new SyntaxError('Invalid regular expression: /(/: Unterminated group');\n");
-    writeFileSync(path.join(root, 'generated', 'validators', 'm.ts'), 'export const validate = (d: unknown): boolean => (d as { x: number }).x > 0;\n');
-    writeFileSync(path.join(root, 'generated', 'validators', 'ok.ts'), 'export const validate = (d: unknown): boolean => d !== null;\n');
+    writeFileSync(
+      path.join(root, 'generated', 'a.ts'),
+      'export const INJECTED_7 = (globalThis as any).__sentinel(7);\n',
+    );
+    writeFileSync(
+      path.join(root, 'generated', 'b.ts'),
+      "throw new SyntaxError('Invalid regular expression: /(/: Unterminated group');\n",
+    );
+    writeFileSync(
+      path.join(root, 'generated', 'validators', 'm.ts'),
+      'export const validate = (d: unknown): boolean => (d as { x: number }).x > 0;\n',
+    );
+    writeFileSync(
+      path.join(root, 'generated', 'validators', 'ok.ts'),
+      'export const validate = (d: unknown): boolean => d !== null;\n',
+    );
     const r = await exercise(root);
     expect(r.sentinels).toEqual(['sentinel 7 ran when generated/a.ts was imported or run']);
     expect(r.throws).toEqual([

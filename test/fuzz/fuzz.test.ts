@@ -14,7 +14,9 @@ test(`${CASES} hostile model objects (seed ${SEED}): no unnamed crash, invalid T
   // Diagnostics of the runtime or of a real model's output would hide the cases' own: none allowed.
   expect(report.shared, 'diagnostics outside the cases (runtime or template output)').toEqual([]);
   expect(report.outcomes.filter((o) => FAILURE_CLASSES.includes(o.class)).map(formatFailure)).toEqual([]);
-  expect(Object.fromEntries(FAILURE_CLASSES.map((c) => [c, report.counts[c]]))).toEqual(Object.fromEntries(FAILURE_CLASSES.map((c) => [c, 0])));
+  expect(Object.fromEntries(FAILURE_CLASSES.map((c) => [c, report.counts[c]]))).toEqual(
+    Object.fromEntries(FAILURE_CLASSES.map((c) => [c, 0])),
+  );
   // The slice reached the generator's output stage and its refusals alike.
   expect(report.counts.generated).toBeGreaterThan(CASES / 4);
   expect(report.counts.refused).toBeGreaterThan(CASES / 10);

@@ -27,7 +27,10 @@ async function prepared(extra: Record<string, unknown>): Promise<{ t: TempSpecs;
   return { t: { ...bad, root: t.root }, before: await hashTree(path.join(t.root, 'generated')) };
 }
 
-async function expectSpecError(extra: Record<string, unknown>, expected: { file: RegExp; model: string; pointer: string; problem: RegExp }): Promise<void> {
+async function expectSpecError(
+  extra: Record<string, unknown>,
+  expected: { file: RegExp; model: string; pointer: string; problem: RegExp },
+): Promise<void> {
   const { t, before } = await prepared(extra);
   expect(Object.keys(before).length).toBeGreaterThan(0);
   const err = await generate({ specsDir: t.specsDir, outRoot: t.root }).then(
@@ -52,41 +55,72 @@ beforeAll(async () => {
 
 describe('bad input', () => {
   it('malformed JSON in a snapshot file', { timeout: 60_000 }, async () => {
-    await expectSpecError({ 'broken-model': '{"id": "broken-model", "request_schema": {' }, { file: /specs\/models\/broken-model\.json$/, model: 'broken-model', pointer: '', problem: /malformed JSON/ });
+    await expectSpecError(
+      { 'broken-model': '{"id": "broken-model", "request_schema": {' },
+      { file: /specs\/models\/broken-model\.json$/, model: 'broken-model', pointer: '', problem: /malformed JSON/ },
+    );
   });
 
   it('a schema that is not an object', { timeout: 60_000 }, async () => {
-    await expectSpecError({ 'string-schema': fixtureModel('string-schema', 'just a string') }, { file: /string-schema\.json$/, model: 'string-schema', pointer: '/request_schema', problem: /object/ });
+    await expectSpecError(
+      { 'string-schema': fixtureModel('string-schema', 'just a string') },
+      { file: /string-schema\.json$/, model: 'string-schema', pointer: '/request_schema', problem: /object/ },
+    );
   });
 
   it('a property schema that is not a schema', { timeout: 60_000 }, async () => {
     await expectSpecError(
-      { 'bad-prop': fixtureModel('bad-prop', { type: 'object', properties: { prompt: { type: 'string' }, steps: 42 } }) },
-      { file: /bad-prop\.json$/, model: 'bad-prop', pointer: '/request_schema/properties/steps', problem: /schema|object|boolean/ },
+      {
+        'bad-prop': fixtureModel('bad-prop', { type: 'object', properties: { prompt: { type: 'string' }, steps: 42 } }),
+      },
+      {
+        file: /bad-prop\.json$/,
+        model: 'bad-prop',
+        pointer: '/request_schema/properties/steps',
+        problem: /schema|object|boolean/,
+      },
     );
   });
 
   it('a required property that is not defined', { timeout: 60_000 }, async () => {
     await expectSpecError(
-      { 'bad-required': fixtureModel('bad-required', { type: 'object', required: ['prompt', 'ghost'], properties: { prompt: { type: 'string' } } }) },
+      {
+        'bad-required': fixtureModel('bad-required', {
+          type: 'object',
+          required: ['prompt', 'ghost'],
+          properties: { prompt: { type: 'string' } },
+        }),
+      },
       { file: /bad-required\.json$/, model: 'bad-required', pointer: '/request_schema/required/1', problem: /ghost/ },
     );
   });
 
   it('two model ids that convert to the same identifier', { timeout: 60_000 }, async () => {
     await expectSpecError(
-      { 'flux_2_pro': fixtureModel('flux_2_pro', { type: 'object', properties: { prompt: { type: 'string' } } }) },
-      { file: /specs\/models\.json$/, model: 'flux_2_pro', pointer: '/2', problem: /"flux-2-pro" and "flux_2_pro" both convert to the identifier Flux2Pro/ },
+      { flux_2_pro: fixtureModel('flux_2_pro', { type: 'object', properties: { prompt: { type: 'string' } } }) },
+      {
+        file: /specs\/models\.json$/,
+        model: 'flux_2_pro',
+        pointer: '/2',
+        problem: /"flux-2-pro" and "flux_2_pro" both convert to the identifier Flux2Pro/,
+      },
     );
   });
 
   it('a file whose id differs from its name', { timeout: 60_000 }, async () => {
-    await expectSpecError({ 'renamed': fixtureModel('other-id', null) }, { file: /renamed\.json$/, model: 'renamed', pointer: '/id', problem: /other-id/ });
+    await expectSpecError(
+      { renamed: fixtureModel('other-id', null) },
+      { file: /renamed\.json$/, model: 'renamed', pointer: '/id', problem: /other-id/ },
+    );
   });
 
   it('the command exits 2 with the message and writes nothing', { timeout: 60_000 }, async () => {
     const { t, before } = await prepared({ 'broken-model': '{ nope' });
-    const r = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'scripts/generate.ts', '--specs', t.specsDir, '--out', t.root], { cwd: REPO_ROOT }).then(
+    const r = await promisify(execFile)(
+      process.execPath,
+      ['--import', 'tsx', 'scripts/generate.ts', '--specs', t.specsDir, '--out', t.root],
+      { cwd: REPO_ROOT },
+    ).then(
       () => ({ code: 0, stderr: '' }),
       (e: { code: number; stderr: string }) => e,
     );

@@ -14,10 +14,18 @@ const run = (args: string[]) =>
   );
 
 describe('generate --check', () => {
-  it('passes on the committed generated/ (it is what the generator makes from specs/)', { timeout: 60_000 }, async () => {
-    const r = await generate({ check: true });
-    expect({ added: r.added, changed: r.changed, removed: r.removed }).toEqual({ added: [], changed: [], removed: [] });
-  });
+  it(
+    'passes on the committed generated/ (it is what the generator makes from specs/)',
+    { timeout: 60_000 },
+    async () => {
+      const r = await generate({ check: true });
+      expect({ added: r.added, changed: r.changed, removed: r.removed }).toEqual({
+        added: [],
+        changed: [],
+        removed: [],
+      });
+    },
+  );
 
   // generated/manifest.json lets a run reuse a file whose inputs did not change: a hand edit must still be found
   it('exits 1 listing every changed, missing and stale file, and writes nothing', { timeout: 90_000 }, async () => {
@@ -50,32 +58,55 @@ describe('generate --check', () => {
 });
 
 describe('generate --check and the manifest', () => {
-  it('finds a hand edit of any kind of generated file, even though unchanged inputs let a run reuse files', { timeout: 90_000 }, async () => {
-    const t = await tempSpecs(['flux-2-pro', 'gpt-4o-mini']);
-    try {
-      const first = await generate({ specsDir: t.specsDir, outRoot: t.root });
-      expect(first.rebuilt.length).toBe(first.files.size - 1); // everything but the manifest itself
-      const again = await generate({ specsDir: t.specsDir, outRoot: t.root });
-      expect(again.rebuilt).toEqual([]); // up to date: every file reused through generated/manifest.json
-      const edited = ['generated/models/flux-2-pro.ts', 'generated/validators/flux-2-pro.ts', 'generated/index.ts', 'generated/openapi.ts', 'generated/MODELS.md', 'generated/manifest.json'];
-      for (const file of edited) {
-        const full = path.join(t.root, file);
-        const original = await readFile(full, 'utf8');
-        await writeFile(full, file.endsWith('.json') ? original.replace(/"inputs": "[0-9a-f]{8}/, '"inputs": "00000000') : original.replace(/\n$/, '\n// hand edit\n'));
-        const r = await generate({ specsDir: t.specsDir, outRoot: t.root, check: true });
-        expect(r.changed, file).toEqual([file]);
-        await writeFile(full, original);
+  it(
+    'finds a hand edit of any kind of generated file, even though unchanged inputs let a run reuse files',
+    { timeout: 90_000 },
+    async () => {
+      const t = await tempSpecs(['flux-2-pro', 'gpt-4o-mini']);
+      try {
+        const first = await generate({ specsDir: t.specsDir, outRoot: t.root });
+        expect(first.rebuilt.length).toBe(first.files.size - 1); // everything but the manifest itself
+        const again = await generate({ specsDir: t.specsDir, outRoot: t.root });
+        expect(again.rebuilt).toEqual([]); // up to date: every file reused through generated/manifest.json
+        const edited = [
+          'generated/models/flux-2-pro.ts',
+          'generated/validators/flux-2-pro.ts',
+          'generated/index.ts',
+          'generated/openapi.ts',
+          'generated/MODELS.md',
+          'generated/manifest.json',
+        ];
+        for (const file of edited) {
+          const full = path.join(t.root, file);
+          const original = await readFile(full, 'utf8');
+          await writeFile(
+            full,
+            file.endsWith('.json')
+              ? original.replace(/"inputs": "[0-9a-f]{8}/, '"inputs": "00000000')
+              : original.replace(/\n$/, '\n// hand edit\n'),
+          );
+          const r = await generate({ specsDir: t.specsDir, outRoot: t.root, check: true });
+          expect(r.changed, file).toEqual([file]);
+          await writeFile(full, original);
+        }
+        // a changed input is a real difference: the model's own file, its validator and the reference (the index names the type only)
+        const modelFile = path.join(t.specsDir, 'models', 'flux-2-pro.json');
+        const model = JSON.parse(await readFile(modelFile, 'utf8')) as {
+          json_request_schema: { properties: Record<string, unknown> };
+        };
+        model.json_request_schema.properties['new_param'] = { type: 'string' };
+        await writeFile(modelFile, JSON.stringify(model));
+        const drift = await generate({ specsDir: t.specsDir, outRoot: t.root, check: true });
+        expect(drift.changed).toEqual([
+          'generated/MODELS.md',
+          'generated/manifest.json',
+          'generated/models/flux-2-pro.ts',
+          'generated/validators/flux-2-pro.ts',
+        ]);
+        expect(drift.rebuilt).toContain('generated/index.ts'); // its inputs changed, its text did not
+      } finally {
+        await t.cleanup();
       }
-      // a changed input is a real difference: the model's own file, its validator and the reference (the index names the type only)
-      const modelFile = path.join(t.specsDir, 'models', 'flux-2-pro.json');
-      const model = JSON.parse(await readFile(modelFile, 'utf8')) as { json_request_schema: { properties: Record<string, unknown> } };
-      model.json_request_schema.properties['new_param'] = { type: 'string' };
-      await writeFile(modelFile, JSON.stringify(model));
-      const drift = await generate({ specsDir: t.specsDir, outRoot: t.root, check: true });
-      expect(drift.changed).toEqual(['generated/MODELS.md', 'generated/manifest.json', 'generated/models/flux-2-pro.ts', 'generated/validators/flux-2-pro.ts']);
-      expect(drift.rebuilt).toContain('generated/index.ts'); // its inputs changed, its text did not
-    } finally {
-      await t.cleanup();
-    }
-  });
+    },
+  );
 });

@@ -8,25 +8,29 @@ import { classify } from '../../generator/classify.ts';
 import { hashTree, tempSpecs } from './helpers.ts';
 
 describe('determinism', () => {
-  it('two runs into two fresh output roots give byte-identical trees, and the specs are unchanged', { timeout: 120_000 }, async () => {
-    const t = await tempSpecs();
-    try {
-      const before = await hashTree(t.specsDir);
-      const a = path.join(t.root, 'a');
-      const b = path.join(t.root, 'b');
-      await generate({ specsDir: t.specsDir, outRoot: a });
-      await generate({ specsDir: t.specsDir, outRoot: b });
-      const ha = await hashTree(a);
-      const validators = Object.keys(ha).filter((f) => f.startsWith('generated/validators/')).length;
-      expect(validators).toBeGreaterThan(50); // the queue models with a schema
-      // 111 model modules, their validators, index.ts, openapi.ts, MODELS.md and manifest.json
-      expect(Object.keys(ha).length).toBe(111 + validators + 4);
-      expect(await hashTree(b)).toEqual(ha);
-      expect(await hashTree(t.specsDir)).toEqual(before);
-    } finally {
-      await t.cleanup();
-    }
-  });
+  it(
+    'two runs into two fresh output roots give byte-identical trees, and the specs are unchanged',
+    { timeout: 120_000 },
+    async () => {
+      const t = await tempSpecs();
+      try {
+        const before = await hashTree(t.specsDir);
+        const a = path.join(t.root, 'a');
+        const b = path.join(t.root, 'b');
+        await generate({ specsDir: t.specsDir, outRoot: a });
+        await generate({ specsDir: t.specsDir, outRoot: b });
+        const ha = await hashTree(a);
+        const validators = Object.keys(ha).filter((f) => f.startsWith('generated/validators/')).length;
+        expect(validators).toBeGreaterThan(50); // the queue models with a schema
+        // 111 model modules, their validators, index.ts, openapi.ts, MODELS.md and manifest.json
+        expect(Object.keys(ha).length).toBe(111 + validators + 4);
+        expect(await hashTree(b)).toEqual(ha);
+        expect(await hashTree(t.specsDir)).toEqual(before);
+      } finally {
+        await t.cleanup();
+      }
+    },
+  );
 
   it('freezes what it loads, so no stage can mutate its inputs', async () => {
     const specs = await load({ specsDir: path.join(REPO_ROOT, 'specs') });

@@ -22,10 +22,14 @@ export async function tempSpecs(ids?: string[], extra: Record<string, unknown> =
   await cp(path.join(REPO_ROOT, 'specs', 'openapi.yaml'), path.join(specsDir, 'openapi.yaml'));
   const all = JSON.parse(await readFile(path.join(REPO_ROOT, 'specs', 'models.json'), 'utf8')) as string[];
   const chosen = ids ?? all;
-  for (const id of chosen) await cp(path.join(REPO_ROOT, 'specs', 'models', `${id}.json`), path.join(specsDir, 'models', `${id}.json`));
+  for (const id of chosen)
+    await cp(path.join(REPO_ROOT, 'specs', 'models', `${id}.json`), path.join(specsDir, 'models', `${id}.json`));
   await mkdir(path.join(specsDir, 'models'), { recursive: true });
   for (const [id, value] of Object.entries(extra)) {
-    await writeFile(path.join(specsDir, 'models', `${id}.json`), typeof value === 'string' ? value : JSON.stringify(value, null, 2));
+    await writeFile(
+      path.join(specsDir, 'models', `${id}.json`),
+      typeof value === 'string' ? value : JSON.stringify(value, null, 2),
+    );
   }
   const list = [...new Set([...chosen, ...Object.keys(extra)])];
   await writeFile(path.join(specsDir, 'models.json'), JSON.stringify(list, null, 2) + '\n');
@@ -44,13 +48,19 @@ export async function hashTree(dir: string): Promise<Record<string, string>> {
   for (const e of entries) {
     if (!e.isFile()) continue;
     const full = path.join(e.parentPath, e.name);
-    out[path.relative(dir, full)] = createHash('sha256').update(await readFile(full)).digest('hex');
+    out[path.relative(dir, full)] = createHash('sha256')
+      .update(await readFile(full))
+      .digest('hex');
   }
   return out;
 }
 
 /** A model-details object for fixtures. */
-export function fixtureModel(id: string, schema: unknown, extra: Record<string, unknown> = {}): Record<string, unknown> {
+export function fixtureModel(
+  id: string,
+  schema: unknown,
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
   return {
     id,
     object: 'model',

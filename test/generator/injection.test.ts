@@ -25,7 +25,9 @@ describe('hostile schema text', () => {
         mixed: { type: ['integer', 'string'], description: 'a type array, as some real schemas have', default: 'auto' },
       },
     };
-    const t = await tempSpecs([], { 'evil-model': fixtureModel('evil-model', schema, { description: EVIL, display_name: 'Evil */ model' }) });
+    const t = await tempSpecs([], {
+      'evil-model': fixtureModel('evil-model', schema, { description: EVIL, display_name: 'Evil */ model' }),
+    });
     try {
       const r = await generate({ specsDir: t.specsDir, outRoot: t.root });
       expect(r.models).toBe(1);
@@ -46,7 +48,13 @@ describe('hostile schema text', () => {
       // the interface has exactly the schema's members, with the hostile enum values as string literal types
       const iface = sf.statements.find(ts.isInterfaceDeclaration)!;
       expect(iface.name.text).toBe('EvilModelParams');
-      expect(iface.members.map((m) => (m.name as ts.Identifier | ts.StringLiteral).text)).toEqual(['prompt', 'mode', 'sneaky', 'odd key */', 'mixed']);
+      expect(iface.members.map((m) => (m.name as ts.Identifier | ts.StringLiteral).text)).toEqual([
+        'prompt',
+        'mode',
+        'sneaky',
+        'odd key */',
+        'mixed',
+      ]);
       expect(text).toMatch(/mixed\?: number \| string;/);
       expect(text).toMatch(/mode\?: 'a\*\/b' \| '`x`' \| '\$\{y\}' \| "it's";/);
       expect(text).toMatch(/sneaky\?: string;/);

@@ -13,7 +13,11 @@ const compile = (schema: Record<string, unknown>) => new Ajv({ strict: false, al
 const shots = [{ prompt: 'a', duration: 2 }];
 
 describe('queueRequestSchema: multi_prompt of video models', () => {
-  const required = { type: 'object', properties: { prompt: { type: 'string' }, fps: { type: 'integer' } }, required: ['prompt'] };
+  const required = {
+    type: 'object',
+    properties: { prompt: { type: 'string' }, fps: { type: 'integer' } },
+    required: ['prompt'],
+  };
 
   it('requires exactly one of prompt and multi_prompt where the schema requires prompt', () => {
     const v = compile(queueRequestSchema(required, true));

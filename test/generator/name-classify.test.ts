@@ -26,7 +26,9 @@ describe('modelNames', () => {
   it('rejects a real collision and ids equal but for case, naming both', () => {
     const m = (id: string) => ({ id, file: `specs/models/${id}.json` });
     expect(() => nameModels([m('a-b'), m('a_b')], 'specs/models.json')).toThrow(SpecError);
-    expect(() => nameModels([m('a-b'), m('a_b')], 'specs/models.json')).toThrow(/"a-b" and "a_b" both convert to the identifier AB/);
+    expect(() => nameModels([m('a-b'), m('a_b')], 'specs/models.json')).toThrow(
+      /"a-b" and "a_b" both convert to the identifier AB/,
+    );
     expect(() => nameModels([m('Foo'), m('foo')], 'specs/models.json')).toThrow(/"Foo" and "foo"/);
   });
 });

@@ -10,13 +10,20 @@ import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../generator/index.ts';
 
 describe('tsc --noEmit (strict) over generated/ and test/', () => {
-  it('compiles with no error, including every @ts-expect-error negative case of the type tests', { timeout: 240_000 }, async () => {
-    const tsc = path.join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
-    const result = await promisify(execFile)(process.execPath, [tsc, '--noEmit', '-p', 'tsconfig.json'], { cwd: REPO_ROOT, maxBuffer: 64 << 20 }).then(
-      (r) => ({ code: 0, out: r.stdout + r.stderr }),
-      (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, out: e.stdout + e.stderr }),
-    );
-    expect(result.out).toBe('');
-    expect(result.code).toBe(0);
-  });
+  it(
+    'compiles with no error, including every @ts-expect-error negative case of the type tests',
+    { timeout: 240_000 },
+    async () => {
+      const tsc = path.join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+      const result = await promisify(execFile)(process.execPath, [tsc, '--noEmit', '-p', 'tsconfig.json'], {
+        cwd: REPO_ROOT,
+        maxBuffer: 64 << 20,
+      }).then(
+        (r) => ({ code: 0, out: r.stdout + r.stderr }),
+        (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, out: e.stdout + e.stderr }),
+      );
+      expect(result.out).toBe('');
+      expect(result.code).toBe(0);
+    },
+  );
 });

@@ -26,7 +26,11 @@ export interface RunResult {
 }
 
 /** Runs a command without a shell; never rejects (the exit code is in the result). */
-export function run(command: string, args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs?: number }): Promise<RunResult> {
+export function run(
+  command: string,
+  args: string[],
+  options: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs?: number },
+): Promise<RunResult> {
   return new Promise((resolve) => {
     execFile(
       command,
@@ -42,7 +46,14 @@ export function run(command: string, args: string[], options: { cwd: string; env
 
 /** An environment for npm child processes: no update check, no audit, no funding message, no colour. */
 export function npmEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  return { ...process.env, npm_config_update_notifier: 'false', npm_config_audit: 'false', npm_config_fund: 'false', NO_COLOR: '1', ...extra };
+  return {
+    ...process.env,
+    npm_config_update_notifier: 'false',
+    npm_config_audit: 'false',
+    npm_config_fund: 'false',
+    NO_COLOR: '1',
+    ...extra,
+  };
 }
 
 function npmCommand(): string {
@@ -105,12 +116,20 @@ export async function packPackage(root: string, options: PackOptions = {}): Prom
  */
 export async function installTarball(dir: string, tarball: string): Promise<void> {
   mkdirSync(dir, { recursive: true });
-  writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'consumers', version: '0.0.0', private: true }, null, 2));
-  const result = await run(npmCommand(), ['install', '--prefer-offline', '--no-audit', '--no-fund', '--no-package-lock', tarball], {
-    cwd: dir,
-    env: npmEnv(),
-  });
-  if (result.code !== 0) throw new Error(`npm install of the tarball failed (exit ${result.code}):\n${result.stdout}\n${result.stderr}`);
+  writeFileSync(
+    path.join(dir, 'package.json'),
+    JSON.stringify({ name: 'consumers', version: '0.0.0', private: true }, null, 2),
+  );
+  const result = await run(
+    npmCommand(),
+    ['install', '--prefer-offline', '--no-audit', '--no-fund', '--no-package-lock', tarball],
+    {
+      cwd: dir,
+      env: npmEnv(),
+    },
+  );
+  if (result.code !== 0)
+    throw new Error(`npm install of the tarball failed (exit ${result.code}):\n${result.stdout}\n${result.stderr}`);
 }
 
 /** The flags of the strictest consumer (issue 7 §3). */
@@ -138,10 +157,17 @@ export type ResolutionKind = 'nodenext' | 'node16' | 'bundler';
 export function writeTsProject(consumersDir: string, kind: ResolutionKind, files: Record<string, string>): string {
   const dir = path.join(consumersDir, `ts-${kind}`);
   mkdirSync(dir, { recursive: true });
-  const module = { nodenext: { module: 'NodeNext', moduleResolution: 'NodeNext' }, node16: { module: 'Node16', moduleResolution: 'Node16' }, bundler: { module: 'ESNext', moduleResolution: 'Bundler' } }[kind];
+  const module = {
+    nodenext: { module: 'NodeNext', moduleResolution: 'NodeNext' },
+    node16: { module: 'Node16', moduleResolution: 'Node16' },
+    bundler: { module: 'ESNext', moduleResolution: 'Bundler' },
+  }[kind];
   const type = kind === 'node16' ? 'commonjs' : 'module';
   writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: `ts-${kind}`, private: true, type }, null, 2));
-  writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { ...STRICT_FLAGS, ...module }, include: ['*.ts'] }, null, 2));
+  writeFileSync(
+    path.join(dir, 'tsconfig.json'),
+    JSON.stringify({ compilerOptions: { ...STRICT_FLAGS, ...module }, include: ['*.ts'] }, null, 2),
+  );
   for (const [name, text] of Object.entries(files)) writeFileSync(path.join(dir, name), text);
   return dir;
 }
@@ -162,9 +188,11 @@ export async function compile(projectDir: string): Promise<{ diagnostics: Diagno
   for (const line of output.split('\n')) {
     const m = /^(.+?)\((\d+),\d+\): error (TS\d+): (.*)$/.exec(line);
     if (m) diagnostics.push({ file: m[1]!, line: Number(m[2]), code: m[3]!, message: m[4]! });
-    else if (/error TS\d+/.test(line)) diagnostics.push({ file: '', line: 0, code: /TS\d+/.exec(line)![0], message: line });
+    else if (/error TS\d+/.test(line))
+      diagnostics.push({ file: '', line: 0, code: /TS\d+/.exec(line)![0], message: line });
   }
-  if (result.code !== 0 && diagnostics.length === 0) diagnostics.push({ file: '', line: 0, code: 'exit', message: output || `tsc exited ${result.code}` });
+  if (result.code !== 0 && diagnostics.length === 0)
+    diagnostics.push({ file: '', line: 0, code: 'exit', message: output || `tsc exited ${result.code}` });
   return { diagnostics, output };
 }
 

@@ -13,7 +13,10 @@ afterAll(() => out.remove());
 
 test('TypeDoc builds the API reference with no warning', { timeout: 180_000 }, async () => {
   const typedoc = path.join(REPO, 'node_modules', 'typedoc', 'bin', 'typedoc');
-  const result = await run(process.execPath, [typedoc, '--out', out.dir], { cwd: REPO, env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' } });
+  const result = await run(process.execPath, [typedoc, '--out', out.dir], {
+    cwd: REPO,
+    env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
+  });
   const problems = (result.stdout + result.stderr).split('\n').filter((line) => /\[(warning|error)\]/.test(line));
   expect(problems.join('\n')).toBe('');
   expect(result.code).toBe(0);

@@ -57,7 +57,11 @@ beforeAll(async () => {
   // the slow checks start here and run while the first tests do
   const attwCli = path.join(REPO, 'node_modules', '@arethetypeswrong', 'cli', 'dist', 'index.js');
   const entrypoints = MODEL_IDS.map((id) => `models/${id}`);
-  attw = run(process.execPath, [attwCli, pack.tarball, '--profile', 'node16', '--format', 'json', '--include-entrypoints', ...entrypoints], { cwd: root.dir });
+  attw = run(
+    process.execPath,
+    [attwCli, pack.tarball, '--profile', 'node16', '--format', 'json', '--include-entrypoints', ...entrypoints],
+    { cwd: root.dir },
+  );
   for (const kind of KINDS) {
     const files: Record<string, string> = { 'typed.ts': typed };
     // the README's blocks are ES module code (top-level await): they compile in the nodenext project
@@ -79,7 +83,8 @@ describe('the tarball', { timeout: TEST_TIMEOUT_MS }, () => {
     expect(outside).toEqual(['CHANGELOG.md', 'LICENSE', 'README.md', 'generated/MODELS.md', 'package.json']);
     // JavaScript and declarations of both formats for the root, ./runtime and every model
     for (const entry of ['index', 'runtime/index', 'node/index', ...MODEL_IDS.map((id) => `models/${id}`)]) {
-      for (const ext of ['.js', '.cjs', '.d.ts', '.d.cts']) expect(pack.files, `dist/${entry}${ext}`).toContain(`dist/${entry}${ext}`);
+      for (const ext of ['.js', '.cjs', '.d.ts', '.d.cts'])
+        expect(pack.files, `dist/${entry}${ext}`).toContain(`dist/${entry}${ext}`);
     }
     expect(pack.files.filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts') && !f.endsWith('.d.cts'))).toEqual([]);
   });
@@ -88,12 +93,16 @@ describe('the tarball', { timeout: TEST_TIMEOUT_MS }, () => {
     const distDir = path.join(consumers, 'node_modules', 'oxen-inference-sdk', 'dist');
     const imported = { esm: new Set<string>(), cjs: new Set<string>() };
     const walk = (dir: string): string[] =>
-      readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : [path.join(dir, e.name)]));
+      readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+        e.isDirectory() ? walk(path.join(dir, e.name)) : [path.join(dir, e.name)],
+      );
     for (const file of walk(distDir)) {
       const format = file.endsWith('.cjs') ? 'cjs' : file.endsWith('.js') ? 'esm' : undefined;
       if (!format) continue;
       const text = readFileSync(file, 'utf8');
-      for (const m of text.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*|^import\s+)["']([^"'.][^"']*)["']/gm)) {
+      for (const m of text.matchAll(
+        /(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*|^import\s+)["']([^"'.][^"']*)["']/gm,
+      )) {
         if (!m[1]!.startsWith('node:')) imported[format].add(packageName(m[1]!)); // Node built-ins (the ./node entry) are no dependency
       }
     }
@@ -113,14 +122,17 @@ describe('the tarball', { timeout: TEST_TIMEOUT_MS }, () => {
     const formats = {
       esm: {
         entry: 'index.js',
-        staticImport: /^import\s[^;]*?from\s*["'](\.\.?\/[^"']+)["']|^import\s*["'](\.\.?\/[^"']+)["']|^export\s[^;]*?from\s*["'](\.\.?\/[^"']+)["']/gm,
+        staticImport:
+          /^import\s[^;]*?from\s*["'](\.\.?\/[^"']+)["']|^import\s*["'](\.\.?\/[^"']+)["']|^export\s[^;]*?from\s*["'](\.\.?\/[^"']+)["']/gm,
         dynamicImport: /\bimport\(\s*["'](\.\.?\/[^"']+)["']\s*\)/g,
       },
       cjs: {
         entry: 'index.cjs',
-        staticImport: /^(?:var|const|let)\s+[\w$]+\s*=\s*require\(["'](\.\.?\/[^"']+)["']\)|^require\(["'](\.\.?\/[^"']+)["']\)/gm,
+        staticImport:
+          /^(?:var|const|let)\s+[\w$]+\s*=\s*require\(["'](\.\.?\/[^"']+)["']\)|^require\(["'](\.\.?\/[^"']+)["']\)/gm,
         // rollup keeps import() in CommonJS output (a .cjs file imports fine); older outputs wrap a require
-        dynamicImport: /\bimport\(\s*["'](\.\.?\/[^"']+)["']\s*\)|\bthen\(function\s*\(\)\s*\{\s*return\s+(?:[\w$]+\()?require\(["'](\.\.?\/[^"']+)["']\)/g,
+        dynamicImport:
+          /\bimport\(\s*["'](\.\.?\/[^"']+)["']\s*\)|\bthen\(function\s*\(\)\s*\{\s*return\s+(?:[\w$]+\()?require\(["'](\.\.?\/[^"']+)["']\)/g,
       },
     };
     for (const [format, { entry, staticImport, dynamicImport }] of Object.entries(formats)) {
@@ -128,12 +140,18 @@ describe('the tarball', { timeout: TEST_TIMEOUT_MS }, () => {
       const closure = (file: string, seen = new Set<string>()): Set<string> => {
         if (seen.has(file)) return seen;
         seen.add(file);
-        for (const m of readFileSync(file, 'utf8').matchAll(staticImport)) closure(path.resolve(path.dirname(file), (m[1] ?? m[2] ?? m[3])!), seen);
+        for (const m of readFileSync(file, 'utf8').matchAll(staticImport))
+          closure(path.resolve(path.dirname(file), (m[1] ?? m[2] ?? m[3])!), seen);
         return seen;
       };
       const loaded = closure(path.join(distDir, entry));
-      expect([...loaded].filter(isValidator).map((f) => path.relative(distDir, f)), `${format}: validator code loaded with ${entry}`).toEqual([]);
-      const lazy = [...loaded].flatMap((f) => [...readFileSync(f, 'utf8').matchAll(dynamicImport)].map((m) => path.resolve(path.dirname(f), (m[1] ?? m[2])!)));
+      expect(
+        [...loaded].filter(isValidator).map((f) => path.relative(distDir, f)),
+        `${format}: validator code loaded with ${entry}`,
+      ).toEqual([]);
+      const lazy = [...loaded].flatMap((f) =>
+        [...readFileSync(f, 'utf8').matchAll(dynamicImport)].map((m) => path.resolve(path.dirname(f), (m[1] ?? m[2])!)),
+      );
       const lazyValidators = new Set(lazy.filter((f) => [...closure(f)].some(isValidator)));
       expect(lazyValidators.size, `${format}: validators ${entry} loads on demand`).toBeGreaterThanOrEqual(validators);
     }
@@ -147,26 +165,39 @@ describe('the tarball', { timeout: TEST_TIMEOUT_MS }, () => {
     const closure = (file: string, seen = new Set<string>()): Set<string> => {
       if (seen.has(file)) return seen;
       seen.add(file);
-      for (const m of readFileSync(file, 'utf8').matchAll(relative)) closure(path.resolve(path.dirname(file), m[1]!), seen);
+      for (const m of readFileSync(file, 'utf8').matchAll(relative))
+        closure(path.resolve(path.dirname(file), m[1]!), seen);
       return seen;
     };
     const nodeEntry = readFileSync(path.join(distDir, 'node', 'index.js'), 'utf8');
     expect(nodeEntry).toMatch(builtin); // the check below can see a node: import
     for (const ext of ['.js', '.cjs']) {
-      const entries = ['index', 'runtime/index', ...MODEL_IDS.map((id) => `models/${id}`)].map((e) => path.join(distDir, `${e}${ext}`));
+      const entries = ['index', 'runtime/index', ...MODEL_IDS.map((id) => `models/${id}`)].map((e) =>
+        path.join(distDir, `${e}${ext}`),
+      );
       const loaded = new Set<string>();
       for (const entry of entries) closure(entry, loaded);
-      const offending = [...loaded].filter((f) => f.startsWith(path.join(distDir, 'node') + path.sep) || builtin.test(readFileSync(f, 'utf8')));
-      expect(offending.map((f) => path.relative(distDir, f)), ext).toEqual([]);
+      const offending = [...loaded].filter(
+        (f) => f.startsWith(path.join(distDir, 'node') + path.sep) || builtin.test(readFileSync(f, 'utf8')),
+      );
+      expect(
+        offending.map((f) => path.relative(distDir, f)),
+        ext,
+      ).toEqual([]);
     }
   });
 
   test('@arethetypeswrong/cli --profile node16 finds no problem in any entry point', async () => {
     const result = await attw;
-    const report = JSON.parse(result.stdout) as { analysis: { entrypoints: Record<string, unknown> }; problems?: unknown };
+    const report = JSON.parse(result.stdout) as {
+      analysis: { entrypoints: Record<string, unknown> };
+      problems?: unknown;
+    };
     const problems = Array.isArray(report.problems) ? report.problems : Object.values(report.problems ?? {}).flat();
     expect(problems).toEqual([]);
-    expect(Object.keys(report.analysis.entrypoints)).toEqual(expect.arrayContaining(['.', './runtime', './node', './models/flux-2-pro', './package.json']));
+    expect(Object.keys(report.analysis.entrypoints)).toEqual(
+      expect.arrayContaining(['.', './runtime', './node', './models/flux-2-pro', './package.json']),
+    );
     expect(result.code).toBe(0);
   });
 
@@ -174,7 +205,11 @@ describe('the tarball', { timeout: TEST_TIMEOUT_MS }, () => {
     const { publint } = await import('publint');
     const { formatMessage } = await import('publint/utils');
     const tarball = readFileSync(pack.tarball);
-    const { messages, pkg } = await publint({ pack: { tarball: tarball.buffer.slice(tarball.byteOffset, tarball.byteOffset + tarball.byteLength) }, strict: true, level: 'suggestion' });
+    const { messages, pkg } = await publint({
+      pack: { tarball: tarball.buffer.slice(tarball.byteOffset, tarball.byteOffset + tarball.byteLength) },
+      strict: true,
+      level: 'suggestion',
+    });
     expect(messages.map((m) => `${m.type}: ${formatMessage(m, pkg) ?? m.code}`)).toEqual([]);
   });
 });
@@ -189,7 +224,10 @@ describe('JavaScript consumers against the local server', { timeout: TEST_TIMEOU
       const script = path.join(dir, file);
       writeProject(dir, kind === 'CommonJS' ? 'commonjs' : 'module', file);
       // CommonJS without require(esm) (as on Node 20 before 20.19): every ESM-only dependency must be bundled
-      const noRequireEsm = kind === 'CommonJS' && process.allowedNodeEnvironmentFlags.has('--no-experimental-require-module') ? ['--no-experimental-require-module'] : [];
+      const noRequireEsm =
+        kind === 'CommonJS' && process.allowedNodeEnvironmentFlags.has('--no-experimental-require-module')
+          ? ['--no-experimental-require-module']
+          : [];
       const result = await run(process.execPath, [...noRequireEsm, script], {
         cwd: dir,
         env: { PATH: process.env['PATH'] ?? '', OXEN_BASE_URL: server.url, OXEN_API_KEY: 'test-key' },
@@ -217,27 +255,31 @@ describe('JavaScript consumers against the local server', { timeout: TEST_TIMEOU
   }
 });
 
-describe('TypeScript consumers (strict, exactOptionalPropertyTypes, noUncheckedIndexedAccess, skipLibCheck: false)', { timeout: TEST_TIMEOUT_MS }, () => {
-  for (const kind of KINDS) {
-    test(`${kind}: valid calls compile, every negative case is an error, the package's declarations have none`, async () => {
-      const { diagnostics } = await compiled.get(kind)!;
-      const own = diagnostics.filter((d) => !/readme-\d+\.ts$/.test(d.file));
-      expect(formatDiagnostics(own)).toBe('');
-    });
-  }
-
-  test('every README code block compiles against the installed package (nodenext)', async () => {
-    expect(snippets.length).toBeGreaterThan(5);
-    const { diagnostics } = await compiled.get('nodenext')!;
-    const readme = diagnostics
-      .filter((d) => /readme-\d+\.ts$/.test(d.file))
-      .map((d) => {
-        const s = snippets.find((x) => d.file.endsWith(x.file))!;
-        return `README.md:${s.line + d.line - 1 - s.preludeLines}: ${d.code} ${d.message}`;
+describe(
+  'TypeScript consumers (strict, exactOptionalPropertyTypes, noUncheckedIndexedAccess, skipLibCheck: false)',
+  { timeout: TEST_TIMEOUT_MS },
+  () => {
+    for (const kind of KINDS) {
+      test(`${kind}: valid calls compile, every negative case is an error, the package's declarations have none`, async () => {
+        const { diagnostics } = await compiled.get(kind)!;
+        const own = diagnostics.filter((d) => !/readme-\d+\.ts$/.test(d.file));
+        expect(formatDiagnostics(own)).toBe('');
       });
-    expect(readme.join('\n')).toBe('');
-  });
-});
+    }
+
+    test('every README code block compiles against the installed package (nodenext)', async () => {
+      expect(snippets.length).toBeGreaterThan(5);
+      const { diagnostics } = await compiled.get('nodenext')!;
+      const readme = diagnostics
+        .filter((d) => /readme-\d+\.ts$/.test(d.file))
+        .map((d) => {
+          const s = snippets.find((x) => d.file.endsWith(x.file))!;
+          return `README.md:${s.line + d.line - 1 - s.preludeLines}: ${d.code} ${d.message}`;
+        });
+      expect(readme.join('\n')).toBe('');
+    });
+  },
+);
 
 /** The package name of a bare import specifier (`@scope/name/sub` → `@scope/name`). */
 function packageName(specifier: string): string {
@@ -247,6 +289,9 @@ function packageName(specifier: string): string {
 
 function writeProject(dir: string, type: 'module' | 'commonjs', file: string): void {
   mkdirSync(dir, { recursive: true });
-  writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: path.basename(dir), private: true, type }, null, 2));
+  writeFileSync(
+    path.join(dir, 'package.json'),
+    JSON.stringify({ name: path.basename(dir), private: true, type }, null, 2),
+  );
   writeFileSync(path.join(dir, file), readFileSync(path.join(FIXTURES, file), 'utf8'));
 }

@@ -25,7 +25,8 @@ export function readmeSnippets(markdown: string): Snippet[] {
     const fence = FENCE.exec(text);
     if (open) {
       if (fence && fence[1] === '') {
-        if (open.lang === 'ts' || open.lang === 'typescript') snippets.push(wrap(open.body.join('\n'), open.start, snippets.length));
+        if (open.lang === 'ts' || open.lang === 'typescript')
+          snippets.push(wrap(open.body.join('\n'), open.start, snippets.length));
         open = undefined;
       } else open.body.push(text);
     } else if (fence) open = { lang: fence[1]!, start: index + 2, body: [] };
@@ -38,7 +39,15 @@ function wrap(code: string, line: number, index: number): Snippet {
   const createsClient = /\b(const|let)\s+client\b/.test(code);
   const prelude = [`// README.md line ${line}`, 'export {};'];
   if (!createsClient && /\bclient\b/.test(code)) {
-    prelude.push("import type { Client as ReadmeClient } from 'oxen-inference-sdk';", 'declare const client: ReadmeClient;');
+    prelude.push(
+      "import type { Client as ReadmeClient } from 'oxen-inference-sdk';",
+      'declare const client: ReadmeClient;',
+    );
   }
-  return { file: `readme-${String(index + 1).padStart(2, '0')}.ts`, line, text: `${prelude.join('\n')}\n${code}\n`, preludeLines: prelude.length };
+  return {
+    file: `readme-${String(index + 1).padStart(2, '0')}.ts`,
+    line,
+    text: `${prelude.join('\n')}\n${code}\n`,
+    preludeLines: prelude.length,
+  };
 }

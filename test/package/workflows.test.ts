@@ -59,7 +59,10 @@ test('release.yml publishes with provenance on a version tag, after the build an
   const build = at((s) => s.run?.trim() === 'npm run build', 'build');
   const tests = at((s) => s.run?.trim() === 'bash .ci/run', 'tests');
   // both packages: the SDK (the root) and the generator (the generator/ workspace)
-  const publish = at((s) => s.run?.trim() === 'npm publish --workspaces --include-workspace-root --provenance --access public', 'publish');
+  const publish = at(
+    (s) => s.run?.trim() === 'npm publish --workspaces --include-workspace-root --provenance --access public',
+    'publish',
+  );
   expect(steps[publish]!.env).toEqual({ NODE_AUTH_TOKEN: '${{ secrets.NPM_TOKEN }}' });
   expect(checkout < node && node < ci && ci < build && build < tests && tests < publish).toBe(true);
   // the token reaches only the publishing step

@@ -4,7 +4,14 @@
 // timeout of weeks) never overflows into a 1 ms wait; a subdomain of localhost is not loopback.
 // On 127.0.0.1 with the local server's fault switches.
 import { describe, expect, it } from 'vitest';
-import { APIError, createTransport, RateLimitError, ResponseTooLargeError, RuntimeClient, SDKError } from '../../index.ts';
+import {
+  APIError,
+  createTransport,
+  RateLimitError,
+  ResponseTooLargeError,
+  RuntimeClient,
+  SDKError,
+} from '../../index.ts';
 import { bytesAfterLastBlankLine } from '../../runtime/sse.ts';
 import { MAX_TIMER_MS } from '../../runtime/timer.ts';
 import { Client, rejectionOf, until, useServers } from './helpers.ts';
@@ -17,7 +24,7 @@ describe('one server-sent event is bounded by the bytes since the last event, co
     const { server } = await setup();
     const client = new Client({ apiKey: 'test-key', baseUrl: server.url, maxResponseBytes: MiB });
     server.faults.add({ method: 'GET', path: '/api/events', kind: 'sse-interleaved', bytes: 256 * MiB });
-    const stream = await client.events.stream({ allEvents: true });
+    const stream = client.events.stream({ allEvents: true });
     const err = await rejectionOf(
       (async () => {
         for await (const _ of stream) void _;
@@ -34,7 +41,11 @@ describe('one server-sent event is bounded by the bytes since the last event, co
     const { server } = await setup();
     const client = new Client({ apiKey: 'test-key', baseUrl: server.url, maxResponseBytes: MiB });
     server.faults.add({ method: 'POST', path: '/api/ai/chat/completions', kind: 'sse-interleaved', bytes: 256 * MiB });
-    const stream = await client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'x' }], stream: true });
+    const stream = await client.chat.completions.create({
+      model: 'gpt-4o-mini',
+      messages: [{ role: 'user', content: 'x' }],
+      stream: true,
+    });
     const err = await rejectionOf(
       (async () => {
         for await (const _ of stream) void _;
@@ -77,44 +88,73 @@ describe('one server-sent event is bounded by the bytes since the last event, co
 describe('path parameters that are empty, "." or ".." are refused before sending', () => {
   const bad = ['', '.', '..', '%2e', '%2E%2e', '%252e%252e'];
 
-  it.each(bad)('%j: queue.get, queue.cancel, models.retrieve, fineTunes.create and fineTunes.tokenize throw SDKError; nothing reaches the server', async (value) => {
-    const { client, server } = await setup();
-    const calls: Array<[string, () => Promise<unknown>]> = [
-      ['generation_id', () => client.queue.get(value)],
-      ['generation_id', () => client.queue.cancel(value)],
-      ['id', () => client.models.retrieve(value)],
-      ['namespace', () => client.fineTunes.create({ namespace: value, repo_name: 'repo' }, { resource: 'main/train.jsonl', base_model: 'm', script_type: 'text_generation', training_params: {} } as never)],
-      ['repo_name', () => client.fineTunes.create({ namespace: 'alice', repo_name: value }, { resource: 'main/train.jsonl', base_model: 'm', script_type: 'text_generation', training_params: {} } as never)],
-      ['id', () => client.fineTunes.tokenize({ namespace: 'alice', repo_name: 'repo', id: value })],
-      ['repo_name', () => client.fineTunes.tokenize({ namespace: 'alice', repo_name: value, id: 'ft1' })],
-    ];
-    for (const [name, call] of calls) {
-      const err = await rejectionOf(call());
-      expect(err).toBeInstanceOf(SDKError);
-      expect(err).not.toBeInstanceOf(APIError);
-      expect(err.message).toContain(name);
-      expect(err.message).toContain('"."');
-    }
-    expect(server.requests).toHaveLength(0);
-  });
+  it.each(bad)(
+    '%j: queue.get, queue.cancel, models.retrieve, fineTunes.create and fineTunes.tokenize throw SDKError; nothing reaches the server',
+    async (value) => {
+      const { client, server } = await setup();
+      const calls: Array<[string, () => Promise<unknown>]> = [
+        ['generation_id', () => client.queue.get(value)],
+        ['generation_id', () => client.queue.cancel(value)],
+        ['id', () => client.models.retrieve(value)],
+        [
+          'namespace',
+          () =>
+            client.fineTunes.create({ namespace: value, repo_name: 'repo' }, {
+              resource: 'main/train.jsonl',
+              base_model: 'm',
+              script_type: 'text_generation',
+              training_params: {},
+            } as never),
+        ],
+        [
+          'repo_name',
+          () =>
+            client.fineTunes.create({ namespace: 'alice', repo_name: value }, {
+              resource: 'main/train.jsonl',
+              base_model: 'm',
+              script_type: 'text_generation',
+              training_params: {},
+            } as never),
+        ],
+        ['id', () => client.fineTunes.tokenize({ namespace: 'alice', repo_name: 'repo', id: value })],
+        ['repo_name', () => client.fineTunes.tokenize({ namespace: 'alice', repo_name: value, id: 'ft1' })],
+      ];
+      for (const [name, call] of calls) {
+        const err = await rejectionOf(call());
+        expect(err).toBeInstanceOf(SDKError);
+        expect(err).not.toBeInstanceOf(APIError);
+        expect(err.message).toContain(name);
+        expect(err.message).toContain('"."');
+      }
+      expect(server.requests).toHaveLength(0);
+    },
+  );
 
   it('ids with dots and encoded characters that are not "." or ".." are sent, encoded as one segment', async () => {
     const { client, server } = await setup();
     for (const id of ['...', '.hidden', 'a.b', '%zz']) await rejectionOf(client.queue.get(id));
-    expect(server.requests.map((r) => r.path)).toEqual(['/api/ai/queue/...', '/api/ai/queue/.hidden', '/api/ai/queue/a.b', '/api/ai/queue/%25zz']);
+    expect(server.requests.map((r) => r.path)).toEqual([
+      '/api/ai/queue/...',
+      '/api/ai/queue/.hidden',
+      '/api/ai/queue/a.b',
+      '/api/ai/queue/%25zz',
+    ]);
   });
 });
 
 describe('delays beyond the timer limit never overflow into a 1 ms wait', () => {
-  it.each([300, 0])('Retry-After: 1e9 (timeoutMs %i): the call fails at once with the RateLimitError, after one request and no burst', async (timeoutMs) => {
-    const { client, server } = await setup();
-    server.faults.add({ method: 'GET', path: '/api/ai/queue', kind: '429', retryAfterSeconds: 1e9, times: Infinity });
-    const err = await rejectionOf(client.queue.list({}, { timeoutMs, maxRetries: 5 }));
-    expect(err).toBeInstanceOf(RateLimitError);
-    expect((err as RateLimitError).retryAfterMs).toBe(1e12);
-    await new Promise((r) => setTimeout(r, 300)); // a 1 ms retry loop would have sent many more by now
-    expect(server.count('GET', '/api/ai/queue')).toBe(1);
-  });
+  it.each([300, 0])(
+    'Retry-After: 1e9 (timeoutMs %i): the call fails at once with the RateLimitError, after one request and no burst',
+    async (timeoutMs) => {
+      const { client, server } = await setup();
+      server.faults.add({ method: 'GET', path: '/api/ai/queue', kind: '429', retryAfterSeconds: 1e9, times: Infinity });
+      const err = await rejectionOf(client.queue.list({}, { timeoutMs, maxRetries: 5 }));
+      expect(err).toBeInstanceOf(RateLimitError);
+      expect((err as RateLimitError).retryAfterMs).toBe(1e12);
+      await new Promise((r) => setTimeout(r, 300)); // a 1 ms retry loop would have sent many more by now
+      expect(server.count('GET', '/api/ai/queue')).toBe(1);
+    },
+  );
 
   it('a Retry-After within the remaining time is still honoured (one retry, then success)', async () => {
     const { client, server } = await setup();
@@ -129,7 +169,10 @@ describe('delays beyond the timer limit never overflow into a 1 ms wait', () => 
       const client = new Client({ apiKey: 'test-key', baseUrl: server.url, timeoutMs });
       await expect(client.models.retrieve('flux-1-dev')).resolves.toMatchObject({ id: 'flux-1-dev' });
       const t = createTransport({ apiKey: 'test-key', baseUrl: server.url });
-      await expect(t.request({ method: 'GET', path: '/api/ai/queue' }, { timeoutMs })).resolves.toEqual({ count: 0, generations: [] });
+      await expect(t.request({ method: 'GET', path: '/api/ai/queue' }, { timeoutMs })).resolves.toEqual({
+        count: 0,
+        generations: [],
+      });
     }
   });
 
@@ -152,12 +195,20 @@ describe('delays beyond the timer limit never overflow into a 1 ms wait', () => 
 });
 
 describe('loopback hosts for http:', () => {
-  it.each(['http://evil.localhost', 'http://evil.localhost:3000/api', 'http://a.b.localhost', 'http://localhost.evil.example'])('%s is not loopback: refused with an SDKError', (baseUrl) => {
+  it.each([
+    'http://evil.localhost',
+    'http://evil.localhost:3000/api',
+    'http://a.b.localhost',
+    'http://localhost.evil.example',
+  ])('%s is not loopback: refused with an SDKError', (baseUrl) => {
     expect(() => new RuntimeClient({ baseUrl })).toThrow(SDKError);
     expect(() => createTransport({ baseUrl })).toThrow(/must use https/);
   });
 
-  it.each(['http://localhost', 'http://LOCALHOST:3000', 'http://127.0.0.1:8080', 'http://[::1]:1'])('%s is loopback', (baseUrl) => {
-    expect(createTransport({ baseUrl }).settings.baseUrl).toBe(new URL(baseUrl).href.replace(/\/$/, ''));
-  });
+  it.each(['http://localhost', 'http://LOCALHOST:3000', 'http://127.0.0.1:8080', 'http://[::1]:1'])(
+    '%s is loopback',
+    (baseUrl) => {
+      expect(createTransport({ baseUrl }).settings.baseUrl).toBe(new URL(baseUrl).href.replace(/\/$/, ''));
+    },
+  );
 });

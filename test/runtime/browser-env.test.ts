@@ -17,7 +17,11 @@ let bundle = '';
 beforeAll(async () => {
   const out = await build({
     // the light runtime and the client (which the package root exports, not oxen-inference-sdk/runtime)
-    stdin: { contents: "export * from './runtime/index.ts';\nexport { Client } from './runtime/client.ts';\n", resolveDir: fileURLToPath(new URL('../../', import.meta.url)), loader: 'ts' },
+    stdin: {
+      contents: "export * from './runtime/index.ts';\nexport { Client } from './runtime/client.ts';\n",
+      resolveDir: fileURLToPath(new URL('../../', import.meta.url)),
+      loader: 'ts',
+    },
     bundle: true,
     format: 'iife',
     globalName: 'SDK',
@@ -80,14 +84,22 @@ describe('in a browser page', () => {
     expect(err.message).toContain('createProxyHandler');
     expect(err.message).not.toContain('sk-in-a-page-123456');
     expect(thrown(() => sdk.createTransport({ apiKey: 'sk-in-a-page-123456' })).name).toBe('SDKError');
-    expect(new sdk.Client({ apiKey: 'sk-in-a-page-123456', dangerouslyAllowBrowser: true }).settings.baseUrl).toBe('https://hub.oxen.ai');
-    expect(new sdk.Client({ baseUrl: 'https://app.example/api/oxen' }).settings.baseUrl).toBe('https://app.example/api/oxen');
+    expect(new sdk.Client({ apiKey: 'sk-in-a-page-123456', dangerouslyAllowBrowser: true }).settings.baseUrl).toBe(
+      'https://hub.oxen.ai',
+    );
+    expect(new sdk.Client({ baseUrl: 'https://app.example/api/oxen' }).settings.baseUrl).toBe(
+      'https://app.example/api/oxen',
+    );
     expect(() => sdk.createProxyHandler({ apiKey: 'k-123456' })).toThrow(/server/);
   });
 
   it('a relative baseUrl resolves against the page; plain http to a non-loopback page is still refused', () => {
-    expect(new (page('https://app.example/shop/').sdk.Client)({ baseUrl: '/api/oxen' }).settings.baseUrl).toBe('https://app.example/api/oxen');
-    expect(thrown(() => new (page('http://app.example/').sdk.Client)({ baseUrl: '/api/oxen' })).message).toMatch(/https/);
+    expect(new (page('https://app.example/shop/').sdk.Client)({ baseUrl: '/api/oxen' }).settings.baseUrl).toBe(
+      'https://app.example/api/oxen',
+    );
+    expect(thrown(() => new (page('http://app.example/').sdk.Client)({ baseUrl: '/api/oxen' })).message).toMatch(
+      /https/,
+    );
   });
 
   it('works end to end with no process and no environment (here with dangerouslyAllowBrowser and the local server)', async () => {
@@ -101,9 +113,14 @@ describe('in a browser page', () => {
   it('a fetch rejected before any response (CORS or network) is never resent and says only what is known', async () => {
     const { sdk, context } = page('https://app.example/');
     // The page's fetch, as a browser rejects it on a CORS refusal or a dropped connection.
-    vm.runInContext('globalThis.calls = 0; globalThis.fetch = async () => { calls++; throw new TypeError("Failed to fetch"); };', context);
+    vm.runInContext(
+      'globalThis.calls = 0; globalThis.fetch = async () => { calls++; throw new TypeError("Failed to fetch"); };',
+      context,
+    );
     const client = new sdk.Client({ baseUrl: 'https://hub.oxen.ai', retryBaseDelayMs: 1 });
-    const err = (await client.images.generate({ model: 'flux-1-dev', prompt: 'x' }).catch((e: unknown) => e)) as InstanceType<SDK['OutcomeUnknownError']>;
+    const err = (await client.images
+      .generate({ model: 'flux-1-dev', prompt: 'x' })
+      .catch((e: unknown) => e)) as InstanceType<SDK['OutcomeUnknownError']>;
     expect(err.name).toBe('OutcomeUnknownError');
     expect(err.reason).toBe('connection');
     expect(err.message).toContain('may have been blocked by CORS or by the network');
@@ -111,7 +128,9 @@ describe('in a browser page', () => {
     expect(err.message).not.toContain('after the request was sent');
     expect(vm.runInContext('calls', context)).toBe(1);
     // A GET may be resent (harmless); its error says the same.
-    const list = (await client.queue.list({}, { maxRetries: 1 }).catch((e: unknown) => e)) as InstanceType<SDK['ConnectionError']>;
+    const list = (await client.queue.list({}, { maxRetries: 1 }).catch((e: unknown) => e)) as InstanceType<
+      SDK['ConnectionError']
+    >;
     expect(list.name).toBe('ConnectionError');
     expect(list.notSent).toBe(false);
     expect(list.message).toContain('may have been blocked by CORS or by the network');

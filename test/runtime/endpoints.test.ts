@@ -51,9 +51,15 @@ describe('images', () => {
 
   it('edit returns an image; an unfetchable input URL is a 403-Forbidden client error', async () => {
     const { client } = await setup();
-    const res = await client.images.edit({ model: 'flux-kontext-dev', prompt: 'make it blue', input_image: 'https://example.com/in.png' });
+    const res = await client.images.edit({
+      model: 'flux-kontext-dev',
+      prompt: 'make it blue',
+      input_image: 'https://example.com/in.png',
+    });
     expect(res.images[0]!.url).toContain('/files/');
-    const err = await rejectionOf(client.images.edit({ model: 'flux-kontext-dev', prompt: 'x', input_image: 'https://cdn.example.invalid/in.png' }));
+    const err = await rejectionOf(
+      client.images.edit({ model: 'flux-kontext-dev', prompt: 'x', input_image: 'https://cdn.example.invalid/in.png' }),
+    );
     expect(err).toBeInstanceOf(APIError);
     expect(err.message).toContain('403 Forbidden');
   });
@@ -69,13 +75,21 @@ describe('videos', () => {
   it('both or neither of prompt / multi_prompt -> UnprocessableEntityError with the description text', async () => {
     const { client } = await setup();
     const both = await rejectionOf(
-      client.untyped.videos.generate({ model: 'google-veo-3-1', prompt: 'a', multi_prompt: [{ prompt: 'b', duration: 4 }] }),
+      client.untyped.videos.generate({
+        model: 'google-veo-3-1',
+        prompt: 'a',
+        multi_prompt: [{ prompt: 'b', duration: 4 }],
+      }),
     );
     expect(both).toBeInstanceOf(UnprocessableEntityError);
-    expect(both.message).toBe("Getting model response error: 422 - Value error, Cannot provide both 'prompt' and 'multi_prompt'.");
+    expect(both.message).toBe(
+      "Getting model response error: 422 - Value error, Cannot provide both 'prompt' and 'multi_prompt'.",
+    );
     const neither = await rejectionOf(client.untyped.videos.generate({ model: 'google-veo-3-1' }));
     expect(neither).toBeInstanceOf(UnprocessableEntityError);
-    expect(neither.message).toBe("Getting model response error: 422 - Value error, Either 'prompt' or 'multi_prompt' must be provided.");
+    expect(neither.message).toBe(
+      "Getting model response error: 422 - Value error, Either 'prompt' or 'multi_prompt' must be provided.",
+    );
   });
 });
 
@@ -96,16 +110,38 @@ describe('videos: multi_prompt and timeouts', () => {
 
   it('both or neither on the queue: ValidationError naming the fields, nothing enqueued', async () => {
     const { client, server } = await setup();
-    const both = await rejectionOf(client.untyped.queue.enqueue({ model: 'bytedance-seedance-2-0-text-to-video', prompt: 'a', multi_prompt: shots }));
+    const both = await rejectionOf(
+      client.untyped.queue.enqueue({ model: 'bytedance-seedance-2-0-text-to-video', prompt: 'a', multi_prompt: shots }),
+    );
     expect(both).toBeInstanceOf(ValidationError);
-    expect((both as ValidationError).issues).toEqual([{ pointer: '/multi_prompt', message: 'cannot be given together with prompt: give exactly one of prompt and multi_prompt', keyword: 'not' }]);
-    const neither = await rejectionOf(client.untyped.queue.run({ model: 'bytedance-seedance-2-0-text-to-video', resolution: '720p' }));
+    expect((both as ValidationError).issues).toEqual([
+      {
+        pointer: '/multi_prompt',
+        message: 'cannot be given together with prompt: give exactly one of prompt and multi_prompt',
+        keyword: 'not',
+      },
+    ]);
+    const neither = await rejectionOf(
+      client.untyped.queue.run({ model: 'bytedance-seedance-2-0-text-to-video', resolution: '720p' }),
+    );
     expect(neither).toBeInstanceOf(ValidationError);
-    expect((neither as ValidationError).issues).toEqual([{ pointer: '/prompt', message: 'is required (or multi_prompt instead: exactly one of prompt and multi_prompt)', keyword: 'required' }]);
-    const badShot = await rejectionOf(client.untyped.queue.enqueue({ model: 'bytedance-seedance-2-0-text-to-video', multi_prompt: [{ prompt: 'a' }] }));
-    expect((badShot as ValidationError).issues).toEqual([{ pointer: '/multi_prompt/0/duration', message: 'is required', keyword: 'required' }]);
+    expect((neither as ValidationError).issues).toEqual([
+      {
+        pointer: '/prompt',
+        message: 'is required (or multi_prompt instead: exactly one of prompt and multi_prompt)',
+        keyword: 'required',
+      },
+    ]);
+    const badShot = await rejectionOf(
+      client.untyped.queue.enqueue({ model: 'bytedance-seedance-2-0-text-to-video', multi_prompt: [{ prompt: 'a' }] }),
+    );
+    expect((badShot as ValidationError).issues).toEqual([
+      { pointer: '/multi_prompt/0/duration', message: 'is required', keyword: 'required' },
+    ]);
     // a model the snapshot does not know (no validator): still not both
-    const unknown = await rejectionOf(client.untyped.queue.enqueue({ model: 'video-model-of-tomorrow', prompt: 'a', multi_prompt: shots }));
+    const unknown = await rejectionOf(
+      client.untyped.queue.enqueue({ model: 'video-model-of-tomorrow', prompt: 'a', multi_prompt: shots }),
+    );
     expect((unknown as ValidationError).issues.map((i) => i.pointer)).toEqual(['/multi_prompt']);
     expect(server.count('POST', '/api/ai/queue')).toBe(0);
   });
@@ -170,7 +206,11 @@ describe('chat', () => {
 
   it('stream: true yields chunks, then ends at [DONE]', async () => {
     const { client } = await setup();
-    const stream = await client.chat.completions.create({ model: 'gpt-4o-mini', messages: user('one two three'), stream: true });
+    const stream = await client.chat.completions.create({
+      model: 'gpt-4o-mini',
+      messages: user('one two three'),
+      stream: true,
+    });
     expect(stream).toBeInstanceOf(ChatCompletionStream);
     const chunks: ChatCompletionChunk[] = [];
     for await (const chunk of stream) chunks.push(chunk);
@@ -185,9 +225,18 @@ describe('chat', () => {
     const { client } = await setup();
     const ac = new AbortController();
     ac.abort();
-    const err = await rejectionOf(client.chat.completions.create({ model: 'gpt-4o-mini', messages: user('x'), stream: true }, { signal: ac.signal }));
+    const err = await rejectionOf(
+      client.chat.completions.create(
+        { model: 'gpt-4o-mini', messages: user('x'), stream: true },
+        { signal: ac.signal },
+      ),
+    );
     expect(err).toBeInstanceOf(AbortError);
-    const stream = await client.chat.completions.create({ model: 'gpt-4o-mini', messages: user('a b c d e f'), stream: true });
+    const stream = await client.chat.completions.create({
+      model: 'gpt-4o-mini',
+      messages: user('a b c d e f'),
+      stream: true,
+    });
     const seen: string[] = [];
     const iterate = async () => {
       for await (const c of stream) {
@@ -203,9 +252,16 @@ describe('chat', () => {
   it('the official openai package works with baseURL <server>/api/ai (create and stream)', async () => {
     const { server } = await setup();
     const openai = new OpenAI({ apiKey: 'test-key', baseURL: `${server.url}/api/ai`, maxRetries: 0 });
-    const res = await openai.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi there' }] });
+    const res = await openai.chat.completions.create({
+      model: 'gpt-4o-mini',
+      messages: [{ role: 'user', content: 'hi there' }],
+    });
     expect(res.choices[0]!.message.content).toBe('Echo: hi there');
-    const stream = await openai.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi there' }], stream: true });
+    const stream = await openai.chat.completions.create({
+      model: 'gpt-4o-mini',
+      messages: [{ role: 'user', content: 'hi there' }],
+      stream: true,
+    });
     let text = '';
     for await (const chunk of stream) text += chunk.choices[0]?.delta?.content ?? '';
     expect(text).toBe('Echo: hi there');
@@ -234,16 +290,30 @@ describe('fine-tunes', () => {
     const { client } = await setup();
     const created = (await client.fineTunes.create(
       { namespace: 'alice', repo_name: 'data' },
-      { resource: 'main/train.jsonl', base_model: 'some-base', script_type: 'image_editing', training_params: { caption_column: 'c', image_column: 'i', control_image_column: 'ctrl', steps: 10 } },
+      {
+        resource: 'main/train.jsonl',
+        base_model: 'some-base',
+        script_type: 'image_editing',
+        training_params: { caption_column: 'c', image_column: 'i', control_image_column: 'ctrl', steps: 10 },
+      },
     )) as { fine_tune: { id: string; status: string; training_params: Record<string, unknown> } };
     expect(created.fine_tune.status).toBe('created');
     expect(created.fine_tune.training_params['timestep_type']).toBe('weighted'); // default filled by the service
-    const tokenized = (await client.fineTunes.tokenize({ namespace: 'alice', repo_name: 'data', id: created.fine_tune.id })) as { fine_tune: { status: string } };
+    const tokenized = (await client.fineTunes.tokenize({
+      namespace: 'alice',
+      repo_name: 'data',
+      id: created.fine_tune.id,
+    })) as { fine_tune: { status: string } };
     expect(tokenized.fine_tune.status).not.toBe('created');
-    const missing = await rejectionOf(client.fineTunes.tokenize({ namespace: 'alice', repo_name: 'data', id: 'ft_nope' }));
+    const missing = await rejectionOf(
+      client.fineTunes.tokenize({ namespace: 'alice', repo_name: 'data', id: 'ft_nope' }),
+    );
     expect(missing).toBeInstanceOf(NotFoundError);
     expect((missing as NotFoundError).status).toBe(404);
-    expect((missing as NotFoundError).body).toMatchObject({ error: { type: 'resource_not_found' }, status_message: 'resource_not_found' });
+    expect((missing as NotFoundError).body).toMatchObject({
+      error: { type: 'resource_not_found' },
+      status_message: 'resource_not_found',
+    });
   });
 
   it('create: a missing required column is rejected by the service (BadRequestError)', async () => {
@@ -252,7 +322,12 @@ describe('fine-tunes', () => {
       client.fineTunes.create(
         { namespace: 'alice', repo_name: 'data' },
         // @ts-expect-error question_column is required for text_generation
-        { resource: 'main/train.jsonl', base_model: 'b', script_type: 'text_generation', training_params: { answer_column: 'a' } },
+        {
+          resource: 'main/train.jsonl',
+          base_model: 'b',
+          script_type: 'text_generation',
+          training_params: { answer_column: 'a' },
+        },
       ),
     );
     expect(err).toBeInstanceOf(BadRequestError);
@@ -274,7 +349,8 @@ describe('auth and credits', () => {
     for (const err of errors) {
       expect(err).toBeInstanceOf(AuthenticationError);
       expect((err as AuthenticationError).status).toBe(401);
-      for (const text of [err.message, JSON.stringify(err), String(err.stack), JSON.stringify((err as APIError).body)]) expect(text).not.toContain(secret);
+      for (const text of [err.message, JSON.stringify(err), String(err.stack), JSON.stringify((err as APIError).body)])
+        expect(text).not.toContain(secret);
     }
     expect(server.count('POST', '/api/ai/queue')).toBe(0); // the run failed on the event stream, before enqueueing
     expect(inspect(client, { depth: 6 })).not.toContain(secret); // nor does logging the client

@@ -14,15 +14,27 @@ describe('events.stream', () => {
     const reading = (async () => {
       for await (const event of client.events.stream({ signal: ac.signal })) {
         // The README's code: compiles only if the comparison narrows `event.data` (issue 7).
-        if (event.event === 'media_generation_completed') seen.push({ id: event.data.generation_id, status: event.data.status });
+        if (event.event === 'media_generation_completed')
+          seen.push({ id: event.data.generation_id, status: event.data.status });
         if (seen.length === 2) break;
       }
     })();
     await until(() => server.count('GET', '/api/events') === 1);
     server.emit('alice', 'deployment_updated', { deployment_id: 'd1', status: 'running' });
-    server.emit('alice', 'media_generation_completed', { generation_id: 'g1', status: 'succeeded', media_type: 'image', model: 'flux-1-dev', url: 'https://x/y.png' });
+    server.emit('alice', 'media_generation_completed', {
+      generation_id: 'g1',
+      status: 'succeeded',
+      media_type: 'image',
+      model: 'flux-1-dev',
+      url: 'https://x/y.png',
+    });
     server.emit('alice', 'note', 'plain text');
-    server.emit('alice', 'media_generation_completed', { generation_id: 'g2', status: 'failed', media_type: 'image', error: 'boom' });
+    server.emit('alice', 'media_generation_completed', {
+      generation_id: 'g2',
+      status: 'failed',
+      media_type: 'image',
+      error: 'boom',
+    });
     await reading;
     expect(seen).toEqual([
       { id: 'g1', status: 'succeeded' },
@@ -43,8 +55,19 @@ describe('events.stream', () => {
     await until(() => server.count('GET', '/api/events') === 1);
     await new Promise((r) => setTimeout(r, 120)); // several keep-alive comments
     server.emit('alice', 'deployment_updated', { deployment_id: 'd1', status: 'running' });
-    server.emit('bob', 'media_generation_completed', { generation_id: 'other-user', status: 'failed', media_type: 'image', error: 'x' });
-    server.emit('alice', 'media_generation_completed', { generation_id: 'g1', status: 'succeeded', media_type: 'image', model: 'flux-1-dev', url: 'https://x/y.png' });
+    server.emit('bob', 'media_generation_completed', {
+      generation_id: 'other-user',
+      status: 'failed',
+      media_type: 'image',
+      error: 'x',
+    });
+    server.emit('alice', 'media_generation_completed', {
+      generation_id: 'g1',
+      status: 'succeeded',
+      media_type: 'image',
+      model: 'flux-1-dev',
+      url: 'https://x/y.png',
+    });
     server.emit('alice', 'note', 'plain text');
     await reading;
     expect(seen.map((e) => e.event)).toEqual(['deployment_updated', 'media_generation_completed', 'note']);
@@ -62,10 +85,18 @@ describe('events.stream', () => {
     const { client, server } = await setup({ keepAliveMs: 20 });
     const ac = new AbortController();
     const stream = await client.events.connect({ signal: ac.signal });
-    server.emit('alice', 'media_generation_completed', { generation_id: 'g2', status: 'failed', media_type: 'video', error: 'boom' });
+    server.emit('alice', 'media_generation_completed', {
+      generation_id: 'g2',
+      status: 'failed',
+      media_type: 'video',
+      error: 'boom',
+    });
     const it = stream[Symbol.asyncIterator]();
     const first = await it.next();
-    expect(first.value).toEqual({ event: 'media_generation_completed', data: { generation_id: 'g2', status: 'failed', media_type: 'video', error: 'boom' } });
+    expect(first.value).toEqual({
+      event: 'media_generation_completed',
+      data: { generation_id: 'g2', status: 'failed', media_type: 'video', error: 'boom' },
+    });
     setTimeout(() => ac.abort(), 30);
     const err = await rejectionOf(it.next());
     expect(err).toBeInstanceOf(AbortError);
@@ -75,9 +106,11 @@ describe('events.stream', () => {
     const { client, server } = await setup({ keepAliveMs: 1_000 });
     const stream = await client.events.connect();
     setTimeout(() => server.dropEventStreams(), 20);
-    const err = await rejectionOf((async () => {
-      for await (const _ of stream) void _;
-    })());
+    const err = await rejectionOf(
+      (async () => {
+        for await (const _ of stream) void _;
+      })(),
+    );
     expect(err).toBeInstanceOf(ConnectionError);
   });
 });
@@ -104,7 +137,12 @@ describe('the shared stream of queue.run', () => {
 
   it('reconnects when the stream goes silent (no keep-alive) for eventStreamIdleTimeoutMs', async () => {
     const { server } = await setup({ keepAliveMs: 60_000, decide: () => ({ outcome: 'hold' }) });
-    const client = new Client({ apiKey: 'test-key', baseUrl: server.url, retryBaseDelayMs: 10, eventStreamIdleTimeoutMs: 80 });
+    const client = new Client({
+      apiKey: 'test-key',
+      baseUrl: server.url,
+      retryBaseDelayMs: 10,
+      eventStreamIdleTimeoutMs: 80,
+    });
     let id = '';
     const progress: string[] = [];
     const outcomes = await client.queue.run(

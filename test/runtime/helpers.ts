@@ -9,7 +9,10 @@ import { startServer, type LocalServer, type LocalServerOptions } from '../serve
 export { Client };
 
 /** Close every server a test started. Call once at the top of each test file. */
-export function useServers(): (serverOptions?: LocalServerOptions, clientOptions?: ClientOptions) => Promise<{ server: LocalServer; client: Client }> {
+export function useServers(): (
+  serverOptions?: LocalServerOptions,
+  clientOptions?: ClientOptions,
+) => Promise<{ server: LocalServer; client: Client }> {
   const servers: LocalServer[] = [];
   afterEach(async () => {
     await Promise.all(servers.splice(0).map((s) => s.close()));
@@ -17,7 +20,13 @@ export function useServers(): (serverOptions?: LocalServerOptions, clientOptions
   return async (serverOptions = {}, clientOptions = {}) => {
     const server = await startServer({ workerDelayMs: 20, ...serverOptions });
     servers.push(server);
-    const client = new Client({ apiKey: 'test-key', baseUrl: server.url, retryBaseDelayMs: 10, retryMaxDelayMs: 100, ...clientOptions });
+    const client = new Client({
+      apiKey: 'test-key',
+      baseUrl: server.url,
+      retryBaseDelayMs: 10,
+      retryMaxDelayMs: 100,
+      ...clientOptions,
+    });
     return { server, client };
   };
 }

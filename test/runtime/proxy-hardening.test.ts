@@ -18,7 +18,7 @@ const KEY = 'sk-proxy-hardening-7Q2mZ9xWv4LpR8';
 const PREFIX = '/api/oxen';
 const closers: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
-  await Promise.all(closers.splice(0).map((c) => c()));
+  await Promise.all(closers.splice(0).map(async (c) => c()));
 });
 
 interface Proxy {
@@ -113,10 +113,10 @@ describe('the proxy answers every request and its host process survives', () => 
     });
     closers.push(() => void child.kill());
     let stderr = '';
-    child.stderr!.on('data', (d) => (stderr += String(d)));
+    child.stderr.on('data', (d) => (stderr += String(d)));
     const url = await new Promise<string>((resolve, reject) => {
       let out = '';
-      child.stdout!.on('data', (d) => {
+      child.stdout.on('data', (d) => {
         out += String(d);
         if (out.includes('\n')) resolve(out.trim());
       });

@@ -33,7 +33,9 @@ async function serveHandler(handler: (request: Request) => Promise<Response>): P
 }
 
 /** The local server (knowing only KEY), a proxy in front of it at /api/oxen, and a keyless client of the proxy. */
-async function setup(proxy: Partial<ProxyOptions> = {}): Promise<{ server: LocalServer; proxyUrl: string; client: Client; sent: Headers[] }> {
+async function setup(
+  proxy: Partial<ProxyOptions> = {},
+): Promise<{ server: LocalServer; proxyUrl: string; client: Client; sent: Headers[] }> {
   const server = await startServer({ workerDelayMs: 20, users: { [KEY]: { user: 'alice', orgs: [] } } });
   closers.push(() => server.close());
   const sent: Headers[] = [];
@@ -41,7 +43,9 @@ async function setup(proxy: Partial<ProxyOptions> = {}): Promise<{ server: Local
     sent.push(new Headers(init?.headers));
     return fetch(input, init);
   };
-  const proxyUrl = await serveHandler(createProxyHandler({ apiKey: KEY, baseUrl: server.url, pathPrefix: '/api/oxen', fetch: observe, ...proxy }));
+  const proxyUrl = await serveHandler(
+    createProxyHandler({ apiKey: KEY, baseUrl: server.url, pathPrefix: '/api/oxen', fetch: observe, ...proxy }),
+  );
   const client = new Client({ baseUrl: `${proxyUrl}/api/oxen`, retryBaseDelayMs: 10 });
   return { server, proxyUrl, client, sent };
 }
@@ -57,7 +61,11 @@ describe('createProxyHandler', () => {
 
   it('drops the caller’s Authorization and cookies (and any other header)', async () => {
     const { proxyUrl, sent } = await setup();
-    const client = new RuntimeClient({ baseUrl: `${proxyUrl}/api/oxen`, apiKey: 'attacker-key', headers: { cookie: 'session=abc', 'x-forwarded-for': '1.2.3.4' } });
+    const client = new RuntimeClient({
+      baseUrl: `${proxyUrl}/api/oxen`,
+      apiKey: 'attacker-key',
+      headers: { cookie: 'session=abc', 'x-forwarded-for': '1.2.3.4' },
+    });
     await client.models.retrieve('flux-1-dev');
     const h = sent[0]!;
     expect(h.get('authorization')).toBe(`Bearer ${KEY}`);
@@ -68,21 +76,36 @@ describe('createProxyHandler', () => {
 
   it('queue.run follows generations over the proxied event stream (streamed through, not buffered)', async () => {
     const { client, server } = await setup();
-    const outcomes = await client.queue.run({ model: 'flux-1-dev', prompt: 'x', num_generations: 2 }, { timeoutMs: 10_000 });
+    const outcomes = await client.queue.run(
+      { model: 'flux-1-dev', prompt: 'x', num_generations: 2 },
+      { timeoutMs: 10_000 },
+    );
     expect(outcomes.map((o) => o.status)).toEqual(['succeeded', 'succeeded']);
     // An endless stream: an event reaches the client only if the proxy passes bytes through as they come.
     const stream = await client.events.connect();
     const it = stream[Symbol.asyncIterator]();
     const next = it.next();
     await until(() => server.count('GET', '/api/events') === 2);
-    server.emit('alice', 'media_generation_completed', { generation_id: 'g-live', status: 'failed', media_type: 'image', error: 'e' });
-    expect((await next).value).toMatchObject({ event: 'media_generation_completed', data: { generation_id: 'g-live' } });
+    server.emit('alice', 'media_generation_completed', {
+      generation_id: 'g-live',
+      status: 'failed',
+      media_type: 'image',
+      error: 'e',
+    });
+    expect((await next).value).toMatchObject({
+      event: 'media_generation_completed',
+      data: { generation_id: 'g-live' },
+    });
     stream.close();
   });
 
   it('streams a chat completion chunk by chunk', async () => {
     const { client } = await setup();
-    const stream = await client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'one two three' }], stream: true });
+    const stream = await client.chat.completions.create({
+      model: 'gpt-4o-mini',
+      messages: [{ role: 'user', content: 'one two three' }],
+      stream: true,
+    });
     const parts: string[] = [];
     for await (const chunk of stream) parts.push(chunk.choices[0]?.delta.content ?? '');
     expect(parts.join('')).toBe('Echo: one two three');
@@ -113,7 +136,11 @@ describe('createProxyHandler', () => {
 
   it('refuses a non-JSON POST body (415) and a cross-site Origin when no allowedOrigins is set (403)', async () => {
     const { proxyUrl, server } = await setup();
-    const form = await fetch(`${proxyUrl}/api/oxen/api/ai/images/generate`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: '{"model":"flux-1-dev","prompt":"x"}' });
+    const form = await fetch(`${proxyUrl}/api/oxen/api/ai/images/generate`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      body: '{"model":"flux-1-dev","prompt":"x"}',
+    });
     expect(form.status).toBe(415);
     const crossSite = await fetch(`${proxyUrl}/api/oxen/api/ai/images/generate`, {
       method: 'POST',
@@ -132,7 +159,14 @@ describe('createProxyHandler', () => {
 
   it('CORS with allowedOrigins: preflight 204 for an allowed origin, Access-Control-Allow-Origin on its responses; others 403', async () => {
     const { proxyUrl } = await setup({ allowedOrigins: ['https://app.example'] });
-    const pre = await fetch(`${proxyUrl}/api/oxen/api/ai/queue`, { method: 'OPTIONS', headers: { origin: 'https://app.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' } });
+    const pre = await fetch(`${proxyUrl}/api/oxen/api/ai/queue`, {
+      method: 'OPTIONS',
+      headers: {
+        origin: 'https://app.example',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type',
+      },
+    });
     expect(pre.status).toBe(204);
     expect(pre.headers.get('access-control-allow-origin')).toBe('https://app.example');
     expect(pre.headers.get('access-control-allow-methods')).toBe('POST, GET, OPTIONS');
@@ -141,7 +175,10 @@ describe('createProxyHandler', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('access-control-allow-origin')).toBe('https://app.example');
     expect(res.headers.get('access-control-expose-headers')).toContain('Retry-After');
-    const other = await fetch(`${proxyUrl}/api/oxen/api/ai/queue`, { method: 'OPTIONS', headers: { origin: 'https://evil.example' } });
+    const other = await fetch(`${proxyUrl}/api/oxen/api/ai/queue`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://evil.example' },
+    });
     expect(other.status).toBe(403);
   });
 

@@ -20,19 +20,34 @@ const setup = useServers();
 describe('enqueue, list, get, cancel', () => {
   it('a processing generation is listed and readable; after cancel, get and cancel are 404', async () => {
     const { client } = await setup();
-    const { generations } = await client.queue.enqueue({ model: 'google-veo-3-1', prompt: 'waves [hold]', duration: 4, num_generations: 2 });
+    const { generations } = await client.queue.enqueue({
+      model: 'google-veo-3-1',
+      prompt: 'waves [hold]',
+      duration: 4,
+      num_generations: 2,
+    });
     expect(generations).toHaveLength(2);
     expect(generations.every((g) => g.status === 'processing')).toBe(true);
     const id = generations[0]!.generation_id;
     const listed = await client.queue.list({ model: 'google-veo-3-1' });
     expect(listed.count).toBe(2);
     const g = await client.queue.get(id);
-    expect(g).toMatchObject({ generation_id: id, model: 'google-veo-3-1', media_type: 'video', duration: 4, prompt: 'waves [hold]' });
+    expect(g).toMatchObject({
+      generation_id: id,
+      model: 'google-veo-3-1',
+      media_type: 'video',
+      duration: 4,
+      prompt: 'waves [hold]',
+    });
     expect(await client.queue.cancel(id)).toEqual({ status: 'success', generation_id: id });
     for (const call of [client.queue.get(id), client.queue.cancel(id)]) {
       const err = await rejectionOf(call);
       expect(err).toBeInstanceOf(NotFoundError);
-      expect((err as NotFoundError).body).toMatchObject({ error: { type: 'resource_not_found' }, status: 'error', status_message: 'resource_not_found' });
+      expect((err as NotFoundError).body).toMatchObject({
+        error: { type: 'resource_not_found' },
+        status: 'error',
+        status_message: 'resource_not_found',
+      });
     }
     expect((await client.queue.list()).count).toBe(1);
   });
@@ -50,7 +65,9 @@ describe('enqueue, list, get, cancel', () => {
 describe('validation before enqueue', () => {
   it('wrong enum, typo and missing required: one ValidationError with a pointer each; nothing sent', async () => {
     const { client, server } = await setup();
-    const err = await rejectionOf(client.untyped.queue.enqueue({ model: 'flux-1-dev', aspect_ratio: '5:4', guidnace: 3 }));
+    const err = await rejectionOf(
+      client.untyped.queue.enqueue({ model: 'flux-1-dev', aspect_ratio: '5:4', guidnace: 3 }),
+    );
     expect(err).toBeInstanceOf(ValidationError);
     const issues = (err as ValidationError).issues;
     expect(issues.map((i) => i.pointer).sort()).toEqual(['/aspect_ratio', '/guidnace', '/prompt']);
@@ -62,7 +79,9 @@ describe('validation before enqueue', () => {
 
   it('queue.run validates too, and checks num_generations 1..4', async () => {
     const { client, server } = await setup();
-    const err = await rejectionOf(client.untyped.queue.run({ model: 'google-veo-3-1', prompt: 'x', duration: 5, num_generations: 5 }));
+    const err = await rejectionOf(
+      client.untyped.queue.run({ model: 'google-veo-3-1', prompt: 'x', duration: 5, num_generations: 5 }),
+    );
     expect(err).toBeInstanceOf(ValidationError);
     expect((err as ValidationError).issues.map((i) => i.pointer).sort()).toEqual(['/duration', '/num_generations']);
     expect(server.count('GET', '/api/events')).toBe(0);
@@ -71,13 +90,22 @@ describe('validation before enqueue', () => {
 
   it('SDK fields are not model parameters: model, response_format, target_namespace, num_generations pass', async () => {
     const { client } = await setup();
-    const res = await client.queue.enqueue({ model: 'flux-1-dev', prompt: 'x', response_format: 'url', target_namespace: 'acme', num_generations: 4 });
+    const res = await client.queue.enqueue({
+      model: 'flux-1-dev',
+      prompt: 'x',
+      response_format: 'url',
+      target_namespace: 'acme',
+      num_generations: 4,
+    });
     expect(res.generations).toHaveLength(4);
   });
 
   it('validate: false sends anyway; the service accepts it and the generation fails later', async () => {
     const { client, server } = await setup();
-    const outcomes = await client.untyped.queue.run({ model: 'flux-1-dev', prompt: 'x', aspect_ratio: '5:4' }, { validate: false });
+    const outcomes = await client.untyped.queue.run(
+      { model: 'flux-1-dev', prompt: 'x', aspect_ratio: '5:4' },
+      { validate: false },
+    );
     expect(server.count('POST', '/api/ai/queue')).toBe(1);
     expect(outcomes[0]).toMatchObject({ status: 'failed', media_type: 'image' });
     expect((outcomes[0] as { error: string }).error).toContain('/aspect_ratio');
@@ -87,25 +115,45 @@ describe('validation before enqueue', () => {
     const { server } = await setup();
     const kontext = compileValidator({
       type: 'object',
-      properties: { model: { type: 'string' }, prompt: { type: 'string' }, input_image: { type: 'string', pattern: '^https?://' }, seed: { type: 'integer' } },
+      properties: {
+        model: { type: 'string' },
+        prompt: { type: 'string' },
+        input_image: { type: 'string', pattern: '^https?://' },
+        seed: { type: 'integer' },
+      },
       required: ['prompt'],
       additionalProperties: false,
     });
-    const rt = new RuntimeClient({ apiKey: 'test-key', baseUrl: server.url, validators: async (model) => (model === 'flux-kontext-dev' ? kontext : model === 'flux-1-dev' ? null : undefined) });
-    const err = await rejectionOf(rt.queue.enqueue({ model: 'flux-kontext-dev', prompt: 'x', input_image: 'not a uri', seed: 1.5 }));
+    const rt = new RuntimeClient({
+      apiKey: 'test-key',
+      baseUrl: server.url,
+      validators: async (model) => (model === 'flux-kontext-dev' ? kontext : model === 'flux-1-dev' ? null : undefined),
+    });
+    const err = await rejectionOf(
+      rt.queue.enqueue({ model: 'flux-kontext-dev', prompt: 'x', input_image: 'not a uri', seed: 1.5 }),
+    );
     expect((err as ValidationError).issues.map((i) => i.pointer).sort()).toEqual(['/input_image', '/seed']);
-    const unknown = await rejectionOf(rt.queue.enqueue({ model: 'model-newer-than-snapshot', prompt: 'x', anything: 1 }));
+    const unknown = await rejectionOf(
+      rt.queue.enqueue({ model: 'model-newer-than-snapshot', prompt: 'x', anything: 1 }),
+    );
     expect(unknown).toBeInstanceOf(NotFoundError); // validation skipped; the service answered
     expect(unknown.message).toBe('Model not found: model-newer-than-snapshot');
     // No validator (null): only model and num_generations are checked.
     const tooMany = await rejectionOf(rt.queue.enqueue({ model: 'flux-1-dev', prompt: 'x', num_generations: 7 }));
-    expect((tooMany as ValidationError).issues).toEqual([{ pointer: '/num_generations', message: 'must be an integer from 1 to 4', keyword: 'maximum' }]);
+    expect((tooMany as ValidationError).issues).toEqual([
+      { pointer: '/num_generations', message: 'must be an integer from 1 to 4', keyword: 'maximum' },
+    ]);
     expect(server.count('POST', '/api/ai/queue')).toBe(1);
   });
 
   it('validators are loaded once per model and a failed load is asked again', async () => {
     const { server } = await setup();
-    const strict = compileValidator({ type: 'object', properties: { model: { type: 'string' }, prompt: { type: 'string' } }, required: ['prompt'], additionalProperties: false });
+    const strict = compileValidator({
+      type: 'object',
+      properties: { model: { type: 'string' }, prompt: { type: 'string' } },
+      required: ['prompt'],
+      additionalProperties: false,
+    });
     let loads = 0;
     let fail = true;
     const rt = new RuntimeClient({
@@ -117,9 +165,14 @@ describe('validation before enqueue', () => {
         return strict;
       },
     });
-    expect((await rejectionOf(rt.queue.enqueue({ model: 'flux-1-dev', prompt: 'x' }))).message).toBe('chunk failed to load');
+    expect((await rejectionOf(rt.queue.enqueue({ model: 'flux-1-dev', prompt: 'x' }))).message).toBe(
+      'chunk failed to load',
+    );
     fail = false;
-    for (let i = 0; i < 3; i++) expect(await rejectionOf(rt.queue.enqueue({ model: 'flux-1-dev', prompt: 'x', extra: i }))).toBeInstanceOf(ValidationError);
+    for (let i = 0; i < 3; i++)
+      expect(await rejectionOf(rt.queue.enqueue({ model: 'flux-1-dev', prompt: 'x', extra: i }))).toBeInstanceOf(
+        ValidationError,
+      );
     expect(loads).toBe(2);
     expect(server.count('POST', '/api/ai/queue')).toBe(0);
   });
@@ -129,10 +182,13 @@ describe('queue.run', () => {
   it('resolves one outcome per generation: succeeded, failed, lost (vanished), cancelled', async () => {
     const { client } = await setup({
       decide: ({ index }) =>
-        index === 0 ? { outcome: 'succeeded', delayMs: 40 }
-        : index === 1 ? { outcome: 'failed', delayMs: 20, error: 'the model crashed' }
-        : index === 2 ? { outcome: 'vanish', delayMs: 20 }
-        : { outcome: 'hold' },
+        index === 0
+          ? { outcome: 'succeeded', delayMs: 40 }
+          : index === 1
+            ? { outcome: 'failed', delayMs: 20, error: 'the model crashed' }
+            : index === 2
+              ? { outcome: 'vanish', delayMs: 20 }
+              : { outcome: 'hold' },
     });
     const progress: QueueRunProgress[] = [];
     const outcomes = await client.queue.run(
@@ -148,7 +204,11 @@ describe('queue.run', () => {
     );
     expect(outcomes.map((o) => o.status)).toEqual(['succeeded', 'failed', 'lost', 'cancelled']);
     expect(outcomes.map((o) => o.index)).toEqual([0, 1, 2, 3]);
-    const [ok, failed, lost] = outcomes as [QueueRunOutcome & { url: string; model: string; media_type: string }, QueueRunOutcome & { error: string }, QueueRunOutcome & { reason: string }];
+    const [ok, failed, lost] = outcomes as [
+      QueueRunOutcome & { url: string; model: string; media_type: string },
+      QueueRunOutcome & { error: string },
+      QueueRunOutcome & { reason: string },
+    ];
     expect(ok.url).toMatch(/\.mp4$/);
     expect(ok.model).toBe('google-veo-3-1');
     expect(ok.media_type).toBe('video');
@@ -166,7 +226,12 @@ describe('queue.run', () => {
       {
         onProgress: (p) => {
           if (p.type === 'enqueued') {
-            server.emit('alice', 'media_generation_completed', { generation_id: 'someone-else', status: 'failed', media_type: 'image', error: 'not ours' });
+            server.emit('alice', 'media_generation_completed', {
+              generation_id: 'someone-else',
+              status: 'failed',
+              media_type: 'image',
+              error: 'not ours',
+            });
             server.emit('alice', 'deployment_updated', { generation_id: p.generation_ids[0], status: 'failed' });
           }
         },
@@ -182,7 +247,10 @@ describe('queue.run', () => {
     const { client, server } = await setup({ decide: () => ({ outcome: 'succeeded', delayMs: 0 }) });
     server.faults.add({ method: 'POST', path: '/api/ai/queue', kind: 'slow-body', delayMs: 150 });
     const events: string[] = [];
-    const outcomes = await client.queue.run({ model: 'flux-1-dev', prompt: 'x', num_generations: 2 }, { reconcileIntervalMs: 60_000, lostGraceMs: 5_000, onEvent: (e) => events.push(e.status) });
+    const outcomes = await client.queue.run(
+      { model: 'flux-1-dev', prompt: 'x', num_generations: 2 },
+      { reconcileIntervalMs: 60_000, lostGraceMs: 5_000, onEvent: (e) => events.push(e.status) },
+    );
     expect(outcomes.map((o) => o.status)).toEqual(['succeeded', 'succeeded']);
     expect(events).toEqual(['succeeded', 'succeeded']);
     expect(server.count('GET', /^\/api\/ai\/queue\//)).toBe(0); // resolved from the buffered events, not by polling
@@ -239,7 +307,9 @@ describe('queue.run', () => {
 
   it('concurrent runs share one /api/events connection, closed after the last run', async () => {
     const { client, server } = await setup();
-    const runs = await Promise.all([1, 2, 3].map((n) => client.queue.run({ model: 'flux-1-dev', prompt: `p${n}`, num_generations: n })));
+    const runs = await Promise.all(
+      [1, 2, 3].map((n) => client.queue.run({ model: 'flux-1-dev', prompt: `p${n}`, num_generations: n })),
+    );
     expect(runs.map((r) => r.length)).toEqual([1, 2, 3]);
     expect(runs.flat().every((o) => o.status === 'succeeded')).toBe(true);
     expect(server.count('GET', '/api/events')).toBe(1);
@@ -251,15 +321,23 @@ describe('queue.run', () => {
     const { client, server } = await setup({ decide: () => ({ outcome: 'hold' }) });
     const outcomes = await client.queue.run(
       { model: 'flux-1-dev', prompt: 'x' },
-      { reconcileIntervalMs: 40, lostGraceMs: 20, onProgress: (p) => p.type === 'enqueued' && server.clock.advance(24 * 3600 * 1000) },
+      {
+        reconcileIntervalMs: 40,
+        lostGraceMs: 20,
+        onProgress: (p) => p.type === 'enqueued' && server.clock.advance(24 * 3600 * 1000),
+      },
     );
     expect(outcomes[0]).toMatchObject({ status: 'lost', reason: 'vanished' });
   });
 
   it('timeoutMs ends it with QueueRunTimeoutError carrying settled and pending', async () => {
-    const { client } = await setup({ decide: ({ index }) => (index === 0 ? { outcome: 'succeeded', delayMs: 10 } : { outcome: 'hold' }) });
+    const { client } = await setup({
+      decide: ({ index }) => (index === 0 ? { outcome: 'succeeded', delayMs: 10 } : { outcome: 'hold' }),
+    });
     const t0 = performance.now();
-    const err = await rejectionOf(client.queue.run({ model: 'flux-1-dev', prompt: 'x', num_generations: 2 }, { timeoutMs: 300 }));
+    const err = await rejectionOf(
+      client.queue.run({ model: 'flux-1-dev', prompt: 'x', num_generations: 2 }, { timeoutMs: 300 }),
+    );
     expect(performance.now() - t0).toBeLessThan(2_000);
     expect(err).toBeInstanceOf(QueueRunTimeoutError);
     expect(err).toBeInstanceOf(TimeoutError);
@@ -272,7 +350,12 @@ describe('queue.run', () => {
   it('an abort ends it with QueueRunAbortError', async () => {
     const { client } = await setup({ decide: () => ({ outcome: 'hold' }) });
     const ac = new AbortController();
-    const err = await rejectionOf(client.queue.run({ model: 'flux-1-dev', prompt: 'x' }, { signal: ac.signal, onProgress: (p) => p.type === 'enqueued' && ac.abort() }));
+    const err = await rejectionOf(
+      client.queue.run(
+        { model: 'flux-1-dev', prompt: 'x' },
+        { signal: ac.signal, onProgress: (p) => p.type === 'enqueued' && ac.abort() },
+      ),
+    );
     expect(err).toBeInstanceOf(QueueRunAbortError);
     expect(err).toBeInstanceOf(AbortError);
     expect((err as QueueRunAbortError).pending).toHaveLength(1);
@@ -310,17 +393,37 @@ describe('queue.run: onEnqueued, the early-event buffer, malformed events', () =
 
   it('an onEnqueued that throws ends the run with its error; the generations continue', async () => {
     const { client } = await setup({ decide: () => ({ outcome: 'hold' }) });
-    const err = await rejectionOf(client.queue.run({ model: 'flux-1-dev', prompt: 'x' }, { onEnqueued: () => Promise.reject(new Error('disk full')) }));
+    const err = await rejectionOf(
+      client.queue.run(
+        { model: 'flux-1-dev', prompt: 'x' },
+        { onEnqueued: () => Promise.reject(new Error('disk full')) },
+      ),
+    );
     expect(err.message).toBe('disk full');
     expect((await client.queue.list()).count).toBe(1);
     expect(client.queue.eventStream.state).toBe('idle');
   });
 
   it('the early-event buffer is bounded by count and size; a run whose events were dropped reconciles', async () => {
-    const { RunCoordinator, MAX_EARLY_EVENTS, MAX_EARLY_EVENT_CHARS } = await import('../../runtime/queue-coordinator.ts');
-    const hub = { epoch: 1, state: 'up', subscribe: () => () => undefined, restart: () => undefined } as unknown as ConstructorParameters<typeof RunCoordinator>[0];
+    const { RunCoordinator, MAX_EARLY_EVENTS, MAX_EARLY_EVENT_CHARS } =
+      await import('../../runtime/queue-coordinator.ts');
+    const hub = {
+      epoch: 1,
+      state: 'up',
+      subscribe: () => () => undefined,
+      restart: () => undefined,
+    } as unknown as ConstructorParameters<typeof RunCoordinator>[0];
     const c = new RunCoordinator(hub);
-    const event = (id: string, extra = '') => ({ event: 'media_generation_completed' as const, data: { generation_id: id, status: 'succeeded' as const, url: `https://x/${extra}`, media_type: 'image', model: 'm' } });
+    const event = (id: string, extra = '') => ({
+      event: 'media_generation_completed' as const,
+      data: {
+        generation_id: id,
+        status: 'succeeded' as const,
+        url: `https://x/${extra}`,
+        media_type: 'image',
+        model: 'm',
+      },
+    });
     const { token } = c.beginEnqueue();
     for (let i = 0; i < MAX_EARLY_EVENTS + 500; i++) c.onEvent(event(`other-${i}`));
     expect(c.buffered.events).toBe(MAX_EARLY_EVENTS);
@@ -338,11 +441,15 @@ describe('queue.run: onEnqueued, the early-event buffer, malformed events', () =
     // while the enqueue answer is held back (until the client dropped an event); the run then
     // reconciles at once instead of waiting, and resolves lost.
     const { machineryOf } = await import('../../runtime/queue-reconcile.ts');
+    // Assigned once the server exists; the fetch and decide callbacks below read them later.
+    // eslint-disable-next-line prefer-const
     let server: Awaited<ReturnType<typeof setup>>['server'] | undefined;
+    // eslint-disable-next-line prefer-const
     let client: Client | undefined;
     const holdEnqueueAnswer: typeof fetch = async (input, init) => {
       const res = await fetch(input, init);
-      if (init?.method === 'POST' && String(input).endsWith('/api/ai/queue')) await until(() => machineryOf(client!).coordinator.buffered.dropped > 0, 20_000);
+      if (init?.method === 'POST' && String(input).endsWith('/api/ai/queue'))
+        await until(() => machineryOf(client!).coordinator.buffered.dropped > 0, 20_000);
       return res;
     };
     const started = await setup(
@@ -350,7 +457,13 @@ describe('queue.run: onEnqueued, the early-event buffer, malformed events', () =
         decide: () => {
           setTimeout(() => {
             const error = 'x'.repeat(1024 * 1024);
-            for (let i = 0; i < 17; i++) server!.emit('alice', 'media_generation_completed', { generation_id: `flood-${i}`, status: 'failed', media_type: 'image', error });
+            for (let i = 0; i < 17; i++)
+              server!.emit('alice', 'media_generation_completed', {
+                generation_id: `flood-${i}`,
+                status: 'failed',
+                media_type: 'image',
+                error,
+              });
           }, 20);
           return { outcome: 'succeeded', delayMs: 0 }; // its event comes first, then the flood
         },
@@ -359,7 +472,10 @@ describe('queue.run: onEnqueued, the early-event buffer, malformed events', () =
     );
     server = started.server;
     client = started.client;
-    const [outcome] = await client.queue.run({ model: 'flux-1-dev', prompt: 'x' }, { reconcileIntervalMs: 60_000, lostGraceMs: 30 });
+    const [outcome] = await client.queue.run(
+      { model: 'flux-1-dev', prompt: 'x' },
+      { reconcileIntervalMs: 60_000, lostGraceMs: 30 },
+    );
     expect(outcome).toMatchObject({ status: 'lost', reason: 'missed_event' });
   });
 
@@ -369,8 +485,19 @@ describe('queue.run: onEnqueued, the early-event buffer, malformed events', () =
       { model: 'flux-1-dev', prompt: 'x', num_generations: 2 },
       {
         onEnqueued: ([a, b]) => {
-          server.emit('alice', 'media_generation_completed', { generation_id: a, status: 'succeeded', media_type: 'image', model: 'flux-1-dev' });
-          server.emit('alice', 'media_generation_completed', { generation_id: b, status: 'succeeded', media_type: 'image', model: 'flux-1-dev', url: 42 });
+          server.emit('alice', 'media_generation_completed', {
+            generation_id: a,
+            status: 'succeeded',
+            media_type: 'image',
+            model: 'flux-1-dev',
+          });
+          server.emit('alice', 'media_generation_completed', {
+            generation_id: b,
+            status: 'succeeded',
+            media_type: 'image',
+            model: 'flux-1-dev',
+            url: 42,
+          });
         },
       },
     );

@@ -110,7 +110,9 @@ describe('generating POSTs', () => {
   it('a 503 on a POST is not resent', async () => {
     const { client, server } = await setup();
     server.faults.add({ method: 'POST', path: '/api/ai/chat/completions', kind: '503', retryAfterSeconds: 0 });
-    const err = await rejectionOf(client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'x' }] }));
+    const err = await rejectionOf(
+      client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'x' }] }),
+    );
     expect(err).toBeInstanceOf(OutcomeUnknownError);
     expect(err.message).toContain('503');
     expect(server.count('POST', '/api/ai/chat/completions')).toBe(1);
@@ -121,7 +123,12 @@ describe('generating POSTs', () => {
     const probe = await startServer();
     const port = probe.port;
     await probe.close();
-    const client = new Client({ apiKey: 'test-key', baseUrl: `http://127.0.0.1:${port}`, retryBaseDelayMs: 150, maxRetries: 5 });
+    const client = new Client({
+      apiKey: 'test-key',
+      baseUrl: `http://127.0.0.1:${port}`,
+      retryBaseDelayMs: 150,
+      maxRetries: 5,
+    });
     const pending = client.images.generate({ model: 'flux-1-dev', prompt: 'x' });
     await new Promise((r) => setTimeout(r, 40)); // the first attempt is refused meanwhile; the retry waits >= 150 ms
     const server = await startServer({ port });
@@ -133,7 +140,14 @@ describe('generating POSTs', () => {
       await server.close();
     }
     // With nothing listening at all: a ConnectionError that says nothing was sent (not OutcomeUnknownError).
-    const err = await rejectionOf(new Client({ apiKey: 'test-key', baseUrl: `http://127.0.0.1:${port}`, retryBaseDelayMs: 5, maxRetries: 1 }).images.generate({ model: 'flux-1-dev', prompt: 'x' }));
+    const err = await rejectionOf(
+      new Client({
+        apiKey: 'test-key',
+        baseUrl: `http://127.0.0.1:${port}`,
+        retryBaseDelayMs: 5,
+        maxRetries: 1,
+      }).images.generate({ model: 'flux-1-dev', prompt: 'x' }),
+    );
     expect(err).toBeInstanceOf(ConnectionError);
     expect((err as ConnectionError).notSent).toBe(true);
   });

@@ -7,7 +7,17 @@ import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { inspect, promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { APIError, BadRequestError, createProxyHandler, createTransport, MAX_MESSAGE_CHARS, Redactor, RedirectError, redactorOf, REDACTED } from '../../index.ts';
+import {
+  APIError,
+  BadRequestError,
+  createProxyHandler,
+  createTransport,
+  MAX_MESSAGE_CHARS,
+  Redactor,
+  RedirectError,
+  redactorOf,
+  REDACTED,
+} from '../../index.ts';
 import { Client, rejectionOf, useServers } from './helpers.ts';
 
 const setup = useServers();
@@ -48,7 +58,8 @@ function pieces(secret: string, n = 4): string[] {
 /** Fails when any rendering of `err` holds 4 characters in a row of `secret`. */
 function expectNoPiece(err: unknown, secret: string): void {
   const texts = renderings(err);
-  for (const text of texts) for (const p of pieces(secret)) expect(text, `a piece ${JSON.stringify(p)} of the secret`).not.toContain(p);
+  for (const text of texts)
+    for (const p of pieces(secret)) expect(text, `a piece ${JSON.stringify(p)} of the secret`).not.toContain(p);
 }
 
 const users = { [KEY]: { user: 'alice', orgs: [] }, [OTHER_KEY]: { user: 'bob', orgs: [] } };
@@ -66,7 +77,10 @@ describe('each client redacts its own secrets', () => {
   });
 
   it('a custom header with an auth scheme: the value and the credential after the scheme are both secrets', async () => {
-    const { client, server } = await setup({ users }, { apiKey: KEY, headers: { 'x-upstream-auth': `Token ${TOKEN}` } });
+    const { client, server } = await setup(
+      { users },
+      { apiKey: KEY, headers: { 'x-upstream-auth': `Token ${TOKEN}` } },
+    );
     server.faults.add({ method: 'GET', path: '/api/ai/queue', kind: 'echo-header', header: 'x-upstream-auth' });
     const err = await rejectionOf(client.queue.list());
     expect(err.message).toBe(REDACTED);
@@ -107,7 +121,9 @@ describe('each client redacts its own secrets', () => {
     const r = new Redactor([secret, undefined, 'abc']); // undefined and strings under 4 characters are ignored
     expect(inspect(r, { showHidden: true, depth: Infinity })).not.toContain('pa');
     expect(JSON.stringify(r)).not.toContain('pa');
-    expect(r.text(`raw ${secret}, json ${JSON.stringify(secret)}, uri ${encodeURIComponent(secret)}, abc`)).toBe(`raw ${REDACTED}, json "${REDACTED}", uri ${REDACTED}, abc`);
+    expect(r.text(`raw ${secret}, json ${JSON.stringify(secret)}, uri ${encodeURIComponent(secret)}, abc`)).toBe(
+      `raw ${REDACTED}, json "${REDACTED}", uri ${REDACTED}, abc`,
+    );
     expect(Redactor.NONE.text(secret)).toBe(secret);
   });
 });
@@ -128,14 +144,25 @@ describe('redaction happens before any text is cut', () => {
 
   it('a custom header value across the cut: the same', async () => {
     const { client, server } = await setup({ users }, { apiKey: KEY, headers: { 'x-oxen-token': TOKEN } });
-    server.faults.add({ method: 'GET', path: '/api/ai/queue', kind: 'echo-header', header: 'x-oxen-token', pad: MAX_MESSAGE_CHARS - 10 });
+    server.faults.add({
+      method: 'GET',
+      path: '/api/ai/queue',
+      kind: 'echo-header',
+      header: 'x-oxen-token',
+      pad: MAX_MESSAGE_CHARS - 10,
+    });
     const err = await rejectionOf(client.queue.list());
     expectNoPiece(err, TOKEN);
   });
 
   it('a key across the cut of a redirect location (message and location)', async () => {
     const { client, server } = await setup({ users }, { apiKey: KEY });
-    server.faults.add({ method: 'GET', path: '/api/ai/queue', kind: 'redirect', location: `/next?${'a'.repeat(480)}${KEY}` });
+    server.faults.add({
+      method: 'GET',
+      path: '/api/ai/queue',
+      kind: 'redirect',
+      location: `/next?${'a'.repeat(480)}${KEY}`,
+    });
     const err = await rejectionOf(client.queue.list());
     expect(err).toBeInstanceOf(RedirectError);
     expect((err as RedirectError).location).toBe(`/next?${'a'.repeat(480)}${REDACTED}`);
@@ -167,7 +194,10 @@ describe('redaction happens before any text is cut', () => {
 describe('nothing process-wide keeps secrets', () => {
   it('creating and dropping 10,000 clients with distinct keys and header values leaves the heap flat', async () => {
     const script = fileURLToPath(new URL('./fixtures/clients-memory.ts', import.meta.url));
-    const { stdout } = await run(process.execPath, ['--expose-gc', '--import', 'tsx', script], { cwd: fileURLToPath(new URL('../..', import.meta.url)), timeout: 120_000 });
+    const { stdout } = await run(process.execPath, ['--expose-gc', '--import', 'tsx', script], {
+      cwd: fileURLToPath(new URL('../..', import.meta.url)),
+      timeout: 120_000,
+    });
     const { before, after } = JSON.parse(stdout) as { before: number; after: number };
     // Each client's secrets are ~2 KB: kept process-wide, 10,000 of them would add ~10 MB or more.
     expect(after - before).toBeLessThan(4 * 1024 * 1024);

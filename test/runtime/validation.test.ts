@@ -8,7 +8,9 @@ import { describe, expect, it } from 'vitest';
 import { snapshotValidators, ValidationError } from '../../index.ts';
 import { checkRequest, equal, issuesOf, ucs2length } from '../../runtime/index.ts';
 
-const ajvLength = ((ucs2lengthAjv as unknown as { default?: (s: string) => number }).default ?? ucs2lengthAjv) as (s: string) => number;
+const ajvLength = ((ucs2lengthAjv as unknown as { default?: (s: string) => number }).default ?? ucs2lengthAjv) as (
+  s: string,
+) => number;
 
 describe('validator-support', () => {
   it('ucs2length counts code points as ajv does (surrogate pairs once, lone surrogates once each)', () => {
@@ -35,7 +37,10 @@ describe('validator-support', () => {
     fc.assert(
       fc.property(fc.jsonValue(), fc.jsonValue(), (a, b) => {
         const want = reference(a, b);
-        return (want === undefined || equal(a, b) === want) && equal(a, JSON.parse(JSON.stringify(a)) as unknown) === (reference(a, JSON.parse(JSON.stringify(a))) ?? true);
+        return (
+          (want === undefined || equal(a, b) === want) &&
+          equal(a, JSON.parse(JSON.stringify(a)) as unknown) === (reference(a, JSON.parse(JSON.stringify(a))) ?? true)
+        );
       }),
     );
   });
@@ -45,10 +50,20 @@ describe('generated validators', () => {
   it('validate a whole queue body (model schema plus SDK fields); errors map to issues with JSON pointers', async () => {
     const validate = await snapshotValidators('flux-1-dev');
     expect(validate).toBeTypeOf('function');
-    expect(() => checkRequest('flux-1-dev', { model: 'flux-1-dev', prompt: 'x', response_format: 'url', target_namespace: 'acme', num_generations: 4 }, validate!)).not.toThrow();
+    expect(() =>
+      checkRequest(
+        'flux-1-dev',
+        { model: 'flux-1-dev', prompt: 'x', response_format: 'url', target_namespace: 'acme', num_generations: 4 },
+        validate!,
+      ),
+    ).not.toThrow();
     let err: unknown;
     try {
-      checkRequest('flux-1-dev', { model: 'flux-1-dev', aspect_ratio: '5:4', guidnace: 3, num_generations: 9 }, validate!);
+      checkRequest(
+        'flux-1-dev',
+        { model: 'flux-1-dev', aspect_ratio: '5:4', guidnace: 3, num_generations: 9 },
+        validate!,
+      );
     } catch (e) {
       err = e;
     }
@@ -62,8 +77,8 @@ describe('generated validators', () => {
 
   it('an unknown model has no validator; pointers escape ~ and /', async () => {
     expect(await snapshotValidators('model-newer-than-snapshot')).toBeUndefined();
-    expect(issuesOf([{ instancePath: '', keyword: 'additionalProperties', params: { additionalProperty: 'a/b~c' } }])).toEqual([
-      { pointer: '/a~1b~0c', message: 'is not a parameter of this model', keyword: 'additionalProperties' },
-    ]);
+    expect(
+      issuesOf([{ instancePath: '', keyword: 'additionalProperties', params: { additionalProperty: 'a/b~c' } }]),
+    ).toEqual([{ pointer: '/a~1b~0c', message: 'is not a parameter of this model', keyword: 'additionalProperties' }]);
   });
 });

@@ -98,7 +98,9 @@ export class Faults implements FaultController {
   /** The first armed fault matching this request (in the order added), consumed once; undefined if none. */
   take(method: string, path: string): Fault | undefined {
     const i = this.armed.findIndex(
-      (a) => (a.fault.method === undefined || a.fault.method.toUpperCase() === method.toUpperCase()) && pathMatches(a.fault.path, path),
+      (a) =>
+        (a.fault.method === undefined || a.fault.method.toUpperCase() === method.toUpperCase()) &&
+        pathMatches(a.fault.path, path),
     );
     if (i < 0) return undefined;
     const a = this.armed[i]!;

@@ -28,7 +28,11 @@ export const NOT_FOUND_TITLE = 'The requested resource was not found';
 
 /** The queue get/delete 404 body, exactly the description's shape. Also used for the tokenize 404 and the '404' fault. */
 export function resourceNotFoundBody(): Record<string, unknown> {
-  return { error: { type: 'resource_not_found', title: NOT_FOUND_TITLE }, status: 'error', status_message: 'resource_not_found' };
+  return {
+    error: { type: 'resource_not_found', title: NOT_FOUND_TITLE },
+    status: 'error',
+    status_message: 'resource_not_found',
+  };
 }
 
 /**
@@ -52,7 +56,11 @@ export class HttpError extends Error {
   readonly status: number;
   readonly body: unknown;
   readonly headers: Record<string, string> | undefined;
-  constructor(status: number, message: string, opts: { type?: string; body?: unknown; headers?: Record<string, string> } = {}) {
+  constructor(
+    status: number,
+    message: string,
+    opts: { type?: string; body?: unknown; headers?: Record<string, string> } = {},
+  ) {
     super(message);
     this.status = status;
     this.body = opts.body ?? errorBody(opts.type ?? ERROR_TYPES[status] ?? 'error', message);

@@ -5,12 +5,22 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ERROR_TYPES, HttpError, STREAMED, encodeBody, errorBody, parseJsonObject, readBody, resourceNotFoundBody, type Reply } from './http.ts';
+import {
+  ERROR_TYPES,
+  HttpError,
+  STREAMED,
+  encodeBody,
+  errorBody,
+  parseJsonObject,
+  readBody,
+  resourceNotFoundBody,
+  type Reply,
+} from './http.ts';
 import { Accounts, Clock, FileStore, loadModels, type UserInfo } from './state.ts';
 import { EventHub } from './sse.ts';
 import { Faults, pathMatches, type Fault, type FaultController } from './faults.ts';
 import { ParamValidator } from './validate.ts';
-import { GenerationQueue, defaultDecide, type DecideFn } from './queue.ts';
+import { GenerationQueue, defaultDecide } from './queue.ts';
 import { FineTuneStore } from './routes-finetunes.ts';
 import { chatRoutes } from './routes-chat.ts';
 import { mediaRoutes } from './routes-media.ts';
@@ -29,7 +39,13 @@ export interface LocalServerOptions {
   costPerGeneration?: number; // default 1 (chat completions cost 0; a chat call with credits <= 0 still fails)
   keepAliveMs?: number; // SSE keep-alive interval, default 15_000
   workerDelayMs?: number; // default 50: how long the queue worker takes for a generation
-  decide?: (g: { generation_id: string; model: string; params: Record<string, unknown>; index: number; namespace: string }) => {
+  decide?: (g: {
+    generation_id: string;
+    model: string;
+    params: Record<string, unknown>;
+    index: number;
+    namespace: string;
+  }) => {
     outcome: 'succeeded' | 'failed' | 'vanish' | 'hold';
     delayMs?: number;
     error?: string;
@@ -52,7 +68,17 @@ export interface LocalServer {
    * the client closed the connection before the whole body was written. `headerNames`: the
    * request's header names, lower case (never their values).
    */
-  requests: Array<{ method: string; path: string; status: number; key?: undefined; bytesSent?: number; closedEarly?: boolean; headerNames?: string[]; headers?: Record<string, string>; requestId?: string }>;
+  requests: Array<{
+    method: string;
+    path: string;
+    status: number;
+    key?: undefined;
+    bytesSent?: number;
+    closedEarly?: boolean;
+    headerNames?: string[];
+    headers?: Record<string, string>;
+    requestId?: string;
+  }>;
   /** Requests matching: method case-insensitive ('*' = any); a string is a path prefix (a trailing '*' is allowed), a RegExp is tested on the path. */
   count(method: string, pathPrefixOrRegExp: string | RegExp): number;
   clock: { now(): number; advance(ms: number): void };
@@ -89,9 +115,15 @@ export async function startServer(options: LocalServerOptions = {}): Promise<Loc
   const hub = new EventHub(options.keepAliveMs ?? 15_000);
   const files = new FileStore(() => baseUrl);
   const validator = new ParamValidator();
-  let queue: GenerationQueue;
   const clock = new Clock(options.now ?? Date.now, () => queue.sweep());
-  queue = new GenerationQueue({ clock, hub, files, validator, decide: (options.decide as DecideFn | undefined) ?? defaultDecide(workerDelayMs), workerDelayMs });
+  const queue = new GenerationQueue({
+    clock,
+    hub,
+    files,
+    validator,
+    decide: options.decide ?? defaultDecide(workerDelayMs),
+    workerDelayMs,
+  });
   const ctx: ServerCtx = {
     models,
     accounts,
@@ -121,7 +153,11 @@ export async function startServer(options: LocalServerOptions = {}): Promise<Loc
   const send = (res: ServerResponse, reply: Reply, slowMs: number | undefined): void => {
     if (res.headersSent || res.destroyed) return;
     const { bytes, contentType } = encodeBody(reply.body);
-    res.writeHead(reply.status, { 'Content-Type': contentType, 'Content-Length': String(bytes.length), ...reply.headers });
+    res.writeHead(reply.status, {
+      'Content-Type': contentType,
+      'Content-Length': String(bytes.length),
+      ...reply.headers,
+    });
     if (slowMs === undefined) {
       res.end(bytes);
       return;
@@ -138,13 +174,21 @@ export async function startServer(options: LocalServerOptions = {}): Promise<Loc
    * chunks as the client reads (backpressure), recording in `entry` how much was written and
    * whether the client closed the connection first.
    */
-  const sendLarge = (res: ServerResponse, entry: LocalServer['requests'][number], total: number, chunked: boolean): void => {
+  const sendLarge = (
+    res: ServerResponse,
+    entry: LocalServer['requests'][number],
+    total: number,
+    chunked: boolean,
+  ): void => {
     const head = Buffer.from('{"model":"large","created":0,"images":[{"b64_json":"');
     const tail = Buffer.from('"}]}');
     const fill = Math.max(0, total - head.length - tail.length);
     entry.status = 200;
     entry.bytesSent = 0;
-    res.writeHead(200, { 'Content-Type': 'application/json', ...(chunked ? {} : { 'Content-Length': String(head.length + fill + tail.length) }) });
+    res.writeHead(200, {
+      'Content-Type': 'application/json',
+      ...(chunked ? {} : { 'Content-Length': String(head.length + fill + tail.length) }),
+    });
     const chunk = Buffer.alloc(65_536, 0x41);
     let left = fill;
     let phase: 'head' | 'fill' | 'tail' | 'done' = 'head';
@@ -206,11 +250,17 @@ export async function startServer(options: LocalServerOptions = {}): Promise<Loc
     const rawUrl = req.url ?? '/';
     const q = rawUrl.indexOf('?');
     const reqPath = q < 0 ? rawUrl : rawUrl.slice(0, q);
-    const entry: LocalServer['requests'][number] = { method, path: reqPath, status: 0, headerNames: Object.keys(req.headers) };
+    const entry: LocalServer['requests'][number] = {
+      method,
+      path: reqPath,
+      status: 0,
+      headerNames: Object.keys(req.headers),
+    };
     requests.push(entry);
     if (options.recordHeaders) {
       entry.headers = {};
-      for (const [k, v] of Object.entries(req.headers)) if (!UNRECORDED_HEADERS.has(k) && v !== undefined) entry.headers[k] = Array.isArray(v) ? v.join(', ') : v;
+      for (const [k, v] of Object.entries(req.headers))
+        if (!UNRECORDED_HEADERS.has(k) && v !== undefined) entry.headers[k] = Array.isArray(v) ? v.join(', ') : v;
     }
     if (options.requestIds) {
       entry.requestId = `req_${requests.length}`;
@@ -222,7 +272,8 @@ export async function startServer(options: LocalServerOptions = {}): Promise<Loc
     if (origin) res.setHeader('Vary', 'Origin');
     res.setHeader('Access-Control-Expose-Headers', CORS_EXPOSE_HEADERS);
     res.on('finish', () => {
-      if (options.log) process.stderr.write(`[local-server] ${method} ${reqPath} ${entry.status} ${Date.now() - started}ms\n`);
+      if (options.log)
+        process.stderr.write(`[local-server] ${method} ${reqPath} ${entry.status} ${Date.now() - started}ms\n`);
     });
     const markStatus = (status: number): void => {
       entry.status = status;
@@ -238,7 +289,8 @@ export async function startServer(options: LocalServerOptions = {}): Promise<Loc
       const asked = req.headers['access-control-request-headers'];
       res.writeHead(204, {
         'Access-Control-Allow-Methods': CORS_ALLOW_METHODS,
-        'Access-Control-Allow-Headers': typeof asked === 'string' && asked.trim() !== '' ? `${CORS_ALLOW_HEADERS}, ${asked}` : CORS_ALLOW_HEADERS,
+        'Access-Control-Allow-Headers':
+          typeof asked === 'string' && asked.trim() !== '' ? `${CORS_ALLOW_HEADERS}, ${asked}` : CORS_ALLOW_HEADERS,
         'Access-Control-Max-Age': CORS_MAX_AGE_SECONDS,
         'Content-Length': '0',
       });
@@ -265,7 +317,8 @@ export async function startServer(options: LocalServerOptions = {}): Promise<Loc
     }
     queue.sweep(); // expiry runs on every request
     if (fault) {
-      const retryAfter: Record<string, string> = fault.retryAfterSeconds !== undefined ? { 'Retry-After': String(fault.retryAfterSeconds) } : {};
+      const retryAfter: Record<string, string> =
+        fault.retryAfterSeconds !== undefined ? { 'Retry-After': String(fault.retryAfterSeconds) } : {};
       switch (fault.kind) {
         case 'hang':
           return; // never answers; close() destroys the socket
@@ -275,31 +328,61 @@ export async function startServer(options: LocalServerOptions = {}): Promise<Loc
         case '500':
           return reply({ status: 500, body: errorBody(ERROR_TYPES[500]!, 'Internal server error') });
         case '503':
-          return reply({ status: 503, body: errorBody(ERROR_TYPES[503]!, 'Service temporarily unavailable'), headers: retryAfter });
+          return reply({
+            status: 503,
+            body: errorBody(ERROR_TYPES[503]!, 'Service temporarily unavailable'),
+            headers: retryAfter,
+          });
         case '404':
           return reply({ status: 404, body: resourceNotFoundBody() });
         case 'invalid-json':
           // Answered without processing the request.
-          return reply({ status: 200, body: Buffer.from('{"generations": [ this is not JSON'), headers: { 'Content-Type': 'application/json' } });
+          return reply({
+            status: 200,
+            body: Buffer.from('{"generations": [ this is not JSON'),
+            headers: { 'Content-Type': 'application/json' },
+          });
         case 'redirect':
-          return reply({ status: fault.status ?? 302, body: Buffer.alloc(0), headers: { Location: fault.location ?? '/elsewhere' } });
+          return reply({
+            status: fault.status ?? 302,
+            body: Buffer.alloc(0),
+            headers: { Location: fault.location ?? '/elsewhere' },
+          });
         case 'echo-key': {
           const auth = String(req.headers.authorization ?? '');
-          return reply({ status: 400, body: errorBody(ERROR_TYPES[400]!, `Bad request; you sent Authorization: ${auth}`), headers: { 'X-Echo-Authorization': auth } });
+          return reply({
+            status: 400,
+            body: errorBody(ERROR_TYPES[400]!, `Bad request; you sent Authorization: ${auth}`),
+            headers: { 'X-Echo-Authorization': auth },
+          });
         }
         case 'echo-key-invalid-json':
-          return reply({ status: 200, body: Buffer.from(`not json: ${String(req.headers.authorization ?? '')}`), headers: { 'Content-Type': 'application/json' } });
+          return reply({
+            status: 200,
+            body: Buffer.from(`not json: ${String(req.headers.authorization ?? '')}`),
+            headers: { 'Content-Type': 'application/json' },
+          });
         case 'echo-key-stream': {
           const auth = String(req.headers.authorization ?? '');
           markStatus(200);
-          res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache', 'X-Echo-Authorization': auth });
-          res.end(`data: ${JSON.stringify({ error: { message: `Upstream rejected Authorization: ${auth}`, type: 'upstream_error' } })}\n\n`);
+          res.writeHead(200, {
+            'Content-Type': 'text/event-stream',
+            'Cache-Control': 'no-cache',
+            'X-Echo-Authorization': auth,
+          });
+          res.end(
+            `data: ${JSON.stringify({ error: { message: `Upstream rejected Authorization: ${auth}`, type: 'upstream_error' } })}\n\n`,
+          );
           return;
         }
         case 'echo-header': {
           const value = String(req.headers[(fault.header ?? 'authorization').toLowerCase()] ?? '');
           const body = Buffer.from(`${'x'.repeat(fault.pad ?? 0)}${value}`);
-          return reply({ status: fault.status ?? 400, body, headers: { 'Content-Type': 'text/plain', 'X-Echo': value } });
+          return reply({
+            status: fault.status ?? 400,
+            body,
+            headers: { 'Content-Type': 'text/plain', 'X-Echo': value },
+          });
         }
         case 'sse-interleaved':
           return sendInterleaved(res, entry, fault.bytes ?? 64 * 1024 * 1024);
@@ -318,7 +401,10 @@ export async function startServer(options: LocalServerOptions = {}): Promise<Loc
       if (!route) {
         const known = ROUTES.some((r) => r.pattern.test(reqPath));
         // Ours: unknown path -> 404, known path with another method -> 405; both with the JSON error body.
-        throw new HttpError(known ? 405 : 404, known ? `Method ${method} is not allowed on ${reqPath}` : `No route for ${method} ${reqPath}`);
+        throw new HttpError(
+          known ? 405 : 404,
+          known ? `Method ${method} is not allowed on ${reqPath}` : `No route for ${method} ${reqPath}`,
+        );
       }
       const match = route.pattern.exec(reqPath)!;
       const params = match.slice(1).map((p) => {
@@ -346,7 +432,9 @@ export async function startServer(options: LocalServerOptions = {}): Promise<Loc
       if (e instanceof HttpError) {
         result = { status: e.status, body: e.body, ...(e.headers ? { headers: e.headers } : {}) };
       } else {
-        process.stderr.write(`[local-server] internal error on ${method} ${reqPath}: ${(e as Error).stack ?? String(e)}\n`);
+        process.stderr.write(
+          `[local-server] internal error on ${method} ${reqPath}: ${(e as Error).stack ?? String(e)}\n`,
+        );
         result = { status: 500, body: errorBody(ERROR_TYPES[500]!, 'Internal server error') };
       }
     }
@@ -355,13 +443,17 @@ export async function startServer(options: LocalServerOptions = {}): Promise<Loc
       return reply({ status: 500, body: errorBody(ERROR_TYPES[500]!, 'Internal server error') });
     }
     // Processed, then answered with an empty, null, huge or doctored body.
-    if (fault?.kind === 'empty-200') return reply({ status: 200, body: Buffer.alloc(0), headers: { 'Content-Type': 'application/json' } });
-    if (fault?.kind === 'null-200') return reply({ status: 200, body: Buffer.from('null'), headers: { 'Content-Type': 'application/json' } });
+    if (fault?.kind === 'empty-200')
+      return reply({ status: 200, body: Buffer.alloc(0), headers: { 'Content-Type': 'application/json' } });
+    if (fault?.kind === 'null-200')
+      return reply({ status: 200, body: Buffer.from('null'), headers: { 'Content-Type': 'application/json' } });
     if (fault?.kind === 'wrong-shape') return reply({ status: 200, body: { unexpected: true } });
-    if (fault?.kind === 'large-body') return sendLarge(res, entry, fault.bytes ?? 64 * 1024 * 1024, fault.chunked === true);
+    if (fault?.kind === 'large-body')
+      return sendLarge(res, entry, fault.bytes ?? 64 * 1024 * 1024, fault.chunked === true);
     if (fault?.kind === 'duplicate-ids' && result.status === 200) {
       const gens = (result.body as { generations?: unknown[] }).generations;
-      if (Array.isArray(gens) && gens.length > 0) result = { ...result, body: { ...(result.body as object), generations: [...gens, gens[0]] } };
+      if (Array.isArray(gens) && gens.length > 0)
+        result = { ...result, body: { ...(result.body as object), generations: [...gens, gens[0]] } };
     }
     reply(result, fault?.kind === 'slow-body' ? (fault.delayMs ?? SLOW_BODY_DEFAULT_MS) : undefined);
   };
@@ -399,7 +491,11 @@ export async function startServer(options: LocalServerOptions = {}): Promise<Loc
     requests,
     count(m, p) {
       const want = m.toUpperCase();
-      return requests.filter((r) => (want === '*' || r.method === want) && (typeof p === 'string' ? r.path.startsWith(p.replace(/\*$/, '')) : pathMatches(p, r.path))).length;
+      return requests.filter(
+        (r) =>
+          (want === '*' || r.method === want) &&
+          (typeof p === 'string' ? r.path.startsWith(p.replace(/\*$/, '')) : pathMatches(p, r.path)),
+      ).length;
     },
     clock: { now: () => clock.now(), advance: (ms) => clock.advance(ms) },
     emit: (user, event, data) => void hub.emit(user, event, data),

@@ -38,7 +38,11 @@ export function promptText(params: Record<string, unknown>): string | undefined 
   if (typeof params.prompt === 'string') return params.prompt;
   if (Array.isArray(params.multi_prompt)) {
     return params.multi_prompt
-      .map((s) => (s !== null && typeof s === 'object' && typeof (s as { prompt?: unknown }).prompt === 'string' ? (s as { prompt: string }).prompt : ''))
+      .map((s) =>
+        s !== null && typeof s === 'object' && typeof (s as { prompt?: unknown }).prompt === 'string'
+          ? (s as { prompt: string }).prompt
+          : '',
+      )
       .join(' ');
   }
   return undefined;
@@ -48,7 +52,8 @@ export function promptText(params: Record<string, unknown>): string | undefined 
 export function defaultDecide(workerDelayMs: number): DecideFn {
   return (g) => {
     const p = promptText(g.params) ?? '';
-    if (p.includes('[fail]')) return { outcome: 'failed', delayMs: workerDelayMs, error: 'Generation failed: the model returned an error' };
+    if (p.includes('[fail]'))
+      return { outcome: 'failed', delayMs: workerDelayMs, error: 'Generation failed: the model returned an error' };
     if (p.includes('[vanish]')) return { outcome: 'vanish', delayMs: workerDelayMs };
     if (p.includes('[hold]')) return { outcome: 'hold' };
     return { outcome: 'succeeded', delayMs: workerDelayMs };
@@ -69,7 +74,14 @@ export class GenerationQueue {
     },
   ) {}
 
-  enqueue(user: string, namespace: string, model: ModelRecord, mediaType: 'image' | 'video', params: Record<string, unknown>, n: number): string[] {
+  enqueue(
+    user: string,
+    namespace: string,
+    model: ModelRecord,
+    mediaType: 'image' | 'video',
+    params: Record<string, unknown>,
+    n: number,
+  ): string[] {
     const ids: string[] = [];
     const nowMs = this.deps.clock.now();
     for (let index = 0; index < n; index++) {
@@ -83,7 +95,8 @@ export class GenerationQueue {
         media_type: mediaType,
         enqueued_at: Math.floor(nowMs / 1000),
       };
-      for (const f of ['seed', 'aspect_ratio', 'duration'] as const) if (params[f] !== undefined) resource[f] = params[f];
+      for (const f of ['seed', 'aspect_ratio', 'duration'] as const)
+        if (params[f] !== undefined) resource[f] = params[f];
       const gen: Gen = { resource, enqueuedMs: nowMs, namespace, user, model, params, mediaType };
       this.gens.set(generation_id, gen);
       ids.push(generation_id);
@@ -109,7 +122,9 @@ export class GenerationQueue {
   }
 
   list(namespace: string, model?: string): Array<Record<string, unknown>> {
-    return [...this.gens.values()].filter((g) => g.namespace === namespace && (model === undefined || g.model.id === model)).map((g) => ({ ...g.resource }));
+    return [...this.gens.values()]
+      .filter((g) => g.namespace === namespace && (model === undefined || g.model.id === model))
+      .map((g) => ({ ...g.resource }));
   }
 
   /** Test hook: every processing generation, with its namespace. */
@@ -130,19 +145,40 @@ export class GenerationQueue {
     if (outcome === 'vanish') return;
     if (outcome === 'succeeded') {
       // The real service validates model parameters when the generation runs: invalid ones fail it.
-      const kind: MediaKind = g.mediaType === 'video' ? 'videos.generate' : g.model.endpoint === '/images/generate' ? 'images.generate' : 'images.edit';
+      const kind: MediaKind =
+        g.mediaType === 'video'
+          ? 'videos.generate'
+          : g.model.endpoint === '/images/generate'
+            ? 'images.generate'
+            : 'images.edit';
       try {
         this.deps.validator.check(g.model, kind, g.params, ['num_generations']);
       } catch (e) {
         if (!(e instanceof HttpError)) throw e;
-        this.deps.hub.emit(g.user, COMPLETED_EVENT, { generation_id: id, status: 'failed', media_type: g.mediaType, error: e.message });
+        this.deps.hub.emit(g.user, COMPLETED_EVENT, {
+          generation_id: id,
+          status: 'failed',
+          media_type: g.mediaType,
+          error: e.message,
+        });
         return;
       }
       const url = this.deps.files.create(g.namespace, g.mediaType);
-      this.deps.hub.emit(g.user, COMPLETED_EVENT, { generation_id: id, status: 'succeeded', media_type: g.mediaType, model: g.model.id, url });
+      this.deps.hub.emit(g.user, COMPLETED_EVENT, {
+        generation_id: id,
+        status: 'succeeded',
+        media_type: g.mediaType,
+        model: g.model.id,
+        url,
+      });
       return;
     }
-    this.deps.hub.emit(g.user, COMPLETED_EVENT, { generation_id: id, status: 'failed', media_type: g.mediaType, error: error ?? 'Generation failed' });
+    this.deps.hub.emit(g.user, COMPLETED_EVENT, {
+      generation_id: id,
+      status: 'failed',
+      media_type: g.mediaType,
+      error: error ?? 'Generation failed',
+    });
   }
 
   /** Expiry: generations older than 24 h (by the clock) are removed with no event. */

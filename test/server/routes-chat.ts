@@ -42,7 +42,8 @@ function sampleOf(schema: unknown, text: string, depth = 0): unknown {
   if (type === 'array') return depth > 4 ? [] : [sampleOf(s.items, text, depth + 1)];
   if (type === 'object' || isObject(s.properties)) {
     const out: Record<string, unknown> = {};
-    if (depth <= 4 && isObject(s.properties)) for (const [k, v] of Object.entries(s.properties)) out[k] = sampleOf(v, text, depth + 1);
+    if (depth <= 4 && isObject(s.properties))
+      for (const [k, v] of Object.entries(s.properties)) out[k] = sampleOf(v, text, depth + 1);
     return out;
   }
   return null;
@@ -77,13 +78,19 @@ async function chatCompletions(s: ServerCtx, r: RequestCtx): Promise<HandlerResu
   if (!model) throw new HttpError(404, `Model not found: ${body.model}`);
   if (!isChatModel(model)) {
     // Ours: the description shows no message for a non-chat model on this endpoint.
-    throw badRequest(`Model ${model.id} is not a chat model (endpoint ${model.endpoint ?? 'unknown'}, output ${model.output.join(', ') || 'unknown'})`);
+    throw badRequest(
+      `Model ${model.id} is not a chat model (endpoint ${model.endpoint ?? 'unknown'}, output ${model.output.join(', ') || 'unknown'})`,
+    );
   }
   const messages = body.messages;
   if (!Array.isArray(messages) || messages.length === 0) throw badRequest('Messages array cannot be empty');
   checkChatMessages(messages); // ours: unknown roles and malformed messages are a 400
   // Ours: temperature outside the description's 0..2 range is a 400.
-  if (body.temperature !== undefined && body.temperature !== null && (typeof body.temperature !== 'number' || body.temperature < 0 || body.temperature > 2)) {
+  if (
+    body.temperature !== undefined &&
+    body.temperature !== null &&
+    (typeof body.temperature !== 'number' || body.temperature < 0 || body.temperature > 2)
+  ) {
     throw badRequest('temperature must be a number between 0 and 2');
   }
   const namespace = s.accounts.namespaceFor(r.user, body.target_namespace);
@@ -91,7 +98,9 @@ async function chatCompletions(s: ServerCtx, r: RequestCtx): Promise<HandlerResu
 
   const lastUser = [...messages].reverse().find((m) => isObject(m) && m.role === 'user');
   const userText = isObject(lastUser) ? contentText(lastUser.content) : '';
-  const digest = createHash('sha256').update(JSON.stringify({ model: model.id, messages })).digest('hex');
+  const digest = createHash('sha256')
+    .update(JSON.stringify({ model: model.id, messages }))
+    .digest('hex');
   const id = `chatcmpl-${digest.slice(0, 24)}`;
   const created = s.clock.seconds();
 
@@ -99,19 +108,26 @@ async function chatCompletions(s: ServerCtx, r: RequestCtx): Promise<HandlerResu
   const answeringTools = last.role === 'tool';
   // The tool results since the last assistant message, in order.
   const results: string[] = [];
-  for (let i = messages.length - 1; i >= 0 && (messages[i] as Record<string, unknown>).role === 'tool'; i--) results.unshift(contentText((messages[i] as Record<string, unknown>).content));
+  for (let i = messages.length - 1; i >= 0 && (messages[i] as Record<string, unknown>).role === 'tool'; i--)
+    results.unshift(contentText((messages[i] as Record<string, unknown>).content));
 
   // Tool calling: with a non-empty `tools` (and tool_choice not "none"), call the first tool, or the one
   // tool_choice names, unless the last message is already a tool result.
   const tools = Array.isArray(body.tools) ? body.tools.filter(isObject) : [];
   let toolCall: ToolCall | undefined;
   if (tools.length > 0 && body.tool_choice !== 'none' && !answeringTools) {
-    const chosen = isObject(body.tool_choice) && isObject(body.tool_choice.function) ? body.tool_choice.function.name : undefined;
+    const chosen =
+      isObject(body.tool_choice) && isObject(body.tool_choice.function) ? body.tool_choice.function.name : undefined;
     const tool = tools.find((t) => isObject(t.function) && t.function.name === chosen) ?? tools[0]!;
     const fn = isObject(tool.function) ? tool.function : {};
     const name = typeof chosen === 'string' ? chosen : typeof fn.name === 'string' ? fn.name : 'tool';
     const args = sampleOf(isObject(fn.parameters) ? fn.parameters : { type: 'object' }, userText);
-    toolCall = { index: 0, id: `call_${digest.slice(24, 48)}`, type: 'function', function: { name, arguments: JSON.stringify(isObject(args) ? args : {}) } };
+    toolCall = {
+      index: 0,
+      id: `call_${digest.slice(24, 48)}`,
+      type: 'function',
+      function: { name, arguments: JSON.stringify(isObject(args) ? args : {}) },
+    };
   }
 
   const echo = answeringTools ? `Tool results: ${results.join(' | ')}` : `Echo: ${userText}`;
@@ -119,9 +135,16 @@ async function chatCompletions(s: ServerCtx, r: RequestCtx): Promise<HandlerResu
   const jsonMode = format !== undefined && (format.type === 'json_object' || format.type === 'json_schema');
   const text = jsonMode ? jsonContent(format, echo) : echo;
 
-  const promptTokens = messages.reduce((n: number, m) => n + (isObject(m) ? words(contentText(m.content)).length : 0), 0);
+  const promptTokens = messages.reduce(
+    (n: number, m) => n + (isObject(m) ? words(contentText(m.content)).length : 0),
+    0,
+  );
   const completionTokens = toolCall ? words(toolCall.function.arguments).length + 1 : words(text).length;
-  const usage = { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens };
+  const usage = {
+    prompt_tokens: promptTokens,
+    completion_tokens: completionTokens,
+    total_tokens: promptTokens + completionTokens,
+  };
 
   if (body.stream === true) {
     const res = r.res;
@@ -133,12 +156,22 @@ async function chatCompletions(s: ServerCtx, r: RequestCtx): Promise<HandlerResu
     if (toolCall) {
       // The first fragment names the call; the arguments follow in pieces of 6 characters; the last chunk ends it.
       const { index, id: callId, type, function: f } = toolCall;
-      out += chunk({ role: 'assistant', content: null, tool_calls: [{ index, id: callId, type, function: { name: f.name, arguments: '' } }] }, null);
-      for (const piece of pieces(f.arguments, 6)) out += chunk({ tool_calls: [{ index, function: { arguments: piece } }] }, null);
+      out += chunk(
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [{ index, id: callId, type, function: { name: f.name, arguments: '' } }],
+        },
+        null,
+      );
+      for (const piece of pieces(f.arguments, 6))
+        out += chunk({ tool_calls: [{ index, function: { arguments: piece } }] }, null);
       out += chunk({}, 'tool_calls');
     } else if (jsonMode) {
       // JSON in pieces of 8 characters (whitespace kept as it is), then a final empty delta with `stop`.
-      pieces(text, 8).forEach((p, i) => (out += chunk(i === 0 ? { role: 'assistant', content: p } : { content: p }, null)));
+      pieces(text, 8).forEach(
+        (p, i) => (out += chunk(i === 0 ? { role: 'assistant', content: p } : { content: p }, null)),
+      );
       out += chunk({}, 'stop');
     } else {
       // One word per chunk (with its trailing space, so the deltas concatenate to the full content);
@@ -146,7 +179,10 @@ async function chatCompletions(s: ServerCtx, r: RequestCtx): Promise<HandlerResu
       const ws = words(text);
       ws.forEach((w, i) => {
         const lastWord = i === ws.length - 1;
-        out += chunk(i === 0 ? { role: 'assistant', content: lastWord ? w : `${w} ` } : { content: lastWord ? w : `${w} ` }, lastWord ? 'stop' : null);
+        out += chunk(
+          i === 0 ? { role: 'assistant', content: lastWord ? w : `${w} ` } : { content: lastWord ? w : `${w} ` },
+          lastWord ? 'stop' : null,
+        );
       });
     }
     if (isObject(body.stream_options) && body.stream_options.include_usage === true) {
@@ -157,7 +193,9 @@ async function chatCompletions(s: ServerCtx, r: RequestCtx): Promise<HandlerResu
     return STREAMED;
   }
 
-  const message = toolCall ? { role: 'assistant', content: null, tool_calls: [toolCall] } : { role: 'assistant', content: text };
+  const message = toolCall
+    ? { role: 'assistant', content: null, tool_calls: [toolCall] }
+    : { role: 'assistant', content: text };
   return json(200, {
     id,
     object: 'chat.completion',
@@ -168,4 +206,6 @@ async function chatCompletions(s: ServerCtx, r: RequestCtx): Promise<HandlerResu
   });
 }
 
-export const chatRoutes: Route[] = [{ method: 'POST', pattern: /^\/api\/ai\/chat\/completions$/, handler: chatCompletions }];
+export const chatRoutes: Route[] = [
+  { method: 'POST', pattern: /^\/api\/ai\/chat\/completions$/, handler: chatCompletions },
+];

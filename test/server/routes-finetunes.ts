@@ -28,7 +28,14 @@ function defaultSamples(st: ScriptType): Array<Record<string, unknown>> {
   const prompts = ['a photo of a red fox in the snow', 'a watercolor painting of a lighthouse'];
   return prompts.map((prompt, i) => {
     if (st === 'image_editing') return { ctrl_img_url: `https://example.com/samples/control-${i + 1}.png`, prompt };
-    if (st === 'multi_image_editing') return { ctrl_img_urls: [`https://example.com/samples/control-${i + 1}a.png`, `https://example.com/samples/control-${i + 1}b.png`], prompt };
+    if (st === 'multi_image_editing')
+      return {
+        ctrl_img_urls: [
+          `https://example.com/samples/control-${i + 1}a.png`,
+          `https://example.com/samples/control-${i + 1}b.png`,
+        ],
+        prompt,
+      };
     return { prompt };
   });
 }
@@ -83,7 +90,11 @@ export function paramSpecs(st: ScriptType): Record<string, ParamSpec> {
   if (st === 'image_editing') specs.cache_text_embeddings = { type: 'boolean', default: false };
   if (st === 'image_to_video') specs.num_frames = { type: 'integer', default: 81, min: 1 };
   specs.steps = { type: 'integer', default: st === 'image_generation' ? 2000 : 3000, min: 1 };
-  specs.timestep_type = { type: 'string', enum: ['weighted', 'sigmoid', 'linear'], default: st === 'image_generation' ? 'sigmoid' : 'weighted' };
+  specs.timestep_type = {
+    type: 'string',
+    enum: ['weighted', 'sigmoid', 'linear'],
+    default: st === 'image_generation' ? 'sigmoid' : 'weighted',
+  };
   // image_to_video: use_lora is accepted but has no default (the description: "present, default omitted").
   specs.use_lora = st === 'image_to_video' ? { type: 'boolean' } : { type: 'boolean', default: true };
   specs.samples = { type: 'samples', default: defaultSamples(st) };
@@ -93,9 +104,14 @@ export function paramSpecs(st: ScriptType): Record<string, ParamSpec> {
 function checkSample(st: ScriptType, v: unknown): boolean {
   if (!isObject(v) || typeof v.prompt !== 'string') return false;
   const keys = Object.keys(v);
-  if (st === 'image_editing') return typeof v.ctrl_img_url === 'string' && keys.every((k) => k === 'prompt' || k === 'ctrl_img_url');
+  if (st === 'image_editing')
+    return typeof v.ctrl_img_url === 'string' && keys.every((k) => k === 'prompt' || k === 'ctrl_img_url');
   if (st === 'multi_image_editing') {
-    return Array.isArray(v.ctrl_img_urls) && v.ctrl_img_urls.every((u) => typeof u === 'string') && keys.every((k) => k === 'prompt' || k === 'ctrl_img_urls');
+    return (
+      Array.isArray(v.ctrl_img_urls) &&
+      v.ctrl_img_urls.every((u) => typeof u === 'string') &&
+      keys.every((k) => k === 'prompt' || k === 'ctrl_img_urls')
+    );
   }
   return keys.every((k) => k === 'prompt');
 }
@@ -113,7 +129,10 @@ const TYPE_WORDS: Record<ParamType, string> = {
 export function validateTrainingParams(st: ScriptType, params: Record<string, unknown>): Record<string, unknown> {
   const specs = paramSpecs(st);
   for (const key of Object.keys(params)) {
-    if (!(key in specs)) throw badRequest(`Unknown training parameter '${key}' for script_type ${st}; allowed: ${Object.keys(specs).join(', ')}`);
+    if (!(key in specs))
+      throw badRequest(
+        `Unknown training parameter '${key}' for script_type ${st}; allowed: ${Object.keys(specs).join(', ')}`,
+      );
   }
   const out: Record<string, unknown> = {};
   for (const [key, spec] of Object.entries(specs)) {
@@ -136,9 +155,12 @@ export function validateTrainingParams(st: ScriptType, params: Record<string, un
                 ? Array.isArray(v) && v.every((x) => typeof x === 'string')
                 : Array.isArray(v) && v.every((x) => checkSample(st, x));
     if (!ok) throw badRequest(`training_params.${key} must be ${TYPE_WORDS[spec.type]}`);
-    if (spec.required && spec.type === 'string' && (v as string).trim() === '') throw badRequest(`training_params.${key} must not be empty`);
-    if (spec.min !== undefined && (v as number) < spec.min) throw badRequest(`training_params.${key} must be >= ${spec.min} (got ${String(v)})`);
-    if (spec.enum && !spec.enum.includes(v as string)) throw badRequest(`training_params.${key} must be one of ${spec.enum.join(', ')}`);
+    if (spec.required && spec.type === 'string' && (v as string).trim() === '')
+      throw badRequest(`training_params.${key} must not be empty`);
+    if (spec.min !== undefined && (v as number) < spec.min)
+      throw badRequest(`training_params.${key} must be >= ${spec.min} (got ${String(v)})`);
+    if (spec.enum && !spec.enum.includes(v as string))
+      throw badRequest(`training_params.${key} must be one of ${spec.enum.join(', ')}`);
     out[key] = v;
   }
   return out;
@@ -182,7 +204,14 @@ async function create(s: ServerCtx, r: RequestCtx, [ns, repo]: string[]): Promis
   const st = script_type as ScriptType;
   const filled = validateTrainingParams(st, training_params);
   // Ours: base model names are omitted by the description, so any non-empty base_model is accepted.
-  const ft: FineTune = { id: `ft_${randomUUID().replace(/-/g, '').slice(0, 20)}`, status: 'created', resource, base_model, script_type: st, training_params: filled };
+  const ft: FineTune = {
+    id: `ft_${randomUUID().replace(/-/g, '').slice(0, 20)}`,
+    status: 'created',
+    resource,
+    base_model,
+    script_type: st,
+    training_params: filled,
+  };
   s.fineTunes.add(namespace, repo!, ft);
   // The response body is not shown by the description; ours: {fine_tune: {...}} like tokenize's wrapped object.
   return json(200, { fine_tune: structuredClone(ft) });

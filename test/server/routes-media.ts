@@ -20,7 +20,9 @@ function mediaEndpoint(kind: MediaKind) {
     const model = lookupModel(s, body.model);
     if (mediaTypeOf(model) !== wanted) {
       // Ours (not shown): 400 naming the model and what it produces.
-      throw badRequest(`Model ${model.id} does not produce ${wanted} output (output: ${model.output.join(', ') || 'unknown'}), so it cannot be used with /api/ai/${kind.replace('.', '/')}`);
+      throw badRequest(
+        `Model ${model.id} does not produce ${wanted} output (output: ${model.output.join(', ') || 'unknown'}), so it cannot be used with /api/ai/${kind.replace('.', '/')}`,
+      );
     }
     const namespace = s.accounts.namespaceFor(r.user, body.target_namespace);
     const format = body.response_format ?? 'url';
@@ -28,8 +30,15 @@ function mediaEndpoint(kind: MediaKind) {
     if (format !== 'url' && format !== 'b64_json') throw badRequest(`response_format must be 'url' or 'b64_json'`);
     s.validator.check(model, kind, body);
     s.accounts.charge(namespace, s.costPerGeneration);
-    const item = format === 'b64_json' ? { b64_json: FILE_BYTES[wanted].toString('base64') } : { url: s.files.create(namespace, wanted) };
-    return json(200, { model: model.id, created: s.clock.seconds(), [wanted === 'image' ? 'images' : 'videos']: [item] });
+    const item =
+      format === 'b64_json'
+        ? { b64_json: FILE_BYTES[wanted].toString('base64') }
+        : { url: s.files.create(namespace, wanted) };
+    return json(200, {
+      model: model.id,
+      created: s.clock.seconds(),
+      [wanted === 'image' ? 'images' : 'videos']: [item],
+    });
   };
 }
 
@@ -43,7 +52,11 @@ function modelDetails(s: ServerCtx, _r: RequestCtx, [id]: string[]): HandlerResu
 function file(s: ServerCtx, r: RequestCtx): HandlerResult {
   const media = s.files.get(r.path);
   if (!media) throw resourceNotFound();
-  return { status: 200, body: FILE_BYTES[media], headers: { 'Content-Type': media === 'image' ? 'image/png' : 'video/mp4' } };
+  return {
+    status: 200,
+    body: FILE_BYTES[media],
+    headers: { 'Content-Type': media === 'image' ? 'image/png' : 'video/mp4' },
+  };
 }
 
 export const mediaRoutes: Route[] = [

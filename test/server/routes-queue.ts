@@ -21,7 +21,11 @@ async function enqueue(s: ServerCtx, r: RequestCtx): Promise<HandlerResult> {
   const ids = s.queue.enqueue(r.user.user, namespace, model, media, params, n);
   if (s.unrelatedEvents) {
     // Ours (payloads of other event types are not shown): an unrelated deployment event, so clients must filter.
-    s.hub.emit(r.user.user, 'deployment_updated', { deployment_id: `dep_${randomUUID().slice(0, 8)}`, status: 'running', model: model.id });
+    s.hub.emit(r.user.user, 'deployment_updated', {
+      deployment_id: `dep_${randomUUID().slice(0, 8)}`,
+      status: 'running',
+      model: model.id,
+    });
   }
   return json(200, { generations: ids.map((generation_id) => ({ generation_id, status: 'processing' })) });
 }

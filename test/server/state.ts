@@ -28,13 +28,16 @@ export async function loadModels(dir: string): Promise<Map<string, ModelRecord>>
       try {
         data = JSON.parse(bytes.toString('utf8'));
       } catch (e) {
-        throw new Error(`local server: ${path.join(dir, name)} is not valid JSON: ${(e as Error).message}`);
+        throw new Error(`local server: ${path.join(dir, name)} is not valid JSON: ${(e as Error).message}`, {
+          cause: e,
+        });
       }
       if (!isObject(data)) throw new Error(`local server: ${path.join(dir, name)} is not a JSON object`);
       const id = name.slice(0, -'.json'.length);
       const rawSchema = 'request_schema' in data ? data.request_schema : data.json_request_schema;
       const caps = isObject(data.capabilities) ? data.capabilities : {};
-      const list = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
+      const list = (v: unknown): string[] =>
+        Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
       models.set(id, {
         id,
         bytes,
@@ -105,7 +108,8 @@ export class Accounts {
   namespaceFor(u: UserInfo, requested: unknown, field = 'target_namespace'): string {
     if (requested === undefined || requested === null || requested === '') return u.user;
     if (typeof requested !== 'string') throw new HttpError(400, `${field} must be a string`);
-    if (!this.canAccess(u, requested)) throw new HttpError(403, `User ${u.user} is not allowed to act in namespace ${requested}`);
+    if (!this.canAccess(u, requested))
+      throw new HttpError(403, `User ${u.user} is not allowed to act in namespace ${requested}`);
     return requested;
   }
 

@@ -58,7 +58,10 @@ export class ParamValidator {
         throw new HttpError(422, `${MODEL_ERROR_PREFIX}Value error, Cannot provide both 'prompt' and 'multi_prompt'.`);
       }
       if (!hasPrompt && !hasMulti) {
-        throw new HttpError(422, `${MODEL_ERROR_PREFIX}Value error, Either 'prompt' or 'multi_prompt' must be provided.`);
+        throw new HttpError(
+          422,
+          `${MODEL_ERROR_PREFIX}Value error, Either 'prompt' or 'multi_prompt' must be provided.`,
+        );
       }
       usesMultiPrompt = hasMulti && !(props !== null && 'multi_prompt' in props);
       if (usesMultiPrompt) checkMultiPrompt(body.multi_prompt);
@@ -66,7 +69,12 @@ export class ParamValidator {
 
     if (kind === 'images.edit') {
       const img = body.input_image;
-      const urls = typeof img === 'string' ? [img] : Array.isArray(img) ? img.filter((x): x is string => typeof x === 'string') : [];
+      const urls =
+        typeof img === 'string'
+          ? [img]
+          : Array.isArray(img)
+            ? img.filter((x): x is string => typeof x === 'string')
+            : [];
       for (const url of urls) {
         // Never fetched: the server has no network. The message follows the description ("403 Forbidden client error").
         if (isUnfetchable(url)) throw new HttpError(400, `Client error '403 Forbidden' for url '${url}'`);
@@ -93,7 +101,8 @@ export class ParamValidator {
     if (!fn) {
       const schema: Record<string, unknown> = structuredClone(model.schema ?? {});
       if (!('additionalProperties' in schema)) schema.additionalProperties = false;
-      if (withoutPrompt && Array.isArray(schema.required)) schema.required = schema.required.filter((r) => r !== 'prompt');
+      if (withoutPrompt && Array.isArray(schema.required))
+        schema.required = schema.required.filter((r) => r !== 'prompt');
       delete schema.$id;
       fn = this.ajv.compile(schema);
       this.cache.set(key, fn);
@@ -106,7 +115,13 @@ function checkMultiPrompt(v: unknown): void {
   const ok =
     Array.isArray(v) &&
     v.length > 0 &&
-    v.every((s) => isObject(s) && typeof s.prompt === 'string' && Number.isInteger(s.duration) && Object.keys(s).every((k) => k === 'prompt' || k === 'duration'));
+    v.every(
+      (s) =>
+        isObject(s) &&
+        typeof s.prompt === 'string' &&
+        Number.isInteger(s.duration) &&
+        Object.keys(s).every((k) => k === 'prompt' || k === 'duration'),
+    );
   if (!ok) {
     throw new HttpError(
       422,
@@ -149,10 +164,14 @@ export function checkChatMessages(messages: unknown[]): void {
     if (!isObject(m)) throw new HttpError(400, `messages[${i}] must be an object`);
     const role = m.role;
     if (typeof role !== 'string' || !(CHAT_ROLES as readonly string[]).includes(role)) {
-      throw new HttpError(400, `messages[${i}].role: unknown role ${JSON.stringify(role)} (expected one of ${CHAT_ROLES.join(', ')})`);
+      throw new HttpError(
+        400,
+        `messages[${i}].role: unknown role ${JSON.stringify(role)} (expected one of ${CHAT_ROLES.join(', ')})`,
+      );
     }
     const c = m.content;
-    const contentOk = typeof c === 'string' || Array.isArray(c) || (role === 'assistant' && (c === null || c === undefined));
+    const contentOk =
+      typeof c === 'string' || Array.isArray(c) || (role === 'assistant' && (c === null || c === undefined));
     if (!contentOk) throw new HttpError(400, `messages[${i}].content must be a string or an array of content parts`);
     if (role === 'tool' && (typeof m.tool_call_id !== 'string' || m.tool_call_id === '')) {
       throw new HttpError(400, `messages[${i}].tool_call_id is required on a tool message`);

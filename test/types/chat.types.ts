@@ -19,7 +19,10 @@ import {
   type VideoParams,
 } from 'oxen-inference-sdk';
 import { claudeSonnet45CreateChatCompletion } from 'oxen-inference-sdk/models/claude-sonnet-4-5';
-import { bytedanceSeedance20TextToVideoEnqueue, bytedanceSeedance20TextToVideoGenerateVideo } from 'oxen-inference-sdk/models/bytedance-seedance-2-0-text-to-video';
+import {
+  bytedanceSeedance20TextToVideoEnqueue,
+  bytedanceSeedance20TextToVideoGenerateVideo,
+} from 'oxen-inference-sdk/models/bytedance-seedance-2-0-text-to-video';
 
 declare const client: Client;
 declare const runtime: boolean;
@@ -27,15 +30,40 @@ declare const runtime: boolean;
 export async function roundTrip(): Promise<string | null> {
   const messages: ChatMessage[] = [
     { role: 'system', content: 'be brief', name: 'rules' },
-    { role: 'user', content: [{ type: 'text', text: 'what is this?' }, { type: 'image_url', image_url: { url: 'https://example.com/a.png', detail: 'low' } }, { type: 'video_url', video_url: { url: 'https://example.com/a.mp4' } }] },
+    {
+      role: 'user',
+      content: [
+        { type: 'text', text: 'what is this?' },
+        { type: 'image_url', image_url: { url: 'https://example.com/a.png', detail: 'low' } },
+        { type: 'video_url', video_url: { url: 'https://example.com/a.mp4' } },
+      ],
+    },
   ];
   const tools = [{ type: 'function' as const, function: { name: 'get_weather', parameters: { type: 'object' } } }];
-  const first = await client.chat.completions.create({ model: 'gpt-4o-mini', messages, tools, tool_choice: 'auto', stop: ['\n'], seed: 1, n: 1, user: 'u', logprobs: true, top_logprobs: 2, max_completion_tokens: 10, parallel_tool_calls: false });
+  const first = await client.chat.completions.create({
+    model: 'gpt-4o-mini',
+    messages,
+    tools,
+    tool_choice: 'auto',
+    stop: ['\n'],
+    seed: 1,
+    n: 1,
+    user: 'u',
+    logprobs: true,
+    top_logprobs: 2,
+    max_completion_tokens: 10,
+    parallel_tool_calls: false,
+  });
   expectTypeOf(first).toEqualTypeOf<ChatCompletion>();
   const message = first.choices[0]!.message;
   messages.push(message); // the response's message goes back as it came
-  for (const call of message.tool_calls ?? []) messages.push({ role: 'tool', tool_call_id: call.id, content: '{"temp":21}' });
-  messages.push({ role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'f', arguments: '{}' } }] });
+  for (const call of message.tool_calls ?? [])
+    messages.push({ role: 'tool', tool_call_id: call.id, content: '{"temp":21}' });
+  messages.push({
+    role: 'assistant',
+    content: null,
+    tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'f', arguments: '{}' } }],
+  });
   // @ts-expect-error a tool message answers a tool_call_id
   messages.push({ role: 'tool', content: 'x' });
   // @ts-expect-error unknown role
@@ -49,7 +77,12 @@ export async function roundTrip(): Promise<string | null> {
 }
 
 export async function streams(): Promise<void> {
-  const stream = await client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }], stream: true, stream_options: { include_usage: true } });
+  const stream = await client.chat.completions.create({
+    model: 'gpt-4o-mini',
+    messages: [{ role: 'user', content: 'hi' }],
+    stream: true,
+    stream_options: { include_usage: true },
+  });
   expectTypeOf(stream).toEqualTypeOf<ChatCompletionStream>();
   for await (const chunk of stream) {
     const call = chunk.choices[0]?.delta.tool_calls?.[0];
@@ -69,12 +102,22 @@ export async function streams(): Promise<void> {
 export async function chatModelParams(): Promise<void> {
   const body: ClaudeSonnet45Params = { messages: [{ role: 'user', content: 'hi' }], max_tokens: 100 };
   expectTypeOf(await claudeSonnet45CreateChatCompletion(client, body)).toEqualTypeOf<ChatCompletion>();
-  expectTypeOf(await client.chat.completions.create({ model: 'claude-sonnet-4-5', ...body })).toEqualTypeOf<ChatCompletion>();
-  expectTypeOf(await client.chat.completions.create({ model: 'claude-sonnet-4-5', ...body, stream: true })).toEqualTypeOf<ChatCompletionStream>();
-  expectTypeOf(await client.chat.completions.create({ model: 'claude-sonnet-4-5', ...body, stream: false })).toEqualTypeOf<ChatCompletion>();
+  expectTypeOf(
+    await client.chat.completions.create({ model: 'claude-sonnet-4-5', ...body }),
+  ).toEqualTypeOf<ChatCompletion>();
+  expectTypeOf(
+    await client.chat.completions.create({ model: 'claude-sonnet-4-5', ...body, stream: true }),
+  ).toEqualTypeOf<ChatCompletionStream>();
+  expectTypeOf(
+    await client.chat.completions.create({ model: 'claude-sonnet-4-5', ...body, stream: false }),
+  ).toEqualTypeOf<ChatCompletion>();
   const explicit: Gpt4oMiniParams = { messages: [{ role: 'user', content: 'hi' }], stream: false };
-  expectTypeOf(await client.chat.completions.create({ model: 'gpt-4o-mini', ...explicit })).toEqualTypeOf<ChatCompletion>();
-  expectTypeOf(await client.chat.completions.create({ model: 'gpt-4o-mini', ...body, stream: runtime })).toEqualTypeOf<ChatCompletion | ChatCompletionStream>();
+  expectTypeOf(
+    await client.chat.completions.create({ model: 'gpt-4o-mini', ...explicit }),
+  ).toEqualTypeOf<ChatCompletion>();
+  expectTypeOf(await client.chat.completions.create({ model: 'gpt-4o-mini', ...body, stream: runtime })).toEqualTypeOf<
+    ChatCompletion | ChatCompletionStream
+  >();
   // @ts-expect-error a model's own function does not stream
   await claudeSonnet45CreateChatCompletion(client, { ...body, stream: true });
   // @ts-expect-error stop is a string or an array of strings
@@ -83,18 +126,41 @@ export async function chatModelParams(): Promise<void> {
 
 export async function videos(): Promise<void> {
   await client.videos.generate({ model: 'bytedance-seedance-2-0-text-to-video', prompt: 'a fox' });
-  await client.videos.generate({ model: 'bytedance-seedance-2-0-text-to-video', multi_prompt: [{ prompt: 'a fox', duration: 3 }, { prompt: 'runs', duration: 2 }], resolution: '720p' });
-  const b64 = await client.videos.generate({ model: 'bytedance-seedance-2-0-text-to-video', multi_prompt: [{ prompt: 'a fox', duration: 3 }], response_format: 'b64_json' });
+  await client.videos.generate({
+    model: 'bytedance-seedance-2-0-text-to-video',
+    multi_prompt: [
+      { prompt: 'a fox', duration: 3 },
+      { prompt: 'runs', duration: 2 },
+    ],
+    resolution: '720p',
+  });
+  const b64 = await client.videos.generate({
+    model: 'bytedance-seedance-2-0-text-to-video',
+    multi_prompt: [{ prompt: 'a fox', duration: 3 }],
+    response_format: 'b64_json',
+  });
   expectTypeOf(b64.videos[0]!).toEqualTypeOf<{ b64_json: string }>();
   // @ts-expect-error both prompt and multi_prompt
-  await client.videos.generate({ model: 'bytedance-seedance-2-0-text-to-video', prompt: 'a fox', multi_prompt: [{ prompt: 'a fox', duration: 3 }] });
+  await client.videos.generate({
+    model: 'bytedance-seedance-2-0-text-to-video',
+    prompt: 'a fox',
+    multi_prompt: [{ prompt: 'a fox', duration: 3 }],
+  });
   // @ts-expect-error neither prompt nor multi_prompt
   await client.videos.generate({ model: 'bytedance-seedance-2-0-text-to-video', resolution: '720p' });
   // @ts-expect-error a shot has a duration
   await client.videos.generate({ model: 'bytedance-seedance-2-0-text-to-video', multi_prompt: [{ prompt: 'a fox' }] });
-  await client.queue.enqueue({ model: 'bytedance-seedance-2-0-text-to-video', multi_prompt: [{ prompt: 'a fox', duration: 3 }], num_generations: 2 });
+  await client.queue.enqueue({
+    model: 'bytedance-seedance-2-0-text-to-video',
+    multi_prompt: [{ prompt: 'a fox', duration: 3 }],
+    num_generations: 2,
+  });
   // @ts-expect-error both on the queue
-  await client.queue.enqueue({ model: 'bytedance-seedance-2-0-text-to-video', prompt: 'a', multi_prompt: [{ prompt: 'a fox', duration: 3 }] });
+  await client.queue.enqueue({
+    model: 'bytedance-seedance-2-0-text-to-video',
+    prompt: 'a',
+    multi_prompt: [{ prompt: 'a fox', duration: 3 }],
+  });
   // @ts-expect-error neither on the queue
   await client.queue.run({ model: 'bytedance-seedance-2-0-text-to-video' });
   // @ts-expect-error multi_prompt is a video parameter, not an image one
@@ -102,11 +168,17 @@ export async function videos(): Promise<void> {
   await bytedanceSeedance20TextToVideoGenerateVideo(client, { multi_prompt: [{ prompt: 'a fox', duration: 3 }] });
   await bytedanceSeedance20TextToVideoEnqueue(client, { prompt: 'a fox' });
   // @ts-expect-error both, in the model's own function
-  await bytedanceSeedance20TextToVideoEnqueue(client, { prompt: 'a fox', multi_prompt: [{ prompt: 'a fox', duration: 3 }] });
+  await bytedanceSeedance20TextToVideoEnqueue(client, {
+    prompt: 'a fox',
+    multi_prompt: [{ prompt: 'a fox', duration: 3 }],
+  });
 }
 
 // VideoParams: a schema that declares multi_prompt itself wins; a model without prompt is unchanged; an optional prompt allows neither.
-expectTypeOf<VideoParams<{ prompt: string; multi_prompt?: string }>>().toEqualTypeOf<{ prompt: string; multi_prompt?: string }>();
+expectTypeOf<VideoParams<{ prompt: string; multi_prompt?: string }>>().toEqualTypeOf<{
+  prompt: string;
+  multi_prompt?: string;
+}>();
 expectTypeOf<VideoParams<{ video: string }>>().toEqualTypeOf<{ video: string }>();
 type OptionalPrompt = VideoParams<{ prompt?: string; fps?: number }>;
 export const neither: OptionalPrompt = { fps: 24 };

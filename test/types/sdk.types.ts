@@ -4,8 +4,20 @@
  * compile both when the error disappears (unused directive) and when a positive case breaks.
  */
 import { expectTypeOf } from 'vitest';
-import { Client, type ModelId, type ModelParams, type Flux2ProParams, type ChatModelId, type QueueModelId } from 'oxen-inference-sdk';
-import { flux2ProEditImage, flux2ProGenerateImage, flux2ProSchema, type Flux2ProParams as DirectFlux2ProParams } from 'oxen-inference-sdk/models/flux-2-pro';
+import {
+  Client,
+  type ModelId,
+  type ModelParams,
+  type Flux2ProParams,
+  type ChatModelId,
+  type QueueModelId,
+} from 'oxen-inference-sdk';
+import {
+  flux2ProEditImage,
+  flux2ProGenerateImage,
+  flux2ProSchema,
+  type Flux2ProParams as DirectFlux2ProParams,
+} from 'oxen-inference-sdk/models/flux-2-pro';
 import { fluxKontextDevEditImage } from 'oxen-inference-sdk/models/flux-kontext-dev';
 import type { TopazlabsProteusVideoParams } from 'oxen-inference-sdk/models/topazlabs-proteus-video';
 
@@ -13,29 +25,55 @@ declare const client: Client;
 
 export async function validCalls(): Promise<void> {
   // chat
-  const completion = await client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] });
+  const completion = await client.chat.completions.create({
+    model: 'gpt-4o-mini',
+    messages: [{ role: 'user', content: 'hi' }],
+  });
   expectTypeOf(completion.choices[0]!.message.content).toEqualTypeOf<string | null>();
   // images.generate, with a non-identifier enum value
-  const image = await client.images.generate({ model: 'flux-2-pro', prompt: 'a fox', aspect_ratio: '16:9', resolution: '1 MP' });
+  const image = await client.images.generate({
+    model: 'flux-2-pro',
+    prompt: 'a fox',
+    aspect_ratio: '16:9',
+    resolution: '1 MP',
+  });
   expectTypeOf(image.images[0]!).toEqualTypeOf<{ url: string }>();
   // images.edit: flux-2-pro takes an array of input images
   await client.images.edit({ model: 'flux-2-pro', prompt: 'make it blue', input_image: ['https://example.com/a.png'] });
   // images.edit: flux-kontext-dev takes one input image URL
-  await client.images.edit({ model: 'flux-kontext-dev', prompt: 'make it blue', input_image: 'https://example.com/a.png' });
+  await client.images.edit({
+    model: 'flux-kontext-dev',
+    prompt: 'make it blue',
+    input_image: 'https://example.com/a.png',
+  });
   // videos.generate, number enum
-  const video = await client.videos.generate({ model: 'google-veo-3-1', prompt: 'waves', duration: 8, aspect_ratio: '9:16' });
+  const video = await client.videos.generate({
+    model: 'google-veo-3-1',
+    prompt: 'waves',
+    duration: 8,
+    aspect_ratio: '9:16',
+  });
   expectTypeOf(video.videos[0]!).toEqualTypeOf<{ url: string }>();
   // queue
   const queued = await client.queue.enqueue({ model: 'google-veo-3-1', prompt: 'waves', num_generations: 2 });
   expectTypeOf(queued.generations[0]!.generation_id).toEqualTypeOf<string>();
-  const outcomes = await client.queue.run({ model: 'flux-2-pro', prompt: 'a fox', num_generations: 2 }, { timeoutMs: 60_000 });
+  const outcomes = await client.queue.run(
+    { model: 'flux-2-pro', prompt: 'a fox', num_generations: 2 },
+    { timeoutMs: 60_000 },
+  );
   expectTypeOf(outcomes[0]!.status).toEqualTypeOf<'succeeded' | 'failed' | 'cancelled' | 'lost'>();
   const first = outcomes[0]!;
   if (first.status === 'succeeded') expectTypeOf(first.url).toEqualTypeOf<string>();
   // a model whose schema has no prompt takes none
   await client.videos.generate({ model: 'topazlabs-video-upscale', input_video: 'https://example.com/a.mp4' });
   // a required field that has a default stays required
-  await client.videos.generate({ model: 'kling-video-v3-pro-motion-control', prompt: 'dance', input_image: 'https://e.com/a.png', input_video: 'https://e.com/a.mp4', character_orientation: 'video' });
+  await client.videos.generate({
+    model: 'kling-video-v3-pro-motion-control',
+    prompt: 'dance',
+    input_image: 'https://e.com/a.png',
+    input_video: 'https://e.com/a.mp4',
+    character_orientation: 'video',
+  });
   // array<object> field
   await client.videos.generate({ model: 'kling-video-o3-omni', prompt: 'x', elements: [{ anything: 1 }] });
   // target_namespace is added to every model
@@ -66,7 +104,12 @@ export async function negativeCases(): Promise<void> {
   // @ts-expect-error missing required field (prompt)
   await client.images.generate({ model: 'flux-2-pro', aspect_ratio: '16:9' });
   // @ts-expect-error missing required field that has a default (character_orientation)
-  await client.videos.generate({ model: 'kling-video-v3-pro-motion-control', prompt: 'd', input_image: 'https://e.com/a.png', input_video: 'https://e.com/a.mp4' });
+  await client.videos.generate({
+    model: 'kling-video-v3-pro-motion-control',
+    prompt: 'd',
+    input_image: 'https://e.com/a.png',
+    input_video: 'https://e.com/a.mp4',
+  });
   // @ts-expect-error misspelled property
   await client.images.generate({ model: 'flux-2-pro', prompt: 'x', aspect_ratoi: '16:9' });
   // @ts-expect-error misspelled property on the queue
@@ -103,7 +146,9 @@ export function modelParams(): void {
   expectTypeOf<ModelParams['flux-2-pro']>().toEqualTypeOf<Flux2ProParams>();
   expectTypeOf<DirectFlux2ProParams>().toEqualTypeOf<Flux2ProParams>();
   // mixed integer/decimal number enum
-  expectTypeOf<TopazlabsProteusVideoParams['target_fps']>().toEqualTypeOf<24 | 23.976 | 25 | 29.97 | 30 | 50 | 59.94 | 60 | undefined>();
+  expectTypeOf<TopazlabsProteusVideoParams['target_fps']>().toEqualTypeOf<
+    24 | 23.976 | 25 | 29.97 | 30 | 50 | 59.94 | 60 | undefined
+  >();
   // input_image is exactly as each schema says
   expectTypeOf<ModelParams['flux-2-pro']['input_image']>().toEqualTypeOf<string[] | undefined>();
   expectTypeOf<ModelParams['flux-kontext-dev']['input_image']>().toEqualTypeOf<string>();

@@ -16,5 +16,10 @@ export interface CspViolation {
 const violations: CspViolation[] = [];
 (globalThis as unknown as { cspViolations: CspViolation[] }).cspViolations = violations;
 document.addEventListener('securitypolicyviolation', (e) => {
-  violations.push({ directive: e.effectiveDirective || e.violatedDirective, blockedURI: e.blockedURI, sourceFile: e.sourceFile, sample: e.sample });
+  violations.push({
+    directive: e.effectiveDirective || e.violatedDirective,
+    blockedURI: e.blockedURI,
+    sourceFile: e.sourceFile,
+    sample: e.sample,
+  });
 });

@@ -18,7 +18,6 @@ import {
   createTransport,
   fetchOutputBlob,
   type ClientOptions,
-  type QueueRunOutcome,
   type Transport,
 } from '../../../index.ts';
 import { flux2ProEnqueue, flux2ProGenerateImage, flux2ProRun } from '../../../generated/models/flux-2-pro.ts';
@@ -34,7 +33,13 @@ export interface PageTarget {
 export interface ErrorInfo {
   name: string;
   message: string;
-  is: { SDKError: boolean; ValidationError: boolean; AbortError: boolean; ConnectionError: boolean; OutcomeUnknownError: boolean };
+  is: {
+    SDKError: boolean;
+    ValidationError: boolean;
+    AbortError: boolean;
+    ConnectionError: boolean;
+    OutcomeUnknownError: boolean;
+  };
   issues?: Array<{ pointer: string; message: string; keyword?: string | undefined }>;
   status?: number | undefined;
   reason?: string;
@@ -58,7 +63,8 @@ function errorInfo(e: unknown): ErrorInfo {
       OutcomeUnknownError: e instanceof OutcomeUnknownError,
     },
   };
-  if (e instanceof ValidationError) info.issues = e.issues.map((i) => ({ pointer: i.pointer, message: i.message, keyword: i.keyword }));
+  if (e instanceof ValidationError)
+    info.issues = e.issues.map((i) => ({ pointer: i.pointer, message: i.message, keyword: i.keyword }));
   if (e instanceof ConnectionError) info.notSent = e.notSent;
   if (e instanceof OutcomeUnknownError) info.reason = e.reason;
   if (e instanceof SDKError && 'status' in e) info.status = (e as { status?: number }).status;
@@ -79,7 +85,13 @@ async function attempt<T>(fn: () => Promise<T>): Promise<Outcome<T>> {
 }
 
 function options(target: PageTarget): ClientOptions {
-  return { baseUrl: target.baseUrl, apiKey: target.apiKey, dangerouslyAllowBrowser: target.dangerouslyAllowBrowser, retryBaseDelayMs: 10, retryMaxDelayMs: 50 };
+  return {
+    baseUrl: target.baseUrl,
+    apiKey: target.apiKey,
+    dangerouslyAllowBrowser: target.dangerouslyAllowBrowser,
+    retryBaseDelayMs: 10,
+    retryMaxDelayMs: 50,
+  };
 }
 
 /** Calls started by `startAbortable`, to be aborted and awaited by later `page.evaluate`s. */
@@ -116,7 +128,13 @@ const scenarios = {
     attempt(() => {
       const client = new Client(options(target));
       // Deliberately invalid: an aspect ratio outside the enum, a parameter the model does not have, too many generations.
-      const body = { model: 'flux-2-pro', prompt: 'a fox', aspect_ratio: '5:4', num_generations: 9, steps: 3 } as unknown as Parameters<typeof client.queue.enqueue>[0];
+      const body = {
+        model: 'flux-2-pro',
+        prompt: 'a fox',
+        aspect_ratio: '5:4',
+        num_generations: 9,
+        steps: 3,
+      } as unknown as Parameters<typeof client.queue.enqueue>[0];
       return client.queue.enqueue(body);
     }),
 
@@ -138,7 +156,10 @@ const scenarios = {
       const fast = { reconcileIntervalMs: 150, lostGraceMs: 50, timeoutMs: 20_000 };
       const progress: string[] = [];
       const [succeeded, failed, lost, cancelled] = await Promise.all([
-        client.queue.run({ model: 'flux-2-pro', prompt: 'a fox', num_generations: 2 }, { ...fast, onProgress: (p) => progress.push(p.type) }),
+        client.queue.run(
+          { model: 'flux-2-pro', prompt: 'a fox', num_generations: 2 },
+          { ...fast, onProgress: (p) => progress.push(p.type) },
+        ),
         client.queue.run({ model: 'flux-2-pro', prompt: 'a fox [fail]' }, fast),
         client.queue.run({ model: 'flux-2-pro', prompt: 'a fox [vanish]' }, fast),
         client.queue.run(
@@ -151,14 +172,7 @@ const scenarios = {
           },
         ),
       ]);
-      return { succeeded, failed, lost, cancelled, progress, streamAfter: client.queue.eventStream.state } as {
-        succeeded: QueueRunOutcome[];
-        failed: QueueRunOutcome[];
-        lost: QueueRunOutcome[];
-        cancelled: QueueRunOutcome[];
-        progress: string[];
-        streamAfter: string;
-      };
+      return { succeeded, failed, lost, cancelled, progress, streamAfter: client.queue.eventStream.state };
     }),
 
   /** `queue.run` through the per-model function on a bare transport, with a cancellation through `cancelGeneration`. */
@@ -168,12 +182,16 @@ const scenarios = {
       const fast = { reconcileIntervalMs: 150, lostGraceMs: 50, timeoutMs: 20_000 };
       const [succeeded, cancelled] = await Promise.all([
         flux2ProRun(transport, { prompt: 'a fox', num_generations: 2 }, fast),
-        flux2ProRun(transport, { prompt: 'a fox [hold]' }, {
-          ...fast,
-          onProgress: (p) => {
-            if (p.type === 'enqueued') for (const id of p.generation_ids) void cancelGeneration(transport, id);
+        flux2ProRun(
+          transport,
+          { prompt: 'a fox [hold]' },
+          {
+            ...fast,
+            onProgress: (p) => {
+              if (p.type === 'enqueued') for (const id of p.generation_ids) void cancelGeneration(transport, id);
+            },
           },
-        }),
+        ),
       ]);
       return { succeeded, cancelled };
     }),
@@ -201,7 +219,9 @@ const scenarios = {
   startAbortable: (target: PageTarget, id: string) => {
     const controller = new AbortController();
     const client = new Client(options(target));
-    const result = attempt(() => client.images.generate({ model: 'flux-2-pro', prompt: 'a slow fox' }, { signal: controller.signal }));
+    const result = attempt(() =>
+      client.images.generate({ model: 'flux-2-pro', prompt: 'a slow fox' }, { signal: controller.signal }),
+    );
     pending.set(id, { controller, result });
     return true;
   },
@@ -220,7 +240,9 @@ const scenarios = {
   refuseKey: (target: PageTarget) => ({
     client: errorOf(() => new Client({ baseUrl: target.baseUrl, apiKey: target.apiKey })),
     transport: errorOf(() => createTransport({ baseUrl: target.baseUrl, apiKey: target.apiKey })),
-    allowed: errorOf(() => new Client({ baseUrl: target.baseUrl, apiKey: target.apiKey, dangerouslyAllowBrowser: true })),
+    allowed: errorOf(
+      () => new Client({ baseUrl: target.baseUrl, apiKey: target.apiKey, dangerouslyAllowBrowser: true }),
+    ),
     noKey: errorOf(() => new Client({ baseUrl: target.baseUrl })),
   }),
 
@@ -231,6 +253,8 @@ const scenarios = {
    */
   evalProbe: () => {
     try {
+      // The probe checks that the page's CSP forbids eval.
+      // eslint-disable-next-line @typescript-eslint/no-implied-eval
       new Function('return 1')();
       return 'allowed';
     } catch (e) {

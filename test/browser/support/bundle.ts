@@ -111,7 +111,9 @@ export async function bundleForBrowser(options: BrowserBundleOptions): Promise<B
     try {
       readFileSync(path.join(packageDir, 'dist/index.js'));
     } catch {
-      throw new Error(`${path.join(packageDir, 'dist/index.js')} is missing: run \`npm run build\` first (or bundle from source)`);
+      throw new Error(
+        `${path.join(packageDir, 'dist/index.js')} is missing: run \`npm run build\` first (or bundle from source)`,
+      );
     }
     mkdirSync(path.join(workDir, 'node_modules'), { recursive: true });
     try {
@@ -120,7 +122,9 @@ export async function bundleForBrowser(options: BrowserBundleOptions): Promise<B
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
     }
   }
-  const entryPoints = Object.fromEntries(Object.entries(options.entryPoints).map(([name, file]) => [name, path.resolve(workDir, file)]));
+  const entryPoints = Object.fromEntries(
+    Object.entries(options.entryPoints).map(([name, file]) => [name, path.resolve(workDir, file)]),
+  );
   const result = await build({
     entryPoints,
     absWorkingDir: workDir,
@@ -136,7 +140,13 @@ export async function bundleForBrowser(options: BrowserBundleOptions): Promise<B
     legalComments: 'none',
     plugins: sdk === 'source' ? [sourceAliasPlugin()] : [],
   });
-  return { outdir, chunks: chunksOf(result.metafile, workDir, outdir), inputs: Object.keys(result.metafile.inputs).map((p) => repoRelative(workDir, p)).sort() };
+  return {
+    outdir,
+    chunks: chunksOf(result.metafile, workDir, outdir),
+    inputs: Object.keys(result.metafile.inputs)
+      .map((p) => repoRelative(workDir, p))
+      .sort(),
+  };
 }
 
 function chunksOf(meta: Metafile, workDir: string, outdir: string): Map<string, OutputChunk> {
@@ -153,7 +163,9 @@ function chunksOf(meta: Metafile, workDir: string, outdir: string): Map<string, 
       staticImports: out.imports.filter((i) => i.kind === 'import-statement' && !i.external).map((i) => rel(i.path)),
       dynamicImports: out.imports.filter((i) => i.kind === 'dynamic-import' && !i.external).map((i) => rel(i.path)),
       entryPoint: out.entryPoint === undefined ? undefined : repoRelative(workDir, out.entryPoint),
-      inputs: Object.fromEntries(Object.entries(out.inputs).map(([i, v]) => [repoRelative(workDir, i), v.bytesInOutput])),
+      inputs: Object.fromEntries(
+        Object.entries(out.inputs).map(([i, v]) => [repoRelative(workDir, i), v.bytesInOutput]),
+      ),
     });
   }
   return chunks;
@@ -195,6 +207,9 @@ export function totalGzip(chunks: readonly OutputChunk[]): number {
  */
 export function inputBreakdown(chunks: readonly OutputChunk[]): Array<{ input: string; bytes: number }> {
   const by = new Map<string, number>();
-  for (const c of chunks) for (const [input, bytes] of Object.entries(c.inputs)) by.set(input, (by.get(input) ?? 0) + bytes);
-  return [...by].map(([input, bytes]) => ({ input, bytes })).sort((a, b) => b.bytes - a.bytes || a.input.localeCompare(b.input));
+  for (const c of chunks)
+    for (const [input, bytes] of Object.entries(c.inputs)) by.set(input, (by.get(input) ?? 0) + bytes);
+  return [...by]
+    .map(([input, bytes]) => ({ input, bytes }))
+    .sort((a, b) => b.bytes - a.bytes || a.input.localeCompare(b.input));
 }

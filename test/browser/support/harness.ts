@@ -36,7 +36,10 @@ export interface TestPage {
   /** Uncaught errors and unhandled rejections of the page. */
   pageErrors: string[];
   /** Run a scenario of `window.sdkScenarios` in the page and return its (plain-data) result. */
-  run<K extends keyof Scenarios>(name: K, ...args: Parameters<Scenarios[K]>): Promise<Awaited<ReturnType<Scenarios[K]>>>;
+  run<K extends keyof Scenarios>(
+    name: K,
+    ...args: Parameters<Scenarios[K]>
+  ): Promise<Awaited<ReturnType<Scenarios[K]>>>;
   /** The page's Content-Security-Policy violations so far. */
   violations(): Promise<CspViolation[]>;
 }
@@ -63,7 +66,10 @@ export async function startHarness(): Promise<Harness> {
   };
   try {
     const bundle = await bundleForBrowser({
-      entryPoints: { main: path.join(REPO_ROOT, 'test/browser/page/main.ts'), 'csp-watch': path.join(REPO_ROOT, 'test/browser/page/csp-watch.ts') },
+      entryPoints: {
+        main: path.join(REPO_ROOT, 'test/browser/page/main.ts'),
+        'csp-watch': path.join(REPO_ROOT, 'test/browser/page/csp-watch.ts'),
+      },
       workDir,
     });
     const pageServer = await startPageServer(bundle.outdir, PAGE_HTML);
@@ -74,7 +80,10 @@ export async function startHarness(): Promise<Harness> {
       browser,
       bundle,
       pageServer,
-      servedText: () => [PAGE_HTML, ...readdirSync(bundle.outdir).map((f) => readFileSync(path.join(bundle.outdir, f), 'utf8'))].join('\n'),
+      servedText: () =>
+        [PAGE_HTML, ...readdirSync(bundle.outdir).map((f) => readFileSync(path.join(bundle.outdir, f), 'utf8'))].join(
+          '\n',
+        ),
       async openPage() {
         const context = await browser.newContext();
         contexts.push(context);
@@ -86,7 +95,9 @@ export async function startHarness(): Promise<Harness> {
         });
         page.on('pageerror', (e) => pageErrors.push(`${e.name}: ${e.message}`));
         await page.goto(pageServer.url + '/', { waitUntil: 'load' });
-        await page.waitForFunction(() => document.documentElement.dataset['ready'] === 'true', undefined, { timeout: 30_000 });
+        await page.waitForFunction(() => document.documentElement.dataset['ready'] === 'true', undefined, {
+          timeout: 30_000,
+        });
         return {
           page,
           consoleErrors,
@@ -98,7 +109,9 @@ export async function startHarness(): Promise<Harness> {
             page.evaluate(
               ([n, a]) =>
                 new Promise((resolve, reject) => {
-                  const scenarios = (globalThis as unknown as { sdkScenarios: Record<string, (...x: unknown[]) => unknown> }).sdkScenarios;
+                  const scenarios = (
+                    globalThis as unknown as { sdkScenarios: Record<string, (...x: unknown[]) => unknown> }
+                  ).sdkScenarios;
                   setTimeout(() => {
                     try {
                       Promise.resolve(scenarios[n]!(...a)).then(resolve, reject);
@@ -109,7 +122,8 @@ export async function startHarness(): Promise<Harness> {
                 }),
               [name, args] as [string, unknown[]],
             ) as never,
-          violations: () => page.evaluate(() => [...(globalThis as unknown as { cspViolations: CspViolation[] }).cspViolations]),
+          violations: () =>
+            page.evaluate(() => [...(globalThis as unknown as { cspViolations: CspViolation[] }).cspViolations]),
         };
       },
       close,

@@ -4,7 +4,16 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { bundleForBrowser, chunkText, inputBreakdown, staticClosure, totalGzip, type BrowserBundle, type OutputChunk, type SdkSource } from './bundle.ts';
+import {
+  bundleForBrowser,
+  chunkText,
+  inputBreakdown,
+  staticClosure,
+  totalGzip,
+  type BrowserBundle,
+  type OutputChunk,
+  type SdkSource,
+} from './bundle.ts';
 import type { SizeCase } from './size-cases.ts';
 
 /** The measure of one case. */
@@ -51,12 +60,22 @@ function lazyChunks(bundle: BrowserBundle, from: OutputChunk[], patterns: RegExp
 }
 
 /** Bundle and measure one case in `<workRoot>/<case id>` (for `dist`, the package in `packageDir`, default the repository). */
-export async function measureCase(sizeCase: SizeCase, workRoot: string, sdk: SdkSource, packageDir?: string): Promise<CaseMeasure> {
+export async function measureCase(
+  sizeCase: SizeCase,
+  workRoot: string,
+  sdk: SdkSource,
+  packageDir?: string,
+): Promise<CaseMeasure> {
   const workDir = path.join(workRoot, sizeCase.id);
   mkdirSync(workDir, { recursive: true });
   const entry = path.join(workDir, `${sizeCase.id}.js`);
   writeFileSync(entry, sizeCase.code);
-  const bundle = await bundleForBrowser({ entryPoints: { [sizeCase.id]: entry }, workDir, sdk, ...(packageDir ? { packageDir } : {}) });
+  const bundle = await bundleForBrowser({
+    entryPoints: { [sizeCase.id]: entry },
+    workDir,
+    sdk,
+    ...(packageDir ? { packageDir } : {}),
+  });
   const loaded = staticClosure(bundle, `${sizeCase.id}.js`);
   const lazy = lazyChunks(bundle, loaded, sizeCase.lazyInputs);
   const gzipBytes = totalGzip(loaded);
@@ -86,7 +105,9 @@ export const MACHINERY_MARKERS: Readonly<Record<string, readonly string[]>> = {
 
 /** The markers of `MACHINERY_MARKERS` found in `text`, as `what ("marker")`. */
 export function markersIn(text: string, groups: readonly string[] = Object.keys(MACHINERY_MARKERS)): string[] {
-  return groups.flatMap((what) => (MACHINERY_MARKERS[what] ?? []).filter((s) => text.includes(s)).map((s) => `${what} (${JSON.stringify(s)})`));
+  return groups.flatMap((what) =>
+    (MACHINERY_MARKERS[what] ?? []).filter((s) => text.includes(s)).map((s) => `${what} (${JSON.stringify(s)})`),
+  );
 }
 
 /** Code evaluated from strings (refused under a CSP without `'unsafe-eval'`). */

@@ -66,7 +66,8 @@ async function listen(handler: (req: IncomingMessage, res: ServerResponse) => vo
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
-    count: (method, prefix) => requests.filter((r) => (method === '*' || r.method === method.toUpperCase()) && r.path.startsWith(prefix)).length,
+    count: (method, prefix) =>
+      requests.filter((r) => (method === '*' || r.method === method.toUpperCase()) && r.path.startsWith(prefix)).length,
     close() {
       closing ??= new Promise<void>((resolve) => {
         server.close(() => resolve());
@@ -131,13 +132,14 @@ export function serveFetchHandler(handler: (request: Request) => Promise<Respons
       headers,
       signal: controller.signal,
       ...(hasBody ? { body: Readable.toWeb(req) as ReadableStream<Uint8Array>, duplex: 'half' } : {}),
-    } as RequestInit);
+    });
     void (async () => {
       let response: Response;
       try {
         response = await handler(request);
       } catch (e) {
-        if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain' }).end(`handler threw: ${(e as Error).message}`);
+        if (!res.headersSent)
+          res.writeHead(500, { 'Content-Type': 'text/plain' }).end(`handler threw: ${(e as Error).message}`);
         return;
       }
       const out: Record<string, string | string[]> = {};
@@ -180,9 +182,13 @@ export function startNoCorsServer(): Promise<TestServer> {
   return listen((req, res) => {
     req.resume();
     if (req.method === 'OPTIONS') {
-      res.writeHead(401, { 'Content-Type': 'application/json' }).end(JSON.stringify({ error: { type: 'unauthenticated', message: 'Missing API key' } }));
+      res
+        .writeHead(401, { 'Content-Type': 'application/json' })
+        .end(JSON.stringify({ error: { type: 'unauthenticated', message: 'Missing API key' } }));
       return;
     }
-    res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ images: [{ url: 'http://127.0.0.1/never.png' }] }));
+    res
+      .writeHead(200, { 'Content-Type': 'application/json' })
+      .end(JSON.stringify({ images: [{ url: 'http://127.0.0.1/never.png' }] }));
   });
 }
