@@ -53,9 +53,17 @@ export function schemaField(m: Record<string, unknown>): 'request_schema' | 'jso
  * A model object of `kind` with `id` and `schema` in the field the base model used (or the other
  * one at random). Keys stay in the base's order.
  */
-export function withSchema(ctx: Ctx, schema: unknown, options: { id?: string; kind?: Kind } = {}): Record<string, unknown> {
+export function withSchema(
+  ctx: Ctx,
+  schema: unknown,
+  options: { id?: string; kind?: Kind } = {},
+): Record<string, unknown> {
   const base = baseModel(ctx, options.kind);
-  const field = ctx.rng.chance(0.8) ? schemaField(base) : schemaField(base) === 'request_schema' ? 'json_request_schema' : 'request_schema';
+  const field = ctx.rng.chance(0.8)
+    ? schemaField(base)
+    : schemaField(base) === 'request_schema'
+      ? 'json_request_schema'
+      : 'request_schema';
   const entries = Object.entries(base).filter(([k]) => k !== 'request_schema' && k !== 'json_request_schema');
   const out = obj(entries.map(([k, v]) => [k, k === 'id' ? (options.id ?? 'fuzz-model') : v]));
   out[field] = schema;
@@ -106,7 +114,13 @@ export function simpleSchema(ctx: Ctx, depth = 2): Record<string, unknown> {
       Object.assign(s, { type: 'array', items: simpleSchema(ctx, depth - 1) });
       break;
     default:
-      Object.assign(s, objectSchema({ a: simpleSchema(ctx, depth - 1), b: simpleSchema(ctx, depth - 1) }, rng.chance(0.5) ? ['a'] : []));
+      Object.assign(
+        s,
+        objectSchema(
+          { a: simpleSchema(ctx, depth - 1), b: simpleSchema(ctx, depth - 1) },
+          rng.chance(0.5) ? ['a'] : [],
+        ),
+      );
   }
   if (rng.chance(0.5)) s['description'] = rng.chance(0.5) ? ctx.plant.text() : 'An ordinary description.';
   if (rng.chance(0.3)) s['x-order'] = rng.int(0, 20);
@@ -116,7 +130,17 @@ export function simpleSchema(ctx: Ctx, depth = 2): Record<string, unknown> {
 /** Keywords whose value is a map of subschemas, or a list of them, or one subschema. */
 const SCHEMA_MAPS = ['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas'];
 const SCHEMA_LISTS = ['allOf', 'anyOf', 'oneOf', 'prefixItems', 'items'];
-const SCHEMA_ONE = ['items', 'additionalProperties', 'not', 'if', 'then', 'else', 'contains', 'propertyNames', 'additionalItems'];
+const SCHEMA_ONE = [
+  'items',
+  'additionalProperties',
+  'not',
+  'if',
+  'then',
+  'else',
+  'contains',
+  'propertyNames',
+  'additionalItems',
+];
 
 /** Every subschema object of a schema, the schema first (iterative: any depth). */
 export function schemaNodes(schema: unknown): Array<Record<string, unknown>> {

@@ -46,7 +46,8 @@ export interface FuzzCase extends CaseSpec {
  */
 export function obj(entries: Iterable<readonly [string, unknown]>): Record<string, unknown> {
   const o: Record<string, unknown> = {};
-  for (const [k, v] of entries) Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
+  for (const [k, v] of entries)
+    Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
   return o;
 }
 
@@ -68,7 +69,9 @@ export function contentText(content: Content): string {
 
 /** Whether `name` can name a file directly inside `models/` (no separator, NUL, `.`/`..`, or over 255 bytes). */
 export function writableName(name: string): boolean {
-  return name !== '' && name !== '.' && name !== '..' && !/[/\\\0]/.test(name) && Buffer.byteLength(`${name}.json`) <= 255;
+  return (
+    name !== '' && name !== '.' && name !== '..' && !/[/\\\0]/.test(name) && Buffer.byteLength(`${name}.json`) <= 255
+  );
 }
 
 /** The real snapshot's model objects (parsed), by id, read once. */
@@ -77,7 +80,9 @@ export function snapshotModels(): Map<string, Record<string, unknown>> {
   if (!snapshot) {
     snapshot = new Map();
     const dir = path.join(REPO_ROOT, 'specs', 'models');
-    for (const f of readdirSync(dir).filter((n) => n.endsWith('.json')).sort()) {
+    for (const f of readdirSync(dir)
+      .filter((n) => n.endsWith('.json'))
+      .sort()) {
       const m = JSON.parse(readFileSync(path.join(dir, f), 'utf8')) as Record<string, unknown>;
       snapshot.set(f.slice(0, -'.json'.length), m);
     }

@@ -13,7 +13,12 @@ import { Planter } from './hostile.ts';
 import { Rng } from './rng.ts';
 
 /** Every family. */
-export const FAMILIES: readonly Family[] = [...SCHEMA_FAMILIES, ...BOUNDS_FAMILIES, ...MODEL_FAMILIES, ...REGRESSION_FAMILIES];
+export const FAMILIES: readonly Family[] = [
+  ...SCHEMA_FAMILIES,
+  ...BOUNDS_FAMILIES,
+  ...MODEL_FAMILIES,
+  ...REGRESSION_FAMILIES,
+];
 
 /**
  * The order cases cycle through: every family once, and the issue-8 regressions three times (so

@@ -31,7 +31,12 @@ export interface ChildResult {
   /** Set when `generate` returned: the output files it reported, relative to the output root. */
   files?: string[];
   /** Set when `generate` threw. */
-  error?: { name: string; message: string; stack: string; spec?: { file: string; model: string | undefined; pointer: string; problem: string } };
+  error?: {
+    name: string;
+    message: string;
+    stack: string;
+    spec?: { file: string; model: string | undefined; pointer: string; problem: string };
+  };
   /** Why a SpecError does not count as a named refusal (internal exception text, pointer that points nowhere). */
   unnamed?: string;
   /** Output files or entries outside the output directory. */
@@ -48,11 +53,15 @@ export interface ChildResult {
 const SEEDED = ['generated/openapi.ts', 'generated/manifest.json'];
 
 const stray: string[] = [];
-process.on('unhandledRejection', (e) => void stray.push(`unhandled rejection: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`));
+process.on(
+  'unhandledRejection',
+  (e) => void stray.push(`unhandled rejection: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`),
+);
 process.on('uncaughtException', (e) => void stray.push(`uncaught exception: ${e.stack ?? e.message}`));
 
 let generator: Promise<typeof import('../generator/index.ts')> | undefined;
-const generate: typeof import('../generator/index.ts').generate = async (o) => (await (generator ??= import('../generator/index.ts'))).generate(o);
+const generate: typeof import('../generator/index.ts').generate = async (o) =>
+  (await (generator ??= import('../generator/index.ts'))).generate(o);
 
 /** Every entry under `dir` (files and symbolic links, not followed), relative, with its bytes for files. */
 function listTree(dir: string): Map<string, Buffer | 'link'> {
@@ -107,7 +116,8 @@ async function runCase(c: FuzzCase, dir: string, template: string): Promise<Chil
   // Files outside the output directory: output paths that leave it, and new entries anywhere in the case directory.
   for (const f of result.files ?? []) {
     const abs = path.resolve(outRoot, f);
-    if (path.isAbsolute(f) || !abs.startsWith(`${outRoot}${path.sep}`)) result.escapes.push(`output path ${JSON.stringify(f)} resolves to ${abs}`);
+    if (path.isAbsolute(f) || !abs.startsWith(`${outRoot}${path.sep}`))
+      result.escapes.push(`output path ${JSON.stringify(f)} resolves to ${abs}`);
   }
   const allowedSpecs = new Set(specFiles.map((f) => `specs/${f}`));
   for (const [rel, kind] of listTree(dir)) {
@@ -124,30 +134,48 @@ async function runCase(c: FuzzCase, dir: string, template: string): Promise<Chil
     else if (result.error) {
       const old = before.get(rel);
       if (old === undefined) result.partial.push(`generated/${rel} written by a failed run`);
-      else if (old === 'link' || bytes === 'link' || !old.equals(bytes)) result.partial.push(`generated/${rel} changed by a failed run`);
+      else if (old === 'link' || bytes === 'link' || !old.equals(bytes))
+        result.partial.push(`generated/${rel} changed by a failed run`);
     }
   }
-  if (result.error) for (const rel of before.keys()) if (!after.has(rel)) result.partial.push(`generated/${rel} removed by a failed run`);
+  if (result.error)
+    for (const rel of before.keys())
+      if (!after.has(rel)) result.partial.push(`generated/${rel} removed by a failed run`);
   return result;
 }
 
 /** The parsed document a SpecError's file names, when it is one of the case's JSON files. */
 function documentOf(c: FuzzCase, file: string): { found: boolean; value?: unknown } {
-  if (file === 'specs/models.json') return c.list instanceof RawText ? { found: false } : { found: true, value: c.list };
+  if (file === 'specs/models.json')
+    return c.list instanceof RawText ? { found: false } : { found: true, value: c.list };
   const m = /^specs\/models\/(.*)\.json$/s.exec(file);
   const f = m ? c.files.find((x) => x.name === m[1]) : undefined;
   return f && !(f.content instanceof RawText) ? { found: true, value: f.content } : { found: false };
 }
 
 async function template(dir: string): Promise<void> {
-  const c: FuzzCase = { seed: 0, index: -1, family: 'template', note: 'template', sentinels: 0, list: ['flux-2-pro'], files: [{ name: 'flux-2-pro', content: JSON.parse(readFileSync(path.join(REPO_ROOT, 'specs/models/flux-2-pro.json'), 'utf8')) }] };
+  const c: FuzzCase = {
+    seed: 0,
+    index: -1,
+    family: 'template',
+    note: 'template',
+    sentinels: 0,
+    list: ['flux-2-pro'],
+    files: [
+      {
+        name: 'flux-2-pro',
+        content: JSON.parse(readFileSync(path.join(REPO_ROOT, 'specs/models/flux-2-pro.json'), 'utf8')),
+      },
+    ],
+  };
   writeCase(c, path.join(dir, 'specs'));
   mkdirSync(path.join(dir, 'out'), { recursive: true });
   symlinkSync(path.join(REPO_ROOT, 'runtime'), path.join(dir, 'out', 'runtime'), 'dir');
   await generate({ specsDir: path.join(dir, 'specs'), outRoot: path.join(dir, 'out'), check: false, label: 'specs' });
 }
 
-type Request = { type: 'run'; seed: number; index: number; dir: string; template: string } | { type: 'template'; dir: string };
+type Request =
+  { type: 'run'; seed: number; index: number; dir: string; template: string } | { type: 'template'; dir: string };
 
 process.on('message', (msg: Request) => {
   const reply = (x: unknown) => process.send!(x);
@@ -158,7 +186,16 @@ process.on('message', (msg: Request) => {
     );
   } else {
     runCase(buildCase(msg.seed, msg.index), msg.dir, msg.template).then(reply, (e: unknown) =>
-      reply({ index: msg.index, ms: 0, outRoot: '', escapes: [], partial: [], stray: [], error: { name: 'FuzzerError', message: String(e), stack: e instanceof Error ? (e.stack ?? '') : String(e) }, unnamed: `the fuzzer failed to run the case: ${e instanceof Error ? e.message : String(e)}` } satisfies ChildResult),
+      reply({
+        index: msg.index,
+        ms: 0,
+        outRoot: '',
+        escapes: [],
+        partial: [],
+        stray: [],
+        error: { name: 'FuzzerError', message: String(e), stack: e instanceof Error ? (e.stack ?? '') : String(e) },
+        unnamed: `the fuzzer failed to run the case: ${e instanceof Error ? e.message : String(e)}`,
+      } satisfies ChildResult),
     );
   }
 });

@@ -26,7 +26,8 @@ export interface CompileUnit {
 export function compilerOptions(): ts.CompilerOptions {
   const file = path.join(REPO_ROOT, 'tsconfig.json');
   const read = ts.readConfigFile(file, (f) => ts.sys.readFile(f));
-  if (read.error) throw new Error(`cannot read tsconfig.json: ${ts.flattenDiagnosticMessageText(read.error.messageText, '\n')}`);
+  if (read.error)
+    throw new Error(`cannot read tsconfig.json: ${ts.flattenDiagnosticMessageText(read.error.messageText, '\n')}`);
   const parsed = ts.parseJsonConfigFileContent(read.config, ts.sys, REPO_ROOT, undefined, file);
   return { ...parsed.options, noEmit: true };
 }
@@ -66,7 +67,12 @@ export function findInjections(fileName: string, text: string): string[] {
  * @param template the template output: its files are compiled once and shared.
  * @param shared `cache`: source files outside the cases, parsed once across calls.
  */
-export function compileCases(units: readonly CompileUnit[], template: CompileUnit, options: ts.CompilerOptions, shared: { check: boolean; cache: Map<string, ts.SourceFile> } = { check: true, cache: new Map() }): { perUnit: string[][]; shared: string[]; programFiles: string[] } {
+export function compileCases(
+  units: readonly CompileUnit[],
+  template: CompileUnit,
+  options: ts.CompilerOptions,
+  shared: { check: boolean; cache: Map<string, ts.SourceFile> } = { check: true, cache: new Map() },
+): { perUnit: string[][]; shared: string[]; programFiles: string[] } {
   const cache = shared.cache;
   const host = ts.createCompilerHost(options, true);
   const getSourceFile = host.getSourceFile.bind(host);
@@ -93,7 +99,8 @@ export function compileCases(units: readonly CompileUnit[], template: CompileUni
     for (const f of u.files) {
       const rel = path.relative(u.root, f);
       const t = templateText.get(rel);
-      if (t !== undefined && readFileSync(f, 'utf8') === t) redirect.set(path.resolve(f), path.join(template.root, rel));
+      if (t !== undefined && readFileSync(f, 'utf8') === t)
+        redirect.set(path.resolve(f), path.join(template.root, rel));
       else roots.push(f);
     }
   }
@@ -113,19 +120,34 @@ export function compileCases(units: readonly CompileUnit[], template: CompileUni
   const resolutionCache = ts.createModuleResolutionCache(REPO_ROOT, (f) => f, options);
   host.resolveModuleNameLiterals = (literals, containingFile, redirectedReference, opts, containingSourceFile) =>
     literals.map((lit) => {
-      const r = ts.resolveModuleName(lit.text, containingFile, opts, host, resolutionCache, redirectedReference, ts.getModeForUsageLocation(containingSourceFile, lit, opts));
+      const r = ts.resolveModuleName(
+        lit.text,
+        containingFile,
+        opts,
+        host,
+        resolutionCache,
+        redirectedReference,
+        ts.getModeForUsageLocation(containingSourceFile, lit, opts),
+      );
       if (!r.resolvedModule) return r;
       // `<root>/runtime` is a link to the repository's runtime: one copy for every case.
       const real = realpath(r.resolvedModule.resolvedFileName);
       const to = redirect.get(real) ?? real;
-      return to === r.resolvedModule.resolvedFileName ? r : { ...r, resolvedModule: { ...r.resolvedModule, resolvedFileName: to } };
+      return to === r.resolvedModule.resolvedFileName
+        ? r
+        : { ...r, resolvedModule: { ...r.resolvedModule, resolvedFileName: to } };
     });
 
   const program = ts.createProgram({ rootNames: roots, options, host });
-  const diagnosticsOf = (sf: ts.SourceFile) => [...program.getSyntacticDiagnostics(sf), ...program.getSemanticDiagnostics(sf)];
+  const diagnosticsOf = (sf: ts.SourceFile) => [
+    ...program.getSyntacticDiagnostics(sf),
+    ...program.getSemanticDiagnostics(sf),
+  ];
   // What the template's own output has (e.g. a runtime export it imports is missing) is nobody's case.
   const known = new Set<string>();
-  for (const f of template.files) for (const d of diagnosticsOf(program.getSourceFile(f)!)) known.add(`${d.code} ${ts.flattenDiagnosticMessageText(d.messageText, ' ')}`);
+  for (const f of template.files)
+    for (const d of diagnosticsOf(program.getSourceFile(f)!))
+      known.add(`${d.code} ${ts.flattenDiagnosticMessageText(d.messageText, ' ')}`);
   const perUnit = units.map((u) => {
     const out: string[] = [];
     for (const f of u.files) {
@@ -135,12 +157,17 @@ export function compileCases(units: readonly CompileUnit[], template: CompileUni
         out.push(`${path.relative(u.root, f)}: not part of the program`);
         continue;
       }
-      for (const d of diagnosticsOf(sf)) if (!known.has(`${d.code} ${ts.flattenDiagnosticMessageText(d.messageText, ' ')}`)) out.push(describe(d, u.root));
+      for (const d of diagnosticsOf(sf))
+        if (!known.has(`${d.code} ${ts.flattenDiagnosticMessageText(d.messageText, ' ')}`))
+          out.push(describe(d, u.root));
     }
     return out;
   });
-  const sharedDiagnostics: string[] = [...program.getOptionsDiagnostics(), ...program.getGlobalDiagnostics()].map((d) => describe(d, REPO_ROOT));
-  if (!shared.check) return { perUnit, shared: sharedDiagnostics, programFiles: program.getSourceFiles().map((f) => f.fileName) };
+  const sharedDiagnostics: string[] = [...program.getOptionsDiagnostics(), ...program.getGlobalDiagnostics()].map((d) =>
+    describe(d, REPO_ROOT),
+  );
+  if (!shared.check)
+    return { perUnit, shared: sharedDiagnostics, programFiles: program.getSourceFiles().map((f) => f.fileName) };
   for (const sf of program.getSourceFiles()) {
     const f = path.resolve(sf.fileName);
     const isUnitFile = units.some((u) => f.startsWith(path.resolve(u.root) + path.sep));

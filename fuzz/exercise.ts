@@ -8,7 +8,15 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 /** Inputs each exported validator is called with: it must answer true or false, never throw. */
-const VALIDATOR_INPUTS: readonly unknown[] = [{}, { prompt: 'a fox' }, JSON.parse('{"__proto__": {"x": 1}, "constructor": 1, "toString": "x"}'), null, [], 'text', 0];
+const VALIDATOR_INPUTS: readonly unknown[] = [
+  {},
+  { prompt: 'a fox' },
+  JSON.parse('{"__proto__": {"x": 1}, "constructor": 1, "toString": "x"}'),
+  null,
+  [],
+  'text',
+  0,
+];
 
 /**
  * Import every `.ts` file the run wrote (through tsx, in this process) with a recording
@@ -34,7 +42,9 @@ export async function exercise(outRoot: string): Promise<{ sentinels: string[]; 
       try {
         mod = (await import(pathToFileURL(f).href)) as Record<string, unknown>;
       } catch (e) {
-        throws.push(`importing ${current} throws: ${e instanceof Error ? `${e.name}: ${e.message}` : String(e)}`.split('\n')[0]!);
+        throws.push(
+          `importing ${current} throws: ${e instanceof Error ? `${e.name}: ${e.message}` : String(e)}`.split('\n')[0]!,
+        );
         continue;
       }
       if (!current.startsWith('generated/validators/')) continue;
@@ -43,9 +53,14 @@ export async function exercise(outRoot: string): Promise<{ sentinels: string[]; 
         for (const input of VALIDATOR_INPUTS) {
           try {
             const ok: unknown = (fn as (d: unknown) => unknown)(input);
-            if (typeof ok !== 'boolean') throws.push(`${current}: ${name}(${JSON.stringify(input)}) returned ${typeof ok}, not a boolean`);
+            if (typeof ok !== 'boolean')
+              throws.push(`${current}: ${name}(${JSON.stringify(input)}) returned ${typeof ok}, not a boolean`);
           } catch (e) {
-            throws.push(`${current}: ${name}(${JSON.stringify(input)}) throws: ${e instanceof Error ? `${e.name}: ${e.message}` : String(e)}`.split('\n')[0]!);
+            throws.push(
+              `${current}: ${name}(${JSON.stringify(input)}) throws: ${e instanceof Error ? `${e.name}: ${e.message}` : String(e)}`.split(
+                '\n',
+              )[0]!,
+            );
           }
         }
       }

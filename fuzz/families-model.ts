@@ -4,7 +4,19 @@
  * real models, random JSON, size, and an unmodified control.
  */
 import { clone, RawText, setKey, snapshotModels, type CaseFile } from './case.ts';
-import { baseModel, KINDS, objectSchema, schemaField, schemaNodes, simpleSchema, validId, withSchema, type Ctx, type Family, type Kind } from './build.ts';
+import {
+  baseModel,
+  KINDS,
+  objectSchema,
+  schemaField,
+  schemaNodes,
+  simpleSchema,
+  validId,
+  withSchema,
+  type Ctx,
+  type Family,
+  type Kind,
+} from './build.ts';
 import { anyJson, anyString } from './rng.ts';
 
 /** A hostile id, listed in models.json, its file named after it where possible, its object's id the same (or not). */
@@ -20,7 +32,11 @@ function ids(ctx: Ctx) {
     list.push(other);
     files.push({ name: other, content: withSchema(ctx, objectSchema({ prompt: { type: 'string' } }), { id: other }) });
   }
-  return { note: `model id ${JSON.stringify(id)}${m['id'] !== id ? ` (object id ${JSON.stringify(m['id'])})` : ''}`, list, files };
+  return {
+    note: `model id ${JSON.stringify(id)}${m['id'] !== id ? ` (object id ${JSON.stringify(m['id'])})` : ''}`,
+    list,
+    files,
+  };
 }
 
 /** Ids equal but for case, ids that name the same identifier, duplicates in models.json, prototype names. */
@@ -40,7 +56,10 @@ function collisions(ctx: Ctx) {
     ['a', 'b', 'a'],
   ];
   const set = rng.pick(sets);
-  const files: CaseFile[] = [...new Set(set)].map((id) => ({ name: id, content: withSchema(ctx, objectSchema({ prompt: { type: 'string' } }), { id }) }));
+  const files: CaseFile[] = [...new Set(set)].map((id) => ({
+    name: id,
+    content: withSchema(ctx, objectSchema({ prompt: { type: 'string' } }), { id }),
+  }));
   return { note: `ids ${JSON.stringify(set)}`, list: set, files };
 }
 
@@ -49,12 +68,24 @@ function modelFields(ctx: Ctx) {
   const { rng, plant } = ctx;
   const kind = rng.pick(Object.keys(KINDS) as Kind[]);
   const id = validId(ctx);
-  const schema = rng.chance(0.3) ? null : objectSchema({ prompt: { type: 'string' }, extra: simpleSchema(ctx) }, rng.chance(0.3) ? ['prompt'] : []);
+  const schema = rng.chance(0.3)
+    ? null
+    : objectSchema({ prompt: { type: 'string' }, extra: simpleSchema(ctx) }, rng.chance(0.3) ? ['prompt'] : []);
   const m = withSchema(ctx, schema, { id, kind });
   const edits: string[] = [`${kind} model${schema ? ' with a schema' : ''}`];
-  const wrong = (): unknown => rng.pick([5, null, true, [], {}, plant.text(), [1, 2], { input: 'text' }, { input: [1], output: [null] }, '']);
+  const wrong = (): unknown =>
+    rng.pick([5, null, true, [], {}, plant.text(), [1, 2], { input: 'text' }, { input: [1], output: [null] }, '']);
   for (let i = rng.int(0, 3); i > 0; i--) {
-    const field = rng.pick(['capabilities', 'endpoint', 'display_name', 'description', 'id', 'object', 'request_schema', 'json_request_schema']);
+    const field = rng.pick([
+      'capabilities',
+      'endpoint',
+      'display_name',
+      'description',
+      'id',
+      'object',
+      'request_schema',
+      'json_request_schema',
+    ]);
     const what = rng.float();
     if (what < 0.3) {
       delete m[field];
@@ -63,7 +94,18 @@ function modelFields(ctx: Ctx) {
       m[field] = wrong();
       edits.push(`${field}: ${JSON.stringify(m[field])}`);
     } else if (field === 'endpoint') {
-      m[field] = rng.pick(['/chat/completions', '/images/generate', '/images/edit', '/videos/generate', '/audio/speech', '/unknown', '/../../etc/passwd', 'javascript:alert(1)', '', plant.text()]);
+      m[field] = rng.pick([
+        '/chat/completions',
+        '/images/generate',
+        '/images/edit',
+        '/videos/generate',
+        '/audio/speech',
+        '/unknown',
+        '/../../etc/passwd',
+        'javascript:alert(1)',
+        '',
+        plant.text(),
+      ]);
       edits.push(`endpoint ${JSON.stringify(m[field])}`);
     } else if (field === 'capabilities') {
       const caps = ['text', 'image', 'video', 'audio', plant.text(), ''];
@@ -91,9 +133,23 @@ function files(ctx: Ctx) {
     ['truncated JSON', () => ({ list: [id], content: new RawText(text.slice(0, rng.int(1, text.length - 1))) })],
     ['empty file', () => ({ list: [id], content: new RawText('') })],
     ['BOM', () => ({ list: [id], content: new RawText(`\ufeff${text}`) })],
-    ['duplicate keys', () => ({ list: [id], content: new RawText(text.replace('{', `{"id": "other-id", "json_request_schema": 5,`)) })],
-    ['big number literals', () => ({ list: [id], content: new RawText(text.replace('"default": 1', '"default": 123456789012345678901234567890, "maximum": 1e400')) })],
-    ['escaped NUL and separators', () => ({ list: [id], content: new RawText(text.replace('"prompt": {', '"pro\\u0000mpt\\u2028": {')) })],
+    [
+      'duplicate keys',
+      () => ({ list: [id], content: new RawText(text.replace('{', `{"id": "other-id", "json_request_schema": 5,`)) }),
+    ],
+    [
+      'big number literals',
+      () => ({
+        list: [id],
+        content: new RawText(
+          text.replace('"default": 1', '"default": 123456789012345678901234567890, "maximum": 1e400'),
+        ),
+      }),
+    ],
+    [
+      'escaped NUL and separators',
+      () => ({ list: [id], content: new RawText(text.replace('"prompt": {', '"pro\\u0000mpt\\u2028": {')) }),
+    ],
     ['trailing garbage', () => ({ list: [id], content: new RawText(`${text} trailing`) })],
     ['not an object', () => ({ list: [id], content: rng.pick([[], 'model', 5, null, true]) })],
     ['models.json is an object', () => ({ list: { [id]: true }, content: m })],
@@ -101,10 +157,21 @@ function files(ctx: Ctx) {
     ['models.json is empty', () => ({ list: [], content: m })],
     ['models.json is invalid JSON', () => ({ list: new RawText(`["${id}",`), content: m })],
     ['models.json lists a missing file', () => ({ list: [id, 'no-such-model'], content: m })],
-    ['deep arrays', () => ({ list: [id], content: new RawText(text.replace('"default": 1', (() => {
-      const d = rng.logInt(10, 20000);
-      return `"default": ${'['.repeat(d)}${']'.repeat(d)}`;
-    })())) })],
+    [
+      'deep arrays',
+      () => ({
+        list: [id],
+        content: new RawText(
+          text.replace(
+            '"default": 1',
+            (() => {
+              const d = rng.logInt(10, 20000);
+              return `"default": ${'['.repeat(d)}${']'.repeat(d)}`;
+            })(),
+          ),
+        ),
+      }),
+    ],
   ];
   const [what, make] = rng.pick(variants);
   const { list, content } = make();
@@ -133,7 +200,19 @@ function mutate(ctx: Ctx) {
       node[k] = rng.pick([() => plant.text(), () => anyJson(rng), () => anyString(rng), () => null, () => []])();
       edits.push(`~${k}`);
     } else if (r < 0.8) {
-      const k = rng.pick(['description', 'default', 'enum', 'type', 'format', 'pattern', 'title', 'examples', 'const', 'minimum', plant.key()]);
+      const k = rng.pick([
+        'description',
+        'default',
+        'enum',
+        'type',
+        'format',
+        'pattern',
+        'title',
+        'examples',
+        'const',
+        'minimum',
+        plant.key(),
+      ]);
       setKey(node, k, rng.chance(0.5) ? plant.text() : anyJson(rng, 2));
       edits.push(`+${k.slice(0, 20)}`);
     } else {
@@ -154,12 +233,32 @@ function random(ctx: Ctx) {
   const where = rng.int(0, 2);
   if (where === 0) {
     const id = validId(ctx);
-    return { note: 'random JSON as the schema', list: [id], files: [{ name: id, content: withSchema(ctx, anyJson(rng, 4), { id }) }] };
+    return {
+      note: 'random JSON as the schema',
+      list: [id],
+      files: [{ name: id, content: withSchema(ctx, anyJson(rng, 4), { id }) }],
+    };
   }
   const props: Record<string, unknown> = { prompt: { type: 'string' } };
-  for (let i = rng.int(1, 5); i > 0; i--) setKey(props, rng.chance(0.5) ? anyString(rng, 12) : `p${i}`, where === 1 ? anyJson(rng, 3) : { type: 'string', description: anyString(rng, 60), default: anyString(rng, 20), enum: [anyString(rng, 10), anyString(rng, 10)] });
+  for (let i = rng.int(1, 5); i > 0; i--)
+    setKey(
+      props,
+      rng.chance(0.5) ? anyString(rng, 12) : `p${i}`,
+      where === 1
+        ? anyJson(rng, 3)
+        : {
+            type: 'string',
+            description: anyString(rng, 60),
+            default: anyString(rng, 20),
+            enum: [anyString(rng, 10), anyString(rng, 10)],
+          },
+    );
   const id = validId(ctx);
-  return { note: where === 1 ? 'random JSON parameter schemas' : 'random unicode text in descriptions, defaults and enums', list: [id], files: [{ name: id, content: withSchema(ctx, objectSchema(props), { id }) }] };
+  return {
+    note: where === 1 ? 'random JSON parameter schemas' : 'random unicode text in descriptions, defaults and enums',
+    list: [id],
+    files: [{ name: id, content: withSchema(ctx, objectSchema(props), { id }) }],
+  };
 }
 
 /** Size: thousands of properties, 100k-character descriptions, long enum strings, dozens of models. */
@@ -169,14 +268,28 @@ function big(ctx: Ctx) {
   if (what === 3) {
     const n = rng.int(10, 40);
     const list = Array.from({ length: n }, (_, i) => validId(ctx, i));
-    return { note: `${n} models`, list, files: list.map((id) => ({ name: id, content: withSchema(ctx, objectSchema({ prompt: { type: 'string', description: plant.text() } }), { id }) })) };
+    return {
+      note: `${n} models`,
+      list,
+      files: list.map((id) => ({
+        name: id,
+        content: withSchema(ctx, objectSchema({ prompt: { type: 'string', description: plant.text() } }), { id }),
+      })),
+    };
   }
   const props: Record<string, unknown> = {};
-  if (what === 0) for (let i = rng.logInt(200, 3000); i > 0; i--) props[`param_${i}`] = { type: 'string', description: `parameter ${i}` };
-  if (what === 1) props['long'] = { type: 'string', description: `${'long text '.repeat(rng.logInt(1000, 20000))}${plant.text()}` };
+  if (what === 0)
+    for (let i = rng.logInt(200, 3000); i > 0; i--)
+      props[`param_${i}`] = { type: 'string', description: `parameter ${i}` };
+  if (what === 1)
+    props['long'] = { type: 'string', description: `${'long text '.repeat(rng.logInt(1000, 20000))}${plant.text()}` };
   if (what === 2) props['choice'] = { enum: [`${'v'.repeat(rng.logInt(1000, 100000))}*/`, plant.text()] };
   const id = validId(ctx);
-  return { note: ['many properties', 'long description', 'long enum strings'][what]!, list: [id], files: [{ name: id, content: withSchema(ctx, objectSchema(props), { id }) }] };
+  return {
+    note: ['many properties', 'long description', 'long enum strings'][what]!,
+    list: [id],
+    files: [{ name: id, content: withSchema(ctx, objectSchema(props), { id }) }],
+  };
 }
 
 /** Control: 1 to 3 real models as they are. Must always generate and compile. */
@@ -184,16 +297,51 @@ function baseline(ctx: Ctx) {
   const { rng } = ctx;
   const all = [...snapshotModels().keys()];
   const chosen = [...new Set(rng.pickMany(all, rng.int(1, 3)))].sort();
-  return { note: `real models ${chosen.join(', ')}`, list: chosen, files: chosen.map((id) => ({ name: id, content: clone(snapshotModels().get(id)) })) };
+  return {
+    note: `real models ${chosen.join(', ')}`,
+    list: chosen,
+    files: chosen.map((id) => ({ name: id, content: clone(snapshotModels().get(id)) })),
+  };
 }
 
 export const MODEL_FAMILIES: readonly Family[] = [
-  { name: 'ids', about: 'model ids with CR, LF, #, ?, %, spaces, unicode, .., /, 129-300 characters, __proto__, leading digits; object id different from the file name', build: ids },
-  { name: 'collisions', about: 'ids equal but for case, ids naming the same identifier, duplicates in models.json', build: collisions },
-  { name: 'model-fields', about: 'chat models with a schema, every kind, missing fields, wrong types of capabilities/endpoint/display_name/description', build: modelFields },
-  { name: 'files', about: 'JSON text: truncated, empty, BOM, duplicate keys, huge number literals, deep arrays; models.json of the wrong shape', build: files },
-  { name: 'mutate', about: 'a real model with 1-6 random edits (deleted, replaced, added keywords and properties)', build: mutate },
-  { name: 'random', about: 'random JSON (fast-check) as the schema or parameter schemas; random unicode text', build: random },
-  { name: 'big', about: 'thousands of properties, 100k-character descriptions and enum strings, dozens of models', build: big },
+  {
+    name: 'ids',
+    about:
+      'model ids with CR, LF, #, ?, %, spaces, unicode, .., /, 129-300 characters, __proto__, leading digits; object id different from the file name',
+    build: ids,
+  },
+  {
+    name: 'collisions',
+    about: 'ids equal but for case, ids naming the same identifier, duplicates in models.json',
+    build: collisions,
+  },
+  {
+    name: 'model-fields',
+    about:
+      'chat models with a schema, every kind, missing fields, wrong types of capabilities/endpoint/display_name/description',
+    build: modelFields,
+  },
+  {
+    name: 'files',
+    about:
+      'JSON text: truncated, empty, BOM, duplicate keys, huge number literals, deep arrays; models.json of the wrong shape',
+    build: files,
+  },
+  {
+    name: 'mutate',
+    about: 'a real model with 1-6 random edits (deleted, replaced, added keywords and properties)',
+    build: mutate,
+  },
+  {
+    name: 'random',
+    about: 'random JSON (fast-check) as the schema or parameter schemas; random unicode text',
+    build: random,
+  },
+  {
+    name: 'big',
+    about: 'thousands of properties, 100k-character descriptions and enum strings, dozens of models',
+    build: big,
+  },
   { name: 'baseline', about: 'real snapshot models unchanged (control: must generate and compile)', build: baseline },
 ];

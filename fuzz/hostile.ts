@@ -72,7 +72,7 @@ export const HOSTILE_FRAGMENTS: readonly string[] = [
   '\\',
   '\\u',
   '\\x',
-  '\\\\\'',
+  "\\\\'",
   '</script>',
   '<!--',
   '-->',
@@ -246,7 +246,9 @@ export class Planter {
   sentinel(): string {
     const n = ++this.count;
     if (this.rng.chance(0.4)) {
-      const ends = Array.from({ length: this.rng.pick([1, 2, 2, 2, 3]) }, () => (this.rng.chance(0.8) ? '*/' : this.rng.pick(TERMINATORS))).join('y');
+      const ends = Array.from({ length: this.rng.pick([1, 2, 2, 2, 3]) }, () =>
+        this.rng.chance(0.8) ? '*/' : this.rng.pick(TERMINATORS),
+      ).join('y');
       const depth = this.rng.pick([0, 1, 1, 2]);
       const reopen = depth === 0 ? '' : `export interface Z_${n} {${' a: {'.repeat(depth - 1)} `;
       return `x${ends}${' }'.repeat(depth)} export const INJECTED_${n} = (globalThis as any).__sentinel(${n}); ${reopen}/*`;

@@ -13,7 +13,11 @@ import type { ChildResult } from './child.ts';
 const CHILD = fileURLToPath(new URL('./child.ts', import.meta.url));
 
 /** How one request ended. */
-export type PoolAnswer = { kind: 'result'; result: ChildResult } | { kind: 'hang'; ms: number } | { kind: 'died'; reason: string } | { kind: 'reply'; value: Record<string, unknown> };
+export type PoolAnswer =
+  | { kind: 'result'; result: ChildResult }
+  | { kind: 'hang'; ms: number }
+  | { kind: 'died'; reason: string }
+  | { kind: 'reply'; value: Record<string, unknown> };
 
 /** Options of the pool. Times in milliseconds. */
 export interface PoolOptions {
@@ -54,7 +58,8 @@ class Slot {
           resolve();
         }
       };
-      const onExit = (code: number | null, signal: string | null) => reject(new Error(`fuzz child exited before it was ready (code ${code}, signal ${signal}): ${this.stderr}`));
+      const onExit = (code: number | null, signal: string | null) =>
+        reject(new Error(`fuzz child exited before it was ready (code ${code}, signal ${signal}): ${this.stderr}`));
       child.once('message', onMessage);
       child.once('exit', onExit);
     });
@@ -84,10 +89,18 @@ class Slot {
         child.off('exit', onExit);
         resolve(a);
       };
-      const onMessage = (m: Record<string, unknown>) => done('index' in m && 'outRoot' in m ? { kind: 'result', result: m as unknown as ChildResult } : { kind: 'reply', value: m });
+      const onMessage = (m: Record<string, unknown>) =>
+        done(
+          'index' in m && 'outRoot' in m
+            ? { kind: 'result', result: m as unknown as ChildResult }
+            : { kind: 'reply', value: m },
+        );
       const onExit = (code: number | null, signal: string | null) => {
         this.child = undefined;
-        done({ kind: 'died', reason: `the generator's process died (exit code ${code}, signal ${signal})${this.stderr ? `: ${this.stderr.trim().split('\n').slice(-3).join(' | ')}` : ''}` });
+        done({
+          kind: 'died',
+          reason: `the generator's process died (exit code ${code}, signal ${signal})${this.stderr ? `: ${this.stderr.trim().split('\n').slice(-3).join(' | ')}` : ''}`,
+        });
       };
       const timer = setTimeout(() => {
         child.off('exit', onExit);

@@ -99,5 +99,11 @@ export function anyJson(rng: Rng, maxDepth = 3): unknown {
 
 /** Any string of unicode code points (lone surrogates included), up to `maxLength` units. */
 export function anyString(rng: Rng, maxLength = 24): string {
-  return rng.sample(fc.oneof(fc.string({ unit: 'binary', maxLength }), fc.string({ unit: 'grapheme', maxLength }), fc.string({ maxLength })));
+  return rng.sample(
+    fc.oneof(
+      fc.string({ unit: 'binary', maxLength }),
+      fc.string({ unit: 'grapheme', maxLength }),
+      fc.string({ maxLength }),
+    ),
+  );
 }

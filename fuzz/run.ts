@@ -99,7 +99,10 @@ export function caseIndices(options: Pick<FuzzOptions, 'cases' | 'indices' | 'fa
   if (options.indices) return [...options.indices];
   const n = options.cases ?? 1000;
   if (options.family === undefined) return Array.from({ length: n }, (_, i) => i);
-  if (!FAMILIES.some((x) => x.name === options.family)) throw new FuzzSetupError(`unknown family ${JSON.stringify(options.family)}; families: ${FAMILIES.map((x) => x.name).join(', ')}`);
+  if (!FAMILIES.some((x) => x.name === options.family))
+    throw new FuzzSetupError(
+      `unknown family ${JSON.stringify(options.family)}; families: ${FAMILIES.map((x) => x.name).join(', ')}`,
+    );
   const out: number[] = [];
   for (let i = 0; out.length < n; i++) if (familyOf(i).family.name === options.family) out.push(i);
   return out;
@@ -128,10 +131,18 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
   const shared = new Set<string>();
   try {
     say(`fuzz: preparing the template output (one real model) in ${workDir}`);
-    const t = await pool.request({ type: 'template', dir: path.join(workDir, 'template') }, Math.max(120_000, (options.timeoutSeconds ?? 30) * 1000)).catch((e: unknown) => {
-      throw new FuzzSetupError(e instanceof Error ? e.message : String(e));
-    });
-    if (t.kind !== 'reply' || t.value['ok'] !== true) throw new FuzzSetupError(`the template model (specs/models/flux-2-pro.json) does not generate, so no case can be judged: ${t.kind === 'reply' ? String(t.value['error']) : t.kind === 'died' ? t.reason : 'hang'}`);
+    const t = await pool
+      .request(
+        { type: 'template', dir: path.join(workDir, 'template') },
+        Math.max(120_000, (options.timeoutSeconds ?? 30) * 1000),
+      )
+      .catch((e: unknown) => {
+        throw new FuzzSetupError(e instanceof Error ? e.message : String(e));
+      });
+    if (t.kind !== 'reply' || t.value['ok'] !== true)
+      throw new FuzzSetupError(
+        `the template model (specs/models/flux-2-pro.json) does not generate, so no case can be judged: ${t.kind === 'reply' ? String(t.value['error']) : t.kind === 'died' ? t.reason : 'hang'}`,
+      );
     const templateRoot = path.join(workDir, 'template', 'out');
     const template: CompileUnit = { root: templateRoot, files: tsFiles(templateRoot) };
     const tsOptions = compilerOptions();
@@ -139,7 +150,9 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
 
     const pending: Pending[] = [];
     const finish = (o: CaseOutcome) => {
-      o.class = CLASSES.find((c) => o.reasons.some((r) => r.startsWith(`${c}: `))) ?? (o.class === 'refused' ? 'refused' : 'generated');
+      o.class =
+        CLASSES.find((c) => o.reasons.some((r) => r.startsWith(`${c}: `))) ??
+        (o.class === 'refused' ? 'refused' : 'generated');
       const failing = FAILURE_CLASSES.includes(o.class);
       if (keepOne || options.keep === 'all' || (failing && options.keep === 'failures')) {
         o.dir = path.join(workDir, `case-${o.index}`);
@@ -153,7 +166,12 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
       const t0 = performance.now();
       let result: { perUnit: string[][]; shared: string[] } | undefined;
       try {
-        result = compileCases(batch.map((p) => p.unit), template, tsOptions, sharedCache);
+        result = compileCases(
+          batch.map((p) => p.unit),
+          template,
+          tsOptions,
+          sharedCache,
+        );
       } catch {
         result = undefined; // a compiler crash on one case: check them one by one below
       }
@@ -163,12 +181,18 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
         let diagnostics = result?.perUnit[i];
         if (!diagnostics) {
           try {
-            diagnostics = compileCases([p.unit], template, tsOptions, { check: false, cache: sharedCache.cache }).perUnit[0]!;
+            diagnostics = compileCases([p.unit], template, tsOptions, { check: false, cache: sharedCache.cache })
+              .perUnit[0]!;
           } catch (e) {
-            diagnostics = [`the TypeScript compiler crashed on this output: ${e instanceof Error ? e.message : String(e)}`];
+            diagnostics = [
+              `the TypeScript compiler crashed on this output: ${e instanceof Error ? e.message : String(e)}`,
+            ];
           }
         }
-        if (diagnostics.length > 0) p.outcome.reasons.push(`invalid-ts: ${diagnostics.slice(0, 3).join(' | ')}${diagnostics.length > 3 ? ` (+${diagnostics.length - 3} more)` : ''}`);
+        if (diagnostics.length > 0)
+          p.outcome.reasons.push(
+            `invalid-ts: ${diagnostics.slice(0, 3).join(' | ')}${diagnostics.length > 3 ? ` (+${diagnostics.length - 3} more)` : ''}`,
+          );
         finish(p.outcome);
       });
       for (const d of result?.shared ?? []) shared.add(d);
@@ -180,7 +204,13 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
       while (next < indices.length) {
         const index = indices[next++]!;
         const c = buildCase(options.seed, index);
-        const answer = await pool.request({ type: 'run', seed: options.seed, index, dir: path.join(workDir, `case-${index}`), template: templateRoot });
+        const answer = await pool.request({
+          type: 'run',
+          seed: options.seed,
+          index,
+          dir: path.join(workDir, `case-${index}`),
+          template: templateRoot,
+        });
         const p = judge(answer, { seed: options.seed, index, family: c.family, note: c.note });
         if (p) {
           pending.push(p);
@@ -194,7 +224,10 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
         outcome.ms = answer.ms;
         outcome.reasons.push(`hang: generating and running the case took over ${options.timeoutSeconds ?? 30} s`);
       } else if (answer.kind === 'died') outcome.reasons.push(`unnamed-crash: ${answer.reason}`);
-      else if (answer.kind === 'reply') outcome.reasons.push(`unnamed-crash: unexpected answer from the child ${JSON.stringify(answer.value).slice(0, 200)}`);
+      else if (answer.kind === 'reply')
+        outcome.reasons.push(
+          `unnamed-crash: unexpected answer from the child ${JSON.stringify(answer.value).slice(0, 200)}`,
+        );
       else return classifyResult(answer.result, outcome);
       finish(outcome);
       return undefined;
@@ -207,7 +240,10 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
       for (const e of r.stray) outcome.reasons.push(`unnamed-crash: ${e.split('\n')[0]}`);
       if (r.error) {
         outcome.error = r.error.message;
-        if (r.unnamed) outcome.reasons.push(`unnamed-crash: ${r.unnamed.split('\n')[0]}${r.error.stack ? ` [${stackHint(r.error.stack)}]` : ''}`);
+        if (r.unnamed)
+          outcome.reasons.push(
+            `unnamed-crash: ${r.unnamed.split('\n')[0]}${r.error.stack ? ` [${stackHint(r.error.stack)}]` : ''}`,
+          );
         outcome.class = 'refused';
         finish(outcome);
         return undefined;
@@ -217,15 +253,23 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
       const files = tsFiles(r.outRoot);
       for (const f of files) {
         try {
-          for (const hit of findInjections(f, readFileSync(f, 'utf8'))) outcome.reasons.push(`injection: ${hit} in ${path.relative(r.outRoot, f)}`);
+          for (const hit of findInjections(f, readFileSync(f, 'utf8')))
+            outcome.reasons.push(`injection: ${hit} in ${path.relative(r.outRoot, f)}`);
         } catch (e) {
-          outcome.reasons.push(`invalid-ts: the TypeScript parser failed on ${path.relative(r.outRoot, f)}: ${e instanceof Error ? e.message : String(e)}`);
+          outcome.reasons.push(
+            `invalid-ts: the TypeScript parser failed on ${path.relative(r.outRoot, f)}: ${e instanceof Error ? e.message : String(e)}`,
+          );
         }
       }
       // no raw bidirectional control in any output file ("Trojan Source")
       for (const f of r.files ?? []) {
-        const hit = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/.exec(readFileSync(path.join(r.outRoot, f), 'utf8'));
-        if (hit) outcome.reasons.push(`injection: raw bidirectional control U+${hit[0].charCodeAt(0).toString(16).toUpperCase()} in ${f}`);
+        const hit = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/.exec(
+          readFileSync(path.join(r.outRoot, f), 'utf8'),
+        );
+        if (hit)
+          outcome.reasons.push(
+            `injection: raw bidirectional control U+${hit[0].charCodeAt(0).toString(16).toUpperCase()} in ${f}`,
+          );
       }
       if (outcome.reasons.some((x) => x.startsWith('invalid-ts: '))) {
         finish(outcome);
@@ -249,12 +293,24 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
     counts[o.class]++;
     (byFamily[o.family] ??= zeroCounts())[o.class]++;
   }
-  return { seed: options.seed, cases: outcomes.length, counts, byFamily, outcomes, shared: [...shared].sort(), failures: FAILURE_CLASSES.reduce((n, c) => n + counts[c], 0), ms: performance.now() - started, workDir };
+  return {
+    seed: options.seed,
+    cases: outcomes.length,
+    counts,
+    byFamily,
+    outcomes,
+    shared: [...shared].sort(),
+    failures: FAILURE_CLASSES.reduce((n, c) => n + counts[c], 0),
+    ms: performance.now() - started,
+    workDir,
+  };
 }
 
 /** The first stack frame inside the repository (where an unnamed error was thrown). */
 function stackHint(stack: string): string {
-  const frame = stack.split('\n').find((l) => l.includes(REPO_ROOT) && !l.includes('/node_modules/') && !l.includes('/fuzz/'));
+  const frame = stack
+    .split('\n')
+    .find((l) => l.includes(REPO_ROOT) && !l.includes('/node_modules/') && !l.includes('/fuzz/'));
   const any = frame ?? stack.split('\n').find((l) => /^\s+at /.test(l));
   return (any ?? '').trim().replace(`${REPO_ROOT}/`, '');
 }
@@ -263,22 +319,37 @@ function stackHint(stack: string): string {
 export function formatSummary(r: FuzzReport): string {
   const lines = [`fuzz: seed ${r.seed}, ${r.cases} cases, ${(r.ms / 1000).toFixed(1)} s`];
   const width = Math.max(...CLASSES.map((c) => CLASS_LABELS[c].length));
-  for (const c of ['generated', 'refused', ...FAILURE_CLASSES] as CaseClass[]) lines.push(`  ${CLASS_LABELS[c].padEnd(width)}  ${String(r.counts[c]).padStart(5)}${FAILURE_CLASSES.includes(c) && r.counts[c] > 0 ? '  FAIL' : ''}`);
+  for (const c of ['generated', 'refused', ...FAILURE_CLASSES] as CaseClass[])
+    lines.push(
+      `  ${CLASS_LABELS[c].padEnd(width)}  ${String(r.counts[c]).padStart(5)}${FAILURE_CLASSES.includes(c) && r.counts[c] > 0 ? '  FAIL' : ''}`,
+    );
   const cols = ['generated', 'refused', ...FAILURE_CLASSES] as CaseClass[];
   const fw = Math.max(8, ...Object.keys(r.byFamily).map((f) => f.length));
   lines.push('', `  ${'family'.padEnd(fw)}  ${cols.map((c) => c.slice(0, 9).padStart(9)).join(' ')}`);
-  for (const f of FAMILIES.map((x) => x.name).filter((n) => r.byFamily[n])) lines.push(`  ${f.padEnd(fw)}  ${cols.map((c) => String(r.byFamily[f]![c]).padStart(9)).join(' ')}`);
-  if (r.shared.length > 0) lines.push('', `  ${r.shared.length} diagnostic(s) outside the cases (runtime or template output; no case is blamed for them):`, ...r.shared.slice(0, 10).map((d) => `    ${d}`));
+  for (const f of FAMILIES.map((x) => x.name).filter((n) => r.byFamily[n]))
+    lines.push(`  ${f.padEnd(fw)}  ${cols.map((c) => String(r.byFamily[f]![c]).padStart(9)).join(' ')}`);
+  if (r.shared.length > 0)
+    lines.push(
+      '',
+      `  ${r.shared.length} diagnostic(s) outside the cases (runtime or template output; no case is blamed for them):`,
+      ...r.shared.slice(0, 10).map((d) => `    ${d}`),
+    );
   return `${lines.join('\n')}\n`;
 }
 
 /** Make case text printable on one terminal line. */
 function oneLine(s: string): string {
-  // eslint-disable-next-line no-control-regex
-  return s.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return s.replace(
+    /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
 
 /** One line for a failing case: seed, index, family, class, reason, and how to reproduce it. */
 export function formatFailure(o: CaseOutcome): string {
-  return oneLine(`FAIL seed=${o.seed} case=${o.index} family=${o.family} class=${o.class}: ${o.reasons[0]!.replace(/^[a-z-]+: /, '').slice(0, 400)} | ${o.note.slice(0, 120)}`) + `  (npm run fuzz -- --seed ${o.seed} --case ${o.index})`;
+  return (
+    oneLine(
+      `FAIL seed=${o.seed} case=${o.index} family=${o.family} class=${o.class}: ${o.reasons[0]!.replace(/^[a-z-]+: /, '').slice(0, 400)} | ${o.note.slice(0, 120)}`,
+    ) + `  (npm run fuzz -- --seed ${o.seed} --case ${o.index})`
+  );
 }

@@ -8,11 +8,27 @@ import type { SpecError } from '../generator/errors.ts';
  * The classes, in the order a case is classified (the first that applies wins; every reason is
  * still reported). `generated` and `refused` are successes; the others are failures.
  */
-export const CLASSES = ['hang', 'escape', 'injection', 'partial-write', 'unnamed-crash', 'invalid-ts', 'refused', 'generated'] as const;
+export const CLASSES = [
+  'hang',
+  'escape',
+  'injection',
+  'partial-write',
+  'unnamed-crash',
+  'invalid-ts',
+  'refused',
+  'generated',
+] as const;
 export type CaseClass = (typeof CLASSES)[number];
 
 /** The failure classes: a run passes when each count is 0. */
-export const FAILURE_CLASSES: readonly CaseClass[] = ['unnamed-crash', 'invalid-ts', 'injection', 'escape', 'partial-write', 'hang'];
+export const FAILURE_CLASSES: readonly CaseClass[] = [
+  'unnamed-crash',
+  'invalid-ts',
+  'injection',
+  'escape',
+  'partial-write',
+  'hang',
+];
 
 /** How each class is named in the summary. */
 export const CLASS_LABELS: Record<CaseClass, string> = {
@@ -73,7 +89,8 @@ export function namedRefusalProblem(err: SpecError, doc: { found: boolean; value
   if (internal) return `SpecError passing on an internal exception: ${err.problem.split('\n')[0]}`;
   if (!err.file) return 'SpecError names no file';
   if (/\/models\/.*\.json$/s.test(err.file) && !err.model) return `SpecError names no model (file ${err.file})`;
-  if (err.pointer !== '' && !err.pointer.startsWith('/')) return `SpecError pointer ${JSON.stringify(err.pointer)} is not a JSON pointer`;
+  if (err.pointer !== '' && !err.pointer.startsWith('/'))
+    return `SpecError pointer ${JSON.stringify(err.pointer)} is not a JSON pointer`;
   if (doc.found && !resolves(doc.value, err.pointer) && !resolves(doc.value, err.pointer.replace(/\/[^/]*$/, ''))) {
     return `SpecError pointer ${err.pointer} does not exist in ${err.file}: ${err.problem}`;
   }

@@ -66,13 +66,19 @@ export function coveredPaths(openapi: OpenApiDoc): Set<string> {
 }
 
 /** Classify every model. Pure: returns new objects, never mutates its inputs. */
-export function classify(models: readonly LoadedModel[], openapi: OpenApiDoc): { models: ClassifiedModel[]; notes: ClassifyNote[] } {
+export function classify(
+  models: readonly LoadedModel[],
+  openapi: OpenApiDoc,
+): { models: ClassifiedModel[]; notes: ClassifyNote[] } {
   const paths = coveredPaths(openapi);
   const notes: ClassifyNote[] = [];
   const result = models.map((m): ClassifiedModel => {
     const output = outputOf(m);
     if (m.endpoint !== undefined && !paths.has(`/api/ai${m.endpoint}`)) {
-      notes.push({ model: m.id, message: `endpoint ${m.endpoint} is not covered by the API description: parameter type generated, no endpoint function` });
+      notes.push({
+        model: m.id,
+        message: `endpoint ${m.endpoint} is not covered by the API description: parameter type generated, no endpoint function`,
+      });
       return { ...m, endpoints: [], uncovered: m.endpoint, output };
     }
     const endpoints = new Set<Endpoint>();
@@ -88,8 +94,17 @@ export function classify(models: readonly LoadedModel[], openapi: OpenApiDoc): {
       if ((takesText && !editOnly) || !takesImage) endpoints.add('images.generate');
     }
     if (output === 'image' || output === 'video') endpoints.add('queue');
-    if (endpoints.size === 0) notes.push({ model: m.id, message: `produces ${m.capabilities?.output?.join(', ') || 'nothing known'}: no SDK endpoint serves it; parameter type generated, no endpoint function` });
-    return { ...m, endpoints: ENDPOINTS.filter((e) => endpoints.has(e)), uncovered: endpoints.size === 0 ? (m.endpoint ?? '(none)') : undefined, output };
+    if (endpoints.size === 0)
+      notes.push({
+        model: m.id,
+        message: `produces ${m.capabilities?.output?.join(', ') || 'nothing known'}: no SDK endpoint serves it; parameter type generated, no endpoint function`,
+      });
+    return {
+      ...m,
+      endpoints: ENDPOINTS.filter((e) => endpoints.has(e)),
+      uncovered: endpoints.size === 0 ? (m.endpoint ?? '(none)') : undefined,
+      output,
+    };
   });
   return { models: result, notes };
 }

@@ -57,7 +57,10 @@ function version(): string {
 }
 
 /** Runs the CLI with `argv` (without node and the script). @returns the exit code. */
-export async function main(argv: string[], io: { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream & { isTTY?: boolean } } = process): Promise<number> {
+export async function main(
+  argv: string[],
+  io: { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream & { isTTY?: boolean } } = process,
+): Promise<number> {
   const redact = redactor(process.env['OXEN_API_KEY'] ?? '');
   const out = (s: string) => void io.stdout.write(`${redact.text(s)}\n`);
   const err = (s: string) => void io.stderr.write(`${redact.text(s)}\n`);
@@ -93,17 +96,25 @@ export async function main(argv: string[], io: { stdout: NodeJS.WritableStream; 
     err(`${CODEGEN_PACKAGE} ${command}: ${problem}\n${USAGE}`);
     return failCode;
   };
-  if (!['add', 'remove', 'generate', 'refresh'].includes(command)) return usage(`unknown command ${JSON.stringify(command)}`);
+  if (!['add', 'remove', 'generate', 'refresh'].includes(command))
+    return usage(`unknown command ${JSON.stringify(command)}`);
   if (values.check && command !== 'generate') return usage('--check applies only to generate');
   if (values.from.length > 0 && command !== 'add') return usage('--from applies only to add');
-  if (command === 'add' && ids.length === 0 && values.from.length === 0) return usage('give model ids or --from <file.json>');
+  if (command === 'add' && ids.length === 0 && values.from.length === 0)
+    return usage('give model ids or --from <file.json>');
   if (command === 'remove' && ids.length === 0) return usage('give the model ids to remove');
-  if ((command === 'generate' || command === 'refresh') && ids.length > 0) return usage(`takes no model ids (got ${ids.join(' ')})`);
+  if ((command === 'generate' || command === 'refresh') && ids.length > 0)
+    return usage(`takes no model ids (got ${ids.join(' ')})`);
   const ints: Record<string, number> = {};
-  for (const [name, min] of [['concurrency', 1], ['timeout-ms', 1], ['retries', 0]] as const) {
+  for (const [name, min] of [
+    ['concurrency', 1],
+    ['timeout-ms', 1],
+    ['retries', 0],
+  ] as const) {
     const v = values[name];
     if (v === undefined) continue;
-    if (!/^\d+$/.test(v) || Number(v) < min) return usage(`--${name} needs an integer >= ${min}, got ${JSON.stringify(v)}`);
+    if (!/^\d+$/.test(v) || Number(v) < min)
+      return usage(`--${name} needs an integer >= ${min}, got ${JSON.stringify(v)}`);
     ints[name] = Number(v);
   }
 
@@ -112,10 +123,19 @@ export async function main(argv: string[], io: { stdout: NodeJS.WritableStream; 
   const target = userTarget(version());
   // the generator package's description: pre-parsed JSON where the build made it (scripts/build-codegen.mjs), else the YAML
   const json = path.join(REPO_ROOT, 'specs', 'openapi.json');
-  const openapi = { file: existsSync(json) ? json : path.join(REPO_ROOT, 'specs', 'openapi.yaml'), label: `${CODEGEN_PACKAGE}/specs/openapi.yaml` };
-  const gen = (o: { specsDir: string; check: boolean }): Promise<GenerateResult> => generate({ specsDir: o.specsDir, outRoot: outDir, check: o.check, label: USER_SPECS, target, openapi });
+  const openapi = {
+    file: existsSync(json) ? json : path.join(REPO_ROOT, 'specs', 'openapi.yaml'),
+    label: `${CODEGEN_PACKAGE}/specs/openapi.yaml`,
+  };
+  const gen = (o: { specsDir: string; check: boolean }): Promise<GenerateResult> =>
+    generate({ specsDir: o.specsDir, outRoot: outDir, check: o.check, label: USER_SPECS, target, openapi });
   // A SpecError about the snapshot names its file relative to <out>: say where <out> is.
-  const where = (e: unknown) => (e instanceof SpecError && e.file.startsWith(`${USER_SPECS}/`) ? `${outLabel}/${e.message}` : e instanceof Error ? e.message : String(e));
+  const where = (e: unknown) =>
+    e instanceof SpecError && e.file.startsWith(`${USER_SPECS}/`)
+      ? `${outLabel}/${e.message}`
+      : e instanceof Error
+        ? e.message
+        : String(e);
   const started = performance.now();
   const ms = () => `${Math.round(performance.now() - started)} ms`;
 
@@ -123,15 +143,25 @@ export async function main(argv: string[], io: { stdout: NodeJS.WritableStream; 
     try {
       const r = await gen({ specsDir: path.join(outDir, USER_SPECS), check: values.check });
       for (const n of r.notes) out(`note: ${n.model}: ${n.message}`);
-      const diff = [...r.added.map((f) => `  added    ${outLabel}/${f}`), ...r.changed.map((f) => `  changed  ${outLabel}/${f}`), ...r.removed.map((f) => `  removed  ${outLabel}/${f}`)];
+      const diff = [
+        ...r.added.map((f) => `  added    ${outLabel}/${f}`),
+        ...r.changed.map((f) => `  changed  ${outLabel}/${f}`),
+        ...r.removed.map((f) => `  removed  ${outLabel}/${f}`),
+      ];
       if (values.check) {
         if (diff.length > 0) {
-          err(`${CODEGEN_PACKAGE} generate --check: ${diff.length} file(s) differ from ${outLabel}/${USER_SPECS}; run \`${CODEGEN_PACKAGE} generate --out ${outLabel}\` and commit the result:\n${diff.join('\n')}`);
+          err(
+            `${CODEGEN_PACKAGE} generate --check: ${diff.length} file(s) differ from ${outLabel}/${USER_SPECS}; run \`${CODEGEN_PACKAGE} generate --out ${outLabel}\` and commit the result:\n${diff.join('\n')}`,
+          );
           return 1;
         }
-        out(`${CODEGEN_PACKAGE} generate --check: ${outLabel} is up to date (${r.models} models, ${r.files.size} files, ${ms()})`);
+        out(
+          `${CODEGEN_PACKAGE} generate --check: ${outLabel} is up to date (${r.models} models, ${r.files.size} files, ${ms()})`,
+        );
       } else {
-        out(`generated ${r.models} models into ${outLabel}: ${r.added.length} added, ${r.changed.length} changed, ${r.removed.length} removed, ${r.unchanged} unchanged (${ms()})`);
+        out(
+          `generated ${r.models} models into ${outLabel}: ${r.added.length} added, ${r.changed.length} changed, ${r.removed.length} removed, ${r.unchanged} unchanged (${ms()})`,
+        );
         if (diff.length > 0) out(diff.join('\n'));
       }
       return 0;
@@ -143,7 +173,10 @@ export async function main(argv: string[], io: { stdout: NodeJS.WritableStream; 
 
   try {
     // Loaded only here: `generate` needs neither the fetch machinery (the runtime client, p-limit, cli-progress) nor the drift report.
-    const [{ updateSnapshot }, { driftExitCode, renderText }] = await Promise.all([import('./user-snapshot.ts'), import('./drift.ts')]);
+    const [{ updateSnapshot }, { driftExitCode, renderText }] = await Promise.all([
+      import('./user-snapshot.ts'),
+      import('./drift.ts'),
+    ]);
     const r = await updateSnapshot({
       out: outDir,
       outLabel,
@@ -170,7 +203,8 @@ export async function main(argv: string[], io: { stdout: NodeJS.WritableStream; 
     out(lines.join('\n'));
     return command === 'refresh' ? driftExitCode(r.report) : 0;
   } catch (e) {
-    const message = e instanceof RefreshError ? e.message.replace(/^(refresh failed, )?nothing was written: /, '') : where(e);
+    const message =
+      e instanceof RefreshError ? e.message.replace(/^(refresh failed, )?nothing was written: /, '') : where(e);
     err(`${CODEGEN_PACKAGE} ${command} failed, nothing was written: ${message}`);
     return failCode;
   }

@@ -51,16 +51,36 @@ const UPPER_BOUNDS = ['maximum', 'exclusiveMaximum', 'maxItems', 'maxLength'] as
 /** Every bound keyword. */
 export const RANGE_KEYS: ReadonlySet<string> = new Set([...LOWER_BOUNDS, ...UPPER_BOUNDS]);
 /** Keywords of a parameter schema that the normalised shape models (everything else goes to `other`). */
-const PARAM_KEYWORDS = new Set(['type', 'enum', 'const', 'default', 'description', 'x-order', 'properties', 'required', 'items', ...RANGE_KEYS]);
+const PARAM_KEYWORDS = new Set([
+  'type',
+  'enum',
+  'const',
+  'default',
+  'description',
+  'x-order',
+  'properties',
+  'required',
+  'items',
+  ...RANGE_KEYS,
+]);
 /** Model-object fields modelled (or deliberately handled) by `normalise`. */
-const MODEL_FIELDS = new Set(['id', 'request_schema', 'json_request_schema', 'endpoint', 'capabilities', 'display_name', 'description']);
+const MODEL_FIELDS = new Set([
+  'id',
+  'request_schema',
+  'json_request_schema',
+  'endpoint',
+  'capabilities',
+  'display_name',
+  'description',
+]);
 const SCHEMA_FIELDS_HANDLED = new Set(['type', 'properties', 'required']);
 /** How deep nested object properties and array items are followed. */
 const MAX_DEPTH = 4;
 
 const json = (v: unknown): string => JSON.stringify(v) ?? 'undefined';
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const keySet = (values: readonly unknown[]): Record<string, true> => Object.fromEntries(values.map((v) => [json(v), true as const]));
+const keySet = (values: readonly unknown[]): Record<string, true> =>
+  Object.fromEntries(values.map((v) => [json(v), true as const]));
 
 /** The set of types a schema accepts, or undefined for "any". Reduces `anyOf`/`oneOf` of typed members and `nullable`. */
 function typesOf(s: Record<string, unknown>): { types: string[] | undefined; reducedKeyword?: string } {
@@ -71,7 +91,16 @@ function typesOf(s: Record<string, unknown>): { types: string[] | undefined; red
   else {
     for (const k of ['anyOf', 'oneOf']) {
       const members = s[k];
-      if (Array.isArray(members) && members.length > 0 && members.every((m) => isObject(m) && Object.keys(m).every((mk) => mk === 'type' || mk === 'description') && typeof m['type'] === 'string')) {
+      if (
+        Array.isArray(members) &&
+        members.length > 0 &&
+        members.every(
+          (m) =>
+            isObject(m) &&
+            Object.keys(m).every((mk) => mk === 'type' || mk === 'description') &&
+            typeof m['type'] === 'string',
+        )
+      ) {
         types = members.map((m) => (m as { type: string }).type);
         reducedKeyword = k;
         break;
@@ -109,7 +138,8 @@ function addParam(out: Record<string, NormParam>, name: string, raw: unknown, re
   }
   if (isObject(s['properties'])) {
     const req = new Set(Array.isArray(s['required']) ? s['required'] : []);
-    for (const [child, cs] of Object.entries(s['properties'])) addParam(out, `${name}.${child}`, cs, req.has(child), depth + 1);
+    for (const [child, cs] of Object.entries(s['properties']))
+      addParam(out, `${name}.${child}`, cs, req.has(child), depth + 1);
   } else if (s['required'] !== undefined) p.other['required'] = json(s['required']);
   if (isObject(s['items'])) addParam(out, `${name}[]`, s['items'], false, depth + 1);
   else if (s['items'] !== undefined) p.other['items'] = json(s['items']);
@@ -131,7 +161,8 @@ export function normalise(raw: unknown, id: string, file: string): NormModel {
   const schema: JsonSchema | null = m.schema;
   if (schema) {
     const required = new Set((schema['required'] ?? []) as string[]);
-    for (const [name, ps] of Object.entries((schema['properties'] ?? {}) as Record<string, unknown>)) addParam(n.params, name, ps, required.has(name), 1);
+    for (const [name, ps] of Object.entries((schema['properties'] ?? {}) as Record<string, unknown>))
+      addParam(n.params, name, ps, required.has(name), 1);
     for (const [k, v] of Object.entries(schema)) if (!SCHEMA_FIELDS_HANDLED.has(k)) n.other[`schema.${k}`] = json(v);
   }
   return n;

@@ -19,8 +19,11 @@ export function summaryLine(report: DriftReport): string {
 
 /** Make server-controlled text safe for a terminal: control characters are escaped, never emitted. */
 function safe(s: string): string {
-  // eslint-disable-next-line no-control-regex
-  return s.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return s.replace(
+    // eslint-disable-next-line no-control-regex -- control characters are what is escaped here
+    /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
 
 /**
@@ -54,7 +57,12 @@ function cell(s: string | undefined, code = false): string {
     const pad = t.startsWith('`') || t.endsWith('`') ? ' ' : '';
     return `${fence}${pad}${t.replace(/\|/g, '\\|')}${pad}${fence}`;
   }
-  return t.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/([*_`[\]])/g, '\\$1');
+  return t
+    .replace(/\\/g, '\\\\')
+    .replace(/\|/g, '\\|')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/([*_`[\]])/g, '\\$1');
 }
 
 /**
@@ -65,14 +73,19 @@ function cell(s: string | undefined, code = false): string {
 export function renderMarkdown(report: DriftReport): string {
   const out = [`**${summaryLine(report)}**`, ''];
   if (report.changes.length > 0) {
-    out.push(`Compared ${cell(report.old, true)} (old) with ${cell(report.new, true)} (new). Breaking: a removed model, parameter or enum value, a newly required parameter, a narrowed type or range, a new enum. Description edits are counted, not shown.`, '');
+    out.push(
+      `Compared ${cell(report.old, true)} (old) with ${cell(report.new, true)} (new). Breaking: a removed model, parameter or enum value, a newly required parameter, a narrowed type or range, a new enum. Description edits are counted, not shown.`,
+      '',
+    );
   }
   for (const m of report.models) {
     out.push(`### ${cell(m.id, true)} (${m.status}: ${m.breaking} breaking, ${m.compatible} compatible)`, '');
     out.push('| | Parameter | Change | Before | After |', '|---|---|---|---|---|');
     for (const c of m.changes) {
       const sev = c.severity === 'breaking' ? ':red_circle: breaking' : ':green_circle: compatible';
-      out.push(`| ${sev} | ${c.param === undefined ? '_(model)_' : cell(c.param, true)} | ${cell(c.message)} | ${cell(c.before, true)} | ${cell(c.after, true)} |`);
+      out.push(
+        `| ${sev} | ${c.param === undefined ? '_(model)_' : cell(c.param, true)} | ${cell(c.message)} | ${cell(c.before, true)} | ${cell(c.after, true)} |`,
+      );
     }
     out.push('');
   }

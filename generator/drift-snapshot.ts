@@ -17,7 +17,12 @@ export async function readSnapshot(dir: string, label = dir): Promise<Snapshot> 
     try {
       text = await readFile(file, 'utf8');
     } catch (err) {
-      throw new SpecError(shown, model, '', `cannot read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+      throw new SpecError(
+        shown,
+        model,
+        '',
+        `cannot read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+      );
     }
     try {
       return JSON.parse(text);
@@ -26,10 +31,22 @@ export async function readSnapshot(dir: string, label = dir): Promise<Snapshot> 
     }
   };
   const ids = await read(path.join(dir, 'models.json'), listFile);
-  if (!Array.isArray(ids) || !ids.every((i): i is string => typeof i === 'string' && i !== '' && !/[/\\]/.test(i) && i !== '.' && i !== '..')) {
-    throw new SpecError(listFile, undefined, '', 'expected a JSON array of model ids (non-empty strings without slashes)');
+  if (
+    !Array.isArray(ids) ||
+    !ids.every((i): i is string => typeof i === 'string' && i !== '' && !/[/\\]/.test(i) && i !== '.' && i !== '..')
+  ) {
+    throw new SpecError(
+      listFile,
+      undefined,
+      '',
+      'expected a JSON array of model ids (non-empty strings without slashes)',
+    );
   }
   const models = new Map<string, unknown>();
-  await Promise.all(ids.map(async (id) => models.set(id, await read(path.join(dir, 'models', `${id}.json`), `${label}/models/${id}.json`, id))));
+  await Promise.all(
+    ids.map(async (id) =>
+      models.set(id, await read(path.join(dir, 'models', `${id}.json`), `${label}/models/${id}.json`, id)),
+    ),
+  );
   return { label, ids, models };
 }

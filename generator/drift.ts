@@ -39,11 +39,25 @@ export function diffSnapshots(oldSnap: Snapshot, newSnap: Snapshot): DriftReport
   const b = normAll(newSnap);
   const changes: DriftChange[] = [];
   for (const [id, m] of a) {
-    if (!b.has(id)) changes.push({ model: id, param: undefined, kind: 'model-removed', severity: 'breaking', message: `model removed (had ${Object.keys(m.params).length} parameters)` });
+    if (!b.has(id))
+      changes.push({
+        model: id,
+        param: undefined,
+        kind: 'model-removed',
+        severity: 'breaking',
+        message: `model removed (had ${Object.keys(m.params).length} parameters)`,
+      });
   }
   for (const [id, m] of b) {
     const old = a.get(id);
-    if (!old) changes.push({ model: id, param: undefined, kind: 'model-added', severity: 'compatible', message: `model added (${m.hasSchema ? `${Object.keys(m.params).length} parameters` : 'no request schema'}${m.endpoint ? `, endpoint ${m.endpoint}` : ''})` });
+    if (!old)
+      changes.push({
+        model: id,
+        param: undefined,
+        kind: 'model-added',
+        severity: 'compatible',
+        message: `model added (${m.hasSchema ? `${Object.keys(m.params).length} parameters` : 'no request schema'}${m.endpoint ? `, endpoint ${m.endpoint}` : ''})`,
+      });
     else changes.push(...classifyModel(id, old, m));
   }
   changes.sort(compareChanges);
@@ -51,7 +65,13 @@ export function diffSnapshots(oldSnap: Snapshot, newSnap: Snapshot): DriftReport
   for (const c of changes) {
     let md = byModel.get(c.model);
     if (!md) {
-      md = { id: c.model, status: !a.has(c.model) ? 'added' : !b.has(c.model) ? 'removed' : 'changed', breaking: 0, compatible: 0, changes: [] };
+      md = {
+        id: c.model,
+        status: !a.has(c.model) ? 'added' : !b.has(c.model) ? 'removed' : 'changed',
+        breaking: 0,
+        compatible: 0,
+        changes: [],
+      };
       byModel.set(c.model, md);
     }
     md.changes.push(c);

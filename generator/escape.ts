@@ -81,7 +81,7 @@ export function commentText(text: string): string {
  * as text, not as a tag of the comment. Used before `commentText`.
  */
 export function docText(text: string): string {
-  return text.replace(/(^|[\s{("'`\[])@/g, '$1\\@');
+  return text.replace(/(^|[\s{("'`[])@/g, '$1\\@');
 }
 
 /** Markdown text on one line: line breaks become spaces, `<` cannot open HTML (MODELS.md). */

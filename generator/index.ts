@@ -11,7 +11,16 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { REPO_ROOT, specsLabel } from './paths.ts';
 import { classify, type ClassifyNote } from './classify.ts';
-import { header, indexModule, loadTemplates, modelDoc, modelModule, modelsMarkdown, openapiModule, type OutputFiles } from './emit.ts';
+import {
+  header,
+  indexModule,
+  loadTemplates,
+  modelDoc,
+  modelModule,
+  modelsMarkdown,
+  openapiModule,
+  type OutputFiles,
+} from './emit.ts';
 import { load } from './load.ts';
 import { fingerprint, hash, readManifest, renderManifest, type ManifestEntry } from './manifest.ts';
 import { nameModels } from './name.ts';
@@ -91,7 +100,11 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
   // a user's target has no openapi.ts: the generator package does not depend on openapi-typescript
   const fingerprintP = fingerprint(REPO_ROOT, target.packageFiles ? [] : ['openapi-typescript']);
   const priorP = readManifest(outRoot, manifestFile);
-  const specs = await load({ specsDir, label: options.label ?? specsLabel(specsDir), ...(options.openapi ? { openapi: options.openapi } : {}) });
+  const specs = await load({
+    specsDir,
+    label: options.label ?? specsLabel(specsDir),
+    ...(options.openapi ? { openapi: options.openapi } : {}),
+  });
   const [t, fp, prior] = await Promise.all([templatesP, fingerprintP, priorP]);
   lap('load');
   const { models, notes } = classify(specs.models, specs.openapi);
@@ -111,17 +124,49 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
     const raw = JSON.stringify(m.raw);
     const key = hash(fp, target.kind, label, m.id, raw, pathsKey);
     modelKeys.push(key);
-    modelJobs.push({ file: `${out}models/${m.id}.ts`, inputs: hash('model', key), sources: [m.file, openapiFile], formatted: true, build: async () => modelModule({ ...m, type: await modelType(m, modelDoc(t, m)) }, validated.has(m.id), target) });
-    if (validated.has(m.id)) modelJobs.push({ file: `${out}validators/${m.id}.ts`, inputs: hash('validator', key), sources: [m.file], formatted: false, build: async () => (await validatorModule(m, target))! });
+    modelJobs.push({
+      file: `${out}models/${m.id}.ts`,
+      inputs: hash('model', key),
+      sources: [m.file, openapiFile],
+      formatted: true,
+      build: async () => modelModule({ ...m, type: await modelType(m, modelDoc(t, m)) }, validated.has(m.id), target),
+    });
+    if (validated.has(m.id))
+      modelJobs.push({
+        file: `${out}validators/${m.id}.ts`,
+        inputs: hash('validator', key),
+        sources: [m.file],
+        formatted: false,
+        build: async () => (await validatorModule(m, target))!,
+      });
   }
   const allKey = hash(fp, target.kind, label, ...modelKeys);
   const list = [`${label}/models.json`, `${label}/models/*.json`];
   if (target.packageFiles) {
     const openapiKey = hash('openapi', fp, JSON.stringify(specs.openapi));
-    jobs.push({ file: `${out}openapi.ts`, inputs: hash(openapiKey, label), sources: [openapiFile], formatted: true, build: () => openapiModule(specs.openapi, openapiFile, openapiKey) });
-    jobs.push({ file: `${out}MODELS.md`, inputs: hash('models.md', allKey), sources: list, formatted: true, build: async () => modelsMarkdown(t, named, label, PACKAGE_NAME) });
+    jobs.push({
+      file: `${out}openapi.ts`,
+      inputs: hash(openapiKey, label),
+      sources: [openapiFile],
+      formatted: true,
+      build: () => openapiModule(specs.openapi, openapiFile, openapiKey),
+    });
+    jobs.push({
+      file: `${out}MODELS.md`,
+      inputs: hash('models.md', allKey),
+      sources: list,
+      formatted: true,
+      build: () => Promise.resolve(modelsMarkdown(t, named, label, PACKAGE_NAME)),
+    });
   }
-  jobs.push({ file: `${out}index.ts`, inputs: hash('index', allKey), sources: list, formatted: true, build: () => (target.kind === 'package' ? indexModule(named, validated, label) : userIndexModule(named, validated, label)) });
+  jobs.push({
+    file: `${out}index.ts`,
+    inputs: hash('index', allKey),
+    sources: list,
+    formatted: true,
+    build: () =>
+      target.kind === 'package' ? indexModule(named, validated, label) : userIndexModule(named, validated, label),
+  });
   jobs.push(...modelJobs);
 
   const files: OutputFiles = new Map();
@@ -141,7 +186,7 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
     for (const b of bodies) b?.catch(() => undefined); // awaited below; a failure before then must not be unhandled
     for (const [i, job] of jobs.entries()) {
       if (reused[i] !== undefined) {
-        texts.push(Promise.resolve(reused[i]!));
+        texts.push(Promise.resolve(reused[i]));
         continue;
       }
       rebuilt.push(job.file);

@@ -12,7 +12,15 @@ import path from 'node:path';
 import { Ajv, type ErrorObject } from 'ajv';
 import { load as parseYaml } from 'js-yaml';
 import { SpecError, pointerToken } from './errors.ts';
-import { checkBounds, checkSupported, malformedText, MAX_JSON_DEPTH, MAX_MODEL_BYTES, modelIdProblem, tooDeep } from './schema-check.ts';
+import {
+  checkBounds,
+  checkSupported,
+  malformedText,
+  MAX_JSON_DEPTH,
+  MAX_MODEL_BYTES,
+  modelIdProblem,
+  tooDeep,
+} from './schema-check.ts';
 
 /** A JSON Schema object, as found in the snapshot. */
 export type JsonSchema = { readonly [key: string]: unknown };
@@ -78,7 +86,10 @@ const MODEL_OBJECT_SCHEMA = {
     endpoint: { type: 'string' },
     capabilities: {
       type: 'object',
-      properties: { input: { type: 'array', items: { type: 'string' } }, output: { type: 'array', items: { type: 'string' } } },
+      properties: {
+        input: { type: 'array', items: { type: 'string' } },
+        output: { type: 'array', items: { type: 'string' } },
+      },
     },
     request_schema: { type: ['object', 'null'] },
     json_request_schema: { type: ['object', 'null'] },
@@ -118,7 +129,9 @@ function validator(): Ajv {
 let metaSchema: Record<string, unknown> | undefined;
 function draft07(): Record<string, unknown> {
   if (metaSchema) return metaSchema;
-  const meta = structuredClone(createRequire(import.meta.url)('ajv/dist/refs/json-schema-draft-07.json') as Record<string, unknown>);
+  const meta = structuredClone(
+    createRequire(import.meta.url)('ajv/dist/refs/json-schema-draft-07.json') as Record<string, unknown>,
+  );
   const props = meta['properties'] as Record<string, Record<string, unknown>>;
   delete props['enum']!['uniqueItems'];
   meta['$id'] = 'https://oxen-inference-sdk.invalid/draft-07-enum-checked-apart';
@@ -129,8 +142,12 @@ function draft07(): Record<string, unknown> {
 function firstProblem(errors: ErrorObject[] | null | undefined, base: string): { pointer: string; message: string } {
   const e = errors?.[0];
   if (!e) return { pointer: base, message: 'invalid' };
-  const extra = e.keyword === 'required' ? `/${pointerToken((e.params as { missingProperty: string }).missingProperty)}` : '';
-  return { pointer: base + e.instancePath + extra, message: `${e.message ?? 'invalid'}${e.keyword === 'enum' ? ` (${JSON.stringify((e.params as { allowedValues: unknown }).allowedValues)})` : ''}` };
+  const extra =
+    e.keyword === 'required' ? `/${pointerToken((e.params as { missingProperty: string }).missingProperty)}` : '';
+  return {
+    pointer: base + e.instancePath + extra,
+    message: `${e.message ?? 'invalid'}${e.keyword === 'enum' ? ` (${JSON.stringify((e.params as { allowedValues: unknown }).allowedValues)})` : ''}`,
+  };
 }
 
 /** Deep-freeze a parsed JSON value so later stages cannot mutate the inputs (iterative: any depth). */
@@ -158,7 +175,13 @@ function parseJson(text: string, label: string, model?: string): unknown {
   try {
     return JSON.parse(text);
   } catch (err) {
-    if (err instanceof RangeError) throw new SpecError(label, model, '', `nested too deeply to parse (more than ${MAX_JSON_DEPTH} levels are not supported)`);
+    if (err instanceof RangeError)
+      throw new SpecError(
+        label,
+        model,
+        '',
+        `nested too deeply to parse (more than ${MAX_JSON_DEPTH} levels are not supported)`,
+      );
     throw new SpecError(label, model, '', `malformed JSON: ${(err as Error).message}`);
   }
 }
@@ -166,33 +189,63 @@ function parseJson(text: string, label: string, model?: string): unknown {
 /** Check one model object and normalise it. Exported for the refresh stage, which checks fetched objects before writing them. */
 export function checkModel(raw: unknown, expectedId: string, file: string): LoadedModel {
   const idProblem = modelIdProblem(expectedId);
-  if (idProblem) throw new SpecError(file, JSON.stringify(expectedId), '/id', `model id ${JSON.stringify(expectedId)} refused: ${idProblem}`);
+  if (idProblem)
+    throw new SpecError(
+      file,
+      JSON.stringify(expectedId),
+      '/id',
+      `model id ${JSON.stringify(expectedId)} refused: ${idProblem}`,
+    );
   const deep = tooDeep(raw, MAX_JSON_DEPTH + 1);
-  if (deep !== undefined) throw new SpecError(file, expectedId, deep, `nested deeper than ${MAX_JSON_DEPTH} levels: not supported`);
+  if (deep !== undefined)
+    throw new SpecError(file, expectedId, deep, `nested deeper than ${MAX_JSON_DEPTH} levels: not supported`);
   checkBounds(raw, file, expectedId); // before the schema checks: each of them is then bounded
   const malformed = malformedText(raw);
-  if (malformed !== undefined) throw new SpecError(file, expectedId, malformed, 'a name or text that is not well-formed Unicode (a lone surrogate): not supported');
+  if (malformed !== undefined)
+    throw new SpecError(
+      file,
+      expectedId,
+      malformed,
+      'a name or text that is not well-formed Unicode (a lone surrogate): not supported',
+    );
   const ajv = validator();
   if (!ajv.validate(MODEL_OBJECT_SCHEMA, raw)) {
     const p = firstProblem(ajv.errors, '');
     throw new SpecError(file, expectedId, p.pointer, `not a model-details object: ${p.message}`);
   }
   const obj = raw as Record<string, unknown>;
-  if (obj['id'] !== expectedId) throw new SpecError(file, expectedId, '/id', `id is ${JSON.stringify(obj['id'])}, but the snapshot lists ${JSON.stringify(expectedId)} for this file`);
+  if (obj['id'] !== expectedId)
+    throw new SpecError(
+      file,
+      expectedId,
+      '/id',
+      `id is ${JSON.stringify(obj['id'])}, but the snapshot lists ${JSON.stringify(expectedId)} for this file`,
+    );
   const present = SCHEMA_FIELDS.filter((f) => obj[f] !== undefined && obj[f] !== null);
-  if (present.length > 1) throw new SpecError(file, expectedId, `/${present[1]}`, `both request_schema and json_request_schema are set; expected one`);
+  if (present.length > 1)
+    throw new SpecError(
+      file,
+      expectedId,
+      `/${present[1]}`,
+      `both request_schema and json_request_schema are set; expected one`,
+    );
   const schemaField = present[0] ?? null;
   const schema = schemaField ? (obj[schemaField] as JsonSchema) : null;
   if (schema && schemaField) {
     const base = `/${schemaField}`;
-    checkSupported(schema as Record<string, unknown>, file, expectedId, base);
+    checkSupported(schema, file, expectedId, base);
     // $schema (draft-07, checked above) and a root $id are not given to ajv: they would select or register meta-schemas.
     const { $schema: _dialect, $id: _id, ...plain } = schema as Record<string, unknown>;
     let valid: boolean;
     try {
-      valid = ajv.validate(draft07(), plain) as boolean;
+      valid = ajv.validate(draft07(), plain) === true;
     } catch {
-      throw new SpecError(file, expectedId, base, 'not a valid JSON Schema (draft-07): the meta-schema check failed on it');
+      throw new SpecError(
+        file,
+        expectedId,
+        base,
+        'not a valid JSON Schema (draft-07): the meta-schema check failed on it',
+      );
     }
     if (!valid) {
       const p = firstProblem(ajv.errors, base);
@@ -204,7 +257,13 @@ export function checkModel(raw: unknown, expectedId: string, file: string): Load
     }
     const props = (schema['properties'] ?? {}) as Record<string, unknown>;
     for (const [i, name] of ((schema['required'] ?? []) as string[]).entries()) {
-      if (!Object.hasOwn(props, name)) throw new SpecError(file, expectedId, `${base}/required/${i}`, `required property ${JSON.stringify(name)} is not in properties`);
+      if (!Object.hasOwn(props, name))
+        throw new SpecError(
+          file,
+          expectedId,
+          `${base}/required/${i}`,
+          `required property ${JSON.stringify(name)} is not in properties`,
+        );
     }
   }
   const caps = obj['capabilities'] as { input?: string[]; output?: string[] } | undefined;
@@ -247,9 +306,16 @@ export async function load(options: LoadOptions): Promise<Specs> {
   if (!Array.isArray(ids)) throw new SpecError(listLabel, undefined, '', 'expected a JSON array of model ids');
   const seen = new Map<string, number>();
   ids.forEach((id, i) => {
-    if (typeof id !== 'string' || id === '') throw new SpecError(listLabel, undefined, `/${i}`, 'expected a non-empty string model id');
+    if (typeof id !== 'string' || id === '')
+      throw new SpecError(listLabel, undefined, `/${i}`, 'expected a non-empty string model id');
     const problem = modelIdProblem(id);
-    if (problem) throw new SpecError(listLabel, JSON.stringify(id), `/${i}`, `model id ${JSON.stringify(id)} refused: ${problem} (see generator/schema-check.ts)`);
+    if (problem)
+      throw new SpecError(
+        listLabel,
+        JSON.stringify(id),
+        `/${i}`,
+        `model id ${JSON.stringify(id)} refused: ${problem} (see generator/schema-check.ts)`,
+      );
     const dup = seen.get(id);
     if (dup !== undefined) throw new SpecError(listLabel, id, `/${i}`, `duplicate model id (also at /${dup})`);
     seen.set(id, i);
@@ -259,7 +325,13 @@ export async function load(options: LoadOptions): Promise<Specs> {
     (ids as string[]).map(async (id) => {
       const file = `${label}/models/${id}.json`;
       const size = (await stat(path.join(dir, 'models', `${id}.json`)).catch(() => undefined))?.size ?? 0;
-      if (size > MAX_MODEL_BYTES) throw new SpecError(file, id, '', `the file is ${size} bytes: larger than the ${MAX_MODEL_BYTES} bytes supported for a model object`);
+      if (size > MAX_MODEL_BYTES)
+        throw new SpecError(
+          file,
+          id,
+          '',
+          `the file is ${size} bytes: larger than the ${MAX_MODEL_BYTES} bytes supported for a model object`,
+        );
       const raw = parseJson(await readText(path.join(dir, 'models', `${id}.json`), file, id), file, id);
       return checkModel(deepFreeze(raw), id, file); // deepFreeze is iterative: checkModel's depth check comes after it safely
     }),

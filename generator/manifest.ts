@@ -20,7 +20,15 @@ import path from 'node:path';
 export const MANIFEST = 'generated/manifest.json';
 
 /** Libraries whose version is part of the fingerprint. */
-const TOOLS = ['ajv', 'ajv-formats', 'json-schema-to-typescript', 'openapi-typescript', 'prettier', 'ts-morph', 'handlebars'];
+const TOOLS = [
+  'ajv',
+  'ajv-formats',
+  'json-schema-to-typescript',
+  'openapi-typescript',
+  'prettier',
+  'ts-morph',
+  'handlebars',
+];
 
 /** One file's record. */
 export interface ManifestEntry {
@@ -47,10 +55,13 @@ export async function fingerprint(root: string, exclude: readonly string[] = [])
   const parts: string[] = [];
   for (const dir of ['generator', 'templates']) {
     // refresh and drift (and their parts) fetch and compare snapshots, the CLI and user-snapshot run the pipeline: they shape no output file
-    const names = (await readdir(path.join(root, dir)).catch(() => [] as string[])).filter((n) => /\.(ts|mjs|hbs)$/.test(n) && !/^(refresh|drift|cli|bin|user-snapshot)[.-]/.test(n)).sort();
+    const names = (await readdir(path.join(root, dir)).catch(() => [] as string[]))
+      .filter((n) => /\.(ts|mjs|hbs)$/.test(n) && !/^(refresh|drift|cli|bin|user-snapshot)[.-]/.test(n))
+      .sort();
     for (const n of names) parts.push(`${dir}/${n}`, await readFile(path.join(root, dir, n), 'utf8'));
   }
-  for (const f of ['cli.js', '.prettierrc.json', '.prettierignore']) parts.push(f, await readFile(path.join(root, f), 'utf8').catch(() => ''));
+  for (const f of ['cli.js', '.prettierrc.json', '.prettierignore'])
+    parts.push(f, await readFile(path.join(root, f), 'utf8').catch(() => ''));
   for (const tool of TOOLS) if (!exclude.includes(tool)) parts.push(tool, await toolVersion(root, tool));
   return hash(...parts);
 }
@@ -60,16 +71,23 @@ async function toolVersion(from: string, tool: string): Promise<string> {
   for (let dir = path.resolve(from); ; dir = path.dirname(dir)) {
     const text = await readFile(path.join(dir, 'node_modules', tool, 'package.json'), 'utf8').catch(() => undefined);
     if (text !== undefined) return (JSON.parse(text) as { version: string }).version;
-    if (path.dirname(dir) === dir) throw new Error(`the generator cannot find its dependency ${tool} (node_modules/${tool}/package.json above ${from})`);
+    if (path.dirname(dir) === dir)
+      throw new Error(
+        `the generator cannot find its dependency ${tool} (node_modules/${tool}/package.json above ${from})`,
+      );
   }
 }
 
 /** The manifest (`file`, relative to `outRoot`), or an empty one when it is missing or unreadable. */
 export async function readManifest(outRoot: string, file = MANIFEST): Promise<Map<string, ManifestEntry>> {
   try {
-    const data = JSON.parse(await readFile(path.join(outRoot, file), 'utf8')) as { files?: Record<string, ManifestEntry> };
+    const data = JSON.parse(await readFile(path.join(outRoot, file), 'utf8')) as {
+      files?: Record<string, ManifestEntry>;
+    };
     const files = data.files && typeof data.files === 'object' ? data.files : {};
-    return new Map(Object.entries(files).filter(([, e]) => e && typeof e.inputs === 'string' && typeof e.content === 'string'));
+    return new Map(
+      Object.entries(files).filter(([, e]) => e && typeof e.inputs === 'string' && typeof e.content === 'string'),
+    );
   } catch {
     return new Map();
   }

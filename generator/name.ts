@@ -31,9 +31,13 @@ export interface ModelNames {
 /** Convert one model id. @throws Error when nothing usable is left of the id. */
 export function modelNames(id: string): ModelNames {
   const parts = id.split(/[^A-Za-z0-9.]+/).filter((p) => p.length > 0);
-  let pascal = parts.map((p) => p.replace(/\./g, '_')).map((p) => p.charAt(0).toUpperCase() + p.slice(1)).join('');
+  let pascal = parts
+    .map((p) => p.replace(/\./g, '_'))
+    .map((p) => p.charAt(0).toUpperCase() + p.slice(1))
+    .join('');
   pascal = pascal.replace(/^_+/, '');
-  if (pascal === '') throw new Error(`model id ${JSON.stringify(id)} has no letter or digit to make an identifier from`);
+  if (pascal === '')
+    throw new Error(`model id ${JSON.stringify(id)} has no letter or digit to make an identifier from`);
   if (/^[0-9]/.test(pascal)) pascal = `Model${pascal}`;
   const camel = pascal.charAt(0).toLowerCase() + pascal.slice(1);
   return { pascal, camel, params: `${pascal}Params`, schema: `${camel}Schema` };
@@ -43,7 +47,10 @@ export function modelNames(id: string): ModelNames {
  * Name every model. @throws SpecError naming both ids when two ids convert to the same identifier
  * or differ only by case.
  */
-export function nameModels<T extends { id: string; file: string }>(models: readonly T[], listFile: string): Array<T & { names: ModelNames }> {
+export function nameModels<T extends { id: string; file: string }>(
+  models: readonly T[],
+  listFile: string,
+): Array<T & { names: ModelNames }> {
   const byPascal = new Map<string, string>();
   const byLower = new Map<string, string>();
   return models.map((m, i) => {
@@ -54,9 +61,21 @@ export function nameModels<T extends { id: string; file: string }>(models: reado
       throw new SpecError(listFile, m.id, `/${i}`, (err as Error).message);
     }
     const other = byPascal.get(names.pascal);
-    if (other !== undefined) throw new SpecError(listFile, m.id, `/${i}`, `model ids ${JSON.stringify(other)} and ${JSON.stringify(m.id)} both convert to the identifier ${names.pascal}; rename one (see generator/name.ts for the rule)`);
+    if (other !== undefined)
+      throw new SpecError(
+        listFile,
+        m.id,
+        `/${i}`,
+        `model ids ${JSON.stringify(other)} and ${JSON.stringify(m.id)} both convert to the identifier ${names.pascal}; rename one (see generator/name.ts for the rule)`,
+      );
     const sameCase = byLower.get(m.id.toLowerCase());
-    if (sameCase !== undefined) throw new SpecError(listFile, m.id, `/${i}`, `model ids ${JSON.stringify(sameCase)} and ${JSON.stringify(m.id)} differ only by case; their generated files would collide`);
+    if (sameCase !== undefined)
+      throw new SpecError(
+        listFile,
+        m.id,
+        `/${i}`,
+        `model ids ${JSON.stringify(sameCase)} and ${JSON.stringify(m.id)} differ only by case; their generated files would collide`,
+      );
     byPascal.set(names.pascal, m.id);
     byLower.set(m.id.toLowerCase(), m.id);
     return { ...m, names };

@@ -44,14 +44,22 @@ export function typeText(node: unknown, depth = 0): string {
   if (node === false) return 'never';
   if (!isObject(node)) return 'any';
   if (depth > 3) return '…';
-  if (Array.isArray(node['enum'])) return (node['enum'] as unknown[]).length <= 12 ? (node['enum'] as unknown[]).map((v) => JSON.stringify(v) ?? 'null').join(' | ') : `one of ${(node['enum'] as unknown[]).length} values`;
+  if (Array.isArray(node['enum']))
+    return (node['enum'] as unknown[]).length <= 12
+      ? (node['enum'] as unknown[]).map((v) => JSON.stringify(v) ?? 'null').join(' | ')
+      : `one of ${(node['enum'] as unknown[]).length} values`;
   if (Object.hasOwn(node, 'const')) return JSON.stringify(node['const']) ?? 'null';
-  for (const k of ['anyOf', 'oneOf'] as const) if (Array.isArray(node[k])) return (node[k] as unknown[]).map((s) => typeText(s, depth + 1)).join(' | ');
+  for (const k of ['anyOf', 'oneOf'] as const)
+    if (Array.isArray(node[k])) return (node[k] as unknown[]).map((s) => typeText(s, depth + 1)).join(' | ');
   const t = node['type'];
   const types = Array.isArray(t) ? (t as unknown[]) : typeof t === 'string' ? [t] : [];
   const one = (x: unknown): string => {
-    if (x === 'array') return node['items'] !== undefined && !Array.isArray(node['items']) ? `${typeText(node['items'], depth + 1)}[]` : 'array';
-    if (x === 'object') return isObject(node['properties']) ? `{ ${Object.keys(node['properties']).join(', ')} }` : 'object';
+    if (x === 'array')
+      return node['items'] !== undefined && !Array.isArray(node['items'])
+        ? `${typeText(node['items'], depth + 1)}[]`
+        : 'array';
+    if (x === 'object')
+      return isObject(node['properties']) ? `{ ${Object.keys(node['properties']).join(', ')} }` : 'object';
     return String(x);
   };
   if (types.length > 0) return types.map(one).join(' | ');
@@ -69,8 +77,10 @@ function rangeText(p: Record<string, unknown>): string {
   else if (lo !== undefined) parts.push(`≥ ${lo}`);
   else if (hi !== undefined) parts.push(`≤ ${hi}`);
   if (num('multipleOf') !== undefined) parts.push(`multiple of ${num('multipleOf')}`);
-  if (num('minLength') !== undefined || num('maxLength') !== undefined) parts.push(`length ${num('minLength') ?? 0} to ${num('maxLength') ?? '∞'}`);
-  if (num('minItems') !== undefined || num('maxItems') !== undefined) parts.push(`${num('minItems') ?? 0} to ${num('maxItems') ?? '∞'} items`);
+  if (num('minLength') !== undefined || num('maxLength') !== undefined)
+    parts.push(`length ${num('minLength') ?? 0} to ${num('maxLength') ?? '∞'}`);
+  if (num('minItems') !== undefined || num('maxItems') !== undefined)
+    parts.push(`${num('minItems') ?? 0} to ${num('maxItems') ?? '∞'} items`);
   if (typeof p['format'] === 'string') parts.push(`format ${p['format']}`);
   if (typeof p['pattern'] === 'string') parts.push(`pattern ${p['pattern']}`);
   return parts.join('; ');
@@ -80,8 +90,8 @@ const DESCRIPTION_LIMIT = 300;
 
 /** The reference data of one model. */
 export function modelReference(m: ClassifiedModel & { names: ModelNames }, packageName: string): ModelReference {
-  const props = isObject(m.schema?.['properties']) ? (m.schema!['properties'] as Record<string, unknown>) : {};
-  const required = new Set(Array.isArray(m.schema?.['required']) ? (m.schema!['required'] as unknown[]) : []);
+  const props = isObject(m.schema?.['properties']) ? m.schema['properties'] : {};
+  const required = new Set(Array.isArray(m.schema?.['required']) ? (m.schema['required'] as unknown[]) : []);
   const parameters = Object.entries(props).map(([name, raw]): ParameterRow => {
     const p = isObject(raw) ? raw : {};
     const description = typeof p['description'] === 'string' ? p['description'].trim() : '';
@@ -91,7 +101,9 @@ export function modelReference(m: ClassifiedModel & { names: ModelNames }, packa
       required: required.has(name),
       default: p['default'] !== undefined ? markdownCode(JSON.stringify(p['default']) ?? 'null') : '',
       range: markdownText(rangeText(p)),
-      description: markdownText(description.length > DESCRIPTION_LIMIT ? `${description.slice(0, DESCRIPTION_LIMIT)}…` : description),
+      description: markdownText(
+        description.length > DESCRIPTION_LIMIT ? `${description.slice(0, DESCRIPTION_LIMIT)}…` : description,
+      ),
     };
   });
   parameters.sort((a, b) => Number(b.required) - Number(a.required));
@@ -111,7 +123,10 @@ export function modelReference(m: ClassifiedModel & { names: ModelNames }, packa
     functions: endpointFunctionNames(m),
     params: m.names.params,
     methods: m.endpoints.flatMap(endpointLabels),
-    schemaNote: m.uncovered !== undefined ? `${schemaNote} No endpoint function: its endpoint ${markdownCode(m.uncovered)} is not covered by the API description.`.trim() : schemaNote,
+    schemaNote:
+      m.uncovered !== undefined
+        ? `${schemaNote} No endpoint function: its endpoint ${markdownCode(m.uncovered)} is not covered by the API description.`.trim()
+        : schemaNote,
     parameters,
   };
 }

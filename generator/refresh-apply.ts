@@ -40,7 +40,8 @@ export async function readCurrent(specsDir: string, label: string): Promise<{ id
   } catch (err) {
     throw new SpecError(`${label}/models.json`, undefined, '', `cannot read: ${(err as Error).message}`);
   }
-  if (!Array.isArray(ids) || !ids.every((i): i is string => typeof i === 'string')) throw new SpecError(`${label}/models.json`, undefined, '', 'expected a JSON array of model ids');
+  if (!Array.isArray(ids) || !ids.every((i): i is string => typeof i === 'string'))
+    throw new SpecError(`${label}/models.json`, undefined, '', 'expected a JSON array of model ids');
   const models = new Map<string, unknown>();
   await Promise.all(
     ids.map(async (id) => {
@@ -60,7 +61,10 @@ export async function readCurrent(specsDir: string, label: string): Promise<{ id
  * The plan: `models.json` when `listText` is given and differs, each fetched model whose text
  * differs from its file, and the snapshot file of each removed id that exists (to delete).
  */
-export async function planChanges(specsDir: string, changes: { listText?: string; fetched: Iterable<{ id: string; text: string }>; remove: readonly string[] }): Promise<SnapshotPlan> {
+export async function planChanges(
+  specsDir: string,
+  changes: { listText?: string; fetched: Iterable<{ id: string; text: string }>; remove: readonly string[] },
+): Promise<SnapshotPlan> {
   const plan: SnapshotPlan = new Map();
   if (changes.listText !== undefined) {
     const old = await readIfExists(path.join(specsDir, 'models.json'));
@@ -70,7 +74,8 @@ export async function planChanges(specsDir: string, changes: { listText?: string
     const old = await readIfExists(path.join(specsDir, 'models', `${m.id}.json`));
     if (old?.toString('utf8') !== m.text) plan.set(`models/${m.id}.json`, m.text);
   }
-  for (const id of changes.remove) if ((await readIfExists(path.join(specsDir, 'models', `${id}.json`))) !== null) plan.set(`models/${id}.json`, null);
+  for (const id of changes.remove)
+    if ((await readIfExists(path.join(specsDir, 'models', `${id}.json`))) !== null) plan.set(`models/${id}.json`, null);
   return plan;
 }
 
@@ -82,7 +87,11 @@ export async function treeDigest(dir: string): Promise<string> {
     .filter((e) => e.isFile())
     .map((e) => path.relative(dir, path.join(e.parentPath, e.name)))
     .sort();
-  for (const f of files) h.update(f).update('\0').update(await readFile(path.join(dir, f))).update('\0');
+  for (const f of files)
+    h.update(f)
+      .update('\0')
+      .update(await readFile(path.join(dir, f)))
+      .update('\0');
   return h.digest('hex');
 }
 
@@ -122,7 +131,8 @@ export async function commitPlan(
     return await withLock(outRoot, async () => {
       await recover(outRoot);
       // another run may have changed the snapshot since it was staged: committing would undo that
-      if ((await treeDigest(specsDir)) !== specsDigest) throw new Error(`${specsDir} changed while this refresh ran (another run?); run the refresh again`);
+      if ((await treeDigest(specsDir)) !== specsDigest)
+        throw new Error(`${specsDir} changed while this refresh ran (another run?); run the refresh again`);
       const result = await compare(files, outRoot, managed);
       const specsTree = async (dir: string) => void (await cp(staged, dir, { recursive: true }));
       const outputSwaps = swapsOf(files, outRoot, managed);
@@ -138,7 +148,13 @@ export async function commitPlan(
       return result;
     });
   } catch (err) {
-    const state = moving ? 'the previous and the new trees were being swapped; the swap is completed now or by the next run' : 'the previous snapshot and generated/ are unchanged';
-    throw new RefreshError(`refresh failed while writing (${state}): ${err instanceof Error ? err.message : String(err)}`, [], !moving);
+    const state = moving
+      ? 'the previous and the new trees were being swapped; the swap is completed now or by the next run'
+      : 'the previous snapshot and generated/ are unchanged';
+    throw new RefreshError(
+      `refresh failed while writing (${state}): ${err instanceof Error ? err.message : String(err)}`,
+      [],
+      !moving,
+    );
   }
 }

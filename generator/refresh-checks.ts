@@ -55,7 +55,10 @@ export function checkBaseUrl(baseUrl: string): string {
       /* not a URL: the runtime's message says so */
     }
     // the plain-http case keeps its own line: the refresh CLI has always said it this way
-    if (host && !isLoopbackHost(host)) throw new RefreshError(`refusing plain http:// to ${host}: the API key would be sent in clear text; use https:// (http:// is allowed only for 127.0.0.0/8, localhost and ::1)`);
+    if (host && !isLoopbackHost(host))
+      throw new RefreshError(
+        `refusing plain http:// to ${host}: the API key would be sent in clear text; use https:// (http:// is allowed only for 127.0.0.0/8, localhost and ::1)`,
+      );
     throw new RefreshError(`base URL refused: ${(err as Error).message}`);
   }
 }
@@ -114,10 +117,14 @@ export function keyPointer(value: unknown, key: string): string | undefined {
  * The first generated file that would carry `key` (raw or JSON-escaped), with the model it belongs
  * to when it is a model's own module or validator; undefined when none does.
  */
-export function keyInOutput(files: ReadonlyMap<string, string>, key: string): { file: string; model: string | undefined } | undefined {
+export function keyInOutput(
+  files: ReadonlyMap<string, string>,
+  key: string,
+): { file: string; model: string | undefined } | undefined {
   const forms = keyForms(key);
   for (const [file, text] of files) {
-    if (forms.some((f) => text.includes(f))) return { file, model: /^generated\/(?:models|validators)\/(.+)\.ts$/.exec(file)?.[1] };
+    if (forms.some((f) => text.includes(f)))
+      return { file, model: /^generated\/(?:models|validators)\/(.+)\.ts$/.exec(file)?.[1] };
   }
   return undefined;
 }

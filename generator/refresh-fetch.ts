@@ -67,12 +67,14 @@ export interface FetchResult {
 function failureReason(err: unknown, attempts: number, timeoutMs: number): string {
   const tries = attempts > 1 ? ` (${attempts} attempts)` : '';
   if (err instanceof SpecError) return `invalid model object at ${err.pointer || '/'}: ${err.problem}`;
-  if (err instanceof ResponseTooLargeError) return `the answer is too large: over ${err.limitBytes} bytes (decompressed), the most a model object may have`;
+  if (err instanceof ResponseTooLargeError)
+    return `the answer is too large: over ${err.limitBytes} bytes (decompressed), the most a model object may have`;
   if (err instanceof TimeoutError) return `timed out after ${timeoutMs} ms${tries}`;
   if (err instanceof NotFoundError) return `HTTP 404: ${err.message} (not found)`;
   if (err instanceof ConnectionError) return `connection failed: ${err.message}${tries}`;
   if (err instanceof APIError) {
-    if (err.status !== undefined && err.status >= 200 && err.status < 300) return `invalid JSON in the response (HTTP ${err.status})`;
+    if (err.status !== undefined && err.status >= 200 && err.status < 300)
+      return `invalid JSON in the response (HTTP ${err.status})`;
     return `HTTP ${err.status ?? '?'}: ${err.message}${tries}`;
   }
   return err instanceof Error ? err.message : String(err);
@@ -97,7 +99,12 @@ export async function fetchModels(ids: readonly string[], options: FetchOptions)
   const concurrency = positiveInt('concurrency', options.concurrency, REFRESH_DEFAULTS.concurrency);
   const timeoutMs = positiveInt('timeoutMs', options.timeoutMs, REFRESH_DEFAULTS.timeoutMs);
   const maxRetries = positiveInt('maxRetries', options.maxRetries, REFRESH_DEFAULTS.maxRetries, 0);
-  const retryBaseDelayMs = positiveInt('retryBaseDelayMs', options.retryBaseDelayMs, REFRESH_DEFAULTS.retryBaseDelayMs, 0);
+  const retryBaseDelayMs = positiveInt(
+    'retryBaseDelayMs',
+    options.retryBaseDelayMs,
+    REFRESH_DEFAULTS.retryBaseDelayMs,
+    0,
+  );
   const fileLabel = options.fileLabel ?? ((id: string) => `specs/models/${id}.json`);
   const redact = redactor(options.apiKey);
   const stream = options.stream ?? process.stderr;
@@ -124,7 +131,15 @@ export async function fetchModels(ids: readonly string[], options: FetchOptions)
       return new Response(bytes, { status: res.status, statusText: res.statusText, headers });
     });
   };
-  const client = new Client({ apiKey: options.apiKey, baseUrl, fetch: countingFetch, timeoutMs, maxRetries, retryBaseDelayMs, maxResponseBytes: MAX_MODEL_BYTES });
+  const client = new Client({
+    apiKey: options.apiKey,
+    baseUrl,
+    fetch: countingFetch,
+    timeoutMs,
+    maxRetries,
+    retryBaseDelayMs,
+    maxResponseBytes: MAX_MODEL_BYTES,
+  });
   const limit = pLimit(concurrency);
   const models = new Map<string, FetchedModel>();
   const failures: FetchFailure[] = [];
@@ -145,10 +160,14 @@ export async function fetchModels(ids: readonly string[], options: FetchOptions)
             const sent = bodies.get(client.http.url(req));
             bodies.delete(client.http.url(req));
             const text = `${sent === undefined ? JSON.stringify(raw, null, 2) : reindentJson(sent.trim())}\n`;
-            if (options.apiKey.length >= 4 && text.includes(options.apiKey)) throw new Error('the response contains the API key; refusing to write it to the snapshot');
+            if (options.apiKey.length >= 4 && text.includes(options.apiKey))
+              throw new Error('the response contains the API key; refusing to write it to the snapshot');
             // the parsed strings too: a JSON escape (`\u0073k-...`) hides the key from the text, not from the output
             const at = keyPointer(raw, options.apiKey);
-            if (at !== undefined) throw new Error(`the model object contains the API key (in the string at ${at}); refusing to write it to the snapshot or the generated code`);
+            if (at !== undefined)
+              throw new Error(
+                `the model object contains the API key (in the string at ${at}); refusing to write it to the snapshot or the generated code`,
+              );
             progress.tick(id);
             return { id, raw, text };
           } catch (err) {

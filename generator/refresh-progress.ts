@@ -16,7 +16,12 @@ export class Progress {
   ) {
     if (mode === 'bar') {
       this.bar = new cliProgress.SingleBar(
-        { stream, format: 'refresh [{bar}] {value}/{total} models | {failed} failed | {duration_formatted}', hideCursor: true, clearOnComplete: false },
+        {
+          stream,
+          format: 'refresh [{bar}] {value}/{total} models | {failed} failed | {duration_formatted}',
+          hideCursor: true,
+          clearOnComplete: false,
+        },
         cliProgress.Presets.shades_classic,
       );
       this.bar.start(total, 0, { failed: 0 });
@@ -26,7 +31,10 @@ export class Progress {
     this.done++;
     if (reason !== undefined) this.failed++;
     if (this.bar) this.bar.update(this.done, { failed: this.failed });
-    else if (this.mode === 'lines') this.stream.write(`refresh: [${this.done}/${this.total}] ${reason === undefined ? `ok      ${id}` : `FAILED  ${id}: ${reason}`}\n`);
+    else if (this.mode === 'lines')
+      this.stream.write(
+        `refresh: [${this.done}/${this.total}] ${reason === undefined ? `ok      ${id}` : `FAILED  ${id}: ${reason}`}\n`,
+      );
   }
   stop(): void {
     this.bar?.stop();

@@ -27,12 +27,33 @@ import type { DriftReport } from './drift-types.ts';
 import type { GenerateOptions, GenerateResult } from './index.ts';
 import { REPO_ROOT, specsLabel } from './paths.ts';
 import { commitPlan, planChanges, readCurrent, readIfExists, stageSnapshot, treeDigest } from './refresh-apply.ts';
-import { checkBaseUrl, checkModelId, DEFAULT_REFRESH_BASE_URL, keyInOutput, redactor, RefreshError, type FetchFailure } from './refresh-checks.ts';
+import {
+  checkBaseUrl,
+  checkModelId,
+  DEFAULT_REFRESH_BASE_URL,
+  keyInOutput,
+  redactor,
+  RefreshError,
+  type FetchFailure,
+} from './refresh-checks.ts';
 import { fetchModels, type FetchedModel, type FetchOptions } from './refresh-fetch.ts';
 import { completeInterrupted } from './tree-commit.ts';
 
-export { checkBaseUrl, checkModelId, DEFAULT_REFRESH_BASE_URL, redactor, RefreshError, type FetchFailure } from './refresh-checks.ts';
-export { fetchModels, REFRESH_DEFAULTS, type FetchedModel, type FetchOptions, type FetchResult } from './refresh-fetch.ts';
+export {
+  checkBaseUrl,
+  checkModelId,
+  DEFAULT_REFRESH_BASE_URL,
+  redactor,
+  RefreshError,
+  type FetchFailure,
+} from './refresh-checks.ts';
+export {
+  fetchModels,
+  REFRESH_DEFAULTS,
+  type FetchedModel,
+  type FetchOptions,
+  type FetchResult,
+} from './refresh-fetch.ts';
 export type { ProgressMode } from './refresh-progress.ts';
 export { reindentJson } from './reindent-json.ts';
 
@@ -41,7 +62,10 @@ export { reindentJson } from './reindent-json.ts';
  * `maxRetries`, `retryBaseDelayMs`, `progress`, `stream`: where progress and status lines go,
  * default `process.stderr`) are those of `FetchOptions`.
  */
-export interface RefreshOptions extends Pick<FetchOptions, 'concurrency' | 'timeoutMs' | 'maxRetries' | 'retryBaseDelayMs' | 'progress' | 'stream'> {
+export interface RefreshOptions extends Pick<
+  FetchOptions,
+  'concurrency' | 'timeoutMs' | 'maxRetries' | 'retryBaseDelayMs' | 'progress' | 'stream'
+> {
   /** The specs directory (default `<repo>/specs`). */
   specsDir?: string;
   /** Where `generated/` lives (default the repository root). */
@@ -111,7 +135,8 @@ export async function refresh(options: RefreshOptions): Promise<RefreshResult> {
   const remove = [...new Set((options.remove ?? []).map(checkModelId))];
   const both = add.filter((id) => remove.includes(id));
   if (both.length > 0) throw new RefreshError(`cannot both add and remove ${both.join(', ')}`);
-  if (!options.all && add.length === 0 && remove.length === 0) throw new RefreshError('nothing to do: give --refresh, --add <id> or --remove <id>');
+  if (!options.all && add.length === 0 && remove.length === 0)
+    throw new RefreshError('nothing to do: give --refresh, --add <id> or --remove <id>');
 
   const label = specsLabel(specsDir);
   await completeInterrupted(outRoot); // a killed run may have moved specs/ or generated/ aside
@@ -123,7 +148,11 @@ export async function refresh(options: RefreshOptions): Promise<RefreshResult> {
     }
   }
   const listChanges = add.length > 0 || remove.length > 0;
-  const newIds = listChanges ? [...new Set([...oldIds.filter((id) => !remove.includes(id)), ...add])].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)) : oldIds;
+  const newIds = listChanges
+    ? [...new Set([...oldIds.filter((id) => !remove.includes(id)), ...add])].sort((a, b) =>
+        a < b ? -1 : a > b ? 1 : 0,
+      )
+    : oldIds;
   const toFetch = options.all ? newIds : add;
 
   // 1. Fetch and check (nothing written).
@@ -132,7 +161,10 @@ export async function refresh(options: RefreshOptions): Promise<RefreshResult> {
   const t0 = performance.now();
   if (toFetch.length > 0) {
     const apiKey = key;
-    if (!apiKey) throw new RefreshError(`OXEN_API_KEY is not set: fetching ${toFetch.length === 1 ? toFetch[0] : `${toFetch.length} models`} needs an API key (export OXEN_API_KEY=...)`);
+    if (!apiKey)
+      throw new RefreshError(
+        `OXEN_API_KEY is not set: fetching ${toFetch.length === 1 ? toFetch[0] : `${toFetch.length} models`} needs an API key (export OXEN_API_KEY=...)`,
+      );
     baseUrl = checkBaseUrl(options.baseUrl ?? (process.env['OXEN_BASE_URL'] || DEFAULT_REFRESH_BASE_URL));
     say(`refresh: fetching ${toFetch.length} model${toFetch.length === 1 ? '' : 's'} from ${baseUrl}`);
     const r = await fetchModels(toFetch, {
@@ -148,16 +180,25 @@ export async function refresh(options: RefreshOptions): Promise<RefreshResult> {
       ...(options.fetch ? { fetch: options.fetch } : {}),
     }).catch((err: unknown) => {
       // A 401/403 ends the fetch phase early: say once that nothing was written.
-      if (err instanceof RefreshError && err.authFailure) throw new RefreshError(`refresh failed, nothing was written: ${err.message}`, err.failures, false, true);
+      if (err instanceof RefreshError && err.authFailure)
+        throw new RefreshError(`refresh failed, nothing was written: ${err.message}`, err.failures, false, true);
       throw err;
     });
-    if (r.failures.length > 0) throw new RefreshError(`refresh failed, nothing was written: ${formatFailures(r.failures, toFetch.length)}`, r.failures);
+    if (r.failures.length > 0)
+      throw new RefreshError(
+        `refresh failed, nothing was written: ${formatFailures(r.failures, toFetch.length)}`,
+        r.failures,
+      );
     fetched = r.models;
   }
   const fetchMs = performance.now() - t0;
 
   // 2. What changes in the specs directory.
-  const plan = await planChanges(specsDir, { ...(listChanges ? { listText: `${JSON.stringify(newIds, null, 2)}\n` } : {}), fetched: fetched.values(), remove });
+  const plan = await planChanges(specsDir, {
+    ...(listChanges ? { listText: `${JSON.stringify(newIds, null, 2)}\n` } : {}),
+    fetched: fetched.values(),
+    remove,
+  });
 
   // 3. Stage the new snapshot in a temporary copy and prove it generates; compute the drift report.
   const tmp = await mkdtemp(path.join(os.tmpdir(), 'inference-sdk-refresh-'));
@@ -173,20 +214,30 @@ export async function refresh(options: RefreshOptions): Promise<RefreshResult> {
       try {
         proved = await gen({ specsDir: staged, outRoot, check: true, label });
       } catch (err) {
-        throw new RefreshError(`refresh failed, nothing was written: the refreshed snapshot does not generate: ${err instanceof Error ? err.message : String(err)}`);
+        throw new RefreshError(
+          `refresh failed, nothing was written: the refreshed snapshot does not generate: ${err instanceof Error ? err.message : String(err)}`,
+        );
       }
       const leak = keyInOutput(proved.files, key);
       if (leak) {
         const reason = `the generated ${leak.file} would contain the API key`;
-        throw new RefreshError(`refresh failed, nothing was written: ${leak.model ? `model ${leak.model}: ` : ''}${reason}`, leak.model ? [{ id: leak.model, reason }] : []);
+        throw new RefreshError(
+          `refresh failed, nothing was written: ${leak.model ? `model ${leak.model}: ` : ''}${reason}`,
+          leak.model ? [{ id: leak.model, reason }] : [],
+        );
       }
     }
     const proveMs = performance.now() - t1;
-    const report = diffSnapshots(current.valid, { ...(await readSnapshot(staged, label)), label: baseUrl ? `${label} refreshed from ${baseUrl}` : `${label} (updated)` });
+    const report = diffSnapshots(current.valid, {
+      ...(await readSnapshot(staged, label)),
+      label: baseUrl ? `${label} refreshed from ${baseUrl}` : `${label} (updated)`,
+    });
 
     // 4. Commit: swap the staged specs and the proved generated/ in together (or generate plainly).
     const t2 = performance.now();
-    const result = proved ? { ...proved, ...(await commitPlan(specsDir, outRoot, staged, proved.files, specsDigest)) } : await gen({ specsDir, outRoot });
+    const result = proved
+      ? { ...proved, ...(await commitPlan(specsDir, outRoot, staged, proved.files, specsDigest)) }
+      : await gen({ specsDir, outRoot });
     const sorted = (xs: string[]) => xs.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     return {
       baseUrl,

@@ -45,7 +45,8 @@ export const MODEL_ID = /^[A-Za-z0-9](?:[A-Za-z0-9._-]{0,126}[A-Za-z0-9])?$/;
 
 /** Why an id is refused, or undefined when it is valid. */
 export function modelIdProblem(id: string): string | undefined {
-  if (!MODEL_ID.test(id)) return 'a model id must be 1 to 128 characters of letters, digits, ".", "_" and "-", starting and ending with a letter or digit';
+  if (!MODEL_ID.test(id))
+    return 'a model id must be 1 to 128 characters of letters, digits, ".", "_" and "-", starting and ending with a letter or digit';
   if (id.includes('..')) return 'a model id cannot contain ".."';
   return undefined;
 }
@@ -69,19 +70,30 @@ export function tooDeep(value: unknown, max = MAX_JSON_DEPTH): string | undefine
     const { v, depth, pointer } = stack.pop()!;
     if (v === null || typeof v !== 'object') continue;
     if (depth >= max) return pointer;
-    for (const [k, child] of Object.entries(v)) stack.push({ v: child, depth: depth + 1, pointer: `${pointer}/${pointerToken(k)}` });
+    for (const [k, child] of Object.entries(v))
+      stack.push({ v: child, depth: depth + 1, pointer: `${pointer}/${pointerToken(k)}` });
   }
   return undefined;
 }
 
 /** The reference tokens of a local `$ref` (`#/a~1b/%25` -> `['a/b', '%']`). @throws URIError on a malformed escape. */
 function refTokens(ref: string): string[] {
-  return ref === '#' ? [] : ref.slice(2).split('/').map((t) => decodeURIComponent(t).replace(/~1/g, '/').replace(/~0/g, '~'));
+  return ref === '#'
+    ? []
+    : ref
+        .slice(2)
+        .split('/')
+        .map((t) => decodeURIComponent(t).replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
 /** One spelling per target: `#/definitions/%61` and `#/definitions/a` are the same reference. */
 export function canonicalRef(ref: string): string {
-  return '#' + refTokens(ref).map((t) => `/${pointerToken(t)}`).join('');
+  return (
+    '#' +
+    refTokens(ref)
+      .map((t) => `/${pointerToken(t)}`)
+      .join('')
+  );
 }
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
@@ -121,26 +133,37 @@ export function checkBounds(value: unknown, file: string, model: string): void {
   let count = 1;
   const counted = (pointer: string, n: number) => {
     count += n;
-    if (count > MAX_JSON_VALUES) fail(pointer, `the model object holds more than ${MAX_JSON_VALUES} values: not supported`);
+    if (count > MAX_JSON_VALUES)
+      fail(pointer, `the model object holds more than ${MAX_JSON_VALUES} values: not supported`);
   };
   const stack: Array<{ v: unknown; pointer: string; key: string }> = [{ v: value, pointer: '', key: '' }];
   while (stack.length > 0) {
     const { v, pointer, key } = stack.pop()!;
     if (typeof v === 'string') {
       const max = TEXT_KEYS.has(key) ? MAX_TEXT_LENGTH : MAX_STRING_LENGTH;
-      if (v.length > max) fail(pointer, `a string of ${v.length} characters: longer than the ${max} supported${TEXT_KEYS.has(key) ? ` for ${key}` : ''}`);
+      if (v.length > max)
+        fail(
+          pointer,
+          `a string of ${v.length} characters: longer than the ${max} supported${TEXT_KEYS.has(key) ? ` for ${key}` : ''}`,
+        );
     } else if (Array.isArray(v)) {
       const max = key === 'enum' ? MAX_ENUM_VALUES : MAX_ARRAY_ITEMS;
-      if (v.length > max) fail(pointer, `${key === 'enum' ? 'an enum' : 'an array'} of ${v.length} values: more than the ${max} supported`);
+      if (v.length > max)
+        fail(
+          pointer,
+          `${key === 'enum' ? 'an enum' : 'an array'} of ${v.length} values: more than the ${max} supported`,
+        );
       counted(pointer, v.length);
       v.forEach((child, i) => stack.push({ v: child, pointer: `${pointer}/${i}`, key: '' }));
     } else if (v !== null && typeof v === 'object') {
       const keys = Object.keys(v);
-      if (keys.length > MAX_OBJECT_KEYS) fail(pointer, `an object of ${keys.length} keys (properties): more than the ${MAX_OBJECT_KEYS} supported`);
+      if (keys.length > MAX_OBJECT_KEYS)
+        fail(pointer, `an object of ${keys.length} keys (properties): more than the ${MAX_OBJECT_KEYS} supported`);
       counted(pointer, keys.length);
       for (const k of keys) {
         const p = `${pointer}/${pointerToken(k)}`;
-        if (k.length > MAX_STRING_LENGTH) fail(p, `a key of ${k.length} characters: longer than the ${MAX_STRING_LENGTH} supported`);
+        if (k.length > MAX_STRING_LENGTH)
+          fail(p, `a key of ${k.length} characters: longer than the ${MAX_STRING_LENGTH} supported`);
         stack.push({ v: (v as Record<string, unknown>)[k], pointer: p, key: k });
       }
     }
@@ -163,7 +186,11 @@ export function canonicalJson(value: unknown): string {
  * UTS #39 (`unhomoglyph`'s data, decomposed).
  */
 export function nameSkeleton(name: string): string {
-  const plain = name.normalize('NFKC').replace(BIDI_CONTROLS, '').replace(/[\u00AD\u034F\u180B-\u180F\u200B-\u200D\u2060-\u2064\uFE00-\uFE0F\uFEFF]/g, '');
+  const plain = name
+    .normalize('NFKC')
+    .replace(BIDI_CONTROLS, '')
+    // eslint-disable-next-line no-misleading-character-class -- invisible joiners and variation selectors, one by one
+    .replace(/[\u00AD\u034F\u180B-\u180F\u200B-\u200D\u2060-\u2064\uFE00-\uFE0F\uFEFF]/g, '');
   return unhomoglyph(plain.normalize('NFD')).normalize('NFD');
 }
 
@@ -185,7 +212,23 @@ function isMap(v: unknown): boolean {
 /** Keywords whose value is a map of name -> schema. */
 const SCHEMA_MAPS = new Set(['properties', 'patternProperties', 'definitions', '$defs', 'dependentSchemas']);
 /** Keywords whose value is a schema or an array of schemas. */
-const SCHEMA_VALUES = new Set(['items', 'additionalItems', 'additionalProperties', 'contains', 'propertyNames', 'not', 'if', 'then', 'else', 'allOf', 'anyOf', 'oneOf', 'prefixItems', 'unevaluatedItems', 'unevaluatedProperties']);
+const SCHEMA_VALUES = new Set([
+  'items',
+  'additionalItems',
+  'additionalProperties',
+  'contains',
+  'propertyNames',
+  'not',
+  'if',
+  'then',
+  'else',
+  'allOf',
+  'anyOf',
+  'oneOf',
+  'prefixItems',
+  'unevaluatedItems',
+  'unevaluatedProperties',
+]);
 
 /**
  * Check a request schema for the features the generator supports. `base` is the JSON pointer of
@@ -200,7 +243,10 @@ export function checkSupported(schema: Record<string, unknown>, file: string, mo
   if (deep !== undefined) fail(deep, `nested deeper than ${MAX_JSON_DEPTH} levels: not supported`);
   const $schema = schema['$schema'];
   if ($schema !== undefined && (typeof $schema !== 'string' || !DRAFT_07.test($schema))) {
-    fail('/$schema', `the JSON Schema dialect ${JSON.stringify($schema)} is not supported: only draft-07 (http://json-schema.org/draft-07/schema#)`);
+    fail(
+      '/$schema',
+      `the JSON Schema dialect ${JSON.stringify($schema)} is not supported: only draft-07 (http://json-schema.org/draft-07/schema#)`,
+    );
   }
   // Walk every subschema, checking the keywords that libraries would otherwise choke on.
   const refs: Array<{ ref: string; pointer: string }> = [];
@@ -210,7 +256,8 @@ export function checkSupported(schema: Record<string, unknown>, file: string, mo
       (s['enum'] as unknown[]).forEach((v, i) => {
         const c = canonicalJson(v);
         const j = first.get(c);
-        if (j !== undefined) fail(`${pointer}/enum/${i}`, `enum value ${i} repeats value ${j}: enum values must be unique`);
+        if (j !== undefined)
+          fail(`${pointer}/enum/${i}`, `enum value ${i} repeats value ${j}: enum values must be unique`);
         first.set(c, i);
       });
     }
@@ -220,8 +267,14 @@ export function checkSupported(schema: Record<string, unknown>, file: string, mo
         const k = nameSkeleton(name);
         const other = seen.get(k);
         if (other !== undefined) {
-          const how = other.normalize('NFKC') === name.normalize('NFKC') ? 'equal after Unicode normalization (NFKC)' : 'look alike (Unicode confusables)';
-          fail(`${pointer}/properties/${pointerToken(name)}`, `property names ${stringLiteral(other)} and ${stringLiteral(name)} ${how}: they would read as the same member`);
+          const how =
+            other.normalize('NFKC') === name.normalize('NFKC')
+              ? 'equal after Unicode normalization (NFKC)'
+              : 'look alike (Unicode confusables)';
+          fail(
+            `${pointer}/properties/${pointerToken(name)}`,
+            `property names ${stringLiteral(other)} and ${stringLiteral(name)} ${how}: they would read as the same member`,
+          );
         }
         seen.set(k, name);
       }
@@ -229,21 +282,34 @@ export function checkSupported(schema: Record<string, unknown>, file: string, mo
     for (const k of ['$anchor', '$dynamicRef', '$dynamicAnchor', '$recursiveRef', '$recursiveAnchor', '$vocabulary']) {
       if (Object.hasOwn(s, k)) fail(`${pointer}/${pointerToken(k)}`, `${k} is not supported (only draft-07 is)`);
     }
-    const regexes: Array<[string, unknown]> = [['pattern', s['pattern']], ...Object.keys(isMap(s['patternProperties']) ? (s['patternProperties'] as object) : {}).map((k): [string, unknown] => [`patternProperties/${pointerToken(k)}`, k])];
+    const regexes: Array<[string, unknown]> = [
+      ['pattern', s['pattern']],
+      ...Object.keys(isMap(s['patternProperties']) ? (s['patternProperties'] as object) : {}).map(
+        (k): [string, unknown] => [`patternProperties/${pointerToken(k)}`, k],
+      ),
+    ];
     for (const [where, re] of regexes) {
       if (typeof re !== 'string') continue;
       try {
         new RegExp(re, 'u');
       } catch {
-        fail(`${pointer}/${where}`, `${where.startsWith('pattern/') || where === 'pattern' ? 'pattern' : 'a patternProperties key'} is not a valid regular expression (ECMA-262, unicode mode)`);
+        fail(
+          `${pointer}/${where}`,
+          `${where.startsWith('pattern/') || where === 'pattern' ? 'pattern' : 'a patternProperties key'} is not a valid regular expression (ECMA-262, unicode mode)`,
+        );
       }
     }
-    if (!root && (Object.hasOwn(s, '$id') || Object.hasOwn(s, '$schema'))) fail(`${pointer}/${Object.hasOwn(s, '$id') ? '$id' : '$schema'}`, '$id and $schema are supported only at the root of a request schema');
+    if (!root && (Object.hasOwn(s, '$id') || Object.hasOwn(s, '$schema')))
+      fail(
+        `${pointer}/${Object.hasOwn(s, '$id') ? '$id' : '$schema'}`,
+        '$id and $schema are supported only at the root of a request schema',
+      );
     if (Object.hasOwn(s, '$ref')) {
       const ref = s['$ref'];
       if (typeof ref !== 'string') fail(`${pointer}/$ref`, '$ref must be a string');
       const r = ref as string;
-      if (!r.startsWith('#')) fail(`${pointer}/$ref`, `remote $ref ${JSON.stringify(r)} is not supported: only local references (#/...)`);
+      if (!r.startsWith('#'))
+        fail(`${pointer}/$ref`, `remote $ref ${JSON.stringify(r)} is not supported: only local references (#/...)`);
       if (!LOCAL_REF.test(r)) fail(`${pointer}/$ref`, `$ref ${JSON.stringify(r)} is not a JSON pointer fragment`);
       let target: unknown;
       let canonical = '';
@@ -254,7 +320,8 @@ export function checkSupported(schema: Record<string, unknown>, file: string, mo
         target = undefined; // a malformed percent-escape
       }
       if (target === undefined) fail(`${pointer}/$ref`, `$ref ${JSON.stringify(r)} points to nothing in the schema`);
-      if (typeof target !== 'boolean' && (target === null || typeof target !== 'object' || Array.isArray(target))) fail(`${pointer}/$ref`, `$ref ${JSON.stringify(r)} points to a value that is not a schema`);
+      if (typeof target !== 'boolean' && (target === null || typeof target !== 'object' || Array.isArray(target)))
+        fail(`${pointer}/$ref`, `$ref ${JSON.stringify(r)} points to a value that is not a schema`);
       refs.push({ ref: canonical, pointer: `${pointer}/$ref` });
     }
   }
@@ -271,7 +338,8 @@ export function checkSupported(schema: Record<string, unknown>, file: string, mo
         return fail(pointer, `$ref ${JSON.stringify(ref)} leads to a malformed $ref`);
       }
       for (const inner of inners) {
-        if (inner === ref || inner === '#' || ref.startsWith(`${inner}/`)) fail(pointer, `recursive $ref ${JSON.stringify(ref)} is not supported`);
+        if (inner === ref || inner === '#' || ref.startsWith(`${inner}/`))
+          fail(pointer, `recursive $ref ${JSON.stringify(ref)} is not supported`);
         if (!seen.has(inner)) {
           seen.add(inner);
           queue.push(inner);
@@ -286,7 +354,9 @@ export function checkSupported(schema: Record<string, unknown>, file: string, mo
  * (iterative: hostile depth cannot overflow the stack). Values of data keywords (`enum`, `const`,
  * `default`, `examples`) are not schemas and are not visited.
  */
-export function* subschemas(schema: unknown): Generator<{ node: Record<string, unknown>; pointer: string; root: boolean }> {
+export function* subschemas(
+  schema: unknown,
+): Generator<{ node: Record<string, unknown>; pointer: string; root: boolean }> {
   const stack: Array<{ node: unknown; pointer: string; root: boolean }> = [{ node: schema, pointer: '', root: true }];
   while (stack.length > 0) {
     const { node, pointer, root } = stack.pop()!;
@@ -296,12 +366,14 @@ export function* subschemas(schema: unknown): Generator<{ node: Record<string, u
     for (const [k, v] of Object.entries(s)) {
       const p = `${pointer}/${pointerToken(k)}`;
       if (SCHEMA_MAPS.has(k) && v !== null && typeof v === 'object' && !Array.isArray(v)) {
-        for (const [name, sub] of Object.entries(v)) stack.push({ node: sub, pointer: `${p}/${pointerToken(name)}`, root: false });
+        for (const [name, sub] of Object.entries(v))
+          stack.push({ node: sub, pointer: `${p}/${pointerToken(name)}`, root: false });
       } else if (SCHEMA_VALUES.has(k)) {
         if (Array.isArray(v)) v.forEach((sub, i) => stack.push({ node: sub, pointer: `${p}/${i}`, root: false }));
         else stack.push({ node: v, pointer: p, root: false });
       } else if (k === 'dependencies' && v !== null && typeof v === 'object' && !Array.isArray(v)) {
-        for (const [name, sub] of Object.entries(v)) if (!Array.isArray(sub)) stack.push({ node: sub, pointer: `${p}/${pointerToken(name)}`, root: false });
+        for (const [name, sub] of Object.entries(v))
+          if (!Array.isArray(sub)) stack.push({ node: sub, pointer: `${p}/${pointerToken(name)}`, root: false });
       }
     }
   }

@@ -60,7 +60,11 @@ export const packageTarget: Target = {
     validatorSupport: '../../runtime/validator-support.ts',
   },
   packageFiles: true,
-  header: { command: 'npm run generate', tool: 'generator/, templates/', change: 'change the specs, the generator or the templates and run `npm run generate` again.' },
+  header: {
+    command: 'npm run generate',
+    tool: 'generator/, templates/',
+    change: 'change the specs, the generator or the templates and run `npm run generate` again.',
+  },
 };
 
 /**

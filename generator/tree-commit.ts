@@ -193,6 +193,7 @@ export async function recover(root: string, fs: TreeFs = nodeFs): Promise<boolea
     }
     throw new Error(
       `${file} is unreadable (${(err as Error).message}); check the trees it names by hand, then delete it`,
+      { cause: err },
     );
   }
   if (journal.phase === 'swapping') {

@@ -38,7 +38,20 @@ export interface ModelType {
 }
 
 /** Keywords copied into JSDoc tags, in this order. */
-const DOC_KEYWORDS = ['default', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf', 'minLength', 'maxLength', 'pattern', 'format', 'minItems', 'maxItems'] as const;
+const DOC_KEYWORDS = [
+  'default',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'multipleOf',
+  'minLength',
+  'maxLength',
+  'pattern',
+  'format',
+  'minItems',
+  'maxItems',
+] as const;
 
 /** Most schema nodes one model's type may expand to (after inlining `$ref`s). */
 const MAX_TYPE_NODES = 20_000;
@@ -48,8 +61,10 @@ const MAX_TYPE_DEPTH = 48;
 /** The JSDoc text of one property: its description, the keyword tags, and its source (unescaped; the caller escapes). */
 export function propertyDoc(model: string, field: string, path: string, prop: Record<string, unknown>): string {
   const lines: string[] = [];
-  if (typeof prop['description'] === 'string' && prop['description'].trim() !== '') lines.push(docText(prop['description'].trim()), '');
-  for (const k of DOC_KEYWORDS) if (prop[k] !== undefined) lines.push(`@${k} ${docText(JSON.stringify(prop[k]) ?? String(prop[k]))}`);
+  if (typeof prop['description'] === 'string' && prop['description'].trim() !== '')
+    lines.push(docText(prop['description'].trim()), '');
+  for (const k of DOC_KEYWORDS)
+    if (prop[k] !== undefined) lines.push(`@${k} ${docText(JSON.stringify(prop[k]) ?? '')}`);
   lines.push(`@see model \`${model}\`, schema field \`${field}${docText(path)}\``);
   return lines.join('\n');
 }
@@ -102,8 +117,10 @@ function typeSchema(node: unknown, ctx: Ctx, pointer: string, docPath: string, d
   const fail = (problem: string): never => {
     throw new SpecError(ctx.model.file, ctx.model.id, `/${ctx.field}${pointer}`, problem);
   };
-  if (++ctx.tokens.nodes > MAX_TYPE_NODES) fail(`the schema expands to more than ${MAX_TYPE_NODES} nodes: not supported`);
-  if (depth > MAX_TYPE_DEPTH) fail(`the schema nests deeper than ${MAX_TYPE_DEPTH} levels once its $refs are followed: not supported`);
+  if (++ctx.tokens.nodes > MAX_TYPE_NODES)
+    fail(`the schema expands to more than ${MAX_TYPE_NODES} nodes: not supported`);
+  if (depth > MAX_TYPE_DEPTH)
+    fail(`the schema nests deeper than ${MAX_TYPE_DEPTH} levels once its $refs are followed: not supported`);
   if (typeof node === 'boolean') return node;
   if (!isObject(node)) return true;
   let s = node;
@@ -133,16 +150,28 @@ function typeSchema(node: unknown, ctx: Ctx, pointer: string, docPath: string, d
   }
   for (const k of ['anyOf', 'oneOf', 'allOf'] as const) {
     const v = s[k];
-    if (Array.isArray(v) && v.length > 0) out[k] = v.map((sub, i) => typeSchema(sub, ctx, `${pointer}/${k}/${i}`, docPath, depth + 1, false));
+    if (Array.isArray(v) && v.length > 0)
+      out[k] = v.map((sub, i) => typeSchema(sub, ctx, `${pointer}/${k}/${i}`, docPath, depth + 1, false));
   }
   const items = s['items'];
   if (Array.isArray(items)) {
-    out['items'] = items.map((sub, i) => typeSchema(sub, ctx, `${pointer}/items/${i}`, `${docPath}.items[${i}]`, depth + 1, false));
-    if (s['additionalItems'] !== undefined) out['additionalItems'] = typeSchema(s['additionalItems'], ctx, `${pointer}/additionalItems`, `${docPath}.additionalItems`, depth + 1, false);
+    out['items'] = items.map((sub, i) =>
+      typeSchema(sub, ctx, `${pointer}/items/${i}`, `${docPath}.items[${i}]`, depth + 1, false),
+    );
+    if (s['additionalItems'] !== undefined)
+      out['additionalItems'] = typeSchema(
+        s['additionalItems'],
+        ctx,
+        `${pointer}/additionalItems`,
+        `${docPath}.additionalItems`,
+        depth + 1,
+        false,
+      );
   } else if (items !== undefined) {
     out['items'] = typeSchema(items, ctx, `${pointer}/items`, `${docPath}.items`, depth + 1, false);
   }
-  for (const k of ['minItems', 'maxItems'] as const) if (typeof s[k] === 'number' && Number.isInteger(s[k]) && (s[k] as number) <= 20) out[k] = s[k];
+  for (const k of ['minItems', 'maxItems'] as const)
+    if (typeof s[k] === 'number' && Number.isInteger(s[k]) && s[k] <= 20) out[k] = s[k];
   const props = s['properties'];
   const explicitAdditional = Object.hasOwn(s, 'additionalProperties') && s['additionalProperties'] !== false;
   const opened = explicitAdditional || isObject(s['patternProperties']);
@@ -155,17 +184,30 @@ function typeSchema(node: unknown, ctx: Ctx, pointer: string, docPath: string, d
       const subPath = `${docPath}.properties.${name}`;
       const typed = typeSchema(sub, ctx, `${pointer}/properties/${pointerToken(name)}`, subPath, depth + 1, false);
       const doc = ctx.tokens.doc(propertyDoc(ctx.model.id, ctx.field, subPath, isObject(sub) ? sub : {}));
-      properties[token] = isObject(typed) ? { ...typed, description: doc } : typed === true ? { description: doc } : typed;
+      properties[token] = isObject(typed)
+        ? { ...typed, description: doc }
+        : typed === true
+          ? { description: doc }
+          : typed;
     }
     out['properties'] = properties;
-    const required = Array.isArray(s['required']) ? (s['required'] as unknown[]).filter((r): r is string => typeof r === 'string' && tokenOf.has(r)) : [];
+    const required = Array.isArray(s['required'])
+      ? (s['required'] as unknown[]).filter((r): r is string => typeof r === 'string' && tokenOf.has(r))
+      : [];
     if (required.length > 0) out['required'] = [...new Set(required)].map((r) => tokenOf.get(r)!);
     // Closed unless the schema opens it; an index signature must accept every property: `unknown`.
     out['additionalProperties'] = opened ? true : false;
   } else if (top) {
     out['additionalProperties'] = opened ? true : false;
   } else if (isObject(s['additionalProperties']) && !isObject(s['patternProperties'])) {
-    out['additionalProperties'] = typeSchema(s['additionalProperties'], ctx, `${pointer}/additionalProperties`, `${docPath}.additionalProperties`, depth + 1, false);
+    out['additionalProperties'] = typeSchema(
+      s['additionalProperties'],
+      ctx,
+      `${pointer}/additionalProperties`,
+      `${docPath}.additionalProperties`,
+      depth + 1,
+      false,
+    );
   } else if (s['additionalProperties'] === false && !isObject(s['patternProperties'])) {
     out['additionalProperties'] = false;
   }
@@ -188,22 +230,40 @@ function untoken(code: string, tokens: Tokens): string {
 /** Build the parameter type of a model. @throws SpecError when the schema cannot be typed. */
 export async function modelType(m: ClassifiedModel & { names: ModelNames }, doc: string): Promise<ModelType> {
   const { params } = m.names;
-  const head = `/**\n${commentText(doc).split('\n').map((l) => ` * ${l}`.trimEnd()).join('\n')}\n */\n`;
+  const head = `/**\n${commentText(doc)
+    .split('\n')
+    .map((l) => ` * ${l}`.trimEnd())
+    .join('\n')}\n */\n`;
   if (!m.schema) {
-    const described: Record<string, string> = { text: 'ChatCompletionParamsNonStreaming', image: m.endpoints.includes('images.generate') ? 'DescribedImageGenerateParams' : 'DescribedImageEditParams', video: 'DescribedVideoGenerateParams' };
+    const described: Record<string, string> = {
+      text: 'ChatCompletionParamsNonStreaming',
+      image: m.endpoints.includes('images.generate') ? 'DescribedImageGenerateParams' : 'DescribedImageEditParams',
+      video: 'DescribedVideoGenerateParams',
+    };
     const alias = m.uncovered === undefined ? described[m.output] : undefined;
-    if (alias) return { code: `${head}export type ${params} = ${alias};\n`, runtimeImports: [alias], required: [], optional: [] };
-    return { code: `${head}export interface ${params} {\n  [key: string]: unknown;\n}\n`, runtimeImports: [], required: [], optional: [] };
+    if (alias)
+      return {
+        code: `${head}export type ${params} = ${alias};\n`,
+        runtimeImports: [alias],
+        required: [],
+        optional: [],
+      };
+    return {
+      code: `${head}export interface ${params} {\n  [key: string]: unknown;\n}\n`,
+      runtimeImports: [],
+      required: [],
+      optional: [],
+    };
   }
   const field = m.schemaField ?? 'request_schema';
   const tokens = new Tokens();
-  const ctx: Ctx = { tokens, root: m.schema as Record<string, unknown>, model: m, field };
+  const ctx: Ctx = { tokens, root: m.schema, model: m, field };
   const schema = typeSchema(m.schema, ctx, '', '', 0, true) as Record<string, unknown>;
   schema['description'] = tokens.doc(doc);
   const { compile } = await import('json-schema-to-typescript');
   let code: string;
   try {
-    code = await compile(schema as never, 'GeneratedParams', {
+    code = await compile(schema, 'GeneratedParams', {
       bannerComment: '',
       format: false,
       additionalProperties: true, // objects with no documented fields stay open
@@ -212,19 +272,40 @@ export async function modelType(m: ClassifiedModel & { names: ModelNames }, doc:
       strictIndexSignatures: false,
       unknownAny: true,
       ignoreMinAndMaxItems: false,
-      $refOptions: { resolve: { external: false } } as never,
+      $refOptions: { resolve: { external: false } },
     });
   } catch (err) {
-    throw new SpecError(m.file, m.id, `/${field}`, `json-schema-to-typescript could not type the schema (${(err as Error).name})`);
+    throw new SpecError(
+      m.file,
+      m.id,
+      `/${field}`,
+      `json-schema-to-typescript could not type the schema (${(err as Error).name})`,
+    );
   }
   const declarations = code.match(/^export (interface|type) /gm) ?? [];
   if (!code.includes('export interface GeneratedParams ') || declarations.length !== 1) {
-    throw new SpecError(m.file, m.id, `/${field}`, 'the schema does not type as one object interface (is it an object schema?)');
+    throw new SpecError(
+      m.file,
+      m.id,
+      `/${field}`,
+      'the schema does not type as one object interface (is it an object schema?)',
+    );
   }
   code = untoken(code.replace('export interface GeneratedParams ', `export interface ${params} `), tokens);
-  if (/__sdk[KVD]\d+__/.test(code)) throw new SpecError(m.file, m.id, `/${field}`, 'the schema could not be typed safely (a name or value was printed where the generator did not expect it)');
+  if (/__sdk[KVD]\d+__/.test(code))
+    throw new SpecError(
+      m.file,
+      m.id,
+      `/${field}`,
+      'the schema could not be typed safely (a name or value was printed where the generator did not expect it)',
+    );
   const props = isObject(m.schema['properties']) ? m.schema['properties'] : {};
   const req = new Set(Array.isArray(m.schema['required']) ? (m.schema['required'] as string[]) : []);
   const names = Object.keys(props);
-  return { code, runtimeImports: [], required: names.filter((n) => req.has(n)), optional: names.filter((n) => !req.has(n)) };
+  return {
+    code,
+    runtimeImports: [],
+    required: names.filter((n) => req.has(n)),
+    optional: names.filter((n) => !req.has(n)),
+  };
 }

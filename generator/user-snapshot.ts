@@ -28,7 +28,10 @@ import { MAX_JSON_DEPTH } from './schema-check.ts';
 export const USER_SPECS = 'specs';
 
 /** Options of `updateSnapshot`. Times in milliseconds. */
-export interface UpdateOptions extends Pick<FetchOptions, 'concurrency' | 'timeoutMs' | 'maxRetries' | 'progress' | 'stream' | 'fetch'> {
+export interface UpdateOptions extends Pick<
+  FetchOptions,
+  'concurrency' | 'timeoutMs' | 'maxRetries' | 'progress' | 'stream' | 'fetch'
+> {
   /** The output directory (absolute); the snapshot is its `specs/`. */
   out: string;
   /** How `out` is named in messages (relative to the working directory). */
@@ -78,11 +81,18 @@ async function readSaved(file: string): Promise<FetchedModel> {
   try {
     raw = JSON.parse(text);
   } catch (err) {
-    if (err instanceof RangeError) throw new SpecError(file, undefined, '', `nested too deeply to parse (more than ${MAX_JSON_DEPTH} levels are not supported)`);
+    if (err instanceof RangeError)
+      throw new SpecError(
+        file,
+        undefined,
+        '',
+        `nested too deeply to parse (more than ${MAX_JSON_DEPTH} levels are not supported)`,
+      );
     throw new SpecError(file, undefined, '', `malformed JSON: ${(err as Error).message}`);
   }
   const id = raw && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Record<string, unknown>)['id'] : undefined;
-  if (typeof id !== 'string' || id === '') throw new SpecError(file, undefined, '/id', 'expected a model-details object with a string `id`');
+  if (typeof id !== 'string' || id === '')
+    throw new SpecError(file, undefined, '/id', 'expected a model-details object with a string `id`');
   checkModel(raw, id, file);
   return { id, raw, text: `${reindentJson(text.trim())}\n` };
 }
@@ -119,17 +129,31 @@ export async function updateSnapshot(options: UpdateOptions): Promise<UpdateResu
   if (twice.length > 0) throw new RefreshError(`${twice[0]} is given twice (as an id to fetch or in two --from files)`);
 
   const exists = existsSync(path.join(specsDir, 'models.json'));
-  const current: { ids: string[]; valid: Snapshot } = exists ? await readCurrent(specsDir, `${options.outLabel}/${USER_SPECS}`) : { ids: [], valid: { label: USER_SPECS, ids: [], models: new Map() } };
-  for (const id of remove) if (!current.ids.includes(id)) throw new RefreshError(`cannot remove ${id}: it is not in ${fileLabel(id).replace(/models\/[^/]*$/, 'models.json')}`);
-  if (options.all && current.ids.length === 0 && add.length === 0) throw new RefreshError(`nothing to refresh: ${options.outLabel}/${USER_SPECS}/models.json lists no model (add one with \`add <id>\`)`);
+  const current: { ids: string[]; valid: Snapshot } = exists
+    ? await readCurrent(specsDir, `${options.outLabel}/${USER_SPECS}`)
+    : { ids: [], valid: { label: USER_SPECS, ids: [], models: new Map() } };
+  for (const id of remove)
+    if (!current.ids.includes(id))
+      throw new RefreshError(
+        `cannot remove ${id}: it is not in ${fileLabel(id).replace(/models\/[^/]*$/, 'models.json')}`,
+      );
+  if (options.all && current.ids.length === 0 && add.length === 0)
+    throw new RefreshError(
+      `nothing to refresh: ${options.outLabel}/${USER_SPECS}/models.json lists no model (add one with \`add <id>\`)`,
+    );
   const newIds = [...new Set([...current.ids.filter((id) => !remove.includes(id)), ...add, ...fromIds])].sort(byName);
-  const toFetch = options.all ? [...new Set([...current.ids, ...add])].filter((id) => !fromIds.includes(id)).sort(byName) : add;
+  const toFetch = options.all
+    ? [...new Set([...current.ids, ...add])].filter((id) => !fromIds.includes(id)).sort(byName)
+    : add;
 
   let baseUrl: string | undefined;
   const fetched: FetchedModel[] = [...saved];
   if (toFetch.length > 0) {
     const apiKey = options.apiKey ?? process.env['OXEN_API_KEY'] ?? '';
-    if (!apiKey) throw new RefreshError(`OXEN_API_KEY is not set: fetching ${toFetch.length === 1 ? toFetch[0] : `${toFetch.length} models`} needs an API key (export OXEN_API_KEY=...)`);
+    if (!apiKey)
+      throw new RefreshError(
+        `OXEN_API_KEY is not set: fetching ${toFetch.length === 1 ? toFetch[0] : `${toFetch.length} models`} needs an API key (export OXEN_API_KEY=...)`,
+      );
     baseUrl = checkBaseUrl(options.baseUrl ?? (process.env['OXEN_BASE_URL'] || DEFAULT_REFRESH_BASE_URL));
     const r = await fetchModels(toFetch, {
       baseUrl,
@@ -142,12 +166,16 @@ export async function updateSnapshot(options: UpdateOptions): Promise<UpdateResu
       ...(options.progress !== undefined ? { progress: options.progress } : {}),
       ...(options.fetch ? { fetch: options.fetch } : {}),
     }).catch((err: unknown) => {
-      if (err instanceof RefreshError && err.authFailure) throw new RefreshError(`nothing was written: ${err.message}`, err.failures, false, true);
+      if (err instanceof RefreshError && err.authFailure)
+        throw new RefreshError(`nothing was written: ${err.message}`, err.failures, false, true);
       throw err;
     });
     if (r.failures.length > 0) {
       const width = Math.max(...r.failures.map((f) => f.id.length));
-      throw new RefreshError(`nothing was written: ${r.failures.length} of ${toFetch.length} model${toFetch.length === 1 ? '' : 's'} failed:\n${r.failures.map((f) => `  ${f.id.padEnd(width)}  ${f.reason}`).join('\n')}`, r.failures);
+      throw new RefreshError(
+        `nothing was written: ${r.failures.length} of ${toFetch.length} model${toFetch.length === 1 ? '' : 's'} failed:\n${r.failures.map((f) => `  ${f.id.padEnd(width)}  ${f.reason}`).join('\n')}`,
+        r.failures,
+      );
     }
     fetched.push(...r.models.values());
   }
@@ -159,16 +187,28 @@ export async function updateSnapshot(options: UpdateOptions): Promise<UpdateResu
     const staged = await stage(specsDir, plan, tmp);
     // The proof: the staged snapshot generates (named as the real one: `specs`), writing nothing.
     const proof = await options.generate({ specsDir: staged, check: true });
-    const report = diffSnapshots(current.valid, { ...(await readSnapshot(staged, USER_SPECS)), label: baseUrl ? `${USER_SPECS} refreshed from ${baseUrl}` : `${USER_SPECS} (updated)` });
+    const report = diffSnapshots(current.valid, {
+      ...(await readSnapshot(staged, USER_SPECS)),
+      label: baseUrl ? `${USER_SPECS} refreshed from ${baseUrl}` : `${USER_SPECS} (updated)`,
+    });
     // Commit: the snapshot and the proof's output (no second generate) together, journaled.
-    const result = { ...proof, ...(await commitPlan(specsDir, options.out, staged, proof.files, specsDigest, options.managed)) };
+    const result = {
+      ...proof,
+      ...(await commitPlan(specsDir, options.out, staged, proof.files, specsDigest, options.managed)),
+    };
     return {
       baseUrl,
       fetched: toFetch,
       added: [...add, ...fromIds].filter((id) => !current.ids.includes(id)).sort(byName),
       removed: remove,
-      written: [...plan].filter(([, t]) => t !== null).map(([rel]) => rel).sort(byName),
-      deleted: [...plan].filter(([, t]) => t === null).map(([rel]) => rel).sort(byName),
+      written: [...plan]
+        .filter(([, t]) => t !== null)
+        .map(([rel]) => rel)
+        .sort(byName),
+      deleted: [...plan]
+        .filter(([, t]) => t === null)
+        .map(([rel]) => rel)
+        .sort(byName),
       generate: result,
       report,
     };

@@ -30,23 +30,51 @@ export const SDK_QUEUE_FIELDS: Readonly<Record<string, Record<string, unknown>>>
 };
 
 /** Keywords that only annotate: removed before compiling (smaller code, no prose in it). */
-const ANNOTATIONS = new Set(['description', 'title', 'examples', '$comment', 'default', 'readOnly', 'writeOnly', 'deprecated', 'basic']);
+const ANNOTATIONS = new Set([
+  'description',
+  'title',
+  'examples',
+  '$comment',
+  'default',
+  'readOnly',
+  'writeOnly',
+  'deprecated',
+  'basic',
+]);
 
 type AjvModule = typeof import('ajv');
 type StandaloneModule = typeof import('ajv/dist/standalone/index.js');
 
-let compiler: Promise<{ Ajv: AjvModule['Ajv']; standalone: StandaloneModule['default']; formats: Record<string, RegExp> }> | undefined;
+let compiler:
+  | Promise<{ Ajv: AjvModule['Ajv']; standalone: StandaloneModule['default']; formats: Record<string, RegExp> }>
+  | undefined;
 
 /** ajv and the regex formats, loaded once, on first use (a run that reuses every validator loads neither). */
 function tools() {
   compiler ??= (async () => {
-    const [{ Ajv }, standaloneModule, formatsModule] = await Promise.all([import('ajv'), import('ajv/dist/standalone/index.js'), import('ajv-formats/dist/formats.js')]);
-    const standalone = (standaloneModule as unknown as { default: StandaloneModule['default'] & { default?: StandaloneModule['default'] } }).default;
-    const { fullFormats, fastFormats } = formatsModule as unknown as Record<'fullFormats' | 'fastFormats', Record<string, unknown>>;
-    const asRegex = (f: unknown): RegExp | undefined => (f instanceof RegExp ? f : f && typeof f === 'object' && (f as { validate?: unknown }).validate instanceof RegExp ? ((f as { validate: RegExp }).validate) : undefined);
+    const [{ Ajv }, standaloneModule, formatsModule] = await Promise.all([
+      import('ajv'),
+      import('ajv/dist/standalone/index.js'),
+      import('ajv-formats/dist/formats.js'),
+    ]);
+    const standalone = (
+      standaloneModule as unknown as {
+        default: StandaloneModule['default'] & { default?: StandaloneModule['default'] };
+      }
+    ).default;
+    const { fullFormats, fastFormats } = formatsModule as unknown as Record<
+      'fullFormats' | 'fastFormats',
+      Record<string, unknown>
+    >;
+    const asRegex = (f: unknown): RegExp | undefined =>
+      f instanceof RegExp
+        ? f
+        : f && typeof f === 'object' && (f as { validate?: unknown }).validate instanceof RegExp
+          ? (f as { validate: RegExp }).validate
+          : undefined;
     const formats: Record<string, RegExp> = {};
-    for (const name of Object.keys(fullFormats!).sort()) {
-      const re = asRegex(fullFormats![name]) ?? asRegex(fastFormats![name]);
+    for (const name of Object.keys(fullFormats).sort()) {
+      const re = asRegex(fullFormats[name]) ?? asRegex(fastFormats[name]);
       if (re && !re.global && !re.sticky) formats[name] = re;
     }
     return { Ajv, standalone: standalone.default ?? standalone, formats };
@@ -56,7 +84,7 @@ function tools() {
 
 /** A copy of a schema without annotation keywords (values of data keywords are kept as they are). */
 function stripAnnotations(schema: Record<string, unknown>): Record<string, unknown> {
-  const copy = structuredClone(schema) as Record<string, unknown>;
+  const copy: Record<string, unknown> = structuredClone(schema);
   for (const { node } of subschemas(copy)) {
     for (const k of Object.keys(node)) if (ANNOTATIONS.has(k) || k.startsWith('x-')) delete node[k];
   }
@@ -67,7 +95,12 @@ function stripAnnotations(schema: Record<string, unknown>): Record<string, unkno
 export const MULTI_PROMPT_SCHEMA: Readonly<Record<string, unknown>> = {
   type: 'array',
   minItems: 1,
-  items: { type: 'object', required: ['prompt', 'duration'], properties: { prompt: { type: 'string' }, duration: { type: 'integer' } }, additionalProperties: false },
+  items: {
+    type: 'object',
+    required: ['prompt', 'duration'],
+    properties: { prompt: { type: 'string' }, duration: { type: 'integer' } },
+    additionalProperties: false,
+  },
 };
 
 /**
@@ -79,9 +112,17 @@ export const MULTI_PROMPT_SCHEMA: Readonly<Record<string, unknown>> = {
 export function queueRequestSchema(schema: Record<string, unknown>, video = false): Record<string, unknown> {
   const { $schema: _d, $id: _i, ...rest } = stripAnnotations(schema);
   const properties = { ...((rest['properties'] ?? {}) as Record<string, unknown>) };
-  for (const [name, sub] of Object.entries(SDK_QUEUE_FIELDS)) if (!Object.hasOwn(properties, name)) properties[name] = sub;
-  const opened = (Object.hasOwn(rest, 'additionalProperties') && rest['additionalProperties'] !== false) || Object.hasOwn(rest, 'patternProperties');
-  const out: Record<string, unknown> = { ...rest, type: 'object', properties, ...(opened ? {} : { additionalProperties: false }) };
+  for (const [name, sub] of Object.entries(SDK_QUEUE_FIELDS))
+    if (!Object.hasOwn(properties, name)) properties[name] = sub;
+  const opened =
+    (Object.hasOwn(rest, 'additionalProperties') && rest['additionalProperties'] !== false) ||
+    Object.hasOwn(rest, 'patternProperties');
+  const out: Record<string, unknown> = {
+    ...rest,
+    type: 'object',
+    properties,
+    ...(opened ? {} : { additionalProperties: false }),
+  };
   if (video && Object.hasOwn(properties, 'prompt') && !Object.hasOwn(properties, 'multi_prompt')) {
     properties['multi_prompt'] = MULTI_PROMPT_SCHEMA;
     const required = Array.isArray(rest['required']) ? (rest['required'] as unknown[]) : [];
@@ -113,18 +154,34 @@ export async function validatorModule(m: ClassifiedModel, target: Target = packa
     throw new SpecError(m.file, m.id, `/${field}`, problem);
   };
   const { Ajv, standalone, formats } = await tools();
-  const ajv = new Ajv({ allErrors: true, strict: false, logger: false, validateSchema: false, addUsedSchema: false, formats, code: { source: true, esm: true, lines: true } });
+  const ajv = new Ajv({
+    allErrors: true,
+    strict: false,
+    logger: false,
+    validateSchema: false,
+    addUsedSchema: false,
+    formats,
+    code: { source: true, esm: true, lines: true },
+  });
   let code: string;
   try {
     code = standalone(ajv, ajv.compile(queueRequestSchema(m.schema as Record<string, unknown>, m.output === 'video')));
   } catch (err) {
-    const internal = err instanceof RangeError || err instanceof TypeError || err instanceof ReferenceError || err instanceof URIError || err instanceof SyntaxError;
-    return fail(`ajv could not compile a validator for the schema${internal ? '' : `: ${String((err as Error).message).slice(0, 200)}`}`);
+    const internal =
+      err instanceof RangeError ||
+      err instanceof TypeError ||
+      err instanceof ReferenceError ||
+      err instanceof URIError ||
+      err instanceof SyntaxError;
+    return fail(
+      `ajv could not compile a validator for the schema${internal ? '' : `: ${String((err as Error).message).slice(0, 200)}`}`,
+    );
   }
   const imports = new Set<string>();
   code = code.replace(/require\("[^"]*"\)(?:\.default)?/g, (req) => {
     const helper = RUNTIME_HELPERS[req];
-    if (!helper) return fail(`the schema uses a JSON Schema feature whose validator needs ${req.slice(9, -2)}: not supported`);
+    if (!helper)
+      return fail(`the schema uses a JSON Schema feature whose validator needs ${req.slice(9, -2)}: not supported`);
     imports.add(helper);
     return helper;
   });
@@ -138,7 +195,9 @@ export async function validatorModule(m: ClassifiedModel, target: Target = packa
   const head = [
     "// @ts-nocheck -- ajv's standalone code, compiled at generate time (generator/validators.ts); typed by the export below",
     `import type { CompiledValidator } from '${target.runtime.validation}';`,
-    ...(imports.size > 0 ? [`import { ${[...imports].sort().join(', ')} } from '${target.runtime.validatorSupport}';`] : []),
+    ...(imports.size > 0
+      ? [`import { ${[...imports].sort().join(', ')} } from '${target.runtime.validatorSupport}';`]
+      : []),
   ].join('\n');
   const doc = `/**\n * Validates a whole \`queue.enqueue\` / \`queue.run\` body for model \`${commentText(m.id)}\` against its request schema (\`${commentText(m.file)}\`, field \`${field}\`) and the SDK's queue fields; \`validate.errors\` lists each problem with its JSON pointer (\`instancePath\`).\n */`;
   return `${head}\n${code.trim()}\n\n${doc}\nexport const validate: CompiledValidator = ${exported[1]};\n`;

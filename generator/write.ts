@@ -33,7 +33,13 @@ export interface WriteResult {
  */
 export async function prettierOptions(root: string, file: string): Promise<PrettierOptions> {
   const config = JSON.parse(await readFile(path.join(root, '.prettierrc.json'), 'utf8')) as PrettierOptions;
-  const parser = file.endsWith('.ts') ? 'babel-ts' : file.endsWith('.md') ? 'markdown' : file.endsWith('.json') ? 'json' : undefined;
+  const parser = file.endsWith('.ts')
+    ? 'babel-ts'
+    : file.endsWith('.md')
+      ? 'markdown'
+      : file.endsWith('.json')
+        ? 'json'
+        : undefined;
   return { ...config, ...(parser ? { parser } : { filepath: file }) };
 }
 
@@ -115,7 +121,11 @@ async function listFiles(dir: string, root: string): Promise<string[]> {
 }
 
 /** Compare the output with the disk. `managed`: the directories whose other files are stale. */
-export async function compare(files: OutputFiles, root: string, managed: string | readonly string[] = 'generated'): Promise<WriteResult> {
+export async function compare(
+  files: OutputFiles,
+  root: string,
+  managed: string | readonly string[] = 'generated',
+): Promise<WriteResult> {
   const result: WriteResult = { added: [], changed: [], removed: [], unchanged: 0 };
   await Promise.all(
     [...files].map(async ([file, text]) => {
@@ -130,7 +140,10 @@ export async function compare(files: OutputFiles, root: string, managed: string 
       else result.unchanged++;
     }),
   );
-  result.removed = (await Promise.all([managed].flat().map((dir) => listFiles(path.join(root, dir), root)))).flat().filter((f) => !files.has(f)).sort();
+  result.removed = (await Promise.all([managed].flat().map((dir) => listFiles(path.join(root, dir), root))))
+    .flat()
+    .filter((f) => !files.has(f))
+    .sort();
   result.added.sort();
   result.changed.sort();
   return result;
@@ -152,7 +165,12 @@ const nodeFs: WriteFs = {
  * taken relative to `managed`).
  * @throws the file system's error.
  */
-export async function writeTree(files: OutputFiles, managed: string, dir: string, fs: Pick<WriteFs, 'writeFile'> = nodeFs): Promise<void> {
+export async function writeTree(
+  files: OutputFiles,
+  managed: string,
+  dir: string,
+  fs: Pick<WriteFs, 'writeFile'> = nodeFs,
+): Promise<void> {
   const made = new Set<string>();
   const list = [...files].filter(([file]) => file.startsWith(`${managed}/`));
   for (const [i, [file, text]] of list.entries()) {
@@ -173,8 +191,16 @@ export async function writeTree(files: OutputFiles, managed: string, dir: string
  * `manifest.json`, beside `<out>/specs/`, which the output does not own).
  * @throws Error for a file in another directory (a generator bug).
  */
-export function swapsOf(files: OutputFiles, root: string, managed: readonly string[], fs: WriteFs = nodeFs): TreeSwap[] {
-  const swaps: TreeSwap[] = managed.map((dir) => ({ target: path.join(root, dir), build: (staged) => writeTree(files, dir, staged, fs) }));
+export function swapsOf(
+  files: OutputFiles,
+  root: string,
+  managed: readonly string[],
+  fs: WriteFs = nodeFs,
+): TreeSwap[] {
+  const swaps: TreeSwap[] = managed.map((dir) => ({
+    target: path.join(root, dir),
+    build: (staged) => writeTree(files, dir, staged, fs),
+  }));
   for (const [file, text] of files) {
     if (managed.some((dir) => file.startsWith(`${dir}/`))) continue;
     if (file.includes('/')) throw new Error(`output file ${file} is outside ${managed.join('/, ')}/`);

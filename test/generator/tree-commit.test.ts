@@ -70,7 +70,7 @@ function child(
   let stderr = '';
   let onPause: () => void = () => undefined;
   const paused = new Promise<void>((r) => (onPause = r));
-  proc.stderr!.on('data', (d: Buffer) => {
+  proc.stderr.on('data', (d: Buffer) => {
     stderr += d.toString();
     if (stderr.includes('generate: paused at')) onPause();
   });

@@ -321,11 +321,11 @@ describe('fine-tunes', () => {
     const err = await rejectionOf(
       client.fineTunes.create(
         { namespace: 'alice', repo_name: 'data' },
-        // @ts-expect-error question_column is required for text_generation
         {
           resource: 'main/train.jsonl',
           base_model: 'b',
           script_type: 'text_generation',
+          // @ts-expect-error question_column is required for text_generation
           training_params: { answer_column: 'a' },
         },
       ),
