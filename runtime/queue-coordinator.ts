@@ -64,7 +64,7 @@ export class RunCoordinator implements SharedEventListener {
       set?.delete(run);
       if (set?.size === 0) this.owners.delete(id);
     }
-    for (const t of run.tracked.values()) if (t.graceTimer !== undefined) clearTimeout(t.graceTimer);
+    for (const t of run.tracked.values()) t.graceTimer?.();
     this.runs.delete(run);
     if (this.runs.size === 0 && this.unsubscribe) {
       this.unsubscribe();

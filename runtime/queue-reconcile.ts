@@ -12,6 +12,7 @@ import type { RequestOptions } from './scope.ts';
 import { openEventStream } from './sse.ts';
 import { SharedEventStream } from './shared-event-stream.ts';
 import { stateOf, type Transport } from './transport.ts';
+import { startTimer } from './timer.ts';
 import type { TransportState } from './transport-state.ts';
 
 /** A transport's queue machinery: the coordinator and its reconciliation scheduler. */
@@ -174,7 +175,7 @@ function processing(m: QueueMachinery, run: Run, g: Tracked, wasUp: boolean, epo
 function gone(m: QueueMachinery, run: Run, g: Tracked): void {
   if (run.outcomes.has(g.id) || g.graceTimer !== undefined || run.inner.signal?.aborted) return; // settled, waiting, or the run ended
   if (m.state.wasCancelled(g.id)) return run.settle({ generation_id: g.id, index: g.index, status: 'cancelled' });
-  g.graceTimer = setTimeout(() => {
+  g.graceTimer = startTimer(run.options.lostGraceMs ?? 2_000, () => {
     g.graceTimer = undefined;
     if (m.state.wasCancelled(g.id)) return run.settle({ generation_id: g.id, index: g.index, status: 'cancelled' });
     run.settle(
@@ -205,5 +206,5 @@ function gone(m: QueueMachinery, run: Run, g: Tracked): void {
                 'The generation left the queue while the event stream was down; its completion event was missed (it may have succeeded or failed).',
             },
     );
-  }, run.options.lostGraceMs ?? 2_000);
+  });
 }

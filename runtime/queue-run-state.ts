@@ -32,8 +32,8 @@ export interface Tracked {
   gap: boolean;
   /** A check (`queue.list` or `queue.get`) of it is in flight. */
   checking: boolean;
-  /** Timer of the grace period after a 404. */
-  graceTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Cancels the timer of the grace period after a 404 (`startTimer`: any length). */
+  graceTimer: (() => void) | undefined;
   /** A check found it processing since this run follows it. */
   seenProcessing?: boolean;
 }
@@ -80,7 +80,7 @@ export class Run {
   settle(outcome: QueueRunOutcome): void {
     const t = this.tracked.get(outcome.generation_id);
     if (!t || this.outcomes.has(t.id)) return;
-    if (t.graceTimer !== undefined) clearTimeout(t.graceTimer);
+    t.graceTimer?.();
     this.outcomes.set(t.id, outcome);
     this.progress({ type: 'settled', outcome, settled: this.outcomes.size, total: this.order.length });
     if (this.done) this.notify();

@@ -330,6 +330,19 @@ describe('queue.run', () => {
     expect(outcomes[0]).toMatchObject({ status: 'lost', reason: 'vanished' });
   });
 
+  it('a lostGraceMs beyond the timer limit (2^31 - 1 ms) is waited out, not cut to 1 ms', async () => {
+    const { client } = await setup({ decide: () => ({ outcome: 'vanish', delayMs: 10 }) });
+    const err = await rejectionOf(
+      client.queue.run(
+        { model: 'flux-1-dev', prompt: 'x' },
+        { reconcileIntervalMs: 50, lostGraceMs: 2 ** 31 + 1_000, timeoutMs: 800 },
+      ),
+    );
+    // The generation is gone, but its grace period has not run out: the run times out with it pending.
+    expect(err).toBeInstanceOf(QueueRunTimeoutError);
+    expect((err as QueueRunTimeoutError).settled).toEqual([]);
+  });
+
   it('timeoutMs ends it with QueueRunTimeoutError carrying settled and pending', async () => {
     const { client } = await setup({
       decide: ({ index }) => (index === 0 ? { outcome: 'succeeded', delayMs: 10 } : { outcome: 'hold' }),
