@@ -94,6 +94,22 @@ describe.each(['direct', 'proxy'] as const)('in Chromium, %s', (mode) => {
     expect(file.headerNames).not.toContain('authorization');
   });
 
+  it('logs, runs hooks, gives the Response and follows generations by id, with no key in any log line', async () => {
+    const result = expectValue(await page().run('observed', target()));
+    expect(result.status).toBe(200);
+    expect(result.count).toBeGreaterThanOrEqual(0);
+    expect(result.attempts.length).toBeGreaterThanOrEqual(2);
+    expect(result.statuses).toContain(200);
+    expect(result.lines.some((l) => l.includes('GET /api/ai/queue 200'))).toBe(true);
+    for (const line of result.lines) {
+      expect(line).not.toContain(KEY);
+      expect(line.toLowerCase()).not.toContain('bearer ');
+    }
+    expect(result.run).toEqual(expect.objectContaining({ status: 'succeeded' }));
+    expect(result.persisted).toEqual([result.run!.generation_id]);
+    expect(result.followed).toEqual([expect.objectContaining({ generation_id: result.run!.generation_id })]);
+  });
+
   it('generates an image through a per-model function on createTransport', async () => {
     const before = api.count('POST', '/api/ai/images/generate');
     const { urls } = expectValue(await page().run('imagePerModel', target()));

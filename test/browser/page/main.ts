@@ -115,6 +115,40 @@ const scenarios = {
       return { type: blob.type, bytes: [...new Uint8Array(await blob.arrayBuffer())] };
     }),
 
+  /**
+   * What production users watch, in a page: a client logging at `debug` into a recording logger,
+   * `onRequest` / `onResponse` hooks, `withResponse()`, `queue.run` with `onEnqueued`, then
+   * `queue.follow` of those ids from a second client (as after a restart).
+   */
+  observed: (target: PageTarget) =>
+    attempt(async () => {
+      const lines: string[] = [];
+      const record = (message: string, details?: unknown) =>
+        void lines.push(`${message} ${JSON.stringify(details ?? '')}`);
+      const attempts: number[] = [];
+      const statuses: number[] = [];
+      const client = new Client({
+        ...options(target),
+        logLevel: 'debug',
+        logger: { debug: record, info: record, warn: record, error: record },
+        onRequest: (request) => void attempts.push(request.attempt),
+        onResponse: ({ response }) => void statuses.push(response.status),
+      });
+      const { data, response } = await client.queue.list().withResponse();
+      let persisted: string[] = [];
+      const [run] = await client.queue.run(
+        { model: 'flux-2-pro', prompt: 'a fox' },
+        {
+          reconcileIntervalMs: 150,
+          lostGraceMs: 50,
+          timeoutMs: 20_000,
+          onEnqueued: (ids) => void (persisted = [...ids]),
+        },
+      );
+      const followed = await new Client(options(target)).queue.follow(persisted, { timeoutMs: 20_000 });
+      return { count: data.count, status: response.status, attempts, statuses, lines, run, persisted, followed };
+    }),
+
   /** One image through the root client. */
   imageClient: (target: PageTarget) =>
     attempt(async () => {
