@@ -175,21 +175,7 @@ export async function indexModule(
     docs: docs("Model id -> that model's own parameters (`ModelParams['flux-2-pro']` is `Flux2ProParams`)."),
     properties: models.map((m) => ({ name: stringLiteral(m.id), type: m.names.params })),
   });
-  st.push({
-    kind: K.Interface,
-    isExported: true,
-    name: 'ModelRegistry',
-    extends: ['Registry'],
-    docs: docs("The snapshot's models as the runtime `Client` is generic over them."),
-    properties: [
-      { name: 'params', type: 'ModelParams' },
-      { name: 'imageGenerate', type: 'ImageGenerateModelId' },
-      { name: 'imageEdit', type: 'ImageEditModelId' },
-      { name: 'video', type: 'VideoModelId' },
-      { name: 'queue', type: 'QueueModelId' },
-      { name: 'chat', type: 'ChatModelId' },
-    ],
-  });
+  st.push(modelRegistryInterface(K, "The snapshot's models as the runtime `Client` is generic over them."));
   st.push({
     kind: K.VariableStatement,
     isExported: true,
@@ -281,4 +267,29 @@ export async function openapiModule(doc: OpenApiDoc, file: string, key: string):
 /** Body of `generated/MODELS.md`. */
 export function modelsMarkdown(t: Templates, models: IndexModel[], label: string, packageName: string): string {
   return t.modelsMd({ count: models.length, label, models: models.map((m) => modelReference(m, packageName)) });
+}
+
+/**
+ * `ModelRegistry`, the type argument of the runtime `Client`: the index module's `ModelParams` and
+ * id unions by endpoint (the same for both targets; `description` says whose models they are).
+ */
+export function modelRegistryInterface(
+  K: typeof import('ts-morph').StructureKind,
+  description: string,
+): StatementStructures {
+  return {
+    kind: K.Interface,
+    isExported: true,
+    name: 'ModelRegistry',
+    extends: ['Registry'],
+    docs: [{ description: commentText(description) }],
+    properties: [
+      { name: 'params', type: 'ModelParams' },
+      { name: 'imageGenerate', type: 'ImageGenerateModelId' },
+      { name: 'imageEdit', type: 'ImageEditModelId' },
+      { name: 'video', type: 'VideoModelId' },
+      { name: 'queue', type: 'QueueModelId' },
+      { name: 'chat', type: 'ChatModelId' },
+    ],
+  };
 }

@@ -11,7 +11,7 @@
  */
 import type { StatementStructures } from 'ts-morph';
 import type { Endpoint } from './classify.ts';
-import { loadTsMorph, print, type IndexModel } from './emit.ts';
+import { loadTsMorph, modelRegistryInterface, print, type IndexModel } from './emit.ts';
 import { commentText, stringLiteral } from './escape.ts';
 import { SDK_PACKAGE } from './target.ts';
 
@@ -97,21 +97,9 @@ export async function userIndexModule(
     ),
     properties: models.map((m) => ({ name: stringLiteral(m.id), type: m.names.params })),
   });
-  st.push({
-    kind: K.Interface,
-    isExported: true,
-    name: 'ModelRegistry',
-    extends: ['Registry'],
-    docs: docs("The package's and the added models, as the runtime `Client` is generic over them."),
-    properties: [
-      { name: 'params', type: 'ModelParams' },
-      { name: 'imageGenerate', type: 'ImageGenerateModelId' },
-      { name: 'imageEdit', type: 'ImageEditModelId' },
-      { name: 'video', type: 'VideoModelId' },
-      { name: 'queue', type: 'QueueModelId' },
-      { name: 'chat', type: 'ChatModelId' },
-    ],
-  });
+  st.push(
+    modelRegistryInterface(K, "The package's and the added models, as the runtime `Client` is generic over them."),
+  );
   st.push({
     kind: K.VariableStatement,
     isExported: true,

@@ -9,6 +9,7 @@ import {
   AbortError,
   APIError,
   ConnectionError,
+  MAX_ERROR_BODY_BYTES,
   messageFromBody,
   redactedJsonError,
   SDKError,
@@ -99,7 +100,7 @@ export class ChatCompletionStream implements AsyncIterable<ChatCompletionChunk> 
           const redactor = this.scope.redactor;
           throw new APIError('Invalid JSON in a chat stream chunk', {
             status: this.response.status,
-            body: truncate(redactor.text(m.data), 65_536),
+            body: truncate(redactor.text(m.data), MAX_ERROR_BODY_BYTES),
             request,
             cause: redactedJsonError(err, m.data, redactor),
             redactor,

@@ -3,6 +3,7 @@
  * the service with the key (bounded by the proxy's own timeout) and build the answer. Internal: not
  * exported from the package.
  */
+import { MAX_ERROR_BODY_BYTES } from './errors.ts';
 import { passThrough, readLimited, redactedErrorText } from './proxy-support.ts';
 import type { Redactor } from './redact.ts';
 
@@ -10,7 +11,6 @@ import type { Redactor } from './redact.ts';
 const FORWARDED_REQUEST_HEADERS = ['accept', 'content-type', 'last-event-id'];
 /** Response headers passed back (everything else is dropped: the service's cookies, auth challenges, encodings). */
 const FORWARDED_RESPONSE_HEADERS = ['content-type', 'cache-control', 'retry-after', 'x-request-id'];
-const MAX_ERROR_BODY_BYTES = 65_536;
 /** Sent first on the event stream, so that its headers pass intermediaries that hold them until a body byte. */
 const EVENT_STREAM_OPENING = ': connected\n\n';
 const EVENTS_PATH = '/api/events';

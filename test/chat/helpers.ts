@@ -4,9 +4,9 @@
 // used format takes it ("{base_url}/api/ai") and the API key that client sends.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { pipeline, Readable } from 'node:stream';
 import { afterAll, beforeAll } from 'vitest';
 import { createProxyHandler } from '../../index.ts';
+import { createNodeProxyListener } from '../../runtime/node/index.ts';
 import { startServer, type LocalServer } from '../server/index.ts';
 
 export const KEY = 'sk-chat-0123456789SECRET';
@@ -22,33 +22,20 @@ export interface ChatTarget {
   apiKey: string;
 }
 
-/** A Node http server serving a fetch-style `handler`; resolves to its origin. */
+/** A Node http server serving a fetch-style `handler` through the package's adapter (`oxen-inference-sdk/node`); resolves to its origin. */
 async function serveHandler(
   handler: (request: Request) => Promise<Response>,
 ): Promise<{ url: string; close: () => Promise<void> }> {
-  const server = http.createServer(async (req, res) => {
-    const abort = new AbortController();
-    res.on('close', () => abort.abort());
-    const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
-    const request = new Request(`http://${req.headers.host}${req.url}`, {
-      method: req.method,
-      headers: req.headers as Record<string, string>,
-      body: hasBody ? (Readable.toWeb(req) as ReadableStream) : null,
-      duplex: 'half',
-      signal: abort.signal,
-    } as RequestInit);
-    const response = await handler(request);
-    res.writeHead(response.status, Object.fromEntries(response.headers)).flushHeaders();
-    if (response.body) pipeline(Readable.fromWeb(response.body as never), res, () => undefined);
-    else res.end();
-  });
+  const server = http.createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  server.on('request', createNodeProxyListener(handler, { origin: url }));
   const close = () =>
     new Promise<void>((resolve) => {
       server.closeAllConnections();
       server.close(() => resolve());
     });
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close };
+  return { url, close };
 }
 
 /** Start the local server and the proxy for the file (closed after it); returns the two targets, filled in by `beforeAll`. */
