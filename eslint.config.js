@@ -1,4 +1,4 @@
-// Lint of the hand-written code (runtime/, generator/, scripts/, fuzz/, test/, index.ts) with
+// Lint of the hand-written code (runtime/, generator/, scripts/, fake-service/, fuzz/, test/, index.ts) with
 // typescript-eslint's type-aware rules. generated/ is the generator's output: `generate --check` pins it.
 import js from '@eslint/js';
 import globals from 'globals';
@@ -30,9 +30,9 @@ export default tseslint.config(
     },
   },
   {
-    // Tests read JSON bodies of the local server and of fixtures as untyped values on purpose, and
+    // Tests and the fake service read JSON bodies of the local server and of fixtures as untyped values on purpose, and
     // type tests (*.types.ts) are expressions whose types are checked.
-    files: ['test/**', 'fuzz/**'],
+    files: ['test/**', 'fuzz/**', 'fake-service/**'],
     rules: {
       '@typescript-eslint/no-unsafe-member-access': 'off',
       '@typescript-eslint/no-unsafe-assignment': 'off',

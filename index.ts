@@ -6,12 +6,16 @@
  */
 import type { CompiledValidator, QueueRunOptions, QueueRunOutcome, Transport } from './runtime/index.ts';
 
+// The runtime entry's list, as written in runtime/index.ts (each name chosen there).
 export * from './runtime/index.ts';
-export * from './runtime/resources.ts';
-export * from './runtime/queue-follow.ts';
+// The client's resources and the runtime's generic client (the root entry only: see runtime/index.ts).
+export { Chat, ChatCompletions, Events, FineTunes, Images, Models, Queue, Videos } from './runtime/resources.ts';
+export type { QueueBody, QueueParamsOf } from './runtime/resources.ts';
+export { followGenerations, QueueFollow } from './runtime/queue/follow.ts';
 export { Client as RuntimeClient } from './runtime/client.ts';
+// The generated list of the snapshot's models: `Client`, `ModelId`, the per-endpoint id unions,
+// `ModelParams`, `ModelRegistry`, `MODEL_IDS`, `snapshotValidators` and each model's `<Pascal>Params`.
 export * from './generated/index.ts';
-export { Client } from './generated/index.ts';
 
 /**
  * `queue.run` for one body over any `Transport`: what the `<model>Run` functions of a user's
@@ -30,5 +34,5 @@ export async function runGenerations(
   options?: QueueRunOptions,
   validate?: CompiledValidator | null,
 ): Promise<QueueRunOutcome[]> {
-  return (await import('./runtime/queue-run.ts')).runGenerations(t, body, options, validate);
+  return (await import('./runtime/queue/run.ts')).runGenerations(t, body, options, validate);
 }

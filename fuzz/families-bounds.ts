@@ -12,7 +12,7 @@ import {
   MAX_OBJECT_KEYS,
   MAX_STRING_LENGTH,
   MAX_TEXT_LENGTH,
-} from '../generator/schema-check.ts';
+} from '../generator/stages/schema-check.ts';
 
 /** A size near a cap: well under, at, just over, or far over it. */
 function nearCap(ctx: Ctx, cap: number): number {

@@ -10,7 +10,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { REPO_ROOT, specsLabel } from './paths.ts';
-import { classify, type ClassifyNote } from './classify.ts';
+import { classify, type ClassifyNote } from './stages/classify.ts';
 import {
   header,
   indexModule,
@@ -20,19 +20,19 @@ import {
   modelsMarkdown,
   openapiModule,
   type OutputFiles,
-} from './emit.ts';
-import { load } from './load.ts';
-import { fingerprint, hash, readManifest, renderManifest, type ManifestEntry } from './manifest.ts';
-import { nameModels } from './name.ts';
-import { modelType } from './types.ts';
-import { validatorModule } from './validators.ts';
-import { packageTarget, type Target } from './target.ts';
-import { userIndexModule } from './user-index.ts';
-import { completeInterrupted } from './tree-commit.ts';
-import { Formatter, write, type WriteResult } from './write.ts';
+} from './stages/emit.ts';
+import { load } from './stages/load.ts';
+import { fingerprint, hash, readManifest, renderManifest, type ManifestEntry } from './output/manifest.ts';
+import { nameModels } from './stages/name.ts';
+import { modelType } from './stages/types.ts';
+import { validatorModule } from './stages/validators.ts';
+import { packageTarget, type Target } from './output/target.ts';
+import { userIndexModule } from './stages/user-index.ts';
+import { completeInterrupted } from './output/tree-commit.ts';
+import { Formatter, write, type WriteResult } from './stages/write.ts';
 
 export { REPO_ROOT, specsLabel };
-export { packageTarget, userTarget, type Target } from './target.ts';
+export { packageTarget, userTarget, type Target } from './output/target.ts';
 
 /** The package name used in import paths of the model reference. */
 const PACKAGE_NAME = 'oxen-inference-sdk';

@@ -12,7 +12,7 @@
  * stream (or, with `asResponse()` and no iteration, read the body yourself; not both).
  */
 import { requestIdOf, SDKError } from './errors.ts';
-import type { HttpResult } from './http.ts';
+import type { HttpResult } from './request.ts';
 
 /** What `withResponse()` resolves to. */
 export interface WithResponse<T> {

@@ -15,7 +15,8 @@
  */
 import { APIPromise } from './api-promise.ts';
 import { SDKError } from './errors.ts';
-import { encodePath, type HttpRequest, type ResponseCheck } from './http.ts';
+import { encodePath } from './internal/http.ts';
+import type { HttpRequest, ResponseCheck } from './request.ts';
 import type { FineTuneCreateParams } from './fine-tunes.ts';
 import { endpointTimeout, type RequestOptions } from './scope.ts';
 import { stateOf, type Transport } from './transport.ts';

@@ -1,32 +1,38 @@
 /**
- * The hand-written runtime of oxen-inference-sdk (`oxen-inference-sdk/runtime`): transports, the endpoint
- * functions, errors, validation, the proxy handler and the types. It knows no model.
+ * The hand-written runtime of oxen-inference-sdk (`oxen-inference-sdk/runtime`): transports, the
+ * endpoint functions, errors, validation, the proxy handler and the types. It knows no model.
  *
- * The `Client` class and its resources are not exported here but from the package root
- * (`oxen-inference-sdk`: `Client`, and the generic `RuntimeClient`): the resources load the queue and
- * event-stream machinery with dynamic `import()`s, and a bundler that sees those makes chunks of
- * them even when the client is unused, which would pull them into every bundle of a per-model
- * call made through `createTransport` from this entry.
+ * Every export is named here on purpose: this list is the entry's public API, and
+ * `api-report/runtime.api.md` records it (`npm run api:check` fails when it changes unreviewed).
+ * Helpers live in `internal/`, which no entry re-exports.
  *
- * Modules, in dependency order (imports point only to earlier ones; no cycles):
- * `redact`, `timer` → `errors` → `env`, `validation`, `validator-support`, `hooks`, `log` (which
- * loads `log-lines` on demand) → `options` → `scope`, `http` → `api-promise`, `transport-state`,
- * `retry` → `transport` → `endpoints`, `outputs`, `sse`, `chat-accumulate` → `chat-stream`,
- * `shared-event-stream`, `queue-outcomes`, `queue-run-state`, `queue-coordinator` → `queue-reconcile`
- * → `queue-run` → `queue-follow` → `resources` → `client`; `proxy` (server side) uses only `redact`,
- * `errors`, `env`, `options`, `proxy-forward` and `proxy-support`. `node/` (the entry
- * `oxen-inference-sdk/node`, not exported here) holds the proxy's Node adapter and `saveOutput` (which
- * uses `outputs`). The client loads `queue-run`, `chat-stream` and `sse` with a dynamic `import()` (a
- * bundler splits them off), so this index exports only their types; the generated `<model>Run`
- * functions import `queue-run` directly, and `followGenerations` (`queue-follow`, with its dynamic
- * `import()`) is exported from the package root.
- * `types` (with `chat-types`), `registry` and `fine-tunes` hold types only.
+ * The `Client` class and its resources are exported from the package root (`oxen-inference-sdk`),
+ * not here: the resources load the queue and event-stream machinery with dynamic `import()`s, and a
+ * bundler that sees those makes chunks of them even when the client is unused, which would pull
+ * them into every bundle of a per-model call made through `createTransport` from this entry. For
+ * the same reason, what the client loads on demand (`queue/run.ts`, `chat/stream.ts`,
+ * `streaming/sse.ts`) is exported here as types only.
  */
-export * from './api-promise.ts';
-export * from './chat-accumulate.ts';
-export * from './endpoints.ts';
-export * from './errors.ts';
-export * from './fine-tunes.ts';
+
+// Transports and per-call options
+export { createTransport, HttpTransport, type Transport, type TransportSettings } from './transport.ts';
+export { eventStreamStatus } from './transport.ts';
+export type { EventStreamStatus, TransportState } from './transport-state.ts';
+export type { CallScope, RequestOptions } from './scope.ts';
+export type { HttpRequest, HttpResult, ResponseCheck, RetryPolicy } from './request.ts';
+export { APIPromise, type WithResponse } from './api-promise.ts';
+export {
+  DEFAULT_BASE_URL,
+  DEFAULT_EVENT_STREAM_IDLE_TIMEOUT_MS,
+  DEFAULT_MAX_RESPONSE_BYTES,
+  DEFAULT_MAX_RETRIES,
+  DEFAULT_RETRY_BASE_DELAY_MS,
+  DEFAULT_RETRY_MAX_DELAY_MS,
+  DEFAULT_TIMEOUT_MS,
+  DEFAULT_TIMEOUTS_MS,
+  type ClientOptions,
+  type TimedEndpoint,
+} from './options.ts';
 export type {
   BeforeRetryHook,
   HookOptions,
@@ -37,24 +43,183 @@ export type {
   OnResponseHook,
   RetryContext,
 } from './hooks.ts';
-export * from './http.ts';
-export { DEFAULT_LOG_LEVEL, type Logger, type LogLevel } from './log.ts'; // the rest of log (and log-lines, loaded on demand) is internal
-export * from './options.ts';
-export * from './outputs.ts';
-export * from './proxy.ts';
-export * from './queue-outcomes.ts';
-export { Redactor, REDACTED } from './redact.ts';
-export * from './registry.ts';
-export * from './retry.ts';
-export * from './scope.ts';
-// Types only from the modules the client loads on demand (a value export would pull them into
-// every bundle of the root entry): `queue-run.ts` (with `shared-event-stream.ts`,
-// `queue-coordinator.ts`, `queue-run-state.ts`), `chat-stream.ts` and `sse.ts`.
-export type { ChatCompletionStream } from './chat-stream.ts';
-export type { EventStream, EventStreamOptions, EventStreamSettings, SseReadOptions } from './sse.ts';
-export type { SharedEventListener, SharedEventStreamOptions } from './shared-event-stream.ts';
-export * from './transport.ts';
-export * from './transport-state.ts';
-export * from './types.ts';
-export * from './validation.ts';
-export * from './validator-support.ts';
+export { DEFAULT_LOG_LEVEL, type Logger, type LogLevel } from './log.ts';
+export { REDACTED, Redactor } from './redact.ts';
+
+// The endpoints as functions over a Transport (what the generated per-model functions call)
+export {
+  cancelGeneration,
+  createChatCompletion,
+  createFineTune,
+  editImages,
+  enqueueGenerations,
+  generateImages,
+  generateVideos,
+  getGeneration,
+  listGenerations,
+  retrieveModel,
+  tokenizeFineTune,
+  type EnqueueOptions,
+} from './endpoints.ts';
+
+// Errors
+export {
+  AbortError,
+  APIError,
+  AuthenticationError,
+  BadRequestError,
+  ConnectionError,
+  InsufficientCreditsError,
+  InternalServerError,
+  InvalidResponseError,
+  NotFoundError,
+  OutcomeUnknownError,
+  PermissionDeniedError,
+  RateLimitError,
+  RedirectError,
+  REQUEST_ID_HEADERS,
+  ResponseTooLargeError,
+  SDKError,
+  TimeoutError,
+  UnprocessableEntityError,
+  ValidationError,
+  type APIErrorInit,
+  type OutcomeUnknownReason,
+  type SDKErrorOptions,
+  type ValidationIssue,
+} from './errors.ts';
+
+// Validation: the compiled validators' contract and the helpers their ajv standalone code calls
+export { checkRequest, type CompiledValidator, type ValidatorErrorObject, type ValidatorSource } from './validation.ts';
+export { equal, ucs2length } from './validator-support.ts';
+
+// Outputs (the URLs and base64 data of results)
+export {
+  extensionFor,
+  fetchOutput,
+  fetchOutputBlob,
+  OUTPUT_DEFAULT_TIMEOUT_MS,
+  OutputExpiredError,
+  sniffContentType,
+  type OutputBytes,
+  type OutputOptions,
+  type OutputSource,
+} from './outputs.ts';
+
+// The queue: outcomes of queue.run and queue.follow (the machinery loads on demand)
+export {
+  QUEUE_RUN_DEFAULT_TIMEOUT_MS,
+  QueueRunAbortError,
+  QueueRunTimeoutError,
+  type QueueFollowOptions,
+  type QueueRunCancelled,
+  type QueueRunFailed,
+  type QueueRunLost,
+  type QueueRunOptions,
+  type QueueRunOutcome,
+  type QueueRunOutcomeBase,
+  type QueueRunProgress,
+  type QueueRunSucceeded,
+} from './queue/outcomes.ts';
+export type { SharedEventListener, SharedEventStreamOptions } from './queue/shared-event-stream.ts';
+
+// Streams (types only: the client loads them on demand)
+export type { EventStream, EventStreamOptions, EventStreamSettings, SseReadOptions } from './streaming/sse.ts';
+export type { ChatCompletionStream } from './chat/stream.ts';
+export { ChatCompletionAccumulator } from './chat/accumulate.ts';
+
+// The server-side proxy
+export { createProxyHandler, type ProxyHandler, type ProxyOptions } from './proxy/handler.ts';
+
+// Types of the API's shapes and of the model registry
+export type {
+  ChatBody,
+  MediaBody,
+  MediaParams,
+  OwnParams,
+  ParamsOf,
+  QueueFields,
+  Registry,
+  SdkFields,
+  UntypedRegistry,
+  VideoParams,
+} from './registry.ts';
+export { isMediaGenerationCompleted } from './types.ts';
+export type {
+  AnyServerEvent,
+  CancelResponse,
+  ChatAssistantMessage,
+  ChatCompletion,
+  ChatCompletionChoice,
+  ChatCompletionChunk,
+  ChatCompletionChunkChoice,
+  ChatCompletionChunkDelta,
+  ChatCompletionChunkToolCall,
+  ChatCompletionMessage,
+  ChatCompletionParams,
+  ChatCompletionParamsBase,
+  ChatCompletionParamsNonStreaming,
+  ChatCompletionParamsStreaming,
+  ChatContentPart,
+  ChatContentPartImage,
+  ChatContentPartText,
+  ChatContentPartVideo,
+  ChatFinishReason,
+  ChatMessage,
+  ChatNamedToolChoice,
+  ChatResponseFormat,
+  ChatStreamOptions,
+  ChatSystemMessage,
+  ChatTool,
+  ChatToolChoice,
+  ChatToolMessage,
+  ChatUserMessage,
+  DescribedImageEditParams,
+  DescribedImageGenerateParams,
+  DescribedVideoGenerateOptions,
+  DescribedVideoGenerateParams,
+  EnqueuedGeneration,
+  EnqueueResponse,
+  FineTune,
+  Generation,
+  ImageResult,
+  MediaGenerationCompleted,
+  MediaGenerationCompletedEvent,
+  MediaGenerationFailed,
+  MediaGenerationSucceeded,
+  MediaItem,
+  Model,
+  MultiPromptShot,
+  OtherServerEvent,
+  QueueListParams,
+  QueueListResponse,
+  RepoRef,
+  ResponseFormat,
+  ServerEvent,
+  ToolCall,
+  Usage,
+  VideoPrompt,
+  VideoResult,
+} from './types.ts';
+export type {
+  ControlImageTrainingSample,
+  FineTuneCreateImageEditing,
+  FineTuneCreateImageGeneration,
+  FineTuneCreateImageToText,
+  FineTuneCreateImageToVideo,
+  FineTuneCreateMultiImageEditing,
+  FineTuneCreateParams,
+  FineTuneCreateRequest,
+  FineTuneCreateTextChatMessages,
+  FineTuneCreateTextGeneration,
+  FineTuneScriptType,
+  ImageEditingTrainingParams,
+  ImageGenerationTrainingParams,
+  ImageToTextTrainingParams,
+  ImageToVideoTrainingParams,
+  MultiControlImageTrainingSample,
+  MultiImageEditingTrainingParams,
+  TextChatMessagesTrainingParams,
+  TextGenerationTrainingParams,
+  TrainingSample,
+} from './fine-tunes.ts';

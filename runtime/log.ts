@@ -11,8 +11,8 @@
  * - `debug`: each attempt's request and response, headers and bodies, redacted.
  */
 import { SDKError } from './errors.ts';
-import { env } from './env.ts';
-import type { CallLog } from './log-lines.ts';
+import { env } from './internal/env.ts';
+import type { CallLog } from './internal/log-lines.ts';
 
 /** How much a transport logs: `off` (nothing), `error`, `warn`, `info`, `debug` (each includes the ones before it). */
 export type LogLevel = 'off' | 'error' | 'warn' | 'info' | 'debug';
@@ -69,7 +69,7 @@ export function loadCallLog(
   if (!target || !(['debug', 'info', 'warn', 'error'] as const).every((m) => typeof target[m] === 'function')) {
     throw new SDKError('logger must be an object with debug, info, warn and error methods (like console)');
   }
-  return import('./log-lines.ts').then(
+  return import('./internal/log-lines.ts').then(
     ({ CallLog }) => new CallLog(resolved, target, secrets).withSecretsOf(headers),
     () => undefined,
   );

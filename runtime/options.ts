@@ -4,7 +4,7 @@
  * the API key in a browser (refused unless `dangerouslyAllowBrowser`).
  */
 import { SDKError } from './errors.ts';
-import { env, isBrowser } from './env.ts';
+import { env, isBrowser } from './internal/env.ts';
 import type { HookOptions } from './hooks.ts';
 import type { Logger, LogLevel } from './log.ts';
 import type { ValidatorSource } from './validation.ts';

@@ -6,7 +6,7 @@
  * `saveOutput` in `oxen-inference-sdk/node`.
  */
 import { APIError, ResponseTooLargeError, SDKError, truncate } from './errors.ts';
-import { failure } from './http.ts';
+import { failure } from './internal/http.ts';
 import { DEFAULT_MAX_RESPONSE_BYTES, isLoopbackHost } from './options.ts';
 import { CallScope } from './scope.ts';
 

@@ -25,12 +25,12 @@ import {
   type EnqueueOptions,
 } from './endpoints.ts';
 import type { FineTuneCreateParams } from './fine-tunes.ts';
-import { followGenerations, type QueueFollow } from './queue-follow.ts';
-import type { QueueFollowOptions, QueueRunOptions, QueueRunOutcome } from './queue-outcomes.ts';
+import { followGenerations, type QueueFollow } from './queue/follow.ts';
+import type { QueueFollowOptions, QueueRunOptions, QueueRunOutcome } from './queue/outcomes.ts';
 import type { ChatBody, MediaBody, ParamsOf, QueueFields, Registry, VideoParams } from './registry.ts';
 import type { RequestOptions } from './scope.ts';
-import type { ChatCompletionStream } from './chat-stream.ts';
-import type { EventStream, EventStreamOptions } from './sse.ts';
+import type { ChatCompletionStream } from './chat/stream.ts';
+import type { EventStream, EventStreamOptions } from './streaming/sse.ts';
 import { eventStreamStatus, type Transport } from './transport.ts';
 import type { EventStreamStatus } from './transport-state.ts';
 import type {
@@ -92,7 +92,7 @@ export class ChatCompletions<R extends Registry> {
   ): APIPromise<ChatCompletion | ChatCompletionStream> {
     const b = body as unknown as Record<string, unknown>;
     if (body.stream !== true) return createChatCompletion(this.t, b, options);
-    const opened = import('./chat-stream.ts').then(({ openChatStream }) => openChatStream(this.t, b, options));
+    const opened = import('./chat/stream.ts').then(({ openChatStream }) => openChatStream(this.t, b, options));
     // withResponse() gives the stream's live Response, its body unread.
     return APIPromise.fromResult(
       opened.then((stream) => ({ data: stream, response: stream.response, text: undefined })),
@@ -267,7 +267,7 @@ export class Queue<R extends Registry> {
   async run<M extends R['queue']>(body: QueueBody<R, M>, options: QueueRunOptions = {}): Promise<QueueRunOutcome[]> {
     const b = body as Record<string, unknown>;
     const validate = await this.validatorFor(b, options);
-    const { runGenerations } = await import('./queue-run.ts');
+    const { runGenerations } = await import('./queue/run.ts');
     return runGenerations(this.t, b, options, validate);
   }
 
@@ -312,7 +312,7 @@ export class Events {
   connect(options?: EventStreamOptions & { allEvents?: false | undefined }): Promise<EventStream<ServerEvent>>;
   connect(options: EventStreamOptions & { allEvents: true }): Promise<EventStream<AnyServerEvent>>;
   async connect(options: EventStreamOptions = {}): Promise<EventStream<AnyServerEvent>> {
-    const { openEventStream } = await import('./sse.ts');
+    const { openEventStream } = await import('./streaming/sse.ts');
     return openEventStream<AnyServerEvent>(this.t, options);
   }
 
@@ -334,7 +334,7 @@ export class Events {
   ): AsyncGenerator<ServerEvent, void, undefined>;
   stream(options: EventStreamOptions & { allEvents: true }): AsyncGenerator<AnyServerEvent, void, undefined>;
   async *stream(options: EventStreamOptions = {}): AsyncGenerator<AnyServerEvent, void, undefined> {
-    const { openEventStream } = await import('./sse.ts');
+    const { openEventStream } = await import('./streaming/sse.ts');
     const stream = await openEventStream<AnyServerEvent>(this.t, options);
     try {
       yield* stream;

@@ -4,7 +4,7 @@
  */
 import { AbortError, TimeoutError } from './errors.ts';
 import { Redactor } from './redact.ts';
-import { startTimer } from './timer.ts';
+import { startTimer } from './internal/timer.ts';
 import type { TimedEndpoint, TransportSettings } from './options.ts';
 
 /** Options every call takes. Times are in milliseconds. */

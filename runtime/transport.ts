@@ -8,9 +8,10 @@
 import { APIPromise } from './api-promise.ts';
 import { requestIdOf, SDKError } from './errors.ts';
 import { resolveHooks, runBeforeRetry, type Hooks, type RetryContext } from './hooks.ts';
-import { Http, type HttpRequest, type HttpResult } from './http.ts';
+import { Http } from './internal/http.ts';
+import type { HttpRequest, HttpResult, RetryPolicy } from './request.ts';
 import { resolveOptions, type ClientOptions } from './options.ts';
-import { sendWithRetries, type RetryPolicy } from './retry.ts';
+import { sendWithRetries } from './internal/retry.ts';
 import { CallScope, type RequestOptions } from './scope.ts';
 import { TransportState, type EventStreamStatus } from './transport-state.ts';
 

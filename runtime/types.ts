@@ -163,7 +163,7 @@ export interface Model {
 // ---------------------------------------------------------------------------------------------
 // Chat completions: in `chat-types.ts` (re-exported here, so that every fixed-endpoint type is importable from this module)
 
-export type * from './chat-types.ts';
+export type * from './chat/types.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Parameters of models whose schema is null: "the endpoint's parameters as the description lists them"

@@ -18,7 +18,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = path.join(root, 'generator', 'dist');
 await rm(dist, { recursive: true, force: true });
 await build({
-  entryPoints: [path.join(root, 'generator', 'bin.ts')],
+  entryPoints: [path.join(root, 'generator', 'cli', 'bin.ts')],
   bundle: true,
   platform: 'node',
   format: 'esm',
@@ -32,7 +32,7 @@ await chmod(path.join(dist, 'cli.js'), 0o755);
 const copies = [
   ...(await readdir(path.join(root, 'templates'))).filter((n) => n.endsWith('.hbs')).map((n) => `templates/${n}`),
   'specs/openapi.yaml',
-  'generator/format-worker.mjs',
+  'generator/stages/format-worker.mjs',
   '.prettierrc.json',
 ];
 await mkdir(path.join(dist, 'specs'), { recursive: true });

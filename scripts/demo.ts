@@ -2,7 +2,7 @@
 // an image generation, a queued video of three generations followed with queue.run (progress and
 // outcomes), and a chat completion streamed token by token. Exits 0 and closes the server.
 import { Client, type QueueRunOutcome, type QueueRunProgress } from '../index.ts';
-import { startServer } from '../test/server/index.ts';
+import { startServer } from '../fake-service/index.ts';
 
 const VIDEO_MODEL = 'google-veo-3-1';
 

@@ -22,9 +22,15 @@ import {
   renderMarkdown,
   renderText,
   type DriftReport,
-} from '../generator/drift.ts';
+} from '../generator/drift/index.ts';
 import { SpecError } from '../generator/errors.ts';
-import { checkBaseUrl, DEFAULT_REFRESH_BASE_URL, fetchModels, redactor, RefreshError } from '../generator/refresh.ts';
+import {
+  checkBaseUrl,
+  DEFAULT_REFRESH_BASE_URL,
+  fetchModels,
+  redactor,
+  RefreshError,
+} from '../generator/refresh/index.ts';
 import { REPO_ROOT, specsLabel } from '../generator/paths.ts';
 
 const FAILURE = 3;

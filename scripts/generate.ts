@@ -109,8 +109,8 @@ if (refreshing) {
 async function runRefresh(): Promise<void> {
   // Loaded only here: a plain run needs neither the fetch machinery nor the runtime client.
   const [{ refresh, RefreshError, redactor }, { renderText }] = await Promise.all([
-    import('../generator/refresh.ts'),
-    import('../generator/drift.ts'),
+    import('../generator/refresh/index.ts'),
+    import('../generator/drift/index.ts'),
   ]);
   const key = process.env['OXEN_API_KEY'] ?? '';
   const redact = redactor(key);

@@ -24,8 +24,10 @@ for (const file of [
   ...(
     await Promise.all(
       sourceDirs.map(async (d) =>
-        (await readdir(path.join(root, d)))
-          .filter((n) => n.endsWith('.ts'))
+        (await readdir(path.join(root, d), { recursive: true }))
+          .filter(
+            (n) => n.endsWith('.ts') && !n.split(path.sep).includes('node_modules') && !n.startsWith(`dist${path.sep}`),
+          )
           .sort()
           .map((n) => path.join(root, d, n)),
       ),

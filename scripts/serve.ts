@@ -8,7 +8,7 @@
 // process would live on, orphaned, still answering on the port. So this process watches its parent
 // and (on Linux, through /proc) its grandparent, and stops when either is gone.
 import { readFileSync } from 'node:fs';
-import { startServer, type LocalServerOptions } from '../test/server/index.ts';
+import { startServer, type LocalServerOptions } from '../fake-service/index.ts';
 
 function usage(message: string): never {
   process.stderr.write(

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import OpenAI from 'openai';
-import { startServer, type LocalServer, type LocalServerOptions } from './server/index.ts';
+import { startServer, type LocalServer, type LocalServerOptions } from '../fake-service/index.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const AUTH = { Authorization: 'Bearer test-key' };

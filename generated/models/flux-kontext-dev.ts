@@ -18,7 +18,7 @@ import type {
   Transport,
 } from '../../runtime/index.ts';
 import { editImages, enqueueGenerations } from '../../runtime/endpoints.ts';
-import { runGenerations } from '../../runtime/queue-run.ts';
+import { runGenerations } from '../../runtime/queue/run.ts';
 import { validate } from '../validators/flux-kontext-dev.ts';
 
 /**

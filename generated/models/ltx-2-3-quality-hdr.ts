@@ -19,7 +19,7 @@ import type {
   VideoResult,
 } from '../../runtime/index.ts';
 import { enqueueGenerations, generateVideos } from '../../runtime/endpoints.ts';
-import { runGenerations } from '../../runtime/queue-run.ts';
+import { runGenerations } from '../../runtime/queue/run.ts';
 import { validate } from '../validators/ltx-2-3-quality-hdr.ts';
 
 /**

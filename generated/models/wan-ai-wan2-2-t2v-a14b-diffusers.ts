@@ -19,7 +19,7 @@ import type {
   VideoResult,
 } from '../../runtime/index.ts';
 import { enqueueGenerations, generateVideos } from '../../runtime/endpoints.ts';
-import { runGenerations } from '../../runtime/queue-run.ts';
+import { runGenerations } from '../../runtime/queue/run.ts';
 import { validate } from '../validators/wan-ai-wan2-2-t2v-a14b-diffusers.ts';
 
 /**

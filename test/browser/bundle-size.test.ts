@@ -56,7 +56,7 @@ describe('browser bundle size (gzip -9, entry chunk plus static imports)', () =>
   it('the root client loads queue.run and the model validator lazily, as separate chunks', () => {
     const m = measure('root-client-queue-run');
     expect(m.lazy.map((c) => c.entryPoint)).toEqual(
-      expect.arrayContaining(['runtime/queue-run.ts', 'generated/validators/flux-2-pro.ts']),
+      expect.arrayContaining(['runtime/queue/run.ts', 'generated/validators/flux-2-pro.ts']),
     );
     // (Fine-tunes and the queue's own validation are part of the root client's resources.)
     expect(

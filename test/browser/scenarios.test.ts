@@ -8,9 +8,9 @@
  * Needs Debian's chromium at /usr/bin/chromium (`.ci/run` installs it); fails, does not skip, without it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createProxyHandler } from '../../runtime/proxy.ts';
-import { startServer, type LocalServer } from '../server/index.ts';
-import { FILE_BYTES } from '../server/state.ts';
+import { createProxyHandler } from '../../runtime/proxy/handler.ts';
+import { startServer, type LocalServer } from '../../fake-service/index.ts';
+import { FILE_BYTES } from '../../fake-service/state.ts';
 import type { ErrorInfo, Outcome, PageTarget } from './page/main.ts';
 import { startHarness, type Harness, type TestPage } from './support/harness.ts';
 import { serveFetchHandler, startNoCorsServer, type TestServer } from './support/servers.ts';

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll } from 'vitest';
 import { createProxyHandler } from '../../index.ts';
 import { createNodeProxyListener } from '../../runtime/node/index.ts';
-import { startServer, type LocalServer } from '../server/index.ts';
+import { startServer, type LocalServer } from '../../fake-service/index.ts';
 
 export const KEY = 'sk-chat-0123456789SECRET';
 

@@ -8,7 +8,7 @@
 import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { startServer, type LocalServer } from '../server/index.ts';
+import { startServer, type LocalServer } from '../../fake-service/index.ts';
 import { REPO, run, STRICT_FLAGS, tempRoot } from '../package/consumer.ts';
 import { codegen, installBoth, packBoth, treeHash, tsc } from './support.ts';
 
@@ -100,7 +100,7 @@ describe('oxen-inference-codegen in a user project', () => {
       'dist/cli.js',
       'dist/templates/header.hbs',
       'dist/specs/openapi.yaml',
-      'dist/generator/format-worker.mjs',
+      'dist/generator/stages/format-worker.mjs',
       'dist/.prettierrc.json',
     ])
       expect(existsSync(path.join(project, 'node_modules', 'oxen-inference-codegen', f)), f).toBe(true);

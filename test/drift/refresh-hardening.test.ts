@@ -11,11 +11,11 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
 import { generate } from '../../generator/index.ts';
-import { fetchModels, refresh, RefreshError } from '../../generator/refresh.ts';
-import { commitPlan, stageSnapshot, treeDigest } from '../../generator/refresh-apply.ts';
-import { keyInOutput, keyPointer } from '../../generator/refresh-checks.ts';
-import { MAX_MODEL_BYTES } from '../../generator/schema-check.ts';
-import { JOURNAL_FILE } from '../../generator/tree-commit.ts';
+import { fetchModels, refresh, RefreshError } from '../../generator/refresh/index.ts';
+import { commitPlan, stageSnapshot, treeDigest } from '../../generator/refresh/apply.ts';
+import { keyInOutput, keyPointer } from '../../generator/refresh/checks.ts';
+import { MAX_MODEL_BYTES } from '../../generator/stages/schema-check.ts';
+import { JOURNAL_FILE } from '../../generator/output/tree-commit.ts';
 import {
   cleanupTemp,
   copySpecs,

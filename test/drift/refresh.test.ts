@@ -7,8 +7,8 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import type { GenerateOptions, GenerateResult } from '../../generator/index.ts';
-import { checkBaseUrl, fetchModels, refresh, RefreshError, reindentJson } from '../../generator/refresh.ts';
-import { startServer, type LocalServer } from '../server/index.ts';
+import { checkBaseUrl, fetchModels, refresh, RefreshError, reindentJson } from '../../generator/refresh/index.ts';
+import { startServer, type LocalServer } from '../../fake-service/index.ts';
 import {
   cleanupTemp,
   copySpecs,

@@ -12,9 +12,9 @@ import {
   renderText,
   type DriftChange,
   type DriftReport,
-} from '../../generator/drift.ts';
+} from '../../generator/drift/index.ts';
 import { SpecError } from '../../generator/errors.ts';
-import { startServer } from '../server/index.ts';
+import { startServer } from '../../fake-service/index.ts';
 import {
   cleanupTemp,
   copySpecs,

@@ -17,7 +17,7 @@ import {
   stringLiteral,
 } from '../../generator/escape.ts';
 import { generate } from '../../generator/index.ts';
-import { checkModel } from '../../generator/load.ts';
+import { checkModel } from '../../generator/stages/load.ts';
 import { fixtureModel, tempSpecs, type TempSpecs } from './helpers.ts';
 
 let temps: TempSpecs[] = [];

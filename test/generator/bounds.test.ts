@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SpecError } from '../../generator/errors.ts';
 import { REPO_ROOT } from '../../generator/index.ts';
-import { checkModel } from '../../generator/load.ts';
+import { checkModel } from '../../generator/stages/load.ts';
 import {
   MAX_ARRAY_ITEMS,
   MAX_ENUM_VALUES,
@@ -19,8 +19,8 @@ import {
   MAX_OBJECT_KEYS,
   MAX_STRING_LENGTH,
   MAX_TEXT_LENGTH,
-} from '../../generator/schema-check.ts';
-import { Formatter } from '../../generator/write.ts';
+} from '../../generator/stages/schema-check.ts';
+import { Formatter } from '../../generator/stages/write.ts';
 import { fixtureModel, hashTree, tempSpecs, type TempSpecs } from './helpers.ts';
 
 let temps: TempSpecs[] = [];

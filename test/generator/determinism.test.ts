@@ -3,8 +3,8 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { generate, REPO_ROOT } from '../../generator/index.ts';
-import { load } from '../../generator/load.ts';
-import { classify } from '../../generator/classify.ts';
+import { load } from '../../generator/stages/load.ts';
+import { classify } from '../../generator/stages/classify.ts';
 import { hashTree, tempSpecs } from './helpers.ts';
 
 describe('determinism', () => {

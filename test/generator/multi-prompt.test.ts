@@ -6,7 +6,7 @@
  */
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
-import { queueRequestSchema } from '../../generator/validators.ts';
+import { queueRequestSchema } from '../../generator/stages/validators.ts';
 import { validate as seedance } from '../../generated/validators/bytedance-seedance-2-0-text-to-video.ts';
 
 const compile = (schema: Record<string, unknown>) => new Ajv({ strict: false, allErrors: true }).compile(schema);

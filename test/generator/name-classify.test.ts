@@ -1,10 +1,10 @@
 /** The naming rule and the endpoint classification, on real ids and models of the snapshot. */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { classify } from '../../generator/classify.ts';
+import { classify } from '../../generator/stages/classify.ts';
 import { REPO_ROOT } from '../../generator/index.ts';
-import { load } from '../../generator/load.ts';
-import { modelNames, nameModels } from '../../generator/name.ts';
+import { load } from '../../generator/stages/load.ts';
+import { modelNames, nameModels } from '../../generator/stages/name.ts';
 import { SpecError } from '../../generator/errors.ts';
 
 describe('modelNames', () => {

@@ -11,8 +11,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../generator/index.ts';
-import { JOURNAL_FILE, LOCK_FILE, withLock } from '../../generator/tree-commit.ts';
-import { write } from '../../generator/write.ts';
+import { JOURNAL_FILE, LOCK_FILE, withLock } from '../../generator/output/tree-commit.ts';
+import { write } from '../../generator/stages/write.ts';
 import { variantFiles } from './fixtures/write-variants.ts';
 
 const dirs: string[] = [];

@@ -10,7 +10,7 @@ import ts from 'typescript';
 import { afterEach, describe, expect, it } from 'vitest';
 import { generate } from '../../generator/index.ts';
 import { SpecError } from '../../generator/errors.ts';
-import { write, type WriteFs } from '../../generator/write.ts';
+import { write, type WriteFs } from '../../generator/stages/write.ts';
 import { rename, writeFile } from 'node:fs/promises';
 import { fixtureModel, hashTree, tempSpecs, type TempSpecs } from './helpers.ts';
 

@@ -11,7 +11,7 @@
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { startServer, type LocalServer } from '../server/index.ts';
+import { startServer, type LocalServer } from '../../fake-service/index.ts';
 import {
   FIXTURES,
   REPO,

@@ -7,8 +7,8 @@
 import { copyFileSync, existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { startServer, type LocalServer } from '../server/index.ts';
-import { FILE_BYTES } from '../server/state.ts';
+import { startServer, type LocalServer } from '../../fake-service/index.ts';
+import { FILE_BYTES } from '../../fake-service/state.ts';
 import { FIXTURES, REPO, installTarball, packPackage, run, tempRoot } from './consumer.ts';
 
 const TEST_TIMEOUT_MS = 180_000;

@@ -12,8 +12,8 @@ import {
   RuntimeClient,
   SDKError,
 } from '../../index.ts';
-import { bytesAfterLastBlankLine } from '../../runtime/sse.ts';
-import { MAX_TIMER_MS } from '../../runtime/timer.ts';
+import { bytesAfterLastBlankLine } from '../../runtime/streaming/sse.ts';
+import { MAX_TIMER_MS } from '../../runtime/internal/timer.ts';
 import { Client, rejectionOf, until, useServers } from './helpers.ts';
 
 const setup = useServers();

@@ -14,13 +14,13 @@ import {
   UnprocessableEntityError,
   ValidationError,
   DEFAULT_TIMEOUTS_MS,
-  endpointTimeout,
   type ChatCompletion,
   type ChatCompletionChunk,
   type FineTuneCreateParams,
   type ImageEditingTrainingParams,
 } from '../../index.ts';
-import { ChatCompletionStream } from '../../runtime/chat-stream.ts'; // the class (the package index exports its type only)
+import { endpointTimeout } from '../../runtime/scope.ts';
+import { ChatCompletionStream } from '../../runtime/chat/stream.ts'; // the class (the package index exports its type only)
 import { Client, rejectionOf, useServers } from './helpers.ts';
 
 const setup = useServers();

@@ -18,9 +18,9 @@ import {
   RuntimeClient,
   SDKError,
   DEFAULT_MAX_RESPONSE_BYTES,
-  MAX_MESSAGE_CHARS,
 } from '../../index.ts';
-import { startServer } from '../server/index.ts';
+import { MAX_MESSAGE_CHARS } from '../../runtime/errors.ts';
+import { startServer } from '../../fake-service/index.ts';
 import { Client, rejectionOf, until, useServers } from './helpers.ts';
 
 const setup = useServers();

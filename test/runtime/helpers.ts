@@ -4,7 +4,7 @@ import { Ajv } from 'ajv';
 import { afterEach } from 'vitest';
 import { Client } from '../../index.ts';
 import type { ClientOptions, CompiledValidator } from '../../runtime/index.ts';
-import { startServer, type LocalServer, type LocalServerOptions } from '../server/index.ts';
+import { startServer, type LocalServer, type LocalServerOptions } from '../../fake-service/index.ts';
 
 export { Client };
 

@@ -14,7 +14,7 @@ import {
   type LogLevel,
   type Transport,
 } from '../../index.ts';
-import { ChatCompletionStream } from '../../runtime/chat-stream.ts';
+import { ChatCompletionStream } from '../../runtime/chat/stream.ts';
 import { rejectionOf, useServers } from './helpers.ts';
 
 const setup = useServers();

@@ -14,7 +14,7 @@ import {
   fetchOutput,
   fetchOutputBlob,
 } from '../../index.ts';
-import { FILE_BYTES } from '../server/state.ts';
+import { FILE_BYTES } from '../../fake-service/state.ts';
 import { rejectionOf, useServers } from './helpers.ts';
 
 const setup = useServers();

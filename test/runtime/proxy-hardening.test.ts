@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createProxyHandler, SDKError, type ProxyOptions } from '../../index.ts';
 import { createNodeProxyListener } from '../../runtime/node/index.ts';
-import { startServer, type LocalServer, type LocalServerOptions } from '../server/index.ts';
+import { startServer, type LocalServer, type LocalServerOptions } from '../../fake-service/index.ts';
 import { Client, until } from './helpers.ts';
 
 const KEY = 'sk-proxy-hardening-7Q2mZ9xWv4LpR8';

@@ -3,7 +3,7 @@
 // with code 1). Env: PROXY_KEY, PROXY_BASE_URL. Prints the proxy's origin on stdout once listening.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createProxyHandler } from '../../runtime/proxy.ts';
+import { createProxyHandler } from '../../runtime/proxy/handler.ts';
 import { createNodeProxyListener } from '../../runtime/node/index.ts';
 
 const handler = createProxyHandler({

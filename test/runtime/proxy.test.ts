@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createProxyHandler, NotFoundError, RuntimeClient, SDKError, type ProxyOptions } from '../../index.ts';
 import { createNodeProxyListener } from '../../runtime/node/index.ts';
-import { startServer, type LocalServer } from '../server/index.ts';
+import { startServer, type LocalServer } from '../../fake-service/index.ts';
 import { Client, until } from './helpers.ts';
 
 const KEY = 'sk-proxy-0123456789SECRET';

@@ -419,7 +419,7 @@ describe('queue.run: onEnqueued, the early-event buffer, malformed events', () =
 
   it('the early-event buffer is bounded by count and size; a run whose events were dropped reconciles', async () => {
     const { RunCoordinator, MAX_EARLY_EVENTS, MAX_EARLY_EVENT_CHARS } =
-      await import('../../runtime/queue-coordinator.ts');
+      await import('../../runtime/queue/coordinator.ts');
     const hub = {
       epoch: 1,
       state: 'up',
@@ -453,7 +453,7 @@ describe('queue.run: onEnqueued, the early-event buffer, malformed events', () =
     // End to end: the run's own event is pushed out of the buffer by a flood of large events
     // while the enqueue answer is held back (until the client dropped an event); the run then
     // reconciles at once instead of waiting, and resolves lost.
-    const { machineryOf } = await import('../../runtime/queue-reconcile.ts');
+    const { machineryOf } = await import('../../runtime/queue/reconcile.ts');
     // Assigned once the server exists; the fetch and decide callbacks below read them later.
     // eslint-disable-next-line prefer-const
     let server: Awaited<ReturnType<typeof setup>>['server'] | undefined;

@@ -11,7 +11,7 @@ import {
   RateLimitError,
   TimeoutError,
 } from '../../index.ts';
-import { startServer } from '../server/index.ts';
+import { startServer } from '../../fake-service/index.ts';
 import { Client, rejectionOf, useServers } from './helpers.ts';
 
 const setup = useServers();

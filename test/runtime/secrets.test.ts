@@ -12,12 +12,11 @@ import {
   BadRequestError,
   createProxyHandler,
   createTransport,
-  MAX_MESSAGE_CHARS,
   Redactor,
   RedirectError,
-  redactorOf,
   REDACTED,
 } from '../../index.ts';
+import { MAX_MESSAGE_CHARS, redactorOf } from '../../runtime/errors.ts';
 import { Client, rejectionOf, useServers } from './helpers.ts';
 
 const setup = useServers();

@@ -60,7 +60,7 @@ const client = new Client({ baseUrl: '/api/oxen' });
 const result = await client.queue.run({ model: 'flux-2-pro', prompt: 'a red fox in the snow' });
 ${show}`,
     aimBytes: ROOT_CLIENT_AIM_BYTES,
-    lazyInputs: [/(^|\/)queue-run(\.ts|[-.])/, /(^|\/)flux-2-pro(\.ts|[-.])/],
+    lazyInputs: [/(^|\/)queue\/run(\.ts|[-.])/, /(^|\/)flux-2-pro(\.ts|[-.])/],
   },
   {
     id: 'per-model-run',

@@ -1,0 +1,211 @@
+/**
+ * `oxen-inference-codegen`: types, endpoint functions and compiled validators for any model, in the
+ * user's own project (the bin of the generator package; `dist/cli.js` is this file bundled).
+ *
+ *   oxen-inference-codegen add <id>...            fetch each model's details and generate (needs OXEN_API_KEY)
+ *   oxen-inference-codegen add --from <file.json> add a saved model-details object (offline; repeatable)
+ *   oxen-inference-codegen remove <id>...         remove models from the snapshot and generate
+ *   oxen-inference-codegen generate [--check]     generate from the snapshot (offline); --check writes nothing
+ *   oxen-inference-codegen refresh                re-fetch every model, all or nothing, and print the drift report
+ *
+ *   --out DIR          the snapshot and the generated code (default oxen-models)
+ *   --base-url URL     default env OXEN_BASE_URL, then https://hub.oxen.ai (http only to loopback)
+ *   --concurrency N    requests in flight (default 8)
+ *   --timeout-ms N     one model's fetch, retries included (default 30000)
+ *   --retries N        retries on connection errors, 429, 5xx (default 3)
+ *
+ * Exit codes: 0 done; `generate --check`: 1 files differ; `refresh`: as `npm run drift` (0 nothing
+ * changed, 1 compatible changes only, 2 something breaks, 3 failed: nothing written); the other
+ * commands: 2 failed, nothing written.
+ *
+ * The API key goes only into the `Authorization` header: everything printed is redacted.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { SpecError } from '../errors.ts';
+import { generate, type GenerateResult } from '../index.ts';
+import { REPO_ROOT } from '../paths.ts';
+import { redactor, RefreshError } from '../refresh/checks.ts';
+import { CODEGEN_PACKAGE, userTarget } from '../output/target.ts';
+
+/** How the user's snapshot is named inside `<out>` (as `user-snapshot.ts` names it). */
+const USER_SPECS = 'specs';
+
+/** The default output directory. */
+export const DEFAULT_OUT = 'oxen-models';
+
+const USAGE = `usage: ${CODEGEN_PACKAGE} <add|remove|generate|refresh> [ids...] [--out DIR] [--from FILE] [--check]
+  add <id>...             fetch each model's details (OXEN_API_KEY) and generate
+  add --from <file.json>  add a saved model-details object, offline
+  remove <id>...          remove models and generate
+  generate [--check]      generate from the snapshot, offline; --check writes nothing, exit 1 if a file differs
+  refresh                 re-fetch every model and print the drift report (exit 0/1/2 as npm run drift, 3 failed)
+options: --out DIR (default ${DEFAULT_OUT}), --base-url URL, --concurrency N, --timeout-ms N, --retries N`;
+
+/** This package's version (from its package.json: the installed package, or generator/ in the repository). */
+function version(): string {
+  for (const file of [path.join(REPO_ROOT, '..', 'package.json'), path.join(REPO_ROOT, 'generator', 'package.json')]) {
+    try {
+      const pkg = JSON.parse(readFileSync(file, 'utf8')) as { name?: string; version?: string };
+      if (pkg.name === CODEGEN_PACKAGE && pkg.version) return pkg.version;
+    } catch {
+      /* not this one */
+    }
+  }
+  return '0.0.0';
+}
+
+/** Runs the CLI with `argv` (without node and the script). @returns the exit code. */
+export async function main(
+  argv: string[],
+  io: { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream & { isTTY?: boolean } } = process,
+): Promise<number> {
+  const redact = redactor(process.env['OXEN_API_KEY'] ?? '');
+  const out = (s: string) => void io.stdout.write(`${redact.text(s)}\n`);
+  const err = (s: string) => void io.stderr.write(`${redact.text(s)}\n`);
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        out: { type: 'string', default: DEFAULT_OUT },
+        from: { type: 'string', multiple: true, default: [] },
+        check: { type: 'boolean', default: false },
+        'base-url': { type: 'string' },
+        concurrency: { type: 'string' },
+        'timeout-ms': { type: 'string' },
+        retries: { type: 'string' },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+      strict: true,
+    });
+  } catch (e) {
+    err(`${CODEGEN_PACKAGE}: ${(e as Error).message}\n${USAGE}`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  const [command, ...ids] = positionals;
+  if (values.help || command === undefined) {
+    (values.help ? out : err)(USAGE);
+    return values.help ? 0 : 2;
+  }
+  const failCode = command === 'refresh' ? 3 : 2;
+  const usage = (problem: string) => {
+    err(`${CODEGEN_PACKAGE} ${command}: ${problem}\n${USAGE}`);
+    return failCode;
+  };
+  if (!['add', 'remove', 'generate', 'refresh'].includes(command))
+    return usage(`unknown command ${JSON.stringify(command)}`);
+  if (values.check && command !== 'generate') return usage('--check applies only to generate');
+  if (values.from.length > 0 && command !== 'add') return usage('--from applies only to add');
+  if (command === 'add' && ids.length === 0 && values.from.length === 0)
+    return usage('give model ids or --from <file.json>');
+  if (command === 'remove' && ids.length === 0) return usage('give the model ids to remove');
+  if ((command === 'generate' || command === 'refresh') && ids.length > 0)
+    return usage(`takes no model ids (got ${ids.join(' ')})`);
+  const ints: Record<string, number> = {};
+  for (const [name, min] of [
+    ['concurrency', 1],
+    ['timeout-ms', 1],
+    ['retries', 0],
+  ] as const) {
+    const v = values[name];
+    if (v === undefined) continue;
+    if (!/^\d+$/.test(v) || Number(v) < min)
+      return usage(`--${name} needs an integer >= ${min}, got ${JSON.stringify(v)}`);
+    ints[name] = Number(v);
+  }
+
+  const outDir = path.resolve(values.out);
+  const outLabel = path.relative(process.cwd(), outDir).split(path.sep).join('/') || '.';
+  const target = userTarget(version());
+  // the generator package's description: pre-parsed JSON where the build made it (scripts/build-codegen.mjs), else the YAML
+  const json = path.join(REPO_ROOT, 'specs', 'openapi.json');
+  const openapi = {
+    file: existsSync(json) ? json : path.join(REPO_ROOT, 'specs', 'openapi.yaml'),
+    label: `${CODEGEN_PACKAGE}/specs/openapi.yaml`,
+  };
+  const gen = (o: { specsDir: string; check: boolean }): Promise<GenerateResult> =>
+    generate({ specsDir: o.specsDir, outRoot: outDir, check: o.check, label: USER_SPECS, target, openapi });
+  // A SpecError about the snapshot names its file relative to <out>: say where <out> is.
+  const where = (e: unknown) =>
+    e instanceof SpecError && e.file.startsWith(`${USER_SPECS}/`)
+      ? `${outLabel}/${e.message}`
+      : e instanceof Error
+        ? e.message
+        : String(e);
+  const started = performance.now();
+  const ms = () => `${Math.round(performance.now() - started)} ms`;
+
+  if (command === 'generate') {
+    try {
+      const r = await gen({ specsDir: path.join(outDir, USER_SPECS), check: values.check });
+      for (const n of r.notes) out(`note: ${n.model}: ${n.message}`);
+      const diff = [
+        ...r.added.map((f) => `  added    ${outLabel}/${f}`),
+        ...r.changed.map((f) => `  changed  ${outLabel}/${f}`),
+        ...r.removed.map((f) => `  removed  ${outLabel}/${f}`),
+      ];
+      if (values.check) {
+        if (diff.length > 0) {
+          err(
+            `${CODEGEN_PACKAGE} generate --check: ${diff.length} file(s) differ from ${outLabel}/${USER_SPECS}; run \`${CODEGEN_PACKAGE} generate --out ${outLabel}\` and commit the result:\n${diff.join('\n')}`,
+          );
+          return 1;
+        }
+        out(
+          `${CODEGEN_PACKAGE} generate --check: ${outLabel} is up to date (${r.models} models, ${r.files.size} files, ${ms()})`,
+        );
+      } else {
+        out(
+          `generated ${r.models} models into ${outLabel}: ${r.added.length} added, ${r.changed.length} changed, ${r.removed.length} removed, ${r.unchanged} unchanged (${ms()})`,
+        );
+        if (diff.length > 0) out(diff.join('\n'));
+      }
+      return 0;
+    } catch (e) {
+      err(`${CODEGEN_PACKAGE} generate failed, nothing was written: ${where(e)}`);
+      return 2;
+    }
+  }
+
+  try {
+    // Loaded only here: `generate` needs neither the fetch machinery (the runtime client, p-limit, cli-progress) nor the drift report.
+    const [{ updateSnapshot }, { driftExitCode, renderText }] = await Promise.all([
+      import('./user-snapshot.ts'),
+      import('../drift/index.ts'),
+    ]);
+    const r = await updateSnapshot({
+      out: outDir,
+      outLabel,
+      managed: target.managed,
+      add: command === 'add' || command === 'refresh' ? ids : [],
+      from: values.from,
+      remove: command === 'remove' ? ids : [],
+      all: command === 'refresh',
+      stream: io.stderr,
+      generate: gen,
+      ...(values['base-url'] !== undefined ? { baseUrl: values['base-url'] } : {}),
+      ...(ints['concurrency'] !== undefined ? { concurrency: ints['concurrency'] } : {}),
+      ...(ints['timeout-ms'] !== undefined ? { timeoutMs: ints['timeout-ms'] } : {}),
+      ...(ints['retries'] !== undefined ? { maxRetries: ints['retries'] } : {}),
+    });
+    const g = r.generate;
+    const lines = [
+      `${command}: ${r.fetched.length} fetched${r.baseUrl ? ` from ${r.baseUrl}` : ''}${r.added.length ? `, added ${r.added.join(', ')}` : ''}${r.removed.length ? `, removed ${r.removed.join(', ')}` : ''}; ${r.written.length} snapshot file(s) written, ${r.deleted.length} deleted (${ms()})`,
+      ...r.written.map((f) => `  wrote    ${outLabel}/${USER_SPECS}/${f}`),
+      ...r.deleted.map((f) => `  deleted  ${outLabel}/${USER_SPECS}/${f}`),
+      `generated ${g.models} models into ${outLabel}: ${g.added.length} added, ${g.changed.length} changed, ${g.removed.length} removed, ${g.unchanged} unchanged`,
+    ];
+    if (command === 'refresh') lines.push('', renderText(r.report));
+    out(lines.join('\n'));
+    return command === 'refresh' ? driftExitCode(r.report) : 0;
+  } catch (e) {
+    const message =
+      e instanceof RefreshError ? e.message.replace(/^(refresh failed, )?nothing was written: /, '') : where(e);
+    err(`${CODEGEN_PACKAGE} ${command} failed, nothing was written: ${message}`);
+    return failCode;
+  }
+}

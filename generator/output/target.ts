@@ -1,0 +1,95 @@
+/**
+ * The two targets of the one generator pipeline (`generate()` in `generator/index.ts`):
+ *
+ * - `packageTarget`: this repository's `generated/` (`npm run generate`): relative imports of
+ *   `runtime/` with `.ts` specifiers, plus `generated/openapi.ts` and `generated/MODELS.md`;
+ * - `userTarget(...)`: a user's own directory (`oxen-inference-codegen add|generate`, default
+ *   `oxen-models/`): `index.ts`, `models/<id>.ts`, `validators/<id>.ts` and `manifest.json` at its
+ *   top, the runtime imported from the installed SDK by package name, `.js` relative specifiers.
+ *
+ * A target says only where files go, how they import the runtime and how their header names the
+ * command; every stage is the same for both.
+ */
+
+/** The SDK package's name, as user-target files import it. */
+export const SDK_PACKAGE = 'oxen-inference-sdk';
+/** The generator package's name (and its one bin). */
+export const CODEGEN_PACKAGE = 'oxen-inference-codegen';
+
+/** Module specifiers of the runtime as seen from `models/<id>.ts` and `validators/<id>.ts`. */
+export interface RuntimeSpecifiers {
+  /** The runtime's types (`Transport`, `MediaParams`, ...). */
+  types: string;
+  /** The light endpoint functions (`generateImages`, `enqueueGenerations`, ...). */
+  endpoints: string;
+  /** `runGenerations` (the `<model>Run` functions). */
+  queueRun: string;
+  /** `CompiledValidator` (validator files). */
+  validation: string;
+  /** `ucs2length`, `equal` (validator files). */
+  validatorSupport: string;
+}
+
+/** Where and how one run writes. */
+export interface Target {
+  kind: 'package' | 'user';
+  /** Prefix of every output path relative to the output root: `generated/` or `''`. */
+  prefix: string;
+  /** Directories (relative to the output root) whose files the run does not produce are stale and removed. */
+  managed: string[];
+  /** Extension of relative import specifiers: `.ts` (this repository: `allowImportingTsExtensions`) or `.js` (a user's project). */
+  ext: '.ts' | '.js';
+  runtime: RuntimeSpecifiers;
+  /** Whether `openapi.ts` and `MODELS.md` are produced (the package's own entry points). */
+  packageFiles: boolean;
+  /** What the generated-file header names: the command, the tool, and how to change the file. */
+  header: { command: string; tool: string; change: string };
+}
+
+/** This repository's `generated/`. */
+export const packageTarget: Target = {
+  kind: 'package',
+  prefix: 'generated/',
+  managed: ['generated'],
+  ext: '.ts',
+  runtime: {
+    types: '../../runtime/index.ts',
+    endpoints: '../../runtime/endpoints.ts',
+    queueRun: '../../runtime/queue/run.ts',
+    validation: '../../runtime/validation.ts',
+    validatorSupport: '../../runtime/validator-support.ts',
+  },
+  packageFiles: true,
+  header: {
+    command: 'npm run generate',
+    tool: 'generator/, templates/',
+    change: 'change the specs, the generator or the templates and run `npm run generate` again.',
+  },
+};
+
+/**
+ * A user's directory: files at its top, the runtime from the installed `oxen-inference-sdk`.
+ * @param version the generator package's version, named in every header.
+ */
+export function userTarget(version: string): Target {
+  return {
+    kind: 'user',
+    prefix: '',
+    managed: ['models', 'validators'],
+    ext: '.js',
+    runtime: {
+      types: `${SDK_PACKAGE}/runtime`,
+      endpoints: `${SDK_PACKAGE}/runtime`,
+      // the root entry: `oxen-inference-sdk/runtime` carries no queue-run code (see runtime/index.ts)
+      queueRun: SDK_PACKAGE,
+      validation: `${SDK_PACKAGE}/runtime`,
+      validatorSupport: `${SDK_PACKAGE}/runtime`,
+    },
+    packageFiles: false,
+    header: {
+      command: `${CODEGEN_PACKAGE} generate`,
+      tool: `${CODEGEN_PACKAGE} ${version}`,
+      change: `change the snapshot with \`${CODEGEN_PACKAGE} add\`, \`remove\` or \`refresh\`, or run \`${CODEGEN_PACKAGE} generate\` again.`,
+    },
+  };
+}

@@ -1,0 +1,160 @@
+/**
+ * Refresh, the write phase, whole or nothing: what changes in the specs directory (a plan), the
+ * staged copy the new snapshot is proved on, and the commit that swaps the staged specs directory
+ * and the proved `generated/` in together, under the generator's lock and journal.
+ */
+import { createHash } from 'node:crypto';
+import { cp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Snapshot } from '../drift/types.ts';
+import { SpecError } from '../errors.ts';
+import { checkModel } from '../stages/load.ts';
+import { RefreshError } from './checks.ts';
+import { commitTrees, recover, withLock } from '../output/tree-commit.ts';
+import { compare, swapsOf, type OutputFiles, type WriteResult } from '../stages/write.ts';
+
+/** What a refresh changes in the specs directory: relative path (`models.json`, `models/<id>.json`) -> new text, or null to delete. */
+export type SnapshotPlan = Map<string, string | null>;
+
+/** A file's bytes, or null when it does not exist. */
+export async function readIfExists(file: string): Promise<Buffer | null> {
+  try {
+    return await readFile(file);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw err;
+  }
+}
+
+/**
+ * The current snapshot: the ids of `models.json` (which must be readable) and, for the drift
+ * report, the model objects that are readable and valid (a broken file is what a refresh repairs,
+ * so it is left out of the old side instead of failing the refresh).
+ * @throws SpecError when `models.json` cannot be read or is not an array of strings.
+ */
+export async function readCurrent(specsDir: string, label: string): Promise<{ ids: string[]; valid: Snapshot }> {
+  const listFile = path.join(specsDir, 'models.json');
+  let ids: unknown;
+  try {
+    ids = JSON.parse(await readFile(listFile, 'utf8'));
+  } catch (err) {
+    throw new SpecError(`${label}/models.json`, undefined, '', `cannot read: ${(err as Error).message}`);
+  }
+  if (!Array.isArray(ids) || !ids.every((i): i is string => typeof i === 'string'))
+    throw new SpecError(`${label}/models.json`, undefined, '', 'expected a JSON array of model ids');
+  const models = new Map<string, unknown>();
+  await Promise.all(
+    ids.map(async (id) => {
+      try {
+        const raw: unknown = JSON.parse(await readFile(path.join(specsDir, 'models', `${id}.json`), 'utf8'));
+        checkModel(raw, id, `${label}/models/${id}.json`);
+        models.set(id, raw);
+      } catch {
+        // missing, malformed or invalid: not part of the old side of the report
+      }
+    }),
+  );
+  return { ids, valid: { label, ids: ids.filter((id) => models.has(id)), models } };
+}
+
+/**
+ * The plan: `models.json` when `listText` is given and differs, each fetched model whose text
+ * differs from its file, and the snapshot file of each removed id that exists (to delete).
+ */
+export async function planChanges(
+  specsDir: string,
+  changes: { listText?: string; fetched: Iterable<{ id: string; text: string }>; remove: readonly string[] },
+): Promise<SnapshotPlan> {
+  const plan: SnapshotPlan = new Map();
+  if (changes.listText !== undefined) {
+    const old = await readIfExists(path.join(specsDir, 'models.json'));
+    if (old?.toString('utf8') !== changes.listText) plan.set('models.json', changes.listText);
+  }
+  for (const m of changes.fetched) {
+    const old = await readIfExists(path.join(specsDir, 'models', `${m.id}.json`));
+    if (old?.toString('utf8') !== m.text) plan.set(`models/${m.id}.json`, m.text);
+  }
+  for (const id of changes.remove)
+    if ((await readIfExists(path.join(specsDir, 'models', `${id}.json`))) !== null) plan.set(`models/${id}.json`, null);
+  return plan;
+}
+
+/** sha256 over the relative paths and bytes of every file under `dir` (sorted): equal digests, equal trees. */
+export async function treeDigest(dir: string): Promise<string> {
+  const h = createHash('sha256');
+  const entries = await readdir(dir, { withFileTypes: true, recursive: true }).catch(() => []);
+  const files = entries
+    .filter((e) => e.isFile())
+    .map((e) => path.relative(dir, path.join(e.parentPath, e.name)))
+    .sort();
+  for (const f of files)
+    h.update(f)
+      .update('\0')
+      .update(await readFile(path.join(dir, f)))
+      .update('\0');
+  return h.digest('hex');
+}
+
+/** Copy the specs directory to `<tmp>/specs` and apply the plan there. @returns the staged directory. */
+export async function stageSnapshot(specsDir: string, plan: SnapshotPlan, tmp: string): Promise<string> {
+  const staged = path.join(tmp, 'specs');
+  await cp(specsDir, staged, { recursive: true });
+  for (const [rel, text] of plan) {
+    if (text === null) await rm(path.join(staged, rel), { force: true });
+    else {
+      await mkdir(path.dirname(path.join(staged, rel)), { recursive: true });
+      await writeFile(path.join(staged, rel), text);
+    }
+  }
+  return staged;
+}
+
+/**
+ * Commit, whole: under the lock of `outRoot` (after completing any interrupted run), replace the
+ * specs directory with the staged one and `<outRoot>/generated` with the proved output `files`, in
+ * one journal (`generator/tree-commit.ts`): a reader sees both old or both new, and a run killed
+ * midway is completed by the next one.
+ * @returns what changed under `generated/`.
+ * @throws RefreshError naming what failed: `restored: true` when nothing was moved (the new trees
+ * were being built); otherwise the commit was rolled forward, or is left to the next run.
+ */
+export async function commitPlan(
+  specsDir: string,
+  outRoot: string,
+  staged: string,
+  files: OutputFiles,
+  specsDigest: string,
+  managed: readonly string[] = ['generated'],
+): Promise<WriteResult> {
+  let moving = false;
+  try {
+    return await withLock(outRoot, async () => {
+      await recover(outRoot);
+      // another run may have changed the snapshot since it was staged: committing would undo that
+      if ((await treeDigest(specsDir)) !== specsDigest)
+        throw new Error(`${specsDir} changed while this refresh ran (another run?); run the refresh again`);
+      const result = await compare(files, outRoot, managed);
+      const specsTree = async (dir: string) => void (await cp(staged, dir, { recursive: true }));
+      const outputSwaps = swapsOf(files, outRoot, managed);
+      const last = outputSwaps[outputSwaps.length - 1];
+      if (last) {
+        const build = last.build;
+        last.build = async (dir) => {
+          await build(dir);
+          moving = true; // every new tree is complete: from here on the commit only rolls forward
+        };
+      }
+      await commitTrees(outRoot, [{ target: specsDir, build: specsTree }, ...outputSwaps]);
+      return result;
+    });
+  } catch (err) {
+    const state = moving
+      ? 'the previous and the new trees were being swapped; the swap is completed now or by the next run'
+      : 'the previous snapshot and generated/ are unchanged';
+    throw new RefreshError(
+      `refresh failed while writing (${state}): ${err instanceof Error ? err.message : String(err)}`,
+      [],
+      !moving,
+    );
+  }
+}

@@ -1,0 +1,137 @@
+/**
+ * Refresh, checks before anything is fetched: the base URL (https, or http only to a loopback
+ * host), model ids given on the command line, numeric options; `RefreshError`, the error of a
+ * refresh that did not happen; and the redaction of the API key from any text shown. The rules are
+ * the runtime's and the snapshot's own, not copies.
+ */
+import { checkBaseUrl as checkRuntimeBaseUrl, isLoopbackHost } from '../../runtime/options.ts';
+import { Redactor } from '../../runtime/redact.ts';
+import { modelIdProblem } from '../stages/schema-check.ts';
+
+/** The service's server (`specs/openapi.yaml`); overridden by `OXEN_BASE_URL` or `--base-url`. */
+export const DEFAULT_REFRESH_BASE_URL = 'https://hub.oxen.ai';
+
+/** One id that could not be refreshed and why (the reason never contains the API key). */
+export interface FetchFailure {
+  id: string;
+  reason: string;
+}
+
+/**
+ * A refresh that did not happen: bad options (no key, refused base URL, unknown id, ...), failed
+ * fetches (`failures`, one per id, sorted by id), or a new snapshot that does not generate.
+ * When thrown, nothing was written (or everything written was restored: see `restored`).
+ */
+export class RefreshError extends Error {
+  override name = 'RefreshError';
+  constructor(
+    message: string,
+    /** Every id that failed, with its reason; empty for errors that are not about one model. */
+    readonly failures: FetchFailure[] = [],
+    /** True when the commit failed before anything was moved: the previous snapshot and `generated/` are unchanged. */
+    readonly restored = false,
+    /** True when the service answered 401 or 403: the key is wrong or lacks permission, and fetching stopped there. */
+    readonly authFailure = false,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Check a base URL with the runtime's own rule (`checkBaseUrl` of runtime/options.ts): `https:` to
+ * any host, `http:` only to a loopback host (plain HTTP would send the API key in clear text), no
+ * credentials, query or fragment. Returns it without trailing slashes.
+ * @throws RefreshError for anything else.
+ */
+export function checkBaseUrl(baseUrl: string): string {
+  try {
+    return checkRuntimeBaseUrl(baseUrl);
+  } catch (err) {
+    let host = '';
+    try {
+      const url = new URL(baseUrl);
+      if (url.protocol === 'http:') host = url.hostname;
+    } catch {
+      /* not a URL: the runtime's message says so */
+    }
+    // the plain-http case keeps its own line: the refresh CLI has always said it this way
+    if (host && !isLoopbackHost(host))
+      throw new RefreshError(
+        `refusing plain http:// to ${host}: the API key would be sent in clear text; use https:// (http:// is allowed only for 127.0.0.0/8, localhost and ::1)`,
+      );
+    throw new RefreshError(`base URL refused: ${(err as Error).message}`);
+  }
+}
+
+/**
+ * Check a model id given on the command line with the snapshot's rule (`modelIdProblem`,
+ * generator/schema-check.ts): it names a file and becomes identifiers.
+ * @throws RefreshError naming the id.
+ */
+export function checkModelId(id: string): string {
+  const problem = modelIdProblem(id);
+  if (problem) throw new RefreshError(`invalid model id ${JSON.stringify(id)}: ${problem}`);
+  return id;
+}
+
+/**
+ * The redactor of a refresh's key: `redactor(key).text(s)` is `s` with `key` (4 characters or
+ * more; also its JSON-escaped and URI-encoded forms) replaced by `[REDACTED]` (the runtime's
+ * `Redactor`, runtime/redact.ts). Holds only this key; nothing is kept once it is dropped.
+ */
+export function redactor(key: string): Redactor {
+  return new Redactor([key]);
+}
+
+/** The forms of `key` that a text can carry it in: raw and JSON-escaped. Empty for keys under 4 characters. */
+function keyForms(key: string): string[] {
+  if (key.length < 4) return [];
+  return [...new Set([key, JSON.stringify(key).slice(1, -1)])];
+}
+
+/**
+ * Where a parsed JSON value carries `key` in one of its strings or object keys (after JSON
+ * parsing, so `\u0073k-...` escapes count), as a JSON pointer (for an object key: its parent's
+ * pointer, so the key itself is never part of it), or undefined. Iterative: any depth.
+ */
+export function keyPointer(value: unknown, key: string): string | undefined {
+  const forms = keyForms(key);
+  if (forms.length === 0) return undefined;
+  const has = (t: string) => forms.some((f) => t.includes(f));
+  const stack: Array<{ v: unknown; pointer: string }> = [{ v: value, pointer: '' }];
+  while (stack.length > 0) {
+    const { v, pointer } = stack.pop()!;
+    if (typeof v === 'string') {
+      if (has(v)) return pointer || '/';
+    } else if (v !== null && typeof v === 'object') {
+      for (const [k, child] of Object.entries(v)) {
+        if (has(k)) return `${pointer || '/'} (an object key)`;
+        stack.push({ v: child, pointer: `${pointer}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}` });
+      }
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The first generated file that would carry `key` (raw or JSON-escaped), with the model it belongs
+ * to when it is a model's own module or validator; undefined when none does.
+ */
+export function keyInOutput(
+  files: ReadonlyMap<string, string>,
+  key: string,
+): { file: string; model: string | undefined } | undefined {
+  const forms = keyForms(key);
+  for (const [file, text] of files) {
+    if (forms.some((f) => text.includes(f)))
+      return { file, model: /^generated\/(?:models|validators)\/(.+)\.ts$/.exec(file)?.[1] };
+  }
+  return undefined;
+}
+
+/** `v`, or `dflt` when undefined. @throws RefreshError naming `name` when `v` is not an integer >= `min`. */
+export function positiveInt(name: string, v: number | undefined, dflt: number, min = 1): number {
+  if (v === undefined) return dflt;
+  if (!Number.isInteger(v) || v < min) throw new RefreshError(`${name} must be an integer >= ${min}, got ${v}`);
+  return v;
+}

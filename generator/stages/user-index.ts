@@ -1,0 +1,161 @@
+/**
+ * Emit, the user target's `<out>/index.ts` (ts-morph): the package's models plus the ones the user
+ * added, under the type names the package root exports (`ModelId`, `ModelParams`, the per-endpoint
+ * id unions), `ModelRegistry`, `ADDED_MODEL_IDS`, `validators` and `Client`.
+ *
+ * Everything the package already types comes from the installed `oxen-inference-sdk` by name, so
+ * the file depends only on the added models: an SDK upgrade needs no regenerate. An added id that
+ * the package also has takes the user's schema (it is newer): it is taken out of the package's
+ * unions and `ModelParams` (`Exclude`, `Omit`) and put back with the added model's types, and its
+ * compiled validator is the added one.
+ */
+import type { StatementStructures } from 'ts-morph';
+import type { Endpoint } from './classify.ts';
+import { loadTsMorph, modelRegistryInterface, print, type IndexModel } from './emit.ts';
+import { commentText, stringLiteral } from '../escape.ts';
+import { SDK_PACKAGE } from '../output/target.ts';
+
+/** Union of string literal types, or `never`. */
+function union(ids: string[]): string {
+  return ids.length === 0 ? 'never' : ids.map(stringLiteral).join(' | ');
+}
+
+/** The package root's type names this index re-defines, with the endpoint each one is about (undefined: every model). */
+const ALIASES: Array<[name: string, endpoint: Endpoint | undefined, doc: string]> = [
+  ['ModelId', undefined, "Every model id: the package's and the added ones."],
+  ['ImageGenerateModelId', 'images.generate', 'Model ids served by `images.generate`.'],
+  ['ImageEditModelId', 'images.edit', 'Model ids served by `images.edit`.'],
+  ['VideoModelId', 'videos.generate', 'Model ids served by `videos.generate`.'],
+  ['QueueModelId', 'queue', 'Model ids accepted by the queue (`queue.enqueue`, `queue.run`).'],
+  ['ChatModelId', 'chat', 'Model ids served by `chat.completions.create`.'],
+];
+
+/**
+ * Body of `<out>/index.ts`. `validated` holds the ids that have a compiled validator; `label` names
+ * the snapshot (relative to `<out>`) in doc comments.
+ */
+export async function userIndexModule(
+  models: IndexModel[],
+  validated: ReadonlySet<string>,
+  label: string,
+): Promise<string> {
+  const tm = await loadTsMorph();
+  const { StructureKind: K, VariableDeclarationKind: V } = tm;
+  const docs = (text: string) => [{ description: commentText(text) }];
+  const st: Array<string | StatementStructures> = [];
+  st.push({
+    kind: K.ImportDeclaration,
+    moduleSpecifier: SDK_PACKAGE,
+    namedImports: ['RuntimeClient', 'snapshotValidators'],
+  });
+  st.push({
+    kind: K.ImportDeclaration,
+    isTypeOnly: true,
+    moduleSpecifier: SDK_PACKAGE,
+    namedImports: [...ALIASES.map(([n]) => `${n} as Package${n}`), 'ModelParams as PackageModelParams'],
+  });
+  st.push({
+    kind: K.ImportDeclaration,
+    isTypeOnly: true,
+    moduleSpecifier: `${SDK_PACKAGE}/runtime`,
+    namedImports: ['ClientOptions', 'CompiledValidator', 'Registry', 'ValidatorSource'],
+  });
+  for (const m of models)
+    st.push({
+      kind: K.ImportDeclaration,
+      isTypeOnly: true,
+      moduleSpecifier: `./models/${m.id}.js`,
+      namedImports: [m.names.params],
+    });
+  if (models.length > 0)
+    st.push({ kind: K.ExportDeclaration, isTypeOnly: true, namedExports: models.map((m) => m.names.params) });
+  st.push({
+    kind: K.TypeAlias,
+    isExported: true,
+    name: 'AddedModelId',
+    type: union(models.map((m) => m.id)),
+    docs: docs(`The model ids of this directory's snapshot (\`${label}/models.json\`, ${models.length}).`),
+  });
+  for (const [name, endpoint, doc] of ALIASES) {
+    const added = models.filter((m) => endpoint === undefined || m.endpoints.includes(endpoint)).map((m) => m.id);
+    const type = `Exclude<Package${name}, AddedModelId>${added.length > 0 ? ` | ${union(added)}` : ''}`;
+    st.push({
+      kind: K.TypeAlias,
+      isExported: true,
+      name,
+      type,
+      docs: docs(`${doc} An added id that the package also has is typed by the added schema.`),
+    });
+  }
+  st.push({
+    kind: K.Interface,
+    isExported: true,
+    name: 'ModelParams',
+    extends: ['Omit<PackageModelParams, AddedModelId>'],
+    docs: docs(
+      "Model id -> that model's own parameters: the package's, with the added models' (which win for an id both have).",
+    ),
+    properties: models.map((m) => ({ name: stringLiteral(m.id), type: m.names.params })),
+  });
+  st.push(
+    modelRegistryInterface(K, "The package's and the added models, as the runtime `Client` is generic over them."),
+  );
+  st.push({
+    kind: K.VariableStatement,
+    isExported: true,
+    declarationKind: V.Const,
+    docs: docs(`The added model ids, in the order of \`${label}/models.json\`.`),
+    declarations: [
+      {
+        name: 'ADDED_MODEL_IDS',
+        type: 'readonly AddedModelId[]',
+        initializer: `[${models.map((m) => stringLiteral(m.id)).join(', ')}]`,
+      },
+    ],
+  });
+  const withValidator = models.filter((m) => validated.has(m.id));
+  st.push({
+    kind: K.VariableStatement,
+    declarationKind: V.Const,
+    docs: docs("Loads one added model's compiled validator on demand (a bundler splits each into its own chunk)."),
+    declarations: [
+      {
+        name: 'validatorLoaders',
+        type: 'ReadonlyMap<string, () => Promise<CompiledValidator>>',
+        initializer: `new Map([\n${withValidator.map((m) => `[${stringLiteral(m.id)}, async () => (await import(${stringLiteral(`./validators/${m.id}.js`)})).validate],`).join('\n')}\n])`,
+      },
+    ],
+  });
+  st.push({
+    kind: K.VariableStatement,
+    isExported: true,
+    declarationKind: V.Const,
+    docs: docs(
+      "The compiled request validators by model id, loaded lazily: an added model's own (`null` for an added model without one: not validated), else the package's (`snapshotValidators`). The `Client` below validates queue requests with it.",
+    ),
+    declarations: [
+      {
+        name: 'validators',
+        type: 'ValidatorSource',
+        initializer:
+          '(model) => validatorLoaders.get(model)?.() ?? ((ADDED_MODEL_IDS as readonly string[]).includes(model) ? Promise.resolve(null) : snapshotValidators(model))',
+      },
+    ],
+  });
+  st.push({
+    kind: K.Class,
+    isExported: true,
+    name: 'Client',
+    extends: 'RuntimeClient<ModelRegistry>',
+    docs: docs(
+      "The SDK client typed with the package's models and the added ones: `model` autocompletes per endpoint, each model's parameters are checked, and `queue.enqueue`/`queue.run` refuse a body that breaks the model's schema before sending it (`ValidationError`).\nOptions: `apiKey` (default env `OXEN_API_KEY`), `baseUrl` (default env `OXEN_BASE_URL`, then https://hub.oxen.ai), `fetch`, `timeoutMs` (milliseconds), `maxRetries` and the other `ClientOptions`.\n@throws Error at construction for a `baseUrl` that is not https (except to a loopback host), and in a browser for an `apiKey` without `dangerouslyAllowBrowser`.",
+    ),
+    ctors: [
+      {
+        parameters: [{ name: 'options', type: 'ClientOptions', initializer: '{}' }],
+        statements: 'super({ validators, ...options });',
+      },
+    ],
+  });
+  return print(tm, st);
+}

@@ -1,0 +1,204 @@
+/**
+ * Stage 6a, validators: each queueable model's request validator, compiled at generate time with
+ * ajv's standalone code generation (`generated/validators/<id>.ts`), so that the SDK ships no
+ * validator library and never evaluates strings at run time (it works under a Content-Security-
+ * Policy without `'unsafe-eval'`).
+ *
+ * The compiled schema is the whole queue request body: the model's request schema (annotations
+ * such as `description` removed: they do not validate), plus the fields the SDK adds to every
+ * queue request, each unless the model's schema declares it — `model` (string), `response_format`
+ * (`url` or `b64_json`), `target_namespace` (string), `num_generations` (integer 1 to 4) — closed
+ * with `additionalProperties: false` unless the schema opens it (then the types are open too). A
+ * video model's body may carry `multi_prompt` instead of `prompt` (see `queueRequestSchema`).
+ *
+ * Formats: ajv-formats' checks where they are regular expressions (inlined as regex literals;
+ * `uri` uses its "fast" form); other formats are not checked. Schema strings reach the code only
+ * as JSON (ajv's own serialisation); a key `__proto__` stays a data key.
+ */
+import { SpecError } from '../errors.ts';
+import type { ClassifiedModel } from './classify.ts';
+import { commentText, escapeBidiInCode } from '../escape.ts';
+import { subschemas } from './schema-check.ts';
+import { packageTarget, type Target } from '../output/target.ts';
+
+/** The fields the SDK adds to a queue request, as JSON Schema. */
+export const SDK_QUEUE_FIELDS: Readonly<Record<string, Record<string, unknown>>> = {
+  model: { type: 'string', minLength: 1 },
+  response_format: { enum: ['url', 'b64_json'] },
+  target_namespace: { type: 'string' },
+  num_generations: { type: 'integer', minimum: 1, maximum: 4 },
+};
+
+/** Keywords that only annotate: removed before compiling (smaller code, no prose in it). */
+const ANNOTATIONS = new Set([
+  'description',
+  'title',
+  'examples',
+  '$comment',
+  'default',
+  'readOnly',
+  'writeOnly',
+  'deprecated',
+  'basic',
+]);
+
+type AjvModule = typeof import('ajv');
+type StandaloneModule = typeof import('ajv/dist/standalone/index.js');
+
+let compiler:
+  | Promise<{ Ajv: AjvModule['Ajv']; standalone: StandaloneModule['default']; formats: Record<string, RegExp> }>
+  | undefined;
+
+/** ajv and the regex formats, loaded once, on first use (a run that reuses every validator loads neither). */
+function tools() {
+  compiler ??= (async () => {
+    const [{ Ajv }, standaloneModule, formatsModule] = await Promise.all([
+      import('ajv'),
+      import('ajv/dist/standalone/index.js'),
+      import('ajv-formats/dist/formats.js'),
+    ]);
+    const standalone = (
+      standaloneModule as unknown as {
+        default: StandaloneModule['default'] & { default?: StandaloneModule['default'] };
+      }
+    ).default;
+    const { fullFormats, fastFormats } = formatsModule as unknown as Record<
+      'fullFormats' | 'fastFormats',
+      Record<string, unknown>
+    >;
+    const asRegex = (f: unknown): RegExp | undefined =>
+      f instanceof RegExp
+        ? f
+        : f && typeof f === 'object' && (f as { validate?: unknown }).validate instanceof RegExp
+          ? (f as { validate: RegExp }).validate
+          : undefined;
+    const formats: Record<string, RegExp> = {};
+    for (const name of Object.keys(fullFormats).sort()) {
+      const re = asRegex(fullFormats[name]) ?? asRegex(fastFormats[name]);
+      if (re && !re.global && !re.sticky) formats[name] = re;
+    }
+    return { Ajv, standalone: standalone.default ?? standalone, formats };
+  })();
+  return compiler;
+}
+
+/** A copy of a schema without annotation keywords (values of data keywords are kept as they are). */
+function stripAnnotations(schema: Record<string, unknown>): Record<string, unknown> {
+  const copy: Record<string, unknown> = structuredClone(schema);
+  for (const { node } of subschemas(copy)) {
+    for (const k of Object.keys(node)) if (ANNOTATIONS.has(k) || k.startsWith('x-')) delete node[k];
+  }
+  return copy;
+}
+
+/** `multi_prompt`, the description's endpoint parameter of video generation: one `{ prompt, duration }` per shot (`duration` in whole seconds). */
+export const MULTI_PROMPT_SCHEMA: Readonly<Record<string, unknown>> = {
+  type: 'array',
+  minItems: 1,
+  items: {
+    type: 'object',
+    required: ['prompt', 'duration'],
+    properties: { prompt: { type: 'string' }, duration: { type: 'integer' } },
+    additionalProperties: false,
+  },
+};
+
+/**
+ * The queue request schema of a model: its schema plus the SDK fields, closed unless it opens itself.
+ * For a video model (`video`) whose schema has `prompt` but no `multi_prompt`: `multi_prompt` is
+ * added, and not both of them (`not`); when the schema requires `prompt`, one of the two is
+ * required instead (`anyOf`). `runtime/validation.ts` words those two failures.
+ */
+export function queueRequestSchema(schema: Record<string, unknown>, video = false): Record<string, unknown> {
+  const { $schema: _d, $id: _i, ...rest } = stripAnnotations(schema);
+  const properties = { ...((rest['properties'] ?? {}) as Record<string, unknown>) };
+  for (const [name, sub] of Object.entries(SDK_QUEUE_FIELDS))
+    if (!Object.hasOwn(properties, name)) properties[name] = sub;
+  const opened =
+    (Object.hasOwn(rest, 'additionalProperties') && rest['additionalProperties'] !== false) ||
+    Object.hasOwn(rest, 'patternProperties');
+  const out: Record<string, unknown> = {
+    ...rest,
+    type: 'object',
+    properties,
+    ...(opened ? {} : { additionalProperties: false }),
+  };
+  if (video && Object.hasOwn(properties, 'prompt') && !Object.hasOwn(properties, 'multi_prompt')) {
+    properties['multi_prompt'] = MULTI_PROMPT_SCHEMA;
+    const required = Array.isArray(rest['required']) ? (rest['required'] as unknown[]) : [];
+    const choice: Record<string, unknown>[] = [{ not: { required: ['prompt', 'multi_prompt'] } }];
+    if (required.includes('prompt')) {
+      out['required'] = required.filter((r) => r !== 'prompt');
+      choice.push({ anyOf: [{ required: ['prompt'] }, { required: ['multi_prompt'] }] });
+    }
+    out['allOf'] = [...(Array.isArray(rest['allOf']) ? (rest['allOf'] as unknown[]) : []), ...choice];
+  }
+  return out;
+}
+
+/** ajv's `require(...)` of its run-time helpers, mapped to the SDK runtime's equivalents. */
+const RUNTIME_HELPERS: Record<string, string> = {
+  'require("ajv/dist/runtime/ucs2length").default': 'ucs2length',
+  'require("ajv/dist/runtime/equal").default': 'equal',
+};
+
+/**
+ * The text of `generated/validators/<id>.ts` (without the generated-file header), or undefined
+ * for a model that is not queueable or has no schema (the SDK does not validate those).
+ * @throws SpecError (file, model, JSON pointer) when ajv cannot compile the schema.
+ */
+export async function validatorModule(m: ClassifiedModel, target: Target = packageTarget): Promise<string | undefined> {
+  if (!m.schema || !m.endpoints.includes('queue')) return undefined;
+  const field = m.schemaField ?? 'request_schema';
+  const fail = (problem: string): never => {
+    throw new SpecError(m.file, m.id, `/${field}`, problem);
+  };
+  const { Ajv, standalone, formats } = await tools();
+  const ajv = new Ajv({
+    allErrors: true,
+    strict: false,
+    logger: false,
+    validateSchema: false,
+    addUsedSchema: false,
+    formats,
+    code: { source: true, esm: true, lines: true },
+  });
+  let code: string;
+  try {
+    code = standalone(ajv, ajv.compile(queueRequestSchema(m.schema as Record<string, unknown>, m.output === 'video')));
+  } catch (err) {
+    const internal =
+      err instanceof RangeError ||
+      err instanceof TypeError ||
+      err instanceof ReferenceError ||
+      err instanceof URIError ||
+      err instanceof SyntaxError;
+    return fail(
+      `ajv could not compile a validator for the schema${internal ? '' : `: ${String((err as Error).message).slice(0, 200)}`}`,
+    );
+  }
+  const imports = new Set<string>();
+  code = code.replace(/require\("[^"]*"\)(?:\.default)?/g, (req) => {
+    const helper = RUNTIME_HELPERS[req];
+    if (!helper)
+      return fail(`the schema uses a JSON Schema feature whose validator needs ${req.slice(9, -2)}: not supported`);
+    imports.add(helper);
+    return helper;
+  });
+  const exported = /export const validate = (validate\d+);\s*export default validate\d+;/.exec(code);
+  if (!exported) return fail('ajv produced no validate function');
+  code = escapeBidiInCode(code)
+    .replace(exported[0], '')
+    .replace(/^"use strict";\s*/, '')
+    // a JSON object key "__proto__" would set the prototype in an object literal: keep it a data key
+    .replace(/([{,])"__proto__":/g, '$1["__proto__"]:');
+  const head = [
+    "// @ts-nocheck -- ajv's standalone code, compiled at generate time (generator/validators.ts); typed by the export below",
+    `import type { CompiledValidator } from '${target.runtime.validation}';`,
+    ...(imports.size > 0
+      ? [`import { ${[...imports].sort().join(', ')} } from '${target.runtime.validatorSupport}';`]
+      : []),
+  ].join('\n');
+  const doc = `/**\n * Validates a whole \`queue.enqueue\` / \`queue.run\` body for model \`${commentText(m.id)}\` against its request schema (\`${commentText(m.file)}\`, field \`${field}\`) and the SDK's queue fields; \`validate.errors\` lists each problem with its JSON pointer (\`instancePath\`).\n */`;
+  return `${head}\n${code.trim()}\n\n${doc}\nexport const validate: CompiledValidator = ${exported[1]};\n`;
+}

@@ -1,0 +1,194 @@
+/**
+ * The retry policy of the SDK, on top of p-retry.
+ *
+ * - Idempotent requests (GET, DELETE) are retried on connection errors, 429 and 5xx, with
+ *   jittered exponential backoff (`retryBaseDelayMs * 2^n * random[1, 2)`, capped at
+ *   `retryMaxDelayMs`). After a 429 or 503 with `Retry-After`, the SDK waits at least that long,
+ *   and fails at once with that error when the wait is longer than the call's remaining time, or
+ *   than `MAX_TIMER_MS` (about 24.8 days) for a call without a timeout.
+ * - A generating POST (chat, images, videos, queue enqueue, fine-tune create, tokenize) is retried
+ *   only when the server surely did not process it: a 429, or a connection refused before any
+ *   byte of the request was sent. Any other failure (5xx, reset, timeout while in flight, a
+ *   success status with an unusable or too large body) becomes `OutcomeUnknownError`: never a
+ *   second send. A redirect (`RedirectError`) is never retried nor followed.
+ * - The call's timeout covers every attempt and every delay between attempts.
+ */
+import pRetry from 'p-retry';
+import {
+  AbortError,
+  APIError,
+  ConnectionError,
+  OutcomeUnknownError,
+  parseRetryAfterMs,
+  RateLimitError,
+  RedirectError,
+  TimeoutError,
+} from '../errors.ts';
+import { type Http, isIdempotent } from './http.ts';
+import type { HttpRequest, HttpResult, RetryPolicy } from '../request.ts';
+import type { CallScope } from '../scope.ts';
+import { MAX_TIMER_MS, startTimer } from './timer.ts';
+
+/** Whether `err` (from one attempt of `req`) may be retried under the policy of this module. */
+export function isRetryable(err: unknown, idempotent: boolean): boolean {
+  if (err instanceof RateLimitError) return true; // 429: the server did not process it
+  if (err instanceof ConnectionError) return idempotent || err.notSent;
+  if (!idempotent) return false;
+  return (
+    err instanceof APIError &&
+    !(err instanceof TimeoutError) &&
+    err.status !== undefined &&
+    (err.status >= 500 || err.status === 408)
+  );
+}
+
+/** The server's `Retry-After` of an error response (429 or 503), in milliseconds, if any. */
+export function retryAfterOf(err: unknown): number | undefined {
+  return err instanceof APIError && err.status !== undefined
+    ? parseRetryAfterMs(err.headers?.get('retry-after') ?? null)
+    : undefined;
+}
+
+/** A 4xx other than 408/429: retrying cannot help. */
+export function isFatalStatus(err: unknown): boolean {
+  return (
+    err instanceof APIError &&
+    err.status !== undefined &&
+    err.status >= 400 &&
+    err.status < 500 &&
+    err.status !== 408 &&
+    err.status !== 429
+  );
+}
+
+/** Sleep `ms` (any length, see `startTimer`), rejecting with the signal's reason when it aborts first. */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const done = () => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    };
+    const onAbort = () => {
+      cancel();
+      reject(signal?.reason);
+    };
+    const cancel = startTimer(ms, done);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** A jittered exponential delay: `base * 2^attempt * random[1, 2)`, capped at `max` (ms). */
+export function backoffDelay(attempt: number, baseMs: number, maxMs: number): number {
+  return Math.min(maxMs, Math.round(baseMs * 2 ** Math.min(attempt, 30) * (1 + Math.random())));
+}
+
+/**
+ * Send `req` with the retry policy, within `scope` (its signal ends every attempt and delay).
+ * Resolves to the last attempt's `HttpResult`: the parsed JSON body (or the unread `Response` for
+ * `req.stream`) with its `Response`.
+ * @throws the last attempt's error (`APIError` subclasses, `ConnectionError`), `TimeoutError` /
+ * `AbortError` when the scope ended, or `OutcomeUnknownError` for a generating POST whose
+ * outcome is unknown.
+ */
+export async function sendWithRetries(
+  http: Http,
+  req: HttpRequest,
+  scope: CallScope,
+  policy: RetryPolicy,
+): Promise<HttpResult> {
+  const idempotent = isIdempotent(req);
+  const request = { method: req.method, path: req.path };
+  const what = `${req.method} ${req.path}`;
+  let inFlight = false; // an attempt whose outcome the server may know is in progress
+  const started = Number.isFinite(scope.timeoutMs) && scope.timeoutMs > 0 ? performance.now() : 0;
+  const remainingMs = () =>
+    Number.isFinite(scope.timeoutMs) && scope.timeoutMs > 0
+      ? scope.timeoutMs - (performance.now() - started)
+      : Infinity;
+  const willRetry = (error: unknown, retriesLeft: number): boolean => {
+    if (retriesLeft <= 0 || !isRetryable(error, idempotent)) return false;
+    // A Retry-After longer than the time left (or than any timer, ~24.8 days) is not honoured: fail now with that error.
+    const after = retryAfterOf(error);
+    return after === undefined || after < Math.min(remainingMs(), MAX_TIMER_MS);
+  };
+
+  const why = { timedOut: scope.timedOut, userSignal: scope.userSignal };
+  // After these the server surely did not process the request: a timeout during the next delay is a plain timeout.
+  const notProcessed = (err: unknown) =>
+    err instanceof RateLimitError ||
+    err instanceof RedirectError ||
+    (err instanceof ConnectionError && err.notSent) ||
+    (err instanceof APIError && err.status !== undefined && err.status < 500 && err.status >= 400);
+  const attempt = async (): Promise<HttpResult> => {
+    inFlight = true;
+    try {
+      const result = await http.send(req, scope.signal, why);
+      inFlight = false;
+      return result;
+    } catch (err) {
+      if (notProcessed(err)) inFlight = false;
+      throw err;
+    }
+  };
+
+  try {
+    // Fast path: the first attempt runs outside p-retry (most calls succeed at once). A failure is
+    // handed to p-retry as its attempt 1, so counting, Retry-After, backoff and limits are its own.
+    let first: unknown;
+    let retrying = false; // the decision of onFailedAttempt (policy, then policy.beforeRetry), read by shouldRetry
+    inFlight = true;
+    try {
+      return await http.send(req, scope.signal, why);
+    } catch (err) {
+      first = err;
+      if (notProcessed(err)) inFlight = false;
+    }
+    return await pRetry((attemptNumber) => (attemptNumber === 1 ? Promise.reject(first) : attempt()), {
+      retries: policy.maxRetries,
+      factor: 2,
+      // p-retry hands its delays to setTimeout: kept within what a timer honours.
+      minTimeout: Math.min(policy.baseDelayMs, MAX_TIMER_MS),
+      maxTimeout: Math.min(policy.maxDelayMs, MAX_TIMER_MS),
+      randomize: true,
+      signal: scope.signal,
+      // Honour Retry-After (429, 503): wait that long first; p-retry's own (short) backoff follows.
+      onFailedAttempt: async ({ error, retriesLeft, attemptNumber }) => {
+        retrying = willRetry(error, retriesLeft);
+        if (retrying && policy.beforeRetry) {
+          retrying = await policy.beforeRetry({
+            request,
+            error,
+            attempt: attemptNumber,
+            retriesLeft,
+            retryAfterMs: retryAfterOf(error),
+          });
+        }
+        if (retrying) {
+          const after = retryAfterOf(error);
+          if (after !== undefined && after > 0) await sleep(after, scope.signal);
+        }
+      },
+      // p-retry calls this only while retries are left (same `retriesLeft` as onFailedAttempt saw).
+      shouldRetry: () => retrying,
+    });
+  } catch (err) {
+    let error: unknown = err;
+    if (!(error instanceof APIError) && !(error instanceof AbortError)) {
+      // p-retry rejects with the signal's reason when the scope ends during a delay.
+      error = scope.signal.aborted ? scope.endError(what, err) : err;
+    }
+    if (!idempotent && error instanceof APIError && !(error instanceof OutcomeUnknownError)) {
+      if (error instanceof TimeoutError) {
+        if (inFlight) throw OutcomeUnknownError.from(request, error, 'timeout');
+      } else if (error instanceof ConnectionError) {
+        if (!error.notSent) throw OutcomeUnknownError.from(request, error, 'connection');
+      } else if (error.status !== undefined && error.status >= 500) {
+        throw OutcomeUnknownError.from(request, error, 'server_error');
+      } else if (error.status !== undefined && error.status >= 200 && error.status < 300) {
+        throw OutcomeUnknownError.from(request, error, 'invalid_response');
+      }
+    }
+    throw error;
+  }
+}

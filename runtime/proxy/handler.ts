@@ -1,0 +1,320 @@
+/**
+ * A server-side proxy for browser clients: a standard fetch handler,
+ * `(request: Request) => Promise<Response>`, that forwards the SDK's calls to the service with the
+ * API key added, so that the key stays on the server. A page then uses
+ * `new Client({ baseUrl: 'https://your.site/api/oxen' })` with no key.
+ */
+import { SDKError } from '../errors.ts';
+import { env, isBrowser } from '../internal/env.ts';
+import { checkBaseUrl, DEFAULT_BASE_URL } from '../options.ts';
+import { forward, type ForwardSettings } from './forward.ts';
+import { checkOrigins, jsonError, originOf } from './support.ts';
+import { Redactor } from '../redact.ts';
+
+/** Options of `createProxyHandler`. Sizes in bytes, times in milliseconds. */
+export interface ProxyOptions {
+  /** The API key added to every forwarded call. Default: env `OXEN_API_KEY`. @throws SDKError when there is none. */
+  apiKey?: string | undefined;
+  /** The service. Default: env `OXEN_BASE_URL`, then `https://hub.oxen.ai` (https, or http to loopback). */
+  baseUrl?: string | undefined;
+  /** The `fetch` used to call the service. Default: the global `fetch`. */
+  fetch?: typeof fetch | undefined;
+  /**
+   * The path the handler is mounted at, stripped before matching (e.g. `/api/oxen`: a request for
+   * `/api/oxen/api/ai/images/generate` is forwarded to `/api/ai/images/generate`). Default: none.
+   */
+  pathPrefix?: string | undefined;
+  /**
+   * The origin, or origins, at which browsers reach the proxy (`https://app.example.com`,
+   * `http://localhost:3000`): scheme, host and port. A request whose `Origin` is one of them is
+   * same-origin and allowed. When set, a request whose `Host` header names another host is refused
+   * (421): a DNS-rebinding page (its own name resolving to your server) sends its own host, and on
+   * a GET no `Origin` at all. Default: the origin of `request.url` only, with no `Host` check. That
+   * is right behind `createNodeProxyListener` (`oxen-inference-sdk/node`), which builds `request.url`
+   * from its fixed `origin` (pass the same origin here to check `Host` too); many frameworks build
+   * `request.url` from the `Host` header, so set this there. The request's own `Host` header is
+   * never what an `Origin` is compared with.
+   * @throws SDKError at creation when one is not an http(s) origin.
+   */
+  publicOrigin?: string | readonly string[] | undefined;
+  /**
+   * Origins of pages on OTHER origins that may call the proxy (CORS): a list of origins
+   * (`https://app.example.com`; scheme, host and port must match), `'*'`, or a predicate of the
+   * `Origin` header's value. The proxy's own origin (`publicOrigin`) stays allowed whatever this
+   * says. Default: none, and then a request whose `Origin` is not the proxy's own origin (another
+   * host, port or scheme) is refused (403), so another site cannot make a visitor's browser spend
+   * your key.
+   * @throws SDKError at creation when a listed value is not an http(s) origin.
+   */
+  allowedOrigins?: readonly string[] | '*' | ((origin: string) => boolean) | undefined;
+  /**
+   * Your own check of the caller (a session cookie, a token of your app): resolve false to refuse
+   * with 401; a callback that throws or rejects is answered 500. Default: none, and then ANYONE
+   * who can reach the handler spends your credits: put it behind your application's
+   * authentication or pass this.
+   */
+  authorize?: ((request: Request) => boolean | Promise<boolean>) | undefined;
+  /** The largest request body forwarded, in bytes (default 10 MiB, 10,485,760); larger: 413, read no further. */
+  maxRequestBytes?: number | undefined;
+  /**
+   * How many requests with a body (POSTs) the proxy holds at once, from reading the body until the
+   * service's answer headers arrive. One more is refused at once with 503 and `Retry-After: 1`
+   * (nothing read, nothing queued). Default 32: at most 32 × `maxRequestBytes` of bodies in memory.
+   */
+  maxConcurrentBodies?: number | undefined;
+  /**
+   * The proxy's own limit on each call to the service, in milliseconds (default 600,000: 10
+   * minutes, as the client's `timeoutMs`): the answer's headers and its whole body must arrive
+   * within it. The event stream (`GET /api/events`) needs only its headers within it, then streams
+   * for as long as the caller stays. No headers in time: 504; a body cut by it ends the answer early.
+   */
+  timeoutMs?: number | undefined;
+}
+
+/** A standard fetch handler. */
+export type ProxyHandler = (request: Request) => Promise<Response>;
+
+/** The API's own operations (`specs/openapi.yaml`), the only ones the proxy forwards. Path segments are checked separately. */
+const OPERATIONS: ReadonlyArray<{ method: 'GET' | 'POST' | 'DELETE'; pattern: RegExp; query?: readonly string[] }> = [
+  { method: 'POST', pattern: /^\/api\/ai\/chat\/completions$/ },
+  { method: 'POST', pattern: /^\/api\/ai\/images\/generate$/ },
+  { method: 'POST', pattern: /^\/api\/ai\/images\/edit$/ },
+  { method: 'POST', pattern: /^\/api\/ai\/videos\/generate$/ },
+  { method: 'POST', pattern: /^\/api\/ai\/queue$/ },
+  { method: 'GET', pattern: /^\/api\/ai\/queue$/, query: ['namespace', 'model'] },
+  { method: 'GET', pattern: /^\/api\/ai\/queue\/([^/]+)$/ },
+  { method: 'DELETE', pattern: /^\/api\/ai\/queue\/([^/]+)$/ },
+  { method: 'GET', pattern: /^\/api\/events$/ },
+  { method: 'GET', pattern: /^\/api\/ai\/models\/([^/]+)$/ },
+  { method: 'POST', pattern: /^\/api\/repos\/([^/]+)\/([^/]+)\/fine_tunes$/ },
+  { method: 'POST', pattern: /^\/api\/repos\/([^/]+)\/([^/]+)\/fine_tunes\/([^/]+)\/tokenize$/ },
+];
+
+/** A path parameter, decoded once: ids, model names, namespaces and repositories only (no `.`/`..`, no `/`, no `%`). */
+function safeSegment(raw: string): boolean {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(raw);
+  } catch {
+    return false;
+  }
+  return decoded !== '.' && decoded !== '..' && /^[A-Za-z0-9._~@:+-]+$/.test(decoded);
+}
+
+const CORS_ALLOW_HEADERS = 'content-type, accept, authorization, last-event-id, cache-control';
+const CORS_EXPOSE_HEADERS = 'Retry-After, X-Request-Id';
+const DEFAULT_MAX_REQUEST_BYTES = 10 * 1024 * 1024;
+const DEFAULT_MAX_CONCURRENT_BODIES = 32;
+const DEFAULT_TIMEOUT_MS = 600_000;
+/** The largest delay Node's and browsers' timers honour (about 24.8 days); longer ones fire at once. */
+const MAX_TIMER_MS = 2_147_483_647;
+
+/** A whole number in [min, max], or the default. @throws SDKError naming the option otherwise. */
+function bound(name: string, value: number | undefined, fallback: number, min: number, max: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+    throw new SDKError(`${name} must be a whole number from ${min} to ${max}, got ${String(value)}`);
+  }
+  return value;
+}
+
+/**
+ * A server-side proxy handler for the SDK's calls from browsers (as fal-js's server proxy): a
+ * standard fetch handler `(request: Request) => Promise<Response>` that always resolves with a
+ * `Response` (it never rejects, whatever the request or the callbacks do).
+ *
+ * - Forwards only the API's own twelve operations (method and path; `GET /api/ai/queue` with its
+ *   `namespace` and `model` query), under `pathPrefix`: any other path is 404, another method 405
+ *   (with `Allow`), a path parameter that is not a plain id 400.
+ * - Origins: a request whose `Origin` is not the proxy's own (`publicOrigin`: scheme, host and
+ *   port) nor allowed by `allowedOrigins` is 403; with `publicOrigin` set, a `Host` it does not
+ *   name is 421. With `allowedOrigins`, answers preflights (`OPTIONS`, 204) and adds
+ *   `Access-Control-Allow-Origin` to the answers of allowed origins.
+ * - `authorize` false: 401; `authorize` throwing: 500. Without `authorize`, anyone who reaches the
+ *   handler spends your credits.
+ * - Adds `Authorization: Bearer <apiKey>`; drops the caller's `Authorization`, `Cookie` and every
+ *   header but `Accept`, `Content-Type` and `Last-Event-ID`. A POST body must be JSON (415
+ *   otherwise) and at most `maxRequestBytes` (413, read no further); beyond `maxConcurrentBodies`
+ *   POSTs at once: 503 with `Retry-After: 1`. A body the caller stops sending: 499 (it went away)
+ *   or 400.
+ * - Streams the answer through as it arrives (the event stream and chat streams are not
+ *   buffered), with only `Content-Type`, `Cache-Control`, `Retry-After` and `X-Request-Id`. The
+ *   event stream starts with a comment line (`: connected`), so that its headers pass proxies that
+ *   hold headers until the first body byte (Vite's dev server). Never sets the key in a response;
+ *   an error body (at most 64 KiB) is redacted of it before it is cut.
+ * - `timeoutMs` bounds each call to the service (504 when no headers came in time); does not
+ *   follow redirects (502); an unreachable service is 502; the caller's abort (its
+ *   `request.signal`) ends the forwarded call.
+ *
+ * Mount it where your framework takes a fetch handler:
+ * - Next.js (app router), `app/api/oxen/[...path]/route.ts` (Next.js builds `request.url` from the
+ *   `Host` header, hence `publicOrigin`):
+ *   `const handler = createProxyHandler({ pathPrefix: '/api/oxen', publicOrigin: 'https://app.example.com' }); export { handler as GET, handler as POST, handler as DELETE, handler as OPTIONS };`
+ * - Deno: `Deno.serve(createProxyHandler({ pathPrefix: '/api/oxen', publicOrigin: 'https://app.example.com' }))`;
+ *   Bun: `Bun.serve({ fetch: createProxyHandler({ pathPrefix: '/api/oxen', publicOrigin: 'https://app.example.com' }) })`.
+ * - Node's `http` (or Express: `app.use(listener)`), with the adapter of `oxen-inference-sdk/node`:
+ * ```ts
+ * import http from 'node:http';
+ * import { createProxyHandler } from 'oxen-inference-sdk';
+ * import { createNodeProxyListener } from 'oxen-inference-sdk/node';
+ * const origin = 'http://localhost:3000'; // where browsers reach it
+ * const handler = createProxyHandler({ pathPrefix: '/api/oxen', publicOrigin: origin, authorize: (request) => isSignedIn(request) });
+ * http.createServer(createNodeProxyListener(handler, { origin })).listen(3000);
+ * ```
+ * @throws SDKError at creation when there is no API key, the `baseUrl` is not https (or http to a
+ * loopback host), an origin option is not an http(s) origin, a limit is not a positive whole
+ * number, or it runs in a browser (the key would be in the page).
+ */
+export function createProxyHandler(options: ProxyOptions = {}): ProxyHandler {
+  if (isBrowser())
+    throw new SDKError(
+      'createProxyHandler runs on a server: in a browser the API key would be visible to every visitor',
+    );
+  const apiKey = options.apiKey ?? env('OXEN_API_KEY');
+  if (!apiKey) throw new SDKError('createProxyHandler needs an API key: pass apiKey or set OXEN_API_KEY on the server');
+  const redactor = new Redactor([apiKey]); // this handler's own secret
+  const baseUrl = checkBaseUrl(options.baseUrl ?? env('OXEN_BASE_URL') ?? DEFAULT_BASE_URL);
+  const f = options.fetch ?? globalThis.fetch.bind(globalThis);
+  const prefix = (options.pathPrefix ?? '').replace(/\/+$/, '');
+  if (prefix !== '' && !prefix.startsWith('/'))
+    throw new SDKError(`pathPrefix must start with "/", got ${JSON.stringify(prefix)}`);
+  const maxRequestBytes = bound(
+    'maxRequestBytes',
+    options.maxRequestBytes,
+    DEFAULT_MAX_REQUEST_BYTES,
+    1,
+    Number.MAX_SAFE_INTEGER,
+  );
+  const maxConcurrentBodies = bound(
+    'maxConcurrentBodies',
+    options.maxConcurrentBodies,
+    DEFAULT_MAX_CONCURRENT_BODIES,
+    1,
+    1_000_000,
+  );
+  const timeoutMs = bound('timeoutMs', options.timeoutMs, DEFAULT_TIMEOUT_MS, 1, MAX_TIMER_MS);
+  const publicOrigins =
+    options.publicOrigin === undefined
+      ? undefined
+      : checkOrigins(
+          'publicOrigin',
+          typeof options.publicOrigin === 'string' ? [options.publicOrigin] : options.publicOrigin,
+        );
+  const publicUrls = publicOrigins?.map((o) => new URL(o));
+  /** True when a `Host` header names one of the public origins (`app.example:443` is `https://app.example`). */
+  const publicHost = (host: string): boolean =>
+    publicUrls!.some((u) => {
+      try {
+        return new URL(`${u.protocol}//${host}`).host === u.host;
+      } catch {
+        return false;
+      }
+    });
+  const allowed = options.allowedOrigins;
+  const allowedList = Array.isArray(allowed) ? checkOrigins('allowedOrigins', allowed) : undefined;
+  const originAllowed = (origin: string): boolean => {
+    if (allowed === undefined) return false;
+    if (allowed === '*') return true;
+    if (typeof allowed === 'function') return allowed(origin) === true;
+    const o = originOf(origin);
+    return o !== undefined && allowedList!.includes(o);
+  };
+  // The handler's own redactor (its key, raw, JSON-escaped and URI-encoded): error bodies before they are
+  // cut, error messages and forwarded header values go through it (here and in proxy-forward.ts).
+  const redactKey = (text: string): string => redactor.text(text);
+  const settings: ForwardSettings = {
+    baseUrl,
+    fetch: f,
+    apiKey,
+    maxRequestBytes,
+    timeoutMs,
+    redactKey,
+    redactor,
+  };
+  let bodiesHeld = 0;
+
+  const handle = async (request: Request): Promise<Response> => {
+    const url = new URL(request.url);
+    const method = request.method.toUpperCase();
+    const origin = request.headers.get('origin') ?? undefined;
+    const cors: Record<string, string> = {};
+    // A throwing allowedOrigins predicate is caught by the handler's guard (500).
+    const crossOriginAllowed = origin !== undefined && originAllowed(origin);
+    if (crossOriginAllowed) {
+      cors['access-control-allow-origin'] = allowed === '*' ? '*' : origin;
+      cors['access-control-expose-headers'] = CORS_EXPOSE_HEADERS;
+      if (allowed !== '*') cors['vary'] = 'Origin';
+    }
+    const refuse = (status: number, type: string, message: string, headers: Record<string, string> = {}) =>
+      jsonError(status, type, message, { ...cors, ...headers });
+
+    if (prefix !== '' && url.pathname !== prefix && !url.pathname.startsWith(`${prefix}/`))
+      return refuse(404, 'not_found', `No route for ${method} ${url.pathname}`);
+    const path = url.pathname.slice(prefix.length);
+    const candidates = OPERATIONS.filter((o) => o.pattern.test(path));
+    if (candidates.length === 0) return refuse(404, 'not_found', `No route for ${method} ${url.pathname}`);
+    const allow = [...new Set(candidates.map((o) => o.method))].join(', ');
+
+    // Host and Origin: compared with the configured public origins (or request.url's), never with the Host header itself.
+    const host = request.headers.get('host');
+    if (publicUrls !== undefined && host !== null && !publicHost(host))
+      return refuse(421, 'misdirected_request', `Host ${host} is not served by this proxy`);
+    if (origin !== undefined && !crossOriginAllowed) {
+      const own = originOf(origin);
+      if (own === undefined || !(publicOrigins ?? [url.origin]).includes(own)) {
+        return refuse(
+          403,
+          'forbidden',
+          `Origin ${origin} may not use this proxy${allowed === undefined ? ' (set allowedOrigins to allow other origins)' : ''}`,
+        );
+      }
+    }
+    if (method === 'OPTIONS') {
+      return new Response(null, {
+        status: 204,
+        headers: {
+          ...cors,
+          'access-control-allow-methods': `${allow}, OPTIONS`,
+          'access-control-allow-headers': CORS_ALLOW_HEADERS,
+          'access-control-max-age': '600',
+        },
+      });
+    }
+    const op = candidates.find((o) => o.method === method);
+    if (!op) return refuse(405, 'method_not_allowed', `Method ${method} is not allowed on ${path}`, { allow });
+    if (!op.pattern.exec(path)!.slice(1).every(safeSegment))
+      return refuse(400, 'bad_request', `Malformed path parameter in ${path}`);
+    if (options.authorize) {
+      let ok: boolean;
+      try {
+        ok = (await options.authorize(request)) === true;
+      } catch {
+        return refuse(500, 'internal_error', 'The proxy could not check the caller (its authorize callback failed)');
+      }
+      if (!ok) return refuse(401, 'unauthenticated', 'Not authorized to use this proxy');
+    }
+
+    const hasBody = method === 'POST';
+    if (hasBody && bodiesHeld >= maxConcurrentBodies)
+      return refuse(503, 'service_unavailable', 'The proxy is busy: too many requests at once', { 'retry-after': '1' });
+    if (hasBody) bodiesHeld++;
+    try {
+      return await forward(settings, { request, url, method, path, queryNames: op.query ?? [], hasBody, refuse, cors });
+    } finally {
+      if (hasBody) bodiesHeld--;
+    }
+  };
+
+  return async (request: Request): Promise<Response> => {
+    try {
+      return await handle(request);
+    } catch (err) {
+      // Whatever went wrong (a throwing allowedOrigins predicate, a malformed request object), the caller gets an answer.
+      return jsonError(
+        500,
+        'internal_error',
+        `The proxy could not handle the request (${redactKey(err instanceof Error ? err.message : String(err))})`,
+      );
+    }
+  };
+}

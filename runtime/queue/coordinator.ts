@@ -1,0 +1,205 @@
+/**
+ * The coordinator of one transport's runs: routes the shared event stream's completion events to
+ * the run that follows each generation, buffers events that beat their enqueue response, and
+ * tells runs when the stream goes down, comes back up, or cannot connect.
+ */
+import { Limiter, type Run } from './run-state.ts';
+import type { SharedEventListener, SharedEventStream } from './shared-event-stream.ts';
+import type { MediaGenerationCompleted, ServerEvent } from '../types.ts';
+
+/** At most this many events of unknown ids are buffered while enqueues are in flight (the oldest are dropped first). */
+export const MAX_EARLY_EVENTS = 10_000;
+/** At most this many characters of events (their JSON text) are buffered while enqueues are in flight: 16 Mi, about 16 MB of ASCII. */
+export const MAX_EARLY_EVENT_CHARS = 16 * 1024 * 1024;
+
+/**
+ * Routes the shared event stream to the runs of one transport: generation id -> the runs that
+ * follow it (`queue.run` and any `queue.follow` of the same id). Events that arrive while an
+ * enqueue is in flight and whose id is not known yet are buffered (the event may beat the enqueue
+ * response) and replayed to the run that enqueued them. The buffer is bounded by
+ * `MAX_EARLY_EVENTS` and `MAX_EARLY_EVENT_CHARS` (events of other generations of the same user
+ * keep arriving while an answer is slow); when it overflows, the oldest events are dropped and a
+ * run whose enqueue was in flight meanwhile treats its generations as if the stream had been down
+ * (checked at once; one that is gone resolves `lost` with `missed_event`).
+ */
+export class RunCoordinator implements SharedEventListener {
+  private readonly owners = new Map<string, Set<Run>>();
+  private readonly runs = new Set<Run>();
+  private unsubscribe: (() => void) | undefined;
+  private seq = 0;
+  private buffer: Array<{ seq: number; data: MediaGenerationCompleted; chars: number }> = [];
+  /** Index of the first live entry of `buffer` (the entries before it were dropped). */
+  private head = 0;
+  private bufferedChars = 0;
+  /** The seq of the last event dropped from the buffer (0: none). */
+  private droppedSeq = 0;
+  private droppedCount = 0;
+  private readonly inflight = new Map<symbol, number>();
+  readonly limiter = new Limiter(16);
+
+  constructor(readonly hub: SharedEventStream) {}
+
+  /** Add a run (connecting the shared stream if it is the first); resolves once the stream is up. */
+  join(run: Run, signal: AbortSignal): Promise<void> {
+    this.runs.add(run);
+    const ready = new Promise<void>((resolve, reject) => {
+      run.ready = { resolve, reject };
+      const onAbort = () => reject(signal.reason);
+      if (signal.aborted) onAbort();
+      else signal.addEventListener('abort', onAbort, { once: true });
+    });
+    if (!this.unsubscribe) this.unsubscribe = this.hub.subscribe(this);
+    else this.hub.restart(); // after a fatal error the stream stopped: try again for this run
+    if (this.hub.state === 'up') {
+      run.everUp = true;
+      run.ready?.resolve();
+    }
+    return ready;
+  }
+
+  /** Remove a run (closing the shared stream if it was the last). */
+  leave(run: Run): void {
+    for (const id of run.tracked.keys()) {
+      const set = this.owners.get(id);
+      set?.delete(run);
+      if (set?.size === 0) this.owners.delete(id);
+    }
+    for (const t of run.tracked.values()) t.graceTimer?.();
+    this.runs.delete(run);
+    if (this.runs.size === 0 && this.unsubscribe) {
+      this.unsubscribe();
+      this.unsubscribe = undefined;
+    }
+  }
+
+  /** Route the events of `run`'s generations to it from now on. */
+  adopt(run: Run): void {
+    for (const id of run.tracked.keys()) {
+      let set = this.owners.get(id);
+      if (!set) this.owners.set(id, (set = new Set()));
+      set.add(run);
+    }
+  }
+
+  /** An enqueue is about to be sent: buffer events of unknown ids from now on. */
+  beginEnqueue(): { token: symbol; epoch: number } {
+    const token = Symbol('enqueue');
+    this.inflight.set(token, this.seq + 1);
+    return { token, epoch: this.hub.epoch };
+  }
+
+  /**
+   * The enqueue ended (with `run`'s generations registered, or failed): replay its buffered events.
+   * @returns false when events buffered for it may have been dropped (the buffer overflowed).
+   */
+  endEnqueue(token: symbol, run?: Run): boolean {
+    const from = this.inflight.get(token) ?? Infinity;
+    this.inflight.delete(token);
+    const complete = this.droppedSeq < from;
+    if (run) {
+      this.adopt(run);
+      for (let i = this.head; i < this.buffer.length; i++) {
+        const b = this.buffer[i]!;
+        if (b.seq >= from && run.tracked.has(b.data.generation_id)) run.onCompleted(b.data);
+      }
+    }
+    // Drop what no enqueue still in flight can claim.
+    let min = Infinity;
+    for (const s of this.inflight.values()) min = Math.min(min, s);
+    while (this.head < this.buffer.length && this.buffer[this.head]!.seq < min) {
+      this.bufferedChars -= this.buffer[this.head]!.chars;
+      this.buffer[this.head++] = undefined as never;
+    }
+    this.compact();
+    return complete;
+  }
+
+  /** `queue.cancel` succeeded for `id` through this transport (`TransportState` calls this). */
+  onCancel(id: string): void {
+    for (const run of this.owners.get(id) ?? []) {
+      const t = run.tracked.get(id);
+      if (t) run.settle({ generation_id: id, index: t.index, status: 'cancelled' });
+    }
+  }
+
+  // SharedEventListener
+
+  onEvent(event: ServerEvent): void {
+    if (event.event !== 'media_generation_completed') return; // other event types are not ours
+    const data = event.data;
+    this.seq++;
+    const runs = this.owners.get(data.generation_id);
+    if (runs) for (const run of [...runs]) run.onCompleted(data);
+    else if (this.inflight.size > 0) this.keep(data);
+  }
+
+  /** Buffer an event of an unknown id, dropping the oldest beyond the bounds. */
+  private keep(data: MediaGenerationCompleted): void {
+    let chars: number;
+    try {
+      chars = JSON.stringify(data).length;
+    } catch {
+      chars = MAX_EARLY_EVENT_CHARS + 1;
+    }
+    this.buffer.push({ seq: this.seq, data, chars });
+    this.bufferedChars += chars;
+    while (
+      this.head < this.buffer.length &&
+      (this.buffer.length - this.head > MAX_EARLY_EVENTS || this.bufferedChars > MAX_EARLY_EVENT_CHARS)
+    ) {
+      const b = this.buffer[this.head]!;
+      this.buffer[this.head++] = undefined as never; // release the event now
+      this.bufferedChars -= b.chars;
+      this.droppedSeq = b.seq;
+      this.droppedCount++;
+    }
+    this.compact();
+  }
+
+  /** Remove the dropped entries in front once they are half the array (amortised O(1) per event). */
+  private compact(): void {
+    if (this.head > 0 && this.head * 2 >= this.buffer.length) {
+      this.buffer = this.buffer.slice(this.head);
+      this.head = 0;
+    }
+  }
+
+  /** The number of buffered early events, their size in characters, and how many were dropped in all (for tests and diagnostics). */
+  get buffered(): { events: number; chars: number; dropped: number } {
+    return { events: this.buffer.length - this.head, chars: this.bufferedChars, dropped: this.droppedCount };
+  }
+
+  onUp(info: { epoch: number; reconnected: boolean }): void {
+    for (const run of this.runs) {
+      if (!run.everUp) {
+        run.everUp = true;
+        run.ready?.resolve();
+      } else if (info.reconnected) {
+        run.progress({ type: 'stream_up' });
+      }
+    }
+    if (info.reconnected) for (const run of this.runs) this.reconcileHook?.(run);
+  }
+
+  onDown(error: unknown): void {
+    for (const run of this.runs) {
+      for (const t of run.tracked.values()) t.gap = true;
+      run.progress({ type: 'stream_down', error });
+    }
+  }
+
+  onConnectError(error: unknown, info: { consecutiveFailures: number; fatal: boolean }): void {
+    for (const run of this.runs) {
+      if (info.fatal) run.fail(error);
+      else if (!run.everUp && info.consecutiveFailures > run.maxRetries) run.fail(error);
+    }
+  }
+
+  /** Set by the queue: reconcile a run's pending generations (after a reconnect). */
+  reconcileHook: ((run: Run) => void) | undefined;
+
+  /** True when `run`'s enqueue started in `epoch` and the stream stayed up since. */
+  continuous(epoch: number): boolean {
+    return this.hub.state === 'up' && this.hub.epoch === epoch;
+  }
+}

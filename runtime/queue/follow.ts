@@ -1,0 +1,117 @@
+/**
+ * `followGenerations`: the light entry of `queue.follow`. It returns at once a `QueueFollow`,
+ * which is both a promise of every outcome and an async iterable of the outcomes as they settle;
+ * the machinery (`queue-run.ts`) is loaded on first use with a dynamic `import()`.
+ */
+import { SDKError } from '../errors.ts';
+import type { QueueFollowOptions, QueueRunOutcome, QueueRunProgress } from './outcomes.ts';
+import type { Transport } from '../transport.ts';
+
+/**
+ * The generations being followed by `queue.follow`. Await it for every outcome (in the order of
+ * the ids given), or iterate it with `for await` to get each outcome as it settles (in the order
+ * they settle); both may be used together. Following starts when `queue.follow` is called.
+ *
+ * Leaving a `for await` early (`break`, `return`, a throw) stops following (the awaited promise
+ * then rejects with `QueueRunAbortError`); the generations continue on the server. When following
+ * ends with an error (timeout, `signal`, connection), the iteration yields the outcomes settled
+ * before it and then throws that error. It can be iterated once.
+ */
+export class QueueFollow implements PromiseLike<QueueRunOutcome[]>, AsyncIterable<QueueRunOutcome> {
+  readonly #promise: Promise<QueueRunOutcome[]>;
+  readonly #stop = new AbortController();
+  readonly #settled: QueueRunOutcome[] = [];
+  #wake: (() => void) | undefined;
+  #ended = false;
+  #iterated = false;
+
+  /** @internal Use `client.queue.follow` or `followGenerations`. */
+  constructor(start: (options: QueueFollowOptions) => Promise<QueueRunOutcome[]>, options: QueueFollowOptions) {
+    const user = options.signal;
+    const onUserAbort = () => this.#stop.abort(user?.reason);
+    if (user?.aborted) onUserAbort();
+    else user?.addEventListener('abort', onUserAbort, { once: true });
+    const onProgress = (p: QueueRunProgress): void => {
+      if (p.type === 'settled') {
+        this.#settled.push(p.outcome);
+        this.#notify();
+      }
+      options.onProgress?.(p);
+    };
+    this.#promise = Promise.resolve()
+      .then(() => start({ ...options, signal: this.#stop.signal, onProgress }))
+      .finally(() => {
+        user?.removeEventListener('abort', onUserAbort);
+        this.#ended = true;
+        this.#notify();
+      });
+    this.#promise.catch(() => undefined); // a caller who only iterates gets the error from the iteration
+  }
+
+  #notify(): void {
+    const w = this.#wake;
+    this.#wake = undefined;
+    w?.();
+  }
+
+  /** Stop following (the promise rejects with `QueueRunAbortError`); the generations continue on the server. */
+  abort(): void {
+    this.#stop.abort();
+  }
+
+  /** Every outcome, in the order of the ids given (as a promise's `then`). */
+  then<A = QueueRunOutcome[], B = never>(
+    onfulfilled?: ((value: QueueRunOutcome[]) => A | PromiseLike<A>) | null,
+    onrejected?: ((reason: unknown) => B | PromiseLike<B>) | null,
+  ): Promise<A | B> {
+    return this.#promise.then(onfulfilled, onrejected);
+  }
+
+  /** As a promise's `catch`. */
+  catch<B = never>(onrejected?: ((reason: unknown) => B | PromiseLike<B>) | null): Promise<QueueRunOutcome[] | B> {
+    return this.#promise.catch(onrejected);
+  }
+
+  /** As a promise's `finally`. */
+  finally(onfinally?: (() => void) | null): Promise<QueueRunOutcome[]> {
+    return this.#promise.finally(onfinally);
+  }
+
+  /** The outcomes as they settle. @throws SDKError when iterated a second time. */
+  async *[Symbol.asyncIterator](): AsyncIterator<QueueRunOutcome> {
+    if (this.#iterated) throw new SDKError('A QueueFollow can be iterated once; await it for every outcome');
+    this.#iterated = true;
+    let next = 0;
+    try {
+      for (;;) {
+        while (next < this.#settled.length) yield this.#settled[next++]!;
+        if (this.#ended) break;
+        await new Promise<void>((resolve) => (this.#wake = resolve));
+      }
+      while (next < this.#settled.length) yield this.#settled[next++]!;
+      await this.#promise; // throws the error that ended following, if any
+    } finally {
+      if (!this.#ended) this.#stop.abort(); // the consumer left early
+    }
+  }
+}
+
+/**
+ * Follow existing generations to one outcome each (`succeeded` with `url`, `failed`, `cancelled`,
+ * `lost`) over `t`'s shared event stream: see `followGenerations` of `queue-run.ts` for what each
+ * outcome means and how the ids are checked. Use it after a restart with the ids persisted by
+ * `queue.run`'s `onEnqueued`. Options: `signal`, `timeoutMs` (milliseconds, default one hour),
+ * `onProgress`, `onEvent`, `reconcileIntervalMs`, `lostGraceMs`, `maxRetries`.
+ * @returns a `QueueFollow`: awaitable (every outcome, in the order of the ids given) and async
+ * iterable (each outcome as it settles).
+ * @throws (from the promise or the iteration) SDKError for bad ids (nothing sent), the stream's
+ * connection error (`AuthenticationError`, `ConnectionError`), `QueueRunTimeoutError`,
+ * `QueueRunAbortError` (`signal`, `abort()`, or leaving the iteration early).
+ */
+export function followGenerations(
+  t: Transport,
+  generationIds: readonly string[],
+  options: QueueFollowOptions = {},
+): QueueFollow {
+  return new QueueFollow(async (o) => (await import('./run.ts')).followGenerations(t, generationIds, o), options);
+}

@@ -1,0 +1,291 @@
+/**
+ * `queue.run` and `queue.follow`: enqueue generations (or take existing ids) and follow each to
+ * one outcome over the transport's shared `/api/events` stream. The root `Client` loads this
+ * module with a dynamic `import()` (a bundler splits it off); the generated `<model>Run`
+ * functions import it directly.
+ */
+import { enqueueRequest, validateQueueBody } from '../endpoints.ts';
+import { AbortError, OutcomeUnknownError, SDKError, TimeoutError } from '../errors.ts';
+import {
+  QUEUE_RUN_DEFAULT_TIMEOUT_MS,
+  QueueRunAbortError,
+  QueueRunTimeoutError,
+  type QueueFollowOptions,
+  type QueueRunOptions,
+  type QueueRunOutcome,
+} from './outcomes.ts';
+import { machineryOf, type QueueMachinery } from './reconcile.ts';
+import { Run } from './run-state.ts';
+import { CallScope, type RequestOptions } from '../scope.ts';
+import type { Transport } from '../transport.ts';
+import type { EnqueueResponse } from '../types.ts';
+import type { CompiledValidator } from '../validation.ts';
+
+/**
+ * Enqueue and follow the generations to one outcome each.
+ *
+ * 1. Validates the body (unless `validate: false`; see `validateQueueBody`), then subscribes to
+ *    `/api/events` and waits until the stream's response headers arrived (the service does not
+ *    buffer events).
+ * 2. Enqueues (`POST /api/ai/queue`, never resent when its outcome is unknown), then calls and
+ *    awaits `onEnqueued(ids)` (persist the ids there to `queue.follow` them after a restart).
+ * 3. Resolves each generation to exactly one `QueueRunOutcome`: `succeeded` (with `url`) or
+ *    `failed` (with `error`) from its completion event; `cancelled` when `queue.cancel` through the
+ *    same transport (or one sharing its `state`) cancelled it; `lost` when it left the queue
+ *    without an event reaching us (`missed_event`: while the stream was down; `vanished`: failed
+ *    without result, expired, or cancelled elsewhere) or its event was malformed
+ *    (`invalid_event`: `succeeded` without a `url` string).
+ *
+ * If the stream drops (or stays silent beyond `eventStreamIdleTimeoutMs`) it reconnects at once
+ * and reconciles every pending generation with `queue.list` (one call per namespace and model;
+ * `queue.get` per generation if a list fails): one no longer listed is gone, and since its event
+ * may have been missed, `lost`. While the stream is up, pending generations are also reconciled
+ * every `reconcileIntervalMs`. Concurrent runs and follows through one transport state (the root
+ * `client.queue.run`, `client.queue.follow` and the per-model `<model>Run(client, ...)` alike, and
+ * wrappers that pass the state on) share one `/api/events` connection, closed when the last one
+ * ends. Events of other generations and other event types are ignored; events that beat the
+ * enqueue answer are buffered, within bounds (see `RunCoordinator`).
+ *
+ * A generation id that the enqueue answer lists twice (a service fault) is followed once: the
+ * outcomes hold one entry per distinct id, at its first position.
+ *
+ * @returns the outcomes, in the order of the enqueue response (`index` 0, 1, ...).
+ * @throws ValidationError (nothing sent); the errors of enqueue (`OutcomeUnknownError` says to
+ * check `queue.list()`); the stream's connection error when it cannot connect
+ * (`AuthenticationError`, or `ConnectionError` after `maxRetries` retries); the error of
+ * `onEnqueued`, as it threw it; `QueueRunTimeoutError` (a `TimeoutError`) after `timeoutMs`
+ * (default one hour) and `QueueRunAbortError` (an `AbortError`) when `signal` aborts: both carry
+ * the outcomes `settled` so far and the ids still `pending`, which continue on the server.
+ */
+export async function runGenerations(
+  t: Transport,
+  body: Record<string, unknown>,
+  options: QueueRunOptions = {},
+  validate?: CompiledValidator | null,
+): Promise<QueueRunOutcome[]> {
+  validateQueueBody(body, options, validate);
+  const m = machineryOf(t);
+  const { coordinator, reconcileSoon } = m;
+  const { run, scope, interrupted } = start('queue.run', t, options);
+  const namespace = body['target_namespace'];
+  run.listParams = {
+    model: String(body['model']),
+    ...(typeof namespace === 'string' && namespace !== '' ? { namespace } : {}),
+  };
+  let enqueueToken: symbol | undefined;
+  try {
+    // 1. Subscribe first, and wait until the stream is connected.
+    await subscribe(m, run, scope, interrupted);
+
+    // 2. Enqueue; events that beat the response are buffered by the coordinator.
+    const started = coordinator.beginEnqueue();
+    enqueueToken = started.token;
+    const request = enqueueRequest(body);
+    let res: EnqueueResponse;
+    try {
+      res = await t.request<EnqueueResponse>(request, run.inner);
+    } catch (err) {
+      coordinator.endEnqueue(started.token);
+      enqueueToken = undefined;
+      if (err instanceof OutcomeUnknownError) throw err;
+      if (scope.signal.aborted && (err instanceof AbortError || err instanceof TimeoutError)) {
+        const what = { method: request.method, path: request.path };
+        // The run's timeout ended the enqueue while it was in flight: it may have been processed.
+        if (scope.timedOut())
+          throw OutcomeUnknownError.from(
+            what,
+            new TimeoutError(`queue.run timed out after ${scope.timeoutMs} ms`, { request: what }),
+            'timeout',
+          );
+        throw new QueueRunAbortError(
+          'queue.run was aborted while the enqueue was in flight: its outcome is unknown; check client.queue.list() before enqueueing again',
+          [],
+          [],
+        );
+      }
+      throw err;
+    }
+    run.enqueuedAt = Date.now();
+    const continuous = coordinator.continuous(started.epoch);
+    res.generations.forEach((g, index) => {
+      if (run.tracked.has(g.generation_id)) return; // listed twice: followed once
+      run.tracked.set(g.generation_id, {
+        id: g.generation_id,
+        index,
+        gap: !continuous,
+        checking: false,
+        graceTimer: undefined,
+      });
+      run.order.push(g.generation_id);
+    });
+    run.progress({ type: 'enqueued', generation_ids: [...run.order] });
+    const complete = coordinator.endEnqueue(started.token, run);
+    enqueueToken = undefined;
+    // The early-event buffer overflowed meanwhile: this run's events may have been dropped.
+    if (!complete) for (const g of run.tracked.values()) g.gap = true;
+    for (const id of run.order) if (m.state.wasCancelled(id)) coordinator.onCancel(id);
+    // The stream dropped during the enqueue (or events were dropped): check now (and after the reconnect).
+    if (!continuous || !complete) reconcileSoon(run);
+
+    // 3. Let the caller persist the ids, then wait for every outcome.
+    if (options.onEnqueued)
+      await untilAborted(
+        Promise.resolve().then(() => options.onEnqueued!([...run.order])),
+        scope.signal,
+        interrupted,
+      );
+    return await waitForOutcomes(m, run, scope, interrupted);
+  } finally {
+    if (enqueueToken) coordinator.endEnqueue(enqueueToken);
+    finish(m, run, scope);
+  }
+}
+
+/**
+ * Follow generations enqueued earlier (by this process or another, e.g. before a restart) to one
+ * outcome each, the same outcomes as `runGenerations`: `succeeded` (with `url`) or `failed` from
+ * the completion event; `cancelled` when cancelled through this transport (or one sharing its
+ * `state`); `lost` with `missed_event` when the generation had already left the queue when it was
+ * followed (its completion event, which carries the output URL, was emitted while nobody listened:
+ * the service keeps no record of it) or left while the stream was down, `vanished` when it left
+ * while followed without an event, `invalid_event` for a malformed event.
+ *
+ * Subscribes to `/api/events` first (shared with the transport's runs), then checks each id with
+ * `queue.get` (the namespace and model are not known, so no `queue.list`), again after each
+ * reconnect and every `reconcileIntervalMs`. An id given twice is followed once (`index` is its
+ * first position in `generationIds`). An empty list resolves to `[]` without connecting.
+ *
+ * @returns the outcomes, in the order of the distinct ids given.
+ * @throws SDKError (nothing sent) when `generationIds` is not an array of non-empty strings (or
+ * holds `.` or `..`); the stream's connection error when it cannot connect (`AuthenticationError`,
+ * or `ConnectionError` after `maxRetries` retries); `QueueRunTimeoutError` after `timeoutMs`
+ * (default one hour) and `QueueRunAbortError` when `signal` aborts, with `settled` and `pending`.
+ */
+export async function followGenerations(
+  t: Transport,
+  generationIds: readonly string[],
+  options: QueueFollowOptions = {},
+): Promise<QueueRunOutcome[]> {
+  const ids = checkIds(generationIds);
+  if (ids.length === 0) return [];
+  const m = machineryOf(t);
+  const { run, scope, interrupted } = start('queue.follow', t, options);
+  run.listParams = undefined;
+  run.followed = true;
+  try {
+    await subscribe(m, run, scope, interrupted);
+    run.enqueuedAt = Date.now();
+    ids.forEach((id, index) => {
+      if (run.tracked.has(id)) return;
+      // Events emitted before the subscription were missed: every generation starts with a gap.
+      run.tracked.set(id, { id, index, gap: true, checking: false, graceTimer: undefined });
+      run.order.push(id);
+    });
+    m.coordinator.adopt(run);
+    run.progress({ type: 'following', generation_ids: [...run.order] });
+    for (const id of run.order) if (m.state.wasCancelled(id)) m.coordinator.onCancel(id);
+    m.reconcileSoon(run);
+    return await waitForOutcomes(m, run, scope, interrupted);
+  } finally {
+    finish(m, run, scope);
+  }
+}
+
+/** The ids of `queue.follow`, checked. @throws SDKError naming the bad entry. */
+function checkIds(ids: readonly string[]): string[] {
+  if (!Array.isArray(ids))
+    throw new SDKError(`queue.follow expects an array of generation ids, got ${ids === null ? 'null' : typeof ids}`);
+  ids.forEach((id, i) => {
+    if (typeof id !== 'string' || id === '' || id === '.' || id === '..') {
+      throw new SDKError(
+        `queue.follow: generationIds[${i}] must be a generation id (a non-empty string other than "." and ".."), got ${typeof id === 'string' ? JSON.stringify(id) : typeof id}`,
+      );
+    }
+  });
+  return [...(ids as string[])];
+}
+
+/** The run, its scope (timeout + signal) and the error that describes an interruption. */
+function start(
+  what: 'queue.run' | 'queue.follow',
+  t: Transport,
+  options: QueueFollowOptions,
+): { run: Run; scope: CallScope; interrupted: () => Error } {
+  const scope = new CallScope(options.signal, options.timeoutMs ?? QUEUE_RUN_DEFAULT_TIMEOUT_MS);
+  const maxRetries = options.maxRetries ?? t.settings.maxRetries;
+  const run = new Run(options, maxRetries);
+  const inner: RequestOptions = { signal: scope.signal, maxRetries };
+  run.inner = inner;
+  const interrupted = (): Error => {
+    const settled = run.order.map((id) => run.outcomes.get(id)).filter((o): o is QueueRunOutcome => o !== undefined);
+    const pending = run.order.filter((id) => !run.outcomes.has(id));
+    const state =
+      run.order.length === 0
+        ? what === 'queue.run'
+          ? 'before the generations were enqueued'
+          : 'before the generations were followed'
+        : `with ${pending.length} of ${run.order.length} generations pending`;
+    return scope.timedOut()
+      ? new QueueRunTimeoutError(`${what} timed out after ${scope.timeoutMs} ms ${state}`, settled, pending)
+      : new QueueRunAbortError(`${what} was aborted ${state}`, settled, pending);
+  };
+  return { run, scope, interrupted };
+}
+
+/** Join the coordinator and wait until the shared stream is connected. */
+async function subscribe(m: QueueMachinery, run: Run, scope: CallScope, interrupted: () => Error): Promise<void> {
+  try {
+    await m.coordinator.join(run, scope.signal);
+  } catch (err) {
+    throw scope.signal.aborted ? interrupted() : err;
+  }
+  run.progress({ type: 'subscribed' });
+}
+
+/** `p`, or the interruption error as soon as `signal` aborts. */
+async function untilAborted<T>(p: Promise<T>, signal: AbortSignal, interrupted: () => Error): Promise<T> {
+  if (signal.aborted) throw interrupted();
+  let onAbort: (() => void) | undefined;
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => reject(interrupted());
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    return await Promise.race([p, aborted]);
+  } finally {
+    signal.removeEventListener('abort', onAbort!);
+  }
+}
+
+/** Wait for every outcome, reconciling periodically so that nothing waits forever. */
+async function waitForOutcomes(
+  m: QueueMachinery,
+  run: Run,
+  scope: CallScope,
+  interrupted: () => Error,
+): Promise<QueueRunOutcome[]> {
+  const interval = run.options.reconcileIntervalMs ?? 30_000;
+  const timer =
+    interval > 0 && Number.isFinite(interval) ? setInterval(() => m.reconcileSoon(run), interval) : undefined;
+  try {
+    const aborted = new Promise<void>((resolve) => {
+      if (scope.signal.aborted) resolve();
+      else scope.signal.addEventListener('abort', () => resolve(), { once: true });
+    });
+    while (!run.done && run.failure === undefined && !scope.signal.aborted) {
+      await Promise.race([run.changed(), aborted]);
+    }
+    if (run.done) return run.order.map((id) => run.outcomes.get(id)!);
+    if (run.failure !== undefined) throw run.failure as unknown; // what the run failed with, as thrown
+    throw interrupted();
+  } finally {
+    if (timer !== undefined) clearInterval(timer);
+  }
+}
+
+/** Leave the coordinator and end the run's requests still in flight. */
+function finish(m: QueueMachinery, run: Run, scope: CallScope): void {
+  m.coordinator.leave(run);
+  scope.abort(); // ends reconciliation requests still in flight
+  scope.dispose();
+}

@@ -1,0 +1,168 @@
+/**
+ * `npm run bench:user-generate`: the generator package's CLI (`oxen-inference-codegen`, built as it
+ * ships: `generator/dist/cli.js`) in a user's project, whole process, wall time and peak RSS (GNU
+ * time), as medians of interleaved rounds. A benchmark, not a test: it asserts nothing about time.
+ *
+ * The models are the package snapshot's with their ids suffixed `-user` (so that they are new to
+ * the package), served by the local server (`test/server/`) on 127.0.0.1.
+ * Cases:
+ * - `add 1 into existing out`: `add <id>` of one model into an out that already holds 8;
+ * - `add N into empty out`: `add` of N (64) models at once into an empty out;
+ * - `up to date generate`: `generate` in the out of N models (nothing to rebuild);
+ * - beside each, json-schema-to-typescript alone compiling the same schemas (1, N, N), its default
+ *   formatting: the reference of the aims.
+ * Aims (issue 14): one model added in at most 1.5 s; up to date at most 0.8 s; N models at most 2.5x
+ * json-schema-to-typescript alone; peak RSS under 300 MiB.
+ *   --runs N     rounds (default 5)
+ *   --models N   models of the large add (default 64)
+ */
+import { execFile, spawn } from 'node:child_process';
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os, { tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseArgs, promisify } from 'node:util';
+import { REPO_ROOT } from '../../generator/paths.ts';
+import { startServer } from '../../fake-service/index.ts';
+
+const { values } = parseArgs({
+  options: { runs: { type: 'string', default: '5' }, models: { type: 'string', default: '64' } },
+});
+const runs = Number(values.runs);
+const count = Number(values.models);
+const sh = promisify(execFile);
+
+/** Run a command; resolve to its wall time (ms) and peak RSS (MiB) as GNU time reports them. */
+function timed(
+  cmd: string,
+  args: string[],
+  cwd: string,
+  env: Record<string, string> = {},
+): Promise<{ ms: number; rssMiB: number }> {
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    const child = spawn('/usr/bin/time', ['-f', '%M', cmd, ...args], {
+      cwd,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let err = '';
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const ms = performance.now() - t0;
+      if (code !== 0) return reject(new Error(`${cmd} ${args.join(' ')} exited ${code}: ${err.slice(-2000)}`));
+      resolve({ ms, rssMiB: Number(err.trim().split('\n').pop()) / 1024 });
+    });
+  });
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+}
+
+const root = await mkdtemp(path.join(tmpdir(), 'bench-user-generate-'));
+const server = await (async () => {
+  // the models: the snapshot's media models (the ones with a schema) first, ids suffixed
+  const all = JSON.parse(await readFile(path.join(REPO_ROOT, 'specs/models.json'), 'utf8')) as string[];
+  const served = path.join(root, 'served');
+  await mkdir(served, { recursive: true });
+  const ids: string[] = [];
+  for (const id of all) {
+    const obj = JSON.parse(await readFile(path.join(REPO_ROOT, 'specs/models', `${id}.json`), 'utf8')) as Record<
+      string,
+      unknown
+    >;
+    obj['id'] = `${id}-user`;
+    await writeFile(path.join(served, `${id}-user.json`), `${JSON.stringify(obj, null, 2)}\n`);
+    ids.push(`${id}-user`);
+  }
+  return { ids, s: await startServer({ modelsDir: served }) };
+})();
+const env = { OXEN_API_KEY: 'test-key', OXEN_BASE_URL: server.s.url };
+try {
+  console.error('bench: building the generator package (scripts/build-codegen.mjs)...');
+  await sh(process.execPath, [path.join(REPO_ROOT, 'scripts', 'build-codegen.mjs')]);
+  const cli = path.join(REPO_ROOT, 'generator', 'dist', 'cli.js');
+  const ids = server.ids.slice(0, count);
+  if (ids.length < count) throw new Error(`only ${ids.length} models to serve`);
+  const base = ids.slice(0, 8);
+  const extra = ids[8]!;
+  // prepared outs: 8 models (copied before each single add), N models (the up-to-date case)
+  const out8 = path.join(root, 'out-8');
+  const outN = path.join(root, 'out-n');
+  await sh(process.execPath, [cli, 'add', ...base, '--out', out8], { cwd: root, env: { ...process.env, ...env } });
+  await sh(process.execPath, [cli, 'add', ...ids, '--out', outN], { cwd: root, env: { ...process.env, ...env } });
+  const schemas = async (list: string[]) => {
+    const dir = path.join(root, `schemas-${list.length}`);
+    await mkdir(dir, { recursive: true });
+    for (const id of list) await cp(path.join(root, 'served', `${id}.json`), path.join(dir, `${id}.json`));
+    const script = path.join(root, `jstt-${list.length}.mjs`);
+    await writeFile(
+      script,
+      `import { compile } from ${JSON.stringify(path.join(REPO_ROOT, 'node_modules/json-schema-to-typescript/dist/src/index.js'))};\nimport fs from 'node:fs';\nconst dir = ${JSON.stringify(dir)};\nfor (const f of fs.readdirSync(dir).sort()) { const m = JSON.parse(fs.readFileSync(dir + '/' + f, 'utf8')); const s = m.request_schema ?? m.json_request_schema; if (s) await compile(s, 'Params', { bannerComment: '' }); }\n`,
+    );
+    return script;
+  };
+  const jstt1 = await schemas([extra]);
+  const jsttN = await schemas(ids);
+
+  let n = 0;
+  const cases: Array<{ name: string; run: () => Promise<{ ms: number; rssMiB: number }> }> = [
+    {
+      name: 'add 1 into existing out',
+      run: async () => {
+        const out = path.join(root, `run-${n++}`);
+        await cp(out8, out, { recursive: true });
+        const r = await timed(process.execPath, [cli, 'add', extra, '--out', out], root, env);
+        await rm(out, { recursive: true, force: true });
+        return r;
+      },
+    },
+    { name: 'jstt, 1 schema', run: () => timed(process.execPath, [jstt1], root) },
+    {
+      name: `add ${count} into empty out`,
+      run: async () => {
+        const out = path.join(root, `run-${n++}`);
+        const r = await timed(process.execPath, [cli, 'add', ...ids, '--out', out], root, env);
+        await rm(out, { recursive: true, force: true });
+        return r;
+      },
+    },
+    { name: `jstt, ${count} schemas`, run: () => timed(process.execPath, [jsttN], root) },
+    { name: 'up to date generate', run: () => timed(process.execPath, [cli, 'generate', '--out', outN], root) },
+  ];
+  const results = new Map<string, Array<{ ms: number; rssMiB: number }>>(cases.map((c) => [c.name, []]));
+  for (let r = 0; r < runs; r++) {
+    for (const c of cases) results.get(c.name)!.push(await c.run());
+    console.error(`bench: round ${r + 1} of ${runs} done`);
+  }
+  const med = (name: string) => median(results.get(name)!.map((x) => x.ms));
+  console.log(
+    `bench:user-generate (${runs} interleaved rounds; medians; whole processes; this machine: ${os.cpus().length} cores)`,
+  );
+  for (const c of cases) {
+    const xs = results.get(c.name)!;
+    console.log(
+      `  ${c.name.padEnd(26)} ${(med(c.name) / 1000).toFixed(2).padStart(6)} s   peak RSS ${Math.max(
+        ...xs.map((x) => x.rssMiB),
+      )
+        .toFixed(0)
+        .padStart(4)} MiB`,
+    );
+  }
+  console.log('aims');
+  console.log(
+    `  add 1 into existing out                    ${(med('add 1 into existing out') / 1000).toFixed(2)} s (aim <= 1.5 s; jstt alone ${(med('jstt, 1 schema') / 1000).toFixed(2)} s)`,
+  );
+  console.log(
+    `  up to date generate                        ${(med('up to date generate') / 1000).toFixed(2)} s (aim <= 0.8 s)`,
+  );
+  console.log(
+    `  add ${count} / json-schema-to-typescript alone   ${(med(`add ${count} into empty out`) / med(`jstt, ${count} schemas`)).toFixed(2)}  (aim <= 2.5)`,
+  );
+} finally {
+  await server.s.close();
+  await rm(root, { recursive: true, force: true });
+}
