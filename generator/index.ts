@@ -30,6 +30,7 @@ import { packageTarget, type Target } from './output/target.ts';
 import { userIndexModule } from './stages/user-index.ts';
 import { completeInterrupted } from './output/tree-commit.ts';
 import { Formatter, write, type WriteResult } from './stages/write.ts';
+import { byCodeUnits } from './order.ts';
 
 export { REPO_ROOT, specsLabel };
 export { packageTarget, userTarget, type Target } from './output/target.ts';
@@ -208,7 +209,7 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
   }
   lap('emit and format');
   files.set(manifestFile, renderManifest(manifest, target.header.command));
-  const sorted: OutputFiles = new Map([...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  const sorted: OutputFiles = new Map([...files].sort(([a], [b]) => byCodeUnits(a, b)));
   const result = await write(sorted, outRoot, { check: options.check ?? false, managed: target.managed });
   lap('write');
   return { ...result, notes, files: sorted, models: named.length, rebuilt: rebuilt.sort() };

@@ -15,6 +15,7 @@
  */
 import { parseArgs } from 'node:util';
 import { SpecError } from '../generator/errors.ts';
+import { FETCH_FLAGS, fetchFlagValues, type FetchFlagValues } from '../generator/refresh/checks.ts';
 
 let parsed;
 try {
@@ -26,10 +27,7 @@ try {
       refresh: { type: 'boolean', default: false },
       add: { type: 'string', multiple: true, default: [] },
       remove: { type: 'string', multiple: true, default: [] },
-      'base-url': { type: 'string' },
-      concurrency: { type: 'string' },
-      'timeout-ms': { type: 'string' },
-      retries: { type: 'string' },
+      ...FETCH_FLAGS,
     },
     strict: true,
   });
@@ -39,16 +37,12 @@ try {
 }
 const { values } = parsed;
 
-/** A non-negative integer flag, or exit 2. */
-function intFlag(name: string, v: string | undefined, min: number): number | undefined {
-  if (v === undefined) return undefined;
-  if (!/^\d+$/.test(v) || Number(v) < min) {
-    console.error(`generate: --${name} needs an integer >= ${min}, got ${JSON.stringify(v)}`);
-    process.exit(2);
-  }
-  return Number(v);
+const fetchFlags = fetchFlagValues(values);
+if (typeof fetchFlags === 'string') {
+  console.error(`generate: ${fetchFlags}`);
+  process.exit(2);
 }
-
+const fetchOptions: FetchFlagValues = fetchFlags;
 const refreshing = values.refresh || values.add.length > 0 || values.remove.length > 0;
 const refreshOnly = (['base-url', 'concurrency', 'timeout-ms', 'retries'] as const).filter(
   (f) => values[f] !== undefined,
@@ -115,19 +109,13 @@ async function runRefresh(): Promise<void> {
   const key = process.env['OXEN_API_KEY'] ?? '';
   const redact = redactor(key);
   try {
-    const concurrency = intFlag('concurrency', values.concurrency, 1);
-    const timeoutMs = intFlag('timeout-ms', values['timeout-ms'], 1);
-    const maxRetries = intFlag('retries', values.retries, 0);
     const r = await refresh({
       all: values.refresh,
       add: values.add,
       remove: values.remove,
       ...(values.specs ? { specsDir: values.specs } : {}),
       ...(values.out ? { outRoot: values.out } : {}),
-      ...(values['base-url'] ? { baseUrl: values['base-url'] } : {}),
-      ...(concurrency !== undefined ? { concurrency } : {}),
-      ...(timeoutMs !== undefined ? { timeoutMs } : {}),
-      ...(maxRetries !== undefined ? { maxRetries } : {}),
+      ...fetchOptions,
     });
     const g = r.generate;
     const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;

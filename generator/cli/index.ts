@@ -26,7 +26,7 @@ import { parseArgs } from 'node:util';
 import { SpecError } from '../errors.ts';
 import { generate, type GenerateResult } from '../index.ts';
 import { REPO_ROOT } from '../paths.ts';
-import { redactor, RefreshError } from '../refresh/checks.ts';
+import { FETCH_FLAGS, fetchFlagValues, redactor, RefreshError } from '../refresh/checks.ts';
 import { CODEGEN_PACKAGE, userTarget } from '../output/target.ts';
 
 /** How the user's snapshot is named inside `<out>` (as `user-snapshot.ts` names it). */
@@ -73,10 +73,7 @@ export async function main(
         out: { type: 'string', default: DEFAULT_OUT },
         from: { type: 'string', multiple: true, default: [] },
         check: { type: 'boolean', default: false },
-        'base-url': { type: 'string' },
-        concurrency: { type: 'string' },
-        'timeout-ms': { type: 'string' },
-        retries: { type: 'string' },
+        ...FETCH_FLAGS,
         help: { type: 'boolean', short: 'h', default: false },
       },
       strict: true,
@@ -105,18 +102,8 @@ export async function main(
   if (command === 'remove' && ids.length === 0) return usage('give the model ids to remove');
   if ((command === 'generate' || command === 'refresh') && ids.length > 0)
     return usage(`takes no model ids (got ${ids.join(' ')})`);
-  const ints: Record<string, number> = {};
-  for (const [name, min] of [
-    ['concurrency', 1],
-    ['timeout-ms', 1],
-    ['retries', 0],
-  ] as const) {
-    const v = values[name];
-    if (v === undefined) continue;
-    if (!/^\d+$/.test(v) || Number(v) < min)
-      return usage(`--${name} needs an integer >= ${min}, got ${JSON.stringify(v)}`);
-    ints[name] = Number(v);
-  }
+  const fetchOptions = fetchFlagValues(values);
+  if (typeof fetchOptions === 'string') return usage(fetchOptions);
 
   const outDir = path.resolve(values.out);
   const outLabel = path.relative(process.cwd(), outDir).split(path.sep).join('/') || '.';
@@ -187,10 +174,7 @@ export async function main(
       all: command === 'refresh',
       stream: io.stderr,
       generate: gen,
-      ...(values['base-url'] !== undefined ? { baseUrl: values['base-url'] } : {}),
-      ...(ints['concurrency'] !== undefined ? { concurrency: ints['concurrency'] } : {}),
-      ...(ints['timeout-ms'] !== undefined ? { timeoutMs: ints['timeout-ms'] } : {}),
-      ...(ints['retries'] !== undefined ? { maxRetries: ints['retries'] } : {}),
+      ...fetchOptions,
     });
     const g = r.generate;
     const lines = [

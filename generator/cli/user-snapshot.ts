@@ -23,6 +23,7 @@ import { checkBaseUrl, checkModelId, DEFAULT_REFRESH_BASE_URL, RefreshError } fr
 import { fetchModels, type FetchedModel, type FetchOptions } from '../refresh/fetch.ts';
 import { reindentJson } from '../refresh/reindent-json.ts';
 import { MAX_JSON_DEPTH } from '../stages/schema-check.ts';
+import { byCodeUnits as byName } from '../order.ts';
 
 /** How the user's snapshot is named inside `<out>` (headers and messages; `cli.ts` says the same). */
 export const USER_SPECS = 'specs';
@@ -66,8 +67,6 @@ export interface UpdateResult {
   generate: GenerateResult;
   report: DriftReport;
 }
-
-const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** A saved model-details object (`--from`), checked as a fetched one is. @throws SpecError naming the file. */
 async function readSaved(file: string): Promise<FetchedModel> {

@@ -16,6 +16,7 @@
 import diff, { type Difference } from 'microdiff';
 import { LOWER_BOUNDS, RANGE_KEYS, type NormModel, type NormParam } from './normalise.ts';
 import type { ChangeKind, DriftChange } from './types.ts';
+import { byCodeUnits } from '../order.ts';
 
 /** A value of a model object as text in a drift message: strings as they are, anything else as JSON. */
 function shown(v: unknown): string {
@@ -62,9 +63,7 @@ const KIND_ORDER: ChangeKind[] = [
 ];
 
 /** Code-unit order: the same on every machine and locale. */
-export function cmp(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
+export const cmp = byCodeUnits;
 
 /** The report's order: model id, then parameter (model-level first), then kind, keyword, values. */
 export function compareChanges(a: DriftChange, b: DriftChange): number {

@@ -6,6 +6,7 @@
  * and capabilities as key sets, defaults and unknown keywords as JSON text.
  */
 import { checkModel, type JsonSchema } from '../stages/load.ts';
+import { isObject } from '../order.ts';
 
 /** One parameter (or nested property, or array item schema) in normalised form. */
 export interface NormParam {
@@ -78,7 +79,6 @@ const SCHEMA_FIELDS_HANDLED = new Set(['type', 'properties', 'required']);
 const MAX_DEPTH = 4;
 
 const json = (v: unknown): string => JSON.stringify(v) ?? 'undefined';
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const keySet = (values: readonly unknown[]): Record<string, true> =>
   Object.fromEntries(values.map((v) => [json(v), true as const]));
 

@@ -15,6 +15,7 @@
 import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { byCodeUnits } from '../order.ts';
 
 /** Path of the manifest, relative to the output root. */
 export const MANIFEST = 'generated/manifest.json';
@@ -46,23 +47,18 @@ export function hash(...parts: string[]): string {
 }
 
 /**
- * The folders whose every file shapes generated output: the generator's own top level (`index.ts`,
- * `escape.ts`, `paths.ts`, `errors.ts`), its stages, its output targets and manifest, and the templates.
+ * The folders whose every file shapes generated output: the generator's stages, its output targets
+ * and manifest, and the templates (recursively), and the generator's top-level files (`index.ts`,
+ * `escape.ts`, `order.ts`, `paths.ts`, `errors.ts`).
  * `generator/refresh/`, `generator/drift/` and `generator/cli/` fetch and compare snapshots or run the
  * pipeline; they shape no output file, so a change there keeps every generated file current. Whole
  * folders, recursively: a new file in a stage folder is covered by being there.
  */
 const FINGERPRINT_DIRS = ['generator/stages', 'generator/output', 'templates'];
-/** Single files in the fingerprint: the generator's top level and the formatter's settings (`cli.js`: the installed package's bundle). */
-const FINGERPRINT_FILES = [
-  'generator/index.ts',
-  'generator/escape.ts',
-  'generator/paths.ts',
-  'generator/errors.ts',
-  'cli.js',
-  '.prettierrc.json',
-  '.prettierignore',
-];
+/** Whose files (not subfolders) are in the fingerprint too: the generator's top level. */
+const FINGERPRINT_TOP_LEVEL = ['generator'];
+/** Single files in the fingerprint: the formatter's settings, and `cli.js` (the installed package's bundle). */
+const FINGERPRINT_FILES = ['cli.js', '.prettierrc.json', '.prettierignore'];
 
 /**
  * The generator's fingerprint: its sources, templates, prettier settings and tool versions.
@@ -72,8 +68,9 @@ const FINGERPRINT_FILES = [
  */
 export async function fingerprint(root: string, exclude: readonly string[] = []): Promise<string> {
   const parts: string[] = [];
-  for (const dir of FINGERPRINT_DIRS) {
-    const names = (await readdir(path.join(root, dir), { recursive: true }).catch(() => [] as string[]))
+  for (const dir of [...FINGERPRINT_DIRS, ...FINGERPRINT_TOP_LEVEL]) {
+    const recursive = FINGERPRINT_DIRS.includes(dir);
+    const names = (await readdir(path.join(root, dir), { recursive }).catch(() => [] as string[]))
       .map((n) => n.split(path.sep).join('/'))
       .filter((n) => /\.(ts|mjs|hbs)$/.test(n))
       .sort();
@@ -113,6 +110,6 @@ export async function readManifest(outRoot: string, file = MANIFEST): Promise<Ma
 
 /** The manifest's text for these files (sorted: deterministic). */
 export function renderManifest(entries: Map<string, ManifestEntry>, command = 'npm run generate'): string {
-  const files = Object.fromEntries([...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  const files = Object.fromEntries([...entries].sort(([a], [b]) => byCodeUnits(a, b)));
   return `${JSON.stringify({ '//': `GENERATED FILE: do not edit by hand. Written by \`${command}\` (generator/manifest.ts): the inputs and content hash of each generated file.`, files }, null, 2)}\n`;
 }

@@ -4,12 +4,13 @@
  * refresh that did not happen; and the redaction of the API key from any text shown. The rules are
  * the runtime's and the snapshot's own, not copies.
  */
-import { checkBaseUrl as checkRuntimeBaseUrl, isLoopbackHost } from '../../runtime/options.ts';
+import { checkBaseUrl as checkRuntimeBaseUrl, DEFAULT_BASE_URL, isLoopbackHost } from '../../runtime/options.ts';
 import { Redactor } from '../../runtime/redact.ts';
 import { modelIdProblem } from '../stages/schema-check.ts';
+import { pointerToken } from '../errors.ts';
 
 /** The service's server (`specs/openapi.yaml`); overridden by `OXEN_BASE_URL` or `--base-url`. */
-export const DEFAULT_REFRESH_BASE_URL = 'https://hub.oxen.ai';
+export const DEFAULT_REFRESH_BASE_URL = DEFAULT_BASE_URL;
 
 /** One id that could not be refreshed and why (the reason never contains the API key). */
 export interface FetchFailure {
@@ -106,7 +107,7 @@ export function keyPointer(value: unknown, key: string): string | undefined {
     } else if (v !== null && typeof v === 'object') {
       for (const [k, child] of Object.entries(v)) {
         if (has(k)) return `${pointer || '/'} (an object key)`;
-        stack.push({ v: child, pointer: `${pointer}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}` });
+        stack.push({ v: child, pointer: `${pointer}/${pointerToken(k)}` });
       }
     }
   }
@@ -134,4 +135,43 @@ export function positiveInt(name: string, v: number | undefined, dflt: number, m
   if (v === undefined) return dflt;
   if (!Number.isInteger(v) || v < min) throw new RefreshError(`${name} must be an integer >= ${min}, got ${v}`);
   return v;
+}
+
+/**
+ * The command-line flags of every command that fetches model details (`npm run generate -- --refresh`
+ * and the generator package's `add` / `refresh`), as `node:util` `parseArgs` options.
+ */
+export const FETCH_FLAGS = {
+  'base-url': { type: 'string' },
+  concurrency: { type: 'string' },
+  'timeout-ms': { type: 'string' },
+  retries: { type: 'string' },
+} as const;
+
+/** What `FETCH_FLAGS` give, as refresh options (absent when the flag was not given). */
+export interface FetchFlagValues {
+  baseUrl?: string;
+  concurrency?: number;
+  timeoutMs?: number;
+  maxRetries?: number;
+}
+
+/**
+ * Reads `FETCH_FLAGS` from parsed arguments: `--concurrency` and `--timeout-ms` (milliseconds)
+ * integers >= 1, `--retries` >= 0. Returns the options, or the problem as text (for the usage line).
+ */
+export function fetchFlagValues(values: Partial<Record<keyof typeof FETCH_FLAGS, string>>): FetchFlagValues | string {
+  const out: FetchFlagValues = {};
+  if (values['base-url'] !== undefined) out.baseUrl = values['base-url'];
+  for (const [flag, key, min] of [
+    ['concurrency', 'concurrency', 1],
+    ['timeout-ms', 'timeoutMs', 1],
+    ['retries', 'maxRetries', 0],
+  ] as const) {
+    const v = values[flag];
+    if (v === undefined) continue;
+    if (!/^\d+$/.test(v) || Number(v) < min) return `--${flag} needs an integer >= ${min}, got ${JSON.stringify(v)}`;
+    out[key] = Number(v);
+  }
+  return out;
 }

@@ -47,6 +47,7 @@ export {
   RefreshError,
   type FetchFailure,
 } from './checks.ts';
+import { byCodeUnits } from '../order.ts';
 export { fetchModels, REFRESH_DEFAULTS, type FetchedModel, type FetchOptions, type FetchResult } from './fetch.ts';
 export type { ProgressMode } from './progress.ts';
 export { reindentJson } from './reindent-json.ts';
@@ -143,9 +144,7 @@ export async function refresh(options: RefreshOptions): Promise<RefreshResult> {
   }
   const listChanges = add.length > 0 || remove.length > 0;
   const newIds = listChanges
-    ? [...new Set([...oldIds.filter((id) => !remove.includes(id)), ...add])].sort((a, b) =>
-        a < b ? -1 : a > b ? 1 : 0,
-      )
+    ? [...new Set([...oldIds.filter((id) => !remove.includes(id)), ...add])].sort(byCodeUnits)
     : oldIds;
   const toFetch = options.all ? newIds : add;
 
@@ -232,7 +231,7 @@ export async function refresh(options: RefreshOptions): Promise<RefreshResult> {
     const result = proved
       ? { ...proved, ...(await commitPlan(specsDir, outRoot, staged, proved.files, specsDigest)) }
       : await gen({ specsDir, outRoot });
-    const sorted = (xs: string[]) => xs.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    const sorted = (xs: string[]) => xs.sort(byCodeUnits);
     return {
       baseUrl,
       fetched: sorted([...fetched.keys()]),

@@ -9,6 +9,7 @@ import type { ClassifiedModel } from './classify.ts';
 import { endpointFunctionNames, endpointLabels } from './emit-model.ts';
 import { markdownCell, markdownCode, markdownText } from '../escape.ts';
 import type { ModelNames } from './name.ts';
+import { isObject } from '../order.ts';
 
 /** One parameter row. */
 export interface ParameterRow {
@@ -32,10 +33,6 @@ export interface ModelReference {
   methods: string[];
   schemaNote: string;
   parameters: ParameterRow[];
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
 /** A short type text for a schema node (depth-limited: the reference is for people). */
