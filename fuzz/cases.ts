@@ -5,10 +5,10 @@
  */
 import type { Family } from './build.ts';
 import type { FuzzCase } from './case.ts';
-import { BOUNDS_FAMILIES } from './families-bounds.ts';
-import { MODEL_FAMILIES } from './families-model.ts';
-import { REGRESSION_FAMILIES } from './families-regressions.ts';
-import { SCHEMA_FAMILIES } from './families-schema.ts';
+import { BOUNDS_FAMILIES } from './families/bounds.ts';
+import { MODEL_FAMILIES } from './families/model.ts';
+import { REGRESSION_FAMILIES } from './families/regressions.ts';
+import { SCHEMA_FAMILIES } from './families/schema.ts';
 import { Planter } from './hostile.ts';
 import { Rng } from './rng.ts';
 

@@ -32,7 +32,7 @@
  *   refused         generate threw a named SpecError (file, model, JSON pointer): a success
  *   generated       generate wrote output that type-checks and holds no injected code: a success
  *
- * Families (fuzz/families-schema.ts, fuzz/families-model.ts; `--list` prints them): hostile
+ * Families (fuzz/families/schema.ts, fuzz/families/model.ts; `--list` prints them): hostile
  * strings, property keys, patternProperties, required, enums, values, nesting, $ref, $schema
  * dialects, combinators, invalid JSON Schema, request-schema shapes, model ids, id collisions,
  * model fields, file text, random mutations of real models, random JSON, size, and a control of

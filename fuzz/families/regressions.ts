@@ -6,8 +6,8 @@
  * `#`, `?`, `%` or a line feed, `__proto__` as an id and as a nested property, `required:
  * ["toString"]`), kept as regression cases next to the random families.
  */
-import { obj, setKey } from './case.ts';
-import { objectSchema, oneModel, withSchema, type Ctx, type Family } from './build.ts';
+import { obj, setKey } from '../case.ts';
+import { objectSchema, oneModel, withSchema, type Ctx, type Family } from '../build.ts';
 
 /** A schema nested `depth` levels through `properties`. */
 function deepProperties(depth: number): Record<string, unknown> {

@@ -3,7 +3,7 @@
  * model fields (capabilities, endpoint, names), the JSON text of the files, random mutations of
  * real models, random JSON, size, and an unmodified control.
  */
-import { clone, RawText, setKey, snapshotModels, type CaseFile } from './case.ts';
+import { clone, RawText, setKey, snapshotModels, type CaseFile } from '../case.ts';
 import {
   baseModel,
   KINDS,
@@ -16,8 +16,8 @@ import {
   type Ctx,
   type Family,
   type Kind,
-} from './build.ts';
-import { anyJson, anyString } from './rng.ts';
+} from '../build.ts';
+import { anyJson, anyString } from '../rng.ts';
 
 /** A hostile id, listed in models.json, its file named after it where possible, its object's id the same (or not). */
 function ids(ctx: Ctx) {

@@ -2,7 +2,7 @@
  * Families that put hostile content into a model's request schema (one model per case, of a kind
  * whose schema the SDK sends: image, video or audio; some also as a chat model).
  */
-import { obj, setKey } from './case.ts';
+import { obj, setKey } from '../case.ts';
 import {
   baseModel,
   schemaNodes,
@@ -12,7 +12,7 @@ import {
   simpleSchema,
   type Ctx,
   type Family,
-} from './build.ts';
+} from '../build.ts';
 
 /** Keywords whose value is text that reaches JSDoc, Markdown or a schema const. */
 const TEXT_KEYWORDS = [

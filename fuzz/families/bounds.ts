@@ -5,14 +5,14 @@
  * names that are equal after Unicode normalization or look alike. A case passes when it generates
  * (with no raw bidi control in any output: `fuzz/run.ts` checks) or is refused with a named error.
  */
-import { objectSchema, oneModel, type Ctx, type Family } from './build.ts';
+import { objectSchema, oneModel, type Ctx, type Family } from '../build.ts';
 import {
   MAX_ARRAY_ITEMS,
   MAX_ENUM_VALUES,
   MAX_OBJECT_KEYS,
   MAX_STRING_LENGTH,
   MAX_TEXT_LENGTH,
-} from '../generator/stages/schema-check.ts';
+} from '../../generator/stages/schema-check.ts';
 
 /** A size near a cap: well under, at, just over, or far over it. */
 function nearCap(ctx: Ctx, cap: number): number {
