@@ -22,6 +22,7 @@
 import unhomoglyph from 'unhomoglyph';
 import { SpecError, pointerToken } from '../errors.ts';
 import { BIDI_CONTROLS, stringLiteral } from '../escape.ts';
+import { canonicalJson, canonicalRef, isMap, resolveLocalRef, subschemas } from './schema-walk.ts';
 
 /** Most bytes of one model object's JSON (a snapshot file, or a fetched answer once decompressed). The largest real one is under 5 KiB. */
 export const MAX_MODEL_BYTES = 1024 * 1024;
@@ -74,26 +75,6 @@ export function tooDeep(value: unknown, max = MAX_JSON_DEPTH): string | undefine
       stack.push({ v: child, depth: depth + 1, pointer: `${pointer}/${pointerToken(k)}` });
   }
   return undefined;
-}
-
-/** The reference tokens of a local `$ref` (`#/a~1b/%25` -> `['a/b', '%']`). @throws URIError on a malformed escape. */
-function refTokens(ref: string): string[] {
-  return ref === '#'
-    ? []
-    : ref
-        .slice(2)
-        .split('/')
-        .map((t) => decodeURIComponent(t).replace(/~1/g, '/').replace(/~0/g, '~'));
-}
-
-/** One spelling per target: `#/definitions/%61` and `#/definitions/a` are the same reference. */
-export function canonicalRef(ref: string): string {
-  return (
-    '#' +
-    refTokens(ref)
-      .map((t) => `/${pointerToken(t)}`)
-      .join('')
-  );
 }
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
@@ -170,16 +151,6 @@ export function checkBounds(value: unknown, file: string, model: string): void {
   }
 }
 
-/** A JSON value as canonical JSON: object keys sorted, so that equal values have one text (for `enum` uniqueness). */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const keys = Object.keys(value).sort();
-    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
-}
-
 /**
  * The form under which two property names count as the same to a reader: NFKC, bidirectional
  * controls and default-ignorable format characters removed, then the confusables skeleton of
@@ -193,42 +164,6 @@ export function nameSkeleton(name: string): string {
     .replace(/[\u00AD\u034F\u180B-\u180F\u200B-\u200D\u2060-\u2064\uFE00-\uFE0F\uFEFF]/g, '');
   return unhomoglyph(plain.normalize('NFD')).normalize('NFD');
 }
-
-/** Resolve a local `$ref` in `root`, or undefined when it points nowhere. */
-export function resolveLocalRef(root: unknown, ref: string): unknown {
-  const tokens = refTokens(ref);
-  let node: unknown = root;
-  for (const t of tokens) {
-    if (node === null || typeof node !== 'object' || !Object.hasOwn(node, t)) return undefined;
-    node = (node as Record<string, unknown>)[t];
-  }
-  return node;
-}
-
-function isMap(v: unknown): boolean {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
-
-/** Keywords whose value is a map of name -> schema. */
-const SCHEMA_MAPS = new Set(['properties', 'patternProperties', 'definitions', '$defs', 'dependentSchemas']);
-/** Keywords whose value is a schema or an array of schemas. */
-const SCHEMA_VALUES = new Set([
-  'items',
-  'additionalItems',
-  'additionalProperties',
-  'contains',
-  'propertyNames',
-  'not',
-  'if',
-  'then',
-  'else',
-  'allOf',
-  'anyOf',
-  'oneOf',
-  'prefixItems',
-  'unevaluatedItems',
-  'unevaluatedProperties',
-]);
 
 /**
  * Check a request schema for the features the generator supports. `base` is the JSON pointer of
@@ -344,36 +279,6 @@ export function checkSupported(schema: Record<string, unknown>, file: string, mo
           seen.add(inner);
           queue.push(inner);
         }
-      }
-    }
-  }
-}
-
-/**
- * Every subschema of `schema` (itself included) that is an object, with its JSON pointer
- * (iterative: hostile depth cannot overflow the stack). Values of data keywords (`enum`, `const`,
- * `default`, `examples`) are not schemas and are not visited.
- */
-export function* subschemas(
-  schema: unknown,
-): Generator<{ node: Record<string, unknown>; pointer: string; root: boolean }> {
-  const stack: Array<{ node: unknown; pointer: string; root: boolean }> = [{ node: schema, pointer: '', root: true }];
-  while (stack.length > 0) {
-    const { node, pointer, root } = stack.pop()!;
-    if (node === null || typeof node !== 'object' || Array.isArray(node)) continue; // boolean schemas, or junk the meta-schema check reports
-    const s = node as Record<string, unknown>;
-    yield { node: s, pointer, root };
-    for (const [k, v] of Object.entries(s)) {
-      const p = `${pointer}/${pointerToken(k)}`;
-      if (SCHEMA_MAPS.has(k) && v !== null && typeof v === 'object' && !Array.isArray(v)) {
-        for (const [name, sub] of Object.entries(v))
-          stack.push({ node: sub, pointer: `${p}/${pointerToken(name)}`, root: false });
-      } else if (SCHEMA_VALUES.has(k)) {
-        if (Array.isArray(v)) v.forEach((sub, i) => stack.push({ node: sub, pointer: `${p}/${i}`, root: false }));
-        else stack.push({ node: v, pointer: p, root: false });
-      } else if (k === 'dependencies' && v !== null && typeof v === 'object' && !Array.isArray(v)) {
-        for (const [name, sub] of Object.entries(v))
-          if (!Array.isArray(sub)) stack.push({ node: sub, pointer: `${p}/${pointerToken(name)}`, root: false });
       }
     }
   }

@@ -24,7 +24,7 @@ import type { ClassifiedModel } from './classify.ts';
 import type { ModelNames } from './name.ts';
 import { SpecError, pointerToken } from '../errors.ts';
 import { commentText, docText, propertyKey, stringLiteral } from '../escape.ts';
-import { resolveLocalRef } from './schema-check.ts';
+import { resolveLocalRef } from './schema-walk.ts';
 
 /** The parameter type of one model. */
 export interface ModelType {

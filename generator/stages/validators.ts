@@ -18,7 +18,7 @@
 import { SpecError } from '../errors.ts';
 import type { ClassifiedModel } from './classify.ts';
 import { commentText, escapeBidiInCode } from '../escape.ts';
-import { subschemas } from './schema-check.ts';
+import { subschemas } from './schema-walk.ts';
 import { packageTarget, type Target } from '../output/target.ts';
 
 /** The fields the SDK adds to a queue request, as JSON Schema. */
