@@ -4,14 +4,14 @@
  * time), as medians of interleaved rounds. A benchmark, not a test: it asserts nothing about time.
  *
  * The models are the package snapshot's with their ids suffixed `-user` (so that they are new to
- * the package), served by the local server (`test/server/`) on 127.0.0.1.
+ * the package), served by the local server (`fake-service/`) on 127.0.0.1.
  * Cases:
  * - `add 1 into existing out`: `add <id>` of one model into an out that already holds 8;
  * - `add N into empty out`: `add` of N (64) models at once into an empty out;
  * - `up to date generate`: `generate` in the out of N models (nothing to rebuild);
  * - beside each, json-schema-to-typescript alone compiling the same schemas (1, N, N), its default
  *   formatting: the reference of the aims.
- * Aims (issue 14): one model added in at most 1.5 s; up to date at most 0.8 s; N models at most 2.5x
+^ * Aims: one model added in at most 1.5 s; up to date at most 0.8 s; N models at most 2.5x
  * json-schema-to-typescript alone; peak RSS under 300 MiB.
  *   --runs N     rounds (default 5)
  *   --models N   models of the large add (default 64)
