@@ -55,7 +55,7 @@ export function checkBaseUrl(baseUrl: string): string {
     } catch {
       /* not a URL: the runtime's message says so */
     }
-    // the plain-http case keeps its own line: the refresh CLI has always said it this way
+    // plain http:// gets its own line: it names the host and the loopback hosts that http:// is allowed for
     if (host && !isLoopbackHost(host))
       throw new RefreshError(
         `refusing plain http:// to ${host}: the API key would be sent in clear text; use https:// (http:// is allowed only for 127.0.0.0/8, localhost and ::1)`,
