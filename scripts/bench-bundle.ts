@@ -45,10 +45,10 @@ function newestMtime(dirs: string[], exts: string[]): { file: string; ms: number
   return newest;
 }
 
-/** What the package build reads (tsup.config.ts's entries and settings). */
+/** What the package build reads (scripts/build/: its entries and settings). */
 const BUILD_INPUTS = [
   'package.json',
-  'tsup.config.ts',
+  'scripts/build',
   'tsconfig.json',
   'tsconfig.build.json',
   'index.ts',
