@@ -85,17 +85,17 @@ for (const [name, entry] of Object.entries(REPORTED_ENTRIES)) {
       dtsRollup: { enabled: false },
       tsdocMetadata: { enabled: false },
       messages: {
-        compilerMessageReporting: { default: { logLevel: 'warning' } },
+        compilerMessageReporting: { default: { logLevel: ExtractorLogLevel.Warning } },
         extractorMessageReporting: {
-          default: { logLevel: 'warning', addToApiReportFile: true },
+          default: { logLevel: ExtractorLogLevel.Warning, addToApiReportFile: true },
           // release tags (@public, @beta) are not used: every export is public
-          'ae-missing-release-tag': { logLevel: 'none', addToApiReportFile: false },
+          'ae-missing-release-tag': { logLevel: ExtractorLogLevel.None, addToApiReportFile: false },
           // the report marks such members "(undocumented)" in place; a list with line numbers of dist/ files
           // would change with every edit of a doc comment
-          'ae-undocumented': { logLevel: 'none', addToApiReportFile: false },
+          'ae-undocumented': { logLevel: ExtractorLogLevel.None, addToApiReportFile: false },
         },
         // the doc comments' syntax is not API: typedoc and the lint look at it
-        tsdocMessageReporting: { default: { logLevel: 'none', addToApiReportFile: false } },
+        tsdocMessageReporting: { default: { logLevel: ExtractorLogLevel.None, addToApiReportFile: false } },
       },
     },
   });

@@ -17,18 +17,9 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { BUILD_INPUTS } from './build/inputs.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-/** What the package build reads (scripts/build/package.mjs's inputs). */
-const BUILD_INPUTS = [
-  'package.json',
-  'tsconfig.json',
-  'tsconfig.build.json',
-  'index.ts',
-  'runtime',
-  'generated',
-  'scripts/build',
-];
 const AIM = { cleanMs: 15_000, cleanMiB: 600, unchangedMs: 2_000 };
 const SAMPLE_MS = 20;
 

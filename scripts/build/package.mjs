@@ -23,6 +23,7 @@ import { readFileSync, readdirSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { BUILD_DIRS, BUILD_FILES } from './inputs.mjs';
 import { hashFiles, hashValue, listFiles, readStamp, removeStamp, staleReason, writeStamp } from './stamp.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -59,8 +60,8 @@ function entries() {
 /** What the build reads besides the package dependencies' files (which the stamp records as read). */
 function inputFiles() {
   return listFiles(ROOT, {
-    dirs: ['runtime', 'generated', 'scripts/build'],
-    files: ['index.ts', 'tsconfig.json', TSCONFIG, 'package.json'],
+    dirs: BUILD_DIRS,
+    files: BUILD_FILES,
     // what generated/ holds for people, not for the build
     ignore: (rel) => rel.endsWith('.md'),
   });
