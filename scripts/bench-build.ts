@@ -12,7 +12,7 @@
  */
 import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
@@ -144,6 +144,8 @@ try {
   const unchangedMiB = median(unchanged.map((s) => s.peakMiB));
   const verdict = (ok: boolean) => (ok ? 'met' : 'NOT met');
   console.log(`bench:build: npm run build, whole process tree, median of ${RUNS} interleaved rounds`);
+  // other work on the machine shows in the wall times (not in the memory): say how busy it was
+  console.log(`  load average ${loadavg()[0]!.toFixed(2)} at the end, on ${cpus().length} cores`);
   console.log(
     `  from clean       ${(cleanMs / 1000).toFixed(2)} s (aim <= ${AIM.cleanMs / 1000} s: ${verdict(cleanMs <= AIM.cleanMs)})` +
       `  ${cleanMiB.toFixed(0)} MiB peak (aim <= ${AIM.cleanMiB} MiB: ${verdict(cleanMiB <= AIM.cleanMiB)})`,
