@@ -113,14 +113,12 @@ const dependencyFiles = (ids) =>
 
 async function main() {
   const input = entries();
-  const manifest = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
-  // what else decides the output: the tools' versions, the entry list and the bundling settings
+  // what decides the output besides the input files (package.json, with the dependencies, is one of them)
   const key = hashValue({
     typescript: versionOf('typescript'),
     rolldown: versionOf('rolldown'),
     entries: input,
     bundledInCjs: BUNDLED_IN_CJS,
-    dependencies: manifest.dependencies,
   });
   const current = { key, inputs: hashFiles(ROOT, inputFiles()) };
   const reason = args.has('--force') ? '--force' : staleReason(ROOT, readStamp(STAMP), current);
@@ -132,7 +130,7 @@ async function main() {
   removeStamp(STAMP);
   rmSync(path.join(ROOT, DIST), { recursive: true, force: true });
 
-  // loaded only now: a build that is current needs neither
+  // TypeScript (here) and rolldown (in buildJs) are loaded only now: a check that finds dist/ current needs neither
   const { emitDeclarations } = await import('./declarations.mjs');
   // rolldown bundles on its own threads while TypeScript emits the declarations on this one
   const js = Promise.all([buildJs(input, 'esm'), buildJs(input, 'cjs')]);
