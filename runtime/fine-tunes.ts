@@ -10,7 +10,7 @@
 // Text-type script types: text_generation, text_chat_messages, image_to_text
 
 /** Parameters common to the three text-type script types (`text_generation`, `text_chat_messages`, `image_to_text`). */
-interface TextTrainingParamsBase {
+export interface TextTrainingParamsBase {
   /**
    * Batch size.
    * @default 1
@@ -124,7 +124,7 @@ export interface ImageToTextTrainingParams extends Omit<TextTrainingParamsBase, 
 // Image and video script types: image_generation, image_editing, multi_image_editing, image_to_video
 
 /** Parameters common to the four image and video script types. */
-interface MediaTrainingParamsBase {
+export interface MediaTrainingParamsBase {
   /** Dataset column holding the captions. Required. */
   caption_column: string;
   /** Dataset column holding the target (output) images. Required. */
@@ -316,7 +316,7 @@ export interface ImageToVideoTrainingParams extends MediaTrainingParamsBase {
 // The creation body
 
 /** Fields of every fine-tune creation body. */
-interface FineTuneCreateBase {
+export interface FineTuneCreateBase {
   /** Dataset file in the repository: a revision name, a slash, then the file path (e.g. `main/data/train.jsonl`). */
   resource: string;
   /** Canonical name of a base model supported by the chosen `script_type` (the names are not listed by the description). */

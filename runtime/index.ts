@@ -203,6 +203,7 @@ export type {
 } from './types.ts';
 export type {
   ControlImageTrainingSample,
+  FineTuneCreateBase,
   FineTuneCreateImageEditing,
   FineTuneCreateImageGeneration,
   FineTuneCreateImageToText,
@@ -218,8 +219,10 @@ export type {
   ImageToTextTrainingParams,
   ImageToVideoTrainingParams,
   MultiControlImageTrainingSample,
+  MediaTrainingParamsBase,
   MultiImageEditingTrainingParams,
   TextChatMessagesTrainingParams,
   TextGenerationTrainingParams,
+  TextTrainingParamsBase,
   TrainingSample,
 } from './fine-tunes.ts';

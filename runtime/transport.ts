@@ -73,8 +73,8 @@ export interface Transport {
  */
 export class HttpTransport implements Transport {
   readonly settings: Readonly<TransportSettings>;
-  /** The HTTP layer (one attempt per call of `send`). */
-  readonly http: Http;
+  /** The HTTP layer (one attempt per call of `send`); internal (its redactor is reached through errors and scopes). */
+  private readonly http: Http;
   readonly state: TransportState = new TransportState();
   /** The hooks of the options, or undefined when none (see `HookOptions`). */
   private readonly hooks: Hooks | undefined;

@@ -1,24 +1,52 @@
 /**
  * Builds the generator package (`generator/`, published as oxen-inference-codegen; run by its
- * `prepack`): `generator/dist/cli.js`, the bin, is `generator/bin.ts` with the generator's stages and
+ * `prepack`): `generator/dist/cli.js`, the bin, is `generator/cli/bin.ts` with the generator's stages and
  * the runtime client it fetches with bundled by esbuild (packages stay external: they are the
  * generator package's dependencies), beside what it reads at run time, laid out as in this
  * repository so that the same code finds them (`generator/paths.ts`): `templates/*.hbs`,
  * `specs/openapi.yaml` (and `specs/openapi.json`, the same parsed once here: the CLI reads it without
- * js-yaml), `generator/format-worker.mjs` (prettier's worker) and `.prettierrc.json`.
+ * js-yaml), `generator/stages/format-worker.mjs` (prettier's worker) and `.prettierrc.json`.
  * The same esbuild settings as `scripts/run-generate.mjs`, which precompiles `npm run generate`.
+ * Skipped when `generator/dist/` is what the current inputs build (a stamp, `scripts/build/stamp.mjs`:
+ * the files esbuild read, the copied files, this script and esbuild's version), so `npm pack` after a
+ * build builds nothing again; `--force` builds anyway.
  */
 import { chmod, copyFile, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { build, version as esbuildVersion } from 'esbuild';
 import { load as parseYaml } from 'js-yaml';
+import { hashFiles, hashValue, listFiles, readStamp, removeStamp, staleReason, writeStamp } from './build/stamp.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = path.join(root, 'generator', 'dist');
+const stampFile = path.join(root, '.tmp', 'build-codegen-stamp.json');
+const copies = [
+  ...(await readdir(path.join(root, 'templates'))).filter((n) => n.endsWith('.hbs')).map((n) => `templates/${n}`),
+  'specs/openapi.yaml',
+  'generator/stages/format-worker.mjs',
+  '.prettierrc.json',
+];
+// the modules esbuild bundled are in the stamp (from its metafile) and are re-hashed by staleReason
+const current = {
+  key: hashValue({ esbuild: esbuildVersion }),
+  inputs: hashFiles(root, [
+    ...copies,
+    'scripts/build-codegen.mjs',
+    'scripts/build/stamp.mjs',
+    'generator/package.json',
+  ]),
+};
+const reason = process.argv.includes('--force') ? '--force' : staleReason(root, readStamp(stampFile), current);
+if (!reason) {
+  console.log('build-codegen: generator/dist/ is up to date (--force rebuilds)');
+  process.exit(0);
+}
+removeStamp(stampFile);
 await rm(dist, { recursive: true, force: true });
-await build({
+const { metafile } = await build({
   entryPoints: [path.join(root, 'generator', 'cli', 'bin.ts')],
+  absWorkingDir: root, // the metafile's paths are relative to it
   bundle: true,
   platform: 'node',
   format: 'esm',
@@ -27,14 +55,9 @@ await build({
   outfile: path.join(dist, 'cli.js'),
   banner: { js: '#!/usr/bin/env node' },
   logLevel: 'error',
+  metafile: true,
 });
 await chmod(path.join(dist, 'cli.js'), 0o755);
-const copies = [
-  ...(await readdir(path.join(root, 'templates'))).filter((n) => n.endsWith('.hbs')).map((n) => `templates/${n}`),
-  'specs/openapi.yaml',
-  'generator/stages/format-worker.mjs',
-  '.prettierrc.json',
-];
 await mkdir(path.join(dist, 'specs'), { recursive: true });
 await writeFile(
   path.join(dist, 'specs', 'openapi.json'),
@@ -44,3 +67,11 @@ for (const rel of copies) {
   await mkdir(path.dirname(path.join(dist, rel)), { recursive: true });
   await copyFile(path.join(root, rel), path.join(dist, rel));
 }
+const bundled = Object.keys(metafile.inputs).map((p) =>
+  path.relative(root, path.resolve(root, p)).split(path.sep).join('/'),
+);
+writeStamp(stampFile, {
+  ...current,
+  inputs: { ...current.inputs, ...hashFiles(root, bundled) },
+  outputs: hashFiles(root, listFiles(root, { dirs: ['generator/dist'] })),
+});

@@ -140,6 +140,8 @@ export async function fetchModels(ids: readonly string[], options: FetchOptions)
     retryBaseDelayMs,
     maxResponseBytes: MAX_MODEL_BYTES,
   });
+  // the URL the runtime fetches for a request without query (what `countingFetch` keys by)
+  const urlOf = (req: { path: string }) => client.settings.baseUrl + req.path;
   const limit = pLimit(concurrency);
   const models = new Map<string, FetchedModel>();
   const failures: FetchFailure[] = [];
@@ -157,8 +159,8 @@ export async function fetchModels(ids: readonly string[], options: FetchOptions)
             const raw = await client.request<unknown>(req, { timeoutMs, signal: stop.signal });
             checkModel(raw, id, fileLabel(id));
             // The runtime parsed the body; the snapshot keeps the text as sent, only re-indented.
-            const sent = bodies.get(client.http.url(req));
-            bodies.delete(client.http.url(req));
+            const sent = bodies.get(urlOf(req));
+            bodies.delete(urlOf(req));
             const text = `${sent === undefined ? JSON.stringify(raw, null, 2) : reindentJson(sent.trim())}\n`;
             if (options.apiKey.length >= 4 && text.includes(options.apiKey))
               throw new Error('the response contains the API key; refusing to write it to the snapshot');
@@ -171,14 +173,14 @@ export async function fetchModels(ids: readonly string[], options: FetchOptions)
             progress.tick(id);
             return { id, raw, text };
           } catch (err) {
-            bodies.delete(client.http.url(req));
+            bodies.delete(urlOf(req));
             if (stop.signal.aborted) return undefined; // cancelled after another model's 401/403
             if (isAuthFailure(err)) {
               authFailure = { id, status: err.status!, message: redact.text(err.message) };
               stop.abort();
               return undefined;
             }
-            const reason = redact.text(failureReason(err, attempts.get(client.http.url(req)) ?? 1, timeoutMs));
+            const reason = redact.text(failureReason(err, attempts.get(urlOf(req)) ?? 1, timeoutMs));
             progress.tick(id, reason);
             return { id, reason };
           }

@@ -19,6 +19,7 @@ import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { BUILD_INPUTS } from '../build/inputs.mjs';
 import { REPO_ROOT, type SdkSource } from '../../test/browser/support/bundle.ts';
 import { measureCase, type CaseMeasure } from '../../test/browser/support/measure.ts';
 import { REFERENCE_FIGURES, SIZE_CASES } from '../../test/browser/support/size-cases.ts';
@@ -44,17 +45,6 @@ function newestMtime(dirs: string[], exts: string[]): { file: string; ms: number
   for (const d of dirs) if (existsSync(d)) walk(d);
   return newest;
 }
-
-/** What the package build reads (tsup.config.ts's entries and settings). */
-const BUILD_INPUTS = [
-  'package.json',
-  'tsup.config.ts',
-  'tsconfig.json',
-  'tsconfig.build.json',
-  'index.ts',
-  'runtime',
-  'generated',
-];
 
 /** `npm run build` in a scratch copy of the package's sources (node_modules linked); returns the copy's directory. */
 function buildScratchPackage(scratch: string): string {

@@ -130,9 +130,10 @@ describe('the tarball', { timeout: TEST_TIMEOUT_MS }, () => {
         entry: 'index.cjs',
         staticImport:
           /^(?:var|const|let)\s+[\w$]+\s*=\s*require\(["'](\.\.?\/[^"']+)["']\)|^require\(["'](\.\.?\/[^"']+)["']\)/gm,
-        // rollup keeps import() in CommonJS output (a .cjs file imports fine); older outputs wrap a require
+        // a lazy chunk is an import() (a .cjs file imports fine) or a require() deferred by a promise, as
+        // rolldown writes it: `Promise.resolve().then(() => require("./chunks/...cjs"))`
         dynamicImport:
-          /\bimport\(\s*["'](\.\.?\/[^"']+)["']\s*\)|\bthen\(function\s*\(\)\s*\{\s*return\s+(?:[\w$]+\()?require\(["'](\.\.?\/[^"']+)["']\)/g,
+          /\bimport\(\s*["'](\.\.?\/[^"']+)["']\s*\)|\bthen\((?:function\s*\(\)\s*\{\s*return|\(\)\s*=>)\s*(?:[\w$]+\()?require\(["'](\.\.?\/[^"']+)["']\)/g,
       },
     };
     for (const [format, { entry, staticImport, dynamicImport }] of Object.entries(formats)) {

@@ -1,0 +1,163 @@
+/**
+ * The package build (`npm run build`, also run by `prepack`): `dist/` holds, for the package root,
+ * `./runtime`, `./node` (Node.js only: the `node:http` adapter and `saveOutput`), `./openapi` (the
+ * description's types) and every `./models/<id>` (the files in `generated/models/` at build time, so a
+ * new model needs no change here):
+ * - ES module JavaScript (`.js`) and CommonJS (`.cjs`), bundled by rolldown, and
+ * - declarations for both (`.d.ts`, `.d.cts`), emitted by TypeScript (`declarations.mjs`).
+ *
+ * Code splitting is on for both formats, so that code shared by several entries (the runtime's
+ * classes: `Client`, `APIError`, ...) exists once per format and `instanceof` holds across subpaths,
+ * and so that the root client's dynamic `import()`s (per-model validators, the queue and stream
+ * machinery) stay lazily loaded chunks in `dist/chunks/`. The runtime's dependencies stay external,
+ * except that the CommonJS build bundles p-retry (and its dependency is-network-error): both are
+ * ESM-only and `require(esm)` needs Node 20.19+, while `engines` says >=20. Node's built-ins (the
+ * `./node` entry only) stay external with their `node:` prefix, which Deno needs.
+ *
+ * The build is skipped when `dist/` is what the current inputs build (`stamp.mjs`: the stamp
+ * `.tmp/build-stamp.json` records the hash of every input and output file), so `npm pack` after
+ * `npm run build` builds nothing again. Flags: `--force` builds anyway; `--quiet` prints nothing
+ * unless it fails.
+ */
+import { readFileSync, readdirSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { BUILD_DIRS, BUILD_FILES } from './inputs.mjs';
+import { hashFiles, hashValue, listFiles, readStamp, removeStamp, staleReason, writeStamp } from './stamp.mjs';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const DIST = 'dist';
+const STAMP = path.join(ROOT, '.tmp', 'build-stamp.json');
+const TSCONFIG = 'tsconfig.build.json';
+/** Dependencies bundled into the CommonJS build (ESM-only packages); every other package is external. */
+const BUNDLED_IN_CJS = ['p-retry', 'is-network-error'];
+
+const args = new Set(process.argv.slice(2));
+for (const a of args) {
+  if (!['--force', '--quiet'].includes(a)) {
+    console.error(`unknown option ${a} (known: --force, --quiet)`);
+    process.exit(2);
+  }
+}
+const log = args.has('--quiet') ? () => {} : (line) => console.log(line);
+
+/** `{ output name: source file }`: the package's entry points (see `exports` in package.json). */
+function entries() {
+  const models = readdirSync(path.join(ROOT, 'generated', 'models'))
+    .filter((file) => file.endsWith('.ts'))
+    .sort()
+    .map((file) => [`models/${file.slice(0, -'.ts'.length)}`, `generated/models/${file}`]);
+  return {
+    index: 'index.ts',
+    'runtime/index': 'runtime/index.ts',
+    'node/index': 'runtime/node/index.ts',
+    openapi: 'generated/openapi.ts',
+    ...Object.fromEntries(models),
+  };
+}
+
+/** What the build reads besides the package dependencies' files (which the stamp records as read). */
+function inputFiles() {
+  return listFiles(ROOT, {
+    dirs: BUILD_DIRS,
+    files: BUILD_FILES,
+    // what generated/ holds for people, not for the build
+    ignore: (rel) => rel.endsWith('.md'),
+  });
+}
+
+/** The installed version of a package (read from its package.json: loading the tools takes longer than a check). */
+const versionOf = (name) =>
+  JSON.parse(readFileSync(createRequire(import.meta.url).resolve(`${name}/package.json`), 'utf8')).version;
+
+async function buildJs(input, format) {
+  const { rolldown } = await import('rolldown');
+  const ext = format === 'esm' ? 'js' : 'cjs';
+  const bundled = format === 'cjs' ? BUNDLED_IN_CJS : [];
+  const bundle = await rolldown({
+    input,
+    cwd: ROOT,
+    platform: 'neutral',
+    tsconfig: TSCONFIG,
+    transform: { target: 'es2022' },
+    external: (id, _importer, isResolved) =>
+      id.startsWith('node:') ||
+      (!isResolved &&
+        !id.startsWith('.') &&
+        !path.isAbsolute(id) &&
+        !bundled.some((d) => id === d || id.startsWith(`${d}/`))),
+    logLevel: 'warn',
+  });
+  try {
+    const { output } = await bundle.write({
+      dir: path.join(ROOT, DIST),
+      format,
+      entryFileNames: `[name].${ext}`,
+      chunkFileNames: `chunks/[name]-[hash].${ext}`,
+      // the declarations carry the docs; the JavaScript keeps what tools read (licences, pure annotations)
+      comments: { jsdoc: false, legal: true, annotation: true },
+    });
+    const modules = output.flatMap((o) => (o.type === 'chunk' ? o.moduleIds : []));
+    return { outputs: output.map((o) => `${DIST}/${o.fileName}`), modules };
+  } finally {
+    await bundle.close();
+  }
+}
+
+/** Files (relative to the repository) among module ids: the dependencies' files the bundler read. */
+const dependencyFiles = (ids) =>
+  ids
+    .filter((id) => path.isAbsolute(id) && id.includes(`${path.sep}node_modules${path.sep}`))
+    .map((id) => path.relative(ROOT, id).split(path.sep).join('/'));
+
+async function main() {
+  const input = entries();
+  // what decides the output besides the input files (package.json, with the dependencies, is one of them)
+  const key = hashValue({
+    typescript: versionOf('typescript'),
+    rolldown: versionOf('rolldown'),
+    entries: input,
+    bundledInCjs: BUNDLED_IN_CJS,
+  });
+  const current = { key, inputs: hashFiles(ROOT, inputFiles()) };
+  const reason = args.has('--force') ? '--force' : staleReason(ROOT, readStamp(STAMP), current);
+  if (!reason) {
+    log('build: dist/ is up to date (nothing changed since the last build; --force rebuilds)');
+    return;
+  }
+  log(`build: building dist/ (${reason})`);
+  removeStamp(STAMP);
+  rmSync(path.join(ROOT, DIST), { recursive: true, force: true });
+
+  // TypeScript (here) and rolldown (in buildJs) are loaded only now: a check that finds dist/ current needs neither
+  const { emitDeclarations } = await import('./declarations.mjs');
+  // rolldown bundles on its own threads while TypeScript emits the declarations on this one
+  const js = Promise.all([buildJs(input, 'esm'), buildJs(input, 'cjs')]);
+  js.catch(() => {}); // awaited below, after the declarations
+  const declarations = emitDeclarations({
+    root: ROOT,
+    entries: input,
+    outDir: path.join(ROOT, DIST),
+    tsconfig: TSCONFIG,
+  });
+  const [esm, cjs] = await js;
+
+  const extra = [
+    ...dependencyFiles([...esm.modules, ...cjs.modules]),
+    ...dependencyFiles(declarations.sources.map((s) => path.join(ROOT, s))),
+  ];
+  const outputs = [...esm.outputs, ...cjs.outputs, ...declarations.outputs].sort();
+  writeStamp(STAMP, {
+    key,
+    inputs: { ...current.inputs, ...hashFiles(ROOT, [...new Set(extra)].sort()) },
+    outputs: hashFiles(ROOT, outputs),
+  });
+  log(`build: wrote ${outputs.length} files to dist/`);
+}
+
+main().catch((error) => {
+  removeStamp(STAMP);
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});
