@@ -79,24 +79,14 @@ export class HttpTransport implements Transport {
   private readonly hooks: Hooks | undefined;
 
   constructor(options: ClientOptions = {}) {
-    const o = resolveOptions(options);
-    this.settings = Object.freeze({
-      baseUrl: o.baseUrl,
-      timeoutMs: o.timeoutMs,
-      endpointTimeoutsMs: o.endpointTimeoutsMs,
-      maxRetries: o.maxRetries,
-      retryBaseDelayMs: o.retryBaseDelayMs,
-      retryMaxDelayMs: o.retryMaxDelayMs,
-      eventStreamIdleTimeoutMs: o.eventStreamIdleTimeoutMs,
-      maxResponseBytes: o.maxResponseBytes,
-    });
+    const { apiKey, fetch, headers, ...settings } = resolveOptions(options);
+    this.settings = Object.freeze(settings);
     this.hooks = resolveHooks(options);
     this.http = new Http({
-      apiKey: o.apiKey,
-      baseUrl: o.baseUrl,
-      fetch: o.fetch,
-      headers: o.headers,
-      maxResponseBytes: o.maxResponseBytes,
+      ...settings,
+      apiKey,
+      fetch,
+      headers,
       logLevel: options.logLevel,
       logger: options.logger,
       hooks: this.hooks,
