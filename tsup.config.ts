@@ -14,27 +14,37 @@
 import { readdirSync, rmSync } from 'node:fs';
 import { defineConfig, type Options } from 'tsup';
 
-const models = Object.fromEntries(
-  readdirSync('generated/models')
-    .filter((file) => file.endsWith('.ts'))
-    .sort()
-    .map((file) => [`models/${file.slice(0, -'.ts'.length)}`, `generated/models/${file}`]),
-);
+/** `<dir>/<name>` -> `generated/<dir>/<name>.ts` for each file of `generated/<dir>`. */
+const entriesOf = (dir: string): Record<string, string> =>
+  Object.fromEntries(
+    readdirSync(`generated/${dir}`)
+      .filter((file) => file.endsWith('.ts'))
+      .sort()
+      .map((file) => [`${dir}/${file.slice(0, -'.ts'.length)}`, `generated/${dir}/${file}`]),
+  );
+const models = entriesOf('models');
+const validators = entriesOf('validators');
 
 // Cleaned once here: the two builds below run concurrently, so neither may clean the shared outDir.
 rmSync('dist', { recursive: true, force: true });
 
+/** The package's entries (those of its `exports`), with their declarations. */
+const entries = {
+  index: 'index.ts',
+  'runtime/index': 'runtime/index.ts',
+  'node/index': 'runtime/node/index.ts',
+  openapi: 'generated/openapi.ts',
+  ...models,
+};
+
 const common: Options = {
-  entry: {
-    index: 'index.ts',
-    'runtime/index': 'runtime/index.ts',
-    'node/index': 'runtime/node/index.ts',
-    openapi: 'generated/openapi.ts',
-    ...models,
-  },
+  // The validators are entries too (not exported, no declarations), so that each keeps its plain
+  // name (`dist/validators/<id>.js`) instead of a hashed chunk name: a user's bundler names its own
+  // chunk after it, and the root client's table of lazy imports then carries one hash per model, not two.
+  entry: { ...entries, ...validators },
   outDir: 'dist',
   tsconfig: 'tsconfig.build.json',
-  dts: true,
+  dts: { entry: entries },
   splitting: true,
   treeshake: true,
   target: 'es2022',
