@@ -6,7 +6,8 @@
  *
  * Code splitting is on for both formats, so that code shared by several entries (the runtime's
  * classes: `Client`, `APIError`, ...) exists once per format and `instanceof` holds across subpaths,
- * and so that the root client's dynamic `import()`s (per-model validators) stay lazily loaded chunks.
+ * and so that the root client's dynamic `import()`s stay lazily loaded (the per-model validators, which are
+ * entries of their own, and the queue, event-stream and retry parts).
  * The runtime's dependencies stay external, except that the CommonJS build bundles p-retry (and its
  * dependency is-network-error): both are ESM-only and `require(esm)` needs Node 20.19+, while
  * `engines` says >=20.
