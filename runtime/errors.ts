@@ -66,6 +66,25 @@ export function redactedJsonError(err: unknown, text: string, redactor: Redactor
   return new SyntaxError('The text is not valid JSON');
 }
 
+/**
+ * The fields of the SDK's errors that `toJSON` and `util.inspect` show (those an error has, in this
+ * order): `APIError`'s, then `ConnectionError.notSent`, `RedirectError.location`,
+ * `ResponseTooLargeError.limitBytes`, `OutcomeUnknownError.reason`, `ValidationError.model` and `issues`.
+ */
+const SHOWN_FIELDS = [
+  'status',
+  'request',
+  'requestId',
+  'body',
+  'headers',
+  'notSent',
+  'location',
+  'limitBytes',
+  'reason',
+  'model',
+  'issues',
+] as const;
+
 /** Base class of every error this SDK throws. `message`, `stack` and the `cause` chain never contain a secret of the client whose call made it. */
 export class SDKError extends Error {
   override name = 'SDKError';
@@ -92,9 +111,24 @@ export class SDKError extends Error {
     return { name: this.name, message: this.message, ...this.details(), ...(cause === undefined ? {} : { cause }) };
   }
 
-  /** The fields shown by `toJSON` and `util.inspect` besides name, message and cause (subclasses add theirs). */
+  /**
+   * The fields shown by `toJSON` and `util.inspect` besides name, message and cause: those of
+   * `SHOWN_FIELDS` this error has, in that order, bounded (a string `body` at `MAX_MESSAGE_CHARS`,
+   * each header value at 200 characters; an empty `body` left out). A subclass may add its own.
+   */
   protected details(): Record<string, unknown> {
-    return {};
+    const out: Record<string, unknown> = {};
+    for (const k of SHOWN_FIELDS) {
+      let v = (this as unknown as Record<string, unknown>)[k];
+      if (v === undefined || (k === 'body' && v === '')) continue;
+      if (k === 'headers') {
+        const headers: Record<string, string> = {};
+        (v as Headers).forEach((value, name) => (headers[name] = truncate(value, 200)));
+        v = headers;
+      } else if (k === 'body' && typeof v === 'string') v = truncate(v);
+      out[k] = v;
+    }
+    return out;
   }
 }
 
@@ -189,19 +223,6 @@ export class APIError extends SDKError {
     this.request = init.request;
     this.requestId = this.headers === undefined ? undefined : requestIdOf(this.headers);
   }
-
-  protected override details(): Record<string, unknown> {
-    const headers: Record<string, string> = {};
-    this.headers?.forEach((v, k) => (headers[k] = truncate(v, 200)));
-    const body = typeof this.body === 'string' ? truncate(this.body) : this.body;
-    return {
-      ...(this.status === undefined ? {} : { status: this.status }),
-      ...(this.request === undefined ? {} : { request: this.request }),
-      ...(this.requestId === undefined ? {} : { requestId: this.requestId }),
-      ...(this.body === undefined || this.body === '' ? {} : { body }),
-      ...(this.headers === undefined ? {} : { headers }),
-    };
-  }
 }
 
 /** 400: the request was rejected (e.g. `Messages array cannot be empty`, `Prompt cannot be empty`). */
@@ -254,9 +275,6 @@ export class ConnectionError extends APIError {
     super(message, init);
     this.notSent = init.notSent ?? false;
   }
-  protected override details(): Record<string, unknown> {
-    return { ...super.details(), notSent: this.notSent };
-  }
 }
 /** The call took longer than its `timeoutMs`. */
 export class TimeoutError extends APIError {
@@ -280,9 +298,6 @@ export class RedirectError extends APIError {
     super(message, init);
     this.location = init.location === undefined ? undefined : this.redactor.text(init.location);
   }
-  protected override details(): Record<string, unknown> {
-    return { ...super.details(), ...(this.location === undefined ? {} : { location: this.location }) };
-  }
 }
 /**
  * A success status whose body the SDK cannot use: empty, `null`, not JSON, or not the documented
@@ -305,9 +320,6 @@ export class ResponseTooLargeError extends APIError {
   constructor(message: string, init: APIErrorInit & { limitBytes: number }) {
     super(message, init);
     this.limitBytes = init.limitBytes;
-  }
-  protected override details(): Record<string, unknown> {
-    return { ...super.details(), limitBytes: this.limitBytes };
   }
 }
 
@@ -338,10 +350,6 @@ export class OutcomeUnknownError extends APIError {
     super(message, init);
     this.reason = init.reason ?? 'connection';
   }
-  protected override details(): Record<string, unknown> {
-    return { ...super.details(), reason: this.reason };
-  }
-
   /**
    * The error for a generating request `request` that failed with `cause` (never contains the key).
    * The message says the outcome is unknown, that the request was not resent and, for the queue,
@@ -390,9 +398,6 @@ export class ValidationError extends SDKError {
     );
     this.model = model;
     this.issues = issues;
-  }
-  protected override details(): Record<string, unknown> {
-    return { model: this.model, issues: this.issues };
   }
 }
 

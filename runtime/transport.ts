@@ -80,24 +80,14 @@ export class HttpTransport implements Transport {
   private readonly hooks: Hooks | undefined;
 
   constructor(options: ClientOptions = {}) {
-    const o = resolveOptions(options);
-    this.settings = Object.freeze({
-      baseUrl: o.baseUrl,
-      timeoutMs: o.timeoutMs,
-      endpointTimeoutsMs: o.endpointTimeoutsMs,
-      maxRetries: o.maxRetries,
-      retryBaseDelayMs: o.retryBaseDelayMs,
-      retryMaxDelayMs: o.retryMaxDelayMs,
-      eventStreamIdleTimeoutMs: o.eventStreamIdleTimeoutMs,
-      maxResponseBytes: o.maxResponseBytes,
-    });
+    const { apiKey, fetch, headers, ...settings } = resolveOptions(options);
+    this.settings = Object.freeze(settings);
     this.hooks = resolveHooks(options);
     this.http = new Http({
-      apiKey: o.apiKey,
-      baseUrl: o.baseUrl,
-      fetch: o.fetch,
-      headers: o.headers,
-      maxResponseBytes: o.maxResponseBytes,
+      ...settings,
+      apiKey,
+      fetch,
+      headers,
       logLevel: options.logLevel,
       logger: options.logger,
       hooks: this.hooks,
@@ -151,26 +141,17 @@ export class HttpTransport implements Transport {
 
   /**
    * Every attempt of one call within `scope`, with the retry policy; logged at `info` (success) or
-   * `error` (failure) when logging is on. Resolves to the last attempt's result with its `Response`.
+   * `error` (failure) when logging is on (`CallLog.around`). Resolves to the last attempt's result
+   * with its `Response`.
    */
   private async send(req: HttpRequest, options: RequestOptions, scope: CallScope): Promise<HttpResult> {
     const r = options.headers ? { ...req, headers: { ...req.headers, ...options.headers } } : req;
-    let log = this.http.log && (await this.http.log); // no await when logging is off
-    if (!log) return sendWithRetries(this.http, r, scope, this.retryPolicy(options));
-    if (r.headers) log = log.withSecretsOf(r.headers); // the call's own credentials, redacted like the key
-    const started = performance.now();
-    const retries: unknown[] = [];
-    try {
-      const result = await sendWithRetries(this.http, r, scope, this.retryPolicy(options, retries));
-      log.call(r, started, retries, {
-        status: result.response.status,
-        requestId: requestIdOf(result.response.headers),
-      });
-      return result;
-    } catch (error) {
-      log.call(r, started, retries, { error });
-      throw error;
-    }
+    const log = this.http.log && (await this.http.log); // no await when logging is off
+    return log
+      ? log.around(r, requestIdOf, (retries) =>
+          sendWithRetries(this.http, r, scope, this.retryPolicy(options, retries)),
+        )
+      : sendWithRetries(this.http, r, scope, this.retryPolicy(options));
   }
 
   async openStream(

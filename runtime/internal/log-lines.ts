@@ -216,6 +216,29 @@ export class CallLog {
     );
   }
 
+  /**
+   * One call, logged: `send` makes it (collecting in `retries` the error each retry followed), then
+   * `call` writes its line; `req.headers` (the call's own) are redacted like the transport's
+   * secrets. `idOf` reads a response's request id. Resolves or rejects as `send` does.
+   */
+  async around<R extends { response: Response }>(
+    req: RequestLike & { headers?: Record<string, string> | undefined },
+    idOf: (headers: Headers) => string | undefined,
+    send: (retries: unknown[]) => Promise<R>,
+  ): Promise<R> {
+    const log = req.headers ? this.withSecretsOf(req.headers) : this;
+    const started = performance.now();
+    const retries: unknown[] = [];
+    try {
+      const result = await send(retries);
+      log.call(req, started, retries, { status: result.response.status, requestId: idOf(result.response.headers) });
+      return result;
+    } catch (error) {
+      log.call(req, started, retries, { error });
+      throw error;
+    }
+  }
+
   /** Headers as a plain object, secret headers (by name) shown as `***`, other values redacted. */
   headers(headers: Headers | Record<string, string>): Record<string, string> {
     const out: Record<string, string> = {};

@@ -12,8 +12,12 @@
  *   success status with an unusable or too large body) becomes `OutcomeUnknownError`: never a
  *   second send. A redirect (`RedirectError`) is never retried nor followed.
  * - The call's timeout covers every attempt and every delay between attempts.
+ *
+ * The first attempt and the decisions (what is retried, what a failure becomes) are here; the
+ * retries themselves (`retry-loop.ts`, with p-retry) are loaded with a dynamic `import()` once a
+ * first attempt failed in a way the policy retries. Should that module fail to load (a page that
+ * lost its network), the call fails with the first attempt's error, as when no retry is left.
  */
-import pRetry from 'p-retry';
 import {
   AbortError,
   APIError,
@@ -26,8 +30,11 @@ import {
 } from '../errors.ts';
 import { type Http, isIdempotent } from './http.ts';
 import type { HttpRequest, HttpResult, RetryPolicy } from '../request.ts';
+import type { RetryRun } from './retry-loop.ts';
 import type { CallScope } from '../scope.ts';
-import { MAX_TIMER_MS, startTimer } from './timer.ts';
+import { MAX_TIMER_MS, sleep } from './timer.ts';
+
+export { sleep };
 
 /** Whether `err` (from one attempt of `req`) may be retried under the policy of this module. */
 export function isRetryable(err: unknown, idempotent: boolean): boolean {
@@ -61,23 +68,6 @@ export function isFatalStatus(err: unknown): boolean {
   );
 }
 
-/** Sleep `ms` (any length, see `startTimer`), rejecting with the signal's reason when it aborts first. */
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const done = () => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    };
-    const onAbort = () => {
-      cancel();
-      reject(signal?.reason);
-    };
-    const cancel = startTimer(ms, done);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
 /** A jittered exponential delay: `base * 2^attempt * random[1, 2)`, capped at `max` (ms). */
 export function backoffDelay(attempt: number, baseMs: number, maxMs: number): number {
   return Math.min(maxMs, Math.round(baseMs * 2 ** Math.min(attempt, 30) * (1 + Math.random())));
@@ -101,18 +91,8 @@ export async function sendWithRetries(
   const request = { method: req.method, path: req.path };
   const what = `${req.method} ${req.path}`;
   let inFlight = false; // an attempt whose outcome the server may know is in progress
-  const started = Number.isFinite(scope.timeoutMs) && scope.timeoutMs > 0 ? performance.now() : 0;
-  const remainingMs = () =>
-    Number.isFinite(scope.timeoutMs) && scope.timeoutMs > 0
-      ? scope.timeoutMs - (performance.now() - started)
-      : Infinity;
-  const willRetry = (error: unknown, retriesLeft: number): boolean => {
-    if (retriesLeft <= 0 || !isRetryable(error, idempotent)) return false;
-    // A Retry-After longer than the time left (or than any timer, ~24.8 days) is not honoured: fail now with that error.
-    const after = retryAfterOf(error);
-    return after === undefined || after < Math.min(remainingMs(), MAX_TIMER_MS);
-  };
-
+  const timed = Number.isFinite(scope.timeoutMs) && scope.timeoutMs > 0;
+  const started = timed ? performance.now() : 0;
   const why = { timedOut: scope.timedOut, userSignal: scope.userSignal };
   // After these the server surely did not process the request: a timeout during the next delay is a plain timeout.
   const notProcessed = (err: unknown) =>
@@ -120,58 +100,59 @@ export async function sendWithRetries(
     err instanceof RedirectError ||
     (err instanceof ConnectionError && err.notSent) ||
     (err instanceof APIError && err.status !== undefined && err.status < 500 && err.status >= 400);
-  const attempt = async (): Promise<HttpResult> => {
-    inFlight = true;
-    try {
-      const result = await http.send(req, scope.signal, why);
-      inFlight = false;
-      return result;
-    } catch (err) {
-      if (notProcessed(err)) inFlight = false;
-      throw err;
-    }
+  const willRetry = (error: unknown, retriesLeft: number): boolean => {
+    if (retriesLeft <= 0 || !isRetryable(error, idempotent)) return false;
+    // A Retry-After longer than the time left (or than any timer, ~24.8 days) is not honoured: fail now with that error.
+    const after = retryAfterOf(error);
+    const remainingMs = timed ? scope.timeoutMs - (performance.now() - started) : Infinity;
+    return after === undefined || after < Math.min(remainingMs, MAX_TIMER_MS);
+  };
+  const run: RetryRun = {
+    retries: policy.maxRetries,
+    // p-retry hands its delays to setTimeout: kept within what a timer honours.
+    minDelayMs: Math.min(policy.baseDelayMs, MAX_TIMER_MS),
+    maxDelayMs: Math.min(policy.maxDelayMs, MAX_TIMER_MS),
+    signal: scope.signal,
+    async attempt() {
+      inFlight = true;
+      try {
+        const result = await http.send(req, scope.signal, why);
+        inFlight = false;
+        return result;
+      } catch (err) {
+        if (notProcessed(err)) inFlight = false;
+        throw err;
+      }
+    },
+    // Honour Retry-After (429, 503): wait that long first; p-retry's own (short) backoff follows.
+    async decide(error, retriesLeft, attempt) {
+      const retryAfterMs = retryAfterOf(error);
+      let retrying = willRetry(error, retriesLeft);
+      if (retrying && policy.beforeRetry)
+        retrying = await policy.beforeRetry({ request, error, attempt, retriesLeft, retryAfterMs });
+      if (retrying && retryAfterMs) await sleep(retryAfterMs, scope.signal);
+      return retrying;
+    },
   };
 
   try {
-    // Fast path: the first attempt runs outside p-retry (most calls succeed at once). A failure is
-    // handed to p-retry as its attempt 1, so counting, Retry-After, backoff and limits are its own.
-    let first: unknown;
-    let retrying = false; // the decision of onFailedAttempt (policy, then policy.beforeRetry), read by shouldRetry
-    inFlight = true;
+    // Most calls succeed at once: the retries (`retry-loop.ts`, with p-retry) are loaded only when
+    // the first attempt failed in a way the policy may retry.
     try {
-      return await http.send(req, scope.signal, why);
-    } catch (err) {
-      first = err;
-      if (notProcessed(err)) inFlight = false;
+      return await run.attempt();
+    } catch (first) {
+      // Decided here as p-retry would decide it: a scope that ended says why (below), and an error
+      // the policy does not retry is thrown as it is, without asking the beforeRetry hooks.
+      scope.signal.throwIfAborted();
+      if (first instanceof Error && !willRetry(first, policy.maxRetries)) throw first;
+      let loop: typeof import('./retry-loop.ts');
+      try {
+        loop = await import('./retry-loop.ts');
+      } catch {
+        throw first; // the retries' chunk could not be loaded (a page that lost its network): no retry
+      }
+      return await loop.retryAfterFirst(run, first);
     }
-    return await pRetry((attemptNumber) => (attemptNumber === 1 ? Promise.reject(first) : attempt()), {
-      retries: policy.maxRetries,
-      factor: 2,
-      // p-retry hands its delays to setTimeout: kept within what a timer honours.
-      minTimeout: Math.min(policy.baseDelayMs, MAX_TIMER_MS),
-      maxTimeout: Math.min(policy.maxDelayMs, MAX_TIMER_MS),
-      randomize: true,
-      signal: scope.signal,
-      // Honour Retry-After (429, 503): wait that long first; p-retry's own (short) backoff follows.
-      onFailedAttempt: async ({ error, retriesLeft, attemptNumber }) => {
-        retrying = willRetry(error, retriesLeft);
-        if (retrying && policy.beforeRetry) {
-          retrying = await policy.beforeRetry({
-            request,
-            error,
-            attempt: attemptNumber,
-            retriesLeft,
-            retryAfterMs: retryAfterOf(error),
-          });
-        }
-        if (retrying) {
-          const after = retryAfterOf(error);
-          if (after !== undefined && after > 0) await sleep(after, scope.signal);
-        }
-      },
-      // p-retry calls this only while retries are left (same `retriesLeft` as onFailedAttempt saw).
-      shouldRetry: () => retrying,
-    });
   } catch (err) {
     let error: unknown = err;
     if (!(error instanceof APIError) && !(error instanceof AbortError)) {

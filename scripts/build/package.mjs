@@ -57,6 +57,20 @@ function entries() {
   };
 }
 
+/**
+ * The validators as JavaScript entries of their own (not exported, no declarations): each keeps its plain
+ * name (`dist/validators/<id>.js`) instead of a hashed chunk name, so a user's bundler names its own chunk
+ * after it, and the root client's table of lazy imports carries one hash per model, not two.
+ */
+function validatorEntries() {
+  return Object.fromEntries(
+    readdirSync(path.join(ROOT, 'generated', 'validators'))
+      .filter((file) => file.endsWith('.ts'))
+      .sort()
+      .map((file) => [`validators/${file.slice(0, -'.ts'.length)}`, `generated/validators/${file}`]),
+  );
+}
+
 /** What the build reads besides the package dependencies' files (which the stamp records as read). */
 function inputFiles() {
   return listFiles(ROOT, {
@@ -113,11 +127,12 @@ const dependencyFiles = (ids) =>
 
 async function main() {
   const input = entries();
+  const jsInput = { ...input, ...validatorEntries() };
   // what decides the output besides the input files (package.json, with the dependencies, is one of them)
   const key = hashValue({
     typescript: versionOf('typescript'),
     rolldown: versionOf('rolldown'),
-    entries: input,
+    entries: jsInput,
     bundledInCjs: BUNDLED_IN_CJS,
   });
   const current = { key, inputs: hashFiles(ROOT, inputFiles()) };
@@ -133,7 +148,7 @@ async function main() {
   // TypeScript (here) and rolldown (in buildJs) are loaded only now: a check that finds dist/ current needs neither
   const { emitDeclarations } = await import('./declarations.mjs');
   // rolldown bundles on its own threads while TypeScript emits the declarations on this one
-  const js = Promise.all([buildJs(input, 'esm'), buildJs(input, 'cjs')]);
+  const js = Promise.all([buildJs(jsInput, 'esm'), buildJs(jsInput, 'cjs')]);
   js.catch(() => {}); // awaited below, after the declarations
   const declarations = emitDeclarations({
     root: ROOT,

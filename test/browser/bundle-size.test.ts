@@ -1,7 +1,7 @@
 /**
- * Browser bundle size (issue 9, "Size"): generous ceilings (twice the aims) so that a regression
- * shows, and what a per-model image call must not carry. The figures themselves are reported by
- * `npm run bench:bundle`. Built from the repository's source, each case on its own.
+ * Browser bundle size (issue 9, "Size"): ceilings on what a page loads before one call, and what
+ * a per-model image call must not carry. The figures themselves are reported by
+ * `npm run bench:bundle`. Built here from the repository's source, each case on its own.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chunkText } from './support/bundle.ts';
 import { EVAL_PATTERN, MACHINERY_MARKERS, markersIn, measureCase, type CaseMeasure } from './support/measure.ts';
-import { PER_MODEL_AIM_BYTES, ROOT_CLIENT_AIM_BYTES, SIZE_CASES } from './support/size-cases.ts';
+import { SIZE_CASES } from './support/size-cases.ts';
 
 const measures = new Map<string, CaseMeasure>();
 let workRoot: string;
@@ -38,20 +38,40 @@ const report = (m: CaseMeasure): string =>
     .map((x) => `${x.input} ${x.bytes}`)
     .join(', ')}`;
 
+/**
+ * The ceilings, in gzipped bytes. The aims (`size-cases.ts`: `PER_MODEL_AIM_BYTES`, 8 kB; `ROOT_CLIENT_AIM_BYTES`,
+ * 15 kB) are not met yet: `npm run bench:bundle -- --build` measures 8.86 kB for the per-model image
+ * call and 16.23 kB for a root client call (queue.run with its lazy chunks: 25.63 kB). The ceilings
+ * are those figures plus `MARGIN_BYTES`, so that any growth shows; lower them (down to the aims) as
+ * the figures come down.
+ */
+const CEILING_BYTES = { perModel: 8_860, rootClient: 16_230, rootQueueRunWithLazy: 25_630 };
+/**
+ * The ceilings are the built package's figures, while this test bundles the repository's source
+ * (the TypeScript through esbuild, not tsup's `dist/`), which comes out 50 to 90 B smaller today
+ * (tsup's output and chunk names differ). The margin, 100 B (about 1%), is headroom should that
+ * difference change sign (a tsup, esbuild or zlib upgrade), and nothing more: growth beyond it fails.
+ */
+const MARGIN_BYTES = 100;
+
 describe('browser bundle size (gzip -9, entry chunk plus static imports)', () => {
-  it(`a per-model image call loads at most ${(2 * PER_MODEL_AIM_BYTES) / 1000} kB (twice the aim)`, () => {
+  it(`a per-model image call loads at most ${(CEILING_BYTES.perModel + MARGIN_BYTES) / 1000} kB`, () => {
     const m = measure('per-model-image');
-    expect(m.gzipBytes, report(m)).toBeLessThanOrEqual(2 * PER_MODEL_AIM_BYTES);
+    expect(m.gzipBytes, report(m)).toBeLessThanOrEqual(CEILING_BYTES.perModel + MARGIN_BYTES);
   });
 
   it.each(['root-client-image', 'root-client-queue-run'])(
-    `%s loads at most ${(2 * ROOT_CLIENT_AIM_BYTES) / 1000} kB (twice the aim), lazy chunks included`,
+    `%s loads at most ${(CEILING_BYTES.rootClient + MARGIN_BYTES) / 1000} kB before its request`,
     (id) => {
       const m = measure(id);
-      expect(m.gzipBytes, report(m)).toBeLessThanOrEqual(2 * ROOT_CLIENT_AIM_BYTES);
-      expect(m.gzipBytesWithLazy, report(m)).toBeLessThanOrEqual(2 * ROOT_CLIENT_AIM_BYTES);
+      expect(m.gzipBytes, report(m)).toBeLessThanOrEqual(CEILING_BYTES.rootClient + MARGIN_BYTES);
     },
   );
+
+  it(`queue.run through the root client loads at most ${(CEILING_BYTES.rootQueueRunWithLazy + MARGIN_BYTES) / 1000} kB with its lazy chunks`, () => {
+    const m = measure('root-client-queue-run');
+    expect(m.gzipBytesWithLazy, report(m)).toBeLessThanOrEqual(CEILING_BYTES.rootQueueRunWithLazy + MARGIN_BYTES);
+  });
 
   it('the root client loads queue.run and the model validator lazily, as separate chunks', () => {
     const m = measure('root-client-queue-run');
@@ -60,7 +80,12 @@ describe('browser bundle size (gzip -9, entry chunk plus static imports)', () =>
     );
     // (Fine-tunes and the queue's own validation are part of the root client's resources.)
     expect(
-      markersIn(m.loadedText, ['queue coordinator (queue.run)', 'event-stream (SSE) parser', 'compiled validators']),
+      markersIn(m.loadedText, [
+        'queue coordinator (queue.run)',
+        'event-stream (SSE) parser',
+        'compiled validators',
+        'retries (p-retry)',
+      ]),
       report(m),
     ).toEqual([]);
   });
@@ -73,7 +98,7 @@ describe('browser bundle size (gzip -9, entry chunk plus static imports)', () =>
     expect(markersIn(text)).toEqual(all);
   });
 
-  it('a per-model image call carries no queue coordinator, event-stream parser, fine-tunes or validator code', () => {
+  it('a per-model image call carries no queue coordinator, event-stream parser, fine-tunes, validator or p-retry code', () => {
     const m = measure('per-model-image');
     expect(markersIn(m.loadedText), report(m)).toEqual([]);
   });

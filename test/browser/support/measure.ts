@@ -93,7 +93,8 @@ export async function measureCase(
 
 /**
  * Strings only the named machinery carries into a bundle (checked against the minified output:
- * string literals survive minification). A per-model image call must carry none of them.
+ * string literals survive minification). A per-model image call must carry none of them among
+ * the chunks it loads before its call runs.
  */
 export const MACHINERY_MARKERS: Readonly<Record<string, readonly string[]>> = {
   'queue coordinator (queue.run)': ['left the queue'],
@@ -101,6 +102,8 @@ export const MACHINERY_MARKERS: Readonly<Record<string, readonly string[]>> = {
   'fine-tunes': ['/fine_tunes'],
   'compiled validators': ['must NOT have additional properties', 'schemaPath'],
   'queue validation (ValidationError issues)': ['is not a parameter of this model'],
+  // loaded (runtime/retry-loop.ts) only after a first attempt failed in a way the policy retries
+  'retries (p-retry)': ['Expected `retries` to be a non-negative number'],
 };
 
 /** The markers of `MACHINERY_MARKERS` found in `text`, as `what ("marker")`. */
