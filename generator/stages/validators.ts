@@ -18,6 +18,7 @@
 import { SpecError } from '../errors.ts';
 import type { ClassifiedModel } from './classify.ts';
 import { commentText, escapeBidiInCode } from '../escape.ts';
+import { loadAjv } from '../libraries.ts';
 import { subschemas } from './schema-walk.ts';
 import { packageTarget, type Target } from '../output/target.ts';
 
@@ -42,30 +43,19 @@ const ANNOTATIONS = new Set([
   'basic',
 ]);
 
-type AjvModule = typeof import('ajv');
-type StandaloneModule = typeof import('ajv/dist/standalone/index.js');
-
 let compiler:
-  | Promise<{ Ajv: AjvModule['Ajv']; standalone: StandaloneModule['default']; formats: Record<string, RegExp> }>
+  | Promise<{
+      Ajv: ReturnType<typeof loadAjv>['Ajv'];
+      standalone: ReturnType<typeof loadAjv>['standalone'];
+      formats: Record<string, RegExp>;
+    }>
   | undefined;
 
 /** ajv and the regex formats, loaded once, on first use (a run that reuses every validator loads neither). */
 function tools() {
-  compiler ??= (async () => {
-    const [{ Ajv }, standaloneModule, formatsModule] = await Promise.all([
-      import('ajv'),
-      import('ajv/dist/standalone/index.js'),
-      import('ajv-formats/dist/formats.js'),
-    ]);
-    const standalone = (
-      standaloneModule as unknown as {
-        default: StandaloneModule['default'] & { default?: StandaloneModule['default'] };
-      }
-    ).default;
-    const { fullFormats, fastFormats } = formatsModule as unknown as Record<
-      'fullFormats' | 'fastFormats',
-      Record<string, unknown>
-    >;
+  compiler ??= Promise.resolve().then(() => {
+    const { Ajv, standalone, formats: formatsModule } = loadAjv();
+    const { fullFormats, fastFormats } = formatsModule;
     const asRegex = (f: unknown): RegExp | undefined =>
       f instanceof RegExp
         ? f
@@ -77,8 +67,8 @@ function tools() {
       const re = asRegex(fullFormats[name]) ?? asRegex(fastFormats[name]);
       if (re && !re.global && !re.sticky) formats[name] = re;
     }
-    return { Ajv, standalone: standalone.default ?? standalone, formats };
-  })();
+    return { Ajv, standalone, formats };
+  });
   return compiler;
 }
 
