@@ -11,7 +11,7 @@
  * bundler that sees those makes chunks of them even when the client is unused, which would pull
  * them into every bundle of a per-model call made through `createTransport` from this entry. For
  * the same reason, what the client loads on demand (`queue/run.ts`, `chat/stream.ts`,
- * `streaming/sse.ts`) is exported here as types only.
+ * `streaming/event-stream.ts`) is exported here as types only.
  */
 
 // Transports and per-call options
@@ -124,7 +124,8 @@ export {
 export type { SharedEventListener, SharedEventStreamOptions } from './queue/shared-event-stream.ts';
 
 // Streams (types only: the client loads them on demand)
-export type { EventStream, EventStreamOptions, EventStreamSettings, SseReadOptions } from './streaming/sse.ts';
+export type { EventStream, EventStreamOptions, EventStreamSettings } from './streaming/event-stream.ts';
+export type { SseReadOptions } from './streaming/sse.ts';
 export type { ChatCompletionStream } from './chat/stream.ts';
 export { ChatCompletionAccumulator } from './chat/accumulate.ts';
 

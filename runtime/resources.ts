@@ -30,7 +30,7 @@ import type { QueueFollowOptions, QueueRunOptions, QueueRunOutcome } from './que
 import type { ChatBody, MediaBody, ParamsOf, QueueFields, Registry, VideoParams } from './registry.ts';
 import type { RequestOptions } from './scope.ts';
 import type { ChatCompletionStream } from './chat/stream.ts';
-import type { EventStream, EventStreamOptions } from './streaming/sse.ts';
+import type { EventStream, EventStreamOptions } from './streaming/event-stream.ts';
 import { eventStreamStatus, type Transport } from './transport.ts';
 import type { EventStreamStatus } from './transport-state.ts';
 import type {
@@ -312,7 +312,7 @@ export class Events {
   connect(options?: EventStreamOptions & { allEvents?: false | undefined }): Promise<EventStream<ServerEvent>>;
   connect(options: EventStreamOptions & { allEvents: true }): Promise<EventStream<AnyServerEvent>>;
   async connect(options: EventStreamOptions = {}): Promise<EventStream<AnyServerEvent>> {
-    const { openEventStream } = await import('./streaming/sse.ts');
+    const { openEventStream } = await import('./streaming/event-stream.ts');
     return openEventStream<AnyServerEvent>(this.t, options);
   }
 
@@ -334,7 +334,7 @@ export class Events {
   ): AsyncGenerator<ServerEvent, void, undefined>;
   stream(options: EventStreamOptions & { allEvents: true }): AsyncGenerator<AnyServerEvent, void, undefined>;
   async *stream(options: EventStreamOptions = {}): AsyncGenerator<AnyServerEvent, void, undefined> {
-    const { openEventStream } = await import('./streaming/sse.ts');
+    const { openEventStream } = await import('./streaming/event-stream.ts');
     const stream = await openEventStream<AnyServerEvent>(this.t, options);
     try {
       yield* stream;

@@ -17,7 +17,8 @@ import {
 } from '../errors.ts';
 import type { HttpRequest } from '../request.ts';
 import { endpointTimeout, type CallScope, type RequestOptions } from '../scope.ts';
-import { expectEventStream, sseMessages } from '../streaming/sse.ts';
+import { expectEventStream } from '../streaming/event-stream.ts';
+import { sseMessages } from '../streaming/sse.ts';
 import type { Transport } from '../transport.ts';
 import { ChatCompletionAccumulator } from './accumulate.ts';
 import type { ChatCompletion, ChatCompletionChunk } from './types.ts';

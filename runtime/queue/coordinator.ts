@@ -3,7 +3,8 @@
  * the run that follows each generation, buffers events that beat their enqueue response, and
  * tells runs when the stream goes down, comes back up, or cannot connect.
  */
-import { Limiter, type Run } from './run-state.ts';
+import { Limiter } from '../internal/limit.ts';
+import type { Run } from './run-state.ts';
 import type { SharedEventListener, SharedEventStream } from './shared-event-stream.ts';
 import type { MediaGenerationCompleted, ServerEvent } from '../types.ts';
 

@@ -9,7 +9,7 @@ import { NotFoundError } from '../errors.ts';
 import { RunCoordinator } from './coordinator.ts';
 import type { Run, Tracked } from './run-state.ts';
 import type { RequestOptions } from '../scope.ts';
-import { openEventStream } from '../streaming/sse.ts';
+import { openEventStream } from '../streaming/event-stream.ts';
 import { SharedEventStream } from './shared-event-stream.ts';
 import { stateOf, type Transport } from '../transport.ts';
 import { startTimer } from '../internal/timer.ts';

@@ -1,28 +1,11 @@
 /**
  * The state of one `queue.run` call (`Run`): the generations it follows, their outcomes, and the
- * wake-up of the waiting call; plus the small concurrency limiter of reconciliation requests.
+ * wake-up of the waiting call.
  */
 import { truncate } from '../errors.ts';
 import type { QueueRunOptions, QueueRunOutcome, QueueRunProgress } from './outcomes.ts';
 import type { RequestOptions } from '../scope.ts';
 import type { MediaGenerationCompleted, QueueListParams } from '../types.ts';
-
-/** A small concurrency limiter for reconciliation requests. */
-export class Limiter {
-  private active = 0;
-  private readonly waiting: Array<() => void> = [];
-  constructor(private readonly max: number) {}
-  async run<T>(f: () => Promise<T>): Promise<T> {
-    if (this.active >= this.max) await new Promise<void>((r) => this.waiting.push(r));
-    this.active++;
-    try {
-      return await f();
-    } finally {
-      this.active--;
-      this.waiting.shift()?.();
-    }
-  }
-}
 
 /** One generation followed by a run. */
 export interface Tracked {

@@ -4,7 +4,7 @@
  */
 import { AbortError, ConnectionError } from '../errors.ts';
 import { backoffDelay, isFatalStatus, sleep } from '../internal/retry.ts';
-import type { EventStream } from '../streaming/sse.ts';
+import type { EventStream } from '../streaming/event-stream.ts';
 import type { ServerEvent } from '../types.ts';
 
 /** What a subscriber of `SharedEventStream` is told. Handlers must not throw. */
