@@ -27,7 +27,7 @@ export function loadAjv(): {
   };
   return {
     Ajv,
-    standalone: (standalone.default ?? standalone),
+    standalone: standalone.default ?? standalone,
     formats: require('ajv-formats/dist/formats') as Record<'fullFormats' | 'fastFormats', Record<string, unknown>>,
   };
 }

@@ -11,6 +11,8 @@ import pLimit from 'p-limit';
 import { Client } from '../../runtime/client.ts';
 import { APIError, ConnectionError, NotFoundError, ResponseTooLargeError, TimeoutError } from '../../runtime/errors.ts';
 import { encodePath } from '../../runtime/internal/http.ts';
+import { readLimited } from '../../runtime/internal/read-limited.ts';
+import { byCodeUnits } from '../order.ts';
 import { SpecError } from '../errors.ts';
 import { checkModel } from '../stages/load.ts';
 import { MAX_MODEL_BYTES } from '../stages/schema-check.ts';
@@ -123,7 +125,7 @@ export async function fetchModels(ids: readonly string[], options: FetchOptions)
     attempts.set(url, (attempts.get(url) ?? 0) + 1);
     return baseFetch(input, init).then(async (res) => {
       if (!res.ok || !res.body) return res;
-      const bytes = await readCapped(res.body, MAX_MODEL_BYTES + 1);
+      const { bytes = new Uint8Array(0) } = await readLimited(res.body, MAX_MODEL_BYTES + 1, true);
       if (bytes.byteLength <= MAX_MODEL_BYTES) bodies.set(url, new TextDecoder().decode(bytes));
       const headers = new Headers(res.headers);
       headers.delete('content-encoding');
@@ -205,31 +207,6 @@ export async function fetchModels(ids: readonly string[], options: FetchOptions)
       true,
     );
   }
-  failures.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  failures.sort((a, b) => byCodeUnits(a.id, b.id));
   return { models, failures };
-}
-
-/** The first `limit` bytes of a body (all of it when shorter); the rest is not read, and the stream is cancelled. */
-async function readCapped(body: ReadableStream<Uint8Array>, limit: number): Promise<Uint8Array<ArrayBuffer>> {
-  const reader = body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  try {
-    while (size < limit) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      const part = value.byteLength > limit - size ? value.subarray(0, limit - size) : value;
-      chunks.push(part);
-      size += part.byteLength;
-    }
-  } finally {
-    void reader.cancel().catch(() => undefined);
-  }
-  const all = new Uint8Array(size);
-  let at = 0;
-  for (const c of chunks) {
-    all.set(c, at);
-    at += c.byteLength;
-  }
-  return all;
 }

@@ -23,6 +23,7 @@ import { isBrowser } from './env.ts';
 import { elapsed, type HookRequest, type Hooks } from '../hooks.ts';
 import { loadCallLog, type Logger, type LogLevel } from '../log.ts';
 import type { CallLog } from './log-lines.ts';
+import { readLimited } from './read-limited.ts';
 import type { HttpRequest, HttpResult } from '../request.ts';
 import { Redactor } from '../redact.ts';
 
@@ -333,39 +334,9 @@ export async function readText(
     void body.cancel().catch(() => undefined);
     throw tooLarge();
   }
-  const reader = body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  let truncated = false;
-  let finished = false;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) {
-        finished = true;
-        break;
-      }
-      if (size + value.byteLength > limit) {
-        if (!truncateInstead) throw tooLarge();
-        chunks.push(value.subarray(0, limit - size));
-        size = limit;
-        truncated = true;
-        break;
-      }
-      chunks.push(value);
-      size += value.byteLength;
-    }
-  } finally {
-    if (!finished) void reader.cancel().catch(() => undefined); // cut, too large, or failed: release the connection
-    reader.releaseLock();
-  }
-  const all = new Uint8Array(size);
-  let at = 0;
-  for (const c of chunks) {
-    all.set(c, at);
-    at += c.byteLength;
-  }
-  return { text: new TextDecoder().decode(all), truncated };
+  const { bytes, truncated } = await readLimited(body, limit, truncateInstead);
+  if (!bytes) throw tooLarge();
+  return { text: new TextDecoder().decode(bytes), truncated };
 }
 
 /**

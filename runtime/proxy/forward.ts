@@ -4,7 +4,8 @@
  * exported from the package.
  */
 import { MAX_ERROR_BODY_BYTES } from '../errors.ts';
-import { passThrough, readLimited, redactedErrorText } from './support.ts';
+import { readLimited } from '../internal/read-limited.ts';
+import { passThrough, redactedErrorText } from './support.ts';
 import type { Redactor } from '../redact.ts';
 
 /** Request headers forwarded to the service (everything else, `Authorization` and `Cookie` included, is dropped). */

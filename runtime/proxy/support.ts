@@ -23,48 +23,6 @@ export function jsonError(
 }
 
 /**
- * Read at most `limit` bytes of a body. `bytes` is undefined when the body is larger (and `cut` is
- * false); with `cut`, the first `limit` bytes and `truncated: true`. Rejects when the stream errors
- * (the caller aborted its upload, the upstream call timed out).
- */
-export async function readLimited(
-  body: ReadableStream<Uint8Array> | null,
-  limit: number,
-  cut = false,
-): Promise<{ bytes: Uint8Array<ArrayBuffer> | undefined; truncated: boolean }> {
-  if (!body) return { bytes: new Uint8Array(0), truncated: false };
-  const reader = body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  let truncated = false;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      if (size + value.byteLength > limit) {
-        void reader.cancel().catch(() => undefined);
-        if (!cut) return { bytes: undefined, truncated: true };
-        chunks.push(value.subarray(0, limit - size));
-        size = limit;
-        truncated = true;
-        break;
-      }
-      size += value.byteLength;
-      chunks.push(value);
-    }
-  } finally {
-    reader.releaseLock();
-  }
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.byteLength;
-  }
-  return { bytes: out, truncated };
-}
-
-/**
  * The text of an error body read up to a cut, redacted before anything is cut: the redactor runs
  * on the whole text read, and when the body went on past the cut, a secret's start left at the
  * end (read only in part, so not recognisable as a whole) is replaced too (`Redactor.cutText`).
