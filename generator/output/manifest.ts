@@ -111,5 +111,5 @@ export async function readManifest(outRoot: string, file = MANIFEST): Promise<Ma
 /** The manifest's text for these files (sorted: deterministic). */
 export function renderManifest(entries: Map<string, ManifestEntry>, command = 'npm run generate'): string {
   const files = Object.fromEntries([...entries].sort(([a], [b]) => byCodeUnits(a, b)));
-  return `${JSON.stringify({ '//': `GENERATED FILE: do not edit by hand. Written by \`${command}\` (generator/manifest.ts): the inputs and content hash of each generated file.`, files }, null, 2)}\n`;
+  return `${JSON.stringify({ '//': `GENERATED FILE: do not edit by hand. Written by \`${command}\` (generator/output/manifest.ts): the inputs and content hash of each generated file.`, files }, null, 2)}\n`;
 }
