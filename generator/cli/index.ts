@@ -173,6 +173,7 @@ export async function main(
       remove: command === 'remove' ? ids : [],
       all: command === 'refresh',
       stream: io.stderr,
+      progressLabel: command,
       generate: gen,
       ...fetchOptions,
     });

@@ -31,7 +31,7 @@ export const USER_SPECS = 'specs';
 /** Options of `updateSnapshot`. Times in milliseconds. */
 export interface UpdateOptions extends Pick<
   FetchOptions,
-  'concurrency' | 'timeoutMs' | 'maxRetries' | 'progress' | 'stream' | 'fetch'
+  'concurrency' | 'timeoutMs' | 'maxRetries' | 'progress' | 'progressLabel' | 'stream' | 'fetch'
 > {
   /** The output directory (absolute); the snapshot is its `specs/`. */
   out: string;
@@ -163,6 +163,7 @@ export async function updateSnapshot(options: UpdateOptions): Promise<UpdateResu
       ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
       ...(options.maxRetries !== undefined ? { maxRetries: options.maxRetries } : {}),
       ...(options.progress !== undefined ? { progress: options.progress } : {}),
+      ...(options.progressLabel !== undefined ? { progressLabel: options.progressLabel } : {}),
       ...(options.fetch ? { fetch: options.fetch } : {}),
     }).catch((err: unknown) => {
       if (err instanceof RefreshError && err.authFailure)

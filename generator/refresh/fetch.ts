@@ -39,6 +39,8 @@ export interface FetchOptions {
   retryBaseDelayMs?: number;
   /** Progress display (default `auto`), written to `stream` (default `process.stderr`). */
   progress?: ProgressMode;
+  /** What progress lines start with (default `refresh`): the command that fetches. */
+  progressLabel?: string;
   stream?: NodeJS.WritableStream & { isTTY?: boolean };
   /** How a model's snapshot file is named in messages (default `specs/models/<id>.json`). */
   fileLabel?: (id: string) => string;
@@ -111,7 +113,12 @@ export async function fetchModels(ids: readonly string[], options: FetchOptions)
   const redact = redactor(options.apiKey);
   const stream = options.stream ?? process.stderr;
   const mode = options.progress ?? 'auto';
-  const progress = new Progress(mode === 'auto' ? (stream.isTTY ? 'bar' : 'lines') : mode, ids.length, stream);
+  const progress = new Progress(
+    mode === 'auto' ? (stream.isTTY ? 'bar' : 'lines') : mode,
+    ids.length,
+    stream,
+    options.progressLabel,
+  );
 
   // Counts the attempts of each URL (to say in a failure how often the runtime tried) and keeps the
   // text of each successful answer. The body is read here, decompressed, at most MAX_MODEL_BYTES + 1

@@ -13,12 +13,14 @@ export class Progress {
     private readonly mode: Exclude<ProgressMode, 'auto'>,
     private readonly total: number,
     private readonly stream: NodeJS.WritableStream,
+    /** What each line and the bar start with: the command that fetches (`refresh`, `add`). */
+    private readonly label = 'refresh',
   ) {
     if (mode === 'bar') {
       this.bar = new cliProgress.SingleBar(
         {
           stream,
-          format: 'refresh [{bar}] {value}/{total} models | {failed} failed | {duration_formatted}',
+          format: `${label} [{bar}] {value}/{total} models | {failed} failed | {duration_formatted}`,
           hideCursor: true,
           clearOnComplete: false,
         },
@@ -33,7 +35,7 @@ export class Progress {
     if (this.bar) this.bar.update(this.done, { failed: this.failed });
     else if (this.mode === 'lines')
       this.stream.write(
-        `refresh: [${this.done}/${this.total}] ${reason === undefined ? `ok      ${id}` : `FAILED  ${id}: ${reason}`}\n`,
+        `${this.label}: [${this.done}/${this.total}] ${reason === undefined ? `ok      ${id}` : `FAILED  ${id}: ${reason}`}\n`,
       );
   }
   stop(): void {

@@ -110,6 +110,9 @@ describe('oxen-inference-codegen in a user project', () => {
     const r = await codegen(project, ['add', 'acme-flux-9', 'flux-2-pro'], withServer());
     expect(r.stderr + r.stdout).not.toContain(KEY);
     expect(r.code, r.stderr).toBe(0);
+    // not a terminal: one plain progress line per model, named for the command
+    expect(r.stderr).toMatch(/^add: \[1\/2\] ok {6}\S+$/m);
+    expect(r.stderr).not.toContain('refresh: [');
     expect(JSON.parse(readFileSync(path.join(out, 'specs', 'models.json'), 'utf8'))).toEqual([
       'acme-flux-9',
       'flux-2-pro',
