@@ -8,7 +8,7 @@
 import type { ClassifiedModel } from './classify.ts';
 import { endpointFunctionNames, endpointLabels } from './emit-model.ts';
 import { markdownCell, markdownCode, markdownText } from '../escape.ts';
-import type { ModelNames } from './name.ts';
+import { modelAnchor, type ModelNames } from './name.ts';
 
 /** One parameter row. */
 export interface ParameterRow {
@@ -116,7 +116,7 @@ export function modelReference(m: ClassifiedModel & { names: ModelNames }, packa
         : 'Its schema is null: its parameters are unknown.';
   return {
     id: markdownCode(m.id),
-    anchor: m.id.toLowerCase().replace(/[^a-z0-9._-]/g, ''),
+    anchor: modelAnchor(m.id),
     title: markdownCell(m.displayName ?? m.id),
     description: markdownText(m.description ?? ''),
     importPath: `${packageName}/models/${m.id}`,

@@ -23,7 +23,7 @@
 import type { ClassifiedModel } from './classify.ts';
 import type { ModelNames } from './name.ts';
 import { SpecError, pointerToken } from '../errors.ts';
-import { commentText, docText, propertyKey, stringLiteral } from '../escape.ts';
+import { commentText, docCode, docText, propertyKey, stringLiteral } from '../escape.ts';
 import { resolveLocalRef } from './schema-check.ts';
 
 /** The parameter type of one model. */
@@ -65,7 +65,7 @@ export function propertyDoc(model: string, field: string, path: string, prop: Re
     lines.push(docText(prop['description'].trim()), '');
   for (const k of DOC_KEYWORDS)
     if (prop[k] !== undefined) lines.push(`@${k} ${docText(JSON.stringify(prop[k]) ?? '')}`);
-  lines.push(`@see model \`${model}\`, schema field \`${field}${docText(path)}\``);
+  lines.push(`@see model \`${model}\`, schema field ${docCode(`${field}${path}`)}`);
   return lines.join('\n');
 }
 
