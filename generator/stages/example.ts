@@ -55,7 +55,7 @@ function deref(root: Record<string, unknown>, node: unknown): Record<string, unk
 
 /** A placeholder of the parameter's type. */
 function placeholder(name: string, s: Record<string, unknown>, root: Record<string, unknown>, depth = 0): string {
-  const t = Array.isArray(s['type']) ? s['type'][0] : s['type'];
+  const t: unknown = Array.isArray(s['type']) ? (s['type'] as unknown[])[0] : s['type'];
   switch (t) {
     case 'integer':
     case 'number': {
