@@ -8,6 +8,7 @@
 import type { ClassifiedModel } from './classify.ts';
 import { endpointFunctionNames, endpointLabels } from './emit-model.ts';
 import { markdownCell, markdownCode, markdownText } from '../escape.ts';
+import type { Templates } from './templates.ts';
 import { modelAnchor, type ModelNames } from './name.ts';
 
 /** One parameter row. */
@@ -129,4 +130,14 @@ export function modelReference(m: ClassifiedModel & { names: ModelNames }, packa
         : schemaNote,
     parameters,
   };
+}
+
+/** Body of `generated/MODELS.md`. */
+export function modelsMarkdown(
+  t: Templates,
+  models: Array<ClassifiedModel & { names: ModelNames }>,
+  label: string,
+  packageName: string,
+): string {
+  return t.modelsMd({ count: models.length, label, models: models.map((m) => modelReference(m, packageName)) });
 }
