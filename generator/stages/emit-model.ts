@@ -8,14 +8,12 @@
  * `runtime/queue-run.ts`), so that a bundle of one model's call carries only what that call needs.
  * The queue functions validate with the model's own compiled validator (`generated/validators/<id>.ts`).
  */
-import type { FunctionDeclarationStructure, StatementStructures } from 'ts-morph';
 import type { ClassifiedModel, Endpoint } from './classify.ts';
-import { commentText, stringLiteral } from '../escape.ts';
 import { modelFunctionDoc, type EndpointKey } from './endpoint-docs.ts';
 import { exampleBlock, exampleParams } from './example.ts';
 import { modelAnchor, type ModelNames } from './name.ts';
 import type { ModelType } from './types.ts';
-import { packageTarget, type Target } from '../output/target.ts';
+import type { Target } from '../output/target.ts';
 
 /** A model ready to emit. */
 export type EmitModel = ClassifiedModel & { names: ModelNames; type: ModelType };
@@ -74,7 +72,7 @@ const CLIENT_DOC =
   'A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.';
 
 /** The endpoint functions of one endpoint group for a model. */
-function endpointFunctions(e: Endpoint, m: EmitModel, validated: boolean): EndpointFn[] {
+export function endpointFunctions(e: Endpoint, m: EmitModel, validated: boolean): EndpointFn[] {
   const P = m.names.params;
   const pascal = m.names.pascal;
   const media = ['APIPromise', 'ResponseFormat', 'MediaParams', 'Transport', 'RequestOptions'];
@@ -214,7 +212,7 @@ function endpointFunctions(e: Endpoint, m: EmitModel, validated: boolean): Endpo
 }
 
 /** The doc text of one endpoint function (unescaped; the caller passes it through `commentText`). */
-function functionDoc(m: EmitModel, f: EndpointFn, target: Target): string {
+export function functionDoc(m: EmitModel, f: EndpointFn, target: Target): string {
   const name = `${m.names.camel}${f.suffix}`;
   const args = exampleParams(m);
   const see = [
@@ -242,109 +240,3 @@ const ENDPOINT_METHOD: Partial<Record<EndpointKey, string>> = {
   'queue.run': 'queue.run',
   'chat.completions.create': 'chat.completions.create',
 };
-
-/**
- * Placeholders for the two pieces of a model module made of model data: ts-morph's writer tracks
- * strings and comments naively (`"C:\\"` followed by `"image/*"` makes it close a comment it
- * thinks is open), so that text never goes through it; the caller puts it in after printing.
- */
-export const TYPE_CODE = '__sdkTypeCode__';
-export const SCHEMA_LITERAL = '__sdkSchemaLiteral__';
-
-/** The statements of `generated/models/<id>.ts` (ts-morph structures), printed by the caller, with `TYPE_CODE` and `SCHEMA_LITERAL` to replace. */
-export function modelStatements(
-  m: EmitModel,
-  hasValidator: boolean,
-  StructureKind: typeof import('ts-morph').StructureKind,
-  VariableDeclarationKind: typeof import('ts-morph').VariableDeclarationKind,
-  target: Target = packageTarget,
-): Array<string | StatementStructures> {
-  const fns = m.endpoints.flatMap((e) => endpointFunctions(e, m, hasValidator));
-  const types = new Set<string>([...m.type.runtimeImports, ...fns.flatMap((f) => f.types)]);
-  const statements: Array<string | StatementStructures> = [];
-  if (types.size > 0)
-    statements.push({
-      kind: StructureKind.ImportDeclaration,
-      isTypeOnly: true,
-      moduleSpecifier: target.runtime.types,
-      namedImports: [...types].sort(),
-    });
-  for (const module of ['endpoints', 'queueRun'] as const) {
-    const names = [...new Set(fns.filter((f) => f.calls.module === module).map((f) => f.calls.name))].sort();
-    if (names.length > 0)
-      statements.push({
-        kind: StructureKind.ImportDeclaration,
-        moduleSpecifier: target.runtime[module],
-        namedImports: names,
-      });
-  }
-  if (fns.some((f) => f.validates))
-    statements.push({
-      kind: StructureKind.ImportDeclaration,
-      moduleSpecifier: `../validators/${m.id}${target.ext}`,
-      namedImports: ['validate'],
-    });
-  statements.push(TYPE_CODE);
-  statements.push({
-    kind: StructureKind.VariableStatement,
-    isExported: true,
-    declarationKind: VariableDeclarationKind.Const,
-    docs: [
-      {
-        description: commentText(
-          `The request schema of \`${m.id}\` exactly as in \`${m.file}\`${m.schemaField ? ` (field \`${m.schemaField}\`)` : ' (null)'}, as data.${hasValidator ? ` The queue functions validate with its compiled validator (\`${target.prefix}validators/${m.id}.ts\`), not with this object.` : ''}`,
-        ),
-      },
-    ],
-    declarations: [
-      {
-        name: m.names.schema,
-        type: m.schema === null ? 'null' : 'Readonly<Record<string, unknown>>',
-        initializer: m.schema === null ? 'null' : SCHEMA_LITERAL,
-      },
-    ],
-  });
-  statements.push({
-    kind: StructureKind.VariableStatement,
-    isExported: true,
-    declarationKind: VariableDeclarationKind.Const,
-    docs: [{ description: commentText(`The model id of \`${m.names.params}\`.`) }],
-    declarations: [{ name: `${m.names.camel}Id`, initializer: `${stringLiteral(m.id)} as const` }],
-  });
-  for (const f of fns) {
-    if (!f.paramsType) continue;
-    statements.push({
-      kind: StructureKind.TypeAlias,
-      isExported: true,
-      name: f.paramsType.name,
-      typeParameters: f.paramsType.typeParams,
-      type: f.paramsType.type,
-      docs: [{ description: commentText(f.paramsType.doc) }],
-    });
-  }
-  for (const f of fns) {
-    const args = [
-      'client',
-      `{ ...params, model: ${stringLiteral(m.id)} }`,
-      'options',
-      ...(f.validates ? ['validate'] : []),
-    ];
-    const call = `${f.calls.name}(${args.join(', ')})`;
-    const fn: FunctionDeclarationStructure = {
-      kind: StructureKind.Function,
-      isExported: true,
-      name: `${m.names.camel}${f.suffix}`,
-      docs: [{ description: commentText(functionDoc(m, f, target)) }],
-      typeParameters: f.typeParams,
-      parameters: [
-        { name: 'client', type: 'Transport' },
-        { name: 'params', type: f.params },
-        { name: 'options', type: f.options, hasQuestionToken: true },
-      ],
-      returnType: f.returns,
-      statements: `return ${call}${f.typeParams.length > 0 ? ` as ${f.returns}` : ''};`,
-    };
-    statements.push(fn);
-  }
-  return statements;
-}

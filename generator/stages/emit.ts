@@ -1,8 +1,8 @@
 /**
  * Stage 6, emit: the text of each output file, without its generated-file header (the write stage
  * formats the body and adds the header). The stage's parts:
- * - `generated/models/<id>.ts`: `emit-model.ts` (its statements), printed here by ts-morph, with
- *   the parameter type (`types.ts`) and the schema literal (`escape.ts`) put in after printing;
+ * - `generated/models/<id>.ts`: `emit-model.ts` (its endpoint functions), as syntax nodes printed by
+ *   the TypeScript compiler's printer (`print-model.ts`), with the parameter type of `types.ts`;
  * - `generated/validators/<id>.ts`: `validators.ts` (ajv standalone code);
  * - `generated/index.ts`: `index-module.ts`; a user's `<out>/index.ts`: `user-index.ts`;
  * - `generated/openapi.ts`: `openapi.ts` (openapi-typescript in a worker thread);
@@ -11,8 +11,8 @@
  * ts-morph and openapi-typescript are loaded only when a file that needs them is emitted.
  */
 import type { StatementStructures } from 'ts-morph';
-import { modelStatements, SCHEMA_LITERAL, TYPE_CODE, type EmitModel } from './emit-model.ts';
-import { jsonLiteral } from '../escape.ts';
+import type { EmitModel } from './emit-model.ts';
+import { printModelModule } from './print-model.ts';
 import { packageTarget, type Target } from '../output/target.ts';
 
 export type { EmitModel } from './emit-model.ts';
@@ -28,7 +28,7 @@ export function loadTsMorph(): Promise<TsMorph> {
   return tsMorph;
 }
 
-/** Print statements with ts-morph's printer (no parsing, no project). */
+/** Print statements with ts-morph's printer (no parsing, no project): the index modules, whose strings are escape.ts's and their own. */
 export function print(m: TsMorph, statements: Array<string | StatementStructures>): string {
   return m.printStructure(
     { kind: m.StructureKind.SourceFile, statements },
@@ -43,11 +43,5 @@ export async function modelModule(
   target: Target = packageTarget,
 ): Promise<string> {
   const tm = await loadTsMorph();
-  const printed = print(tm, modelStatements(m, hasValidator, tm.StructureKind, tm.VariableDeclarationKind, target));
-  const parts = printed.split(TYPE_CODE);
-  if (parts.length !== 2) throw new Error(`emit: the type placeholder of ${m.id} was not printed once`);
-  const rest = parts[1]!.split(SCHEMA_LITERAL);
-  if (rest.length !== (m.schema === null ? 1 : 2))
-    throw new Error(`emit: the schema placeholder of ${m.id} was not printed once`);
-  return `${parts[0]}\n${m.type.code}${rest.join(m.schema === null ? '' : jsonLiteral(m.schema))}`;
+  return printModelModule(tm.ts, m, hasValidator, target);
 }
