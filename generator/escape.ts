@@ -7,6 +7,7 @@
  *   `__proto__`), else a quoted string literal;
  * - `commentText`: text inside a `/** ... *\/` comment: it can never close the comment (`*\/`
  *   broken up), and CR, LS and PS become line feeds;
+ * - `docText`, `docCode`: model text in a doc comment, with no `@` that could start a tag;
  * - `jsonLiteral`: a JSON value as a TypeScript expression in which every key is kept as data
  *   (`"__proto__"` is emitted as a computed key, so it is an own property, not the prototype).
  * Identifiers never come from model data: only from `generator/name.ts`.
@@ -76,12 +77,43 @@ export function commentText(text: string): string {
 }
 
 /**
- * Model text (a description, a display name) inside doc comments: an `@` that starts a word or an
- * inline tag (`@Image1`, `{@link x}`) is escaped as `\@`, so that TypeScript and TypeDoc read it
- * as text, not as a tag of the comment. Used before `commentText`.
+ * An `@` that TypeScript's or TypeDoc's comment parser could take for the start of a tag: one that
+ * does not follow a letter, a digit or a backslash, with the word it starts (`@` included, so that
+ * no `@` directly follows the span made of it).
+ */
+const TAG_AT = /(?<![\p{L}\p{N}\\])@[\p{L}\p{N}_$@-]*/gu;
+
+/**
+ * Model text (a description, a display name, a default) inside doc comments, with every `@` that
+ * could start a tag (`@Image1`, `{@link x}`) made plain text:
+ * - text without a backtick: the word is wrapped in a code span, `` `@Image1` ``. TypeScript reads a
+ *   tag only at an `@` after white space (or a line start), TypeDoc also at a token start, and
+ *   neither inside a code span; every `@` here follows the span's backtick, and a span opened by
+ *   this function pairs only with its own closing backtick (the text has no other). Editors'
+ *   hovers render the span as the original word, in code font, and copying it gives `@Image1`
+ *   exactly: no invisible joiner (which editors flag and which copying would carry into a
+ *   prompt) and no look-alike at sign (U+FF20, a different character);
+ * - text with a backtick (no description of the snapshot has one with such an `@`): its own
+ *   backticks would pair with the added ones in ways the two parsers read differently, so the
+ *   `@` gets TSDoc's escape, `\@`, which both parsers read as text (a hover may show the backslash).
+ * Used before `commentText`; not for text inside a code span (`docCode`).
  */
 export function docText(text: string): string {
-  return text.replace(/(^|[\s{("'`[])@/g, '$1\\@');
+  if (text.includes('`')) return text.replace(/(?<![\p{L}\p{N}\\])@/gu, '\\@');
+  return text.replace(TAG_AT, (word) => `\`${word}\``);
+}
+
+/**
+ * Model text as a code span inside a doc comment (a schema path in `@see`): one line (line breaks
+ * become spaces), a fence longer than any backtick run of the text, and `\@` for an `@` that could
+ * start a tag (TypeScript does not read code spans in a comment's description). Used before
+ * `commentText`.
+ */
+export function docCode(text: string): string {
+  const clean = text.replace(/\r\n?|\n|\u2028|\u2029/g, ' ').replace(/(?<![\p{L}\p{N}\\])@/gu, '\\@');
+  const runs = clean.match(/`+/g) ?? [];
+  const fence = '`'.repeat(Math.max(0, ...runs.map((r) => r.length)) + 1);
+  return clean.includes('`') ? `${fence} ${clean} ${fence}` : `${fence}${clean}${fence}`;
 }
 
 /** Markdown text on one line: line breaks become spaces, `<` cannot open HTML (MODELS.md). */

@@ -11,16 +11,11 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { REPO_ROOT, specsLabel } from './paths.ts';
 import { classify, type ClassifyNote } from './stages/classify.ts';
-import {
-  header,
-  indexModule,
-  loadTemplates,
-  modelDoc,
-  modelModule,
-  modelsMarkdown,
-  openapiModule,
-  type OutputFiles,
-} from './stages/emit.ts';
+import { modelModule, type OutputFiles } from './stages/emit.ts';
+import { indexModule } from './stages/index-module.ts';
+import { openapiModule } from './stages/openapi.ts';
+import { modelsMarkdown } from './stages/reference.ts';
+import { header, loadTemplates, modelDoc } from './stages/templates.ts';
 import { load } from './stages/load.ts';
 import { fingerprint, hash, readManifest, renderManifest, type ManifestEntry } from './output/manifest.ts';
 import { nameModels } from './stages/name.ts';
@@ -130,7 +125,7 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
       inputs: hash('model', key),
       sources: [m.file, openapiFile],
       formatted: true,
-      build: async () => modelModule({ ...m, type: await modelType(m, modelDoc(t, m)) }, validated.has(m.id), target),
+      build: async () => modelModule({ ...m, type: modelType(m, modelDoc(t, m)) }, validated.has(m.id), target),
     });
     if (validated.has(m.id))
       modelJobs.push({

@@ -11,10 +11,6 @@ const require = createRequire(import.meta.url);
 /** ts-morph (with TypeScript), for the modules emitted from structures. */
 export const loadTsMorph = (): typeof import('ts-morph') => require('ts-morph') as typeof import('ts-morph');
 
-/** json-schema-to-typescript's `compile`. */
-export const loadJsonSchemaToTypescript = (): typeof import('json-schema-to-typescript') =>
-  require('json-schema-to-typescript') as typeof import('json-schema-to-typescript');
-
 /** ajv, its standalone code generation and ajv-formats' format table. */
 export function loadAjv(): {
   Ajv: typeof import('ajv').Ajv;

@@ -96,12 +96,15 @@ const generation: ResponseCheck = (body) =>
     ? undefined
     : 'expected a generation (an object with a "generation_id" string)';
 
+/* endpoint-doc: images.generate */
 /**
- * `POST /api/ai/images/generate`.
- * @returns `ImageResult` (items `{ url }`, or `{ b64_json }` with `response_format: 'b64_json'`).
+ * Generate images, blocking until done (typically 5 to 30 seconds): `POST /api/ai/images/generate`. `timeoutMs`
+ * (milliseconds) defaults to 300_000 (5 minutes, `DEFAULT_TIMEOUTS_MS.images`) unless the client or the call sets one.
+ * Never resent unless the service surely did not process it (429, connection refused).
+ * @returns `ImageResult` whose items are `{ url }`, or `{ b64_json }` with `response_format: 'b64_json'`.
  * @throws BadRequestError (`Prompt cannot be empty`), NotFoundError (`Model not found: <name>`),
- * InsufficientCreditsError, OutcomeUnknownError (5xx, reset or timeout while in flight, unusable
- * answer: never resent), TimeoutError, AbortError.
+ * InsufficientCreditsError, OutcomeUnknownError (5xx, reset or timeout while in flight, unusable answer: never resent),
+ * TimeoutError, AbortError.
  */
 export function generateImages(
   t: Transport,
@@ -116,12 +119,18 @@ export function generateImages(
   );
 }
 
+/* endpoint-doc: images.edit */
 /**
- * `POST /api/ai/images/edit`: `input_image` is required exactly when the model's schema says so
- * (edit-only models), as the description says.
- * @returns `ImageResult` typed by `response_format`.
- * @throws BadRequestError (an input URL the service could not fetch: 403 Forbidden), NotFoundError,
- * InsufficientCreditsError, OutcomeUnknownError, TimeoutError, AbortError.
+ * Edit images, blocking until done (typically 5 to 30 seconds): `POST /api/ai/images/edit`. The model's own parameters
+ * as its schema states them: `input_image` (a URL or an array of URLs) is required exactly when the schema requires it
+ * (edit-only models), optional for models that can also generate. `timeoutMs` (milliseconds) defaults to 300_000 (5
+ * minutes, `DEFAULT_TIMEOUTS_MS.images`) unless the client or the call sets one. Never resent unless the service surely
+ * did not process it (429, connection refused).
+ * @returns `ImageResult` typed by `response_format`: items `{ url }`, or `{ b64_json }` with
+ * `response_format: 'b64_json'`.
+ * @throws BadRequestError (an input URL the service could not fetch: 403 Forbidden), NotFoundError
+ * (`Model not found: <name>`), InsufficientCreditsError, OutcomeUnknownError (5xx, reset or timeout while in flight,
+ * unusable answer: never resent), TimeoutError, AbortError.
  */
 export function editImages(
   t: Transport,
@@ -136,13 +145,17 @@ export function editImages(
   );
 }
 
+/* endpoint-doc: videos.generate */
 /**
- * `POST /api/ai/videos/generate` (synchronous: 1 to 15 minutes; prefer the queue): exactly one of
- * `prompt` and `multi_prompt`. Default timeout 20 minutes (`DEFAULT_TIMEOUTS_MS.videos`) unless the
- * client or the call sets `timeoutMs`.
- * @returns `VideoResult` typed by `response_format`.
- * @throws UnprocessableEntityError (both or neither of `prompt` / `multi_prompt`), NotFoundError,
- * InsufficientCreditsError, OutcomeUnknownError (the video may still be billed), TimeoutError, AbortError.
+ * Generate videos, blocking until the video is ready (1 to 15 minutes; prefer the queue for anything long):
+ * `POST /api/ai/videos/generate`. Exactly one of `prompt` and `multi_prompt` (`[{ prompt, duration }]`, one item per
+ * shot, `duration` in seconds) for a model that takes a prompt (`VideoParams`). `timeoutMs` (milliseconds) defaults to
+ * 1_200_000 (20 minutes, `DEFAULT_TIMEOUTS_MS.videos`) unless the client or the call sets one. Never resent unless the
+ * service surely did not process it (429, connection refused).
+ * @returns `VideoResult` typed by `response_format`: items `{ url }`, or `{ b64_json }`.
+ * @throws UnprocessableEntityError (`Getting model response error: 422 - Value error, ...` for both or neither of
+ * `prompt` / `multi_prompt`), NotFoundError, InsufficientCreditsError, OutcomeUnknownError (5xx, reset or timeout while
+ * in flight, unusable answer: never resent; the video may still be billed), TimeoutError, AbortError.
  */
 export function generateVideos(
   t: Transport,
@@ -157,13 +170,16 @@ export function generateVideos(
   );
 }
 
+/* endpoint-doc: chat.completions.create */
 /**
- * `POST /api/ai/chat/completions`, not streaming (stream with `openChatStream` or
- * `client.chat.completions.create({ stream: true })`).
+ * Create a chat completion, not streaming (stream with `client.chat.completions.create({ stream: true })`):
+ * `POST /api/ai/chat/completions`. To stream, use `openChatStream`. `timeoutMs` (milliseconds) defaults to 600_000 (10
+ * minutes, `DEFAULT_TIMEOUTS_MS.chat`) unless the client or the call sets one. Never resent unless the service surely
+ * did not process it (429, connection refused).
  * @returns the `ChatCompletion` (`choices[].message`, `usage`; `created` in Unix seconds).
- * @throws SDKError when `body.stream` is true (nothing sent); BadRequestError (`You must specify a
- * model to call`, `Messages array cannot be empty`), NotFoundError, InsufficientCreditsError,
- * OutcomeUnknownError (never resent), TimeoutError, AbortError.
+ * @throws BadRequestError (`You must specify a model to call`, `Messages array cannot be empty`), NotFoundError
+ * (`Model not found: <name>`), InsufficientCreditsError, OutcomeUnknownError (5xx, reset or timeout while in flight,
+ * unusable answer: never resent), TimeoutError, AbortError. SDKError when `body.stream` is true (nothing sent).
  */
 export function createChatCompletion(
   t: Transport,
@@ -200,14 +216,18 @@ export function validateQueueBody(
   else checkQueueFields(body);
 }
 
+/* endpoint-doc: queue.enqueue */
 /**
- * `POST /api/ai/queue`: enqueue 1 to 4 generations of an image or video model, validated first
- * (see `validateQueueBody`). Never resent unless the service surely did not process it (429,
- * connection refused).
- * @returns `{ generations: [{ generation_id, status: 'processing' }] }` (at least one, each with a generation_id).
- * @throws ValidationError (nothing sent), NotFoundError (`Model not found: <name>`),
- * BadRequestError, InsufficientCreditsError, OutcomeUnknownError (5xx, reset or timeout while in
- * flight, unusable answer: check `queue.list()`), TimeoutError, AbortError.
+ * Enqueue 1 to 4 generations (`num_generations`) of an image or video model: `POST /api/ai/queue`. A video model that
+ * takes a prompt needs exactly one of `prompt` and `multi_prompt` (`VideoParams`). The body is validated first against
+ * the model's compiled validator, unless `validate: false` (see `EnqueueOptions.validate`). `validate` is the model's
+ * compiled validator; without one only the queue's own fields are checked (`validateQueueBody`). `timeoutMs`
+ * (milliseconds) defaults to the client's, else 600_000 (10 minutes). Never resent unless the service surely did not
+ * process it (429, connection refused).
+ * @returns `{ generations: [{ generation_id, status: 'processing' }] }` (at least one, each with a `generation_id`).
+ * @throws ValidationError (nothing sent), NotFoundError (`Model not found: <name>`), BadRequestError,
+ * InsufficientCreditsError, OutcomeUnknownError (5xx, reset or timeout while in flight, unusable answer: never resent;
+ * check `queue.list()`), TimeoutError, AbortError.
  */
 export function enqueueGenerations(
   t: Transport,
@@ -229,8 +249,10 @@ export function enqueueRequest(body: Record<string, unknown>): HttpRequest {
   return { method: 'POST', path: '/api/ai/queue', body, expect: enqueueResponse };
 }
 
+/* endpoint-doc: queue.list */
 /**
- * `GET /api/ai/queue`: in-progress generations of `namespace` (default the user), optionally of one `model`.
+ * List the generations in progress of `namespace` (default the user), optionally of one `model`: `GET /api/ai/queue`.
+ * `timeoutMs` (milliseconds) defaults to the client's, else 600_000 (10 minutes).
  * @returns `{ count, generations }`.
  * @throws AuthenticationError, PermissionDeniedError, TimeoutError, AbortError, ConnectionError.
  */
@@ -244,11 +266,13 @@ export function listGenerations(
   );
 }
 
+/* endpoint-doc: queue.get */
 /**
- * `GET /api/ai/queue/{generation_id}`.
- * @returns the `Generation` while it is processing.
- * @throws NotFoundError when the generation is terminal (succeeded, failed, cancelled, expired) or unknown;
- * SDKError, before sending, when `generationId` is empty, `.` or `..` (or decodes to one).
+ * Get one generation while it is processing: `GET /api/ai/queue/{generation_id}`. `timeoutMs` (milliseconds) defaults
+ * to the client's, else 600_000 (10 minutes).
+ * @returns the `Generation`.
+ * @throws NotFoundError when the generation is terminal (succeeded, failed, cancelled, expired) or unknown; SDKError,
+ * before sending, when `generationId` is empty, `.` or `..` (or decodes to one).
  */
 export function getGeneration(t: Transport, generationId: string, options?: RequestOptions): APIPromise<Generation> {
   return guarded(() =>
@@ -261,14 +285,14 @@ export function getGeneration(t: Transport, generationId: string, options?: Requ
   );
 }
 
+/* endpoint-doc: queue.cancel */
 /**
- * `DELETE /api/ai/queue/{generation_id}`: cancel a processing generation (no completion event
- * follows). A `queue.run` or `queue.follow` through the same transport (or one sharing its
- * `state`) following it resolves it `cancelled`.
+ * Cancel a processing generation (no completion event follows): `DELETE /api/ai/queue/{generation_id}`. A `queue.run`
+ * or `queue.follow` following it through the same client (or a transport sharing its `state`) resolves it `cancelled`.
+ * `timeoutMs` (milliseconds) defaults to the client's, else 600_000 (10 minutes).
  * @returns `{ status: 'success', generation_id }`.
- * @throws NotFoundError when the generation is terminal or unknown; SDKError, before sending, when
- * `generationId` is empty, `.` or `..` (or decodes to one), or when `t` has no `state` (see
- * `Transport.state`).
+ * @throws NotFoundError when the generation is terminal or unknown; SDKError, before sending, when `generationId` is
+ * empty, `.` or `..` (or decodes to one). SDKError, before sending, when `t` has no `state` (see `Transport.state`).
  */
 export function cancelGeneration(
   t: Transport,
@@ -296,11 +320,14 @@ export function cancelGeneration(
   });
 }
 
+/* endpoint-doc: models.retrieve */
 /**
- * `GET /api/ai/models/{id}`.
- * @returns the model object with its schema normalised to `request_schema` (from `request_schema` or `json_request_schema`).
- * @throws NotFoundError (`Model not found: <id>`), InvalidResponseError (empty, `null` or not an
- * object); SDKError, before sending, when `id` is empty, `.` or `..` (or decodes to one).
+ * Get a model's details, its request schema included: `GET /api/ai/models/{id}`. `timeoutMs` (milliseconds) defaults to
+ * the client's, else 600_000 (10 minutes).
+ * @returns the model object with its schema normalised to `request_schema` (from `request_schema` or
+ * `json_request_schema`).
+ * @throws NotFoundError (`Model not found: <id>`), InvalidResponseError (an empty, `null` or non-object body);
+ * SDKError, before sending, when `id` is empty, `.` or `..` (or decodes to one).
  */
 export function retrieveModel(t: Transport, id: string, options?: RequestOptions): APIPromise<Model> {
   return guarded(() =>
@@ -324,13 +351,17 @@ export function normaliseModel(raw: Record<string, unknown>): Model {
   };
 }
 
+/* endpoint-doc: fineTunes.create */
 /**
- * `POST /api/repos/{namespace}/{repo_name}/fine_tunes`: create a fine-tune from a dataset file of
- * the repository; `body` typed by `script_type`. Never resent unless surely not processed.
+ * Create a fine-tune from a dataset file of the repository: `POST /api/repos/{namespace}/{repo_name}/fine_tunes`.
+ * `body` is typed by `script_type` (see `FineTuneCreateParams`): e.g. `{ resource: 'main/train.jsonl', base_model,
+ * script_type: 'text_generation', training_params: { question_column, answer_column } }`. `timeoutMs` (milliseconds)
+ * defaults to the client's, else 600_000 (10 minutes). Never resent unless the service surely did not process it (429,
+ * connection refused).
  * @returns the fine-tune object (its shape is not shown by the description).
- * @throws NotFoundError (repository unknown), BadRequestError, AuthenticationError,
- * PermissionDeniedError, InsufficientCreditsError, OutcomeUnknownError, TimeoutError, AbortError;
- * SDKError, before sending, when `namespace` or `repo_name` is empty, `.` or `..` (or decodes to one).
+ * @throws NotFoundError (repository unknown), BadRequestError, AuthenticationError, PermissionDeniedError,
+ * InsufficientCreditsError, OutcomeUnknownError, TimeoutError, AbortError; SDKError, before sending, when `namespace`
+ * or `repo_name` is empty, `.` or `..` (or decodes to one).
  */
 export function createFineTune(
   t: Transport,
@@ -344,12 +375,15 @@ export function createFineTune(
   });
 }
 
+/* endpoint-doc: fineTunes.tokenize */
 /**
- * `POST /api/repos/{namespace}/{repo_name}/fine_tunes/{id}/tokenize`: only for a fine-tune in the
- * `created` state. Never resent unless surely not processed.
+ * Tokenize a fine-tune's dataset, only for a fine-tune in the `created` state:
+ * `POST /api/repos/{namespace}/{repo_name}/fine_tunes/{id}/tokenize`. `timeoutMs` (milliseconds) defaults to the
+ * client's, else 600_000 (10 minutes). Never resent unless the service surely did not process it (429, connection
+ * refused).
  * @returns the wrapped fine-tune object (its shape is not shown by the description).
- * @throws NotFoundError when the fine-tune does not exist; OutcomeUnknownError, TimeoutError, AbortError;
- * SDKError, before sending, when `namespace`, `repo_name` or `id` is empty, `.` or `..` (or decodes to one).
+ * @throws NotFoundError when the fine-tune does not exist; OutcomeUnknownError, TimeoutError, AbortError; SDKError,
+ * before sending, when `namespace`, `repo_name` or `id` is empty, `.` or `..` (or decodes to one).
  */
 export function tokenizeFineTune(
   t: Transport,

@@ -55,27 +55,32 @@ import type { CompiledValidator, ValidatorSource } from './validation.ts';
 export class ChatCompletions<R extends Registry> {
   constructor(private readonly t: Transport) {}
 
+  /* endpoint-doc: chat.completions.stream */
   /**
-   * `POST /api/ai/chat/completions` with `stream: true`: resolves (once the response headers
-   * arrived) to a `ChatCompletionStream`, an async iterable of `ChatCompletionChunk` that ends at
-   * the server's `data: [DONE]`; `finalChatCompletion()` collects it into one `ChatCompletion`
-   * (text and tool calls concatenated). `timeoutMs` (default 10 minutes) covers the whole stream;
-   * `signal` aborts it.
-   * Never resent unless the service surely did not process it (429, connection refused).
-   * @throws BadRequestError (`You must specify a model to call`, `Messages array cannot be empty`),
-   * NotFoundError (`Model not found: <name>`), InsufficientCreditsError, OutcomeUnknownError (5xx,
-   * reset or timeout while in flight), TimeoutError, AbortError.
+   * Create a chat completion as a stream (`stream: true`): `POST /api/ai/chat/completions`. Resolves, once the response
+   * headers arrived, to a `ChatCompletionStream`: an async iterable of `ChatCompletionChunk` that ends at the server's
+   * `data: [DONE]`; `finalChatCompletion()` collects it into one `ChatCompletion` (text and tool calls concatenated).
+   * `timeoutMs` (milliseconds; default 600_000, 10 minutes, `DEFAULT_TIMEOUTS_MS.chat`) covers the whole stream;
+   * `signal` aborts it. Never resent unless the service surely did not process it (429, connection refused).
+   * @returns the `ChatCompletionStream` (`withResponse()` gives it with the live `Response`, its body unread).
+   * @throws BadRequestError (`You must specify a model to call`, `Messages array cannot be empty`), NotFoundError
+   * (`Model not found: <name>`), InsufficientCreditsError, OutcomeUnknownError (5xx, reset or timeout while in flight:
+   * never resent), TimeoutError, AbortError.
    */
   create<M extends R['chat']>(
     body: ChatBody<M> & { stream: true },
     options?: RequestOptions,
   ): APIPromise<ChatCompletionStream>;
+  /* endpoint-doc: chat.completions.create */
   /**
-   * `POST /api/ai/chat/completions`.
+   * Create a chat completion, not streaming (stream with `client.chat.completions.create({ stream: true })`):
+   * `POST /api/ai/chat/completions`. `timeoutMs` (milliseconds) defaults to 600_000 (10 minutes,
+   * `DEFAULT_TIMEOUTS_MS.chat`) unless the client or the call sets one. Never resent unless the service surely did not
+   * process it (429, connection refused).
    * @returns the `ChatCompletion` (`choices[].message`, `usage`; `created` in Unix seconds).
-   * @throws BadRequestError (`You must specify a model to call`, `Messages array cannot be empty`),
-   * NotFoundError (`Model not found: <name>`), InsufficientCreditsError, OutcomeUnknownError (5xx,
-   * reset or timeout while in flight, unusable answer), TimeoutError, AbortError.
+   * @throws BadRequestError (`You must specify a model to call`, `Messages array cannot be empty`), NotFoundError
+   * (`Model not found: <name>`), InsufficientCreditsError, OutcomeUnknownError (5xx, reset or timeout while in flight,
+   * unusable answer: never resent), TimeoutError, AbortError.
    */
   create<M extends R['chat']>(
     body: ChatBody<M> & { stream?: false | null | undefined },
@@ -113,12 +118,15 @@ export class Chat<R extends Registry> {
 export class Images<R extends Registry> {
   constructor(private readonly t: Transport) {}
 
+  /* endpoint-doc: images.generate */
   /**
-   * `POST /api/ai/images/generate`.
+   * Generate images, blocking until done (typically 5 to 30 seconds): `POST /api/ai/images/generate`. `timeoutMs`
+   * (milliseconds) defaults to 300_000 (5 minutes, `DEFAULT_TIMEOUTS_MS.images`) unless the client or the call sets
+   * one. Never resent unless the service surely did not process it (429, connection refused).
    * @returns `ImageResult` whose items are `{ url }`, or `{ b64_json }` with `response_format: 'b64_json'`.
-   * Never resent unless the service surely did not process it (429, connection refused).
-   * @throws BadRequestError (`Prompt cannot be empty`), NotFoundError (`Model not found: <name>`), InsufficientCreditsError,
-   * OutcomeUnknownError (5xx, reset or timeout while in flight, unusable answer), TimeoutError, AbortError.
+   * @throws BadRequestError (`Prompt cannot be empty`), NotFoundError (`Model not found: <name>`),
+   * InsufficientCreditsError, OutcomeUnknownError (5xx, reset or timeout while in flight, unusable answer: never
+   * resent), TimeoutError, AbortError.
    */
   generate<M extends R['imageGenerate'], F extends ResponseFormat = 'url'>(
     body: MediaBody<ParamsOf<R, M>, M, F>,
@@ -127,13 +135,18 @@ export class Images<R extends Registry> {
     return generateImages(this.t, body, options);
   }
 
+  /* endpoint-doc: images.edit */
   /**
-   * `POST /api/ai/images/edit`: the model's own parameters as its schema states them —
-   * `input_image` (a URL or an array of URLs) is required exactly when the schema requires it
-   * (edit-only models), optional for models that can also generate.
-   * @returns `ImageResult` typed by `response_format`.
-   * @throws BadRequestError (an input URL the service could not fetch: 403 Forbidden), NotFoundError, InsufficientCreditsError,
-   * OutcomeUnknownError, TimeoutError, AbortError.
+   * Edit images, blocking until done (typically 5 to 30 seconds): `POST /api/ai/images/edit`. The model's own
+   * parameters as its schema states them: `input_image` (a URL or an array of URLs) is required exactly when the schema
+   * requires it (edit-only models), optional for models that can also generate. `timeoutMs` (milliseconds) defaults to
+   * 300_000 (5 minutes, `DEFAULT_TIMEOUTS_MS.images`) unless the client or the call sets one. Never resent unless the
+   * service surely did not process it (429, connection refused).
+   * @returns `ImageResult` typed by `response_format`: items `{ url }`, or `{ b64_json }` with
+   * `response_format: 'b64_json'`.
+   * @throws BadRequestError (an input URL the service could not fetch: 403 Forbidden), NotFoundError
+   * (`Model not found: <name>`), InsufficientCreditsError, OutcomeUnknownError (5xx, reset or timeout while in flight,
+   * unusable answer: never resent), TimeoutError, AbortError.
    */
   edit<M extends R['imageEdit'], F extends ResponseFormat = 'url'>(
     body: MediaBody<ParamsOf<R, M>, M, F>,
@@ -147,13 +160,17 @@ export class Images<R extends Registry> {
 export class Videos<R extends Registry> {
   constructor(private readonly t: Transport) {}
 
+  /* endpoint-doc: videos.generate */
   /**
-   * `POST /api/ai/videos/generate`: exactly one of `prompt` and `multi_prompt` (`[{ prompt, duration }]`,
-   * one item per shot, `duration` in seconds) for a model that takes a prompt (`VideoParams`).
-   * Blocks until the video is ready; `timeoutMs` defaults to 20 minutes (`DEFAULT_TIMEOUTS_MS`).
-   * @returns `VideoResult` typed by `response_format`.
-   * @throws UnprocessableEntityError (`Getting model response error: 422 - Value error, ...` for both or neither of prompt / multi_prompt), NotFoundError, InsufficientCreditsError,
-   * OutcomeUnknownError (5xx, reset or timeout while in flight: the video may still be billed), TimeoutError, AbortError.
+   * Generate videos, blocking until the video is ready (1 to 15 minutes; prefer the queue for anything long):
+   * `POST /api/ai/videos/generate`. Exactly one of `prompt` and `multi_prompt` (`[{ prompt, duration }]`, one item per
+   * shot, `duration` in seconds) for a model that takes a prompt (`VideoParams`). `timeoutMs` (milliseconds) defaults
+   * to 1_200_000 (20 minutes, `DEFAULT_TIMEOUTS_MS.videos`) unless the client or the call sets one. Never resent unless
+   * the service surely did not process it (429, connection refused).
+   * @returns `VideoResult` typed by `response_format`: items `{ url }`, or `{ b64_json }`.
+   * @throws UnprocessableEntityError (`Getting model response error: 422 - Value error, ...` for both or neither of
+   * `prompt` / `multi_prompt`), NotFoundError, InsufficientCreditsError, OutcomeUnknownError (5xx, reset or timeout
+   * while in flight, unusable answer: never resent; the video may still be billed), TimeoutError, AbortError.
    */
   generate<M extends R['video'], F extends ResponseFormat = 'url'>(
     body: MediaBody<VideoParams<ParamsOf<R, M>>, M, F>,
@@ -206,15 +223,17 @@ export class Queue<R extends Registry> {
     return entry;
   }
 
+  /* endpoint-doc: queue.enqueue */
   /**
-   * `POST /api/ai/queue`: enqueue 1 to 4 generations of an image or video model (a video model that
-   * takes a prompt: exactly one of `prompt` and `multi_prompt`, see `VideoParams`). The body is first
-   * validated against the model's compiled validator (see `EnqueueOptions.validate`). Never resent
-   * unless the service surely did not process it (429, connection refused).
-   * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
-   * @throws ValidationError (nothing sent), NotFoundError (`Model not found: <name>`),
-   * BadRequestError, InsufficientCreditsError, OutcomeUnknownError (5xx, reset or timeout while in
-   * flight, unusable answer: check `queue.list()`), TimeoutError, AbortError.
+   * Enqueue 1 to 4 generations (`num_generations`) of an image or video model: `POST /api/ai/queue`. A video model that
+   * takes a prompt needs exactly one of `prompt` and `multi_prompt` (`VideoParams`). The body is validated first
+   * against the model's compiled validator, unless `validate: false` (see `EnqueueOptions.validate`). `timeoutMs`
+   * (milliseconds) defaults to the client's, else 600_000 (10 minutes). Never resent unless the service surely did not
+   * process it (429, connection refused).
+   * @returns `{ generations: [{ generation_id, status: 'processing' }] }` (at least one, each with a `generation_id`).
+   * @throws ValidationError (nothing sent), NotFoundError (`Model not found: <name>`), BadRequestError,
+   * InsufficientCreditsError, OutcomeUnknownError (5xx, reset or timeout while in flight, unusable answer: never
+   * resent; check `queue.list()`), TimeoutError, AbortError.
    */
   enqueue<M extends R['queue']>(body: QueueBody<R, M>, options: EnqueueOptions = {}): APIPromise<EnqueueResponse> {
     const b = body as Record<string, unknown>;
@@ -223,8 +242,10 @@ export class Queue<R extends Registry> {
     );
   }
 
+  /* endpoint-doc: queue.list */
   /**
-   * `GET /api/ai/queue`: in-progress generations of `namespace` (default the user), optionally of one `model`.
+   * List the generations in progress of `namespace` (default the user), optionally of one `model`: `GET /api/ai/queue`.
+   * `timeoutMs` (milliseconds) defaults to the client's, else 600_000 (10 minutes).
    * @returns `{ count, generations }`.
    * @throws AuthenticationError, PermissionDeniedError, TimeoutError, AbortError, ConnectionError.
    */
@@ -232,37 +253,42 @@ export class Queue<R extends Registry> {
     return listGenerations(this.t, params, options);
   }
 
+  /* endpoint-doc: queue.get */
   /**
-   * `GET /api/ai/queue/{generation_id}`.
-   * @returns the `Generation` while it is processing.
-   * @throws NotFoundError when the generation is terminal (succeeded, failed, cancelled, expired) or unknown;
-   * SDKError, before sending, when `generationId` is empty, `.` or `..` (or decodes to one).
+   * Get one generation while it is processing: `GET /api/ai/queue/{generation_id}`. `timeoutMs` (milliseconds) defaults
+   * to the client's, else 600_000 (10 minutes).
+   * @returns the `Generation`.
+   * @throws NotFoundError when the generation is terminal (succeeded, failed, cancelled, expired) or unknown; SDKError,
+   * before sending, when `generationId` is empty, `.` or `..` (or decodes to one).
    */
   get(generationId: string, options?: RequestOptions): APIPromise<Generation> {
     return getGeneration(this.t, generationId, options);
   }
 
+  /* endpoint-doc: queue.cancel */
   /**
-   * `DELETE /api/ai/queue/{generation_id}`: cancel a processing generation (no completion event
-   * follows). A `queue.run` through this client following it resolves it `cancelled`.
+   * Cancel a processing generation (no completion event follows): `DELETE /api/ai/queue/{generation_id}`. A `queue.run`
+   * or `queue.follow` following it through the same client (or a transport sharing its `state`) resolves it
+   * `cancelled`. `timeoutMs` (milliseconds) defaults to the client's, else 600_000 (10 minutes).
    * @returns `{ status: 'success', generation_id }`.
-   * @throws NotFoundError when the generation is terminal or unknown; SDKError, before sending, when
-   * `generationId` is empty, `.` or `..` (or decodes to one).
+   * @throws NotFoundError when the generation is terminal or unknown; SDKError, before sending, when `generationId` is
+   * empty, `.` or `..` (or decodes to one).
    */
   cancel(generationId: string, options?: RequestOptions): APIPromise<CancelResponse> {
     return cancelGeneration(this.t, generationId, options);
   }
 
+  /* endpoint-doc: queue.run */
   /**
-   * Enqueue and follow the generations to one outcome each (`succeeded` with `url`, `failed`,
-   * `cancelled` or `lost`) over the shared event stream: see `runGenerations` in `queue-run.ts`,
-   * loaded on first use. Validates first like `enqueue`. `onEnqueued(ids)` is awaited once the
-   * service accepted the request, before waiting: persist the ids there, and `follow` them after a
-   * restart. `onProgress` reports each step, `onEvent` each completion event.
-   * @returns the outcomes, in the order of the enqueue response.
-   * @throws ValidationError (nothing sent), the errors of `enqueue`, the stream's connection error,
-   * the error of `onEnqueued`, `QueueRunTimeoutError` after `timeoutMs` (default one hour),
-   * `QueueRunAbortError` on `signal`.
+   * Enqueue generations of an image or video model and follow each to one outcome (`succeeded` with `url`, `failed`,
+   * `cancelled` or `lost`) over the shared event stream (`GET /api/events`): `POST /api/ai/queue`. Validated first like
+   * `queue.enqueue`. `onEnqueued(ids)` is awaited once the service accepted the request, before waiting: persist the
+   * ids there, and `queue.follow` them after a restart. `onProgress` reports each step, `onEvent` each completion
+   * event. `timeoutMs` (milliseconds) covers the whole run: default 3_600_000 (one hour). The enqueue is never resent
+   * unless the service surely did not process it (429, connection refused).
+   * @returns One `QueueRunOutcome` per generation, in the order of the enqueue response.
+   * @throws ValidationError (nothing sent), the errors of `queue.enqueue`, the event stream's connection error, the
+   * error of `onEnqueued`, QueueRunTimeoutError after `timeoutMs`, QueueRunAbortError on `signal`.
    */
   async run<M extends R['queue']>(body: QueueBody<R, M>, options: QueueRunOptions = {}): Promise<QueueRunOutcome[]> {
     const b = body as Record<string, unknown>;
@@ -348,9 +374,12 @@ export class Events {
 export class Models {
   constructor(private readonly t: Transport) {}
 
+  /* endpoint-doc: models.retrieve */
   /**
-   * `GET /api/ai/models/{id}`.
-   * @returns the model object with its schema normalised to `request_schema` (from `request_schema` or `json_request_schema`).
+   * Get a model's details, its request schema included: `GET /api/ai/models/{id}`. `timeoutMs` (milliseconds) defaults
+   * to the client's, else 600_000 (10 minutes).
+   * @returns the model object with its schema normalised to `request_schema` (from `request_schema` or
+   * `json_request_schema`).
    * @throws NotFoundError (`Model not found: <id>`), InvalidResponseError (an empty, `null` or non-object body);
    * SDKError, before sending, when `id` is empty, `.` or `..` (or decodes to one).
    */
@@ -363,25 +392,31 @@ export class Models {
 export class FineTunes {
   constructor(private readonly t: Transport) {}
 
+  /* endpoint-doc: fineTunes.create */
   /**
-   * `POST /api/repos/{namespace}/{repo_name}/fine_tunes`: create a fine-tune from a dataset file of
-   * the repository. `body` is typed by `script_type` (see `FineTuneCreateParams`): e.g.
-   * `{ resource: 'main/train.jsonl', base_model, script_type: 'text_generation', training_params: { question_column, answer_column } }`.
-   * Never resent unless the service surely did not process it (429, connection refused).
+   * Create a fine-tune from a dataset file of the repository: `POST /api/repos/{namespace}/{repo_name}/fine_tunes`.
+   * `body` is typed by `script_type` (see `FineTuneCreateParams`): e.g. `{ resource: 'main/train.jsonl', base_model,
+   * script_type: 'text_generation', training_params: { question_column, answer_column } }`. `timeoutMs` (milliseconds)
+   * defaults to the client's, else 600_000 (10 minutes). Never resent unless the service surely did not process it
+   * (429, connection refused).
    * @returns the fine-tune object (its shape is not shown by the description).
-   * @throws NotFoundError (repository unknown), BadRequestError, AuthenticationError,
-   * PermissionDeniedError, InsufficientCreditsError, OutcomeUnknownError, TimeoutError, AbortError;
-   * SDKError, before sending, when `namespace` or `repo_name` is empty, `.` or `..` (or decodes to one).
+   * @throws NotFoundError (repository unknown), BadRequestError, AuthenticationError, PermissionDeniedError,
+   * InsufficientCreditsError, OutcomeUnknownError, TimeoutError, AbortError; SDKError, before sending, when `namespace`
+   * or `repo_name` is empty, `.` or `..` (or decodes to one).
    */
   create(ref: RepoRef, body: FineTuneCreateParams, options?: RequestOptions): APIPromise<FineTune> {
     return createFineTune(this.t, ref, body, options);
   }
 
+  /* endpoint-doc: fineTunes.tokenize */
   /**
-   * `POST /api/repos/{namespace}/{repo_name}/fine_tunes/{id}/tokenize`: only for a fine-tune in the `created` state.
+   * Tokenize a fine-tune's dataset, only for a fine-tune in the `created` state:
+   * `POST /api/repos/{namespace}/{repo_name}/fine_tunes/{id}/tokenize`. `timeoutMs` (milliseconds) defaults to the
+   * client's, else 600_000 (10 minutes). Never resent unless the service surely did not process it (429, connection
+   * refused).
    * @returns the wrapped fine-tune object (its shape is not shown by the description).
-   * @throws NotFoundError when the fine-tune does not exist; SDKError, before sending, when
-   * `namespace`, `repo_name` or `id` is empty, `.` or `..` (or decodes to one).
+   * @throws NotFoundError when the fine-tune does not exist; OutcomeUnknownError, TimeoutError, AbortError; SDKError,
+   * before sending, when `namespace`, `repo_name` or `id` is empty, `.` or `..` (or decodes to one).
    */
   tokenize(ref: RepoRef & { id: string }, options?: RequestOptions): APIPromise<FineTune> {
     return tokenizeFineTune(this.t, ref, options);

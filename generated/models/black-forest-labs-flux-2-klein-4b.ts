@@ -29,13 +29,13 @@ import { validate } from '../validators/black-forest-labs-flux-2-klein-4b.ts';
  */
 export interface BlackForestLabsFlux2Klein4bParams {
   /**
-   * Text description of the image to generate. Use \@Image1, \@Image2, etc. to reference the input images.
+   * Text description of the image to generate. Use `@Image1`, `@Image2`, etc. to reference the input images.
    *
    * @see model `black-forest-labs-flux-2-klein-4b`, schema field `request_schema.properties.prompt`
    */
   prompt: string;
   /**
-   * Input images to transform or use as reference. Reference them in the prompt as \@Image1, \@Image2, etc.
+   * Input images to transform or use as reference. Reference them in the prompt as `@Image1`, `@Image2`, etc.
    *
    * @see model `black-forest-labs-flux-2-klein-4b`, schema field `request_schema.properties.input_image`
    */
@@ -154,18 +154,40 @@ export const blackForestLabsFlux2Klein4bSchema: Readonly<Record<string, unknown>
 };
 /** The model id of `BlackForestLabsFlux2Klein4bParams`. */
 export const blackForestLabsFlux2Klein4bId = 'black-forest-labs-flux-2-klein-4b' as const;
+/** The parameters of `blackForestLabsFlux2Klein4bGenerateImage`: the model's parameters (`BlackForestLabsFlux2Klein4bParams`), `response_format` (`F`: `'url'` or `'b64_json'`, which types the result) and `target_namespace`; `model` is set by the function. */
+export type BlackForestLabsFlux2Klein4bGenerateImageParams<F extends ResponseFormat = 'url'> = MediaParams<
+  BlackForestLabsFlux2Klein4bParams,
+  F
+>;
+/** The parameters of `blackForestLabsFlux2Klein4bEditImage`: the model's parameters (`BlackForestLabsFlux2Klein4bParams`), `response_format` (`F`: `'url'` or `'b64_json'`, which types the result) and `target_namespace`; `model` is set by the function. */
+export type BlackForestLabsFlux2Klein4bEditImageParams<F extends ResponseFormat = 'url'> = MediaParams<
+  BlackForestLabsFlux2Klein4bParams,
+  F
+>;
+/** The parameters of `blackForestLabsFlux2Klein4bEnqueue` and `blackForestLabsFlux2Klein4bRun`: the model's parameters (`BlackForestLabsFlux2Klein4bParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`; `model` is set by the function. */
+export type BlackForestLabsFlux2Klein4bQueueParams = MediaParams<
+  BlackForestLabsFlux2Klein4bParams,
+  ResponseFormat,
+  QueueFields
+>;
 
 /**
- * Generate images with `black-forest-labs-flux-2-klein-4b`: `POST /api/ai/images/generate`, blocking until done (typically 5 to 30 seconds).
+ * Generate images with `black-forest-labs-flux-2-klein-4b`, blocking until done (typically 5 to 30 seconds): `POST /api/ai/images/generate`. Never resent unless the service surely did not process it (429, connection refused).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
- * @param params The model's parameters (`BlackForestLabsFlux2Klein4bParams`), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`, `headers`.
+ * @param params `BlackForestLabsFlux2Klein4bGenerateImageParams`: the model's parameters (`BlackForestLabsFlux2Klein4bParams`), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds; default 300_000, 5 minutes), `signal`, `maxRetries`, `headers`.
  * @returns `ImageResult` whose items are `{ url }`, or `{ b64_json }` with `response_format: 'b64_json'`.
- * @throws BadRequestError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent), TimeoutError, AbortError, and the other `APIError`s.
+ * @throws BadRequestError (`Prompt cannot be empty`), NotFoundError (`Model not found: <name>`), InsufficientCreditsError, OutcomeUnknownError (5xx, reset or timeout while in flight, unusable answer: never resent), TimeoutError, AbortError.
+ * @example
+ * ```ts
+ * const { images } = await blackForestLabsFlux2Klein4bGenerateImage(client, { prompt: "..." });
+ * ```
+ * @see The model reference, `generated/MODELS.md` in the `oxen-inference-sdk` package, section `black-forest-labs-flux-2-klein-4b` (`#black-forest-labs-flux-2-klein-4b`).
+ * @see `generateImages` (`oxen-inference-sdk/runtime`), which it calls; `client.images.generate` takes the same body with `model`.
  */
 export function blackForestLabsFlux2Klein4bGenerateImage<F extends ResponseFormat = 'url'>(
   client: Transport,
-  params: MediaParams<BlackForestLabsFlux2Klein4bParams, F>,
+  params: BlackForestLabsFlux2Klein4bGenerateImageParams<F>,
   options?: RequestOptions,
 ): APIPromise<ImageResult<F>> {
   return generateImages(client, { ...params, model: 'black-forest-labs-flux-2-klein-4b' }, options) as APIPromise<
@@ -174,16 +196,22 @@ export function blackForestLabsFlux2Klein4bGenerateImage<F extends ResponseForma
 }
 
 /**
- * Edit images with `black-forest-labs-flux-2-klein-4b`: `POST /api/ai/images/edit`, blocking until done. `input_image` is required exactly when the model's schema requires it (edit-only models).
+ * Edit images with `black-forest-labs-flux-2-klein-4b`, blocking until done (typically 5 to 30 seconds): `POST /api/ai/images/edit`. `input_image` is required exactly when the model's schema requires it (edit-only models), optional for a model that can also generate. Never resent unless the service surely did not process it (429, connection refused).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
- * @param params The model's parameters (`BlackForestLabsFlux2Klein4bParams`), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`, `headers`.
- * @returns `ImageResult` typed by `response_format`.
- * @throws BadRequestError (an input URL the service could not fetch), NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent), TimeoutError, AbortError.
+ * @param params `BlackForestLabsFlux2Klein4bEditImageParams`: the model's parameters (`BlackForestLabsFlux2Klein4bParams`), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds; default 300_000, 5 minutes), `signal`, `maxRetries`, `headers`.
+ * @returns `ImageResult` typed by `response_format`: items `{ url }`, or `{ b64_json }` with `response_format: 'b64_json'`.
+ * @throws BadRequestError (an input URL the service could not fetch: 403 Forbidden), NotFoundError (`Model not found: <name>`), InsufficientCreditsError, OutcomeUnknownError (5xx, reset or timeout while in flight, unusable answer: never resent), TimeoutError, AbortError.
+ * @example
+ * ```ts
+ * const { images } = await blackForestLabsFlux2Klein4bEditImage(client, { prompt: "..." });
+ * ```
+ * @see The model reference, `generated/MODELS.md` in the `oxen-inference-sdk` package, section `black-forest-labs-flux-2-klein-4b` (`#black-forest-labs-flux-2-klein-4b`).
+ * @see `editImages` (`oxen-inference-sdk/runtime`), which it calls; `client.images.edit` takes the same body with `model`.
  */
 export function blackForestLabsFlux2Klein4bEditImage<F extends ResponseFormat = 'url'>(
   client: Transport,
-  params: MediaParams<BlackForestLabsFlux2Klein4bParams, F>,
+  params: BlackForestLabsFlux2Klein4bEditImageParams<F>,
   options?: RequestOptions,
 ): APIPromise<ImageResult<F>> {
   return editImages(client, { ...params, model: 'black-forest-labs-flux-2-klein-4b' }, options) as APIPromise<
@@ -192,32 +220,44 @@ export function blackForestLabsFlux2Klein4bEditImage<F extends ResponseFormat = 
 }
 
 /**
- * Enqueue generations of `black-forest-labs-flux-2-klein-4b`: `POST /api/ai/queue`, validated first against the model's schema (compiled at generate time) unless `validate: false`.
+ * Enqueue 1 to 4 generations (`num_generations`) of `black-forest-labs-flux-2-klein-4b`: `POST /api/ai/queue`. The body is validated first against the model's schema (compiled at generate time) unless `validate: false`. Never resent unless the service surely did not process it (429, connection refused).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
- * @param params The model's parameters (`BlackForestLabsFlux2Klein4bParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
- * @param options `validate`, `timeoutMs` (milliseconds), `signal`, `headers`.
- * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
- * @throws ValidationError (nothing sent), NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent: check `queue.list`).
+ * @param params `BlackForestLabsFlux2Klein4bQueueParams`: the model's parameters (`BlackForestLabsFlux2Klein4bParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param options `validate` (default true), `timeoutMs` (milliseconds), `signal`, `maxRetries`, `headers`.
+ * @returns `{ generations: [{ generation_id, status: 'processing' }] }` (at least one, each with a `generation_id`).
+ * @throws ValidationError (nothing sent), NotFoundError (`Model not found: <name>`), BadRequestError, InsufficientCreditsError, OutcomeUnknownError (5xx, reset or timeout while in flight, unusable answer: never resent; check `queue.list()`), TimeoutError, AbortError.
+ * @example
+ * ```ts
+ * const { generations } = await blackForestLabsFlux2Klein4bEnqueue(client, { prompt: "..." });
+ * ```
+ * @see The model reference, `generated/MODELS.md` in the `oxen-inference-sdk` package, section `black-forest-labs-flux-2-klein-4b` (`#black-forest-labs-flux-2-klein-4b`).
+ * @see `enqueueGenerations` (`oxen-inference-sdk/runtime`), which it calls; `client.queue.enqueue` takes the same body with `model`.
  */
 export function blackForestLabsFlux2Klein4bEnqueue(
   client: Transport,
-  params: MediaParams<BlackForestLabsFlux2Klein4bParams, ResponseFormat, QueueFields>,
+  params: BlackForestLabsFlux2Klein4bQueueParams,
   options?: EnqueueOptions,
 ): APIPromise<EnqueueResponse> {
   return enqueueGenerations(client, { ...params, model: 'black-forest-labs-flux-2-klein-4b' }, options, validate);
 }
 
 /**
- * Enqueue generations of `black-forest-labs-flux-2-klein-4b` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`) over the event stream: `queue.run`, validated first against the model's schema (compiled at generate time) unless `validate: false`.
+ * Enqueue generations of `black-forest-labs-flux-2-klein-4b` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`) over the shared event stream (`GET /api/events`): `POST /api/ai/queue`. The body is validated first against the model's schema (compiled at generate time) unless `validate: false`. `onEnqueued(ids)` is awaited once the service accepted the request: persist the ids there, and `queue.follow` them after a restart. The enqueue is never resent unless the service surely did not process it (429, connection refused).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
- * @param params The model's parameters (`BlackForestLabsFlux2Klein4bParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
- * @param options `validate`, `timeoutMs` (milliseconds, default one hour), `signal`, `onEnqueued`, `onProgress`, `onEvent`.
- * @returns One `QueueRunOutcome` per generation, in enqueue order.
- * @throws ValidationError (nothing sent), QueueRunTimeoutError, QueueRunAbortError, and the errors of enqueue.
+ * @param params `BlackForestLabsFlux2Klein4bQueueParams`: the model's parameters (`BlackForestLabsFlux2Klein4bParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param options `validate`, `timeoutMs` (milliseconds; default 3_600_000, one hour, the whole run), `signal`, `onEnqueued`, `onProgress`, `onEvent`.
+ * @returns One `QueueRunOutcome` per generation, in the order of the enqueue response.
+ * @throws ValidationError (nothing sent), the errors of `queue.enqueue`, the event stream's connection error, the error of `onEnqueued`, QueueRunTimeoutError after `timeoutMs`, QueueRunAbortError on `signal`.
+ * @example
+ * ```ts
+ * const outcomes = await blackForestLabsFlux2Klein4bRun(client, { prompt: "..." });
+ * ```
+ * @see The model reference, `generated/MODELS.md` in the `oxen-inference-sdk` package, section `black-forest-labs-flux-2-klein-4b` (`#black-forest-labs-flux-2-klein-4b`).
+ * @see `runGenerations` (`oxen-inference-sdk`), which it calls; `client.queue.run` takes the same body with `model`.
  */
 export function blackForestLabsFlux2Klein4bRun(
   client: Transport,
-  params: MediaParams<BlackForestLabsFlux2Klein4bParams, ResponseFormat, QueueFields>,
+  params: BlackForestLabsFlux2Klein4bQueueParams,
   options?: QueueRunOptions,
 ): Promise<QueueRunOutcome[]> {
   return runGenerations(client, { ...params, model: 'black-forest-labs-flux-2-klein-4b' }, options, validate);

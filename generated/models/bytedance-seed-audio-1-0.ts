@@ -12,13 +12,13 @@
  */
 export interface BytedanceSeedAudio10Params {
   /**
-   * Prompt or text to synthesize. Reference audio inputs by order with \@Audio1, \@Audio2, \@Audio3.
+   * Prompt or text to synthesize. Reference audio inputs by order with `@Audio1`, `@Audio2`, `@Audio3`.
    *
    * @see model `bytedance-seed-audio-1-0`, schema field `json_request_schema.properties.prompt`
    */
   prompt: string;
   /**
-   * Up to 3 reference audio URLs for voice cloning (max 30s and 10MB each). Reference them in the prompt as \@Audio1, \@Audio2, \@Audio3. Supported formats: wav, mp3, pcm, ogg_opus.
+   * Up to 3 reference audio URLs for voice cloning (max 30s and 10MB each). Reference them in the prompt as `@Audio1`, `@Audio2`, `@Audio3`. Supported formats: wav, mp3, pcm, ogg_opus.
    *
    * @see model `bytedance-seed-audio-1-0`, schema field `json_request_schema.properties.audio_urls`
    */

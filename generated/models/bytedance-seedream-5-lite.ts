@@ -29,13 +29,13 @@ import { validate } from '../validators/bytedance-seedream-5-lite.ts';
  */
 export interface BytedanceSeedream5LiteParams {
   /**
-   * Text prompt for image generation. Use \@Image1, \@Image2, etc. to reference the input images.
+   * Text prompt for image generation. Use `@Image1`, `@Image2`, etc. to reference the input images.
    *
    * @see model `bytedance-seedream-5-lite`, schema field `json_request_schema.properties.prompt`
    */
   prompt: string;
   /**
-   * Optional reference image URLs for image-to-image editing. Provide one image for single-image editing or multiple for multi-reference fusion; reference them in the prompt as \@Image1, \@Image2, etc. Up to 14 images.
+   * Optional reference image URLs for image-to-image editing. Provide one image for single-image editing or multiple for multi-reference fusion; reference them in the prompt as `@Image1`, `@Image2`, etc. Up to 14 images.
    *
    * @see model `bytedance-seedream-5-lite`, schema field `json_request_schema.properties.input_image`
    */
@@ -107,18 +107,36 @@ export const bytedanceSeedream5LiteSchema: Readonly<Record<string, unknown>> = {
 };
 /** The model id of `BytedanceSeedream5LiteParams`. */
 export const bytedanceSeedream5LiteId = 'bytedance-seedream-5-lite' as const;
+/** The parameters of `bytedanceSeedream5LiteGenerateImage`: the model's parameters (`BytedanceSeedream5LiteParams`), `response_format` (`F`: `'url'` or `'b64_json'`, which types the result) and `target_namespace`; `model` is set by the function. */
+export type BytedanceSeedream5LiteGenerateImageParams<F extends ResponseFormat = 'url'> = MediaParams<
+  BytedanceSeedream5LiteParams,
+  F
+>;
+/** The parameters of `bytedanceSeedream5LiteEditImage`: the model's parameters (`BytedanceSeedream5LiteParams`), `response_format` (`F`: `'url'` or `'b64_json'`, which types the result) and `target_namespace`; `model` is set by the function. */
+export type BytedanceSeedream5LiteEditImageParams<F extends ResponseFormat = 'url'> = MediaParams<
+  BytedanceSeedream5LiteParams,
+  F
+>;
+/** The parameters of `bytedanceSeedream5LiteEnqueue` and `bytedanceSeedream5LiteRun`: the model's parameters (`BytedanceSeedream5LiteParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`; `model` is set by the function. */
+export type BytedanceSeedream5LiteQueueParams = MediaParams<BytedanceSeedream5LiteParams, ResponseFormat, QueueFields>;
 
 /**
- * Generate images with `bytedance-seedream-5-lite`: `POST /api/ai/images/generate`, blocking until done (typically 5 to 30 seconds).
+ * Generate images with `bytedance-seedream-5-lite`, blocking until done (typically 5 to 30 seconds): `POST /api/ai/images/generate`. Never resent unless the service surely did not process it (429, connection refused).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
- * @param params The model's parameters (`BytedanceSeedream5LiteParams`), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`, `headers`.
+ * @param params `BytedanceSeedream5LiteGenerateImageParams`: the model's parameters (`BytedanceSeedream5LiteParams`), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds; default 300_000, 5 minutes), `signal`, `maxRetries`, `headers`.
  * @returns `ImageResult` whose items are `{ url }`, or `{ b64_json }` with `response_format: 'b64_json'`.
- * @throws BadRequestError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent), TimeoutError, AbortError, and the other `APIError`s.
+ * @throws BadRequestError (`Prompt cannot be empty`), NotFoundError (`Model not found: <name>`), InsufficientCreditsError, OutcomeUnknownError (5xx, reset or timeout while in flight, unusable answer: never resent), TimeoutError, AbortError.
+ * @example
+ * ```ts
+ * const { images } = await bytedanceSeedream5LiteGenerateImage(client, { prompt: "..." });
+ * ```
+ * @see The model reference, `generated/MODELS.md` in the `oxen-inference-sdk` package, section `bytedance-seedream-5-lite` (`#bytedance-seedream-5-lite`).
+ * @see `generateImages` (`oxen-inference-sdk/runtime`), which it calls; `client.images.generate` takes the same body with `model`.
  */
 export function bytedanceSeedream5LiteGenerateImage<F extends ResponseFormat = 'url'>(
   client: Transport,
-  params: MediaParams<BytedanceSeedream5LiteParams, F>,
+  params: BytedanceSeedream5LiteGenerateImageParams<F>,
   options?: RequestOptions,
 ): APIPromise<ImageResult<F>> {
   return generateImages(client, { ...params, model: 'bytedance-seedream-5-lite' }, options) as APIPromise<
@@ -127,48 +145,66 @@ export function bytedanceSeedream5LiteGenerateImage<F extends ResponseFormat = '
 }
 
 /**
- * Edit images with `bytedance-seedream-5-lite`: `POST /api/ai/images/edit`, blocking until done. `input_image` is required exactly when the model's schema requires it (edit-only models).
+ * Edit images with `bytedance-seedream-5-lite`, blocking until done (typically 5 to 30 seconds): `POST /api/ai/images/edit`. `input_image` is required exactly when the model's schema requires it (edit-only models), optional for a model that can also generate. Never resent unless the service surely did not process it (429, connection refused).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
- * @param params The model's parameters (`BytedanceSeedream5LiteParams`), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`, `headers`.
- * @returns `ImageResult` typed by `response_format`.
- * @throws BadRequestError (an input URL the service could not fetch), NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent), TimeoutError, AbortError.
+ * @param params `BytedanceSeedream5LiteEditImageParams`: the model's parameters (`BytedanceSeedream5LiteParams`), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds; default 300_000, 5 minutes), `signal`, `maxRetries`, `headers`.
+ * @returns `ImageResult` typed by `response_format`: items `{ url }`, or `{ b64_json }` with `response_format: 'b64_json'`.
+ * @throws BadRequestError (an input URL the service could not fetch: 403 Forbidden), NotFoundError (`Model not found: <name>`), InsufficientCreditsError, OutcomeUnknownError (5xx, reset or timeout while in flight, unusable answer: never resent), TimeoutError, AbortError.
+ * @example
+ * ```ts
+ * const { images } = await bytedanceSeedream5LiteEditImage(client, { prompt: "..." });
+ * ```
+ * @see The model reference, `generated/MODELS.md` in the `oxen-inference-sdk` package, section `bytedance-seedream-5-lite` (`#bytedance-seedream-5-lite`).
+ * @see `editImages` (`oxen-inference-sdk/runtime`), which it calls; `client.images.edit` takes the same body with `model`.
  */
 export function bytedanceSeedream5LiteEditImage<F extends ResponseFormat = 'url'>(
   client: Transport,
-  params: MediaParams<BytedanceSeedream5LiteParams, F>,
+  params: BytedanceSeedream5LiteEditImageParams<F>,
   options?: RequestOptions,
 ): APIPromise<ImageResult<F>> {
   return editImages(client, { ...params, model: 'bytedance-seedream-5-lite' }, options) as APIPromise<ImageResult<F>>;
 }
 
 /**
- * Enqueue generations of `bytedance-seedream-5-lite`: `POST /api/ai/queue`, validated first against the model's schema (compiled at generate time) unless `validate: false`.
+ * Enqueue 1 to 4 generations (`num_generations`) of `bytedance-seedream-5-lite`: `POST /api/ai/queue`. The body is validated first against the model's schema (compiled at generate time) unless `validate: false`. Never resent unless the service surely did not process it (429, connection refused).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
- * @param params The model's parameters (`BytedanceSeedream5LiteParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
- * @param options `validate`, `timeoutMs` (milliseconds), `signal`, `headers`.
- * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
- * @throws ValidationError (nothing sent), NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent: check `queue.list`).
+ * @param params `BytedanceSeedream5LiteQueueParams`: the model's parameters (`BytedanceSeedream5LiteParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param options `validate` (default true), `timeoutMs` (milliseconds), `signal`, `maxRetries`, `headers`.
+ * @returns `{ generations: [{ generation_id, status: 'processing' }] }` (at least one, each with a `generation_id`).
+ * @throws ValidationError (nothing sent), NotFoundError (`Model not found: <name>`), BadRequestError, InsufficientCreditsError, OutcomeUnknownError (5xx, reset or timeout while in flight, unusable answer: never resent; check `queue.list()`), TimeoutError, AbortError.
+ * @example
+ * ```ts
+ * const { generations } = await bytedanceSeedream5LiteEnqueue(client, { prompt: "..." });
+ * ```
+ * @see The model reference, `generated/MODELS.md` in the `oxen-inference-sdk` package, section `bytedance-seedream-5-lite` (`#bytedance-seedream-5-lite`).
+ * @see `enqueueGenerations` (`oxen-inference-sdk/runtime`), which it calls; `client.queue.enqueue` takes the same body with `model`.
  */
 export function bytedanceSeedream5LiteEnqueue(
   client: Transport,
-  params: MediaParams<BytedanceSeedream5LiteParams, ResponseFormat, QueueFields>,
+  params: BytedanceSeedream5LiteQueueParams,
   options?: EnqueueOptions,
 ): APIPromise<EnqueueResponse> {
   return enqueueGenerations(client, { ...params, model: 'bytedance-seedream-5-lite' }, options, validate);
 }
 
 /**
- * Enqueue generations of `bytedance-seedream-5-lite` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`) over the event stream: `queue.run`, validated first against the model's schema (compiled at generate time) unless `validate: false`.
+ * Enqueue generations of `bytedance-seedream-5-lite` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`) over the shared event stream (`GET /api/events`): `POST /api/ai/queue`. The body is validated first against the model's schema (compiled at generate time) unless `validate: false`. `onEnqueued(ids)` is awaited once the service accepted the request: persist the ids there, and `queue.follow` them after a restart. The enqueue is never resent unless the service surely did not process it (429, connection refused).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
- * @param params The model's parameters (`BytedanceSeedream5LiteParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
- * @param options `validate`, `timeoutMs` (milliseconds, default one hour), `signal`, `onEnqueued`, `onProgress`, `onEvent`.
- * @returns One `QueueRunOutcome` per generation, in enqueue order.
- * @throws ValidationError (nothing sent), QueueRunTimeoutError, QueueRunAbortError, and the errors of enqueue.
+ * @param params `BytedanceSeedream5LiteQueueParams`: the model's parameters (`BytedanceSeedream5LiteParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param options `validate`, `timeoutMs` (milliseconds; default 3_600_000, one hour, the whole run), `signal`, `onEnqueued`, `onProgress`, `onEvent`.
+ * @returns One `QueueRunOutcome` per generation, in the order of the enqueue response.
+ * @throws ValidationError (nothing sent), the errors of `queue.enqueue`, the event stream's connection error, the error of `onEnqueued`, QueueRunTimeoutError after `timeoutMs`, QueueRunAbortError on `signal`.
+ * @example
+ * ```ts
+ * const outcomes = await bytedanceSeedream5LiteRun(client, { prompt: "..." });
+ * ```
+ * @see The model reference, `generated/MODELS.md` in the `oxen-inference-sdk` package, section `bytedance-seedream-5-lite` (`#bytedance-seedream-5-lite`).
+ * @see `runGenerations` (`oxen-inference-sdk`), which it calls; `client.queue.run` takes the same body with `model`.
  */
 export function bytedanceSeedream5LiteRun(
   client: Transport,
-  params: MediaParams<BytedanceSeedream5LiteParams, ResponseFormat, QueueFields>,
+  params: BytedanceSeedream5LiteQueueParams,
   options?: QueueRunOptions,
 ): Promise<QueueRunOutcome[]> {
   return runGenerations(client, { ...params, model: 'bytedance-seedream-5-lite' }, options, validate);

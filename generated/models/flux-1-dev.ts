@@ -182,50 +182,72 @@ export const flux1DevSchema: Readonly<Record<string, unknown>> = {
 };
 /** The model id of `Flux1DevParams`. */
 export const flux1DevId = 'flux-1-dev' as const;
+/** The parameters of `flux1DevGenerateImage`: the model's parameters (`Flux1DevParams`), `response_format` (`F`: `'url'` or `'b64_json'`, which types the result) and `target_namespace`; `model` is set by the function. */
+export type Flux1DevGenerateImageParams<F extends ResponseFormat = 'url'> = MediaParams<Flux1DevParams, F>;
+/** The parameters of `flux1DevEnqueue` and `flux1DevRun`: the model's parameters (`Flux1DevParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`; `model` is set by the function. */
+export type Flux1DevQueueParams = MediaParams<Flux1DevParams, ResponseFormat, QueueFields>;
 
 /**
- * Generate images with `flux-1-dev`: `POST /api/ai/images/generate`, blocking until done (typically 5 to 30 seconds).
+ * Generate images with `flux-1-dev`, blocking until done (typically 5 to 30 seconds): `POST /api/ai/images/generate`. Never resent unless the service surely did not process it (429, connection refused).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
- * @param params The model's parameters (`Flux1DevParams`), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`, `headers`.
+ * @param params `Flux1DevGenerateImageParams`: the model's parameters (`Flux1DevParams`), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds; default 300_000, 5 minutes), `signal`, `maxRetries`, `headers`.
  * @returns `ImageResult` whose items are `{ url }`, or `{ b64_json }` with `response_format: 'b64_json'`.
- * @throws BadRequestError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent), TimeoutError, AbortError, and the other `APIError`s.
+ * @throws BadRequestError (`Prompt cannot be empty`), NotFoundError (`Model not found: <name>`), InsufficientCreditsError, OutcomeUnknownError (5xx, reset or timeout while in flight, unusable answer: never resent), TimeoutError, AbortError.
+ * @example
+ * ```ts
+ * const { images } = await flux1DevGenerateImage(client, { prompt: "..." });
+ * ```
+ * @see The model reference, `generated/MODELS.md` in the `oxen-inference-sdk` package, section `flux-1-dev` (`#flux-1-dev`).
+ * @see `generateImages` (`oxen-inference-sdk/runtime`), which it calls; `client.images.generate` takes the same body with `model`.
  */
 export function flux1DevGenerateImage<F extends ResponseFormat = 'url'>(
   client: Transport,
-  params: MediaParams<Flux1DevParams, F>,
+  params: Flux1DevGenerateImageParams<F>,
   options?: RequestOptions,
 ): APIPromise<ImageResult<F>> {
   return generateImages(client, { ...params, model: 'flux-1-dev' }, options) as APIPromise<ImageResult<F>>;
 }
 
 /**
- * Enqueue generations of `flux-1-dev`: `POST /api/ai/queue`, validated first against the model's schema (compiled at generate time) unless `validate: false`.
+ * Enqueue 1 to 4 generations (`num_generations`) of `flux-1-dev`: `POST /api/ai/queue`. The body is validated first against the model's schema (compiled at generate time) unless `validate: false`. Never resent unless the service surely did not process it (429, connection refused).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
- * @param params The model's parameters (`Flux1DevParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
- * @param options `validate`, `timeoutMs` (milliseconds), `signal`, `headers`.
- * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
- * @throws ValidationError (nothing sent), NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent: check `queue.list`).
+ * @param params `Flux1DevQueueParams`: the model's parameters (`Flux1DevParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param options `validate` (default true), `timeoutMs` (milliseconds), `signal`, `maxRetries`, `headers`.
+ * @returns `{ generations: [{ generation_id, status: 'processing' }] }` (at least one, each with a `generation_id`).
+ * @throws ValidationError (nothing sent), NotFoundError (`Model not found: <name>`), BadRequestError, InsufficientCreditsError, OutcomeUnknownError (5xx, reset or timeout while in flight, unusable answer: never resent; check `queue.list()`), TimeoutError, AbortError.
+ * @example
+ * ```ts
+ * const { generations } = await flux1DevEnqueue(client, { prompt: "..." });
+ * ```
+ * @see The model reference, `generated/MODELS.md` in the `oxen-inference-sdk` package, section `flux-1-dev` (`#flux-1-dev`).
+ * @see `enqueueGenerations` (`oxen-inference-sdk/runtime`), which it calls; `client.queue.enqueue` takes the same body with `model`.
  */
 export function flux1DevEnqueue(
   client: Transport,
-  params: MediaParams<Flux1DevParams, ResponseFormat, QueueFields>,
+  params: Flux1DevQueueParams,
   options?: EnqueueOptions,
 ): APIPromise<EnqueueResponse> {
   return enqueueGenerations(client, { ...params, model: 'flux-1-dev' }, options, validate);
 }
 
 /**
- * Enqueue generations of `flux-1-dev` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`) over the event stream: `queue.run`, validated first against the model's schema (compiled at generate time) unless `validate: false`.
+ * Enqueue generations of `flux-1-dev` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`) over the shared event stream (`GET /api/events`): `POST /api/ai/queue`. The body is validated first against the model's schema (compiled at generate time) unless `validate: false`. `onEnqueued(ids)` is awaited once the service accepted the request: persist the ids there, and `queue.follow` them after a restart. The enqueue is never resent unless the service surely did not process it (429, connection refused).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
- * @param params The model's parameters (`Flux1DevParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
- * @param options `validate`, `timeoutMs` (milliseconds, default one hour), `signal`, `onEnqueued`, `onProgress`, `onEvent`.
- * @returns One `QueueRunOutcome` per generation, in enqueue order.
- * @throws ValidationError (nothing sent), QueueRunTimeoutError, QueueRunAbortError, and the errors of enqueue.
+ * @param params `Flux1DevQueueParams`: the model's parameters (`Flux1DevParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param options `validate`, `timeoutMs` (milliseconds; default 3_600_000, one hour, the whole run), `signal`, `onEnqueued`, `onProgress`, `onEvent`.
+ * @returns One `QueueRunOutcome` per generation, in the order of the enqueue response.
+ * @throws ValidationError (nothing sent), the errors of `queue.enqueue`, the event stream's connection error, the error of `onEnqueued`, QueueRunTimeoutError after `timeoutMs`, QueueRunAbortError on `signal`.
+ * @example
+ * ```ts
+ * const outcomes = await flux1DevRun(client, { prompt: "..." });
+ * ```
+ * @see The model reference, `generated/MODELS.md` in the `oxen-inference-sdk` package, section `flux-1-dev` (`#flux-1-dev`).
+ * @see `runGenerations` (`oxen-inference-sdk`), which it calls; `client.queue.run` takes the same body with `model`.
  */
 export function flux1DevRun(
   client: Transport,
-  params: MediaParams<Flux1DevParams, ResponseFormat, QueueFields>,
+  params: Flux1DevQueueParams,
   options?: QueueRunOptions,
 ): Promise<QueueRunOutcome[]> {
   return runGenerations(client, { ...params, model: 'flux-1-dev' }, options, validate);

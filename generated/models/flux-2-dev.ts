@@ -29,13 +29,13 @@ import { validate } from '../validators/flux-2-dev.ts';
  */
 export interface Flux2DevParams {
   /**
-   * Prompt for generated image. Use \@Image1, \@Image2, etc. to reference the input images.
+   * Prompt for generated image. Use `@Image1`, `@Image2`, etc. to reference the input images.
    *
    * @see model `flux-2-dev`, schema field `request_schema.properties.prompt`
    */
   prompt: string;
   /**
-   * Input images to transform or use as reference. Reference them in the prompt as \@Image1, \@Image2, etc.
+   * Input images to transform or use as reference. Reference them in the prompt as `@Image1`, `@Image2`, etc.
    *
    * @see model `flux-2-dev`, schema field `request_schema.properties.input_image`
    */
@@ -186,66 +186,96 @@ export const flux2DevSchema: Readonly<Record<string, unknown>> = {
 };
 /** The model id of `Flux2DevParams`. */
 export const flux2DevId = 'flux-2-dev' as const;
+/** The parameters of `flux2DevGenerateImage`: the model's parameters (`Flux2DevParams`), `response_format` (`F`: `'url'` or `'b64_json'`, which types the result) and `target_namespace`; `model` is set by the function. */
+export type Flux2DevGenerateImageParams<F extends ResponseFormat = 'url'> = MediaParams<Flux2DevParams, F>;
+/** The parameters of `flux2DevEditImage`: the model's parameters (`Flux2DevParams`), `response_format` (`F`: `'url'` or `'b64_json'`, which types the result) and `target_namespace`; `model` is set by the function. */
+export type Flux2DevEditImageParams<F extends ResponseFormat = 'url'> = MediaParams<Flux2DevParams, F>;
+/** The parameters of `flux2DevEnqueue` and `flux2DevRun`: the model's parameters (`Flux2DevParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`; `model` is set by the function. */
+export type Flux2DevQueueParams = MediaParams<Flux2DevParams, ResponseFormat, QueueFields>;
 
 /**
- * Generate images with `flux-2-dev`: `POST /api/ai/images/generate`, blocking until done (typically 5 to 30 seconds).
+ * Generate images with `flux-2-dev`, blocking until done (typically 5 to 30 seconds): `POST /api/ai/images/generate`. Never resent unless the service surely did not process it (429, connection refused).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
- * @param params The model's parameters (`Flux2DevParams`), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`, `headers`.
+ * @param params `Flux2DevGenerateImageParams`: the model's parameters (`Flux2DevParams`), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds; default 300_000, 5 minutes), `signal`, `maxRetries`, `headers`.
  * @returns `ImageResult` whose items are `{ url }`, or `{ b64_json }` with `response_format: 'b64_json'`.
- * @throws BadRequestError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent), TimeoutError, AbortError, and the other `APIError`s.
+ * @throws BadRequestError (`Prompt cannot be empty`), NotFoundError (`Model not found: <name>`), InsufficientCreditsError, OutcomeUnknownError (5xx, reset or timeout while in flight, unusable answer: never resent), TimeoutError, AbortError.
+ * @example
+ * ```ts
+ * const { images } = await flux2DevGenerateImage(client, { prompt: "..." });
+ * ```
+ * @see The model reference, `generated/MODELS.md` in the `oxen-inference-sdk` package, section `flux-2-dev` (`#flux-2-dev`).
+ * @see `generateImages` (`oxen-inference-sdk/runtime`), which it calls; `client.images.generate` takes the same body with `model`.
  */
 export function flux2DevGenerateImage<F extends ResponseFormat = 'url'>(
   client: Transport,
-  params: MediaParams<Flux2DevParams, F>,
+  params: Flux2DevGenerateImageParams<F>,
   options?: RequestOptions,
 ): APIPromise<ImageResult<F>> {
   return generateImages(client, { ...params, model: 'flux-2-dev' }, options) as APIPromise<ImageResult<F>>;
 }
 
 /**
- * Edit images with `flux-2-dev`: `POST /api/ai/images/edit`, blocking until done. `input_image` is required exactly when the model's schema requires it (edit-only models).
+ * Edit images with `flux-2-dev`, blocking until done (typically 5 to 30 seconds): `POST /api/ai/images/edit`. `input_image` is required exactly when the model's schema requires it (edit-only models), optional for a model that can also generate. Never resent unless the service surely did not process it (429, connection refused).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
- * @param params The model's parameters (`Flux2DevParams`), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`, `headers`.
- * @returns `ImageResult` typed by `response_format`.
- * @throws BadRequestError (an input URL the service could not fetch), NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent), TimeoutError, AbortError.
+ * @param params `Flux2DevEditImageParams`: the model's parameters (`Flux2DevParams`), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds; default 300_000, 5 minutes), `signal`, `maxRetries`, `headers`.
+ * @returns `ImageResult` typed by `response_format`: items `{ url }`, or `{ b64_json }` with `response_format: 'b64_json'`.
+ * @throws BadRequestError (an input URL the service could not fetch: 403 Forbidden), NotFoundError (`Model not found: <name>`), InsufficientCreditsError, OutcomeUnknownError (5xx, reset or timeout while in flight, unusable answer: never resent), TimeoutError, AbortError.
+ * @example
+ * ```ts
+ * const { images } = await flux2DevEditImage(client, { prompt: "..." });
+ * ```
+ * @see The model reference, `generated/MODELS.md` in the `oxen-inference-sdk` package, section `flux-2-dev` (`#flux-2-dev`).
+ * @see `editImages` (`oxen-inference-sdk/runtime`), which it calls; `client.images.edit` takes the same body with `model`.
  */
 export function flux2DevEditImage<F extends ResponseFormat = 'url'>(
   client: Transport,
-  params: MediaParams<Flux2DevParams, F>,
+  params: Flux2DevEditImageParams<F>,
   options?: RequestOptions,
 ): APIPromise<ImageResult<F>> {
   return editImages(client, { ...params, model: 'flux-2-dev' }, options) as APIPromise<ImageResult<F>>;
 }
 
 /**
- * Enqueue generations of `flux-2-dev`: `POST /api/ai/queue`, validated first against the model's schema (compiled at generate time) unless `validate: false`.
+ * Enqueue 1 to 4 generations (`num_generations`) of `flux-2-dev`: `POST /api/ai/queue`. The body is validated first against the model's schema (compiled at generate time) unless `validate: false`. Never resent unless the service surely did not process it (429, connection refused).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
- * @param params The model's parameters (`Flux2DevParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
- * @param options `validate`, `timeoutMs` (milliseconds), `signal`, `headers`.
- * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
- * @throws ValidationError (nothing sent), NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent: check `queue.list`).
+ * @param params `Flux2DevQueueParams`: the model's parameters (`Flux2DevParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param options `validate` (default true), `timeoutMs` (milliseconds), `signal`, `maxRetries`, `headers`.
+ * @returns `{ generations: [{ generation_id, status: 'processing' }] }` (at least one, each with a `generation_id`).
+ * @throws ValidationError (nothing sent), NotFoundError (`Model not found: <name>`), BadRequestError, InsufficientCreditsError, OutcomeUnknownError (5xx, reset or timeout while in flight, unusable answer: never resent; check `queue.list()`), TimeoutError, AbortError.
+ * @example
+ * ```ts
+ * const { generations } = await flux2DevEnqueue(client, { prompt: "..." });
+ * ```
+ * @see The model reference, `generated/MODELS.md` in the `oxen-inference-sdk` package, section `flux-2-dev` (`#flux-2-dev`).
+ * @see `enqueueGenerations` (`oxen-inference-sdk/runtime`), which it calls; `client.queue.enqueue` takes the same body with `model`.
  */
 export function flux2DevEnqueue(
   client: Transport,
-  params: MediaParams<Flux2DevParams, ResponseFormat, QueueFields>,
+  params: Flux2DevQueueParams,
   options?: EnqueueOptions,
 ): APIPromise<EnqueueResponse> {
   return enqueueGenerations(client, { ...params, model: 'flux-2-dev' }, options, validate);
 }
 
 /**
- * Enqueue generations of `flux-2-dev` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`) over the event stream: `queue.run`, validated first against the model's schema (compiled at generate time) unless `validate: false`.
+ * Enqueue generations of `flux-2-dev` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`) over the shared event stream (`GET /api/events`): `POST /api/ai/queue`. The body is validated first against the model's schema (compiled at generate time) unless `validate: false`. `onEnqueued(ids)` is awaited once the service accepted the request: persist the ids there, and `queue.follow` them after a restart. The enqueue is never resent unless the service surely did not process it (429, connection refused).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
- * @param params The model's parameters (`Flux2DevParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
- * @param options `validate`, `timeoutMs` (milliseconds, default one hour), `signal`, `onEnqueued`, `onProgress`, `onEvent`.
- * @returns One `QueueRunOutcome` per generation, in enqueue order.
- * @throws ValidationError (nothing sent), QueueRunTimeoutError, QueueRunAbortError, and the errors of enqueue.
+ * @param params `Flux2DevQueueParams`: the model's parameters (`Flux2DevParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param options `validate`, `timeoutMs` (milliseconds; default 3_600_000, one hour, the whole run), `signal`, `onEnqueued`, `onProgress`, `onEvent`.
+ * @returns One `QueueRunOutcome` per generation, in the order of the enqueue response.
+ * @throws ValidationError (nothing sent), the errors of `queue.enqueue`, the event stream's connection error, the error of `onEnqueued`, QueueRunTimeoutError after `timeoutMs`, QueueRunAbortError on `signal`.
+ * @example
+ * ```ts
+ * const outcomes = await flux2DevRun(client, { prompt: "..." });
+ * ```
+ * @see The model reference, `generated/MODELS.md` in the `oxen-inference-sdk` package, section `flux-2-dev` (`#flux-2-dev`).
+ * @see `runGenerations` (`oxen-inference-sdk`), which it calls; `client.queue.run` takes the same body with `model`.
  */
 export function flux2DevRun(
   client: Transport,
-  params: MediaParams<Flux2DevParams, ResponseFormat, QueueFields>,
+  params: Flux2DevQueueParams,
   options?: QueueRunOptions,
 ): Promise<QueueRunOutcome[]> {
   return runGenerations(client, { ...params, model: 'flux-2-dev' }, options, validate);

@@ -30,20 +30,20 @@ import { validate } from '../validators/gemini-omni-flash-preview.ts';
  */
 export interface GeminiOmniFlashPreviewParams {
   /**
-   * Text description of the video to generate, how to animate the input images, or the edit to apply to the input video. Reference the first-frame image as \@FirstFrame and reference images as \@Image1, \@Image2, etc.
+   * Text description of the video to generate, how to animate the input images, or the edit to apply to the input video. Reference the first-frame image as `@FirstFrame` and reference images as `@Image1`, `@Image2`, etc.
    *
    * @see model `gemini-omni-flash-preview`, schema field `request_schema.properties.prompt`
    */
   prompt: string;
   /**
-   * Optional image to use as the video's starting frame. Reference it in the prompt as \@FirstFrame.
+   * Optional image to use as the video's starting frame. Reference it in the prompt as `@FirstFrame`.
    *
    * @format "uri"
    * @see model `gemini-omni-flash-preview`, schema field `request_schema.properties.first_frame_image`
    */
   first_frame_image?: string;
   /**
-   * Optional reference images (characters, objects, styles to carry into the video). Reference them in the prompt as \@Image1, \@Image2, etc.
+   * Optional reference images (characters, objects, styles to carry into the video). Reference them in the prompt as `@Image1`, `@Image2`, etc.
    *
    * @default []
    * @see model `gemini-omni-flash-preview`, schema field `request_schema.properties.input_image`
@@ -111,18 +111,35 @@ export const geminiOmniFlashPreviewSchema: Readonly<Record<string, unknown>> = {
 };
 /** The model id of `GeminiOmniFlashPreviewParams`. */
 export const geminiOmniFlashPreviewId = 'gemini-omni-flash-preview' as const;
+/** The parameters of `geminiOmniFlashPreviewGenerateVideo`: the model's parameters (`GeminiOmniFlashPreviewParams`, with exactly one of `prompt` and `multi_prompt` when it takes a prompt), `response_format` (`F`: `'url'` or `'b64_json'`, which types the result) and `target_namespace`; `model` is set by the function. */
+export type GeminiOmniFlashPreviewGenerateVideoParams<F extends ResponseFormat = 'url'> = MediaParams<
+  VideoParams<GeminiOmniFlashPreviewParams>,
+  F
+>;
+/** The parameters of `geminiOmniFlashPreviewEnqueue` and `geminiOmniFlashPreviewRun`: the model's parameters (`GeminiOmniFlashPreviewParams`, with exactly one of `prompt` and `multi_prompt` when it takes a prompt), `num_generations` (1 to 4), `response_format` and `target_namespace`; `model` is set by the function. */
+export type GeminiOmniFlashPreviewQueueParams = MediaParams<
+  VideoParams<GeminiOmniFlashPreviewParams>,
+  ResponseFormat,
+  QueueFields
+>;
 
 /**
- * Generate videos with `gemini-omni-flash-preview`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
+ * Generate videos with `gemini-omni-flash-preview`, blocking until the video is ready (1 to 15 minutes; prefer the queue for anything long): `POST /api/ai/videos/generate`. Exactly one of `prompt` and `multi_prompt` (`[{ prompt, duration }]`, one item per shot, `duration` in seconds) for a model that takes a prompt (`VideoParams`). Never resent unless the service surely did not process it (429, connection refused).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
- * @param params The model's parameters (`GeminiOmniFlashPreviewParams`, with exactly one of `prompt` and `multi_prompt` when it takes a prompt), `response_format` and `target_namespace`.
+ * @param params `GeminiOmniFlashPreviewGenerateVideoParams`: the model's parameters (`GeminiOmniFlashPreviewParams`, with exactly one of `prompt` and `multi_prompt` when it takes a prompt), `response_format` and `target_namespace`.
  * @param options `timeoutMs` (milliseconds; default 1_200_000, 20 minutes), `signal`, `maxRetries`, `headers`.
- * @returns `VideoResult` typed by `response_format`.
- * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent), TimeoutError, AbortError.
+ * @returns `VideoResult` typed by `response_format`: items `{ url }`, or `{ b64_json }`.
+ * @throws UnprocessableEntityError (`Getting model response error: 422 - Value error, ...` for both or neither of `prompt` / `multi_prompt`), NotFoundError, InsufficientCreditsError, OutcomeUnknownError (5xx, reset or timeout while in flight, unusable answer: never resent; the video may still be billed), TimeoutError, AbortError.
+ * @example
+ * ```ts
+ * const { videos } = await geminiOmniFlashPreviewGenerateVideo(client, { prompt: "..." });
+ * ```
+ * @see The model reference, `generated/MODELS.md` in the `oxen-inference-sdk` package, section `gemini-omni-flash-preview` (`#gemini-omni-flash-preview`).
+ * @see `generateVideos` (`oxen-inference-sdk/runtime`), which it calls; `client.videos.generate` takes the same body with `model`.
  */
 export function geminiOmniFlashPreviewGenerateVideo<F extends ResponseFormat = 'url'>(
   client: Transport,
-  params: MediaParams<VideoParams<GeminiOmniFlashPreviewParams>, F>,
+  params: GeminiOmniFlashPreviewGenerateVideoParams<F>,
   options?: RequestOptions,
 ): APIPromise<VideoResult<F>> {
   return generateVideos(client, { ...params, model: 'gemini-omni-flash-preview' }, options) as APIPromise<
@@ -131,32 +148,44 @@ export function geminiOmniFlashPreviewGenerateVideo<F extends ResponseFormat = '
 }
 
 /**
- * Enqueue generations of `gemini-omni-flash-preview`: `POST /api/ai/queue`, validated first against the model's schema (compiled at generate time) unless `validate: false`.
+ * Enqueue 1 to 4 generations (`num_generations`) of `gemini-omni-flash-preview`: `POST /api/ai/queue`. The body is validated first against the model's schema (compiled at generate time) unless `validate: false`. Never resent unless the service surely did not process it (429, connection refused).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
- * @param params The model's parameters (`GeminiOmniFlashPreviewParams`, with exactly one of `prompt` and `multi_prompt` when it takes a prompt), `num_generations` (1 to 4), `response_format` and `target_namespace`.
- * @param options `validate`, `timeoutMs` (milliseconds), `signal`, `headers`.
- * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
- * @throws ValidationError (nothing sent), NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent: check `queue.list`).
+ * @param params `GeminiOmniFlashPreviewQueueParams`: the model's parameters (`GeminiOmniFlashPreviewParams`, with exactly one of `prompt` and `multi_prompt` when it takes a prompt), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param options `validate` (default true), `timeoutMs` (milliseconds), `signal`, `maxRetries`, `headers`.
+ * @returns `{ generations: [{ generation_id, status: 'processing' }] }` (at least one, each with a `generation_id`).
+ * @throws ValidationError (nothing sent), NotFoundError (`Model not found: <name>`), BadRequestError, InsufficientCreditsError, OutcomeUnknownError (5xx, reset or timeout while in flight, unusable answer: never resent; check `queue.list()`), TimeoutError, AbortError.
+ * @example
+ * ```ts
+ * const { generations } = await geminiOmniFlashPreviewEnqueue(client, { prompt: "..." });
+ * ```
+ * @see The model reference, `generated/MODELS.md` in the `oxen-inference-sdk` package, section `gemini-omni-flash-preview` (`#gemini-omni-flash-preview`).
+ * @see `enqueueGenerations` (`oxen-inference-sdk/runtime`), which it calls; `client.queue.enqueue` takes the same body with `model`.
  */
 export function geminiOmniFlashPreviewEnqueue(
   client: Transport,
-  params: MediaParams<VideoParams<GeminiOmniFlashPreviewParams>, ResponseFormat, QueueFields>,
+  params: GeminiOmniFlashPreviewQueueParams,
   options?: EnqueueOptions,
 ): APIPromise<EnqueueResponse> {
   return enqueueGenerations(client, { ...params, model: 'gemini-omni-flash-preview' }, options, validate);
 }
 
 /**
- * Enqueue generations of `gemini-omni-flash-preview` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`) over the event stream: `queue.run`, validated first against the model's schema (compiled at generate time) unless `validate: false`.
+ * Enqueue generations of `gemini-omni-flash-preview` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`) over the shared event stream (`GET /api/events`): `POST /api/ai/queue`. The body is validated first against the model's schema (compiled at generate time) unless `validate: false`. `onEnqueued(ids)` is awaited once the service accepted the request: persist the ids there, and `queue.follow` them after a restart. The enqueue is never resent unless the service surely did not process it (429, connection refused).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
- * @param params The model's parameters (`GeminiOmniFlashPreviewParams`, with exactly one of `prompt` and `multi_prompt` when it takes a prompt), `num_generations` (1 to 4), `response_format` and `target_namespace`.
- * @param options `validate`, `timeoutMs` (milliseconds, default one hour), `signal`, `onEnqueued`, `onProgress`, `onEvent`.
- * @returns One `QueueRunOutcome` per generation, in enqueue order.
- * @throws ValidationError (nothing sent), QueueRunTimeoutError, QueueRunAbortError, and the errors of enqueue.
+ * @param params `GeminiOmniFlashPreviewQueueParams`: the model's parameters (`GeminiOmniFlashPreviewParams`, with exactly one of `prompt` and `multi_prompt` when it takes a prompt), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param options `validate`, `timeoutMs` (milliseconds; default 3_600_000, one hour, the whole run), `signal`, `onEnqueued`, `onProgress`, `onEvent`.
+ * @returns One `QueueRunOutcome` per generation, in the order of the enqueue response.
+ * @throws ValidationError (nothing sent), the errors of `queue.enqueue`, the event stream's connection error, the error of `onEnqueued`, QueueRunTimeoutError after `timeoutMs`, QueueRunAbortError on `signal`.
+ * @example
+ * ```ts
+ * const outcomes = await geminiOmniFlashPreviewRun(client, { prompt: "..." });
+ * ```
+ * @see The model reference, `generated/MODELS.md` in the `oxen-inference-sdk` package, section `gemini-omni-flash-preview` (`#gemini-omni-flash-preview`).
+ * @see `runGenerations` (`oxen-inference-sdk`), which it calls; `client.queue.run` takes the same body with `model`.
  */
 export function geminiOmniFlashPreviewRun(
   client: Transport,
-  params: MediaParams<VideoParams<GeminiOmniFlashPreviewParams>, ResponseFormat, QueueFields>,
+  params: GeminiOmniFlashPreviewQueueParams,
   options?: QueueRunOptions,
 ): Promise<QueueRunOutcome[]> {
   return runGenerations(client, { ...params, model: 'gemini-omni-flash-preview' }, options, validate);

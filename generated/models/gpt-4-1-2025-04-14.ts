@@ -27,12 +27,18 @@ export const gpt4120250414Schema: null = null;
 export const gpt4120250414Id = 'gpt-4-1-2025-04-14' as const;
 
 /**
- * Create a chat completion with `gpt-4-1-2025-04-14`: `POST /api/ai/chat/completions` (not streaming; stream with `client.chat.completions.create({ stream: true })`).
+ * Create a chat completion with `gpt-4-1-2025-04-14`, not streaming (stream with `client.chat.completions.create({ stream: true })`): `POST /api/ai/chat/completions`. Never resent unless the service surely did not process it (429, connection refused).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
  * @param params The chat body without `model` (`Gpt4120250414Params`: `stream` absent or false).
- * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`, `headers`.
- * @returns `ChatCompletion`.
- * @throws BadRequestError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent).
+ * @param options `timeoutMs` (milliseconds; default 600_000, 10 minutes), `signal`, `maxRetries`, `headers`.
+ * @returns the `ChatCompletion` (`choices[].message`, `usage`; `created` in Unix seconds).
+ * @throws BadRequestError (`You must specify a model to call`, `Messages array cannot be empty`), NotFoundError (`Model not found: <name>`), InsufficientCreditsError, OutcomeUnknownError (5xx, reset or timeout while in flight, unusable answer: never resent), TimeoutError, AbortError.
+ * @example
+ * ```ts
+ * const completion = await gpt4120250414CreateChatCompletion(client, { messages: [{ role: "user", content: "Hello" }] });
+ * ```
+ * @see The model reference, `generated/MODELS.md` in the `oxen-inference-sdk` package, section `gpt-4-1-2025-04-14` (`#gpt-4-1-2025-04-14`).
+ * @see `createChatCompletion` (`oxen-inference-sdk/runtime`), which it calls; `client.chat.completions.create` takes the same body with `model`.
  */
 export function gpt4120250414CreateChatCompletion(
   client: Transport,

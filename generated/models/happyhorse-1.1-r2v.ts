@@ -30,13 +30,13 @@ import { validate } from '../validators/happyhorse-1.1-r2v.ts';
  */
 export interface Happyhorse1_1R2vParams {
   /**
-   * Text prompt describing the desired video. Use \@Image1, \@Image2, ... to reference the reference images in order.
+   * Text prompt describing the desired video. Use `@Image1`, `@Image2`, ... to reference the reference images in order.
    *
    * @see model `happyhorse-1.1-r2v`, schema field `request_schema.properties.prompt`
    */
   prompt: string;
   /**
-   * Array of up to 9 reference image URLs for character/object/scene appearance. Order maps to \@Image1, \@Image2, etc. Formats: JPEG, JPG, PNG. Max 10 MB each. 720p or higher recommended; shorter side must exceed 400 pixels. Reference images should share a similar aspect ratio close to the target video's aspect ratio.
+   * Array of up to 9 reference image URLs for character/object/scene appearance. Order maps to `@Image1`, `@Image2`, etc. Formats: JPEG, JPG, PNG. Max 10 MB each. 720p or higher recommended; shorter side must exceed 400 pixels. Reference images should share a similar aspect ratio close to the target video's aspect ratio.
    *
    * @see model `happyhorse-1.1-r2v`, schema field `request_schema.properties.reference_images`
    */
@@ -113,50 +113,75 @@ export const happyhorse1_1R2vSchema: Readonly<Record<string, unknown>> = {
 };
 /** The model id of `Happyhorse1_1R2vParams`. */
 export const happyhorse1_1R2vId = 'happyhorse-1.1-r2v' as const;
+/** The parameters of `happyhorse1_1R2vGenerateVideo`: the model's parameters (`Happyhorse1_1R2vParams`, with exactly one of `prompt` and `multi_prompt` when it takes a prompt), `response_format` (`F`: `'url'` or `'b64_json'`, which types the result) and `target_namespace`; `model` is set by the function. */
+export type Happyhorse1_1R2vGenerateVideoParams<F extends ResponseFormat = 'url'> = MediaParams<
+  VideoParams<Happyhorse1_1R2vParams>,
+  F
+>;
+/** The parameters of `happyhorse1_1R2vEnqueue` and `happyhorse1_1R2vRun`: the model's parameters (`Happyhorse1_1R2vParams`, with exactly one of `prompt` and `multi_prompt` when it takes a prompt), `num_generations` (1 to 4), `response_format` and `target_namespace`; `model` is set by the function. */
+export type Happyhorse1_1R2vQueueParams = MediaParams<VideoParams<Happyhorse1_1R2vParams>, ResponseFormat, QueueFields>;
 
 /**
- * Generate videos with `happyhorse-1.1-r2v`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
+ * Generate videos with `happyhorse-1.1-r2v`, blocking until the video is ready (1 to 15 minutes; prefer the queue for anything long): `POST /api/ai/videos/generate`. Exactly one of `prompt` and `multi_prompt` (`[{ prompt, duration }]`, one item per shot, `duration` in seconds) for a model that takes a prompt (`VideoParams`). Never resent unless the service surely did not process it (429, connection refused).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
- * @param params The model's parameters (`Happyhorse1_1R2vParams`, with exactly one of `prompt` and `multi_prompt` when it takes a prompt), `response_format` and `target_namespace`.
+ * @param params `Happyhorse1_1R2vGenerateVideoParams`: the model's parameters (`Happyhorse1_1R2vParams`, with exactly one of `prompt` and `multi_prompt` when it takes a prompt), `response_format` and `target_namespace`.
  * @param options `timeoutMs` (milliseconds; default 1_200_000, 20 minutes), `signal`, `maxRetries`, `headers`.
- * @returns `VideoResult` typed by `response_format`.
- * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent), TimeoutError, AbortError.
+ * @returns `VideoResult` typed by `response_format`: items `{ url }`, or `{ b64_json }`.
+ * @throws UnprocessableEntityError (`Getting model response error: 422 - Value error, ...` for both or neither of `prompt` / `multi_prompt`), NotFoundError, InsufficientCreditsError, OutcomeUnknownError (5xx, reset or timeout while in flight, unusable answer: never resent; the video may still be billed), TimeoutError, AbortError.
+ * @example
+ * ```ts
+ * const { videos } = await happyhorse1_1R2vGenerateVideo(client, { prompt: "..." });
+ * ```
+ * @see The model reference, `generated/MODELS.md` in the `oxen-inference-sdk` package, section `happyhorse-1.1-r2v` (`#happyhorse-1.1-r2v`).
+ * @see `generateVideos` (`oxen-inference-sdk/runtime`), which it calls; `client.videos.generate` takes the same body with `model`.
  */
 export function happyhorse1_1R2vGenerateVideo<F extends ResponseFormat = 'url'>(
   client: Transport,
-  params: MediaParams<VideoParams<Happyhorse1_1R2vParams>, F>,
+  params: Happyhorse1_1R2vGenerateVideoParams<F>,
   options?: RequestOptions,
 ): APIPromise<VideoResult<F>> {
   return generateVideos(client, { ...params, model: 'happyhorse-1.1-r2v' }, options) as APIPromise<VideoResult<F>>;
 }
 
 /**
- * Enqueue generations of `happyhorse-1.1-r2v`: `POST /api/ai/queue`, validated first against the model's schema (compiled at generate time) unless `validate: false`.
+ * Enqueue 1 to 4 generations (`num_generations`) of `happyhorse-1.1-r2v`: `POST /api/ai/queue`. The body is validated first against the model's schema (compiled at generate time) unless `validate: false`. Never resent unless the service surely did not process it (429, connection refused).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
- * @param params The model's parameters (`Happyhorse1_1R2vParams`, with exactly one of `prompt` and `multi_prompt` when it takes a prompt), `num_generations` (1 to 4), `response_format` and `target_namespace`.
- * @param options `validate`, `timeoutMs` (milliseconds), `signal`, `headers`.
- * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
- * @throws ValidationError (nothing sent), NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent: check `queue.list`).
+ * @param params `Happyhorse1_1R2vQueueParams`: the model's parameters (`Happyhorse1_1R2vParams`, with exactly one of `prompt` and `multi_prompt` when it takes a prompt), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param options `validate` (default true), `timeoutMs` (milliseconds), `signal`, `maxRetries`, `headers`.
+ * @returns `{ generations: [{ generation_id, status: 'processing' }] }` (at least one, each with a `generation_id`).
+ * @throws ValidationError (nothing sent), NotFoundError (`Model not found: <name>`), BadRequestError, InsufficientCreditsError, OutcomeUnknownError (5xx, reset or timeout while in flight, unusable answer: never resent; check `queue.list()`), TimeoutError, AbortError.
+ * @example
+ * ```ts
+ * const { generations } = await happyhorse1_1R2vEnqueue(client, { prompt: "..." });
+ * ```
+ * @see The model reference, `generated/MODELS.md` in the `oxen-inference-sdk` package, section `happyhorse-1.1-r2v` (`#happyhorse-1.1-r2v`).
+ * @see `enqueueGenerations` (`oxen-inference-sdk/runtime`), which it calls; `client.queue.enqueue` takes the same body with `model`.
  */
 export function happyhorse1_1R2vEnqueue(
   client: Transport,
-  params: MediaParams<VideoParams<Happyhorse1_1R2vParams>, ResponseFormat, QueueFields>,
+  params: Happyhorse1_1R2vQueueParams,
   options?: EnqueueOptions,
 ): APIPromise<EnqueueResponse> {
   return enqueueGenerations(client, { ...params, model: 'happyhorse-1.1-r2v' }, options, validate);
 }
 
 /**
- * Enqueue generations of `happyhorse-1.1-r2v` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`) over the event stream: `queue.run`, validated first against the model's schema (compiled at generate time) unless `validate: false`.
+ * Enqueue generations of `happyhorse-1.1-r2v` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`) over the shared event stream (`GET /api/events`): `POST /api/ai/queue`. The body is validated first against the model's schema (compiled at generate time) unless `validate: false`. `onEnqueued(ids)` is awaited once the service accepted the request: persist the ids there, and `queue.follow` them after a restart. The enqueue is never resent unless the service surely did not process it (429, connection refused).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
- * @param params The model's parameters (`Happyhorse1_1R2vParams`, with exactly one of `prompt` and `multi_prompt` when it takes a prompt), `num_generations` (1 to 4), `response_format` and `target_namespace`.
- * @param options `validate`, `timeoutMs` (milliseconds, default one hour), `signal`, `onEnqueued`, `onProgress`, `onEvent`.
- * @returns One `QueueRunOutcome` per generation, in enqueue order.
- * @throws ValidationError (nothing sent), QueueRunTimeoutError, QueueRunAbortError, and the errors of enqueue.
+ * @param params `Happyhorse1_1R2vQueueParams`: the model's parameters (`Happyhorse1_1R2vParams`, with exactly one of `prompt` and `multi_prompt` when it takes a prompt), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param options `validate`, `timeoutMs` (milliseconds; default 3_600_000, one hour, the whole run), `signal`, `onEnqueued`, `onProgress`, `onEvent`.
+ * @returns One `QueueRunOutcome` per generation, in the order of the enqueue response.
+ * @throws ValidationError (nothing sent), the errors of `queue.enqueue`, the event stream's connection error, the error of `onEnqueued`, QueueRunTimeoutError after `timeoutMs`, QueueRunAbortError on `signal`.
+ * @example
+ * ```ts
+ * const outcomes = await happyhorse1_1R2vRun(client, { prompt: "..." });
+ * ```
+ * @see The model reference, `generated/MODELS.md` in the `oxen-inference-sdk` package, section `happyhorse-1.1-r2v` (`#happyhorse-1.1-r2v`).
+ * @see `runGenerations` (`oxen-inference-sdk`), which it calls; `client.queue.run` takes the same body with `model`.
  */
 export function happyhorse1_1R2vRun(
   client: Transport,
-  params: MediaParams<VideoParams<Happyhorse1_1R2vParams>, ResponseFormat, QueueFields>,
+  params: Happyhorse1_1R2vQueueParams,
   options?: QueueRunOptions,
 ): Promise<QueueRunOutcome[]> {
   return runGenerations(client, { ...params, model: 'happyhorse-1.1-r2v' }, options, validate);

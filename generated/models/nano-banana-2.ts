@@ -29,13 +29,13 @@ import { validate } from '../validators/nano-banana-2.ts';
  */
 export interface NanoBanana2Params {
   /**
-   * Text description of what you want to generate, or the instruction on how to edit the given image. Use \@Image1, \@Image2, etc. to reference the input images.
+   * Text description of what you want to generate, or the instruction on how to edit the given image. Use `@Image1`, `@Image2`, etc. to reference the input images.
    *
    * @see model `nano-banana-2`, schema field `json_request_schema.properties.prompt`
    */
   prompt: string;
   /**
-   * Optional reference image(s) to edit. Leave empty to generate from the prompt alone. Reference them in the prompt as \@Image1, \@Image2, etc.
+   * Optional reference image(s) to edit. Leave empty to generate from the prompt alone. Reference them in the prompt as `@Image1`, `@Image2`, etc.
    *
    * @see model `nano-banana-2`, schema field `json_request_schema.properties.input_image`
    */
@@ -155,66 +155,96 @@ export const nanoBanana2Schema: Readonly<Record<string, unknown>> = {
 };
 /** The model id of `NanoBanana2Params`. */
 export const nanoBanana2Id = 'nano-banana-2' as const;
+/** The parameters of `nanoBanana2GenerateImage`: the model's parameters (`NanoBanana2Params`), `response_format` (`F`: `'url'` or `'b64_json'`, which types the result) and `target_namespace`; `model` is set by the function. */
+export type NanoBanana2GenerateImageParams<F extends ResponseFormat = 'url'> = MediaParams<NanoBanana2Params, F>;
+/** The parameters of `nanoBanana2EditImage`: the model's parameters (`NanoBanana2Params`), `response_format` (`F`: `'url'` or `'b64_json'`, which types the result) and `target_namespace`; `model` is set by the function. */
+export type NanoBanana2EditImageParams<F extends ResponseFormat = 'url'> = MediaParams<NanoBanana2Params, F>;
+/** The parameters of `nanoBanana2Enqueue` and `nanoBanana2Run`: the model's parameters (`NanoBanana2Params`), `num_generations` (1 to 4), `response_format` and `target_namespace`; `model` is set by the function. */
+export type NanoBanana2QueueParams = MediaParams<NanoBanana2Params, ResponseFormat, QueueFields>;
 
 /**
- * Generate images with `nano-banana-2`: `POST /api/ai/images/generate`, blocking until done (typically 5 to 30 seconds).
+ * Generate images with `nano-banana-2`, blocking until done (typically 5 to 30 seconds): `POST /api/ai/images/generate`. Never resent unless the service surely did not process it (429, connection refused).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
- * @param params The model's parameters (`NanoBanana2Params`), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`, `headers`.
+ * @param params `NanoBanana2GenerateImageParams`: the model's parameters (`NanoBanana2Params`), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds; default 300_000, 5 minutes), `signal`, `maxRetries`, `headers`.
  * @returns `ImageResult` whose items are `{ url }`, or `{ b64_json }` with `response_format: 'b64_json'`.
- * @throws BadRequestError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent), TimeoutError, AbortError, and the other `APIError`s.
+ * @throws BadRequestError (`Prompt cannot be empty`), NotFoundError (`Model not found: <name>`), InsufficientCreditsError, OutcomeUnknownError (5xx, reset or timeout while in flight, unusable answer: never resent), TimeoutError, AbortError.
+ * @example
+ * ```ts
+ * const { images } = await nanoBanana2GenerateImage(client, { prompt: "..." });
+ * ```
+ * @see The model reference, `generated/MODELS.md` in the `oxen-inference-sdk` package, section `nano-banana-2` (`#nano-banana-2`).
+ * @see `generateImages` (`oxen-inference-sdk/runtime`), which it calls; `client.images.generate` takes the same body with `model`.
  */
 export function nanoBanana2GenerateImage<F extends ResponseFormat = 'url'>(
   client: Transport,
-  params: MediaParams<NanoBanana2Params, F>,
+  params: NanoBanana2GenerateImageParams<F>,
   options?: RequestOptions,
 ): APIPromise<ImageResult<F>> {
   return generateImages(client, { ...params, model: 'nano-banana-2' }, options) as APIPromise<ImageResult<F>>;
 }
 
 /**
- * Edit images with `nano-banana-2`: `POST /api/ai/images/edit`, blocking until done. `input_image` is required exactly when the model's schema requires it (edit-only models).
+ * Edit images with `nano-banana-2`, blocking until done (typically 5 to 30 seconds): `POST /api/ai/images/edit`. `input_image` is required exactly when the model's schema requires it (edit-only models), optional for a model that can also generate. Never resent unless the service surely did not process it (429, connection refused).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
- * @param params The model's parameters (`NanoBanana2Params`), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`, `headers`.
- * @returns `ImageResult` typed by `response_format`.
- * @throws BadRequestError (an input URL the service could not fetch), NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent), TimeoutError, AbortError.
+ * @param params `NanoBanana2EditImageParams`: the model's parameters (`NanoBanana2Params`), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds; default 300_000, 5 minutes), `signal`, `maxRetries`, `headers`.
+ * @returns `ImageResult` typed by `response_format`: items `{ url }`, or `{ b64_json }` with `response_format: 'b64_json'`.
+ * @throws BadRequestError (an input URL the service could not fetch: 403 Forbidden), NotFoundError (`Model not found: <name>`), InsufficientCreditsError, OutcomeUnknownError (5xx, reset or timeout while in flight, unusable answer: never resent), TimeoutError, AbortError.
+ * @example
+ * ```ts
+ * const { images } = await nanoBanana2EditImage(client, { prompt: "..." });
+ * ```
+ * @see The model reference, `generated/MODELS.md` in the `oxen-inference-sdk` package, section `nano-banana-2` (`#nano-banana-2`).
+ * @see `editImages` (`oxen-inference-sdk/runtime`), which it calls; `client.images.edit` takes the same body with `model`.
  */
 export function nanoBanana2EditImage<F extends ResponseFormat = 'url'>(
   client: Transport,
-  params: MediaParams<NanoBanana2Params, F>,
+  params: NanoBanana2EditImageParams<F>,
   options?: RequestOptions,
 ): APIPromise<ImageResult<F>> {
   return editImages(client, { ...params, model: 'nano-banana-2' }, options) as APIPromise<ImageResult<F>>;
 }
 
 /**
- * Enqueue generations of `nano-banana-2`: `POST /api/ai/queue`, validated first against the model's schema (compiled at generate time) unless `validate: false`.
+ * Enqueue 1 to 4 generations (`num_generations`) of `nano-banana-2`: `POST /api/ai/queue`. The body is validated first against the model's schema (compiled at generate time) unless `validate: false`. Never resent unless the service surely did not process it (429, connection refused).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
- * @param params The model's parameters (`NanoBanana2Params`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
- * @param options `validate`, `timeoutMs` (milliseconds), `signal`, `headers`.
- * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
- * @throws ValidationError (nothing sent), NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent: check `queue.list`).
+ * @param params `NanoBanana2QueueParams`: the model's parameters (`NanoBanana2Params`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param options `validate` (default true), `timeoutMs` (milliseconds), `signal`, `maxRetries`, `headers`.
+ * @returns `{ generations: [{ generation_id, status: 'processing' }] }` (at least one, each with a `generation_id`).
+ * @throws ValidationError (nothing sent), NotFoundError (`Model not found: <name>`), BadRequestError, InsufficientCreditsError, OutcomeUnknownError (5xx, reset or timeout while in flight, unusable answer: never resent; check `queue.list()`), TimeoutError, AbortError.
+ * @example
+ * ```ts
+ * const { generations } = await nanoBanana2Enqueue(client, { prompt: "..." });
+ * ```
+ * @see The model reference, `generated/MODELS.md` in the `oxen-inference-sdk` package, section `nano-banana-2` (`#nano-banana-2`).
+ * @see `enqueueGenerations` (`oxen-inference-sdk/runtime`), which it calls; `client.queue.enqueue` takes the same body with `model`.
  */
 export function nanoBanana2Enqueue(
   client: Transport,
-  params: MediaParams<NanoBanana2Params, ResponseFormat, QueueFields>,
+  params: NanoBanana2QueueParams,
   options?: EnqueueOptions,
 ): APIPromise<EnqueueResponse> {
   return enqueueGenerations(client, { ...params, model: 'nano-banana-2' }, options, validate);
 }
 
 /**
- * Enqueue generations of `nano-banana-2` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`) over the event stream: `queue.run`, validated first against the model's schema (compiled at generate time) unless `validate: false`.
+ * Enqueue generations of `nano-banana-2` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`) over the shared event stream (`GET /api/events`): `POST /api/ai/queue`. The body is validated first against the model's schema (compiled at generate time) unless `validate: false`. `onEnqueued(ids)` is awaited once the service accepted the request: persist the ids there, and `queue.follow` them after a restart. The enqueue is never resent unless the service surely did not process it (429, connection refused).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
- * @param params The model's parameters (`NanoBanana2Params`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
- * @param options `validate`, `timeoutMs` (milliseconds, default one hour), `signal`, `onEnqueued`, `onProgress`, `onEvent`.
- * @returns One `QueueRunOutcome` per generation, in enqueue order.
- * @throws ValidationError (nothing sent), QueueRunTimeoutError, QueueRunAbortError, and the errors of enqueue.
+ * @param params `NanoBanana2QueueParams`: the model's parameters (`NanoBanana2Params`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param options `validate`, `timeoutMs` (milliseconds; default 3_600_000, one hour, the whole run), `signal`, `onEnqueued`, `onProgress`, `onEvent`.
+ * @returns One `QueueRunOutcome` per generation, in the order of the enqueue response.
+ * @throws ValidationError (nothing sent), the errors of `queue.enqueue`, the event stream's connection error, the error of `onEnqueued`, QueueRunTimeoutError after `timeoutMs`, QueueRunAbortError on `signal`.
+ * @example
+ * ```ts
+ * const outcomes = await nanoBanana2Run(client, { prompt: "..." });
+ * ```
+ * @see The model reference, `generated/MODELS.md` in the `oxen-inference-sdk` package, section `nano-banana-2` (`#nano-banana-2`).
+ * @see `runGenerations` (`oxen-inference-sdk`), which it calls; `client.queue.run` takes the same body with `model`.
  */
 export function nanoBanana2Run(
   client: Transport,
-  params: MediaParams<NanoBanana2Params, ResponseFormat, QueueFields>,
+  params: NanoBanana2QueueParams,
   options?: QueueRunOptions,
 ): Promise<QueueRunOutcome[]> {
   return runGenerations(client, { ...params, model: 'nano-banana-2' }, options, validate);

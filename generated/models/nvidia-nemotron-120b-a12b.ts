@@ -27,12 +27,18 @@ export const nvidiaNemotron120bA12bSchema: null = null;
 export const nvidiaNemotron120bA12bId = 'nvidia-nemotron-120b-a12b' as const;
 
 /**
- * Create a chat completion with `nvidia-nemotron-120b-a12b`: `POST /api/ai/chat/completions` (not streaming; stream with `client.chat.completions.create({ stream: true })`).
+ * Create a chat completion with `nvidia-nemotron-120b-a12b`, not streaming (stream with `client.chat.completions.create({ stream: true })`): `POST /api/ai/chat/completions`. Never resent unless the service surely did not process it (429, connection refused).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
  * @param params The chat body without `model` (`NvidiaNemotron120bA12bParams`: `stream` absent or false).
- * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`, `headers`.
- * @returns `ChatCompletion`.
- * @throws BadRequestError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent).
+ * @param options `timeoutMs` (milliseconds; default 600_000, 10 minutes), `signal`, `maxRetries`, `headers`.
+ * @returns the `ChatCompletion` (`choices[].message`, `usage`; `created` in Unix seconds).
+ * @throws BadRequestError (`You must specify a model to call`, `Messages array cannot be empty`), NotFoundError (`Model not found: <name>`), InsufficientCreditsError, OutcomeUnknownError (5xx, reset or timeout while in flight, unusable answer: never resent), TimeoutError, AbortError.
+ * @example
+ * ```ts
+ * const completion = await nvidiaNemotron120bA12bCreateChatCompletion(client, { messages: [{ role: "user", content: "Hello" }] });
+ * ```
+ * @see The model reference, `generated/MODELS.md` in the `oxen-inference-sdk` package, section `nvidia-nemotron-120b-a12b` (`#nvidia-nemotron-120b-a12b`).
+ * @see `createChatCompletion` (`oxen-inference-sdk/runtime`), which it calls; `client.chat.completions.create` takes the same body with `model`.
  */
 export function nvidiaNemotron120bA12bCreateChatCompletion(
   client: Transport,

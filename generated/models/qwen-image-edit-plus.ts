@@ -29,13 +29,13 @@ import { validate } from '../validators/qwen-image-edit-plus.ts';
  */
 export interface QwenImageEditPlusParams {
   /**
-   * Text description of what you want to generate, or the instruction on how to edit the given image. Use \@Image1, \@Image2, etc. to reference the input images.
+   * Text description of what you want to generate, or the instruction on how to edit the given image. Use `@Image1`, `@Image2`, etc. to reference the input images.
    *
    * @see model `qwen-image-edit-plus`, schema field `json_request_schema.properties.prompt`
    */
   prompt: string;
   /**
-   * Input images to transform or use as reference. Reference them in the prompt as \@Image1, \@Image2, etc.
+   * Input images to transform or use as reference. Reference them in the prompt as `@Image1`, `@Image2`, etc.
    *
    * @see model `qwen-image-edit-plus`, schema field `json_request_schema.properties.input_image`
    */
@@ -106,50 +106,75 @@ export const qwenImageEditPlusSchema: Readonly<Record<string, unknown>> = {
 };
 /** The model id of `QwenImageEditPlusParams`. */
 export const qwenImageEditPlusId = 'qwen-image-edit-plus' as const;
+/** The parameters of `qwenImageEditPlusEditImage`: the model's parameters (`QwenImageEditPlusParams`), `response_format` (`F`: `'url'` or `'b64_json'`, which types the result) and `target_namespace`; `model` is set by the function. */
+export type QwenImageEditPlusEditImageParams<F extends ResponseFormat = 'url'> = MediaParams<
+  QwenImageEditPlusParams,
+  F
+>;
+/** The parameters of `qwenImageEditPlusEnqueue` and `qwenImageEditPlusRun`: the model's parameters (`QwenImageEditPlusParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`; `model` is set by the function. */
+export type QwenImageEditPlusQueueParams = MediaParams<QwenImageEditPlusParams, ResponseFormat, QueueFields>;
 
 /**
- * Edit images with `qwen-image-edit-plus`: `POST /api/ai/images/edit`, blocking until done. `input_image` is required exactly when the model's schema requires it (edit-only models).
+ * Edit images with `qwen-image-edit-plus`, blocking until done (typically 5 to 30 seconds): `POST /api/ai/images/edit`. `input_image` is required exactly when the model's schema requires it (edit-only models), optional for a model that can also generate. Never resent unless the service surely did not process it (429, connection refused).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
- * @param params The model's parameters (`QwenImageEditPlusParams`), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`, `headers`.
- * @returns `ImageResult` typed by `response_format`.
- * @throws BadRequestError (an input URL the service could not fetch), NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent), TimeoutError, AbortError.
+ * @param params `QwenImageEditPlusEditImageParams`: the model's parameters (`QwenImageEditPlusParams`), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds; default 300_000, 5 minutes), `signal`, `maxRetries`, `headers`.
+ * @returns `ImageResult` typed by `response_format`: items `{ url }`, or `{ b64_json }` with `response_format: 'b64_json'`.
+ * @throws BadRequestError (an input URL the service could not fetch: 403 Forbidden), NotFoundError (`Model not found: <name>`), InsufficientCreditsError, OutcomeUnknownError (5xx, reset or timeout while in flight, unusable answer: never resent), TimeoutError, AbortError.
+ * @example
+ * ```ts
+ * const { images } = await qwenImageEditPlusEditImage(client, { prompt: "...", input_image: ["https://example.com/input"] });
+ * ```
+ * @see The model reference, `generated/MODELS.md` in the `oxen-inference-sdk` package, section `qwen-image-edit-plus` (`#qwen-image-edit-plus`).
+ * @see `editImages` (`oxen-inference-sdk/runtime`), which it calls; `client.images.edit` takes the same body with `model`.
  */
 export function qwenImageEditPlusEditImage<F extends ResponseFormat = 'url'>(
   client: Transport,
-  params: MediaParams<QwenImageEditPlusParams, F>,
+  params: QwenImageEditPlusEditImageParams<F>,
   options?: RequestOptions,
 ): APIPromise<ImageResult<F>> {
   return editImages(client, { ...params, model: 'qwen-image-edit-plus' }, options) as APIPromise<ImageResult<F>>;
 }
 
 /**
- * Enqueue generations of `qwen-image-edit-plus`: `POST /api/ai/queue`, validated first against the model's schema (compiled at generate time) unless `validate: false`.
+ * Enqueue 1 to 4 generations (`num_generations`) of `qwen-image-edit-plus`: `POST /api/ai/queue`. The body is validated first against the model's schema (compiled at generate time) unless `validate: false`. Never resent unless the service surely did not process it (429, connection refused).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
- * @param params The model's parameters (`QwenImageEditPlusParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
- * @param options `validate`, `timeoutMs` (milliseconds), `signal`, `headers`.
- * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
- * @throws ValidationError (nothing sent), NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent: check `queue.list`).
+ * @param params `QwenImageEditPlusQueueParams`: the model's parameters (`QwenImageEditPlusParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param options `validate` (default true), `timeoutMs` (milliseconds), `signal`, `maxRetries`, `headers`.
+ * @returns `{ generations: [{ generation_id, status: 'processing' }] }` (at least one, each with a `generation_id`).
+ * @throws ValidationError (nothing sent), NotFoundError (`Model not found: <name>`), BadRequestError, InsufficientCreditsError, OutcomeUnknownError (5xx, reset or timeout while in flight, unusable answer: never resent; check `queue.list()`), TimeoutError, AbortError.
+ * @example
+ * ```ts
+ * const { generations } = await qwenImageEditPlusEnqueue(client, { prompt: "...", input_image: ["https://example.com/input"] });
+ * ```
+ * @see The model reference, `generated/MODELS.md` in the `oxen-inference-sdk` package, section `qwen-image-edit-plus` (`#qwen-image-edit-plus`).
+ * @see `enqueueGenerations` (`oxen-inference-sdk/runtime`), which it calls; `client.queue.enqueue` takes the same body with `model`.
  */
 export function qwenImageEditPlusEnqueue(
   client: Transport,
-  params: MediaParams<QwenImageEditPlusParams, ResponseFormat, QueueFields>,
+  params: QwenImageEditPlusQueueParams,
   options?: EnqueueOptions,
 ): APIPromise<EnqueueResponse> {
   return enqueueGenerations(client, { ...params, model: 'qwen-image-edit-plus' }, options, validate);
 }
 
 /**
- * Enqueue generations of `qwen-image-edit-plus` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`) over the event stream: `queue.run`, validated first against the model's schema (compiled at generate time) unless `validate: false`.
+ * Enqueue generations of `qwen-image-edit-plus` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`) over the shared event stream (`GET /api/events`): `POST /api/ai/queue`. The body is validated first against the model's schema (compiled at generate time) unless `validate: false`. `onEnqueued(ids)` is awaited once the service accepted the request: persist the ids there, and `queue.follow` them after a restart. The enqueue is never resent unless the service surely did not process it (429, connection refused).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
- * @param params The model's parameters (`QwenImageEditPlusParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
- * @param options `validate`, `timeoutMs` (milliseconds, default one hour), `signal`, `onEnqueued`, `onProgress`, `onEvent`.
- * @returns One `QueueRunOutcome` per generation, in enqueue order.
- * @throws ValidationError (nothing sent), QueueRunTimeoutError, QueueRunAbortError, and the errors of enqueue.
+ * @param params `QwenImageEditPlusQueueParams`: the model's parameters (`QwenImageEditPlusParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param options `validate`, `timeoutMs` (milliseconds; default 3_600_000, one hour, the whole run), `signal`, `onEnqueued`, `onProgress`, `onEvent`.
+ * @returns One `QueueRunOutcome` per generation, in the order of the enqueue response.
+ * @throws ValidationError (nothing sent), the errors of `queue.enqueue`, the event stream's connection error, the error of `onEnqueued`, QueueRunTimeoutError after `timeoutMs`, QueueRunAbortError on `signal`.
+ * @example
+ * ```ts
+ * const outcomes = await qwenImageEditPlusRun(client, { prompt: "...", input_image: ["https://example.com/input"] });
+ * ```
+ * @see The model reference, `generated/MODELS.md` in the `oxen-inference-sdk` package, section `qwen-image-edit-plus` (`#qwen-image-edit-plus`).
+ * @see `runGenerations` (`oxen-inference-sdk`), which it calls; `client.queue.run` takes the same body with `model`.
  */
 export function qwenImageEditPlusRun(
   client: Transport,
-  params: MediaParams<QwenImageEditPlusParams, ResponseFormat, QueueFields>,
+  params: QwenImageEditPlusQueueParams,
   options?: QueueRunOptions,
 ): Promise<QueueRunOutcome[]> {
   return runGenerations(client, { ...params, model: 'qwen-image-edit-plus' }, options, validate);

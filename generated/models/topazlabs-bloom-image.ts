@@ -148,50 +148,75 @@ export const topazlabsBloomImageSchema: Readonly<Record<string, unknown>> = {
 };
 /** The model id of `TopazlabsBloomImageParams`. */
 export const topazlabsBloomImageId = 'topazlabs-bloom-image' as const;
+/** The parameters of `topazlabsBloomImageEditImage`: the model's parameters (`TopazlabsBloomImageParams`), `response_format` (`F`: `'url'` or `'b64_json'`, which types the result) and `target_namespace`; `model` is set by the function. */
+export type TopazlabsBloomImageEditImageParams<F extends ResponseFormat = 'url'> = MediaParams<
+  TopazlabsBloomImageParams,
+  F
+>;
+/** The parameters of `topazlabsBloomImageEnqueue` and `topazlabsBloomImageRun`: the model's parameters (`TopazlabsBloomImageParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`; `model` is set by the function. */
+export type TopazlabsBloomImageQueueParams = MediaParams<TopazlabsBloomImageParams, ResponseFormat, QueueFields>;
 
 /**
- * Edit images with `topazlabs-bloom-image`: `POST /api/ai/images/edit`, blocking until done. `input_image` is required exactly when the model's schema requires it (edit-only models).
+ * Edit images with `topazlabs-bloom-image`, blocking until done (typically 5 to 30 seconds): `POST /api/ai/images/edit`. `input_image` is required exactly when the model's schema requires it (edit-only models), optional for a model that can also generate. Never resent unless the service surely did not process it (429, connection refused).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
- * @param params The model's parameters (`TopazlabsBloomImageParams`), `response_format` and `target_namespace`.
- * @param options `timeoutMs` (milliseconds), `signal`, `maxRetries`, `headers`.
- * @returns `ImageResult` typed by `response_format`.
- * @throws BadRequestError (an input URL the service could not fetch), NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent), TimeoutError, AbortError.
+ * @param params `TopazlabsBloomImageEditImageParams`: the model's parameters (`TopazlabsBloomImageParams`), `response_format` and `target_namespace`.
+ * @param options `timeoutMs` (milliseconds; default 300_000, 5 minutes), `signal`, `maxRetries`, `headers`.
+ * @returns `ImageResult` typed by `response_format`: items `{ url }`, or `{ b64_json }` with `response_format: 'b64_json'`.
+ * @throws BadRequestError (an input URL the service could not fetch: 403 Forbidden), NotFoundError (`Model not found: <name>`), InsufficientCreditsError, OutcomeUnknownError (5xx, reset or timeout while in flight, unusable answer: never resent), TimeoutError, AbortError.
+ * @example
+ * ```ts
+ * const { images } = await topazlabsBloomImageEditImage(client, { input_image: "https://example.com/input" });
+ * ```
+ * @see The model reference, `generated/MODELS.md` in the `oxen-inference-sdk` package, section `topazlabs-bloom-image` (`#topazlabs-bloom-image`).
+ * @see `editImages` (`oxen-inference-sdk/runtime`), which it calls; `client.images.edit` takes the same body with `model`.
  */
 export function topazlabsBloomImageEditImage<F extends ResponseFormat = 'url'>(
   client: Transport,
-  params: MediaParams<TopazlabsBloomImageParams, F>,
+  params: TopazlabsBloomImageEditImageParams<F>,
   options?: RequestOptions,
 ): APIPromise<ImageResult<F>> {
   return editImages(client, { ...params, model: 'topazlabs-bloom-image' }, options) as APIPromise<ImageResult<F>>;
 }
 
 /**
- * Enqueue generations of `topazlabs-bloom-image`: `POST /api/ai/queue`, validated first against the model's schema (compiled at generate time) unless `validate: false`.
+ * Enqueue 1 to 4 generations (`num_generations`) of `topazlabs-bloom-image`: `POST /api/ai/queue`. The body is validated first against the model's schema (compiled at generate time) unless `validate: false`. Never resent unless the service surely did not process it (429, connection refused).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
- * @param params The model's parameters (`TopazlabsBloomImageParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
- * @param options `validate`, `timeoutMs` (milliseconds), `signal`, `headers`.
- * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
- * @throws ValidationError (nothing sent), NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent: check `queue.list`).
+ * @param params `TopazlabsBloomImageQueueParams`: the model's parameters (`TopazlabsBloomImageParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param options `validate` (default true), `timeoutMs` (milliseconds), `signal`, `maxRetries`, `headers`.
+ * @returns `{ generations: [{ generation_id, status: 'processing' }] }` (at least one, each with a `generation_id`).
+ * @throws ValidationError (nothing sent), NotFoundError (`Model not found: <name>`), BadRequestError, InsufficientCreditsError, OutcomeUnknownError (5xx, reset or timeout while in flight, unusable answer: never resent; check `queue.list()`), TimeoutError, AbortError.
+ * @example
+ * ```ts
+ * const { generations } = await topazlabsBloomImageEnqueue(client, { input_image: "https://example.com/input" });
+ * ```
+ * @see The model reference, `generated/MODELS.md` in the `oxen-inference-sdk` package, section `topazlabs-bloom-image` (`#topazlabs-bloom-image`).
+ * @see `enqueueGenerations` (`oxen-inference-sdk/runtime`), which it calls; `client.queue.enqueue` takes the same body with `model`.
  */
 export function topazlabsBloomImageEnqueue(
   client: Transport,
-  params: MediaParams<TopazlabsBloomImageParams, ResponseFormat, QueueFields>,
+  params: TopazlabsBloomImageQueueParams,
   options?: EnqueueOptions,
 ): APIPromise<EnqueueResponse> {
   return enqueueGenerations(client, { ...params, model: 'topazlabs-bloom-image' }, options, validate);
 }
 
 /**
- * Enqueue generations of `topazlabs-bloom-image` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`) over the event stream: `queue.run`, validated first against the model's schema (compiled at generate time) unless `validate: false`.
+ * Enqueue generations of `topazlabs-bloom-image` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`) over the shared event stream (`GET /api/events`): `POST /api/ai/queue`. The body is validated first against the model's schema (compiled at generate time) unless `validate: false`. `onEnqueued(ids)` is awaited once the service accepted the request: persist the ids there, and `queue.follow` them after a restart. The enqueue is never resent unless the service surely did not process it (429, connection refused).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
- * @param params The model's parameters (`TopazlabsBloomImageParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
- * @param options `validate`, `timeoutMs` (milliseconds, default one hour), `signal`, `onEnqueued`, `onProgress`, `onEvent`.
- * @returns One `QueueRunOutcome` per generation, in enqueue order.
- * @throws ValidationError (nothing sent), QueueRunTimeoutError, QueueRunAbortError, and the errors of enqueue.
+ * @param params `TopazlabsBloomImageQueueParams`: the model's parameters (`TopazlabsBloomImageParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param options `validate`, `timeoutMs` (milliseconds; default 3_600_000, one hour, the whole run), `signal`, `onEnqueued`, `onProgress`, `onEvent`.
+ * @returns One `QueueRunOutcome` per generation, in the order of the enqueue response.
+ * @throws ValidationError (nothing sent), the errors of `queue.enqueue`, the event stream's connection error, the error of `onEnqueued`, QueueRunTimeoutError after `timeoutMs`, QueueRunAbortError on `signal`.
+ * @example
+ * ```ts
+ * const outcomes = await topazlabsBloomImageRun(client, { input_image: "https://example.com/input" });
+ * ```
+ * @see The model reference, `generated/MODELS.md` in the `oxen-inference-sdk` package, section `topazlabs-bloom-image` (`#topazlabs-bloom-image`).
+ * @see `runGenerations` (`oxen-inference-sdk`), which it calls; `client.queue.run` takes the same body with `model`.
  */
 export function topazlabsBloomImageRun(
   client: Transport,
-  params: MediaParams<TopazlabsBloomImageParams, ResponseFormat, QueueFields>,
+  params: TopazlabsBloomImageQueueParams,
   options?: QueueRunOptions,
 ): Promise<QueueRunOutcome[]> {
   return runGenerations(client, { ...params, model: 'topazlabs-bloom-image' }, options, validate);

@@ -30,13 +30,13 @@ import { validate } from '../validators/wan-v2-7-reference-to-video.ts';
  */
 export interface WanV27ReferenceToVideoParams {
   /**
-   * Text prompt describing the desired video. Supports Chinese and English. Max 5000 characters. Use \@Image1, \@Image2, ... to reference the reference images in order, and \@Video1, \@Video2, ... to reference the reference videos in order; identifiers are independent across types.
+   * Text prompt describing the desired video. Supports Chinese and English. Max 5000 characters. Use `@Image1`, `@Image2`, ... to reference the reference images in order, and `@Video1`, `@Video2`, ... to reference the reference videos in order; identifiers are independent across types.
    *
    * @see model `wan-v2-7-reference-to-video`, schema field `json_request_schema.properties.prompt`
    */
   prompt: string;
   /**
-   * Array of reference images for character/object/scene appearance. Each item has a URL and an optional reference voice. Order maps to \@Image1, \@Image2, etc. Reference images + reference videos must total ≤ 5. JPEG/JPG/PNG/BMP/WEBP, 240-8000 px per side, aspect ratio 1:8 to 8:1, max 20 MB each.
+   * Array of reference images for character/object/scene appearance. Each item has a URL and an optional reference voice. Order maps to `@Image1`, `@Image2`, etc. Reference images + reference videos must total ≤ 5. JPEG/JPG/PNG/BMP/WEBP, 240-8000 px per side, aspect ratio 1:8 to 8:1, max 20 MB each.
    *
    * @see model `wan-v2-7-reference-to-video`, schema field `json_request_schema.properties.reference_images`
    */
@@ -44,7 +44,7 @@ export interface WanV27ReferenceToVideoParams {
     [k: string]: unknown;
   }[];
   /**
-   * Array of reference videos for character/object appearance, motion, and voice. Each item has a URL and an optional reference voice. Order maps to \@Video1, \@Video2, etc. Reference images + reference videos must total ≤ 5. MP4/MOV, 1-30s, 240-4096 px per side, aspect ratio 1:8 to 8:1, max 100 MB each.
+   * Array of reference videos for character/object appearance, motion, and voice. Each item has a URL and an optional reference voice. Order maps to `@Video1`, `@Video2`, etc. Reference images + reference videos must total ≤ 5. MP4/MOV, 1-30s, 240-4096 px per side, aspect ratio 1:8 to 8:1, max 100 MB each.
    *
    * @see model `wan-v2-7-reference-to-video`, schema field `json_request_schema.properties.reference_videos`
    */
@@ -200,18 +200,35 @@ export const wanV27ReferenceToVideoSchema: Readonly<Record<string, unknown>> = {
 };
 /** The model id of `WanV27ReferenceToVideoParams`. */
 export const wanV27ReferenceToVideoId = 'wan-v2-7-reference-to-video' as const;
+/** The parameters of `wanV27ReferenceToVideoGenerateVideo`: the model's parameters (`WanV27ReferenceToVideoParams`, with exactly one of `prompt` and `multi_prompt` when it takes a prompt), `response_format` (`F`: `'url'` or `'b64_json'`, which types the result) and `target_namespace`; `model` is set by the function. */
+export type WanV27ReferenceToVideoGenerateVideoParams<F extends ResponseFormat = 'url'> = MediaParams<
+  VideoParams<WanV27ReferenceToVideoParams>,
+  F
+>;
+/** The parameters of `wanV27ReferenceToVideoEnqueue` and `wanV27ReferenceToVideoRun`: the model's parameters (`WanV27ReferenceToVideoParams`, with exactly one of `prompt` and `multi_prompt` when it takes a prompt), `num_generations` (1 to 4), `response_format` and `target_namespace`; `model` is set by the function. */
+export type WanV27ReferenceToVideoQueueParams = MediaParams<
+  VideoParams<WanV27ReferenceToVideoParams>,
+  ResponseFormat,
+  QueueFields
+>;
 
 /**
- * Generate videos with `wan-v2-7-reference-to-video`: `POST /api/ai/videos/generate`, blocking until the video is ready (1 to 15 minutes; prefer the queue).
+ * Generate videos with `wan-v2-7-reference-to-video`, blocking until the video is ready (1 to 15 minutes; prefer the queue for anything long): `POST /api/ai/videos/generate`. Exactly one of `prompt` and `multi_prompt` (`[{ prompt, duration }]`, one item per shot, `duration` in seconds) for a model that takes a prompt (`VideoParams`). Never resent unless the service surely did not process it (429, connection refused).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
- * @param params The model's parameters (`WanV27ReferenceToVideoParams`, with exactly one of `prompt` and `multi_prompt` when it takes a prompt), `response_format` and `target_namespace`.
+ * @param params `WanV27ReferenceToVideoGenerateVideoParams`: the model's parameters (`WanV27ReferenceToVideoParams`, with exactly one of `prompt` and `multi_prompt` when it takes a prompt), `response_format` and `target_namespace`.
  * @param options `timeoutMs` (milliseconds; default 1_200_000, 20 minutes), `signal`, `maxRetries`, `headers`.
- * @returns `VideoResult` typed by `response_format`.
- * @throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent), TimeoutError, AbortError.
+ * @returns `VideoResult` typed by `response_format`: items `{ url }`, or `{ b64_json }`.
+ * @throws UnprocessableEntityError (`Getting model response error: 422 - Value error, ...` for both or neither of `prompt` / `multi_prompt`), NotFoundError, InsufficientCreditsError, OutcomeUnknownError (5xx, reset or timeout while in flight, unusable answer: never resent; the video may still be billed), TimeoutError, AbortError.
+ * @example
+ * ```ts
+ * const { videos } = await wanV27ReferenceToVideoGenerateVideo(client, { prompt: "..." });
+ * ```
+ * @see The model reference, `generated/MODELS.md` in the `oxen-inference-sdk` package, section `wan-v2-7-reference-to-video` (`#wan-v2-7-reference-to-video`).
+ * @see `generateVideos` (`oxen-inference-sdk/runtime`), which it calls; `client.videos.generate` takes the same body with `model`.
  */
 export function wanV27ReferenceToVideoGenerateVideo<F extends ResponseFormat = 'url'>(
   client: Transport,
-  params: MediaParams<VideoParams<WanV27ReferenceToVideoParams>, F>,
+  params: WanV27ReferenceToVideoGenerateVideoParams<F>,
   options?: RequestOptions,
 ): APIPromise<VideoResult<F>> {
   return generateVideos(client, { ...params, model: 'wan-v2-7-reference-to-video' }, options) as APIPromise<
@@ -220,32 +237,44 @@ export function wanV27ReferenceToVideoGenerateVideo<F extends ResponseFormat = '
 }
 
 /**
- * Enqueue generations of `wan-v2-7-reference-to-video`: `POST /api/ai/queue`, validated first against the model's schema (compiled at generate time) unless `validate: false`.
+ * Enqueue 1 to 4 generations (`num_generations`) of `wan-v2-7-reference-to-video`: `POST /api/ai/queue`. The body is validated first against the model's schema (compiled at generate time) unless `validate: false`. Never resent unless the service surely did not process it (429, connection refused).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
- * @param params The model's parameters (`WanV27ReferenceToVideoParams`, with exactly one of `prompt` and `multi_prompt` when it takes a prompt), `num_generations` (1 to 4), `response_format` and `target_namespace`.
- * @param options `validate`, `timeoutMs` (milliseconds), `signal`, `headers`.
- * @returns `{ generations: [{ generation_id, status: 'processing' }] }`.
- * @throws ValidationError (nothing sent), NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent: check `queue.list`).
+ * @param params `WanV27ReferenceToVideoQueueParams`: the model's parameters (`WanV27ReferenceToVideoParams`, with exactly one of `prompt` and `multi_prompt` when it takes a prompt), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param options `validate` (default true), `timeoutMs` (milliseconds), `signal`, `maxRetries`, `headers`.
+ * @returns `{ generations: [{ generation_id, status: 'processing' }] }` (at least one, each with a `generation_id`).
+ * @throws ValidationError (nothing sent), NotFoundError (`Model not found: <name>`), BadRequestError, InsufficientCreditsError, OutcomeUnknownError (5xx, reset or timeout while in flight, unusable answer: never resent; check `queue.list()`), TimeoutError, AbortError.
+ * @example
+ * ```ts
+ * const { generations } = await wanV27ReferenceToVideoEnqueue(client, { prompt: "..." });
+ * ```
+ * @see The model reference, `generated/MODELS.md` in the `oxen-inference-sdk` package, section `wan-v2-7-reference-to-video` (`#wan-v2-7-reference-to-video`).
+ * @see `enqueueGenerations` (`oxen-inference-sdk/runtime`), which it calls; `client.queue.enqueue` takes the same body with `model`.
  */
 export function wanV27ReferenceToVideoEnqueue(
   client: Transport,
-  params: MediaParams<VideoParams<WanV27ReferenceToVideoParams>, ResponseFormat, QueueFields>,
+  params: WanV27ReferenceToVideoQueueParams,
   options?: EnqueueOptions,
 ): APIPromise<EnqueueResponse> {
   return enqueueGenerations(client, { ...params, model: 'wan-v2-7-reference-to-video' }, options, validate);
 }
 
 /**
- * Enqueue generations of `wan-v2-7-reference-to-video` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`) over the event stream: `queue.run`, validated first against the model's schema (compiled at generate time) unless `validate: false`.
+ * Enqueue generations of `wan-v2-7-reference-to-video` and follow each to one outcome (`succeeded` with `url`, `failed`, `cancelled` or `lost`) over the shared event stream (`GET /api/events`): `POST /api/ai/queue`. The body is validated first against the model's schema (compiled at generate time) unless `validate: false`. `onEnqueued(ids)` is awaited once the service accepted the request: persist the ids there, and `queue.follow` them after a restart. The enqueue is never resent unless the service surely did not process it (429, connection refused).
  * @param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.
- * @param params The model's parameters (`WanV27ReferenceToVideoParams`, with exactly one of `prompt` and `multi_prompt` when it takes a prompt), `num_generations` (1 to 4), `response_format` and `target_namespace`.
- * @param options `validate`, `timeoutMs` (milliseconds, default one hour), `signal`, `onEnqueued`, `onProgress`, `onEvent`.
- * @returns One `QueueRunOutcome` per generation, in enqueue order.
- * @throws ValidationError (nothing sent), QueueRunTimeoutError, QueueRunAbortError, and the errors of enqueue.
+ * @param params `WanV27ReferenceToVideoQueueParams`: the model's parameters (`WanV27ReferenceToVideoParams`, with exactly one of `prompt` and `multi_prompt` when it takes a prompt), `num_generations` (1 to 4), `response_format` and `target_namespace`.
+ * @param options `validate`, `timeoutMs` (milliseconds; default 3_600_000, one hour, the whole run), `signal`, `onEnqueued`, `onProgress`, `onEvent`.
+ * @returns One `QueueRunOutcome` per generation, in the order of the enqueue response.
+ * @throws ValidationError (nothing sent), the errors of `queue.enqueue`, the event stream's connection error, the error of `onEnqueued`, QueueRunTimeoutError after `timeoutMs`, QueueRunAbortError on `signal`.
+ * @example
+ * ```ts
+ * const outcomes = await wanV27ReferenceToVideoRun(client, { prompt: "..." });
+ * ```
+ * @see The model reference, `generated/MODELS.md` in the `oxen-inference-sdk` package, section `wan-v2-7-reference-to-video` (`#wan-v2-7-reference-to-video`).
+ * @see `runGenerations` (`oxen-inference-sdk`), which it calls; `client.queue.run` takes the same body with `model`.
  */
 export function wanV27ReferenceToVideoRun(
   client: Transport,
-  params: MediaParams<VideoParams<WanV27ReferenceToVideoParams>, ResponseFormat, QueueFields>,
+  params: WanV27ReferenceToVideoQueueParams,
   options?: QueueRunOptions,
 ): Promise<QueueRunOutcome[]> {
   return runGenerations(client, { ...params, model: 'wan-v2-7-reference-to-video' }, options, validate);

@@ -8,12 +8,12 @@
  * `runtime/queue-run.ts`), so that a bundle of one model's call carries only what that call needs.
  * The queue functions validate with the model's own compiled validator (`generated/validators/<id>.ts`).
  */
-import type { FunctionDeclarationStructure, StatementStructures } from 'ts-morph';
 import type { ClassifiedModel, Endpoint } from './classify.ts';
-import { commentText, stringLiteral } from '../escape.ts';
-import type { ModelNames } from './name.ts';
+import { modelFunctionDoc, type EndpointKey } from './endpoint-docs.ts';
+import { exampleBlock, exampleParams } from './example.ts';
+import { modelAnchor, type ModelNames } from './name.ts';
 import type { ModelType } from './types.ts';
-import { packageTarget, type Target } from '../output/target.ts';
+import type { Target } from '../output/target.ts';
 
 /** A model ready to emit. */
 export type EmitModel = ClassifiedModel & { names: ModelNames; type: ModelType };
@@ -26,12 +26,21 @@ export function endpointLabels(e: Endpoint): string[] {
 /** One endpoint function of a model module. */
 export interface EndpointFn {
   suffix: string;
-  doc: string;
+  /** The operation whose entry of the endpoint table documents it. */
+  key: EndpointKey;
+  /** Sentences on this model's body in place of the table's, if any. */
+  details?: string;
+  /** The `@param params` text. */
+  paramsDoc: string;
   typeParams: string[];
+  /** The named parameter type it takes (exported from the model module), or undefined for the model's own `<Pascal>Params`. */
+  paramsType?: { name: string; typeParams: string[]; type: string; doc: string };
   params: string;
   /** The options type. */
   options: string;
   returns: string;
+  /** How the example names the result (`const { images } =`). */
+  result: string;
   /** The runtime function it calls, and that function's module (`RuntimeSpecifiers`). */
   calls: { name: string; module: 'endpoints' | 'queueRun' };
   /** Whether the call passes the model's compiled validator. */
@@ -53,86 +62,130 @@ const SUFFIXES: Record<Endpoint, string[]> = {
   chat: ['CreateChatCompletion'],
 };
 
+/** Where the runtime function that a generated function calls is exported from, for `@see`. */
+const RUNTIME_ENTRY: Record<EndpointFn['calls']['module'], string> = {
+  endpoints: 'oxen-inference-sdk/runtime',
+  queueRun: 'oxen-inference-sdk',
+};
+
+const CLIENT_DOC =
+  'A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.';
+
 /** The endpoint functions of one endpoint group for a model. */
-function endpointFunctions(e: Endpoint, m: EmitModel, validated: boolean): EndpointFn[] {
+export function endpointFunctions(e: Endpoint, m: EmitModel, validated: boolean): EndpointFn[] {
   const P = m.names.params;
-  const id = m.id;
-  const client =
-    '@param client A `Transport`: the `Client` (from `oxen-inference-sdk`), or `createTransport(...)` from `oxen-inference-sdk/runtime`.';
-  const opts = '@param options `timeoutMs` (milliseconds), `signal`, `maxRetries`, `headers`.';
+  const pascal = m.names.pascal;
   const media = ['APIPromise', 'ResponseFormat', 'MediaParams', 'Transport', 'RequestOptions'];
   // A video model's parameters carry the endpoint's `multi_prompt` (exactly one of prompt / multi_prompt: `VideoParams`).
-  const own = m.output === 'video' ? `VideoParams<${P}>` : P;
-  const ownTypes = m.output === 'video' ? ['VideoParams'] : [];
-  const prompts =
-    m.output === 'video' ? ', with exactly one of `prompt` and `multi_prompt` when it takes a prompt' : '';
+  const video = m.output === 'video';
+  const own = video ? `VideoParams<${P}>` : P;
+  const ownTypes = video ? ['VideoParams'] : [];
+  const prompts = video ? ', with exactly one of `prompt` and `multi_prompt` when it takes a prompt' : '';
+  const format = "F extends ResponseFormat = 'url'";
+  const mediaType = (suffix: string, what: string, inner: string) => ({
+    name: `${pascal}${suffix}Params`,
+    typeParams: [format],
+    type: `MediaParams<${inner}, F>`,
+    doc: `The parameters of \`${m.names.camel}${suffix}\`: ${what}, \`response_format\` (\`F\`: \`'url'\` or \`'b64_json'\`, which types the result) and \`target_namespace\`; \`model\` is set by the function.`,
+  });
   switch (e) {
-    case 'images.generate':
+    case 'images.generate': {
+      const t = mediaType('GenerateImage', `the model's parameters (\`${P}\`)`, P);
       return [
         {
           suffix: 'GenerateImage',
-          doc: `Generate images with \`${id}\`: \`POST /api/ai/images/generate\`, blocking until done (typically 5 to 30 seconds).\n${client}\n@param params The model's parameters (\`${P}\`), \`response_format\` and \`target_namespace\`.\n${opts}\n@returns \`ImageResult\` whose items are \`{ url }\`, or \`{ b64_json }\` with \`response_format: 'b64_json'\`.\n@throws BadRequestError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent), TimeoutError, AbortError, and the other \`APIError\`s.`,
-          typeParams: ["F extends ResponseFormat = 'url'"],
-          params: `MediaParams<${P}, F>`,
+          key: 'images.generate',
+          paramsDoc: `\`${t.name}\`: the model's parameters (\`${P}\`), \`response_format\` and \`target_namespace\`.`,
+          typeParams: [format],
+          paramsType: t,
+          params: `${t.name}<F>`,
           options: 'RequestOptions',
           returns: 'APIPromise<ImageResult<F>>',
+          result: 'const { images } =',
           calls: { name: 'generateImages', module: 'endpoints' },
           validates: false,
           types: [...media, 'ImageResult'],
         },
       ];
-    case 'images.edit':
+    }
+    case 'images.edit': {
+      const t = mediaType('EditImage', `the model's parameters (\`${P}\`)`, P);
       return [
         {
           suffix: 'EditImage',
-          doc: `Edit images with \`${id}\`: \`POST /api/ai/images/edit\`, blocking until done. \`input_image\` is required exactly when the model's schema requires it (edit-only models).\n${client}\n@param params The model's parameters (\`${P}\`), \`response_format\` and \`target_namespace\`.\n${opts}\n@returns \`ImageResult\` typed by \`response_format\`.\n@throws BadRequestError (an input URL the service could not fetch), NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent), TimeoutError, AbortError.`,
-          typeParams: ["F extends ResponseFormat = 'url'"],
-          params: `MediaParams<${P}, F>`,
+          key: 'images.edit',
+          details:
+            "`input_image` is required exactly when the model's schema requires it (edit-only models), optional for a model that can also generate.",
+          paramsDoc: `\`${t.name}\`: the model's parameters (\`${P}\`), \`response_format\` and \`target_namespace\`.`,
+          typeParams: [format],
+          paramsType: t,
+          params: `${t.name}<F>`,
           options: 'RequestOptions',
           returns: 'APIPromise<ImageResult<F>>',
+          result: 'const { images } =',
           calls: { name: 'editImages', module: 'endpoints' },
           validates: false,
           types: [...media, 'ImageResult'],
         },
       ];
-    case 'videos.generate':
+    }
+    case 'videos.generate': {
+      const t = mediaType('GenerateVideo', `the model's parameters (\`${P}\`${prompts})`, own);
       return [
         {
           suffix: 'GenerateVideo',
-          doc: `Generate videos with \`${id}\`: \`POST /api/ai/videos/generate\`, blocking until the video is ready (1 to 15 minutes; prefer the queue).\n${client}\n@param params The model's parameters (\`${P}\`${prompts}), \`response_format\` and \`target_namespace\`.\n@param options \`timeoutMs\` (milliseconds; default 1_200_000, 20 minutes), \`signal\`, \`maxRetries\`, \`headers\`.\n@returns \`VideoResult\` typed by \`response_format\`.\n@throws UnprocessableEntityError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent), TimeoutError, AbortError.`,
-          typeParams: ["F extends ResponseFormat = 'url'"],
-          params: `MediaParams<${own}, F>`,
+          key: 'videos.generate',
+          paramsDoc: `\`${t.name}\`: the model's parameters (\`${P}\`${prompts}), \`response_format\` and \`target_namespace\`.`,
+          typeParams: [format],
+          paramsType: t,
+          params: `${t.name}<F>`,
           options: 'RequestOptions',
           returns: 'APIPromise<VideoResult<F>>',
+          result: 'const { videos } =',
           calls: { name: 'generateVideos', module: 'endpoints' },
           validates: false,
           types: [...media, ...ownTypes, 'VideoResult'],
         },
       ];
+    }
     case 'queue': {
       const check = validated
-        ? "validated first against the model's schema (compiled at generate time) unless `validate: false`"
-        : 'not validated (the model has no schema)';
+        ? "The body is validated first against the model's schema (compiled at generate time) unless `validate: false`."
+        : 'The body is not validated (the model has no schema), but for the queue fields.';
       const queued = ['ResponseFormat', 'MediaParams', 'QueueFields', 'Transport', ...ownTypes];
+      const t = {
+        name: `${pascal}QueueParams`,
+        typeParams: [],
+        type: `MediaParams<${own}, ResponseFormat, QueueFields>`,
+        doc: `The parameters of \`${m.names.camel}Enqueue\` and \`${m.names.camel}Run\`: the model's parameters (\`${P}\`${prompts}), \`num_generations\` (1 to 4), \`response_format\` and \`target_namespace\`; \`model\` is set by the function.`,
+      };
+      const paramsDoc = `\`${t.name}\`: the model's parameters (\`${P}\`${prompts}), \`num_generations\` (1 to 4), \`response_format\` and \`target_namespace\`.`;
       return [
         {
           suffix: 'Enqueue',
-          doc: `Enqueue generations of \`${id}\`: \`POST /api/ai/queue\`, ${check}.\n${client}\n@param params The model's parameters (\`${P}\`${prompts}), \`num_generations\` (1 to 4), \`response_format\` and \`target_namespace\`.\n@param options \`validate\`, \`timeoutMs\` (milliseconds), \`signal\`, \`headers\`.\n@returns \`{ generations: [{ generation_id, status: 'processing' }] }\`.\n@throws ValidationError (nothing sent), NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent: check \`queue.list\`).`,
+          key: 'queue.enqueue',
+          details: check,
+          paramsDoc,
           typeParams: [],
-          params: `MediaParams<${own}, ResponseFormat, QueueFields>`,
+          paramsType: t,
+          params: t.name,
           options: 'EnqueueOptions',
           returns: 'APIPromise<EnqueueResponse>',
+          result: 'const { generations } =',
           calls: { name: 'enqueueGenerations', module: 'endpoints' },
           validates: validated,
           types: [...queued, 'APIPromise', 'EnqueueResponse', 'EnqueueOptions'],
         },
         {
           suffix: 'Run',
-          doc: `Enqueue generations of \`${id}\` and follow each to one outcome (\`succeeded\` with \`url\`, \`failed\`, \`cancelled\` or \`lost\`) over the event stream: \`queue.run\`, ${check}.\n${client}\n@param params The model's parameters (\`${P}\`${prompts}), \`num_generations\` (1 to 4), \`response_format\` and \`target_namespace\`.\n@param options \`validate\`, \`timeoutMs\` (milliseconds, default one hour), \`signal\`, \`onEnqueued\`, \`onProgress\`, \`onEvent\`.\n@returns One \`QueueRunOutcome\` per generation, in enqueue order.\n@throws ValidationError (nothing sent), QueueRunTimeoutError, QueueRunAbortError, and the errors of enqueue.`,
+          key: 'queue.run',
+          details: `${check} \`onEnqueued(ids)\` is awaited once the service accepted the request: persist the ids there, and \`queue.follow\` them after a restart.`,
+          paramsDoc,
           typeParams: [],
-          params: `MediaParams<${own}, ResponseFormat, QueueFields>`,
+          params: t.name,
           options: 'QueueRunOptions',
           returns: 'Promise<QueueRunOutcome[]>',
+          result: 'const outcomes =',
           calls: { name: 'runGenerations', module: 'queueRun' },
           validates: validated,
           types: [...queued, 'QueueRunOutcome', 'QueueRunOptions'],
@@ -143,11 +196,13 @@ function endpointFunctions(e: Endpoint, m: EmitModel, validated: boolean): Endpo
       return [
         {
           suffix: 'CreateChatCompletion',
-          doc: `Create a chat completion with \`${id}\`: \`POST /api/ai/chat/completions\` (not streaming; stream with \`client.chat.completions.create({ stream: true })\`).\n${client}\n@param params The chat body without \`model\` (\`${P}\`: \`stream\` absent or false).\n${opts}\n@returns \`ChatCompletion\`.\n@throws BadRequestError, NotFoundError, InsufficientCreditsError, OutcomeUnknownError (never resent).`,
+          key: 'chat.completions.create',
+          paramsDoc: `The chat body without \`model\` (\`${P}\`: \`stream\` absent or false).`,
           typeParams: [],
           params: P,
           options: 'RequestOptions',
           returns: 'APIPromise<ChatCompletion>',
+          result: 'const completion =',
           calls: { name: 'createChatCompletion', module: 'endpoints' },
           validates: false,
           types: ['APIPromise', 'Transport', 'RequestOptions', 'ChatCompletion'],
@@ -156,97 +211,32 @@ function endpointFunctions(e: Endpoint, m: EmitModel, validated: boolean): Endpo
   }
 }
 
-/**
- * Placeholders for the two pieces of a model module made of model data: ts-morph's writer tracks
- * strings and comments naively (`"C:\\"` followed by `"image/*"` makes it close a comment it
- * thinks is open), so that text never goes through it; the caller puts it in after printing.
- */
-export const TYPE_CODE = '__sdkTypeCode__';
-export const SCHEMA_LITERAL = '__sdkSchemaLiteral__';
-
-/** The statements of `generated/models/<id>.ts` (ts-morph structures), printed by the caller, with `TYPE_CODE` and `SCHEMA_LITERAL` to replace. */
-export function modelStatements(
-  m: EmitModel,
-  hasValidator: boolean,
-  StructureKind: typeof import('ts-morph').StructureKind,
-  VariableDeclarationKind: typeof import('ts-morph').VariableDeclarationKind,
-  target: Target = packageTarget,
-): Array<string | StatementStructures> {
-  const fns = m.endpoints.flatMap((e) => endpointFunctions(e, m, hasValidator));
-  const types = new Set<string>([...m.type.runtimeImports, ...fns.flatMap((f) => f.types)]);
-  const statements: Array<string | StatementStructures> = [];
-  if (types.size > 0)
-    statements.push({
-      kind: StructureKind.ImportDeclaration,
-      isTypeOnly: true,
-      moduleSpecifier: target.runtime.types,
-      namedImports: [...types].sort(),
-    });
-  for (const module of ['endpoints', 'queueRun'] as const) {
-    const names = [...new Set(fns.filter((f) => f.calls.module === module).map((f) => f.calls.name))].sort();
-    if (names.length > 0)
-      statements.push({
-        kind: StructureKind.ImportDeclaration,
-        moduleSpecifier: target.runtime[module],
-        namedImports: names,
-      });
-  }
-  if (fns.some((f) => f.validates))
-    statements.push({
-      kind: StructureKind.ImportDeclaration,
-      moduleSpecifier: `../validators/${m.id}${target.ext}`,
-      namedImports: ['validate'],
-    });
-  statements.push(TYPE_CODE);
-  statements.push({
-    kind: StructureKind.VariableStatement,
-    isExported: true,
-    declarationKind: VariableDeclarationKind.Const,
-    docs: [
-      {
-        description: commentText(
-          `The request schema of \`${m.id}\` exactly as in \`${m.file}\`${m.schemaField ? ` (field \`${m.schemaField}\`)` : ' (null)'}, as data.${hasValidator ? ` The queue functions validate with its compiled validator (\`${target.prefix}validators/${m.id}.ts\`), not with this object.` : ''}`,
-        ),
-      },
-    ],
-    declarations: [
-      {
-        name: m.names.schema,
-        type: m.schema === null ? 'null' : 'Readonly<Record<string, unknown>>',
-        initializer: m.schema === null ? 'null' : SCHEMA_LITERAL,
-      },
-    ],
+/** The doc text of one endpoint function (unescaped; the caller passes it through `commentText`). */
+export function functionDoc(m: EmitModel, f: EndpointFn, target: Target): string {
+  const name = `${m.names.camel}${f.suffix}`;
+  const args = exampleParams(m);
+  const see = [
+    `\`${f.calls.name}\` (\`${RUNTIME_ENTRY[f.calls.module]}\`), which it calls; \`client.${ENDPOINT_METHOD[f.key]}\` takes the same body with \`model\`.`,
+  ];
+  if (target.packageFiles)
+    see.unshift(
+      `The model reference, \`generated/MODELS.md\` in the \`oxen-inference-sdk\` package, section \`${m.id}\` (\`#${modelAnchor(m.id)}\`).`,
+    );
+  return modelFunctionDoc(f.key, {
+    id: m.id,
+    ...(f.details !== undefined ? { details: f.details } : {}),
+    params: { client: CLIENT_DOC, params: f.paramsDoc },
+    ...(args === undefined ? {} : { example: exampleBlock(`${f.result} await ${name}(client, ${args});`) }),
+    see,
   });
-  statements.push({
-    kind: StructureKind.VariableStatement,
-    isExported: true,
-    declarationKind: VariableDeclarationKind.Const,
-    docs: [{ description: commentText(`The model id of \`${m.names.params}\`.`) }],
-    declarations: [{ name: `${m.names.camel}Id`, initializer: `${stringLiteral(m.id)} as const` }],
-  });
-  for (const f of fns) {
-    const args = [
-      'client',
-      `{ ...params, model: ${stringLiteral(m.id)} }`,
-      'options',
-      ...(f.validates ? ['validate'] : []),
-    ];
-    const call = `${f.calls.name}(${args.join(', ')})`;
-    const fn: FunctionDeclarationStructure = {
-      kind: StructureKind.Function,
-      isExported: true,
-      name: `${m.names.camel}${f.suffix}`,
-      docs: [{ description: commentText(f.doc) }],
-      typeParameters: f.typeParams,
-      parameters: [
-        { name: 'client', type: 'Transport' },
-        { name: 'params', type: f.params },
-        { name: 'options', type: f.options, hasQuestionToken: true },
-      ],
-      returnType: f.returns,
-      statements: `return ${call}${f.typeParams.length > 0 ? ` as ${f.returns}` : ''};`,
-    };
-    statements.push(fn);
-  }
-  return statements;
 }
+
+/** The client method of each operation a generated function performs. */
+const ENDPOINT_METHOD: Partial<Record<EndpointKey, string>> = {
+  'images.generate': 'images.generate',
+  'images.edit': 'images.edit',
+  'videos.generate': 'videos.generate',
+  'queue.enqueue': 'queue.enqueue',
+  'queue.run': 'queue.run',
+  'chat.completions.create': 'chat.completions.create',
+};

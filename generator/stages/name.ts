@@ -28,6 +28,11 @@ export interface ModelNames {
   schema: string;
 }
 
+/** The anchor of a model's section in `generated/MODELS.md`. */
+export function modelAnchor(id: string): string {
+  return id.toLowerCase().replace(/[^a-z0-9._-]/g, '');
+}
+
 /** Convert one model id. @throws Error when nothing usable is left of the id. */
 export function modelNames(id: string): ModelNames {
   const parts = id.split(/[^A-Za-z0-9.]+/).filter((p) => p.length > 0);

@@ -8,7 +8,8 @@
 import type { ClassifiedModel } from './classify.ts';
 import { endpointFunctionNames, endpointLabels } from './emit-model.ts';
 import { markdownCell, markdownCode, markdownText } from '../escape.ts';
-import type { ModelNames } from './name.ts';
+import type { Templates } from './templates.ts';
+import { modelAnchor, type ModelNames } from './name.ts';
 import { isObject } from '../order.ts';
 
 /** One parameter row. */
@@ -113,7 +114,7 @@ export function modelReference(m: ClassifiedModel & { names: ModelNames }, packa
         : 'Its schema is null: its parameters are unknown.';
   return {
     id: markdownCode(m.id),
-    anchor: m.id.toLowerCase().replace(/[^a-z0-9._-]/g, ''),
+    anchor: modelAnchor(m.id),
     title: markdownCell(m.displayName ?? m.id),
     description: markdownText(m.description ?? ''),
     importPath: `${packageName}/models/${m.id}`,
@@ -126,4 +127,14 @@ export function modelReference(m: ClassifiedModel & { names: ModelNames }, packa
         : schemaNote,
     parameters,
   };
+}
+
+/** Body of `generated/MODELS.md`. */
+export function modelsMarkdown(
+  t: Templates,
+  models: Array<ClassifiedModel & { names: ModelNames }>,
+  label: string,
+  packageName: string,
+): string {
+  return t.modelsMd({ count: models.length, label, models: models.map((m) => modelReference(m, packageName)) });
 }

@@ -1,15 +1,19 @@
 /**
- * Stage 5, types: each model's request schema to a TypeScript interface, with
- * json-schema-to-typescript. Enums become literal unions; `description`, `default`,
- * `minimum`/`maximum`, `format` (and the other validation keywords) and the model id and schema
- * field a member came from go into its JSDoc.
+ * Stage 5, types: each model's request schema to a TypeScript interface, emitted as syntax nodes
+ * (the compiler's `ts.factory`, from ts-morph's copy of TypeScript) and printed by the compiler's
+ * printer. Enums become literal unions; `description`, `default`, `minimum`/`maximum`, `format`
+ * (and the other validation keywords) and the model id and schema field a member came from go
+ * into its JSDoc.
  *
- * json-schema-to-typescript never sees a string of the model object. The schema given to it is
- * rebuilt from a whitelist of typing keywords, in which every property name, enum or const string
- * and description is replaced by a placeholder token; after compiling, each token is replaced by
- * the real text through `generator/escape.ts` (a key through `propertyKey`, a value through
- * `stringLiteral`, a description through `commentText`). Local `$ref`s are inlined (recursion was
- * refused by the load stage; expansion is bounded here).
+ * The schema is first rebuilt from a whitelist of typing keywords (`typeSchema`: local `$ref`s
+ * inlined, recursion refused by the load stage, expansion bounded here), then typed as
+ * json-schema-to-typescript types it (the rules are kept, so the types are those it gave): the
+ * kinds a node matches are intersected (`type`, `enum`, `anyOf`/`oneOf` as unions, `allOf`), an
+ * `enum` (or `const`) is the union of its values, a type array the union of its types, an array
+ * with `minItems`/`maxItems` (up to 20) or an `items` array a union of tuples, an object with no
+ * `additionalProperties` open. Every string of the model reaches the output as a leaf written by
+ * `generator/escape.ts`: a key through `propertyKey`, a value through `stringLiteral`, a
+ * description through `commentText`. Nothing is substituted in printed text.
  *
  * Objects are closed (`additionalProperties: false`) unless the schema itself opens them (an
  * explicit `additionalProperties` other than `false`, or `patternProperties`): then they take any
@@ -23,8 +27,11 @@
 import type { ClassifiedModel } from './classify.ts';
 import type { ModelNames } from './name.ts';
 import { SpecError, pointerToken } from '../errors.ts';
-import { commentText, docText, propertyKey, stringLiteral } from '../escape.ts';
+import { commentText, docCode, docText } from '../escape.ts';
+import { interfaceDeclaration } from './type-emit.ts';
 import { resolveLocalRef } from './schema-walk.ts';
+import { loadTsMorph } from '../libraries.ts';
+import { isObject } from '../order.ts';
 
 /** The parameter type of one model. */
 export interface ModelType {
@@ -65,60 +72,36 @@ export function propertyDoc(model: string, field: string, path: string, prop: Re
     lines.push(docText(prop['description'].trim()), '');
   for (const k of DOC_KEYWORDS)
     if (prop[k] !== undefined) lines.push(`@${k} ${docText(JSON.stringify(prop[k]) ?? '')}`);
-  lines.push(`@see model \`${model}\`, schema field \`${field}${docText(path)}\``);
+  lines.push(`@see model \`${model}\`, schema field ${docCode(`${field}${path}`)}`);
   return lines.join('\n');
 }
 
-/** Placeholder tokens and what they stand for. */
-class Tokens {
-  readonly keys: string[] = [];
-  readonly values: string[] = [];
-  readonly docs: string[] = [];
-  nodes = 0;
-  key(name: string): string {
-    this.keys.push(name);
-    return `__sdkK${this.keys.length - 1}__`;
-  }
-  value(text: string): string {
-    this.values.push(text);
-    return `__sdkV${this.values.length - 1}__`;
-  }
-  doc(text: string): string {
-    this.docs.push(text);
-    return `__sdkD${this.docs.length - 1}__`;
-  }
-}
-
 interface Ctx {
-  tokens: Tokens;
+  /** Schema nodes typed so far (after inlining `$ref`s). */
+  nodes: number;
   root: Record<string, unknown>;
   model: ClassifiedModel;
   field: string;
 }
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
-
-/** An enum or const value json-schema-to-typescript can print safely (strings become tokens). */
-function literal(v: unknown, ctx: Ctx): { ok: true; value: unknown } | { ok: false } {
-  if (typeof v === 'string') return { ok: true, value: ctx.tokens.value(v) };
+/** An enum or const value typed as a literal (objects and arrays are not: the node is typed by `type` only). */
+function literal(v: unknown): { ok: true; value: unknown } | { ok: false } {
+  if (typeof v === 'string') return { ok: true, value: v };
   if (typeof v === 'number') return Number.isFinite(v) ? { ok: true, value: v } : { ok: false };
   if (typeof v === 'boolean' || v === null) return { ok: true, value: v };
   return { ok: false }; // objects and arrays: typed by `type` only
 }
 
 /**
- * The typing-only copy of a schema node: whitelisted keywords, tokens for every string of the
- * model, `$ref`s inlined. `pointer` is the node's JSON pointer (for errors), `docPath` its path for
+ * The typing-only copy of a schema node: whitelisted keywords, `$ref`s inlined, each property's
+ * doc text as its `description`. `pointer` is the node's JSON pointer (for errors), `docPath` its path for
  * `@see` (`.properties.a.items.properties.b`).
  */
 function typeSchema(node: unknown, ctx: Ctx, pointer: string, docPath: string, depth: number, top: boolean): unknown {
   const fail = (problem: string): never => {
     throw new SpecError(ctx.model.file, ctx.model.id, `/${ctx.field}${pointer}`, problem);
   };
-  if (++ctx.tokens.nodes > MAX_TYPE_NODES)
-    fail(`the schema expands to more than ${MAX_TYPE_NODES} nodes: not supported`);
+  if (++ctx.nodes > MAX_TYPE_NODES) fail(`the schema expands to more than ${MAX_TYPE_NODES} nodes: not supported`);
   if (depth > MAX_TYPE_DEPTH)
     fail(`the schema nests deeper than ${MAX_TYPE_DEPTH} levels once its $refs are followed: not supported`);
   if (typeof node === 'boolean') return node;
@@ -140,12 +123,12 @@ function typeSchema(node: unknown, ctx: Ctx, pointer: string, docPath: string, d
   for (const k of ['enum'] as const) {
     const v = s[k];
     if (Array.isArray(v)) {
-      const items = v.map((x) => literal(x, ctx));
+      const items = v.map((x) => literal(x));
       if (items.every((i) => i.ok)) out[k] = items.map((i) => (i as { value: unknown }).value);
     }
   }
   if (Object.hasOwn(s, 'const')) {
-    const c = literal(s['const'], ctx);
+    const c = literal(s['const']);
     if (c.ok) out['enum'] = [c.value];
   }
   for (const k of ['anyOf', 'oneOf', 'allOf'] as const) {
@@ -172,29 +155,30 @@ function typeSchema(node: unknown, ctx: Ctx, pointer: string, docPath: string, d
   }
   for (const k of ['minItems', 'maxItems'] as const)
     if (typeof s[k] === 'number' && Number.isInteger(s[k]) && s[k] <= 20) out[k] = s[k];
+  if (typeof out['minItems'] === 'number' && typeof out['maxItems'] === 'number' && out['maxItems'] < out['minItems'])
+    fail(`maxItems ${out['maxItems']} is less than minItems ${out['minItems']}: no array is allowed`);
   const props = s['properties'];
   const explicitAdditional = Object.hasOwn(s, 'additionalProperties') && s['additionalProperties'] !== false;
   const opened = explicitAdditional || isObject(s['patternProperties']);
   if (isObject(props)) {
     const properties: Record<string, unknown> = {};
-    const tokenOf = new Map<string, string>();
     for (const [name, sub] of Object.entries(props)) {
-      const token = ctx.tokens.key(name);
-      tokenOf.set(name, token);
       const subPath = `${docPath}.properties.${name}`;
       const typed = typeSchema(sub, ctx, `${pointer}/properties/${pointerToken(name)}`, subPath, depth + 1, false);
-      const doc = ctx.tokens.doc(propertyDoc(ctx.model.id, ctx.field, subPath, isObject(sub) ? sub : {}));
-      properties[token] = isObject(typed)
-        ? { ...typed, description: doc }
-        : typed === true
-          ? { description: doc }
-          : typed;
+      const doc = propertyDoc(ctx.model.id, ctx.field, subPath, isObject(sub) ? sub : {});
+      // `__proto__` as an own key (a plain assignment would set the copy's prototype)
+      Object.defineProperty(properties, name, {
+        value: isObject(typed) ? { ...typed, description: doc } : typed === true ? { description: doc } : typed,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     }
     out['properties'] = properties;
     const required = Array.isArray(s['required'])
-      ? (s['required'] as unknown[]).filter((r): r is string => typeof r === 'string' && tokenOf.has(r))
+      ? (s['required'] as unknown[]).filter((r): r is string => typeof r === 'string' && Object.hasOwn(props, r))
       : [];
-    if (required.length > 0) out['required'] = [...new Set(required)].map((r) => tokenOf.get(r)!);
+    if (required.length > 0) out['required'] = [...new Set(required)];
     // Closed unless the schema opens it; an index signature must accept every property: `unknown`.
     out['additionalProperties'] = opened ? true : false;
   } else if (top) {
@@ -214,21 +198,8 @@ function typeSchema(node: unknown, ctx: Ctx, pointer: string, docPath: string, d
   return out;
 }
 
-/** Put the real text back for every token of `code`. */
-function untoken(code: string, tokens: Tokens): string {
-  return code
-    .replace(/^([ \t]*)\* __sdkD(\d+)__$/gm, (_, indent: string, i: string) =>
-      commentText(tokens.docs[Number(i)]!)
-        .split('\n')
-        .map((l) => `${indent}*${l === '' ? '' : ` ${l}`}`)
-        .join('\n'),
-    )
-    .replace(/(["'])__sdkV(\d+)__\1/g, (_, _q: string, i: string) => stringLiteral(tokens.values[Number(i)]!))
-    .replace(/__sdkK(\d+)__/g, (_, i: string) => propertyKey(tokens.keys[Number(i)]!));
-}
-
 /** Build the parameter type of a model. @throws SpecError when the schema cannot be typed. */
-export async function modelType(m: ClassifiedModel & { names: ModelNames }, doc: string): Promise<ModelType> {
+export function modelType(m: ClassifiedModel & { names: ModelNames }, doc: string): ModelType {
   const { params } = m.names;
   const head = `/**\n${commentText(doc)
     .split('\n')
@@ -256,49 +227,20 @@ export async function modelType(m: ClassifiedModel & { names: ModelNames }, doc:
     };
   }
   const field = m.schemaField ?? 'request_schema';
-  const tokens = new Tokens();
-  const ctx: Ctx = { tokens, root: m.schema, model: m, field };
+  const ctx: Ctx = { nodes: 0, root: m.schema, model: m, field };
   const schema = typeSchema(m.schema, ctx, '', '', 0, true) as Record<string, unknown>;
-  schema['description'] = tokens.doc(doc);
-  const { compile } = await import('json-schema-to-typescript');
-  let code: string;
-  try {
-    code = await compile(schema, 'GeneratedParams', {
-      bannerComment: '',
-      format: false,
-      additionalProperties: true, // objects with no documented fields stay open
-      declareExternallyReferenced: true,
-      enableConstEnums: false,
-      strictIndexSignatures: false,
-      unknownAny: true,
-      ignoreMinAndMaxItems: false,
-      $refOptions: { resolve: { external: false } },
-    });
-  } catch (err) {
-    throw new SpecError(
-      m.file,
-      m.id,
-      `/${field}`,
-      `json-schema-to-typescript could not type the schema (${(err as Error).name})`,
-    );
-  }
-  const declarations = code.match(/^export (interface|type) /gm) ?? [];
-  if (!code.includes('export interface GeneratedParams ') || declarations.length !== 1) {
+  const { ts } = loadTsMorph();
+  const declaration = interfaceDeclaration(ts, schema, params, doc);
+  if (!declaration)
     throw new SpecError(
       m.file,
       m.id,
       `/${field}`,
       'the schema does not type as one object interface (is it an object schema?)',
     );
-  }
-  code = untoken(code.replace('export interface GeneratedParams ', `export interface ${params} `), tokens);
-  if (/__sdk[KVD]\d+__/.test(code))
-    throw new SpecError(
-      m.file,
-      m.id,
-      `/${field}`,
-      'the schema could not be typed safely (a name or value was printed where the generator did not expect it)',
-    );
+  const printer = ts.createPrinter({ newLine: ts.NewLineKind.LineFeed });
+  const file = ts.createSourceFile('params.ts', '', ts.ScriptTarget.ES2022, false, ts.ScriptKind.TS);
+  const code = `${printer.printNode(ts.EmitHint.Unspecified, declaration, file)}\n`;
   const props = isObject(m.schema['properties']) ? m.schema['properties'] : {};
   const req = new Set(Array.isArray(m.schema['required']) ? (m.schema['required'] as string[]) : []);
   const names = Object.keys(props);

@@ -11,7 +11,8 @@
  */
 import type { StatementStructures } from 'ts-morph';
 import type { Endpoint } from './classify.ts';
-import { loadTsMorph, modelRegistryInterface, print, type IndexModel } from './emit.ts';
+import { loadTsMorph, print } from './emit.ts';
+import { modelRegistryInterface, type IndexModel } from './index-module.ts';
 import { commentText, stringLiteral } from '../escape.ts';
 import { SDK_PACKAGE } from '../output/target.ts';
 

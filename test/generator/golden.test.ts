@@ -71,7 +71,10 @@ describe('golden files', () => {
     const flux = run.files.get('generated/models/flux-2-pro.ts')!;
     expect(flux).toContain('input_image?: string[];');
     expect(flux).toMatch(
-      /export function flux2ProEditImage<F extends ResponseFormat = 'url'>\(\s*client: Transport,\s*params: MediaParams<Flux2ProParams, F>,/,
+      /export function flux2ProEditImage<F extends ResponseFormat = 'url'>\(\s*client: Transport,\s*params: Flux2ProEditImageParams<F>,/,
+    );
+    expect(flux).toContain(
+      "export type Flux2ProEditImageParams<F extends ResponseFormat = 'url'> = MediaParams<Flux2ProParams, F>;",
     );
     expect(flux).not.toContain('WithInputImage');
   });

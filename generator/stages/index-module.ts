@@ -1,0 +1,162 @@
+/**
+ * Part of stage 6 (emit): `generated/index.ts` (ts-morph): `ModelId`, the per-endpoint id unions,
+ * `ModelParams`, `ModelRegistry`, `MODEL_IDS`, `snapshotValidators` (one lazy `import()` per model)
+ * and `Client` specialised with them. `modelRegistryInterface` is shared with the user target's
+ * index (`user-index.ts`).
+ */
+import type { StatementStructures } from 'ts-morph';
+import type { ClassifiedModel, Endpoint } from './classify.ts';
+import { commentText, stringLiteral } from '../escape.ts';
+import { loadTsMorph, print } from './emit.ts';
+import type { ModelNames } from './name.ts';
+
+/** Union of string literal types, or `never`. */
+function union(ids: string[]): string {
+  return ids.length === 0 ? 'never' : ids.map(stringLiteral).join(' | ');
+}
+
+/** A model as the index needs it. */
+export type IndexModel = ClassifiedModel & { names: ModelNames };
+
+/** Body of `generated/index.ts`. `validated` holds the ids that have a compiled validator. */
+export async function indexModule(
+  models: IndexModel[],
+  validated: ReadonlySet<string>,
+  label: string,
+): Promise<string> {
+  const tm = await loadTsMorph();
+  const { StructureKind: K, VariableDeclarationKind: V } = tm;
+  const docs = (text: string) => [{ description: commentText(text) }];
+  const st: Array<string | StatementStructures> = [];
+  st.push({
+    kind: K.ImportDeclaration,
+    moduleSpecifier: '../runtime/client.ts',
+    namedImports: ['Client as RuntimeClient'],
+  });
+  st.push({
+    kind: K.ImportDeclaration,
+    isTypeOnly: true,
+    moduleSpecifier: '../runtime/index.ts',
+    namedImports: ['ClientOptions', 'CompiledValidator', 'Registry', 'ValidatorSource'],
+  });
+  for (const m of models)
+    st.push({
+      kind: K.ImportDeclaration,
+      isTypeOnly: true,
+      moduleSpecifier: `./models/${m.id}.ts`,
+      namedImports: [m.names.params],
+    });
+  st.push({ kind: K.ExportDeclaration, isTypeOnly: true, namedExports: models.map((m) => m.names.params) });
+  const by = (e: Endpoint) => models.filter((m) => m.endpoints.includes(e)).map((m) => m.id);
+  const aliases: Array<[string, string, string]> = [
+    ['ModelId', union(models.map((m) => m.id)), `Every model id of the snapshot (${models.length}).`],
+    ['ImageGenerateModelId', union(by('images.generate')), 'Model ids served by `images.generate`.'],
+    ['ImageEditModelId', union(by('images.edit')), 'Model ids served by `images.edit`.'],
+    ['VideoModelId', union(by('videos.generate')), 'Model ids served by `videos.generate`.'],
+    [
+      'QueueModelId',
+      union(by('queue')),
+      'Model ids accepted by the queue (`queue.enqueue`, `queue.run`): the image and video models.',
+    ],
+    ['ChatModelId', union(by('chat')), 'Model ids served by `chat.completions.create`.'],
+  ];
+  for (const [name, type, doc] of aliases)
+    st.push({
+      kind: K.TypeAlias,
+      isExported: true,
+      name,
+      type,
+      docs: docs(`${doc}\nGenerated from \`${label}/models.json\`.`),
+    });
+  st.push({
+    kind: K.Interface,
+    isExported: true,
+    name: 'ModelParams',
+    docs: docs("Model id -> that model's own parameters (`ModelParams['flux-2-pro']` is `Flux2ProParams`)."),
+    properties: models.map((m) => ({ name: stringLiteral(m.id), type: m.names.params })),
+  });
+  st.push(modelRegistryInterface(K, "The snapshot's models as the runtime `Client` is generic over them."));
+  st.push({
+    kind: K.VariableStatement,
+    isExported: true,
+    declarationKind: V.Const,
+    docs: docs('Every model id of the snapshot, in the order of `models.json`.'),
+    declarations: [
+      {
+        name: 'MODEL_IDS',
+        type: 'readonly ModelId[]',
+        initializer: `[${models.map((m) => stringLiteral(m.id)).join(', ')}]`,
+      },
+    ],
+  });
+  const withValidator = models.filter((m) => validated.has(m.id));
+  st.push({
+    kind: K.VariableStatement,
+    declarationKind: V.Const,
+    docs: docs("Loads one model's compiled validator on demand (a bundler splits each into its own chunk)."),
+    declarations: [
+      {
+        name: 'validatorLoaders',
+        type: 'ReadonlyMap<string, () => Promise<CompiledValidator>>',
+        initializer: `new Map([\n${withValidator.map((m) => `[${stringLiteral(m.id)}, async () => (await import(${stringLiteral(`./validators/${m.id}.ts`)})).validate],`).join('\n')}\n])`,
+      },
+    ],
+  });
+  st.push({
+    kind: K.VariableStatement,
+    isExported: true,
+    declarationKind: V.Const,
+    docs: docs(
+      "The compiled request validators of the snapshot's queue models, by model id, loaded lazily: a validator; `null` for a model of the snapshot without one (not validated); `undefined` for an id the snapshot does not have. The generated `Client` validates queue requests with it.",
+    ),
+    declarations: [
+      {
+        name: 'snapshotValidators',
+        type: 'ValidatorSource',
+        initializer:
+          '(model) => validatorLoaders.get(model)?.() ?? Promise.resolve((MODEL_IDS as readonly string[]).includes(model) ? null : undefined)',
+      },
+    ],
+  });
+  st.push({
+    kind: K.Class,
+    isExported: true,
+    name: 'Client',
+    extends: 'RuntimeClient<ModelRegistry>',
+    docs: docs(
+      "The SDK client, typed with the snapshot's models: `model` autocompletes per endpoint, each model's parameters are checked, results are typed by `response_format`.\nOptions: `apiKey` (default env `OXEN_API_KEY`), `baseUrl` (default env `OXEN_BASE_URL`, then https://hub.oxen.ai), `fetch`, `timeoutMs` (milliseconds), `maxRetries` and the other `ClientOptions`; queue requests are validated with the snapshot's compiled validators (`snapshotValidators`).\nFor a model newer than the snapshot, use `client.untyped`.\n@throws Error at construction for a `baseUrl` that is not https (except to a loopback host), and in a browser for an `apiKey` without `dangerouslyAllowBrowser`.",
+    ),
+    ctors: [
+      {
+        parameters: [{ name: 'options', type: 'ClientOptions', initializer: '{}' }],
+        statements: 'super({ validators: snapshotValidators, ...options });',
+      },
+    ],
+  });
+  return print(tm, st);
+}
+
+/**
+ * `ModelRegistry`, the type argument of the runtime `Client`: the index module's `ModelParams` and
+ * id unions by endpoint (the same for both targets; `description` says whose models they are).
+ */
+export function modelRegistryInterface(
+  K: typeof import('ts-morph').StructureKind,
+  description: string,
+): StatementStructures {
+  return {
+    kind: K.Interface,
+    isExported: true,
+    name: 'ModelRegistry',
+    extends: ['Registry'],
+    docs: [{ description: commentText(description) }],
+    properties: [
+      { name: 'params', type: 'ModelParams' },
+      { name: 'imageGenerate', type: 'ImageGenerateModelId' },
+      { name: 'imageEdit', type: 'ImageEditModelId' },
+      { name: 'video', type: 'VideoModelId' },
+      { name: 'queue', type: 'QueueModelId' },
+      { name: 'chat', type: 'ChatModelId' },
+    ],
+  };
+}

@@ -1,0 +1,199 @@
+/**
+ * Part of stage 6 (emit): `generated/models/<id>.ts` as TypeScript syntax nodes (the compiler's
+ * `ts.factory`, from ts-morph's copy of TypeScript), printed by the compiler's printer: the
+ * imports, the parameter type (`types.ts`), the schema as data, the model id, the functions' named
+ * parameter types and the endpoint functions (`emit-model.ts`).
+ *
+ * Every piece of model data is a leaf written by `generator/escape.ts`: a string literal
+ * (`stringLiteral`), a property key (`propertyKey`, `__proto__` as a computed key so that it stays
+ * data), comment text (`commentText`). The printer writes such a leaf as it is (an identifier's
+ * text); it never re-escapes or re-reads it, so no text is searched or replaced after printing.
+ * The parameter type is the types stage's own text, placed between the printed statements.
+ */
+import type { ts as TS } from 'ts-morph';
+import { commentText, propertyKey, stringLiteral } from '../escape.ts';
+import { endpointFunctions, functionDoc, type EmitModel, type EndpointFn } from './emit-model.ts';
+import { packageTarget, type Target } from '../output/target.ts';
+
+type Ts = typeof TS;
+
+/** A leaf printed exactly as `text` (text made by escape.ts, or the generator's own names and types). */
+function leaf(ts: Ts, text: string): TS.Identifier {
+  return ts.factory.createIdentifier(text);
+}
+
+/** Attach a doc comment (`text` already through `commentText`): one line as `/** text *\/`, more as a block. */
+function withDoc<T extends TS.Node>(ts: Ts, node: T, text: string): T {
+  const lines = text.split('\n');
+  const body =
+    lines.length === 1 ? `* ${lines[0]} ` : `*\n${lines.map((l) => (l === '' ? ' *' : ` * ${l}`)).join('\n')}\n `;
+  return ts.addSyntheticLeadingComment(node, ts.SyntaxKind.MultiLineCommentTrivia, body, true);
+}
+
+/** A JSON value as an expression: keys through `propertyKey` (`__proto__` computed), strings through `stringLiteral`. */
+function jsonExpression(ts: Ts, value: unknown): TS.Expression {
+  const f = ts.factory;
+  if (value === null) return f.createNull();
+  if (typeof value === 'boolean') return value ? f.createTrue() : f.createFalse();
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) return f.createNull();
+    return value < 0 || Object.is(value, -0)
+      ? f.createPrefixUnaryExpression(ts.SyntaxKind.MinusToken, f.createNumericLiteral(String(-value)))
+      : f.createNumericLiteral(String(value));
+  }
+  if (typeof value === 'string') return leaf(ts, stringLiteral(value));
+  if (Array.isArray(value))
+    return f.createArrayLiteralExpression(
+      value.map((v) => jsonExpression(ts, v)),
+      true,
+    );
+  if (typeof value === 'object')
+    return f.createObjectLiteralExpression(
+      Object.entries(value as Record<string, unknown>).map(([k, v]) =>
+        f.createPropertyAssignment(
+          k === '__proto__' ? f.createComputedPropertyName(leaf(ts, stringLiteral(k))) : leaf(ts, propertyKey(k)),
+          jsonExpression(ts, v),
+        ),
+      ),
+      true,
+    );
+  return f.createNull();
+}
+
+/** `import [type] { names } from 'specifier';` */
+function importDeclaration(ts: Ts, names: string[], specifier: string, typeOnly: boolean): TS.ImportDeclaration {
+  const f = ts.factory;
+  return f.createImportDeclaration(
+    undefined,
+    f.createImportClause(
+      typeOnly,
+      undefined,
+      f.createNamedImports(names.map((n) => f.createImportSpecifier(false, undefined, f.createIdentifier(n)))),
+    ),
+    leaf(ts, stringLiteral(specifier)),
+  );
+}
+
+/** `export const name: type = initializer;` */
+function constStatement(
+  ts: Ts,
+  name: string,
+  type: TS.TypeNode | undefined,
+  init: TS.Expression,
+): TS.VariableStatement {
+  const f = ts.factory;
+  return f.createVariableStatement(
+    [f.createModifier(ts.SyntaxKind.ExportKeyword)],
+    f.createVariableDeclarationList([f.createVariableDeclaration(name, undefined, type, init)], ts.NodeFlags.Const),
+  );
+}
+
+/** The generator's own type text (names from `name.ts` and the runtime's type names) as a type node. */
+function typeText(ts: Ts, text: string): TS.TypeNode {
+  return ts.factory.createTypeReferenceNode(leaf(ts, text));
+}
+
+/** A type parameter list such as `F extends ResponseFormat = 'url'` (the generator's own text). */
+function typeParameters(ts: Ts, params: string[]): TS.TypeParameterDeclaration[] | undefined {
+  return params.length === 0
+    ? undefined
+    : params.map((p) => ts.factory.createTypeParameterDeclaration(undefined, leaf(ts, p)));
+}
+
+/** One endpoint function: `export function <name>(client, params, options?) { return <call>; }`. */
+function endpointFunction(ts: Ts, m: EmitModel, fn: EndpointFn, target: Target): TS.FunctionDeclaration {
+  const f = ts.factory;
+  const body = f.createObjectLiteralExpression([
+    f.createSpreadAssignment(f.createIdentifier('params')),
+    f.createPropertyAssignment('model', leaf(ts, stringLiteral(m.id))),
+  ]);
+  const args: TS.Expression[] = [f.createIdentifier('client'), body, f.createIdentifier('options')];
+  if (fn.validates) args.push(f.createIdentifier('validate'));
+  const call = f.createCallExpression(f.createIdentifier(fn.calls.name), undefined, args);
+  const returned = fn.typeParams.length > 0 ? f.createAsExpression(call, typeText(ts, fn.returns)) : call;
+  const param = (name: string, type: string, optional = false) =>
+    f.createParameterDeclaration(
+      undefined,
+      undefined,
+      name,
+      optional ? f.createToken(ts.SyntaxKind.QuestionToken) : undefined,
+      typeText(ts, type),
+    );
+  const decl = f.createFunctionDeclaration(
+    [f.createModifier(ts.SyntaxKind.ExportKeyword)],
+    undefined,
+    `${m.names.camel}${fn.suffix}`,
+    typeParameters(ts, fn.typeParams),
+    [param('client', 'Transport'), param('params', fn.params), param('options', fn.options, true)],
+    typeText(ts, fn.returns),
+    f.createBlock([f.createReturnStatement(returned)], true),
+  );
+  return withDoc(ts, decl, commentText(functionDoc(m, fn, target)));
+}
+
+/** Body of `generated/models/<id>.ts` (or, for a user's target, `<out>/models/<id>.ts`), unformatted. */
+export function printModelModule(ts: Ts, m: EmitModel, hasValidator: boolean, target: Target = packageTarget): string {
+  const f = ts.factory;
+  const fns = m.endpoints.flatMap((e) => endpointFunctions(e, m, hasValidator));
+  const head: TS.Statement[] = [];
+  const types = [...new Set<string>([...m.type.runtimeImports, ...fns.flatMap((fn) => fn.types)])].sort();
+  if (types.length > 0) head.push(importDeclaration(ts, types, target.runtime.types, true));
+  for (const module of ['endpoints', 'queueRun'] as const) {
+    const names = [...new Set(fns.filter((fn) => fn.calls.module === module).map((fn) => fn.calls.name))].sort();
+    if (names.length > 0) head.push(importDeclaration(ts, names, target.runtime[module], false));
+  }
+  if (fns.some((fn) => fn.validates))
+    head.push(importDeclaration(ts, ['validate'], `../validators/${m.id}${target.ext}`, false));
+
+  const data: TS.Statement[] = [];
+  const schemaDoc = `The request schema of \`${m.id}\` exactly as in \`${m.file}\`${m.schemaField ? ` (field \`${m.schemaField}\`)` : ' (null)'}, as data.${hasValidator ? ` The queue functions validate with its compiled validator (\`${target.prefix}validators/${m.id}.ts\`), not with this object.` : ''}`;
+  data.push(
+    withDoc(
+      ts,
+      m.schema === null
+        ? constStatement(ts, m.names.schema, f.createLiteralTypeNode(f.createNull()), f.createNull())
+        : constStatement(
+            ts,
+            m.names.schema,
+            typeText(ts, 'Readonly<Record<string, unknown>>'),
+            jsonExpression(ts, m.schema),
+          ),
+      commentText(schemaDoc),
+    ),
+  );
+  data.push(
+    withDoc(
+      ts,
+      constStatement(
+        ts,
+        `${m.names.camel}Id`,
+        undefined,
+        f.createAsExpression(leaf(ts, stringLiteral(m.id)), typeText(ts, 'const')),
+      ),
+      commentText(`The model id of \`${m.names.params}\`.`),
+    ),
+  );
+  for (const fn of fns) {
+    if (!fn.paramsType) continue;
+    const alias = f.createTypeAliasDeclaration(
+      [f.createModifier(ts.SyntaxKind.ExportKeyword)],
+      fn.paramsType.name,
+      typeParameters(ts, fn.paramsType.typeParams),
+      typeText(ts, fn.paramsType.type),
+    );
+    data.push(withDoc(ts, alias, commentText(fn.paramsType.doc)));
+  }
+
+  const printer = ts.createPrinter({ newLine: ts.NewLineKind.LineFeed });
+  const file = ts.createSourceFile('model.ts', '', ts.ScriptTarget.ES2022, false, ts.ScriptKind.TS);
+  const print = (nodes: TS.Statement[]) => nodes.map((n) => printer.printNode(ts.EmitHint.Unspecified, n, file));
+  // Statements as ts-morph's printer laid them out: a blank line after the imports, around the
+  // parameter type and before each function; the data statements one after the other.
+  const parts = [
+    print(head).join('\n'),
+    m.type.code.trimEnd(),
+    print(data).join('\n'),
+    ...print(fns.map((fn) => endpointFunction(ts, m, fn, target))),
+  ].filter((p) => p !== '');
+  return `${parts.join('\n\n')}\n`;
+}
