@@ -1,5 +1,5 @@
 /**
- * `npm run bench:bundle`: what a browser page loads before one SDK call runs (issue 9, "Size").
+ * `npm run bench:bundle`: what a browser page loads before one SDK call runs.
  *
  * Each case (`test/browser/support/size-cases.ts`) is a page making one call; it is bundled on its
  * own with esbuild (`--bundle --splitting --minify --format=esm --platform=browser`) and measured
@@ -157,7 +157,7 @@ async function main(): Promise<void> {
     }
     console.log('');
   }
-  console.log('reference figures (issue 9, measured on this machine the same way):');
+  console.log('reference figures (measured on this machine the same way):');
   for (const r of REFERENCE_FIGURES) console.log(`  ${r.name.padEnd(28)} ${kB(r.gzipBytes)} gz`);
 }
 

@@ -13,7 +13,7 @@
  * - `4x empty output` / `4x up to date`: the snapshot copied 4x (ids suffixed `-copy2`..`-copy4`);
  * - `json-schema-to-typescript`: json-schema-to-typescript alone over the same schemas with its
  *   default formatting, the reference of the aims.
- * Aims (issue 10): fresh clone under 2 s; up to date under 1 s; empty output within 3x
+ * Aims: fresh clone under 2 s; up to date under 1 s; empty output within 3x
  * json-schema-to-typescript; 4x under 2x the 1x time; peak RSS under 300 MiB.
  *   --runs N        rounds (default 5)
  *   --no-clone      skip the fresh-clone case (it needs `npm ci`, about a minute)

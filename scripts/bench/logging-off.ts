@@ -1,4 +1,4 @@
-// Section (d) of `npm run bench:runtime`, also runnable alone (`npx tsx scripts/bench-logging-off.ts`):
+// Section (d) of `npm run bench:runtime`, also runnable alone (`npx tsx scripts/bench/logging-off.ts`):
 // what logging, hooks and APIPromise cost on a call. The same `queue.get` through clients of
 //   - the base revision (`BENCH_BASE_REV`, default the merge base of HEAD and `main`; its index.ts,
 //     runtime/ and generated/ extracted with `git archive` into .tmp/bench-base/<sha>), i.e. "before";
@@ -14,7 +14,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Client } from '../../index.ts';
 import { startServer } from '../../fake-service/index.ts';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:typecheck`: what the package costs a TypeScript consumer's compile (issue 7, "Speed").
+ * `npm run bench:typecheck`: what the package costs a TypeScript consumer's compile.
  *
  * Packs the package (`npm pack`, whose `prepack` builds dist/), installs the tarball into a temporary
  * consumer, and compiles with `tsc --extendedDiagnostics` (moduleResolution nodenext, strict):

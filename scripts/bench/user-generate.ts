@@ -11,7 +11,7 @@
  * - `up to date generate`: `generate` in the out of N models (nothing to rebuild);
  * - beside each, json-schema-to-typescript alone compiling the same schemas (1, N, N), its default
  *   formatting: the reference of the aims.
- * Aims (issue 14): one model added in at most 1.5 s; up to date at most 0.8 s; N models at most 2.5x
+ * Aims: one model added in at most 1.5 s; up to date at most 0.8 s; N models at most 2.5x
  * json-schema-to-typescript alone; peak RSS under 300 MiB.
  *   --runs N     rounds (default 5)
  *   --models N   models of the large add (default 64)

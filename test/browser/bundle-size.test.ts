@@ -1,5 +1,5 @@
 /**
- * Browser bundle size (issue 9, "Size"): generous ceilings (twice the aims) so that a regression
+ * Browser bundle size: generous ceilings (twice the aims in test/browser/support/size-cases.ts) so that a regression
  * shows, and what a per-model image call must not carry. The figures themselves are reported by
  * `npm run bench:bundle`. Built from the repository's source, each case on its own.
  */

@@ -1,4 +1,4 @@
-// The acceptance test of issue 8 §3: a 200-case slice of the seeded generator fuzzer (fuzz/,
+// The generator's fuzzing gate: a 200-case slice of the seeded generator fuzzer (fuzz/,
 // `npm run fuzz`) with a fixed seed, asserting zero cases in every failure class. Each failing
 // case is listed with the command that reproduces it (`npm run fuzz -- --seed 1 --case K`).
 import { expect, test } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * Issue 10: a run with nothing to rebuild loads none of the heavy libraries (ts-morph,
+ * A run with nothing to rebuild loads none of the heavy libraries (ts-morph,
  * json-schema-to-typescript, openapi-typescript, prettier, ajv's code generator), and the committed
  * generated/ is what prettier would print (`prettier --check`), the formatter the design names.
  */

@@ -1,5 +1,5 @@
 /**
- * A model object is untrusted data (issue 8): the payloads found by the fuzzer stay data in every
+ * A model object is untrusted data: the payloads found by the fuzzer stay data in every
  * generated file, unsupported JSON Schema features and ids outside the documented character set
  * are refused with a SpecError naming file, model and JSON pointer, and a write that fails midway
  * leaves generated/ as it was, with no temporary file.

@@ -132,7 +132,7 @@ export async function installTarball(dir: string, tarball: string): Promise<void
     throw new Error(`npm install of the tarball failed (exit ${result.code}):\n${result.stdout}\n${result.stderr}`);
 }
 
-/** The flags of the strictest consumer (issue 7 §3). */
+/** The flags of the strictest consumer we promise to compile under. */
 export const STRICT_FLAGS = {
   strict: true,
   skipLibCheck: false,

@@ -1,5 +1,5 @@
 /**
- * The package as users get it (issue 7): `npm pack` (whose `prepack` runs the build), the tarball
+ * The package as users get it: `npm pack` (whose `prepack` runs the build), the tarball
  * installed into fresh projects, then
  * - ES module and CommonJS JavaScript consumers run with plain `node` against the local server,
  * - TypeScript consumers (nodenext ESM, node16 CommonJS, bundler) compile valid calls and

@@ -5,7 +5,7 @@
  * only through a dynamic `import()` are excluded), gzipped at level 9.
  *
  * Used by the Chromium tests (`test/browser/*.test.ts`) and by `npm run bench:bundle`
- * (`scripts/bench-bundle.ts`).
+ * (`scripts/bench/bundle.ts`).
  *
  * The SDK is imported by its package name (`oxen-inference-sdk`, `oxen-inference-sdk/runtime`,
  * `oxen-inference-sdk/models/<id>`), resolved either to the repository's TypeScript source
