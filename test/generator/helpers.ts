@@ -1,8 +1,8 @@
 /**
- * Helpers of the generator tests: temporary specs directories, file hashes, model fixtures, and
- * what the oddity cases (oddities.test.ts) need to read, compile and import a run's output.
+ * Helpers of the generator tests: temporary specs directories, model fixtures, and what the oddity
+ * cases (oddities.test.ts) need to read, compile and import a run's output. What every area uses
+ * (the repository root, child processes, file-tree hashes) is in test/support/.
  */
-import { createHash } from 'node:crypto';
 import { realpathSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -40,25 +40,6 @@ export async function tempSpecs(ids?: string[], extra: Record<string, unknown> =
   const list = [...new Set([...chosen, ...Object.keys(extra)])];
   await writeFile(path.join(specsDir, 'models.json'), JSON.stringify(list, null, 2) + '\n');
   return { root, specsDir, cleanup: () => rm(root, { recursive: true, force: true }) };
-}
-
-/** sha256 of every file below `dir`, by relative path (missing directory: empty). */
-export async function hashTree(dir: string): Promise<Record<string, string>> {
-  const out: Record<string, string> = {};
-  let entries;
-  try {
-    entries = await readdir(dir, { withFileTypes: true, recursive: true });
-  } catch {
-    return out;
-  }
-  for (const e of entries) {
-    if (!e.isFile()) continue;
-    const full = path.join(e.parentPath, e.name);
-    out[path.relative(dir, full)] = createHash('sha256')
-      .update(await readFile(full))
-      .digest('hex');
-  }
-  return out;
 }
 
 /** A model-details object for fixtures. */
