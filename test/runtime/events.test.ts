@@ -2,7 +2,8 @@
 // skipped, abort; and the shared stream's connection retries.
 import { describe, expect, it } from 'vitest';
 import { AbortError, ConnectionError, isMediaGenerationCompleted, type AnyServerEvent } from '../../index.ts';
-import { Client, rejectionOf, until, useServers } from './helpers.ts';
+import { until } from '../support/index.ts';
+import { Client, rejectionOf, useServers } from './helpers.ts';
 
 const setup = useServers();
 

@@ -21,7 +21,8 @@ import {
 } from '../../index.ts';
 import { MAX_MESSAGE_CHARS } from '../../runtime/errors.ts';
 import { startServer } from '../../fake-service/index.ts';
-import { Client, rejectionOf, until, useServers } from './helpers.ts';
+import { until } from '../support/index.ts';
+import { Client, rejectionOf, useServers } from './helpers.ts';
 
 const setup = useServers();
 const KEY = 'sk-live-0123456789abcdefSECRET';
