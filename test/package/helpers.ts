@@ -4,45 +4,19 @@
  *
  * The tarball is packed from a copy of the working tree (node_modules linked, not copied), so that the
  * build the pack runs (`prepack` → `npm run build`) never rewrites the repository's own `dist/` while
- * other tests or people use it. Everything lives under one temporary directory per test file.
+ * other tests or people use it. Everything lives under one temporary directory per test file
+ * (`tempDir` of test/support/, which also runs the child processes).
  */
-import { execFile } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { REPO_ROOT, run } from '../support/index.ts';
 
-export const REPO = fileURLToPath(new URL('../../', import.meta.url));
 export const FIXTURES = fileURLToPath(new URL('./fixtures/', import.meta.url));
-const TSC = path.join(REPO, 'node_modules', 'typescript', 'bin', 'tsc');
+const TSC = path.join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
 
 /** Not copied into the pack directory: installed or built things, and the repository's own state. */
 const NOT_COPIED = new Set(['node_modules', '.git', 'dist', '.tmp', 'coverage', 'docs/api']);
-
-export interface RunResult {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs a command without a shell; never rejects (the exit code is in the result). */
-export function run(
-  command: string,
-  args: string[],
-  options: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs?: number },
-): Promise<RunResult> {
-  return new Promise((resolve) => {
-    execFile(
-      command,
-      args,
-      { cwd: options.cwd, env: options.env ?? process.env, maxBuffer: 64 << 20, timeout: options.timeoutMs ?? 240_000 },
-      (error, stdout, stderr) => {
-        const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
-        resolve({ code, stdout: String(stdout), stderr: String(stderr) });
-      },
-    );
-  });
-}
 
 /** An environment for npm child processes: no update check, no audit, no funding message, no colour. */
 export function npmEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
@@ -58,12 +32,6 @@ export function npmEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
 
 function npmCommand(): string {
   return process.platform === 'win32' ? 'npm.cmd' : 'npm';
-}
-
-/** A fresh temporary directory for one test file; `remove()` deletes it. */
-export function tempRoot(prefix: string): { dir: string; remove(): void } {
-  const dir = mkdtempSync(path.join(tmpdir(), `inference-sdk-${prefix}-`));
-  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
 export interface PackResult {
@@ -87,7 +55,7 @@ export interface PackOptions {
  * `prepack` build runs as it would for a publish. Throws with npm's output when the pack fails.
  */
 export async function packPackage(root: string, options: PackOptions = {}): Promise<PackResult> {
-  const from = options.from ?? REPO;
+  const from = options.from ?? REPO_ROOT;
   const source = path.join(root, 'source');
   cpSync(from, source, {
     recursive: true,
@@ -96,7 +64,7 @@ export async function packPackage(root: string, options: PackOptions = {}): Prom
       return relative === '' || (!NOT_COPIED.has(relative) && !relative.endsWith('.tgz'));
     },
   });
-  symlinkSync(path.join(REPO, 'node_modules'), path.join(source, 'node_modules'), 'dir');
+  symlinkSync(path.join(REPO_ROOT, 'node_modules'), path.join(source, 'node_modules'), 'dir');
   await options.prepare?.(source);
   const out = path.join(root, 'tarball');
   mkdirSync(out);
