@@ -1,26 +1,30 @@
 /**
- * Browser bundle size: generous ceilings (twice the aims in test/browser/support/size-cases.ts) so that a regression
+ * Browser bundle size: generous ceilings (twice the aims in scripts/lib/bundle-size-cases.ts) so that a regression
  * shows, and what a per-model image call must not carry. The figures themselves are reported by
  * `npm run bench:bundle`. Built from the repository's source, each case on its own.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chunkText } from './support/bundle.ts';
-import { EVAL_PATTERN, MACHINERY_MARKERS, markersIn, measureCase, type CaseMeasure } from './support/measure.ts';
-import { PER_MODEL_AIM_BYTES, ROOT_CLIENT_AIM_BYTES, SIZE_CASES } from './support/size-cases.ts';
+import { chunkText } from '../../scripts/lib/browser-bundle.ts';
+import {
+  EVAL_PATTERN,
+  MACHINERY_MARKERS,
+  markersIn,
+  measureCase,
+  type CaseMeasure,
+} from '../../scripts/lib/bundle-measure.ts';
+import { PER_MODEL_AIM_BYTES, ROOT_CLIENT_AIM_BYTES, SIZE_CASES } from '../../scripts/lib/bundle-size-cases.ts';
+import { tempDir } from '../support/index.ts';
 
 const measures = new Map<string, CaseMeasure>();
-let workRoot: string;
+const work = tempDir('inference-sdk-bundle-size-');
+const workRoot = work.dir;
 
 beforeAll(async () => {
-  workRoot = mkdtempSync(path.join(tmpdir(), 'inference-sdk-bundle-size-'));
   for (const c of SIZE_CASES) measures.set(c.id, await measureCase(c, workRoot, 'source'));
 }, 120_000);
 
 afterAll(() => {
-  if (workRoot) rmSync(workRoot, { recursive: true, force: true });
+  work.remove();
 });
 
 const measure = (id: string): CaseMeasure => {

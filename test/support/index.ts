@@ -1,121 +1,26 @@
 /**
  * What the tests of every area use: the repository root, child processes run without a shell with
- * their output collected, waiting for a condition, temporary directories and file-tree hashes.
- * Each area adds its own helpers in `test/<area>/helpers.ts` (or `support.ts`); this module
- * imports nothing of the SDK or the generator, so any test and fixture may import it.
+ * their output collected (from scripts/lib/process.ts, which the scripts use too: scripts/ never
+ * imports test/), waiting for a condition, temporary directories and file-tree hashes. Each area
+ * adds its own helpers in `test/<area>/helpers.ts` (or `support.ts`).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 
-/** The repository root (absolute, no trailing separator). */
-export const REPO_ROOT = path.resolve(fileURLToPath(new URL('../..', import.meta.url)));
+/** The repository root (absolute, no trailing separator): the generator's, found from its own files. */
+export { REPO_ROOT } from '../../generator/paths.ts';
 
-/** How a child process ended, with everything it wrote. */
-export interface RunResult {
-  /** The exit code, or null when a signal ended it. */
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  stdout: string;
-  stderr: string;
-  /** True when `timeoutMs` passed and the child was killed (SIGKILL). */
-  timedOut: boolean;
-}
-
-export interface RunOptions {
-  /** Default the repository root. */
-  cwd?: string;
-  /** The whole environment of the child (default this process's). */
-  env?: NodeJS.ProcessEnv;
-  /** Kill the child (SIGKILL) after this many milliseconds. Default 240_000. */
-  timeoutMs?: number;
-}
-
-/** A child process that is running, with its output so far. */
-export interface Running {
-  child: ChildProcess;
-  /** Settles when the child has exited and its output is closed; never rejects. */
-  done: Promise<RunResult>;
-  stdout(): string;
-  stderr(): string;
-  /**
-   * Resolves with the output so far once stdout or stderr (`stream`, default both) contains `pattern`.
-   * @throws Error with the output when the child ends first or `ms` (milliseconds) pass.
-   */
-  waitFor(pattern: string | RegExp, options?: { stream?: 'stdout' | 'stderr'; ms?: number }): Promise<string>;
-}
-
-/** Starts `command` without a shell, collecting stdout and stderr. Its stdin is closed. */
-export function start(command: string, args: readonly string[], options: RunOptions = {}): Running {
-  const child = spawn(command, args, {
-    cwd: options.cwd ?? REPO_ROOT,
-    env: options.env ?? process.env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const out = { stdout: '', stderr: '' };
-  const listeners = new Set<() => void>();
-  const changed = () => {
-    for (const l of listeners) l();
-  };
-  child.stdout.on('data', (d: Buffer) => ((out.stdout += d.toString()), changed()));
-  child.stderr.on('data', (d: Buffer) => ((out.stderr += d.toString()), changed()));
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    child.kill('SIGKILL');
-  }, options.timeoutMs ?? 240_000);
-  const done = new Promise<RunResult>((resolve) => {
-    const finish = (code: number | null, signal: NodeJS.Signals | null) => {
-      clearTimeout(timer);
-      resolve({ code, signal, stdout: out.stdout, stderr: out.stderr, timedOut });
-      changed();
-    };
-    child.on('close', finish);
-    child.on('error', (err) => {
-      out.stderr += `\n${String(err)}`;
-      finish(null, null);
-    });
-  });
-  let ended = false;
-  void done.then(() => (ended = true));
-  const waitFor: Running['waitFor'] = (pattern, { stream, ms = 30_000 } = {}) =>
-    new Promise((resolve, reject) => {
-      const text = () => (stream ? out[stream] : `${out.stdout}${out.stderr}`);
-      const matches = () => (typeof pattern === 'string' ? text().includes(pattern) : pattern.test(text()));
-      const deadline = setTimeout(() => stop(new Error(`no ${String(pattern)} within ${ms} ms`)), ms);
-      const stop = (err?: Error) => {
-        clearTimeout(deadline);
-        listeners.delete(check);
-        if (err) reject(new Error(`${command} ${args.join(' ')}: ${err.message}\n${out.stdout}\n${out.stderr}`));
-        else resolve(text());
-      };
-      const check = () => {
-        if (matches()) stop();
-        else if (ended) stop(new Error(`ended before ${String(pattern)}`));
-      };
-      listeners.add(check);
-      check();
-    });
-  return { child, done, stdout: () => out.stdout, stderr: () => out.stderr, waitFor };
-}
-
-/** Runs `command` without a shell to its end. Never rejects: the exit code is in the result. */
-export function run(command: string, args: readonly string[], options: RunOptions = {}): Promise<RunResult> {
-  return start(command, args, options).done;
-}
-
-/** The arguments of `node` that run a TypeScript file with tsx (`--import tsx <file> ...args`). */
-export function tsxArgs(file: string, args: readonly string[] = []): string[] {
-  return ['--import', 'tsx', path.resolve(REPO_ROOT, file), ...args];
-}
-
-/** Runs a TypeScript file (absolute, or relative to the repository) with tsx in a child `node`. */
-export function runTsx(file: string, args: readonly string[] = [], options: RunOptions = {}): Promise<RunResult> {
-  return run(process.execPath, tsxArgs(file, args), options);
-}
+export {
+  run,
+  runTsx,
+  start,
+  tsxArgs,
+  type RunOptions,
+  type RunResult,
+  type Running,
+} from '../../scripts/lib/process.ts';
 
 /**
  * Waits until `cond()` is true, polling every 5 ms.
