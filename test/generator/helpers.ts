@@ -4,12 +4,11 @@
  * (the repository root, child processes, file-tree hashes) is in test/support/.
  */
 import { realpathSync } from 'node:fs';
-import { cp, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { cp, mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import ts from 'typescript';
 import { compilerOptions } from '../../fuzz/compile.ts';
-import { REPO_ROOT } from '../../generator/index.ts';
+import { REPO_ROOT, tempDir } from '../support/index.ts';
 
 /** A temporary directory holding `specs/` (openapi.yaml and the chosen models) and an output root. */
 export interface TempSpecs {
@@ -23,7 +22,7 @@ export interface TempSpecs {
  * into a new temporary `specs/`; `extra` adds or replaces model files by id (raw text or an object).
  */
 export async function tempSpecs(ids?: string[], extra: Record<string, unknown> = {}): Promise<TempSpecs> {
-  const root = await mkdtemp(path.join(tmpdir(), 'inference-sdk-test-'));
+  const { dir: root, remove } = tempDir('inference-sdk-test-');
   const specsDir = path.join(root, 'specs');
   await cp(path.join(REPO_ROOT, 'specs', 'openapi.yaml'), path.join(specsDir, 'openapi.yaml'));
   const all = JSON.parse(await readFile(path.join(REPO_ROOT, 'specs', 'models.json'), 'utf8')) as string[];
@@ -39,7 +38,7 @@ export async function tempSpecs(ids?: string[], extra: Record<string, unknown> =
   }
   const list = [...new Set([...chosen, ...Object.keys(extra)])];
   await writeFile(path.join(specsDir, 'models.json'), JSON.stringify(list, null, 2) + '\n');
-  return { root, specsDir, cleanup: () => rm(root, { recursive: true, force: true }) };
+  return { root, specsDir, cleanup: async () => remove() };
 }
 
 /** A model-details object for fixtures. */
