@@ -16,7 +16,6 @@
  *   --source DIR   bench another checkout instead of this working tree (its node_modules is not used)
  *   --keep         keep the temporary directory (its path is printed)
  */
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -137,16 +136,10 @@ async function multiplySnapshot(source: string): Promise<void> {
   console.error(`  generated ${generated} model modules (${all.length} models in the snapshot)`);
 }
 
-function tsc(args: string[], cwd: string): Promise<{ code: number; out: string; wallMs: number }> {
-  return new Promise((resolve, reject) => {
-    const started = performance.now();
-    const child = spawn(process.execPath, [TSC, ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? 1, out, wallMs: performance.now() - started }));
-  });
+async function tsc(args: string[], cwd: string): Promise<{ code: number; out: string; wallMs: number }> {
+  const started = performance.now();
+  const r = await run(process.execPath, [TSC, ...args], { cwd, timeoutMs: 3_600_000 });
+  return { code: r.code ?? 1, out: r.stdout + r.stderr, wallMs: performance.now() - started };
 }
 
 function diagnostic(out: string, label: string): number {

@@ -108,3 +108,25 @@ export function tsxArgs(file: string, args: readonly string[] = []): string[] {
 export function runTsx(file: string, args: readonly string[] = [], options: RunOptions = {}): Promise<RunResult> {
   return run(process.execPath, tsxArgs(file, args), options);
 }
+
+/**
+ * Runs `command` under GNU time (`/usr/bin/time -f %M`) for the benchmarks.
+ * @returns its wall time in milliseconds and its peak resident set in MiB.
+ * @throws Error with the end of its stderr when it exits non-zero.
+ */
+export async function timed(
+  command: string,
+  args: readonly string[],
+  cwd: string,
+  env: Record<string, string> = {},
+): Promise<{ ms: number; rssMiB: number }> {
+  const t0 = performance.now();
+  const r = await run('/usr/bin/time', ['-f', '%M', command, ...args], {
+    cwd,
+    env: { ...process.env, ...env },
+    timeoutMs: 3_600_000,
+  });
+  const ms = performance.now() - t0;
+  if (r.code !== 0) throw new Error(`${command} ${args.join(' ')} exited ${r.code}: ${r.stderr.slice(-2000)}`);
+  return { ms, rssMiB: Number(r.stderr.trim().split('\n').pop()) / 1024 };
+}
