@@ -52,16 +52,19 @@ export function start(command: string, args: readonly string[], options: RunOpti
   const changed = () => {
     for (const l of listeners) l();
   };
-  child.stdout.on('data', (d: Buffer) => ((out.stdout += d.toString()), changed()));
-  child.stderr.on('data', (d: Buffer) => ((out.stderr += d.toString()), changed()));
+  // decoded as one stream each, so a character split across chunks stays whole
+  child.stdout.setEncoding('utf8').on('data', (d: string) => ((out.stdout += d), changed()));
+  child.stderr.setEncoding('utf8').on('data', (d: string) => ((out.stderr += d), changed()));
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
     child.kill('SIGKILL');
   }, options.timeoutMs ?? 240_000);
+  let ended = false;
   const done = new Promise<RunResult>((resolve) => {
     const finish = (code: number | null, signal: NodeJS.Signals | null) => {
       clearTimeout(timer);
+      ended = true;
       resolve({ code, signal, stdout: out.stdout, stderr: out.stderr, timedOut });
       changed();
     };
@@ -71,8 +74,6 @@ export function start(command: string, args: readonly string[], options: RunOpti
       finish(null, null);
     });
   });
-  let ended = false;
-  void done.then(() => (ended = true));
   const waitFor: Running['waitFor'] = (pattern, { stream, ms = 30_000 } = {}) =>
     new Promise((resolve, reject) => {
       const text = () => (stream ? out[stream] : `${out.stdout}${out.stderr}`);
