@@ -3,6 +3,7 @@
 // generator and runtime rely on, and openapi-typescript turns it into strict-clean types.
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
 import ts from 'typescript';
 import { load as parse } from 'js-yaml';
@@ -241,7 +242,7 @@ describe('specs/openapi.yaml contract', () => {
 
 describe('openapi-typescript over specs/openapi.yaml', () => {
   it('generates types that compile under --strict', { timeout: 60_000 }, async () => {
-    const source = astToString(await openapiTS(new URL('../specs/openapi.yaml', import.meta.url)));
+    const source = astToString(await openapiTS(pathToFileURL(specPath)));
     for (const name of ['ChatCompletion', 'Generation', 'FineTuneCreateRequest', 'ResourceNotFoundError', 'Model']) {
       expect(source).toContain(`${name}: `);
     }

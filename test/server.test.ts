@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFile, readdir } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { spawn, type ChildProcess } from 'node:child_process';
 import OpenAI from 'openai';
 import { startServer, type LocalServer, type LocalServerOptions } from '../fake-service/index.ts';
@@ -1153,7 +1154,7 @@ async function npmServe(): Promise<{
 
 describe('npm run serve stops cleanly', () => {
   const script = (
-    JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { scripts: Record<string, string> }
+    JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }
   ).scripts['serve']!;
 
   it.each(['SIGTERM', 'SIGINT'] as const)(
