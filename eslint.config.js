@@ -6,7 +6,7 @@ import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
   {
-    ignores: ['generated/**', 'dist/**', '**/dist/**', 'node_modules/**', '.tmp/**', 'docs/api/**', 'test/golden/**'],
+    ignores: ['generated/**', 'dist/**', '**/dist/**', 'node_modules/**', '.tmp/**', 'docs/api/**'],
   },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,

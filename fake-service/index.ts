@@ -1,6 +1,6 @@
 // The local HTTP server that stands in for the hosted inference service (node:http only).
 // It behaves as /work/shared/api-description.md says; where the description says "not shown",
-// the choices are ours and are marked "ours" in comments across test/server/*.ts.
+// the choices are ours and are marked "ours" in comments across fake-service/*.ts.
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import path from 'node:path';

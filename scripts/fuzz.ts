@@ -1,5 +1,5 @@
 /**
- * `npm run fuzz`: the seeded fuzzer of the generator (issue 8). It builds hostile model-details
+ * `npm run fuzz`: the seeded fuzzer of the generator. It builds hostile model-details
  * objects, runs each through `generate()` (generator/index.ts) in a child process, type-checks
  * and scans what it wrote, and counts every case in one class.
  *

@@ -1,22 +1,17 @@
 // Checks specs/openapi.yaml: Redocly lint (recommended ruleset, see redocly.yaml) reports no
 // errors, the document carries the contract of the API description (v0.224.2) that the
 // generator and runtime rely on, and openapi-typescript turns it into strict-clean types.
-import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
+import { pathToFileURL } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
 import ts from 'typescript';
 import { load as parse } from 'js-yaml';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { REPO_ROOT, run, tempDir } from './support/index.ts';
 
-const execFileAsync = promisify(execFile);
-
-const root = fileURLToPath(new URL('..', import.meta.url));
-const specPath = join(root, 'specs', 'openapi.yaml');
-const redoclyBin = join(root, 'node_modules', '.bin', process.platform === 'win32' ? 'redocly.cmd' : 'redocly');
+const specPath = join(REPO_ROOT, 'specs', 'openapi.yaml');
+const redoclyBin = join(REPO_ROOT, 'node_modules', '.bin', process.platform === 'win32' ? 'redocly.cmd' : 'redocly');
 
 type Json = Record<string, any>;
 
@@ -45,20 +40,13 @@ interface LintReport {
 
 describe('specs/openapi.yaml lint', () => {
   it('passes `redocly lint` (recommended + redocly.yaml) with zero errors', { timeout: 60_000 }, async () => {
-    let stdout: string;
-    try {
-      ({ stdout } = await execFileAsync(redoclyBin, ['lint', 'specs/openapi.yaml', '--format=json'], {
-        cwd: root,
-        env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
-        maxBuffer: 64 * 1024 * 1024,
-      }));
-    } catch (err) {
-      // redocly exits 1 when there are errors; the JSON report is still on stdout.
-      const e = err as { stdout?: string; stderr?: string; message: string };
-      if (!e.stdout)
-        throw new Error(`redocly lint failed without a report: ${e.message}\n${e.stderr ?? ''}`, { cause: err });
-      stdout = e.stdout;
-    }
+    // redocly exits 1 when there are errors; the JSON report is still on stdout.
+    const r = await run(redoclyBin, ['lint', 'specs/openapi.yaml', '--format=json'], {
+      env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+      timeoutMs: 60_000,
+    });
+    if (!r.stdout) throw new Error(`redocly lint failed without a report (exit ${r.code}):\n${r.stderr}`);
+    const stdout = r.stdout;
     const report = JSON.parse(stdout.slice(stdout.indexOf('{'))) as LintReport;
     const list = (severity: LintProblem['severity']) =>
       report.problems
@@ -254,11 +242,11 @@ describe('specs/openapi.yaml contract', () => {
 
 describe('openapi-typescript over specs/openapi.yaml', () => {
   it('generates types that compile under --strict', { timeout: 60_000 }, async () => {
-    const source = astToString(await openapiTS(new URL('../specs/openapi.yaml', import.meta.url)));
+    const source = astToString(await openapiTS(pathToFileURL(specPath)));
     for (const name of ['ChatCompletion', 'Generation', 'FineTuneCreateRequest', 'ResourceNotFoundError', 'Model']) {
       expect(source).toContain(`${name}: `);
     }
-    const dir = await mkdtemp(join(tmpdir(), 'openapi-check-'));
+    const { dir, remove } = tempDir('openapi-check-');
     try {
       const file = join(dir, 'openapi-check.d.ts');
       await writeFile(file, source);
@@ -268,7 +256,7 @@ describe('openapi-typescript over specs/openapi.yaml', () => {
         .map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
       expect(diagnostics, diagnostics.join('\n')).toEqual([]);
     } finally {
-      await rm(dir, { recursive: true, force: true });
+      remove();
     }
   });
 });

@@ -2,12 +2,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFile, readdir } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import OpenAI from 'openai';
 import { startServer, type LocalServer, type LocalServerOptions } from '../fake-service/index.ts';
+import { REPO_ROOT, start as startProcess, tsxArgs, until } from './support/index.ts';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const AUTH = { Authorization: 'Bearer test-key' };
 const NOT_FOUND_BODY = {
   error: { type: 'resource_not_found', title: 'The requested resource was not found' },
@@ -74,8 +74,6 @@ async function openEvents(server: LocalServer, headers: Record<string, string> =
   let text = '';
   let ended = false;
   let error: unknown;
-  const wake: Array<() => void> = [];
-  const notify = () => wake.splice(0).forEach((w) => w());
   if (res.body) {
     const reader = res.body.getReader();
     const dec = new TextDecoder();
@@ -85,13 +83,11 @@ async function openEvents(server: LocalServer, headers: Record<string, string> =
           const { done, value } = await reader.read();
           if (done) break;
           text += dec.decode(value, { stream: true });
-          notify();
         }
       } catch (e) {
         error = e;
       } finally {
         ended = true;
-        notify();
       }
     })();
   }
@@ -99,20 +95,8 @@ async function openEvents(server: LocalServer, headers: Record<string, string> =
     parseFrames(text)
       .filter((f) => f.event === 'media_generation_completed')
       .map((f) => JSON.parse(f.data!));
-  async function until(pred: () => boolean, ms = 2000): Promise<void> {
-    const deadline = Date.now() + ms;
-    while (!pred()) {
-      const left = deadline - Date.now();
-      if (left <= 0) throw new Error(`timed out; stream so far: ${JSON.stringify(text)}`);
-      await new Promise<void>((r) => {
-        const t = setTimeout(r, left);
-        wake.push(() => {
-          clearTimeout(t);
-          r();
-        });
-      });
-    }
-  }
+  const streamUntil = (pred: () => boolean, ms = 2000) =>
+    until(pred, ms, () => `stream so far: ${JSON.stringify(text)}`);
   return {
     res,
     text: () => text,
@@ -120,7 +104,7 @@ async function openEvents(server: LocalServer, headers: Record<string, string> =
     completed,
     ended: () => ended,
     error: () => error,
-    until,
+    until: streamUntil,
     close: () => ac.abort(),
   };
 }
@@ -163,11 +147,11 @@ describe('auth, models, routing', () => {
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toBe('application/json');
       const got = Buffer.from(await res.arrayBuffer());
-      const want = await readFile(`${ROOT}specs/models/${id}.json`);
+      const want = await readFile(`${REPO_ROOT}/specs/models/${id}.json`);
       expect(got.equals(want)).toBe(true);
     }
-    const pro = JSON.parse(await readFile(`${ROOT}specs/models/flux-2-pro.json`, 'utf8'));
-    const dev = JSON.parse(await readFile(`${ROOT}specs/models/flux-2-dev.json`, 'utf8'));
+    const pro = JSON.parse(await readFile(`${REPO_ROOT}/specs/models/flux-2-pro.json`, 'utf8'));
+    const dev = JSON.parse(await readFile(`${REPO_ROOT}/specs/models/flux-2-dev.json`, 'utf8'));
     expect('json_request_schema' in pro && 'request_schema' in dev).toBe(true);
   });
 
@@ -920,7 +904,7 @@ describe('faults', () => {
     const total = Date.now() - t0;
     expect(headersAt).toBeLessThan(250);
     expect(total).toBeGreaterThanOrEqual(280);
-    expect(body.equals(await readFile(`${ROOT}specs/models/flux-2-pro.json`))).toBe(true);
+    expect(body.equals(await readFile(`${REPO_ROOT}/specs/models/flux-2-pro.json`))).toBe(true);
   });
 
   it('hang never answers (the client times out), and close() does not hang on it', async () => {
@@ -1101,24 +1085,18 @@ describe('fine-tunes', () => {
 
 describe('scripts/serve.ts', () => {
   it('prints the listening line and the key hint, serves, and stops on SIGTERM', async () => {
-    const child = spawn(
+    const serve = startProcess(
       process.execPath,
-      ['--import', 'tsx', 'scripts/serve.ts', '--port', '0', '--worker-delay-ms', '5'],
-      { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+      tsxArgs('scripts/serve.ts', ['--port', '0', '--worker-delay-ms', '5']),
     );
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
-    const deadline = Date.now() + 10_000;
-    while (!out.includes('API key') && Date.now() < deadline) await sleep(50);
-    const lines = out.trim().split('\n');
+    const lines = (await serve.waitFor('API key', { stream: 'stdout', ms: 10_000 })).trim().split('\n');
     expect(lines[0]).toMatch(/^listening on http:\/\/127\.0\.0\.1:[1-9]\d*$/);
     expect(lines[1]).toBe('API key: test-key');
     const url = lines[0]!.slice('listening on '.length);
     const res = await fetch(`${url}/api/ai/models/gpt-4o-mini`, { headers: AUTH });
     expect(res.status).toBe(200);
-    child.kill('SIGTERM');
-    expect(await exited).toBe(0);
+    serve.child.kill('SIGTERM');
+    expect((await serve.done).code).toBe(0);
   }, 15_000);
 });
 
@@ -1158,7 +1136,10 @@ async function npmServe(): Promise<{
   pids: number[];
   exited: Promise<[number | null, string | null]>;
 }> {
-  const child = spawn('npm', ['run', 'serve', '--', '--port', '0'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn('npm', ['run', 'serve', '--', '--port', '0'], {
+    cwd: REPO_ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const exited = new Promise<[number | null, string | null]>((r) =>
     child.on('exit', (code, signal) => r([code, signal])),
   );
@@ -1173,7 +1154,7 @@ async function npmServe(): Promise<{
 
 describe('npm run serve stops cleanly', () => {
   const script = (
-    JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { scripts: Record<string, string> }
+    JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }
   ).scripts['serve']!;
 
   it.each(['SIGTERM', 'SIGINT'] as const)(

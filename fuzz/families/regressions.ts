@@ -1,6 +1,6 @@
 /**
- * The `issue-8` family: each case is one of the exact inputs issue 8 reports as breaking the
- * generator (code injection through a patternProperties key, `[k: string]` property names, other
+ * The `issue-8` family: each case is one of the exact inputs known to have broken the generator
+ * (code injection through a patternProperties key, `[k: string]` property names, other
  * dialects, deep nesting, a carriage return in an id, `["C:\\", "image/*"]`, 246-250 character ids,
  * properties with patternProperties and additionalProperties, a chat model with a schema, ids with
  * `#`, `?`, `%` or a line feed, `__proto__` as an id and as a nested property, `required:

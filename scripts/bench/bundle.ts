@@ -1,7 +1,7 @@
 /**
- * `npm run bench:bundle`: what a browser page loads before one SDK call runs (issue 9, "Size").
+ * `npm run bench:bundle`: what a browser page loads before one SDK call runs.
  *
- * Each case (`test/browser/support/size-cases.ts`) is a page making one call; it is bundled on its
+ * Each case (`scripts/lib/bundle-size-cases.ts`) is a page making one call; it is bundled on its
  * own with esbuild (`--bundle --splitting --minify --format=esm --platform=browser`) and measured
  * as the entry chunk plus every chunk it imports statically (chunks reached only through a dynamic
  * `import()` are excluded), each chunk gzipped at level 9. For `queue.run` through the root client
@@ -20,9 +20,9 @@ import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync, symlink
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { BUILD_INPUTS } from '../build/inputs.mjs';
-import { REPO_ROOT, type SdkSource } from '../../test/browser/support/bundle.ts';
-import { measureCase, type CaseMeasure } from '../../test/browser/support/measure.ts';
-import { REFERENCE_FIGURES, SIZE_CASES } from '../../test/browser/support/size-cases.ts';
+import { REPO_ROOT, type SdkSource } from '../lib/browser-bundle.ts';
+import { measureCase, type CaseMeasure } from '../lib/bundle-measure.ts';
+import { REFERENCE_FIGURES, SIZE_CASES } from '../lib/bundle-size-cases.ts';
 
 const args = new Set(process.argv.slice(2));
 for (const a of args) {
@@ -147,7 +147,7 @@ async function main(): Promise<void> {
     }
     console.log('');
   }
-  console.log('reference figures (issue 9, measured on this machine the same way):');
+  console.log('reference figures (measured on this machine the same way):');
   for (const r of REFERENCE_FIGURES) console.log(`  ${r.name.padEnd(28)} ${kB(r.gzipBytes)} gz`);
 }
 

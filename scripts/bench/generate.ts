@@ -13,49 +13,24 @@
  * - `4x empty output` / `4x up to date`: the snapshot copied 4x (ids suffixed `-copy2`..`-copy4`);
  * - `json-schema-to-typescript`: json-schema-to-typescript alone over the same schemas with its
  *   default formatting, the reference of the aims.
- * Aims (issue 10): fresh clone under 2 s; up to date under 1 s; empty output within 3x
+ * Aims: fresh clone under 2 s; up to date under 1 s; empty output within 3x
  * json-schema-to-typescript; 4x under 2x the 1x time; peak RSS under 300 MiB.
  *   --runs N        rounds (default 5)
  *   --no-clone      skip the fresh-clone case (it needs `npm ci`, about a minute)
  */
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs, promisify } from 'node:util';
 import { REPO_ROOT } from '../../generator/paths.ts';
+import { timed } from '../lib/process.ts';
 
 const { values } = parseArgs({
   options: { runs: { type: 'string', default: '5' }, 'no-clone': { type: 'boolean', default: false } },
 });
 const runs = Number(values.runs);
 const sh = promisify(execFile);
-
-/** Run a command; resolve to its wall time (ms) and peak RSS (MiB) as GNU time reports them. */
-function timed(
-  cmd: string,
-  args: string[],
-  cwd: string,
-  env: Record<string, string> = {},
-): Promise<{ ms: number; rssMiB: number }> {
-  return new Promise((resolve, reject) => {
-    const t0 = performance.now();
-    const child = spawn('/usr/bin/time', ['-f', '%M', cmd, ...args], {
-      cwd,
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    let err = '';
-    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      const ms = performance.now() - t0;
-      if (code !== 0) return reject(new Error(`${cmd} ${args.join(' ')} exited ${code}: ${err.slice(-2000)}`));
-      const kb = Number(err.trim().split('\n').pop());
-      resolve({ ms, rssMiB: kb / 1024 });
-    });
-  });
-}
 
 /** A specs directory holding the snapshot `copies` times. */
 async function makeSpecs(root: string, copies: number): Promise<string> {

@@ -1,4 +1,4 @@
-// Section (d) of `npm run bench:runtime`, also runnable alone (`npx tsx scripts/bench-logging-off.ts`):
+// Section (d) of `npm run bench:runtime`, also runnable alone (`npx tsx scripts/bench/logging-off.ts`):
 // what logging, hooks and APIPromise cost on a call. The same `queue.get` through clients of
 //   - the base revision (`BENCH_BASE_REV`, default the merge base of HEAD and `main`; its index.ts,
 //     runtime/ and generated/ extracted with `git archive` into .tmp/bench-base/<sha>), i.e. "before";
@@ -10,11 +10,10 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
+import { REPO_ROOT } from '../../generator/paths.ts';
 import { Client } from '../../index.ts';
 import { startServer } from '../../fake-service/index.ts';
-
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -27,12 +26,12 @@ const fmt = (ms: number) => `${(ms * 1000).toFixed(0)} µs`;
 async function baseClient(
   rev: string,
 ): Promise<{ sha: string; Client: new (o: object) => { queue: { get(id: string): Promise<unknown> } } }> {
-  const sha = execFileSync('git', ['rev-parse', '--short', rev], { cwd: ROOT, encoding: 'utf8' }).trim();
-  const dir = path.join(ROOT, '.tmp', 'bench-base', sha);
+  const sha = execFileSync('git', ['rev-parse', '--short', rev], { cwd: REPO_ROOT, encoding: 'utf8' }).trim();
+  const dir = path.join(REPO_ROOT, '.tmp', 'bench-base', sha);
   if (!existsSync(path.join(dir, 'index.ts'))) {
     mkdirSync(dir, { recursive: true });
     const tar = execFileSync('git', ['archive', '--format=tar', sha, 'index.ts', 'runtime', 'generated'], {
-      cwd: ROOT,
+      cwd: REPO_ROOT,
       maxBuffer: 1 << 28,
     });
     execFileSync('tar', ['-x', '-C', dir], { input: tar });
@@ -45,7 +44,7 @@ async function baseClient(
 export async function benchLoggingOff(n = Number(process.env['BENCH_N'] ?? 1000), warmup = 300): Promise<void> {
   const rev =
     process.env['BENCH_BASE_REV'] ??
-    execFileSync('git', ['merge-base', 'HEAD', 'main'], { cwd: ROOT, encoding: 'utf8' }).trim();
+    execFileSync('git', ['merge-base', 'HEAD', 'main'], { cwd: REPO_ROOT, encoding: 'utf8' }).trim();
   const base = await baseClient(rev);
   const server = await startServer({ decide: () => ({ outcome: 'hold' }) });
   try {

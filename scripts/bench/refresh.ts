@@ -28,8 +28,8 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { REPO_ROOT } from '../../generator/paths.ts';
 
-const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const KEY = 'sk-bench-refresh-local-only';
 
 interface ChildConfig {
@@ -119,7 +119,7 @@ function runChild(config: ChildConfig): Promise<Measure> {
     const p = spawn(
       process.execPath,
       ['--import', 'tsx', fileURLToPath(import.meta.url), '--child', JSON.stringify(config)],
-      { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] },
+      { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let out = '';
     let err = '';
@@ -165,18 +165,18 @@ async function main(): Promise<void> {
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'bench-refresh-'));
   try {
     // The replicated snapshot: served models, and a specs directory listing them.
-    const baseIds = JSON.parse(readFileSync(path.join(REPO, 'specs', 'models.json'), 'utf8')) as string[];
+    const baseIds = JSON.parse(readFileSync(path.join(REPO_ROOT, 'specs', 'models.json'), 'utf8')) as string[];
     const served = path.join(tmp, 'served');
     const specs = path.join(tmp, 'specs');
     mkdirSync(served);
     mkdirSync(path.join(specs, 'models'), { recursive: true });
-    cpSync(path.join(REPO, 'specs', 'openapi.yaml'), path.join(specs, 'openapi.yaml'));
+    cpSync(path.join(REPO_ROOT, 'specs', 'openapi.yaml'), path.join(specs, 'openapi.yaml'));
     const ids: string[] = [];
     for (let i = 0; ids.length < total; i++) {
       const base = baseIds[i % baseIds.length]!;
       const copy = Math.floor(i / baseIds.length) + 1;
       const id = copy === 1 ? base : `${base}--r${copy}`;
-      const obj = JSON.parse(readFileSync(path.join(REPO, 'specs', 'models', `${base}.json`), 'utf8')) as Record<
+      const obj = JSON.parse(readFileSync(path.join(REPO_ROOT, 'specs', 'models', `${base}.json`), 'utf8')) as Record<
         string,
         unknown
       >;
@@ -228,13 +228,13 @@ async function main(): Promise<void> {
             [
               '--import',
               'tsx',
-              path.join(REPO, 'scripts/generate.ts'),
+              path.join(REPO_ROOT, 'scripts/generate.ts'),
               '--specs',
               path.join(runDir, 'specs'),
               '--out',
               runDir,
             ],
-            { cwd: REPO, stdio: 'ignore' },
+            { cwd: REPO_ROOT, stdio: 'ignore' },
           );
         }
         const m = await runChild({

@@ -3,10 +3,10 @@
 //     ratios, against a bare fetch and against a fetch with the same per-call timeout as the SDK.
 // (b) queue.run over 1000 generations (250 concurrent runs of num_generations 4) on one client and
 //     one event stream: wall time, peak RSS (sampled), outcome counts; every outcome must arrive.
-// (c) the same while the server drops the event stream every 300 ms (issue 8): the shared stream
-//     reconnects at once after each drop, so few generations end `lost` (950 of 1000 did when it
-//     backed off after drops).
-// (d) logging off / info / a hook vs the base revision, interleaved (scripts/bench-logging-off.ts).
+// (c) the same while the server drops the event stream every 300 ms: the shared stream reconnects
+//     at once after each drop, so few generations end `lost` (a stream that backed off after a drop
+//     would miss most completion events).
+// (d) logging off / info / a hook vs the base revision, interleaved (scripts/bench/logging-off.ts).
 // Absolute times depend on the machine and are never asserted; only the outcomes are.
 import { Client } from '../../index.ts';
 import { startServer } from '../../fake-service/index.ts';
@@ -206,7 +206,7 @@ const fmt = (ms: number) => `${(ms * 1000).toFixed(0)} µs`;
 }
 
 // ---------------------------------------------------------------------------------------------
-// (d) a call with logging off, at info, with a hook, against the base revision: see bench-logging-off.ts
+// (d) a call with logging off, at info, with a hook, against the base revision: see logging-off.ts
 {
   const { benchLoggingOff } = await import('./logging-off.ts');
   await benchLoggingOff();

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:typecheck`: what the package costs a TypeScript consumer's compile (issue 7, "Speed").
+ * `npm run bench:typecheck`: what the package costs a TypeScript consumer's compile.
  *
  * Packs the package (`npm pack`, whose `prepack` builds dist/), installs the tarball into a temporary
  * consumer, and compiles with `tsc --extendedDiagnostics` (moduleResolution nodenext, strict):
@@ -16,12 +16,14 @@
  *   --source DIR   bench another checkout instead of this working tree (its node_modules is not used)
  *   --keep         keep the temporary directory (its path is printed)
  */
-import { spawn } from 'node:child_process';
-import { readFileSync, readdirSync, writeFileSync, mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import { REPO, installTarball, packPackage, run, tempRoot } from '../../test/package/consumer.ts';
+import { REPO_ROOT } from '../../generator/paths.ts';
+import { installTarball, packPackage } from '../lib/pack.ts';
+import { run } from '../lib/process.ts';
 
 const { values } = parseArgs({
   options: {
@@ -37,8 +39,8 @@ if (!Number.isInteger(RUNS) || RUNS < 1) {
   console.error(`bench:typecheck: --runs needs a positive integer, got ${JSON.stringify(values.runs)}`);
   process.exit(2);
 }
-const SOURCE = path.resolve(values.source ?? REPO);
-const TSC = path.join(REPO, 'node_modules', 'typescript', 'bin', 'tsc');
+const SOURCE = path.resolve(values.source ?? REPO_ROOT);
+const TSC = path.join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
 const COPIES = 4;
 
 /** The consumer: 20 typed calls through the root client. */
@@ -127,23 +129,17 @@ async function multiplySnapshot(source: string): Promise<void> {
     }
   }
   writeFileSync(path.join(specs, 'models.json'), JSON.stringify(all.sort(), null, 2) + '\n');
-  const tsx = path.join(REPO, 'node_modules', 'tsx', 'dist', 'cli.mjs');
+  const tsx = path.join(REPO_ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs');
   const result = await run(process.execPath, [tsx, 'scripts/generate.ts'], { cwd: source, timeoutMs: 900_000 });
   if (result.code !== 0) throw new Error(`generate (${all.length} models) failed:\n${result.stdout}\n${result.stderr}`);
   const generated = readdirSync(path.join(source, 'generated', 'models')).filter((f) => f.endsWith('.ts')).length;
   console.error(`  generated ${generated} model modules (${all.length} models in the snapshot)`);
 }
 
-function tsc(args: string[], cwd: string): Promise<{ code: number; out: string; wallMs: number }> {
-  return new Promise((resolve, reject) => {
-    const started = performance.now();
-    const child = spawn(process.execPath, [TSC, ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? 1, out, wallMs: performance.now() - started }));
-  });
+async function tsc(args: string[], cwd: string): Promise<{ code: number; out: string; wallMs: number }> {
+  const started = performance.now();
+  const r = await run(process.execPath, [TSC, ...args], { cwd, timeoutMs: 3_600_000 });
+  return { code: r.code ?? 1, out: r.stdout + r.stderr, wallMs: performance.now() - started };
 }
 
 function diagnostic(out: string, label: string): number {
@@ -249,7 +245,8 @@ function summariseTrace(traceDir: string, consumerFile: string): string {
 }
 
 async function main(): Promise<void> {
-  const root = tempRoot('bench-typecheck');
+  const dir0 = mkdtempSync(path.join(tmpdir(), 'inference-sdk-bench-typecheck-'));
+  const root = { dir: dir0, remove: () => rmSync(dir0, { recursive: true, force: true }) };
   try {
     const configs: Config[] = [];
     for (const variant of ['1x', '4x'] as const) {
@@ -333,7 +330,7 @@ async function main(): Promise<void> {
     }
 
     console.log(
-      `\ntsc ${(JSON.parse(readFileSync(path.join(REPO, 'node_modules', 'typescript', 'package.json'), 'utf8')) as { version: string }).version}, medians of ${RUNS} interleaved runs (consumer: 20 typed calls; baseline: an empty module, same settings)\n`,
+      `\ntsc ${(JSON.parse(readFileSync(path.join(REPO_ROOT, 'node_modules', 'typescript', 'package.json'), 'utf8')) as { version: string }).version}, medians of ${RUNS} interleaved runs (consumer: 20 typed calls; baseline: an empty module, same settings)\n`,
     );
     console.log(table(rows));
     console.log('');

@@ -11,18 +11,19 @@
  * - `up to date generate`: `generate` in the out of N models (nothing to rebuild);
  * - beside each, json-schema-to-typescript alone compiling the same schemas (1, N, N), its default
  *   formatting: the reference of the aims.
-^ * Aims: one model added in at most 1.5 s; up to date at most 0.8 s; N models at most 2.5x
+ * Aims: one model added in at most 1.5 s; up to date at most 0.8 s; N models at most 2.5x
  * json-schema-to-typescript alone; peak RSS under 300 MiB.
  *   --runs N     rounds (default 5)
  *   --models N   models of the large add (default 64)
  */
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os, { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs, promisify } from 'node:util';
 import { REPO_ROOT } from '../../generator/paths.ts';
 import { startServer } from '../../fake-service/index.ts';
+import { timed } from '../lib/process.ts';
 
 const { values } = parseArgs({
   options: { runs: { type: 'string', default: '5' }, models: { type: 'string', default: '64' } },
@@ -30,31 +31,6 @@ const { values } = parseArgs({
 const runs = Number(values.runs);
 const count = Number(values.models);
 const sh = promisify(execFile);
-
-/** Run a command; resolve to its wall time (ms) and peak RSS (MiB) as GNU time reports them. */
-function timed(
-  cmd: string,
-  args: string[],
-  cwd: string,
-  env: Record<string, string> = {},
-): Promise<{ ms: number; rssMiB: number }> {
-  return new Promise((resolve, reject) => {
-    const t0 = performance.now();
-    const child = spawn('/usr/bin/time', ['-f', '%M', cmd, ...args], {
-      cwd,
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    let err = '';
-    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      const ms = performance.now() - t0;
-      if (code !== 0) return reject(new Error(`${cmd} ${args.join(' ')} exited ${code}: ${err.slice(-2000)}`));
-      resolve({ ms, rssMiB: Number(err.trim().split('\n').pop()) / 1024 });
-    });
-  });
-}
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);

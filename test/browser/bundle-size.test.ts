@@ -1,26 +1,30 @@
 /**
- * Browser bundle size (issue 9, "Size"): ceilings on what a page loads before one call, and what
+ * Browser bundle size: ceilings on what a page loads before one call, and what
  * a per-model image call must not carry. The figures themselves are reported by
  * `npm run bench:bundle`. Built here from the repository's source, each case on its own.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chunkText } from './support/bundle.ts';
-import { EVAL_PATTERN, MACHINERY_MARKERS, markersIn, measureCase, type CaseMeasure } from './support/measure.ts';
-import { SIZE_CASES } from './support/size-cases.ts';
+import { chunkText } from '../../scripts/lib/browser-bundle.ts';
+import {
+  EVAL_PATTERN,
+  MACHINERY_MARKERS,
+  markersIn,
+  measureCase,
+  type CaseMeasure,
+} from '../../scripts/lib/bundle-measure.ts';
+import { SIZE_CASES } from '../../scripts/lib/bundle-size-cases.ts';
+import { tempDir } from '../support/index.ts';
 
 const measures = new Map<string, CaseMeasure>();
-let workRoot: string;
+const work = tempDir('inference-sdk-bundle-size-');
+const workRoot = work.dir;
 
 beforeAll(async () => {
-  workRoot = mkdtempSync(path.join(tmpdir(), 'inference-sdk-bundle-size-'));
   for (const c of SIZE_CASES) measures.set(c.id, await measureCase(c, workRoot, 'source'));
 }, 120_000);
 
 afterAll(() => {
-  if (workRoot) rmSync(workRoot, { recursive: true, force: true });
+  work.remove();
 });
 
 const measure = (id: string): CaseMeasure => {
@@ -39,7 +43,7 @@ const report = (m: CaseMeasure): string =>
     .join(', ')}`;
 
 /**
- * The ceilings, in gzipped bytes. The aims (`size-cases.ts`: `PER_MODEL_AIM_BYTES`, 8 kB; `ROOT_CLIENT_AIM_BYTES`,
+ * The ceilings, in gzipped bytes. The aims (`scripts/lib/bundle-size-cases.ts`: `PER_MODEL_AIM_BYTES`, 8 kB; `ROOT_CLIENT_AIM_BYTES`,
  * 15 kB) are not met yet: `npm run bench:bundle -- --build` measures 8.86 kB for the per-model image
  * call and 16.23 kB for a root client call (queue.run with its lazy chunks: 25.63 kB). The ceilings
  * are those figures plus `MARGIN_BYTES`, so that any growth shows; lower them (down to the aims) as

@@ -1,5 +1,5 @@
 /**
- * The SDK in headless Chromium (issue 9 §6): the test page is bundled from the repository's source
+ * The SDK in headless Chromium: the test page is bundled from the repository's source
  * with esbuild and served from its own origin under `Content-Security-Policy: script-src 'self'`
  * (no `'unsafe-eval'`). Every scenario runs twice: directly against the local server (another
  * origin, CORS) with `dangerouslyAllowBrowser` and the key, and through `createProxyHandler`

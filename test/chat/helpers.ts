@@ -1,6 +1,6 @@
 // Shared setup of the chat tests with real clients: the local server (knowing only KEY) on 127.0.0.1, and
-// createProxyHandler in front of it served by a Node http server (the adapter of the proxy's docstring, as
-// in test/runtime/proxy.test.ts). Each target is a base address of the chat API as a client of the widely
+// createProxyHandler in front of it served by a Node http server through the package's adapter
+// (`createNodeProxyListener`). Each target is a base address of the chat API as a client of the widely
 // used format takes it ("{base_url}/api/ai") and the API key that client sends.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';

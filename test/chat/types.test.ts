@@ -5,23 +5,15 @@
  * chat.completions.create (typed by `stream`), the response's message goes back into `messages`, and a
  * video takes exactly one of prompt and multi_prompt.
  */
-import { execFile } from 'node:child_process';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { REPO_ROOT } from '../../generator/index.ts';
+import { REPO_ROOT, run } from '../support/index.ts';
 
 describe('chat and video types under exactOptionalPropertyTypes', () => {
   it('compiles with no error', { timeout: 240_000 }, async () => {
     const tsc = path.join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
-    const result = await promisify(execFile)(
-      process.execPath,
-      [tsc, '--noEmit', '-p', 'test/types/tsconfig.strict.json'],
-      { cwd: REPO_ROOT, maxBuffer: 64 << 20 },
-    ).then(
-      (r) => ({ code: 0, out: r.stdout + r.stderr }),
-      (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, out: e.stdout + e.stderr }),
-    );
+    const r = await run(process.execPath, [tsc, '--noEmit', '-p', 'test/types/tsconfig.strict.json']);
+    const result = { code: r.code, out: r.stdout + r.stderr };
     expect(result.out).toBe('');
     expect(result.code).toBe(0);
   });

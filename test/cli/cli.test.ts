@@ -9,18 +9,22 @@ import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startServer, type LocalServer } from '../../fake-service/index.ts';
-import { REPO, run, STRICT_FLAGS, tempRoot } from '../package/consumer.ts';
+import { REPO_ROOT, run, tempDir } from '../support/index.ts';
+import { STRICT_FLAGS } from '../package/helpers.ts';
 import { codegen, installBoth, packBoth, treeHash, tsc } from './support.ts';
 
 const KEY = 'test-key';
-const tmp = tempRoot('cli');
+const tmp = tempDir('inference-sdk-cli-');
 const project = path.join(tmp.dir, 'project');
 const modelsDir = path.join(tmp.dir, 'served');
 const out = path.join(project, 'oxen-models');
 let server: LocalServer;
 
 const flux = () =>
-  JSON.parse(readFileSync(path.join(REPO, 'specs', 'models', 'flux-2-pro.json'), 'utf8')) as Record<string, unknown> & {
+  JSON.parse(readFileSync(path.join(REPO_ROOT, 'specs', 'models', 'flux-2-pro.json'), 'utf8')) as Record<
+    string,
+    unknown
+  > & {
     json_request_schema: { properties: Record<string, unknown>; required: string[] };
   };
 const serve = (obj: Record<string, unknown>) =>
@@ -49,7 +53,7 @@ const newerFlux = (() => {
 beforeAll(async () => {
   mkdirSync(modelsDir, { recursive: true });
   for (const id of ['gpt-4o-mini'])
-    cpSync(path.join(REPO, 'specs', 'models', `${id}.json`), path.join(modelsDir, `${id}.json`));
+    cpSync(path.join(REPO_ROOT, 'specs', 'models', `${id}.json`), path.join(modelsDir, `${id}.json`));
   for (const m of [acme, fineTuned, newerFlux]) serve(m);
   writeFileSync(path.join(tmp.dir, 'ft-alice-flux-v1.json'), `${JSON.stringify(fineTuned, null, 2)}\n`);
   const [tarballs, s] = await Promise.all([packBoth(tmp.dir), startServer({ modelsDir })]);

@@ -5,32 +5,24 @@
  * fingerprint a directory (to prove that a failed command wrote nothing).
  */
 import { createHash } from 'node:crypto';
-import {
-  cpSync,
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  statSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { cpSync, existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { installTarball, npmEnv, REPO, run, type RunResult } from '../package/consumer.ts';
+import { hashTree, REPO_ROOT, run, type RunResult } from '../support/index.ts';
+import { installTarball, npmEnv } from '../package/helpers.ts';
 
 const NOT_COPIED = new Set(['node_modules', '.git', 'dist', '.tmp', 'coverage', 'docs/api', 'generator/dist']);
 
 /** Packs both packages into `<root>/tarballs`. @returns the SDK's and the generator's `.tgz`. */
 export async function packBoth(root: string): Promise<{ sdk: string; codegen: string }> {
   const source = path.join(root, 'source');
-  cpSync(REPO, source, {
+  cpSync(REPO_ROOT, source, {
     recursive: true,
     filter: (file) => {
-      const rel = path.relative(REPO, file).split(path.sep).join('/');
+      const rel = path.relative(REPO_ROOT, file).split(path.sep).join('/');
       return rel === '' || (!NOT_COPIED.has(rel) && !rel.endsWith('.tgz'));
     },
   });
-  symlinkSync(path.join(REPO, 'node_modules'), path.join(source, 'node_modules'), 'dir');
+  symlinkSync(path.join(REPO_ROOT, 'node_modules'), path.join(source, 'node_modules'), 'dir');
   const out = path.join(root, 'tarballs');
   mkdirSync(out);
   const r = await run(
@@ -79,22 +71,15 @@ export function codegen(project: string, args: string[], env: Record<string, str
 export function tsc(config: string): Promise<RunResult> {
   return run(
     process.execPath,
-    [path.join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', config, '--pretty', 'false'],
+    [path.join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', config, '--pretty', 'false'],
     { cwd: path.dirname(config) },
   );
 }
 
-/** sha256 of every file under `dir` (path and bytes), or 'absent'. */
+/** One sha256 over every file under `dir` (path and bytes; see `hashTree`), or 'absent'. */
 export function treeHash(dir: string): string {
   if (!existsSync(dir)) return 'absent';
-  const h = createHash('sha256');
-  const walk = (d: string) => {
-    for (const name of readdirSync(d).sort()) {
-      const p = path.join(d, name);
-      if (statSync(p).isDirectory()) walk(p);
-      else h.update(path.relative(dir, p)).update('\0').update(readFileSync(p)).update('\0');
-    }
-  };
-  walk(dir);
-  return h.digest('hex');
+  return createHash('sha256')
+    .update(JSON.stringify(hashTree(dir)))
+    .digest('hex');
 }

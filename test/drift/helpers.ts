@@ -1,39 +1,36 @@
 // Shared setup of the drift and refresh tests: temporary copies of the repository's specs/ (never the
-// real specs/ or generated/), programmatic edits of model files, a file-tree hash, and a runner for
-// the scripts as child processes (asynchronous: the local server runs in this process).
-import { spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+// real specs/ or generated/), programmatic edits of model files, and a runner for the scripts as child
+// processes (asynchronous: the local server runs in this process). The repository root, file-tree
+// hashes and the child-process runner itself are in test/support/.
+import { cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { REPO_ROOT, runTsx, tempDir, type RunResult } from '../support/index.ts';
 
-export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-export const REPO_SPECS = path.join(REPO, 'specs');
+export const REPO_SPECS = path.join(REPO_ROOT, 'specs');
 
 /** A distinctive fake API key: the tests assert it never appears in any output or written file. */
 export const FAKE_KEY = 'sk-FAKE-drift-7f3c9a1e5b2d48c6';
 export const SERVER_USERS = { [FAKE_KEY]: { user: 'alice' } };
 
-const made: string[] = [];
+const made: Array<{ remove(): void }> = [];
 
 /** A fresh temporary directory, removed by `cleanupTemp`. */
-export function tempDir(prefix = 'drift-test-'): string {
-  const d = mkdtempSync(path.join(os.tmpdir(), prefix));
+export function scratchDir(prefix = 'drift-test-'): string {
+  const d = tempDir(prefix);
   made.push(d);
-  return d;
+  return d.dir;
 }
 
-/** Remove every directory `tempDir` made. */
+/** Remove every directory `scratchDir` made. */
 export function cleanupTemp(): void {
-  for (const d of made.splice(0)) rmSync(d, { recursive: true, force: true });
+  for (const d of made.splice(0)) d.remove();
 }
 
 /** Copy the repository's specs/ into `<dir>/specs` (and its generated/ into `<dir>/generated` when asked). Returns the specs copy. */
 export function copySpecs(dir: string, options: { generated?: boolean } = {}): string {
   const specs = path.join(dir, 'specs');
   cpSync(REPO_SPECS, specs, { recursive: true });
-  if (options.generated) cpSync(path.join(REPO, 'generated'), path.join(dir, 'generated'), { recursive: true });
+  if (options.generated) cpSync(path.join(REPO_ROOT, 'generated'), path.join(dir, 'generated'), { recursive: true });
   return specs;
 }
 
@@ -79,24 +76,6 @@ export function writeList(specsDir: string, ids: string[]): void {
   writeFileSync(path.join(specsDir, 'models.json'), `${JSON.stringify(ids, null, 2)}\n`);
 }
 
-/** sha256 of every file under `dir`, by relative path (sorted): compare before/after for byte identity. */
-export function hashTree(dir: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  let entries;
-  try {
-    entries = readdirSync(dir, { withFileTypes: true, recursive: true });
-  } catch {
-    return out;
-  }
-  for (const e of entries
-    .filter((x) => x.isFile())
-    .sort((a, b) => (path.join(a.parentPath, a.name) < path.join(b.parentPath, b.name) ? -1 : 1))) {
-    const full = path.join(e.parentPath, e.name);
-    out[path.relative(dir, full)] = createHash('sha256').update(readFileSync(full)).digest('hex');
-  }
-  return out;
-}
-
 /** Every file under `dir` that contains `needle` (relative paths). */
 export function filesContaining(dir: string, needle: string): string[] {
   const hits: string[] = [];
@@ -106,12 +85,6 @@ export function filesContaining(dir: string, needle: string): string[] {
     if (readFileSync(full).includes(needle)) hits.push(path.relative(dir, full));
   }
   return hits;
-}
-
-export interface RunResult {
-  code: number | null;
-  stdout: string;
-  stderr: string;
 }
 
 /**
@@ -127,24 +100,5 @@ export function runScript(
   const base = { ...process.env };
   delete base['OXEN_API_KEY'];
   delete base['OXEN_BASE_URL'];
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO, 'scripts', script), ...args], {
-      cwd: REPO,
-      env: { ...base, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`${script} ${args.join(' ')} did not finish in ${timeoutMs} ms\n${stdout}\n${stderr}`));
-    }, timeoutMs);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
+  return runTsx(path.join('scripts', script), args, { env: { ...base, ...env }, timeoutMs });
 }

@@ -4,7 +4,6 @@
  * model object (decompressed), and commits specs/ and generated/ in one journal that the next run
  * completes after a kill; on a loopback server that sends exactly the bytes given.
  */
-import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import path from 'node:path';
@@ -16,17 +15,8 @@ import { commitPlan, stageSnapshot, treeDigest } from '../../generator/refresh/a
 import { keyInOutput, keyPointer } from '../../generator/refresh/checks.ts';
 import { MAX_MODEL_BYTES } from '../../generator/stages/schema-check.ts';
 import { JOURNAL_FILE } from '../../generator/output/tree-commit.ts';
-import {
-  cleanupTemp,
-  copySpecs,
-  FAKE_KEY,
-  filesContaining,
-  hashTree,
-  readModel,
-  REPO,
-  REPO_SPECS,
-  tempDir,
-} from './helpers.ts';
+import { hashTree, start, tsxArgs } from '../support/index.ts';
+import { cleanupTemp, copySpecs, FAKE_KEY, filesContaining, readModel, REPO_SPECS, scratchDir } from './helpers.ts';
 
 /** Answers for `/api/ai/models/<id>`: body bytes and headers. */
 const answers = new Map<string, { body: Buffer; headers: Record<string, string> }>();
@@ -56,7 +46,7 @@ test('a model object carrying the key in a JSON escape is refused, naming the mo
   const text = JSON.stringify({ ...model, description: 'KEY_HERE' }).replace('KEY_HERE', `see ${ESCAPED}`);
   expect(text).not.toContain(FAKE_KEY);
   answers.set(ID, { body: Buffer.from(text), headers: {} });
-  const dir = tempDir();
+  const dir = scratchDir();
   const specs = copySpecs(dir, { generated: true });
   const before = hashTree(dir);
   const err = (await refresh({
@@ -140,40 +130,16 @@ test.each([
       body: Buffer.from(JSON.stringify({ ...readModel(path.join(REPO_SPECS, 'models'), ID), id: added })),
       headers: {},
     });
-    const dir = tempDir();
+    const dir = scratchDir();
     const specs = copySpecs(dir, { generated: true });
-    const child = spawn(
+    const child = start(
       process.execPath,
-      [
-        '--import',
-        'tsx',
-        path.join(REPO, 'scripts', 'generate.ts'),
-        '--add',
-        added,
-        '--specs',
-        specs,
-        '--out',
-        dir,
-        '--base-url',
-        base,
-      ],
-      {
-        cwd: REPO,
-        env: { ...process.env, OXEN_API_KEY: FAKE_KEY, OXEN_GENERATE_TEST_PAUSE: point },
-        stdio: ['ignore', 'ignore', 'pipe'],
-      },
+      tsxArgs('scripts/generate.ts', ['--add', added, '--specs', specs, '--out', dir, '--base-url', base]),
+      { env: { ...process.env, OXEN_API_KEY: FAKE_KEY, OXEN_GENERATE_TEST_PAUSE: point } },
     );
-    let stderr = '';
-    const closed = new Promise((r) => child.on('close', r));
-    await new Promise<void>((resolve, reject) => {
-      child.stderr.on('data', (d: Buffer) => {
-        stderr += d.toString();
-        if (stderr.includes(`generate: paused at ${point}`)) resolve();
-      });
-      child.on('close', () => reject(new Error(`the refresh ended before the pause:\n${stderr}`)));
-    });
-    child.kill('SIGKILL');
-    await closed;
+    await child.waitFor(`generate: paused at ${point}`, { stream: 'stderr', ms: 120_000 });
+    child.child.kill('SIGKILL');
+    await child.done;
     // the kill left specs/ absent (swapping) or new (between), generated/ old, and the journal
     expect(existsSync(path.join(specs, 'models', `${added}.json`))).toBe(point === 'between');
     expect(existsSync(specs)).toBe(point === 'between');
@@ -188,10 +154,10 @@ test.each([
 );
 
 test('a specs directory changed by another run after staging is not overwritten: the commit refuses, nothing moved', async () => {
-  const dir = tempDir();
+  const dir = scratchDir();
   const specs = copySpecs(dir, { generated: true });
   const digest = await treeDigest(specs);
-  const staged = await stageSnapshot(specs, new Map([['models.json', '[]\n']]), tempDir());
+  const staged = await stageSnapshot(specs, new Map([['models.json', '[]\n']]), scratchDir());
   writeFileSync(path.join(specs, 'models', 'other-run.json'), '{}');
   const before = hashTree(dir);
   const err = (await commitPlan(specs, dir, staged, new Map(), digest).catch((e: unknown) => e)) as RefreshError;

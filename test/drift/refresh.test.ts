@@ -9,19 +9,19 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import type { GenerateOptions, GenerateResult } from '../../generator/index.ts';
 import { checkBaseUrl, fetchModels, refresh, RefreshError, reindentJson } from '../../generator/refresh/index.ts';
 import { startServer, type LocalServer } from '../../fake-service/index.ts';
+import { hashTree } from '../support/index.ts';
 import {
   cleanupTemp,
   copySpecs,
   editModel,
   FAKE_KEY,
   filesContaining,
-  hashTree,
   readList,
   readModel,
   runScript,
   schemaOf,
   SERVER_USERS,
-  tempDir,
+  scratchDir,
   writeModel,
 } from './helpers.ts';
 
@@ -35,7 +35,7 @@ let served: string; // the server's models directory
 let servedChanged: string; // the bytes the server sends for CHANGED
 
 beforeAll(async () => {
-  served = path.join(copySpecs(tempDir()), 'models');
+  served = path.join(copySpecs(scratchDir()), 'models');
   editModel(served, CHANGED, (m) => {
     schemaOf(m).properties['num_inference_steps']!['maximum'] = 40;
     schemaOf(m).properties['style'] = { type: 'string', description: 'new optional parameter' };
@@ -55,7 +55,7 @@ afterAll(async () => {
 
 /** A workspace: `<dir>/specs` (copy of the repo's) and `<dir>/generated` (copy of the repo's). */
 function workspace(): { dir: string; specs: string; generated: string } {
-  const dir = tempDir();
+  const dir = scratchDir();
   const specs = copySpecs(dir, { generated: true });
   return { dir, specs, generated: path.join(dir, 'generated') };
 }
@@ -376,7 +376,7 @@ describe('refresh() (in process, generate replaced)', () => {
   });
 
   test('a response that echoes the key is refused, and the key is redacted from reasons', async () => {
-    const dir = tempDir();
+    const dir = scratchDir();
     const models = path.join(dir, 'models');
     const { mkdirSync } = await import('node:fs');
     mkdirSync(models);

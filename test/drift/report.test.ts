@@ -25,7 +25,7 @@ import {
   runScript,
   schemaOf,
   SERVER_USERS,
-  tempDir,
+  scratchDir,
   writeList,
   writeModel,
 } from './helpers.ts';
@@ -35,13 +35,13 @@ const MODEL = 'flux-2-pro'; // json_request_schema; prompt required; aspect_rati
 const OTHER = 'black-forest-labs-flux-2-klein-4b'; // request_schema
 
 beforeAll(() => {
-  base = copySpecs(tempDir());
+  base = copySpecs(scratchDir());
 });
 afterAll(cleanupTemp);
 
 /** A copy of specs/ changed by `edit(modelsDir, specsDir)`, compared with the untouched copy. */
 async function drift(edit: (modelsDir: string, specsDir: string) => void): Promise<DriftReport> {
-  const specs = copySpecs(tempDir());
+  const specs = copySpecs(scratchDir());
   edit(path.join(specs, 'models'), specs);
   return driftReport(base, specs);
 }
@@ -128,7 +128,7 @@ describe('classification (structured report)', () => {
     expect(only(r, { model: OTHER, param: 'seed', kind: 'type-changed' }).severity).toBe('compatible');
 
     // and back: ["integer","string"] -> integer is narrowed
-    const specs = copySpecs(tempDir());
+    const specs = copySpecs(scratchDir());
     editModel(path.join(specs, 'models'), OTHER, (m) => {
       props(m)['seed']!['type'] = ['integer', 'string'];
     });
@@ -289,7 +289,7 @@ describe('classification (structured report)', () => {
   });
 
   test('an invalid model object is a SpecError naming file, model and pointer', async () => {
-    const specs = copySpecs(tempDir());
+    const specs = copySpecs(scratchDir());
     editModel(path.join(specs, 'models'), MODEL, (m) => {
       m['id'] = 'someone-else';
     });
@@ -368,11 +368,11 @@ describe('renderings', () => {
 
 describe('scripts/drift.ts', () => {
   test('exit 0 / 1 / 2 for two directories (text, json and markdown output)', async () => {
-    const compatible = copySpecs(tempDir());
+    const compatible = copySpecs(scratchDir());
     editModel(path.join(compatible, 'models'), MODEL, (m) => {
       props(m)['seed']!['default'] = 7;
     });
-    const breaking = copySpecs(tempDir());
+    const breaking = copySpecs(scratchDir());
     editModel(path.join(breaking, 'models'), MODEL, (m) => {
       delete props(m)['seed'];
     });
@@ -405,7 +405,7 @@ describe('scripts/drift.ts', () => {
   });
 
   test('fetch mode: the committed snapshot vs the local server serving a modified copy; the key never shows', async () => {
-    const dir = tempDir();
+    const dir = scratchDir();
     const specs = copySpecs(dir);
     const servedModels = path.join(copySpecs(path.join(dir, 'served')), 'models');
     editModel(servedModels, MODEL, (m) => {

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { load } from 'js-yaml';
 import { expect, test } from 'vitest';
-import { REPO } from './helpers.ts';
+import { REPO_ROOT } from '../support/index.ts';
 
 interface Step {
   name?: string;
@@ -17,7 +17,7 @@ interface Step {
 }
 
 test('.github/workflows/schema-drift.yml parses and has the refresh, test and pull-request steps', () => {
-  const wf = load(readFileSync(path.join(REPO, '.github/workflows/schema-drift.yml'), 'utf8')) as {
+  const wf = load(readFileSync(path.join(REPO_ROOT, '.github/workflows/schema-drift.yml'), 'utf8')) as {
     on: { schedule: Array<{ cron: string }>; workflow_dispatch: unknown };
     permissions: Record<string, string>;
     jobs: Record<string, { steps: Step[] }>;

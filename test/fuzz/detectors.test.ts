@@ -1,8 +1,7 @@
 // The fuzzer's own checks (fuzz/): the injection scan, the named-refusal rule, the batched
 // compile, case reproducibility and the case writer. Each is shown to fire on a bad input and to
 // stay quiet on a good one, so that a zero in `npm run fuzz` means something.
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { SpecError } from '../../generator/errors.ts';
@@ -11,14 +10,15 @@ import { buildCase, FAMILIES, familyOf, ORDER } from '../../fuzz/cases.ts';
 import { compileCases, compilerOptions, findInjections } from '../../fuzz/compile.ts';
 import { caseIndices } from '../../fuzz/run.ts';
 import { namedRefusalProblem } from '../../fuzz/verdict.ts';
+import { tempDir } from '../support/index.ts';
 
-const dirs: string[] = [];
+const dirs: Array<{ remove(): void }> = [];
 const temp = () => {
-  const d = mkdtempSync(path.join(os.tmpdir(), 'fuzz-detectors-'));
+  const d = tempDir('fuzz-detectors-');
   dirs.push(d);
-  return d;
+  return d.dir;
 };
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+afterAll(() => dirs.forEach((d) => d.remove()));
 
 describe('findInjections', () => {
   test('finds a sentinel that became code, also behind a unicode escape and in a template expression', () => {

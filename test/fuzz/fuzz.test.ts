@@ -1,4 +1,4 @@
-// The acceptance test of issue 8 §3: a 200-case slice of the seeded generator fuzzer (fuzz/,
+// The generator's fuzzing gate: a 200-case slice of the seeded generator fuzzer (fuzz/,
 // `npm run fuzz`) with a fixed seed, asserting zero cases in every failure class. Each failing
 // case is listed with the command that reproduces it (`npm run fuzz -- --seed 1 --case K`).
 import { expect, test } from 'vitest';
@@ -20,4 +20,4 @@ test(`${CASES} hostile model objects (seed ${SEED}): no unnamed crash, invalid T
   // The slice reached the generator's output stage and its refusals alike.
   expect(report.counts.generated).toBeGreaterThan(CASES / 4);
   expect(report.counts.refused).toBeGreaterThan(CASES / 10);
-}, 180_000);
+}, 600_000); // about 150 s alone; the whole suite shares the 2 cores, so the limit leaves room for that

@@ -2,13 +2,12 @@
  * Bad input stops the run with an error naming the file, the model and the JSON pointer, and
  * leaves generated/ untouched.
  */
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { generate, REPO_ROOT } from '../../generator/index.ts';
+import { generate } from '../../generator/index.ts';
 import { SpecError } from '../../generator/errors.ts';
-import { fixtureModel, hashTree, tempSpecs, type TempSpecs } from './helpers.ts';
+import { fixtureModel, tempSpecs, type TempSpecs } from './helpers.ts';
+import { hashTree, runTsx } from '../support/index.ts';
 
 const GOOD = ['flux-2-pro', 'gpt-4o-mini'];
 let temps: TempSpecs[] = [];
@@ -24,7 +23,7 @@ async function prepared(extra: Record<string, unknown>): Promise<{ t: TempSpecs;
   await generate({ specsDir: t.specsDir, outRoot: t.root });
   const bad = await tempSpecs(GOOD, extra);
   temps.push(bad);
-  return { t: { ...bad, root: t.root }, before: await hashTree(path.join(t.root, 'generated')) };
+  return { t: { ...bad, root: t.root }, before: hashTree(path.join(t.root, 'generated')) };
 }
 
 async function expectSpecError(
@@ -45,7 +44,7 @@ async function expectSpecError(
   expect(e.problem).toMatch(expected.problem);
   expect(e.message).toContain(expected.model);
   expect(e.message).toContain(expected.pointer);
-  expect(await hashTree(path.join(t.root, 'generated'))).toEqual(before);
+  expect(hashTree(path.join(t.root, 'generated'))).toEqual(before);
 }
 
 beforeAll(async () => {
@@ -116,16 +115,9 @@ describe('bad input', () => {
 
   it('the command exits 2 with the message and writes nothing', { timeout: 60_000 }, async () => {
     const { t, before } = await prepared({ 'broken-model': '{ nope' });
-    const r = await promisify(execFile)(
-      process.execPath,
-      ['--import', 'tsx', 'scripts/generate.ts', '--specs', t.specsDir, '--out', t.root],
-      { cwd: REPO_ROOT },
-    ).then(
-      () => ({ code: 0, stderr: '' }),
-      (e: { code: number; stderr: string }) => e,
-    );
+    const r = await runTsx('scripts/generate.ts', ['--specs', t.specsDir, '--out', t.root]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/nothing was written: .*broken-model\.json \(model broken-model\) at \/: malformed JSON/);
-    expect(await hashTree(path.join(t.root, 'generated'))).toEqual(before);
+    expect(hashTree(path.join(t.root, 'generated'))).toEqual(before);
   });
 });

@@ -4,12 +4,10 @@
  * in linear time, and a build-stage SpecError ends `npm run generate` (no formatter worker is left
  * running once the formatter is closed).
  */
-import { spawn } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SpecError } from '../../generator/errors.ts';
-import { REPO_ROOT } from '../../generator/index.ts';
 import { checkModel } from '../../generator/stages/load.ts';
 import {
   MAX_ARRAY_ITEMS,
@@ -21,7 +19,8 @@ import {
   MAX_TEXT_LENGTH,
 } from '../../generator/stages/schema-check.ts';
 import { Formatter } from '../../generator/stages/write.ts';
-import { fixtureModel, hashTree, tempSpecs, type TempSpecs } from './helpers.ts';
+import { fixtureModel, tempSpecs, type TempSpecs } from './helpers.ts';
+import { hashTree, REPO_ROOT, run } from '../support/index.ts';
 
 let temps: TempSpecs[] = [];
 afterEach(async () => {
@@ -138,7 +137,7 @@ describe('caps refuse oversized model objects with a SpecError naming file, mode
     const err = await generate({ specsDir: t.specsDir, outRoot: t.root }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(SpecError);
     expect((err as SpecError).problem).toMatch(new RegExp(`larger than the ${MAX_MODEL_BYTES} bytes supported`));
-    expect(await hashTree(path.join(t.root, 'generated'))).toEqual({});
+    expect(hashTree(path.join(t.root, 'generated'))).toEqual({});
   });
 });
 
@@ -176,26 +175,16 @@ describe('npm run generate exits after a build-stage SpecError', () => {
         path.join(t.specsDir, 'models.json'),
         JSON.stringify(['black-forest-labs-flux-2-klein-4b', 'fan-out']),
       );
-      const r = await new Promise<{ code: number | null; signal: string | null; stderr: string }>((resolve) => {
-        const child = spawn(
-          process.execPath,
-          [path.join(REPO_ROOT, 'scripts', 'run-generate.mjs'), '--specs', t.specsDir, '--out', t.root],
-          { cwd: REPO_ROOT, stdio: ['ignore', 'ignore', 'pipe'] },
-        );
-        let stderr = '';
-        child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-        const timer = setTimeout(() => child.kill('SIGKILL'), 90_000); // a hang ends as signal SIGKILL, failing the test
-        child.on('close', (code, signal) => {
-          clearTimeout(timer);
-          resolve({ code, signal, stderr });
-        });
+      // a hang ends as signal SIGKILL, failing the test
+      const r = await run(process.execPath, ['scripts/run-generate.mjs', '--specs', t.specsDir, '--out', t.root], {
+        timeoutMs: 90_000,
       });
       expect(r.signal, r.stderr).toBeNull();
       expect(r.code, r.stderr).toBe(2);
       expect(r.stderr).toMatch(
         /generate failed, nothing was written: .*fan-out\.json \(model fan-out\) at \/request_schema.*more than 20000 nodes/,
       );
-      expect(await hashTree(path.join(t.root, 'generated'))).toEqual({});
+      expect(hashTree(path.join(t.root, 'generated'))).toEqual({});
     },
   );
 });

@@ -1,17 +1,12 @@
 /** `npm run generate -- --check` writes nothing and exits 1 listing every file that would change. */
-import { execFile } from 'node:child_process';
 import { appendFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { generate, REPO_ROOT } from '../../generator/index.ts';
-import { hashTree, tempSpecs } from './helpers.ts';
+import { generate } from '../../generator/index.ts';
+import { tempSpecs } from './helpers.ts';
+import { hashTree, runTsx } from '../support/index.ts';
 
-const run = (args: string[]) =>
-  promisify(execFile)(process.execPath, ['--import', 'tsx', 'scripts/generate.ts', ...args], { cwd: REPO_ROOT }).then(
-    (r) => ({ code: 0, stdout: r.stdout, stderr: r.stderr }),
-    (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
-  );
+const run = (args: string[]) => runTsx('scripts/generate.ts', args);
 
 describe('generate --check', () => {
   it(
@@ -37,14 +32,14 @@ describe('generate --check', () => {
       await rm(path.join(g, 'models/gpt-4o-mini.ts'));
       await mkdir(path.join(g, 'models'), { recursive: true });
       await writeFile(path.join(g, 'models/stale-model.ts'), 'export {};\n');
-      const before = await hashTree(g);
+      const before = hashTree(g);
       const r = await run(['--check', '--specs', t.specsDir, '--out', t.root]);
       expect(r.code).toBe(1);
       expect(r.stderr).toContain('changed  generated/models/flux-2-pro.ts');
       expect(r.stderr).toContain('added    generated/models/gpt-4o-mini.ts');
       expect(r.stderr).toContain('removed  generated/models/stale-model.ts');
       expect(r.stderr).toContain('3 file(s) would change');
-      expect(await hashTree(g)).toEqual(before);
+      expect(hashTree(g)).toEqual(before);
       // a plain run repairs it, after which --check exits 0 (and nothing was rebuilt but what was wrong)
       const fix = await run(['--specs', t.specsDir, '--out', t.root]);
       expect(fix.code).toBe(0);

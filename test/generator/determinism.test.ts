@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { generate, REPO_ROOT } from '../../generator/index.ts';
 import { load } from '../../generator/stages/load.ts';
 import { classify } from '../../generator/stages/classify.ts';
-import { hashTree, tempSpecs } from './helpers.ts';
+import { tempSpecs } from './helpers.ts';
+import { hashTree } from '../support/index.ts';
 
 describe('determinism', () => {
   it(
@@ -14,18 +15,18 @@ describe('determinism', () => {
     async () => {
       const t = await tempSpecs();
       try {
-        const before = await hashTree(t.specsDir);
+        const before = hashTree(t.specsDir);
         const a = path.join(t.root, 'a');
         const b = path.join(t.root, 'b');
         await generate({ specsDir: t.specsDir, outRoot: a });
         await generate({ specsDir: t.specsDir, outRoot: b });
-        const ha = await hashTree(a);
+        const ha = hashTree(a);
         const validators = Object.keys(ha).filter((f) => f.startsWith('generated/validators/')).length;
         expect(validators).toBeGreaterThan(50); // the queue models with a schema
         // 111 model modules, their validators, index.ts, openapi.ts, MODELS.md and manifest.json
         expect(Object.keys(ha).length).toBe(111 + validators + 4);
-        expect(await hashTree(b)).toEqual(ha);
-        expect(await hashTree(t.specsDir)).toEqual(before);
+        expect(hashTree(b)).toEqual(ha);
+        expect(hashTree(t.specsDir)).toEqual(before);
       } finally {
         await t.cleanup();
       }

@@ -6,23 +6,22 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { REPO_ROOT } from '../../generator/index.ts';
 import { JOURNAL_FILE, LOCK_FILE, withLock } from '../../generator/output/tree-commit.ts';
 import { write } from '../../generator/stages/write.ts';
+import { start, tempDir, tsxArgs, type RunResult } from '../support/index.ts';
 import { variantFiles } from './fixtures/write-variants.ts';
 
-const dirs: string[] = [];
-afterEach(async () => {
-  await Promise.all(dirs.splice(0).map((d) => rm(d, { recursive: true, force: true })));
+const dirs: Array<{ remove(): void }> = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) d.remove();
 });
 async function tempRoot(): Promise<string> {
-  const d = await mkdtemp(path.join(tmpdir(), 'tree-commit-test-'));
+  const d = tempDir('tree-commit-test-');
   dirs.push(d);
-  return d;
+  return d.dir;
 }
 
 /** The tree under `<root>/generated` as path -> text. */
@@ -57,27 +56,15 @@ function child(
   root: string,
   variant: string,
   env: Record<string, string> = {},
-): {
-  proc: ChildProcess;
-  done: Promise<{ code: number | null; signal: string | null; stderr: string }>;
-  paused: Promise<void>;
-} {
-  const proc = spawn(
-    process.execPath,
-    ['--import', 'tsx', path.join(REPO_ROOT, 'test/generator/fixtures/write-child.ts'), root, variant],
-    { cwd: REPO_ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  let stderr = '';
-  let onPause: () => void = () => undefined;
-  const paused = new Promise<void>((r) => (onPause = r));
-  proc.stderr.on('data', (d: Buffer) => {
-    stderr += d.toString();
-    if (stderr.includes('generate: paused at')) onPause();
+): { proc: ChildProcess; done: Promise<RunResult>; paused: () => Promise<unknown> } {
+  const c = start(process.execPath, tsxArgs('test/generator/fixtures/write-child.ts', [root, variant]), {
+    env: { ...process.env, ...env },
   });
-  const done = new Promise<{ code: number | null; signal: string | null; stderr: string }>((resolve) =>
-    proc.on('close', (code, signal) => resolve({ code, signal, stderr })),
-  );
-  return { proc, done, paused };
+  return {
+    proc: c.child,
+    done: c.done,
+    paused: () => c.waitFor('generate: paused at', { stream: 'stderr', ms: 120_000 }),
+  };
 }
 
 describe('two runs at once', () => {
@@ -114,7 +101,7 @@ describe('kill -9 during the write stage', () => {
       const root = await tempRoot();
       await write(variantFiles('old'), root);
       const c = child(root, 'new', { OXEN_GENERATE_TEST_PAUSE: 'staging' });
-      await c.paused;
+      await c.paused();
       c.proc.kill('SIGKILL');
       expect((await c.done).signal).toBe('SIGKILL');
       expect(await whichVariant(root, ['old'])).toBe('old');
@@ -132,7 +119,7 @@ describe('kill -9 during the write stage', () => {
       const root = await tempRoot();
       await write(variantFiles('old'), root);
       const c = child(root, 'new', { OXEN_GENERATE_TEST_PAUSE: 'swapping' });
-      await c.paused;
+      await c.paused();
       c.proc.kill('SIGKILL');
       await c.done;
       expect(existsSync(path.join(root, JOURNAL_FILE))).toBe(true);
@@ -150,7 +137,7 @@ describe('kill -9 during the write stage', () => {
     const root = await tempRoot();
     await write(variantFiles('old'), root);
     const c = child(root, 'new', { OXEN_GENERATE_TEST_PAUSE: 'swapping' });
-    await c.paused;
+    await c.paused();
     c.proc.kill('SIGKILL');
     await c.done;
     await write(variantFiles('new'), root);

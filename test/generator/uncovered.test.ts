@@ -3,10 +3,8 @@
  * `/audio/transcriptions`) gets its parameter type but no endpoint function, and the run says so
  * once, naming the model.
  */
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { REPO_ROOT } from '../../generator/index.ts';
+import { REPO_ROOT, runTsx } from '../support/index.ts';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 
@@ -37,11 +35,7 @@ describe('models on endpoints the description does not cover', () => {
   });
 
   it('are reported once each, by name, by `npm run generate`', { timeout: 60_000 }, async () => {
-    const { stdout } = await promisify(execFile)(
-      process.execPath,
-      ['--import', 'tsx', 'scripts/generate.ts', '--check'],
-      { cwd: REPO_ROOT },
-    );
+    const { stdout } = await runTsx('scripts/generate.ts', ['--check']);
     for (const [id, endpoint] of Object.entries(UNCOVERED)) {
       const lines = stdout.split('\n').filter((l) => l.includes(id));
       expect(lines, id).toHaveLength(1);

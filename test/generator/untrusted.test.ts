@@ -1,5 +1,5 @@
 /**
- * A model object is untrusted data (issue 8): the payloads found by the fuzzer stay data in every
+ * A model object is untrusted data: the payloads found by the fuzzer stay data in every
  * generated file, unsupported JSON Schema features and ids outside the documented character set
  * are refused with a SpecError naming file, model and JSON pointer, and a write that fails midway
  * leaves generated/ as it was, with no temporary file.
@@ -12,7 +12,8 @@ import { generate } from '../../generator/index.ts';
 import { SpecError } from '../../generator/errors.ts';
 import { write, type WriteFs } from '../../generator/stages/write.ts';
 import { rename, writeFile } from 'node:fs/promises';
-import { fixtureModel, hashTree, tempSpecs, type TempSpecs } from './helpers.ts';
+import { fixtureModel, tempSpecs, type TempSpecs } from './helpers.ts';
+import { hashTree } from '../support/index.ts';
 
 let temps: TempSpecs[] = [];
 afterEach(async () => {
@@ -53,7 +54,7 @@ async function refusal(id: string, model: unknown, list?: unknown[]): Promise<Sp
     (e: unknown) => e,
   );
   expect(err).toBeInstanceOf(SpecError);
-  expect(await hashTree(path.join(t.root, 'generated'))).toEqual({});
+  expect(hashTree(path.join(t.root, 'generated'))).toEqual({});
   return err as SpecError;
 }
 
@@ -90,7 +91,7 @@ describe('hostile model objects stay data', () => {
       ).replace('"properties":{"a"', '"properties":{"__proto__":{"type":"string"},"a"');
       expect(text0).toContain('"__proto__"');
       const { t } = await run('evil', JSON.parse(text0) as Record<string, unknown>);
-      const generated = await hashTree(path.join(t.root, 'generated'));
+      const generated = hashTree(path.join(t.root, 'generated'));
       for (const file of Object.keys(generated).filter((f) => f.endsWith('.ts'))) {
         const text = await readFile(path.join(t.root, 'generated', file), 'utf8');
         expect(codeMentions(file, text, 'INJECTED'), file).toEqual([]);
@@ -218,7 +219,7 @@ describe('write is all or nothing', () => {
     await writeFile(path.join(root, 'generated/a.ts'), 'old a\n');
     await writeFile(path.join(root, 'generated/b.ts'), 'old b\n');
     await writeFile(path.join(root, 'generated/stale.ts'), 'stale\n');
-    const before = await hashTree(root);
+    const before = hashTree(root);
     let writes = 0;
     const failing: WriteFs = {
       writeFile: async (f, text) => {
@@ -233,9 +234,9 @@ describe('write is all or nothing', () => {
       ['generated/c.ts', 'new c\n'],
     ]);
     await expect(write(files, root, { fs: failing })).rejects.toThrow('EIO: simulated');
-    expect(await hashTree(root)).toEqual(before);
+    expect(hashTree(root)).toEqual(before);
     // and the same write without the fault does it all
     await write(files, root);
-    expect(Object.keys(await hashTree(path.join(root, 'generated'))).sort()).toEqual(['a.ts', 'b.ts', 'c.ts']);
+    expect(Object.keys(hashTree(path.join(root, 'generated'))).sort()).toEqual(['a.ts', 'b.ts', 'c.ts']);
   });
 });

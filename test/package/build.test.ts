@@ -9,9 +9,9 @@ import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { BUILD_INPUTS } from '../../scripts/build/inputs.mjs';
 import { hashFile, hashFiles, listFiles, staleReason, type Stamp } from '../../scripts/build/stamp.mjs';
-import { REPO, run, tempRoot } from './consumer.ts';
+import { REPO_ROOT as REPO, run, tempDir } from '../support/index.ts';
 
-const root = tempRoot('build');
+const root = tempDir('inference-sdk-build-');
 afterAll(() => root.remove());
 
 describe('the stamp', () => {

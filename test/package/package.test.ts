@@ -1,5 +1,5 @@
 /**
- * The package as users get it (issue 7): `npm pack` (whose `prepack` runs the build), the tarball
+ * The package as users get it: `npm pack` (whose `prepack` runs the build), the tarball
  * installed into fresh projects, then
  * - ES module and CommonJS JavaScript consumers run with plain `node` against the local server,
  * - TypeScript consumers (nodenext ESM, node16 CommonJS, bundler) compile valid calls and
@@ -12,33 +12,30 @@ import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startServer, type LocalServer } from '../../fake-service/index.ts';
+import { REPO_ROOT, run, tempDir, type RunResult } from '../support/index.ts';
 import {
   FIXTURES,
-  REPO,
   compile,
   formatDiagnostics,
   installTarball,
   packPackage,
-  run,
-  tempRoot,
   writeTsProject,
   type Diagnostic,
   type PackResult,
   type ResolutionKind,
-  type RunResult,
-} from './consumer.ts';
+} from './helpers.ts';
 import { readmeSnippets, type Snippet } from './readme.ts';
 
 const KINDS: ResolutionKind[] = ['nodenext', 'node16', 'bundler'];
 // the slow checks (attw, the compiles) start in beforeAll and are awaited by the tests: on a busy machine
 // they take longer than vitest's default
 const TEST_TIMEOUT_MS = 180_000;
-const MODEL_IDS = readdirSync(path.join(REPO, 'generated', 'models'))
+const MODEL_IDS = readdirSync(path.join(REPO_ROOT, 'generated', 'models'))
   .filter((f) => f.endsWith('.ts'))
   .map((f) => f.slice(0, -'.ts'.length))
   .sort();
 
-let root: ReturnType<typeof tempRoot> | undefined;
+let root: ReturnType<typeof tempDir> | undefined;
 let pack: PackResult;
 let consumers: string;
 let server: LocalServer;
@@ -47,15 +44,15 @@ const compiled = new Map<ResolutionKind, Promise<{ diagnostics: Diagnostic[]; ou
 let attw: Promise<RunResult>;
 
 beforeAll(async () => {
-  root = tempRoot('package');
+  root = tempDir('inference-sdk-package-');
   server = await startServer();
   pack = await packPackage(root.dir);
   consumers = path.join(root.dir, 'consumers');
   await installTarball(consumers, pack.tarball);
   const typed = readFileSync(path.join(FIXTURES, 'typed.ts.txt'), 'utf8');
-  snippets = readmeSnippets(readFileSync(path.join(REPO, 'README.md'), 'utf8'));
+  snippets = readmeSnippets(readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8'));
   // the slow checks start here and run while the first tests do
-  const attwCli = path.join(REPO, 'node_modules', '@arethetypeswrong', 'cli', 'dist', 'index.js');
+  const attwCli = path.join(REPO_ROOT, 'node_modules', '@arethetypeswrong', 'cli', 'dist', 'index.js');
   const entrypoints = MODEL_IDS.map((id) => `models/${id}`);
   attw = run(
     process.execPath,
@@ -116,7 +113,9 @@ describe('the tarball', { timeout: TEST_TIMEOUT_MS }, () => {
 
   test('the root entry loads no validator code until it is needed (dynamic import in both formats)', () => {
     const distDir = path.join(consumers, 'node_modules', 'oxen-inference-sdk', 'dist');
-    const validators = readdirSync(path.join(REPO, 'generated', 'validators')).filter((f) => f.endsWith('.ts')).length;
+    const validators = readdirSync(path.join(REPO_ROOT, 'generated', 'validators')).filter((f) =>
+      f.endsWith('.ts'),
+    ).length;
     // ajv's standalone code: every generated validator records the schema path of each error
     const isValidator = (file: string): boolean => readFileSync(file, 'utf8').includes('schemaPath:');
     const formats = {

@@ -9,17 +9,18 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startServer, type LocalServer } from '../../fake-service/index.ts';
 import { FILE_BYTES } from '../../fake-service/state.ts';
-import { FIXTURES, REPO, installTarball, packPackage, run, tempRoot } from './consumer.ts';
+import { REPO_ROOT, run, tempDir } from '../support/index.ts';
+import { FIXTURES, installTarball, packPackage } from './helpers.ts';
 
 const TEST_TIMEOUT_MS = 180_000;
-const BIN = path.join(REPO, 'node_modules', '.bin');
+const BIN = path.join(REPO_ROOT, 'node_modules', '.bin');
 
-let root: ReturnType<typeof tempRoot> | undefined;
+let root: ReturnType<typeof tempDir> | undefined;
 let server: LocalServer;
 let project: string;
 
 beforeAll(async () => {
-  root = tempRoot('runtimes');
+  root = tempDir('inference-sdk-runtimes-');
   server = await startServer({ workerDelayMs: 20 });
   const pack = await packPackage(root.dir);
   project = path.join(root.dir, 'project');

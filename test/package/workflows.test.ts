@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { load } from 'js-yaml';
 import { expect, test } from 'vitest';
-import { REPO } from './consumer.ts';
+import { REPO_ROOT } from '../support/index.ts';
 
 interface Step {
   name?: string;
@@ -20,7 +20,7 @@ interface Workflow {
 }
 
 function workflow(name: string): Workflow {
-  return load(readFileSync(path.join(REPO, '.github', 'workflows', name), 'utf8')) as Workflow;
+  return load(readFileSync(path.join(REPO_ROOT, '.github', 'workflows', name), 'utf8')) as Workflow;
 }
 
 function onlyJob(wf: Workflow): Workflow['jobs'][string] {

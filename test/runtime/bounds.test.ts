@@ -14,7 +14,8 @@ import {
 } from '../../index.ts';
 import { bytesAfterLastBlankLine } from '../../runtime/streaming/sse.ts';
 import { MAX_TIMER_MS } from '../../runtime/internal/timer.ts';
-import { Client, rejectionOf, until, useServers } from './helpers.ts';
+import { until } from '../support/index.ts';
+import { Client, rejectionOf, useServers } from './helpers.ts';
 
 const setup = useServers();
 const MiB = 1024 * 1024;

@@ -7,8 +7,8 @@
 // Chromium tests cover a real browser.
 import { build } from 'esbuild';
 import vm from 'node:vm';
-import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { REPO_ROOT } from '../support/index.ts';
 import { useServers } from './helpers.ts';
 
 const setup = useServers();
@@ -19,7 +19,7 @@ beforeAll(async () => {
     // the light runtime and the client (which the package root exports, not oxen-inference-sdk/runtime)
     stdin: {
       contents: "export * from './runtime/index.ts';\nexport { Client } from './runtime/client.ts';\n",
-      resolveDir: fileURLToPath(new URL('../../', import.meta.url)),
+      resolveDir: REPO_ROOT,
       loader: 'ts',
     },
     bundle: true,

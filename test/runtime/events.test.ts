@@ -2,7 +2,8 @@
 // skipped, abort; and the shared stream's connection retries.
 import { describe, expect, it } from 'vitest';
 import { AbortError, ConnectionError, isMediaGenerationCompleted, type AnyServerEvent } from '../../index.ts';
-import { Client, rejectionOf, until, useServers } from './helpers.ts';
+import { until } from '../support/index.ts';
+import { Client, rejectionOf, useServers } from './helpers.ts';
 
 const setup = useServers();
 
@@ -13,7 +14,7 @@ describe('events.stream', () => {
     const seen: Array<{ id: string; status: string }> = [];
     const reading = (async () => {
       for await (const event of client.events.stream({ signal: ac.signal })) {
-        // The README's code: compiles only if the comparison narrows `event.data` (issue 7).
+        // The README's code: compiles only if the comparison narrows `event.data`.
         if (event.event === 'media_generation_completed')
           seen.push({ id: event.data.generation_id, status: event.data.status });
         if (seen.length === 2) break;

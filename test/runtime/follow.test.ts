@@ -12,7 +12,8 @@ import {
   type QueueRunProgress,
   type Transport,
 } from '../../index.ts';
-import { Client, rejectionOf, until, useServers } from './helpers.ts';
+import { until } from '../support/index.ts';
+import { Client, rejectionOf, useServers } from './helpers.ts';
 
 const setup = useServers();
 

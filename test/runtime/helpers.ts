@@ -1,5 +1,6 @@
 // Shared setup of the runtime end-to-end tests: a local server on 127.0.0.1 and an SDK client
-// pointed at it (no fetch mocks). Small delays keep the suite fast.
+// pointed at it (no fetch mocks). Small delays keep the suite fast. What every test area uses
+// (`until`, child processes, temporary directories) is in test/support/.
 import { Ajv } from 'ajv';
 import { afterEach } from 'vitest';
 import { Client } from '../../index.ts';
@@ -37,15 +38,6 @@ export function useServers(): (
  */
 export function compileValidator(schema: Record<string, unknown>): CompiledValidator {
   return new Ajv({ allErrors: true, strict: false }).compile(schema);
-}
-
-/** Wait until `cond()` is true (polling every 5 ms), or fail after `ms`. */
-export async function until(cond: () => boolean, ms = 3_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error('condition not reached in time');
-    await new Promise((r) => setTimeout(r, 5));
-  }
 }
 
 /** The error a promise rejects with (fails the test when it resolves). */

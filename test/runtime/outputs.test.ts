@@ -1,8 +1,7 @@
 // Saving outputs: fetchOutput / fetchOutputBlob (browser-safe) and saveOutput (Node), over the
 // local server's output files: the bytes and content type, the extension, the size bound, no
 // client header sent to the output host, and the error of an expired URL.
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { saveOutput } from '../../runtime/node/index.ts';
@@ -15,23 +14,24 @@ import {
   fetchOutputBlob,
 } from '../../index.ts';
 import { FILE_BYTES } from '../../fake-service/state.ts';
+import { tempDir } from '../support/index.ts';
 import { rejectionOf, useServers } from './helpers.ts';
 
 const setup = useServers();
-const dirs: string[] = [];
+const dirs: Array<{ remove(): void }> = [];
 afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+  for (const d of dirs.splice(0)) d.remove();
 });
-function tempDir(): string {
-  const d = mkdtempSync(path.join(tmpdir(), 'oxen-outputs-'));
+function outputDir(): string {
+  const d = tempDir('oxen-outputs-');
   dirs.push(d);
-  return d;
+  return d.dir;
 }
 
 describe('saveOutput', () => {
   it('writes an image and a video with the right bytes and extension, sending no client header to the output host', async () => {
     const { client, server } = await setup({}, { headers: { 'x-oxen-token': 'custom-secret' } });
-    const dir = tempDir();
+    const dir = outputDir();
     const { images } = await client.images.generate({ model: 'flux-1-dev', prompt: 'a fox' });
     const image = await saveOutput(images[0]!, path.join(dir, 'fox'));
     expect(image).toEqual({ path: path.join(dir, 'fox.png'), size: FILE_BYTES.image.length, contentType: 'image/png' });
@@ -66,14 +66,14 @@ describe('saveOutput', () => {
       duration: 4,
       response_format: 'b64_json',
     });
-    const saved = await saveOutput(videos[0]!, path.join(tempDir(), 'clip'));
+    const saved = await saveOutput(videos[0]!, path.join(outputDir(), 'clip'));
     expect(saved.path.endsWith('clip.mp4')).toBe(true);
     expect(readFileSync(saved.path).equals(FILE_BYTES.video)).toBe(true);
   });
 
   it('overwrite: false refuses an existing file', async () => {
     const { client } = await setup();
-    const dir = tempDir();
+    const dir = outputDir();
     writeFileSync(path.join(dir, 'fox.png'), 'old');
     const { images } = await client.images.generate({ model: 'flux-1-dev', prompt: 'a fox' });
     const err = await rejectionOf(saveOutput(images[0]!, path.join(dir, 'fox'), { overwrite: false }));
@@ -104,7 +104,7 @@ describe('fetchOutput', () => {
   it('an output larger than maxResponseBytes is refused, a url or a b64_json alike', async () => {
     const { client } = await setup();
     const { images } = await client.images.generate({ model: 'flux-1-dev', prompt: 'a fox' });
-    const dir = tempDir();
+    const dir = outputDir();
     const err = await rejectionOf(saveOutput(images[0]!, path.join(dir, 'fox'), { maxResponseBytes: 16 }));
     expect(err).toBeInstanceOf(ResponseTooLargeError);
     expect(err.message).toContain('maxResponseBytes (16 bytes)');

@@ -4,7 +4,7 @@
 // process running; DNS rebinding and scheme mismatches are refused; bodies are capped and their
 // concurrency bounded; calls to the service time out; the event stream opens with a comment; the key
 // never survives an error body's cut.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -12,7 +12,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createProxyHandler, SDKError, type ProxyOptions } from '../../index.ts';
 import { createNodeProxyListener } from '../../runtime/node/index.ts';
 import { startServer, type LocalServer, type LocalServerOptions } from '../../fake-service/index.ts';
-import { Client, until } from './helpers.ts';
+import { start, tsxArgs, until } from '../support/index.ts';
+import { Client } from './helpers.ts';
 
 const KEY = 'sk-proxy-hardening-7Q2mZ9xWv4LpR8';
 const PREFIX = '/api/oxen';
@@ -107,22 +108,12 @@ describe('the proxy answers every request and its host process survives', () => 
     server: LocalServer,
   ): Promise<{ child: ChildProcess; url: string; port: number; stderr: () => string }> {
     const fixture = fileURLToPath(new URL('./proxy-host.fixture.ts', import.meta.url));
-    const child = spawn(process.execPath, ['--import', 'tsx', fixture], {
+    const proxy = start(process.execPath, tsxArgs(fixture), {
       env: { PATH: process.env['PATH'] ?? '', PROXY_KEY: KEY, PROXY_BASE_URL: server.url },
-      stdio: ['ignore', 'pipe', 'pipe'],
     });
-    closers.push(() => void child.kill());
-    let stderr = '';
-    child.stderr.on('data', (d) => (stderr += String(d)));
-    const url = await new Promise<string>((resolve, reject) => {
-      let out = '';
-      child.stdout.on('data', (d) => {
-        out += String(d);
-        if (out.includes('\n')) resolve(out.trim());
-      });
-      child.on('exit', (code) => reject(new Error(`proxy process exited (${code}): ${stderr}`)));
-    });
-    return { child, url, port: Number(new URL(url).port), stderr: () => stderr };
+    closers.push(() => void proxy.child.kill());
+    const url = (await proxy.waitFor('\n', { stream: 'stdout' })).trim();
+    return { child: proxy.child, url, port: Number(new URL(url).port), stderr: proxy.stderr };
   }
 
   it(

@@ -8,7 +8,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createProxyHandler, NotFoundError, RuntimeClient, SDKError, type ProxyOptions } from '../../index.ts';
 import { createNodeProxyListener } from '../../runtime/node/index.ts';
 import { startServer, type LocalServer } from '../../fake-service/index.ts';
-import { Client, until } from './helpers.ts';
+import { until } from '../support/index.ts';
+import { Client } from './helpers.ts';
 
 const KEY = 'sk-proxy-0123456789SECRET';
 const closers: Array<() => Promise<void>> = [];

@@ -13,7 +13,8 @@ import {
   type QueueRunOutcome,
   type QueueRunProgress,
 } from '../../index.ts';
-import { Client, compileValidator, rejectionOf, until, useServers } from './helpers.ts';
+import { until } from '../support/index.ts';
+import { Client, compileValidator, rejectionOf, useServers } from './helpers.ts';
 
 const setup = useServers();
 

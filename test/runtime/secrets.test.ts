@@ -3,9 +3,8 @@
 // dropped leave the heap flat), and redaction happens before any text is cut, so no fragment of a
 // key survives at the message's 1,000-character cut, the redirect location's cut, the 64 KiB cut
 // of an error body or of the proxy's error answer. On 127.0.0.1 with the local server's faults.
-import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { inspect, promisify } from 'node:util';
+import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import {
   APIError,
@@ -17,10 +16,10 @@ import {
   REDACTED,
 } from '../../index.ts';
 import { MAX_MESSAGE_CHARS, redactorOf } from '../../runtime/errors.ts';
+import { run, tsxArgs } from '../support/index.ts';
 import { Client, rejectionOf, useServers } from './helpers.ts';
 
 const setup = useServers();
-const run = promisify(execFile);
 
 // Letters that appear in no message, path or stack of the SDK, so that any 4 of them in a row
 // found in an error's text are a piece of the secret.
@@ -193,10 +192,10 @@ describe('redaction happens before any text is cut', () => {
 describe('nothing process-wide keeps secrets', () => {
   it('creating and dropping 10,000 clients with distinct keys and header values leaves the heap flat', async () => {
     const script = fileURLToPath(new URL('./fixtures/clients-memory.ts', import.meta.url));
-    const { stdout } = await run(process.execPath, ['--expose-gc', '--import', 'tsx', script], {
-      cwd: fileURLToPath(new URL('../..', import.meta.url)),
-      timeout: 120_000,
+    const { code, stdout, stderr } = await run(process.execPath, ['--expose-gc', ...tsxArgs(script)], {
+      timeoutMs: 120_000,
     });
+    expect(code, stderr).toBe(0);
     const { before, after } = JSON.parse(stdout) as { before: number; after: number };
     // Each client's secrets are ~2 KB: kept process-wide, 10,000 of them would add ~10 MB or more.
     expect(after - before).toBeLessThan(4 * 1024 * 1024);

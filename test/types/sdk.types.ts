@@ -164,7 +164,7 @@ export function modelParams(): void {
 }
 
 export async function editAsTheSchemaSays(): Promise<void> {
-  // flux-2-pro can also generate: its schema does not require input_image (issue 7 §4)
+  // flux-2-pro can also generate: its schema does not require input_image
   await client.images.edit({ model: 'flux-2-pro', prompt: 'x' });
   await flux2ProEditImage(client, { prompt: 'x' });
 }

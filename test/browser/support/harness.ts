@@ -4,13 +4,13 @@
  * `Content-Security-Policy: script-src 'self'`, launches headless Chromium once, and opens pages
  * that record every CSP violation, console error and uncaught error.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { CspViolation } from '../page/csp-watch.ts';
 import type { Scenarios } from '../page/main.ts';
-import { bundleForBrowser, REPO_ROOT, type BrowserBundle } from './bundle.ts';
+import { bundleForBrowser, type BrowserBundle } from '../../../scripts/lib/browser-bundle.ts';
+import { REPO_ROOT, tempDir } from '../../support/index.ts';
 import { launchChromium } from './chromium.ts';
 import { startPageServer, type TestServer } from './servers.ts';
 
@@ -57,8 +57,9 @@ export interface Harness {
 
 /** Bundle the page, serve it and launch Chromium. Call `close()` when done (also after a failure). */
 export async function startHarness(): Promise<Harness> {
-  const workDir = mkdtempSync(path.join(tmpdir(), 'inference-sdk-browser-'));
-  const closers: Array<() => Promise<unknown> | void> = [() => rmSync(workDir, { recursive: true, force: true })];
+  const work = tempDir('inference-sdk-browser-');
+  const workDir = work.dir;
+  const closers: Array<() => Promise<unknown> | void> = [() => work.remove()];
   const contexts: BrowserContext[] = [];
   const close = async () => {
     for (const c of contexts.splice(0)) await c.close().catch(() => undefined);

@@ -175,7 +175,7 @@ export function serveFetchHandler(handler: (request: Request) => Promise<Respons
 
 /**
  * An API stand-in without CORS: it answers the preflight `OPTIONS` with 401 and no
- * `Access-Control-*` headers (as the local server did before issue 9), and anything else with a
+ * `Access-Control-*` headers (as a service without CORS does), and anything else with a
  * JSON image result, so that a request that got through (or a resend) would show in `requests`.
  */
 export function startNoCorsServer(): Promise<TestServer> {

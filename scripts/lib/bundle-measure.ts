@@ -1,5 +1,5 @@
 /**
- * Measuring the size cases (`size-cases.ts`): each page is bundled on its own (so that no chunk is
+ * Measuring the size cases (`bundle-size-cases.ts`): each page is bundled on its own (so that no chunk is
  * shared with another case's code), and reported as the bytes loaded before its call runs.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -13,8 +13,8 @@ import {
   type BrowserBundle,
   type OutputChunk,
   type SdkSource,
-} from './bundle.ts';
-import type { SizeCase } from './size-cases.ts';
+} from './browser-bundle.ts';
+import type { SizeCase } from './bundle-size-cases.ts';
 
 /** The measure of one case. */
 export interface CaseMeasure {

@@ -4,8 +4,8 @@
  * loads before a call runs: the entry chunk and every chunk it imports statically (chunks reached
  * only through a dynamic `import()` are excluded), gzipped at level 9.
  *
- * Used by the Chromium tests (`test/browser/*.test.ts`) and by `npm run bench:bundle`
- * (`scripts/bench-bundle.ts`).
+ * Used by `npm run bench:bundle` (`scripts/bench/bundle.ts`) and by the browser tests
+ * (`test/browser/`), which may import scripts/lib/ (scripts/ never imports test/).
  *
  * The SDK is imported by its package name (`oxen-inference-sdk`, `oxen-inference-sdk/runtime`,
  * `oxen-inference-sdk/models/<id>`), resolved either to the repository's TypeScript source
@@ -15,12 +15,11 @@
  */
 import { mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build, type Metafile, type Plugin } from 'esbuild';
+import { REPO_ROOT } from '../../generator/paths.ts';
 
-/** The repository root. */
-export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+export { REPO_ROOT };
 
 /** Where the SDK comes from: the repository's TypeScript source, or the built package in `dist/`. */
 export type SdkSource = 'source' | 'dist';

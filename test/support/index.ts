@@ -1,0 +1,58 @@
+/**
+ * What the tests of every area use: the repository root, child processes run without a shell with
+ * their output collected (from scripts/lib/process.ts, which the scripts use too: scripts/ never
+ * imports test/), waiting for a condition, temporary directories and file-tree hashes. Each area
+ * adds its own helpers in `test/<area>/helpers.ts` (or `support.ts`).
+ */
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+/** The repository root (absolute, no trailing separator): the generator's, found from its own files. */
+export { REPO_ROOT } from '../../generator/paths.ts';
+
+export {
+  run,
+  runTsx,
+  start,
+  tsxArgs,
+  type RunOptions,
+  type RunResult,
+  type Running,
+} from '../../scripts/lib/process.ts';
+
+/**
+ * Waits until `cond()` is true, polling every 5 ms.
+ * @throws Error (with `detail()` when given) after `ms` milliseconds.
+ */
+export async function until(cond: () => boolean, ms = 3_000, detail?: () => string): Promise<void> {
+  const end = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error(`condition not reached in ${ms} ms${detail ? `: ${detail()}` : ''}`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+/** A new temporary directory named `<prefix>XXXXXX`; `remove()` deletes it with its contents. */
+export function tempDir(prefix = 'inference-sdk-test-'): { dir: string; remove(): void } {
+  const dir = mkdtempSync(path.join(tmpdir(), prefix));
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** sha256 of every file under `dir`, by relative path, in sorted order; `{}` when `dir` is missing. */
+export function hashTree(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  let files: string[];
+  try {
+    files = readdirSync(dir, { withFileTypes: true, recursive: true })
+      .filter((e) => e.isFile())
+      .map((e) => path.join(e.parentPath, e.name))
+      .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  } catch {
+    return out;
+  }
+  for (const full of files)
+    out[path.relative(dir, full)] = createHash('sha256').update(readFileSync(full)).digest('hex');
+  return out;
+}

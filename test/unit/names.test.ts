@@ -1,0 +1,92 @@
+/**
+ * Model ids to TypeScript identifiers (generator/stages/name.ts): the documented rule on the odd
+ * ids of the snapshot, a valid and distinct identifier for every id of the documented character
+ * set, and the collisions that are refused.
+ */
+import fc from 'fast-check';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+import { SpecError } from '../../generator/errors.ts';
+import { modelNames, nameModels } from '../../generator/stages/name.ts';
+
+/** The characters a model id may hold (the generator refuses others before naming). */
+const idChar = fc.constantFrom(...'abcXYZ019.-_'.split(''));
+const modelId = fc.string({ unit: idChar, minLength: 1, maxLength: 24 }).filter((s) => /[A-Za-z0-9]/.test(s));
+
+/** True when `name` is one identifier token that is not a reserved word. */
+function isIdentifier(name: string): boolean {
+  const scanner = ts.createScanner(ts.ScriptTarget.Latest, true, ts.LanguageVariant.Standard, name);
+  return (
+    scanner.scan() === ts.SyntaxKind.Identifier &&
+    scanner.getTokenText() === name &&
+    scanner.scan() === ts.SyntaxKind.EndOfFileToken
+  );
+}
+
+describe('modelNames', () => {
+  it.each([
+    ['flux-2-pro', 'Flux2Pro', 'flux2Pro'],
+    ['ltx-2-3-pro-22b-IC-LoRA-Union-Control', 'Ltx23Pro22bICLoRAUnionControl', 'ltx23Pro22bICLoRAUnionControl'],
+    ['happyhorse-1.0-video-edit', 'Happyhorse1_0VideoEdit', 'happyhorse1_0VideoEdit'],
+    ['happyhorse-1-0-video-edit', 'Happyhorse10VideoEdit', 'happyhorse10VideoEdit'],
+    ['3d-gen', 'Model3dGen', 'model3dGen'],
+    ['flux-2-klein-4b', 'Flux2Klein4b', 'flux2Klein4b'],
+  ])('%s -> %s / %s', (id, pascal, camel) => {
+    expect(modelNames(id)).toEqual({ pascal, camel, params: `${pascal}Params`, schema: `${camel}Schema` });
+  });
+
+  it('refuses an id with no letter or digit', () => {
+    expect(() => modelNames('-._')).toThrow(/no letter or digit/);
+  });
+
+  it('makes identifiers for every id of the documented character set', () => {
+    fc.assert(
+      fc.property(modelId, (id) => {
+        const n = modelNames(id);
+        for (const name of [n.pascal, n.camel, n.params, n.schema, `${n.camel}GenerateImage`])
+          expect(isIdentifier(name), `${id} -> ${name}`).toBe(true);
+        if (/^[a-z]/i.test(id)) expect(n.pascal.charAt(0)).toBe(id.charAt(0).toUpperCase());
+        expect(n.camel.slice(1)).toBe(n.pascal.slice(1));
+      }),
+    );
+  });
+});
+
+describe('nameModels', () => {
+  const models = (...ids: string[]) => ids.map((id) => ({ id, file: `specs/models/${id}.json` }));
+
+  it('names every model', () => {
+    expect(
+      nameModels(models('flux-2-pro', 'happyhorse-1.0-video-edit'), 'specs/models.json').map((m) => m.names.params),
+    ).toEqual(['Flux2ProParams', 'Happyhorse1_0VideoEditParams']);
+  });
+
+  it('refuses two ids that convert to the same identifier, naming both', () => {
+    const err = (() => {
+      try {
+        nameModels(models('a-b', 'a_b'), 'specs/models.json');
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(err).toBeInstanceOf(SpecError);
+    expect((err as Error).message).toMatch(/"a-b" and "a_b" both convert to the identifier AB/);
+  });
+
+  it('refuses two ids equal but for case (their files would collide)', () => {
+    expect(() => nameModels(models('x.y', 'X.Y'), 'specs/models.json')).toThrow(/differ only by case/);
+  });
+
+  it('accepts any list of ids whose identifiers and lower-case forms are distinct, and is deterministic', () => {
+    fc.assert(
+      fc.property(fc.uniqueArray(modelId, { maxLength: 8 }), (ids) => {
+        const pascals = ids.map((id) => modelNames(id).pascal);
+        const lower = ids.map((id) => id.toLowerCase());
+        const distinct = new Set(pascals).size === ids.length && new Set(lower).size === ids.length;
+        const run = () => nameModels(models(...ids), 'specs/models.json').map((m) => m.names);
+        if (distinct) expect(run()).toEqual(run());
+        else expect(run).toThrow(SpecError);
+      }),
+    );
+  });
+});
