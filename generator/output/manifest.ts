@@ -24,7 +24,6 @@ export const MANIFEST = 'generated/manifest.json';
 const TOOLS = [
   'ajv',
   'ajv-formats',
-  'json-schema-to-typescript',
   'openapi-typescript',
   'prettier',
   'ts-morph',
