@@ -126,7 +126,7 @@ export type { SharedEventListener, SharedEventStreamOptions } from './queue/shar
 // Streams (types only: the client loads them on demand)
 export type { EventStream, EventStreamOptions, EventStreamSettings, SseReadOptions } from './streaming/sse.ts';
 export type { ChatCompletionStream } from './chat/stream.ts';
-export { ChatCompletionAccumulator } from './chat/accumulate.ts';
+// (ChatCompletionAccumulator is `oxen-inference-sdk/chat`: runtime/chat/index.ts says why)
 
 // The server-side proxy
 export { createProxyHandler, type ProxyHandler, type ProxyOptions } from './proxy/handler.ts';
