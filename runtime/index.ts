@@ -91,7 +91,7 @@ export {
 
 // Validation: the compiled validators' contract and the helpers their ajv standalone code calls
 export { checkRequest, type CompiledValidator, type ValidatorErrorObject, type ValidatorSource } from './validation.ts';
-export { equal, ucs2length } from './validator-support.ts';
+// (`equal`, `ucs2length`, which generated validators import, are `oxen-inference-sdk/validator-support`)
 
 // Outputs (the URLs and base64 data of results)
 export {

@@ -26,6 +26,7 @@ export const REPORTED_ENTRIES: Record<string, string> = {
   runtime: 'dist/runtime/index.d.ts',
   node: 'dist/node/index.d.ts',
   chat: 'dist/chat/index.d.ts',
+  'validator-support': 'dist/validator-support.d.ts',
   openapi: 'dist/openapi.d.ts',
   'models-flux-2-pro': 'dist/models/flux-2-pro.d.ts',
 };

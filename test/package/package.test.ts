@@ -87,6 +87,7 @@ describe('the tarball', { timeout: TEST_TIMEOUT_MS }, () => {
       'runtime/index',
       'node/index',
       'chat/index',
+      'validator-support',
       ...MODEL_IDS.map((id) => `models/${id}`),
     ]) {
       for (const ext of ['.js', '.cjs', '.d.ts', '.d.cts'])
@@ -179,9 +180,13 @@ describe('the tarball', { timeout: TEST_TIMEOUT_MS }, () => {
     const nodeEntry = readFileSync(path.join(distDir, 'node', 'index.js'), 'utf8');
     expect(nodeEntry).toMatch(builtin); // the check below can see a node: import
     for (const ext of ['.js', '.cjs']) {
-      const entries = ['index', 'runtime/index', 'chat/index', ...MODEL_IDS.map((id) => `models/${id}`)].map((e) =>
-        path.join(distDir, `${e}${ext}`),
-      );
+      const entries = [
+        'index',
+        'runtime/index',
+        'chat/index',
+        'validator-support',
+        ...MODEL_IDS.map((id) => `models/${id}`),
+      ].map((e) => path.join(distDir, `${e}${ext}`));
       const loaded = new Set<string>();
       for (const entry of entries) closure(entry, loaded);
       const offending = [...loaded].filter(
