@@ -89,7 +89,7 @@ describe('golden files', () => {
     // chat models and models without schema have none; the index loads each lazily
     expect(run.files.has('generated/validators/gpt-4o-mini.ts')).toBe(false);
     expect(run.files.get('generated/index.ts')).toContain(
-      "['flux-2-pro', async () => (await import('./validators/flux-2-pro.ts')).validate],",
+      "['flux-2-pro', () => import('./validators/flux-2-pro.ts')],",
     );
   });
 
