@@ -11,7 +11,10 @@
  * bundler that sees those makes chunks of them even when the client is unused, which would pull
  * them into every bundle of a per-model call made through `createTransport` from this entry. For
  * the same reason, what the client loads on demand (`queue/run.ts`, `chat/stream.ts`,
- * `streaming/sse.ts`) is exported here as types only.
+ * `streaming/sse.ts`) is exported here as types only, and the values that modules loaded on demand
+ * share are entries of their own (`ChatCompletionAccumulator`: `oxen-inference-sdk/chat`; `equal`,
+ * `ucs2length`: `oxen-inference-sdk/validator-support`): re-exported here, and so by the root, their
+ * modules would be loaded by every page that imports the root.
  */
 
 // Transports and per-call options
