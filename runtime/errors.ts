@@ -446,14 +446,18 @@ export function errorFromResponse(
   redactor: Redactor = Redactor.NONE,
 ): APIError {
   const message = messageFromBody(body, `HTTP ${status}`, redactor);
-  const init: APIErrorInit = { status, body, headers, request, redactor };
-  if (status === 402 || /\bcredit/i.test(message)) return new InsufficientCreditsError(message, init);
-  if (status === 400) return new BadRequestError(message, init);
-  if (status === 401) return new AuthenticationError(message, init);
-  if (status === 403) return new PermissionDeniedError(message, init);
-  if (status === 404) return new NotFoundError(message, init);
-  if (status === 422) return new UnprocessableEntityError(message, init);
-  if (status === 429) return new RateLimitError(message, init);
-  if (status >= 500) return new InternalServerError(message, init);
-  return new APIError(message, init);
+  const ErrorClass: typeof APIError =
+    status === 402 || /\bcredit/i.test(message)
+      ? InsufficientCreditsError
+      : ((
+          {
+            400: BadRequestError,
+            401: AuthenticationError,
+            403: PermissionDeniedError,
+            404: NotFoundError,
+            422: UnprocessableEntityError,
+            429: RateLimitError,
+          } as Partial<Record<number, typeof APIError>>
+        )[status] ?? (status >= 500 ? InternalServerError : APIError));
+  return new ErrorClass(message, { status, body, headers, request, redactor });
 }

@@ -11,7 +11,10 @@
  * bundler that sees those makes chunks of them even when the client is unused, which would pull
  * them into every bundle of a per-model call made through `createTransport` from this entry. For
  * the same reason, what the client loads on demand (`queue/run.ts`, `chat/stream.ts`,
- * `streaming/event-stream.ts`) is exported here as types only.
+ * `streaming/event-stream.ts`) is exported here as types only, and the values that modules loaded on demand
+ * share are entries of their own (`ChatCompletionAccumulator`: `oxen-inference-sdk/chat`; `equal`,
+ * `ucs2length`: `oxen-inference-sdk/validator-support`): re-exported here, and so by the root, their
+ * modules would be loaded by every page that imports the root.
  */
 
 // Transports and per-call options
@@ -91,7 +94,7 @@ export {
 
 // Validation: the compiled validators' contract and the helpers their ajv standalone code calls
 export { checkRequest, type CompiledValidator, type ValidatorErrorObject, type ValidatorSource } from './validation.ts';
-export { equal, ucs2length } from './validator-support.ts';
+// (`equal`, `ucs2length`, which generated validators import, are `oxen-inference-sdk/validator-support`)
 
 // Outputs (the URLs and base64 data of results)
 export {
@@ -127,7 +130,7 @@ export type { SharedEventListener, SharedEventStreamOptions } from './queue/shar
 export type { EventStream, EventStreamOptions, EventStreamSettings } from './streaming/event-stream.ts';
 export type { SseReadOptions } from './streaming/sse.ts';
 export type { ChatCompletionStream } from './chat/stream.ts';
-export { ChatCompletionAccumulator } from './chat/accumulate.ts';
+// (ChatCompletionAccumulator is `oxen-inference-sdk/chat`: runtime/chat/index.ts says why)
 
 // The server-side proxy
 export { createProxyHandler, type ProxyHandler, type ProxyOptions } from './proxy/handler.ts';

@@ -163,15 +163,31 @@ export function checkBaseUrl(raw: string): string {
   return url.href.replace(/\/+$/, '');
 }
 
-/** A non-negative number option (or its default). @throws SDKError naming the option. */
-function count(name: string, value: number | undefined, fallback: number, allowInfinity = false): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'number' || Number.isNaN(value) || value < 0 || (!allowInfinity && !Number.isFinite(value))) {
-    throw new SDKError(
-      `${name} must be a non-negative number${allowInfinity ? ' (or Infinity)' : ''}, got ${String(value)}`,
-    );
+/** The number options: name, default, and whether `Infinity` is allowed (no limit). */
+const NUMBER_OPTIONS = [
+  ['timeoutMs', DEFAULT_TIMEOUT_MS, true],
+  ['maxRetries', DEFAULT_MAX_RETRIES, true],
+  ['retryBaseDelayMs', DEFAULT_RETRY_BASE_DELAY_MS, false],
+  ['retryMaxDelayMs', DEFAULT_RETRY_MAX_DELAY_MS, false],
+  ['eventStreamIdleTimeoutMs', DEFAULT_EVENT_STREAM_IDLE_TIMEOUT_MS, true],
+  ['maxResponseBytes', DEFAULT_MAX_RESPONSE_BYTES, true],
+] as const;
+type NumberOption = (typeof NUMBER_OPTIONS)[number][0];
+
+/** The number options, each given (checked: a non-negative number) or its default. @throws SDKError naming the option. */
+function numbers(options: ClientOptions): Record<NumberOption, number> {
+  const out = {} as Record<NumberOption, number>;
+  for (const [name, fallback, infinite] of NUMBER_OPTIONS) {
+    const value = options[name];
+    // (NaN fails `>= 0`)
+    if (value !== undefined && !(typeof value === 'number' && value >= 0 && (infinite || value < Infinity))) {
+      throw new SDKError(
+        `${name} must be a non-negative number${infinite ? ' (or Infinity)' : ''}, got ${String(value)}`,
+      );
+    }
+    out[name] = value ?? fallback;
   }
-  return value;
+  return out;
 }
 
 /** The settings of a transport, resolved from its `ClientOptions`. Times in milliseconds, sizes in bytes. */
@@ -228,17 +244,7 @@ export function resolveOptions(options: ClientOptions): ResolvedOptions {
     baseUrl,
     fetch: f,
     headers,
-    timeoutMs: count('timeoutMs', options.timeoutMs, DEFAULT_TIMEOUT_MS, true),
+    ...numbers(options),
     endpointTimeoutsMs: options.timeoutMs === undefined ? DEFAULT_TIMEOUTS_MS : undefined,
-    maxRetries: count('maxRetries', options.maxRetries, DEFAULT_MAX_RETRIES, true),
-    retryBaseDelayMs: count('retryBaseDelayMs', options.retryBaseDelayMs, DEFAULT_RETRY_BASE_DELAY_MS),
-    retryMaxDelayMs: count('retryMaxDelayMs', options.retryMaxDelayMs, DEFAULT_RETRY_MAX_DELAY_MS),
-    eventStreamIdleTimeoutMs: count(
-      'eventStreamIdleTimeoutMs',
-      options.eventStreamIdleTimeoutMs,
-      DEFAULT_EVENT_STREAM_IDLE_TIMEOUT_MS,
-      true,
-    ),
-    maxResponseBytes: count('maxResponseBytes', options.maxResponseBytes, DEFAULT_MAX_RESPONSE_BYTES, true),
   };
 }

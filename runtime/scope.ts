@@ -104,12 +104,9 @@ export class CallScope {
   }
   /** The error that describes why this scope ended: `TimeoutError` or `AbortError`. */
   endError(what: string, cause?: unknown): TimeoutError | AbortError {
-    const redactor = this.redactor;
+    const init = cause === undefined ? { redactor: this.redactor } : { cause, redactor: this.redactor };
     return this.expired
-      ? new TimeoutError(
-          `${what} timed out after ${this.timeoutMs} ms`,
-          cause === undefined ? { redactor } : { cause, redactor },
-        )
-      : new AbortError(`${what} was aborted`, cause === undefined ? { redactor } : { cause, redactor });
+      ? new TimeoutError(`${what} timed out after ${this.timeoutMs} ms`, init)
+      : new AbortError(`${what} was aborted`, init);
   }
 }

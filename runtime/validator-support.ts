@@ -4,6 +4,10 @@
  * instead of from ajv: `ucs2length` (for `minLength` / `maxLength`) and `equal` (for `const`,
  * `enum` of objects and `uniqueItems`). Same results as `ajv/dist/runtime/ucs2length` and
  * `fast-deep-equal`, the modules ajv uses.
+ *
+ * The entry `oxen-inference-sdk/validator-support` (a user's generated validators import it). Not
+ * re-exported by the root nor `./runtime`: the lazily loaded validators import this module, and a bundler
+ * puts a module that an entry re-exports and a lazy chunk imports into a chunk loaded with the entry.
  */
 
 /**

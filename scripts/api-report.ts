@@ -25,6 +25,8 @@ export const REPORTED_ENTRIES: Record<string, string> = {
   index: 'dist/index.d.ts',
   runtime: 'dist/runtime/index.d.ts',
   node: 'dist/node/index.d.ts',
+  chat: 'dist/chat/index.d.ts',
+  'validator-support': 'dist/validator-support.d.ts',
   openapi: 'dist/openapi.d.ts',
   'models-flux-2-pro': 'dist/models/flux-2-pro.d.ts',
 };

@@ -21,14 +21,7 @@ import { byCodeUnits } from '../order.ts';
 export const MANIFEST = 'generated/manifest.json';
 
 /** Libraries whose version is part of the fingerprint. */
-const TOOLS = [
-  'ajv',
-  'ajv-formats',
-  'openapi-typescript',
-  'prettier',
-  'ts-morph',
-  'handlebars',
-];
+const TOOLS = ['ajv', 'ajv-formats', 'openapi-typescript', 'prettier', 'ts-morph', 'handlebars'];
 
 /** One file's record. */
 export interface ManifestEntry {

@@ -83,7 +83,7 @@ export function userTarget(version: string): Target {
       // the root entry: `oxen-inference-sdk/runtime` carries no queue-run code (see runtime/index.ts)
       queueRun: SDK_PACKAGE,
       validation: `${SDK_PACKAGE}/runtime`,
-      validatorSupport: `${SDK_PACKAGE}/runtime`,
+      validatorSupport: `${SDK_PACKAGE}/validator-support`,
     },
     packageFiles: false,
     header: {

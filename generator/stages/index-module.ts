@@ -93,12 +93,14 @@ export async function indexModule(
   st.push({
     kind: K.VariableStatement,
     declarationKind: V.Const,
-    docs: docs("Loads one model's compiled validator on demand (a bundler splits each into its own chunk)."),
+    docs: docs(
+      "Loads one model's compiled validator module on demand (a bundler splits each into its own chunk). Plain `import()` arrows: the table is in every bundle of the root `Client`, so each entry is kept short.",
+    ),
     declarations: [
       {
         name: 'validatorLoaders',
-        type: 'ReadonlyMap<string, () => Promise<CompiledValidator>>',
-        initializer: `new Map([\n${withValidator.map((m) => `[${stringLiteral(m.id)}, async () => (await import(${stringLiteral(`./validators/${m.id}.ts`)})).validate],`).join('\n')}\n])`,
+        type: 'ReadonlyMap<string, () => Promise<{ validate: CompiledValidator }>>',
+        initializer: `new Map([\n${withValidator.map((m) => `[${stringLiteral(m.id)}, () => import(${stringLiteral(`./validators/${m.id}.ts`)})],`).join('\n')}\n])`,
       },
     ],
   });
@@ -114,7 +116,7 @@ export async function indexModule(
         name: 'snapshotValidators',
         type: 'ValidatorSource',
         initializer:
-          '(model) => validatorLoaders.get(model)?.() ?? Promise.resolve((MODEL_IDS as readonly string[]).includes(model) ? null : undefined)',
+          '(model) => validatorLoaders.get(model)?.().then((m) => m.validate) ?? Promise.resolve((MODEL_IDS as readonly string[]).includes(model) ? null : undefined)',
       },
     ],
   });

@@ -353,27 +353,24 @@ export function failure(
   redactor: Redactor = Redactor.NONE,
 ): Error {
   if (err instanceof APIError || err instanceof AbortError) return err;
-  if (why.timedOut())
-    return new TimeoutError(`${request.method} ${request.path} timed out`, { request, cause: err, redactor });
-  if (why.userSignal?.aborted)
-    return new AbortError(`${request.method} ${request.path} was aborted`, { cause: err, redactor });
   const what = `${request.method} ${request.path}`;
+  // (an AbortError carries no request: SDKError's constructor reads only cause and redactor)
+  const init = { request, cause: err, redactor };
+  if (why.timedOut()) return new TimeoutError(`${what} timed out`, init);
+  if (why.userSignal?.aborted) return new AbortError(`${what} was aborted`, init);
   const message = err instanceof Error ? err.message : String(err);
+  const cut = `The response to ${what} was cut while it was read`;
   if (codeOf(err) === undefined && err instanceof TypeError && isBrowser()) {
     return new ConnectionError(
       phase === 'request'
         ? `${what} failed without a response (${message}): it may have been blocked by CORS or by the network; if it was sent, it may have been processed`
-        : `The response to ${what} was cut while it was read (${message})`,
-      { request, cause: err, notSent: false, redactor },
+        : `${cut} (${message})`,
+      { ...init, notSent: false },
     );
   }
   const detail = err instanceof Error && err.cause instanceof Error ? err.cause.message : message;
-  const prefix =
-    phase === 'request' ? `Connection error on ${what}` : `The response to ${what} was cut while it was read`;
-  return new ConnectionError(`${prefix}: ${detail}`, {
-    request,
-    cause: err,
+  return new ConnectionError(`${phase === 'request' ? `Connection error on ${what}` : cut}: ${detail}`, {
+    ...init,
     notSent: phase === 'request' && surelyNotSent(err),
-    redactor,
   });
 }

@@ -1,6 +1,6 @@
 /**
  * The package build (`npm run build`, also run by `prepack`): `dist/` holds, for the package root,
- * `./runtime`, `./node` (Node.js only: the `node:http` adapter and `saveOutput`), `./openapi` (the
+ * `./runtime`, `./node` (Node.js only: the `node:http` adapter and `saveOutput`), `./chat` (`ChatCompletionAccumulator`), `./validator-support` (what generated validators import), `./openapi` (the
  * description's types) and every `./models/<id>` (the files in `generated/models/` at build time, so a
  * new model needs no change here):
  * - ES module JavaScript (`.js`) and CommonJS (`.cjs`), bundled by rolldown, and
@@ -52,6 +52,8 @@ function entries() {
     index: 'index.ts',
     'runtime/index': 'runtime/index.ts',
     'node/index': 'runtime/node/index.ts',
+    'chat/index': 'runtime/chat/index.ts',
+    'validator-support': 'runtime/validator-support.ts',
     openapi: 'generated/openapi.ts',
     ...Object.fromEntries(models),
   };

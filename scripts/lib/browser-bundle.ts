@@ -37,6 +37,9 @@ function sourceAliasPlugin(): Plugin {
         // sideEffects: false, as the package.json the built files sit under declares.
         if (sub === '') return { path: path.join(REPO_ROOT, 'index.ts'), sideEffects: false };
         if (sub === '/runtime') return { path: path.join(REPO_ROOT, 'runtime/index.ts'), sideEffects: false };
+        if (sub === '/chat') return { path: path.join(REPO_ROOT, 'runtime/chat/index.ts'), sideEffects: false };
+        if (sub === '/validator-support')
+          return { path: path.join(REPO_ROOT, 'runtime/validator-support.ts'), sideEffects: false };
         const model = /^\/models\/([a-z0-9][a-z0-9.-]*)$/.exec(sub);
         if (model) return { path: path.join(REPO_ROOT, 'generated/models', `${model[1]}.ts`), sideEffects: false };
         return { errors: [{ text: `oxen-inference-sdk has no export ${JSON.stringify(sub)}` }] };

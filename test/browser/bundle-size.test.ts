@@ -43,38 +43,42 @@ const report = (m: CaseMeasure): string =>
     .join(', ')}`;
 
 /**
- * The ceilings, in gzipped bytes. The aims (`scripts/lib/bundle-size-cases.ts`: `PER_MODEL_AIM_BYTES`, 8 kB; `ROOT_CLIENT_AIM_BYTES`,
- * 15 kB) are not met yet: `npm run bench:bundle -- --build` measures 8.86 kB for the per-model image
- * call and 16.23 kB for a root client call (queue.run with its lazy chunks: 25.63 kB). The ceilings
- * are those figures plus `MARGIN_BYTES`, so that any growth shows; lower them (down to the aims) as
- * the figures come down.
+ * The ceilings, in gzipped bytes, as `npm run bench:bundle -- --build` measures the built package. A root
+ * client call is held to its aim (`scripts/lib/bundle-size-cases.ts`: `ROOT_CLIENT_AIM_BYTES`, 15 kB; measured 14.98 kB). The
+ * per-model image call is not at its aim yet (`PER_MODEL_AIM_BYTES`, 8 kB; measured 8.81 kB): its ceiling is
+ * that figure, to be lowered to the aim as it comes down; queue.run with its lazy chunks: 24.63 kB.
  */
-const CEILING_BYTES = { perModel: 8_860, rootClient: 16_230, rootQueueRunWithLazy: 25_630 };
+const CEILING_BYTES = { perModel: 8_810, rootClient: 15_000, rootQueueRunWithLazy: 24_630 };
 /**
- * The ceilings are the built package's figures, while this test bundles the repository's source
- * (the TypeScript through esbuild, not tsup's `dist/`), which comes out 50 to 90 B smaller today
- * (tsup's output and chunk names differ). The margin, 100 B (about 1%), is headroom should that
- * difference change sign (a tsup, esbuild or zlib upgrade), and nothing more: growth beyond it fails.
+ * This test bundles the repository's source (the TypeScript through esbuild), not the built `dist/`, and
+ * the two differ by case: the per-model call comes out about 30 B smaller from source, while a root client
+ * page comes out about 190 B larger (150 B with its lazy chunks): esbuild splits by file and the source
+ * has one more shared file boundary (`runtime/scope.ts` becomes a chunk of its own, which rolldown's build
+ * merges into its shared chunk). `SOURCE_OVER_BUILT_BYTES` is that difference, measured; `MARGIN_BYTES`,
+ * 100 B (about 1%), is headroom should it change (an esbuild, rolldown or zlib upgrade), and nothing more:
+ * growth beyond it fails.
  */
+const SOURCE_OVER_BUILT_BYTES = { perModel: 0, rootClient: 200, rootQueueRunWithLazy: 150 };
 const MARGIN_BYTES = 100;
+const limit = (c: keyof typeof CEILING_BYTES): number => CEILING_BYTES[c] + SOURCE_OVER_BUILT_BYTES[c] + MARGIN_BYTES;
 
 describe('browser bundle size (gzip -9, entry chunk plus static imports)', () => {
-  it(`a per-model image call loads at most ${(CEILING_BYTES.perModel + MARGIN_BYTES) / 1000} kB`, () => {
+  it(`a per-model image call loads at most ${limit('perModel') / 1000} kB (from source)`, () => {
     const m = measure('per-model-image');
-    expect(m.gzipBytes, report(m)).toBeLessThanOrEqual(CEILING_BYTES.perModel + MARGIN_BYTES);
+    expect(m.gzipBytes, report(m)).toBeLessThanOrEqual(limit('perModel'));
   });
 
   it.each(['root-client-image', 'root-client-queue-run'])(
-    `%s loads at most ${(CEILING_BYTES.rootClient + MARGIN_BYTES) / 1000} kB before its request`,
+    `%s loads at most ${limit('rootClient') / 1000} kB before its request (from source)`,
     (id) => {
       const m = measure(id);
-      expect(m.gzipBytes, report(m)).toBeLessThanOrEqual(CEILING_BYTES.rootClient + MARGIN_BYTES);
+      expect(m.gzipBytes, report(m)).toBeLessThanOrEqual(limit('rootClient'));
     },
   );
 
-  it(`queue.run through the root client loads at most ${(CEILING_BYTES.rootQueueRunWithLazy + MARGIN_BYTES) / 1000} kB with its lazy chunks`, () => {
+  it(`queue.run through the root client loads at most ${limit('rootQueueRunWithLazy') / 1000} kB with its lazy chunks (from source)`, () => {
     const m = measure('root-client-queue-run');
-    expect(m.gzipBytesWithLazy, report(m)).toBeLessThanOrEqual(CEILING_BYTES.rootQueueRunWithLazy + MARGIN_BYTES);
+    expect(m.gzipBytesWithLazy, report(m)).toBeLessThanOrEqual(limit('rootQueueRunWithLazy'));
   });
 
   it('the root client loads queue.run and the model validator lazily, as separate chunks', () => {

@@ -5,13 +5,13 @@
 import { describe, expect, it } from 'vitest';
 import {
   Client,
-  ChatCompletionAccumulator,
   SDKError,
   type ChatCompletionChunk,
   type ChatMessage,
   type ChatTool,
   type Gpt4oMiniParams,
 } from '../../index.ts';
+import { ChatCompletionAccumulator } from '../../runtime/chat/index.ts';
 import { gpt4oMiniCreateChatCompletion } from '../../generated/models/gpt-4o-mini.ts';
 import { answerFor, useTargets, weather, WEATHER_PARAMETERS } from './helpers.ts';
 

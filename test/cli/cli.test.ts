@@ -140,6 +140,12 @@ describe('oxen-inference-codegen in a user project', () => {
     expect(model).toContain("from 'oxen-inference-sdk/runtime'");
     expect(model).toContain("from '../validators/acme-flux-9.js'");
     expect(model).not.toMatch(/from '\.{1,2}\/[^']*\.ts'/);
+    // the validator's helpers come from their own entry (neither the root nor ./runtime exports them)
+    const validator = readFileSync(path.join(out, 'validators', 'acme-flux-9.ts'), 'utf8');
+    const helpers = /import \{ ([^}]*) \} from '([^']*)';/.exec(
+      validator.split('\n').find((l) => /\b(equal|ucs2length)\b/.test(l) && l.startsWith('import')) ?? '',
+    );
+    expect(helpers?.[2]).toBe('oxen-inference-sdk/validator-support');
   });
 
   test('add --from adds a saved model object offline (a fine-tuned model, by its id)', async () => {

@@ -78,8 +78,15 @@ describe('the tarball', { timeout: TEST_TIMEOUT_MS }, () => {
   test('ships dist/, package.json, README.md, LICENSE, CHANGELOG.md and the model reference, nothing else', () => {
     const outside = pack.files.filter((f) => !f.startsWith('dist/'));
     expect(outside).toEqual(['CHANGELOG.md', 'LICENSE', 'README.md', 'generated/MODELS.md', 'package.json']);
-    // JavaScript and declarations of both formats for the root, ./runtime and every model
-    for (const entry of ['index', 'runtime/index', 'node/index', ...MODEL_IDS.map((id) => `models/${id}`)]) {
+    // JavaScript and declarations of both formats for the root, ./runtime, ./node, ./chat and every model
+    for (const entry of [
+      'index',
+      'runtime/index',
+      'node/index',
+      'chat/index',
+      'validator-support',
+      ...MODEL_IDS.map((id) => `models/${id}`),
+    ]) {
       for (const ext of ['.js', '.cjs', '.d.ts', '.d.cts'])
         expect(pack.files, `dist/${entry}${ext}`).toContain(`dist/${entry}${ext}`);
     }
@@ -172,9 +179,13 @@ describe('the tarball', { timeout: TEST_TIMEOUT_MS }, () => {
     const nodeEntry = readFileSync(path.join(distDir, 'node', 'index.js'), 'utf8');
     expect(nodeEntry).toMatch(builtin); // the check below can see a node: import
     for (const ext of ['.js', '.cjs']) {
-      const entries = ['index', 'runtime/index', ...MODEL_IDS.map((id) => `models/${id}`)].map((e) =>
-        path.join(distDir, `${e}${ext}`),
-      );
+      const entries = [
+        'index',
+        'runtime/index',
+        'chat/index',
+        'validator-support',
+        ...MODEL_IDS.map((id) => `models/${id}`),
+      ].map((e) => path.join(distDir, `${e}${ext}`));
       const loaded = new Set<string>();
       for (const entry of entries) closure(entry, loaded);
       const offending = [...loaded].filter(

@@ -6,7 +6,8 @@ import fastDeepEqual from 'fast-deep-equal';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { snapshotValidators, ValidationError } from '../../index.ts';
-import { checkRequest, equal, ucs2length } from '../../runtime/index.ts';
+import { checkRequest } from '../../runtime/index.ts';
+import { equal, ucs2length } from '../../runtime/validator-support.ts';
 import { issuesOf } from '../../runtime/validation.ts';
 
 const ajvLength = ((ucs2lengthAjv as unknown as { default?: (s: string) => number }).default ?? ucs2lengthAjv) as (
