@@ -95,12 +95,16 @@ describe('commentText', () => {
 });
 
 describe('docText', () => {
-  it('escapes an `@` that starts a word or an inline tag, and leaves others', () => {
-    expect(docText('Use @Image1 and @Image2')).toBe('Use \\@Image1 and \\@Image2');
-    expect(docText("'@Image1'")).toBe("'\\@Image1'");
-    expect(docText('{@link x}')).toBe('{\\@link x}');
-    expect(docText('@default')).toBe('\\@default');
+  it('puts an `@` that starts a word or an inline tag in a code span, and leaves others', () => {
+    expect(docText('Use @Image1 and @Image2')).toBe('Use `@Image1` and `@Image2`');
+    expect(docText("'@Image1'")).toBe("'`@Image1`'");
+    expect(docText('{@link x}')).toBe('{`@link` x}');
+    expect(docText('@default')).toBe('`@default`');
     expect(docText('mail a@b.c')).toBe('mail a@b.c');
+  });
+
+  it('falls back to `\\@` when the text has backticks of its own (added ones could pair with them)', () => {
+    expect(docText('a `code` and @x')).toBe('a `code` and \\@x');
   });
 });
 
