@@ -9,6 +9,7 @@ import { APIError, ResponseTooLargeError, SDKError, truncate } from './errors.ts
 import { failure } from './internal/http.ts';
 import { DEFAULT_MAX_RESPONSE_BYTES, isLoopbackHost } from './options.ts';
 import { CallScope } from './scope.ts';
+import { readLimited } from './internal/read-limited.ts';
 
 /**
  * What `fetchOutput` takes: an image or video item (`{ url }` or `{ b64_json }`, as `images`,
@@ -239,32 +240,7 @@ async function readBytes(
     void body?.cancel().catch(() => undefined);
     throw tooLarge();
   }
-  if (!body) return new Uint8Array(0);
-  const reader = body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  let finished = false;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) {
-        finished = true;
-        break;
-      }
-      size += value.byteLength;
-      if (size > limit) throw tooLarge();
-      chunks.push(value);
-    }
-  } finally {
-    if (!finished) void reader.cancel().catch(() => undefined);
-    reader.releaseLock();
-  }
-  if (chunks.length === 1) return chunks[0]!;
-  const all = new Uint8Array(size);
-  let at = 0;
-  for (const c of chunks) {
-    all.set(c, at);
-    at += c.byteLength;
-  }
-  return all;
+  const { bytes } = await readLimited(body, limit);
+  if (!bytes) throw tooLarge();
+  return bytes;
 }

@@ -120,21 +120,13 @@ export async function indexModule(
       },
     ],
   });
-  st.push({
-    kind: K.Class,
-    isExported: true,
-    name: 'Client',
-    extends: 'RuntimeClient<ModelRegistry>',
-    docs: docs(
+  st.push(
+    clientClass(
+      K,
       "The SDK client, typed with the snapshot's models: `model` autocompletes per endpoint, each model's parameters are checked, results are typed by `response_format`.\nOptions: `apiKey` (default env `OXEN_API_KEY`), `baseUrl` (default env `OXEN_BASE_URL`, then https://hub.oxen.ai), `fetch`, `timeoutMs` (milliseconds), `maxRetries` and the other `ClientOptions`; queue requests are validated with the snapshot's compiled validators (`snapshotValidators`).\nFor a model newer than the snapshot, use `client.untyped`.\n@throws Error at construction for a `baseUrl` that is not https (except to a loopback host), and in a browser for an `apiKey` without `dangerouslyAllowBrowser`.",
+      'snapshotValidators',
     ),
-    ctors: [
-      {
-        parameters: [{ name: 'options', type: 'ClientOptions', initializer: '{}' }],
-        statements: 'super({ validators: snapshotValidators, ...options });',
-      },
-    ],
-  });
+  );
   return print(tm, st);
 }
 
@@ -159,6 +151,30 @@ export function modelRegistryInterface(
       { name: 'video', type: 'VideoModelId' },
       { name: 'queue', type: 'QueueModelId' },
       { name: 'chat', type: 'ChatModelId' },
+    ],
+  };
+}
+
+/**
+ * `Client`, the runtime client specialised with `ModelRegistry` (the same for both targets): `validators`
+ * is the expression of the `ValidatorSource` it passes on, `description` its doc text.
+ */
+export function clientClass(
+  K: typeof import('ts-morph').StructureKind,
+  description: string,
+  validators: string,
+): StatementStructures {
+  return {
+    kind: K.Class,
+    isExported: true,
+    name: 'Client',
+    extends: 'RuntimeClient<ModelRegistry>',
+    docs: [{ description: commentText(description) }],
+    ctors: [
+      {
+        parameters: [{ name: 'options', type: 'ClientOptions', initializer: '{}' }],
+        statements: `super({ ${validators === 'validators' ? validators : `validators: ${validators}`}, ...options });`,
+      },
     ],
   };
 }

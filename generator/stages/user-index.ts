@@ -12,7 +12,7 @@
 import type { StatementStructures } from 'ts-morph';
 import type { Endpoint } from './classify.ts';
 import { loadTsMorph, print } from './emit.ts';
-import { modelRegistryInterface, type IndexModel } from './index-module.ts';
+import { clientClass, modelRegistryInterface, type IndexModel } from './index-module.ts';
 import { commentText, stringLiteral } from '../escape.ts';
 import { SDK_PACKAGE } from '../output/target.ts';
 
@@ -143,20 +143,12 @@ export async function userIndexModule(
       },
     ],
   });
-  st.push({
-    kind: K.Class,
-    isExported: true,
-    name: 'Client',
-    extends: 'RuntimeClient<ModelRegistry>',
-    docs: docs(
+  st.push(
+    clientClass(
+      K,
       "The SDK client typed with the package's models and the added ones: `model` autocompletes per endpoint, each model's parameters are checked, and `queue.enqueue`/`queue.run` refuse a body that breaks the model's schema before sending it (`ValidationError`).\nOptions: `apiKey` (default env `OXEN_API_KEY`), `baseUrl` (default env `OXEN_BASE_URL`, then https://hub.oxen.ai), `fetch`, `timeoutMs` (milliseconds), `maxRetries` and the other `ClientOptions`.\n@throws Error at construction for a `baseUrl` that is not https (except to a loopback host), and in a browser for an `apiKey` without `dangerouslyAllowBrowser`.",
+      'validators',
     ),
-    ctors: [
-      {
-        parameters: [{ name: 'options', type: 'ClientOptions', initializer: '{}' }],
-        statements: 'super({ validators, ...options });',
-      },
-    ],
-  });
+  );
   return print(tm, st);
 }

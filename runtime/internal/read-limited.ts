@@ -1,5 +1,5 @@
 /**
- * The one capped body reader of the runtime (responses in `http.ts`, request and upstream bodies in the
+ * The one capped body reader of the runtime (responses in `http.ts`, outputs in `outputs.ts`, request and upstream bodies in the
  * proxy) and of refresh (fetched model objects): never more than `limit` bytes in memory.
  */
 
