@@ -12,6 +12,7 @@
  */
 import type { APIError, APIErrorInit, ConnectionError, InvalidResponseError, RedirectError } from '../errors.ts';
 import type { Redactor } from '../redact.ts';
+import type { ResponseCheck } from '../request.ts';
 
 /** What this module needs of the runtime, handed in by `http.ts` (see the module comment). */
 export interface FailureKit {
@@ -19,13 +20,21 @@ export interface FailureKit {
   truncate(text: string, max?: number): string;
   /** The `APIError` subclass of an error status (`errorClassOf` of `errors.ts`). */
   classOf(status: number): typeof APIError;
-  /** The class of a credit-related answer of any status. */
-  credits: typeof APIError;
   ConnectionError: typeof ConnectionError;
   InvalidResponseError: typeof InvalidResponseError;
   RedirectError: typeof RedirectError;
+  /** `MAX_ERROR_BODY_BYTES` of `errors.ts`: how much of an error body is read and kept. */
+  maxErrorBodyBytes: number;
   /** `isBrowser` of `env.ts`. */
   isBrowser(): boolean;
+  /** `readText` of `http.ts`: a body read as text, at most `limit` bytes (cut beyond it with `truncateInstead`). */
+  readText(
+    res: Response,
+    limit: number,
+    request: Shown,
+    truncateInstead: boolean,
+    redactor: Redactor,
+  ): Promise<{ text: string; truncated: boolean }>;
 }
 
 /** A request as errors show it: method and path (no query string, never the key). */
@@ -74,21 +83,31 @@ export function errorFromResponse(
   redactor: Redactor,
 ): APIError {
   const message = messageFromBody(kit, body, `HTTP ${status}`, redactor);
-  const ErrorClass = /\bcredit/i.test(message) ? kit.credits : kit.classOf(status);
+  const ErrorClass = /\bcredit/i.test(message) ? kit.classOf(402) : kit.classOf(status);
   return new ErrorClass(message, { status, body, headers, request, redactor });
 }
 
 /**
- * The error of an error status from its body as read (`text`, already redacted when it was cut):
- * parsed as JSON when it is, else kept as text.
+ * The body of an error answer as text, at most `maxErrorBodyBytes`: cut at the limit, a secret across the cut
+ * is redacted with the part before it (`Redactor.cutText`).
  */
-export function errorFromBody(
+export async function errorText(kit: FailureKit, res: Response, request: Shown, redactor: Redactor): Promise<string> {
+  const read = await kit.readText(res, kit.maxErrorBodyBytes, request, true, redactor);
+  return read.truncated ? redactor.cutText(read.text) : read.text;
+}
+
+/**
+ * The error of an answer that is not a success: an error status from its body as read (`text`,
+ * see `errorText`; parsed as JSON when it is, else kept as text), or a redirect.
+ */
+export function answerError(
   kit: FailureKit,
   res: Response,
-  text: string,
   request: Shown,
+  text: string,
   redactor: Redactor,
 ): APIError {
+  if (res.status < 400) return redirectError(kit, res, request, redactor);
   let body: unknown = text;
   try {
     body = text ? JSON.parse(text) : text;
@@ -114,8 +133,8 @@ export function redactedJsonError(err: unknown, text: string, redactor: Redactor
 }
 
 /**
- * A success status whose body cannot be used: empty (`parsed` undefined, no `jsonError`), not JSON
- * (`jsonError`, the parser's error) or not the documented shape (`problem`, with the parsed body).
+ * A success status whose body (`text`) cannot be used: empty, not JSON, `null`, or not the
+ * documented shape (`expect`, the request's check, says how).
  */
 export function invalidResponse(
   kit: FailureKit,
@@ -123,26 +142,27 @@ export function invalidResponse(
   request: Shown,
   text: string,
   redactor: Redactor,
-  maxBodyBytes: number,
-  found: { jsonError: unknown } | { parsed: unknown; problem: string } | undefined,
+  expect: ResponseCheck | undefined,
 ): InvalidResponseError {
   const what = `${request.method} ${request.path}`;
   const init: APIErrorInit = { status: res.status, headers: res.headers, request, redactor, body: text };
-  if (found === undefined)
+  if (text.trim() === '')
     return new kit.InvalidResponseError(
       `The response to ${what} has an empty body (status ${res.status}); a JSON body was expected`,
       init,
     );
-  if ('jsonError' in found)
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (err) {
     return new kit.InvalidResponseError(`Invalid JSON in the response to ${what}`, {
       ...init,
-      body: kit.truncate(redactor.text(text), maxBodyBytes),
-      cause: redactedJsonError(found.jsonError, text, redactor),
+      body: kit.truncate(redactor.text(text), kit.maxErrorBodyBytes),
+      cause: redactedJsonError(err, text, redactor),
     });
-  return new kit.InvalidResponseError(`Unexpected response to ${what}: ${found.problem}`, {
-    ...init,
-    body: found.parsed,
-  });
+  }
+  const problem = parsed === null ? 'the body is null' : expect?.(parsed);
+  return new kit.InvalidResponseError(`Unexpected response to ${what}: ${problem}`, { ...init, body: parsed });
 }
 
 /** A redirect answer (3xx, or the opaque redirect of a browser): never followed. */

@@ -9,7 +9,6 @@ import {
   APIError,
   ConnectionError,
   errorClassOf,
-  InsufficientCreditsError,
   InvalidResponseError,
   MAX_ERROR_BODY_BYTES,
   RedirectError,
@@ -32,11 +31,12 @@ import { Redactor } from '../redact.ts';
 export const KIT: FailureKit = {
   truncate,
   classOf: errorClassOf,
-  credits: InsufficientCreditsError,
   ConnectionError,
   InvalidResponseError,
   RedirectError,
+  maxErrorBodyBytes: MAX_ERROR_BODY_BYTES,
   isBrowser,
+  readText,
 };
 
 /**
@@ -247,48 +247,30 @@ export class Http {
         throw await failure(err, request, why, 'body', redactor);
       }
       log?.response(req, res, attempt, started, text);
-      // What makes the body unusable: empty (undefined), not JSON, or not the documented shape.
-      let found: { jsonError: unknown } | { parsed: unknown; problem: string } | undefined;
-      if (text.trim() !== '') {
-        let parsed: unknown;
-        try {
-          parsed = JSON.parse(text);
-        } catch (jsonError) {
-          found = { jsonError };
-        }
-        if (!found) {
-          const problem = parsed === null ? 'the body is null' : req.expect?.(parsed);
-          if (problem === undefined) return { data: parsed, response: res, text };
-          found = { parsed, problem };
-        }
+      try {
+        const data: unknown = JSON.parse(text);
+        if (data !== null && req.expect?.(data) === undefined) return { data, response: res, text };
+      } catch {
+        /* not JSON: failure.ts says so */
       }
       const f = await loadFailures();
-      throw f
-        ? f.invalidResponse(KIT, res, request, text, redactor, MAX_ERROR_BODY_BYTES, found)
-        : unexplained(res, request, redactor);
+      throw f ? f.invalidResponse(KIT, res, request, text, redactor, req.expect) : unexplained(res, request, redactor);
     }
     if (!res.ok) {
-      const loading = loadFailures(); // while the body is read
-      let text = '';
-      if (res.status < 400) {
-        void res.body?.cancel().catch(() => undefined); // a redirect (3xx, or a browser's opaque one)
-        log?.response(req, res, attempt, started, undefined);
-      } else {
+      // An error status (its body read, at most 64 KiB), or a redirect (3xx, or a browser's opaque one).
+      const f = await loadFailures();
+      let text: string | undefined;
+      if (f && res.status >= 400) {
         try {
-          const read = await readText(res, MAX_ERROR_BODY_BYTES, request, true, redactor);
-          // Cut at the limit: a secret across the cut is redacted with the part before it.
-          text = read.truncated ? redactor.cutText(read.text) : read.text;
+          text = await f.errorText(KIT, res, request, redactor);
         } catch (err) {
           // The status is known even when the body is cut: keep the status, but a timeout/abort wins.
           if (signal.aborted) throw await failure(err, request, why, 'body', redactor);
+          text = '';
         }
-        log?.response(req, res, attempt, started, text);
-      }
-      const f = await loading;
-      if (!f) throw unexplained(res, request, redactor);
-      throw res.status >= 400
-        ? f.errorFromBody(KIT, res, text, request, redactor)
-        : f.redirectError(KIT, res, request, redactor);
+      } else void res.body?.cancel().catch(() => undefined);
+      log?.response(req, res, attempt, started, text);
+      throw f ? f.answerError(KIT, res, request, text ?? '', redactor) : unexplained(res, request, redactor);
     }
     log?.response(req, res, attempt, started, undefined);
     return { data: res, response: res, text: undefined }; // a stream: the caller reads it
