@@ -113,6 +113,7 @@ export async function sendWithRetries(
     minDelayMs: Math.min(policy.baseDelayMs, MAX_TIMER_MS),
     maxDelayMs: Math.min(policy.maxDelayMs, MAX_TIMER_MS),
     signal: scope.signal,
+    request,
     async attempt() {
       inFlight = true;
       try {
@@ -124,15 +125,10 @@ export async function sendWithRetries(
         throw err;
       }
     },
-    // Honour Retry-After (429, 503): wait that long first; p-retry's own (short) backoff follows.
-    async decide(error, retriesLeft, attempt) {
-      const retryAfterMs = retryAfterOf(error);
-      let retrying = willRetry(error, retriesLeft);
-      if (retrying && policy.beforeRetry)
-        retrying = await policy.beforeRetry({ request, error, attempt, retriesLeft, retryAfterMs });
-      if (retrying && retryAfterMs) await sleep(retryAfterMs, scope.signal);
-      return retrying;
-    },
+    willRetry,
+    retryAfterOf,
+    // Honour Retry-After (429, 503): the loop waits that long first; p-retry's own (short) backoff follows.
+    beforeRetry: policy.beforeRetry,
   };
 
   try {
