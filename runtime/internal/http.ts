@@ -59,7 +59,7 @@ function unexplained(res: Response, request: { method: string; path: string }, r
   const ErrorClass =
     status >= 200 && status < 300 ? InvalidResponseError : status < 400 ? RedirectError : errorClassOf(status);
   return new ErrorClass(
-    `${request.method} ${request.path} failed with status ${status} (the SDK could not load the module that reads failed answers)`,
+    `${request.method} ${request.path} answered ${status} (the SDK could not load the module that reads failed answers)`,
     { status: status || undefined, headers: res.headers, request, redactor },
   );
 }

@@ -23,6 +23,7 @@ import {
   APIError,
   ConnectionError,
   OutcomeUnknownError,
+  type OutcomeUnknownReason,
   parseRetryAfterMs,
   RateLimitError,
   RedirectError,
@@ -156,15 +157,16 @@ export async function sendWithRetries(
       error = scope.signal.aborted ? scope.endError(what, err) : err;
     }
     if (!idempotent && error instanceof APIError && !(error instanceof OutcomeUnknownError)) {
-      if (error instanceof TimeoutError) {
-        if (inFlight) throw OutcomeUnknownError.from(request, error, 'timeout');
-      } else if (error instanceof ConnectionError) {
-        if (!error.notSent) throw OutcomeUnknownError.from(request, error, 'connection');
-      } else if (error.status !== undefined && error.status >= 500) {
-        throw OutcomeUnknownError.from(request, error, 'server_error');
-      } else if (error.status !== undefined && error.status >= 200 && error.status < 300) {
-        throw OutcomeUnknownError.from(request, error, 'invalid_response');
-      }
+      const status = error.status ?? 0;
+      const reason: OutcomeUnknownReason | false =
+        error instanceof TimeoutError
+          ? inFlight && 'timeout'
+          : error instanceof ConnectionError
+            ? !error.notSent && 'connection'
+            : status >= 500
+              ? 'server_error'
+              : status >= 200 && status < 300 && 'invalid_response';
+      if (reason) throw OutcomeUnknownError.from(request, error, reason);
     }
     throw error;
   }
