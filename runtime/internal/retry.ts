@@ -13,9 +13,10 @@
  *   second send. A redirect (`RedirectError`) is never retried nor followed.
  * - The call's timeout covers every attempt and every delay between attempts.
  *
- * The first attempt and the decisions (what is retried, what a failure becomes) are here; the
- * retries themselves (`retry-loop.ts`, with p-retry) are loaded with a dynamic `import()` once a
- * first attempt failed in a way the policy retries. Should that module fail to load (a page that
+ * The first attempt and the policy (what is retried, what a failure becomes) are here; the
+ * retries themselves (`retry-loop.ts`, with p-retry: the `beforeRetry` hooks and the `Retry-After`
+ * wait before each one) are loaded with a dynamic `import()` once a first attempt failed in a way
+ * the policy retries. Should that module fail to load (a page that
  * lost its network), the call fails with the first attempt's error, as when no retry is left.
  */
 import {
