@@ -4,7 +4,9 @@
  * the server's message read out of an error body, and the classification of a network failure.
  * `http.ts` loads this module with a dynamic `import()` only when an attempt failed, so that a
  * bundle of a call that succeeds carries none of it; should it fail to load (a page that lost its
- * network), `http.ts` throws an error of the same class with a short message of its own.
+ * network), `http.ts` throws an error of the class the answer's status means (a message about
+ * credits, which it does not read, is then not an `InsufficientCreditsError`) with a short message
+ * of its own. The chat stream (itself loaded on demand) reads its error chunks with it too.
  *
  * It imports nothing of the runtime (a bundler would split what it shares with the caller into one
  * more chunk, loaded by every page): the error classes and helpers come in a `FailureKit`.
