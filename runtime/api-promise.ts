@@ -28,11 +28,7 @@ export interface WithResponse<T> {
 function replay(result: HttpResult): Response {
   const { response, text } = result;
   if (text === undefined) return response;
-  const copy = new Response(text, {
-    status: response.status,
-    statusText: response.statusText,
-    headers: response.headers,
-  });
+  const copy = new Response(text, response); // its status, status text and headers
   // `url` is read-only on Response.prototype: an own property keeps the original's.
   Object.defineProperty(copy, 'url', { value: response.url, enumerable: true });
   return copy;

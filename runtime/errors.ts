@@ -52,21 +52,6 @@ export interface SDKErrorOptions {
 }
 
 /**
- * The error of `JSON.parse(text)` (`err`) as it reads for the redacted text: runtimes quote a cut
- * piece of the text in the message (`Unexpected token … "not json: B"...`), which may hold the
- * start of a secret that whole-secret redaction would miss. Use it as the `cause` of an error.
- */
-export function redactedJsonError(err: unknown, text: string, redactor: Redactor): unknown {
-  if (redactor.empty || !redactor.contains(text)) return err;
-  try {
-    JSON.parse(redactor.text(text));
-  } catch (e) {
-    return e;
-  }
-  return new SyntaxError('The text is not valid JSON');
-}
-
-/**
  * The fields of the SDK's errors that `toJSON` and `util.inspect` show (those an error has, in this
  * order): `APIError`'s, then `ConnectionError.notSent`, `RedirectError.location`,
  * `ResponseTooLargeError.limitBytes`, `OutcomeUnknownError.reason`, `ValidationError.model` and `issues`.
@@ -414,50 +399,23 @@ export function parseRetryAfterMs(value: string | null, now: number = Date.now()
 }
 
 /**
- * The message string of an error body, cut to `MAX_MESSAGE_CHARS`. The description shows only the
- * 404 body of the queue (`error.type`, `error.title`); other bodies are "not shown", so every
- * common place is tried. Redacted with `redactor` before it is cut, so no part of a secret stays.
+ * The `APIError` subclass that an error status means: 400, 401, 402 (`InsufficientCreditsError`),
+ * 403, 404, 422, 429, any 5xx (`InternalServerError`), else `APIError`. The error of an answer also
+ * reads its message: a message about credits makes `InsufficientCreditsError` at any status
+ * (`errorFromResponse` of `internal/failure.ts`).
  */
-export function messageFromBody(body: unknown, fallback: string, redactor: Redactor = Redactor.NONE): string {
-  return truncate(redactor.text(rawMessage(body, fallback)));
-}
-
-function rawMessage(body: unknown, fallback: string): string {
-  if (typeof body === 'string') return body.trim() === '' ? fallback : body;
-  if (body && typeof body === 'object') {
-    const b = body as Record<string, unknown>;
-    const err = b['error'];
-    if (typeof err === 'string' && err) return err;
-    if (err && typeof err === 'object') {
-      const e = err as Record<string, unknown>;
-      for (const k of ['message', 'title', 'detail']) if (typeof e[k] === 'string' && e[k]) return e[k];
-    }
-    for (const k of ['message', 'detail', 'title', 'status_message']) if (typeof b[k] === 'string' && b[k]) return b[k];
-  }
-  return fallback;
-}
-
-/** Map a response status (and its message) to the error class that means it, redacted with `redactor` (the transport's secrets). */
-export function errorFromResponse(
-  status: number,
-  body: unknown,
-  headers: Headers,
-  request: { method: string; path: string },
-  redactor: Redactor = Redactor.NONE,
-): APIError {
-  const message = messageFromBody(body, `HTTP ${status}`, redactor);
-  const ErrorClass: typeof APIError =
-    status === 402 || /\bcredit/i.test(message)
-      ? InsufficientCreditsError
-      : ((
-          {
-            400: BadRequestError,
-            401: AuthenticationError,
-            403: PermissionDeniedError,
-            404: NotFoundError,
-            422: UnprocessableEntityError,
-            429: RateLimitError,
-          } as Partial<Record<number, typeof APIError>>
-        )[status] ?? (status >= 500 ? InternalServerError : APIError));
-  return new ErrorClass(message, { status, body, headers, request, redactor });
+export function errorClassOf(status: number): typeof APIError {
+  return (
+    (
+      {
+        400: BadRequestError,
+        401: AuthenticationError,
+        402: InsufficientCreditsError,
+        403: PermissionDeniedError,
+        404: NotFoundError,
+        422: UnprocessableEntityError,
+        429: RateLimitError,
+      } as Partial<Record<number, typeof APIError>>
+    )[status] ?? (status >= 500 ? InternalServerError : APIError)
+  );
 }

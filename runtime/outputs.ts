@@ -194,7 +194,7 @@ async function downloadOutput(raw: string, limit: number, options: OutputOptions
         referrerPolicy: 'no-referrer',
       });
     } catch (err) {
-      throw failure(err, request, why, 'request');
+      throw await failure(err, request, why, 'request');
     }
     if (!res.ok) {
       void res.body?.cancel().catch(() => undefined);
@@ -211,7 +211,7 @@ async function downloadOutput(raw: string, limit: number, options: OutputOptions
     try {
       bytes = await readBytes(res, limit, request, shown);
     } catch (err) {
-      throw failure(err, request, why, 'body');
+      throw await failure(err, request, why, 'body');
     }
     const declared = mediaType(res.headers.get('content-type') ?? '');
     const contentType = GENERIC.has(declared) ? (sniffContentType(bytes) ?? 'application/octet-stream') : declared;

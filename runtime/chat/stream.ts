@@ -5,16 +5,8 @@
  * `ChatCompletion` the same request would have returned unstreamed, as openai-node's
  * `finalChatCompletion()` does. Loaded on demand by the client (a dynamic `import()`).
  */
-import {
-  AbortError,
-  APIError,
-  ConnectionError,
-  MAX_ERROR_BODY_BYTES,
-  messageFromBody,
-  redactedJsonError,
-  SDKError,
-  truncate,
-} from '../errors.ts';
+import { AbortError, APIError, ConnectionError, MAX_ERROR_BODY_BYTES, SDKError, truncate } from '../errors.ts';
+import { messageFromBody, redactedJsonError } from '../internal/failure.ts';
 import type { HttpRequest } from '../request.ts';
 import { endpointTimeout, type CallScope, type RequestOptions } from '../scope.ts';
 import { expectEventStream } from '../streaming/event-stream.ts';
@@ -108,12 +100,15 @@ export class ChatCompletionStream implements AsyncIterable<ChatCompletionChunk> 
           });
         }
         if (chunk && typeof chunk === 'object' && 'error' in chunk && chunk.error) {
-          throw new APIError(messageFromBody(chunk, 'The chat stream reported an error', this.scope.redactor), {
-            status: this.response.status,
-            body: chunk,
-            request,
-            redactor: this.scope.redactor,
-          });
+          throw new APIError(
+            messageFromBody({ truncate }, chunk, 'The chat stream reported an error', this.scope.redactor),
+            {
+              status: this.response.status,
+              body: chunk,
+              request,
+              redactor: this.scope.redactor,
+            },
+          );
         }
         this.collected.add(chunk as ChatCompletionChunk);
         yield chunk as ChatCompletionChunk;

@@ -8,24 +8,61 @@ import {
   AbortError,
   APIError,
   ConnectionError,
-  errorFromResponse,
-  requestIdOf,
+  errorClassOf,
   InvalidResponseError,
-  SDKError,
   MAX_ERROR_BODY_BYTES,
   RedirectError,
-  redactedJsonError,
+  requestIdOf,
   ResponseTooLargeError,
+  SDKError,
   TimeoutError,
   truncate,
 } from '../errors.ts';
 import { isBrowser } from './env.ts';
+import type { FailureKit } from './failure.ts';
 import { elapsed, type HookRequest, type Hooks } from '../hooks.ts';
 import { loadCallLog, type Logger, type LogLevel } from '../log.ts';
 import type { CallLog } from './log-lines.ts';
 import { readLimited } from './read-limited.ts';
 import type { HttpRequest, HttpResult } from '../request.ts';
 import { Redactor } from '../redact.ts';
+
+/** What `failure.ts` is handed of the runtime (it imports none, so that a bundler makes one chunk of it). */
+export const KIT: FailureKit = {
+  truncate,
+  classOf: errorClassOf,
+  ConnectionError,
+  InvalidResponseError,
+  RedirectError,
+  maxErrorBodyBytes: MAX_ERROR_BODY_BYTES,
+  isBrowser,
+  readText,
+};
+
+/**
+ * The failure path (`failure.ts`: error messages, the server's message of an error body, network
+ * failures), loaded with `import()` when an attempt fails, so that a call that succeeds loads none
+ * of it. Resolves to undefined when it cannot be loaded (a page that lost its network), and is
+ * tried again on the next failure.
+ */
+let failures: Promise<typeof import('./failure.ts') | undefined> | undefined;
+const loadFailures = () => (failures ??= import('./failure.ts').catch(() => (failures = undefined)));
+
+/**
+ * The error of an answer when `failure.ts` could not be loaded: the class its status means (a
+ * success status: `InvalidResponseError`; a redirect: `RedirectError`; else by status, see
+ * `errorClassOf`, without the message-based `InsufficientCreditsError`), with status, headers (so
+ * `requestId`) and a message of the SDK's own, no text of the server.
+ */
+function unexplained(res: Response, request: { method: string; path: string }, redactor: Redactor): APIError {
+  const status = res.status;
+  const ErrorClass =
+    status >= 200 && status < 300 ? InvalidResponseError : status < 400 ? RedirectError : errorClassOf(status);
+  return new ErrorClass(
+    `${request.method} ${request.path} answered ${status} (the SDK could not load the module that reads failed answers)`,
+    { status: status || undefined, headers: res.headers, request, redactor },
+  );
+}
 
 /** Whether `req` may be resent after a failure whose outcome is unknown. */
 export function isIdempotent(req: HttpRequest): boolean {
@@ -57,37 +94,6 @@ export function encodePath(segment: string, name = 'path parameter'): string {
     }
   }
   return encodeURIComponent(segment);
-}
-
-/**
- * Error codes meaning that the connection failed before any byte of the request was sent, so the
- * server surely did not process it. Conservative on purpose: a reset (`ECONNRESET`), a closed
- * socket or a timeout may come after the request was sent, and are not in this list.
- */
-const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
-
-/** True when a `fetch` rejection says the request surely never left (e.g. `TypeError: fetch failed` caused by `ECONNREFUSED`). */
-export function surelyNotSent(err: unknown): boolean {
-  if (!(err instanceof TypeError)) return false;
-  const cause = (err as { cause?: unknown }).cause as { code?: unknown; errors?: unknown } | undefined;
-  if (!cause || typeof cause !== 'object') return false;
-  if (typeof cause.code === 'string' && NOT_SENT_CODES.has(cause.code)) {
-    // An AggregateError (several addresses tried) counts only when every attempt was refused.
-    if (!Array.isArray(cause.errors)) return true;
-    return cause.errors.every(
-      (e) => typeof (e as { code?: unknown })?.code === 'string' && NOT_SENT_CODES.has((e as { code: string }).code),
-    );
-  }
-  return false;
-}
-
-/** The Node-style error code of a fetch failure (`ECONNRESET`, `UND_ERR_SOCKET`, ...), if any. */
-function codeOf(err: unknown): string | undefined {
-  for (let e: unknown = err, i = 0; e && typeof e === 'object' && i < 4; e = (e as { cause?: unknown }).cause, i++) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string') return code;
-  }
-  return undefined;
 }
 
 /** Why an attempt may have ended early: the call's timeout or the caller's signal. */
@@ -214,7 +220,7 @@ export class Http {
         redirect: 'manual',
       });
     } catch (err) {
-      const error = failure(err, request, why, 'request', redactor);
+      const error = await failure(err, request, why, 'request', redactor);
       log?.noResponse(req, attempt, started, error);
       throw error;
     }
@@ -238,63 +244,33 @@ export class Http {
       try {
         text = (await readText(res, this.maxResponseBytes, request, false, redactor)).text;
       } catch (err) {
-        throw failure(err, request, why, 'body', redactor);
+        throw await failure(err, request, why, 'body', redactor);
       }
       log?.response(req, res, attempt, started, text);
-      const init = { status: res.status, headers: res.headers, request, redactor };
-      if (text.trim() === '')
-        throw new InvalidResponseError(
-          `The response to ${req.method} ${req.path} has an empty body (status ${res.status}); a JSON body was expected`,
-          { ...init, body: text },
-        );
-      let parsed: unknown;
       try {
-        parsed = JSON.parse(text);
-      } catch (err) {
-        throw new InvalidResponseError(`Invalid JSON in the response to ${req.method} ${req.path}`, {
-          ...init,
-          body: truncate(redactor.text(text), MAX_ERROR_BODY_BYTES),
-          cause: redactedJsonError(err, text, redactor),
-        });
+        const data: unknown = JSON.parse(text);
+        if (data !== null && req.expect?.(data) === undefined) return { data, response: res, text };
+      } catch {
+        /* not JSON: failure.ts says so */
       }
-      const problem = parsed === null ? 'the body is null' : req.expect?.(parsed);
-      if (problem !== undefined) {
-        throw new InvalidResponseError(`Unexpected response to ${req.method} ${req.path}: ${problem}`, {
-          ...init,
-          body: parsed,
-        });
-      }
-      return { data: parsed, response: res, text };
-    }
-    if (res.type === 'opaqueredirect' || (res.status >= 300 && res.status < 400)) {
-      void res.body?.cancel().catch(() => undefined);
-      log?.response(req, res, attempt, started, undefined);
-      const location = res.headers.get('location') ?? undefined;
-      const where =
-        location === undefined ? 'another location (the runtime hides which)' : truncate(redactor.text(location), 500);
-      throw new RedirectError(
-        `${req.method} ${req.path} was answered with a redirect${res.status ? ` (${res.status})` : ''} to ${where}. The SDK does not follow redirects; set baseUrl to the final address.`,
-        { status: res.status || undefined, headers: res.headers, request, location, redactor },
-      );
+      const f = await loadFailures();
+      throw f ? f.invalidResponse(KIT, res, request, text, redactor, req.expect) : unexplained(res, request, redactor);
     }
     if (!res.ok) {
-      let text = '';
-      try {
-        const read = await readText(res, MAX_ERROR_BODY_BYTES, request, true, redactor);
-        // Cut at the limit: a secret across the cut is redacted with the part before it.
-        text = read.truncated ? redactor.cutText(read.text) : read.text;
-      } catch (err) {
-        // The status is known even when the body is cut: keep the status, but a timeout/abort wins.
-        if (signal.aborted) throw failure(err, request, why, 'body', redactor);
-      }
+      // An error status (its body read, at most 64 KiB), or a redirect (3xx, or a browser's opaque one).
+      const f = await loadFailures();
+      let text: string | undefined;
+      if (f && res.status >= 400) {
+        try {
+          text = await f.errorText(KIT, res, request, redactor);
+        } catch (err) {
+          // The status is known even when the body is cut: keep the status, but a timeout/abort wins.
+          if (signal.aborted) throw await failure(err, request, why, 'body', redactor);
+          text = '';
+        }
+      } else void res.body?.cancel().catch(() => undefined);
       log?.response(req, res, attempt, started, text);
-      let body: unknown = text;
-      try {
-        body = text ? JSON.parse(text) : text;
-      } catch {
-        /* not JSON (or cut): keep the text */
-      }
-      throw errorFromResponse(res.status, body, res.headers, request, redactor);
+      throw f ? f.answerError(KIT, res, request, text ?? '', redactor) : unexplained(res, request, redactor);
     }
     log?.response(req, res, attempt, started, undefined);
     return { data: res, response: res, text: undefined }; // a stream: the caller reads it
@@ -340,37 +316,26 @@ export async function readText(
 }
 
 /**
- * Classify a thrown fetch/body error: abort by the user, timeout, or connection failure. In a
- * browser a rejected `fetch` says nothing about why (CORS, network, offline): the message says
- * only what is known, and `notSent` stays false, so a generating POST is never resent. The error
- * (and `err` in its cause chain) is redacted with `redactor`, the transport's secrets.
+ * Classify a thrown fetch/body error: abort by the user, timeout, or connection failure (see
+ * `connectionError` of `failure.ts`, loaded on demand; should it fail to load, a `ConnectionError`
+ * whose message says only that no response came, with `notSent` false). The error (and `err` in
+ * its cause chain) is redacted with `redactor`, the transport's secrets.
  */
-export function failure(
+export async function failure(
   err: unknown,
   request: { method: string; path: string },
   why: AttemptContext,
   phase: 'request' | 'body',
   redactor: Redactor = Redactor.NONE,
-): Error {
+): Promise<Error> {
   if (err instanceof APIError || err instanceof AbortError) return err;
   const what = `${request.method} ${request.path}`;
   // (an AbortError carries no request: SDKError's constructor reads only cause and redactor)
   const init = { request, cause: err, redactor };
   if (why.timedOut()) return new TimeoutError(`${what} timed out`, init);
   if (why.userSignal?.aborted) return new AbortError(`${what} was aborted`, init);
-  const message = err instanceof Error ? err.message : String(err);
-  const cut = `The response to ${what} was cut while it was read`;
-  if (codeOf(err) === undefined && err instanceof TypeError && isBrowser()) {
-    return new ConnectionError(
-      phase === 'request'
-        ? `${what} failed without a response (${message}): it may have been blocked by CORS or by the network; if it was sent, it may have been processed`
-        : `${cut} (${message})`,
-      { ...init, notSent: false },
-    );
-  }
-  const detail = err instanceof Error && err.cause instanceof Error ? err.cause.message : message;
-  return new ConnectionError(`${phase === 'request' ? `Connection error on ${what}` : cut}: ${detail}`, {
-    ...init,
-    notSent: phase === 'request' && surelyNotSent(err),
-  });
+  const f = await loadFailures();
+  return f
+    ? f.connectionError(KIT, err, phase, init)
+    : new ConnectionError(`${what} failed without a response`, { ...init, notSent: false });
 }

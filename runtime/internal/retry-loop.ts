@@ -6,7 +6,8 @@
  * the caller into one more chunk). Internal: not exported by the package.
  */
 import pRetry from 'p-retry';
-import type { HttpResult } from '../request.ts';
+import type { RetryContext } from '../hooks.ts';
+import type { HttpResult, RetryPolicy } from '../request.ts';
 
 /** What the retries of one call need from `sendWithRetries` (`retry.ts`). */
 export interface RetryRun {
@@ -17,13 +18,51 @@ export interface RetryRun {
   readonly maxDelayMs: number;
   /** The call's signal: it ends every attempt and every delay. */
   readonly signal: AbortSignal;
+  /** Method and path of the request (for the `beforeRetry` hooks). */
+  readonly request: RetryContext['request'];
   /** One more attempt of the request. */
   attempt(): Promise<HttpResult>;
   /**
-   * Asked after each failed attempt while retries are left: whether to retry (the policy, then
-   * the `beforeRetry` hooks), having waited out the server's `Retry-After` when it says yes.
+   * The policy: whether `error` may be retried with `retriesLeft` retries left (a `Retry-After`
+   * it honours is always shorter than the call's remaining time and than `MAX_TIMER_MS`).
    */
-  decide(error: Error, retriesLeft: number, attemptNumber: number): Promise<boolean>;
+  willRetry(error: unknown, retriesLeft: number): boolean;
+  /** The server's `Retry-After` of `error`, in milliseconds, if any. */
+  retryAfterOf(error: unknown): number | undefined;
+  /** The `beforeRetry` hooks (and the log), if any. */
+  readonly beforeRetry: RetryPolicy['beforeRetry'];
+}
+
+/**
+ * Asked after each failed attempt while retries are left: whether to retry (the policy, then the
+ * `beforeRetry` hooks), having waited out the server's `Retry-After` when it says yes.
+ */
+async function decide(run: RetryRun, error: Error, retriesLeft: number, attempt: number): Promise<boolean> {
+  const retryAfterMs = run.retryAfterOf(error);
+  let retrying = run.willRetry(error, retriesLeft);
+  if (retrying && run.beforeRetry)
+    retrying = await run.beforeRetry({ request: run.request, error, attempt, retriesLeft, retryAfterMs });
+  if (retrying && retryAfterMs) await wait(retryAfterMs, run.signal);
+  return retrying;
+}
+
+/**
+ * Wait `ms`, rejecting with the signal's reason when it aborts first. One `setTimeout` is exact:
+ * `willRetry` honours no `Retry-After` of `MAX_TIMER_MS` or more.
+ */
+function wait(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    signal.throwIfAborted();
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
 }
 
 /**
@@ -42,7 +81,7 @@ export function retryAfterFirst(run: RetryRun, first: unknown): Promise<HttpResu
     randomize: true,
     signal: run.signal,
     onFailedAttempt: async ({ error, retriesLeft, attemptNumber }) => {
-      retrying = await run.decide(error, retriesLeft, attemptNumber);
+      retrying = await decide(run, error, retriesLeft, attemptNumber);
     },
     // p-retry calls this only while retries are left (same `retriesLeft` as onFailedAttempt saw).
     shouldRetry: () => retrying,

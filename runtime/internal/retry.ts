@@ -13,9 +13,10 @@
  *   second send. A redirect (`RedirectError`) is never retried nor followed.
  * - The call's timeout covers every attempt and every delay between attempts.
  *
- * The first attempt and the decisions (what is retried, what a failure becomes) are here; the
- * retries themselves (`retry-loop.ts`, with p-retry) are loaded with a dynamic `import()` once a
- * first attempt failed in a way the policy retries. Should that module fail to load (a page that
+ * The first attempt and the policy (what is retried, what a failure becomes) are here; the
+ * retries themselves (`retry-loop.ts`, with p-retry: the `beforeRetry` hooks and the `Retry-After`
+ * wait before each one) are loaded with a dynamic `import()` once a first attempt failed in a way
+ * the policy retries. Should that module fail to load (a page that
  * lost its network), the call fails with the first attempt's error, as when no retry is left.
  */
 import {
@@ -23,6 +24,7 @@ import {
   APIError,
   ConnectionError,
   OutcomeUnknownError,
+  type OutcomeUnknownReason,
   parseRetryAfterMs,
   RateLimitError,
   RedirectError,
@@ -113,6 +115,7 @@ export async function sendWithRetries(
     minDelayMs: Math.min(policy.baseDelayMs, MAX_TIMER_MS),
     maxDelayMs: Math.min(policy.maxDelayMs, MAX_TIMER_MS),
     signal: scope.signal,
+    request,
     async attempt() {
       inFlight = true;
       try {
@@ -124,15 +127,10 @@ export async function sendWithRetries(
         throw err;
       }
     },
-    // Honour Retry-After (429, 503): wait that long first; p-retry's own (short) backoff follows.
-    async decide(error, retriesLeft, attempt) {
-      const retryAfterMs = retryAfterOf(error);
-      let retrying = willRetry(error, retriesLeft);
-      if (retrying && policy.beforeRetry)
-        retrying = await policy.beforeRetry({ request, error, attempt, retriesLeft, retryAfterMs });
-      if (retrying && retryAfterMs) await sleep(retryAfterMs, scope.signal);
-      return retrying;
-    },
+    willRetry,
+    retryAfterOf,
+    // Honour Retry-After (429, 503): the loop waits that long first; p-retry's own (short) backoff follows.
+    beforeRetry: policy.beforeRetry,
   };
 
   try {
@@ -160,15 +158,16 @@ export async function sendWithRetries(
       error = scope.signal.aborted ? scope.endError(what, err) : err;
     }
     if (!idempotent && error instanceof APIError && !(error instanceof OutcomeUnknownError)) {
-      if (error instanceof TimeoutError) {
-        if (inFlight) throw OutcomeUnknownError.from(request, error, 'timeout');
-      } else if (error instanceof ConnectionError) {
-        if (!error.notSent) throw OutcomeUnknownError.from(request, error, 'connection');
-      } else if (error.status !== undefined && error.status >= 500) {
-        throw OutcomeUnknownError.from(request, error, 'server_error');
-      } else if (error.status !== undefined && error.status >= 200 && error.status < 300) {
-        throw OutcomeUnknownError.from(request, error, 'invalid_response');
-      }
+      const status = error.status ?? 0;
+      const reason: OutcomeUnknownReason | false =
+        error instanceof TimeoutError
+          ? inFlight && 'timeout'
+          : error instanceof ConnectionError
+            ? !error.notSent && 'connection'
+            : status >= 500
+              ? 'server_error'
+              : status >= 200 && status < 300 && 'invalid_response';
+      if (reason) throw OutcomeUnknownError.from(request, error, reason);
     }
     throw error;
   }

@@ -1,0 +1,240 @@
+/**
+ * The failure path of one attempt: the messages of the errors an attempt ends with when it gets no
+ * usable answer (an error status, a redirect, an unusable success body, a `fetch` that rejected),
+ * the server's message read out of an error body, and the classification of a network failure.
+ * `http.ts` loads this module with a dynamic `import()` only when an attempt failed, so that a
+ * bundle of a call that succeeds carries none of it; should it fail to load (a page that lost its
+ * network), `http.ts` throws an error of the class the answer's status means (a message about
+ * credits, which it does not read, is then not an `InsufficientCreditsError`) with a short message
+ * of its own. The chat stream (itself loaded on demand) reads its error chunks with it too.
+ *
+ * It imports nothing of the runtime (a bundler would split what it shares with the caller into one
+ * more chunk, loaded by every page): the error classes and helpers come in a `FailureKit`.
+ * Internal: not exported by the package.
+ */
+import type { APIError, APIErrorInit, ConnectionError, InvalidResponseError, RedirectError } from '../errors.ts';
+import type { Redactor } from '../redact.ts';
+import type { ResponseCheck } from '../request.ts';
+
+/** What this module needs of the runtime, handed in by `http.ts` (see the module comment). */
+export interface FailureKit {
+  /** `truncate` of `errors.ts`: a text cut to at most `max` characters (default `MAX_MESSAGE_CHARS`), saying so. */
+  truncate(text: string, max?: number): string;
+  /** The `APIError` subclass of an error status (`errorClassOf` of `errors.ts`). */
+  classOf(status: number): typeof APIError;
+  ConnectionError: typeof ConnectionError;
+  InvalidResponseError: typeof InvalidResponseError;
+  RedirectError: typeof RedirectError;
+  /** `MAX_ERROR_BODY_BYTES` of `errors.ts`: how much of an error body is read and kept. */
+  maxErrorBodyBytes: number;
+  /** `isBrowser` of `env.ts`. */
+  isBrowser(): boolean;
+  /** `readText` of `http.ts`: a body read as text, at most `limit` bytes (cut beyond it with `truncateInstead`). */
+  readText(
+    res: Response,
+    limit: number,
+    request: Shown,
+    truncateInstead: boolean,
+    redactor: Redactor,
+  ): Promise<{ text: string; truncated: boolean }>;
+}
+
+/** A request as errors show it: method and path (no query string, never the key). */
+type Shown = { method: string; path: string };
+
+/**
+ * The message string of an error body, cut to `MAX_MESSAGE_CHARS`. The description shows only the
+ * 404 body of the queue (`error.type`, `error.title`); other bodies are "not shown", so every
+ * common place is tried. Redacted with `redactor` before it is cut, so no part of a secret stays.
+ */
+export function messageFromBody(
+  kit: Pick<FailureKit, 'truncate'>,
+  body: unknown,
+  fallback: string,
+  redactor: Redactor,
+): string {
+  return kit.truncate(redactor.text(rawMessage(body, fallback)));
+}
+
+function rawMessage(body: unknown, fallback: string): string {
+  if (typeof body === 'string') return body.trim() === '' ? fallback : body;
+  if (body && typeof body === 'object') {
+    const b = body as Record<string, unknown>;
+    const err = b['error'];
+    if (typeof err === 'string' && err) return err;
+    if (err && typeof err === 'object') {
+      const e = err as Record<string, unknown>;
+      for (const k of ['message', 'title', 'detail']) if (typeof e[k] === 'string' && e[k]) return e[k];
+    }
+    for (const k of ['message', 'detail', 'title', 'status_message']) if (typeof b[k] === 'string' && b[k]) return b[k];
+  }
+  return fallback;
+}
+
+/**
+ * The error of an error status: the class that means it (`InsufficientCreditsError` for 402 or a
+ * message about credits, else by status), with the server's message (`messageFromBody`), redacted
+ * with `redactor` (the transport's secrets).
+ */
+export function errorFromResponse(
+  kit: FailureKit,
+  status: number,
+  body: unknown,
+  headers: Headers,
+  request: Shown,
+  redactor: Redactor,
+): APIError {
+  const message = messageFromBody(kit, body, `HTTP ${status}`, redactor);
+  const ErrorClass = /\bcredit/i.test(message) ? kit.classOf(402) : kit.classOf(status);
+  return new ErrorClass(message, { status, body, headers, request, redactor });
+}
+
+/**
+ * The body of an error answer as text, at most `maxErrorBodyBytes`: cut at the limit, a secret across the cut
+ * is redacted with the part before it (`Redactor.cutText`).
+ */
+export async function errorText(kit: FailureKit, res: Response, request: Shown, redactor: Redactor): Promise<string> {
+  const read = await kit.readText(res, kit.maxErrorBodyBytes, request, true, redactor);
+  return read.truncated ? redactor.cutText(read.text) : read.text;
+}
+
+/**
+ * The error of an answer that is not a success: an error status from its body as read (`text`,
+ * see `errorText`; parsed as JSON when it is, else kept as text), or a redirect.
+ */
+export function answerError(
+  kit: FailureKit,
+  res: Response,
+  request: Shown,
+  text: string,
+  redactor: Redactor,
+): APIError {
+  if (res.status < 400) return redirectError(kit, res, request, redactor);
+  let body: unknown = text;
+  try {
+    body = text ? JSON.parse(text) : text;
+  } catch {
+    /* not JSON (or cut): keep the text */
+  }
+  return errorFromResponse(kit, res.status, body, res.headers, request, redactor);
+}
+
+/**
+ * The error of `JSON.parse(text)` (`err`) as it reads for the redacted text: runtimes quote a cut
+ * piece of the text in the message (`Unexpected token … "not json: B"...`), which may hold the
+ * start of a secret that whole-secret redaction would miss. Use it as the `cause` of an error.
+ */
+export function redactedJsonError(err: unknown, text: string, redactor: Redactor): unknown {
+  if (redactor.empty || !redactor.contains(text)) return err;
+  try {
+    JSON.parse(redactor.text(text));
+  } catch (e) {
+    return e;
+  }
+  return new SyntaxError('The text is not valid JSON');
+}
+
+/**
+ * A success status whose body (`text`) cannot be used: empty, not JSON, `null`, or not the
+ * documented shape (`expect`, the request's check, says how).
+ */
+export function invalidResponse(
+  kit: FailureKit,
+  res: Response,
+  request: Shown,
+  text: string,
+  redactor: Redactor,
+  expect: ResponseCheck | undefined,
+): InvalidResponseError {
+  const what = `${request.method} ${request.path}`;
+  const init: APIErrorInit = { status: res.status, headers: res.headers, request, redactor, body: text };
+  if (text.trim() === '')
+    return new kit.InvalidResponseError(
+      `The response to ${what} has an empty body (status ${res.status}); a JSON body was expected`,
+      init,
+    );
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (err) {
+    return new kit.InvalidResponseError(`Invalid JSON in the response to ${what}`, {
+      ...init,
+      body: kit.truncate(redactor.text(text), kit.maxErrorBodyBytes),
+      cause: redactedJsonError(err, text, redactor),
+    });
+  }
+  const problem = parsed === null ? 'the body is null' : expect?.(parsed);
+  return new kit.InvalidResponseError(`Unexpected response to ${what}: ${problem}`, { ...init, body: parsed });
+}
+
+/** A redirect answer (3xx, or the opaque redirect of a browser): never followed. */
+export function redirectError(kit: FailureKit, res: Response, request: Shown, redactor: Redactor): RedirectError {
+  const location = res.headers.get('location') ?? undefined;
+  const where =
+    location === undefined ? 'another location (the runtime hides which)' : kit.truncate(redactor.text(location), 500);
+  return new kit.RedirectError(
+    `${request.method} ${request.path} was answered with a redirect${res.status ? ` (${res.status})` : ''} to ${where}. The SDK does not follow redirects; set baseUrl to the final address.`,
+    { status: res.status || undefined, headers: res.headers, request, location, redactor },
+  );
+}
+
+/**
+ * Error codes meaning that the connection failed before any byte of the request was sent, so the
+ * server surely did not process it. Conservative on purpose: a reset (`ECONNRESET`), a closed
+ * socket or a timeout may come after the request was sent, and are not in this list.
+ */
+const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
+
+/** True when a `fetch` rejection says the request surely never left (e.g. `TypeError: fetch failed` caused by `ECONNREFUSED`). */
+export function surelyNotSent(err: unknown): boolean {
+  if (!(err instanceof TypeError)) return false;
+  const cause = (err as { cause?: unknown }).cause as { code?: unknown; errors?: unknown } | undefined;
+  if (!cause || typeof cause !== 'object') return false;
+  if (typeof cause.code === 'string' && NOT_SENT_CODES.has(cause.code)) {
+    // An AggregateError (several addresses tried) counts only when every attempt was refused.
+    if (!Array.isArray(cause.errors)) return true;
+    return cause.errors.every(
+      (e) => typeof (e as { code?: unknown })?.code === 'string' && NOT_SENT_CODES.has((e as { code: string }).code),
+    );
+  }
+  return false;
+}
+
+/** The Node-style error code of a fetch failure (`ECONNRESET`, `UND_ERR_SOCKET`, ...), if any. */
+function codeOf(err: unknown): string | undefined {
+  for (let e: unknown = err, i = 0; e && typeof e === 'object' && i < 4; e = (e as { cause?: unknown }).cause, i++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+  }
+  return undefined;
+}
+
+/**
+ * The `ConnectionError` of a `fetch` (`phase: 'request'`) or body read (`'body'`) that failed for
+ * another reason than the call's timeout or signal. In a browser a rejected `fetch` says nothing
+ * about why (CORS, network, offline): the message says only what is known, and `notSent` stays
+ * false, so a generating POST is never resent. `init` holds the request, the cause and the redactor.
+ */
+export function connectionError(
+  kit: FailureKit,
+  err: unknown,
+  phase: 'request' | 'body',
+  init: APIErrorInit & { request: Shown },
+): ConnectionError {
+  const what = `${init.request.method} ${init.request.path}`;
+  const message = err instanceof Error ? err.message : String(err);
+  const cut = `The response to ${what} was cut while it was read`;
+  if (codeOf(err) === undefined && err instanceof TypeError && kit.isBrowser()) {
+    return new kit.ConnectionError(
+      phase === 'request'
+        ? `${what} failed without a response (${message}): it may have been blocked by CORS or by the network; if it was sent, it may have been processed`
+        : `${cut} (${message})`,
+      { ...init, notSent: false },
+    );
+  }
+  const detail = err instanceof Error && err.cause instanceof Error ? err.cause.message : message;
+  return new kit.ConnectionError(`${phase === 'request' ? `Connection error on ${what}` : cut}: ${detail}`, {
+    ...init,
+    notSent: phase === 'request' && surelyNotSent(err),
+  });
+}
