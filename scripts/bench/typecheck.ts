@@ -173,11 +173,11 @@ function median(xs: number[]): number {
 /** The part of the program a file belongs to, for the trace summary. */
 function partOf(file: string): string {
   if (/\/typescript\/lib\//.test(file)) return 'TypeScript lib files';
-  const sdk = /\/node_modules\/inference-sdk\/dist\/(.*)$/.exec(file);
+  const sdk = /\/node_modules\/oxen-inference-sdk\/dist\/(.*)$/.exec(file);
   if (sdk) {
     if (sdk[1] === 'index.d.ts') return 'oxen-inference-sdk: root declarations (index.d.ts)';
     if (sdk[1]!.startsWith('models/')) return 'oxen-inference-sdk: model modules (models/*.d.ts)';
-    return 'oxen-inference-sdk: runtime declarations (runtime/, shared chunks)';
+    return 'oxen-inference-sdk: runtime declarations (runtime/ and the other source files)';
   }
   if (file.includes('/node_modules/')) return 'other packages';
   return 'the consumer';
