@@ -95,18 +95,22 @@ describe('oddities of model objects, one synthetic model each', () => {
       expect(functions.sort()).toEqual([...o.functions].sort());
     });
 
-    it.runIf(o.accepts ?? o.refuses)('the generated validator accepts and refuses the given bodies', async () => {
-      const file = path.join(t.root, 'generated', 'validators', `${o.model.id}.ts`);
-      const { validate } = (await import(pathToFileURL(file).href)) as { validate: CompiledValidator };
-      for (const body of o.accepts ?? [])
-        expect(validate({ model: o.model.id, ...body }), JSON.stringify(body)).toBe(true);
-      for (const body of o.refuses ?? [])
-        expect(validate({ model: o.model.id, ...body }), JSON.stringify(body)).toBe(false);
-    });
+    // defined only for the oddities that give bodies or checks, so that no case shows as skipped
+    if (o.accepts ?? o.refuses)
+      it('the generated validator accepts and refuses the given bodies', async () => {
+        const file = path.join(t.root, 'generated', 'validators', `${o.model.id}.ts`);
+        const { validate } = (await import(pathToFileURL(file).href)) as { validate: CompiledValidator };
+        for (const body of o.accepts ?? [])
+          expect(validate({ model: o.model.id, ...body }), JSON.stringify(body)).toBe(true);
+        for (const body of o.refuses ?? [])
+          expect(validate({ model: o.model.id, ...body }), JSON.stringify(body)).toBe(false);
+      });
 
-    it.runIf(o.check)('keeps what else matters', async () => {
-      await o.check!(out());
-    });
+    const check = o.check;
+    if (check)
+      it('keeps what else matters', async () => {
+        await check(out());
+      });
   });
 });
 
