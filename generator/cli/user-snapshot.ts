@@ -14,13 +14,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { diffSnapshots } from '../drift/index.ts';
 import { readSnapshot } from '../drift/snapshot.ts';
-import type { DriftReport, Snapshot } from '../drift/types.ts';
+import type { Snapshot } from '../drift/types.ts';
 import { SpecError } from '../errors.ts';
 import type { GenerateResult } from '../index.ts';
 import { checkModel } from '../stages/load.ts';
 import { commitPlan, planChanges, readCurrent, treeDigest, type SnapshotPlan } from '../refresh/apply.ts';
 import { checkBaseUrl, checkModelId, DEFAULT_REFRESH_BASE_URL, RefreshError } from '../refresh/checks.ts';
 import { fetchModels, type FetchedModel, type FetchOptions } from '../refresh/fetch.ts';
+import type { RefreshResult } from '../refresh/index.ts';
 import { reindentJson } from '../refresh/reindent-json.ts';
 import { MAX_JSON_DEPTH } from '../stages/schema-check.ts';
 import { byCodeUnits as byName } from '../order.ts';
@@ -55,18 +56,8 @@ export interface UpdateOptions extends Pick<
   generate: (o: { specsDir: string; check: boolean }) => Promise<GenerateResult>;
 }
 
-/** What an update did. */
-export interface UpdateResult {
-  baseUrl: string | undefined;
-  fetched: string[];
-  added: string[];
-  removed: string[];
-  /** Snapshot files written and deleted, relative to `<out>/specs`. */
-  written: string[];
-  deleted: string[];
-  generate: GenerateResult;
-  report: DriftReport;
-}
+/** What an update did: what a refresh reports (paths relative to `<out>/specs`), without its timings. */
+export type UpdateResult = Omit<RefreshResult, 'timings'>;
 
 /** A saved model-details object (`--from`), checked as a fetched one is. @throws SpecError naming the file. */
 async function readSaved(file: string): Promise<FetchedModel> {
