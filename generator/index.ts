@@ -20,11 +20,12 @@ import { load } from './stages/load.ts';
 import { fingerprint, hash, readManifest, renderManifest, type ManifestEntry } from './output/manifest.ts';
 import { nameModels } from './stages/name.ts';
 import { modelType } from './stages/types.ts';
-import { validatorModule } from './stages/validators.ts';
+import { validatorModule, type CompileValidator } from './stages/validators.ts';
 import { packageTarget, type Target } from './output/target.ts';
 import { userIndexModule } from './stages/user-index.ts';
 import { completeInterrupted } from './output/tree-commit.ts';
-import { Formatter, write, type WriteResult } from './stages/write.ts';
+import { GeneratorWorker } from './stages/worker-thread.ts';
+import { write, type WriteResult } from './stages/write.ts';
 import { byCodeUnits } from './order.ts';
 
 export { REPO_ROOT, specsLabel };
@@ -51,6 +52,12 @@ export interface GenerateOptions {
   target?: Target;
   /** The API description when it is not `<specsDir>/openapi.yaml`, and how headers and messages name it. */
   openapi?: { file: string; label: string };
+  /**
+   * The worker thread to format and compile validators in, already started (the CLI starts one
+   * before it fetches, so that prettier loads meanwhile); the caller closes it. Default: one of
+   * the run's own, started when the first file needs it.
+   */
+  worker?: GeneratorWorker;
 }
 
 /** What a run did (or, with `check`, would do). */
@@ -64,9 +71,6 @@ export interface GenerateResult extends WriteResult {
   rebuilt: string[];
 }
 
-/** How many built files may wait for the formatter at once. */
-const MAX_QUEUED = 8;
-
 /** One output file to produce. */
 interface Job {
   file: string;
@@ -78,6 +82,8 @@ interface Job {
   build: () => Promise<string>;
   /** Whether prettier formats it (see `.prettierignore`). */
   formatted: boolean;
+  /** Built at once, before the others: its work runs off the main thread (a validator's in the worker). */
+  early?: boolean;
 }
 
 /** Run the pipeline. @throws SpecError (file, model, JSON pointer) on bad input; nothing is written then. */
@@ -113,6 +119,8 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
 
   // The reference and the index first: they need no type, and the reference is the largest file to
   // format, so prettier starts on it while the models are typed.
+  const worker = options.worker ?? new GeneratorWorker(REPO_ROOT);
+  const compileInWorker: CompileValidator = (schema, o) => worker.compileValidator(schema, o);
   const jobs: Job[] = [];
   const modelJobs: Job[] = [];
   const modelKeys: string[] = [];
@@ -133,7 +141,8 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
         inputs: hash('validator', key),
         sources: [m.file],
         formatted: false,
-        build: async () => (await validatorModule(m, target))!,
+        early: true,
+        build: async () => (await validatorModule(m, target, compileInWorker))!,
       });
   }
   const allKey = hash(fp, target.kind, label, ...modelKeys);
@@ -145,6 +154,7 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
       inputs: hash(openapiKey, label),
       sources: [openapiFile],
       formatted: true,
+      early: true,
       build: () => openapiModule(specs.openapi, openapiFile, openapiKey),
     });
     jobs.push({
@@ -168,17 +178,15 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
   const files: OutputFiles = new Map();
   const manifest = new Map<string, ManifestEntry>();
   const rebuilt: string[] = [];
-  // Reuse what the manifest allows. Build the rest in turn on this thread while prettier formats
-  // the finished ones in its worker thread, and openapi-typescript runs in another.
+  // Reuse what the manifest allows. Start the early jobs (validators compile in the worker thread,
+  // openapi-typescript runs in a thread of its own), then build the rest in turn on this thread
+  // while the worker formats the finished ones. Every text is kept until the write anyway, so this
+  // thread builds on without waiting for the worker: both cores stay busy.
   const reused = await Promise.all(jobs.map((job) => reuse(job, prior, outRoot)));
-  const formatter = new Formatter(REPO_ROOT);
-  if (jobs.some((job, i) => job.formatted && reused[i] === undefined)) formatter.warmUp();
   const texts: Array<Promise<string>> = [];
-  let settled = 0;
   try {
-    const openapiJob = jobs.findIndex((j) => j.file === `${out}openapi.ts`);
     const build = (job: Job) => job.build();
-    const bodies = jobs.map((job, i) => (reused[i] === undefined && i === openapiJob ? build(job) : undefined));
+    const bodies = jobs.map((job, i) => (reused[i] === undefined && job.early ? build(job) : undefined));
     for (const b of bodies) b?.catch(() => undefined); // awaited below; a failure before then must not be unhandled
     for (const [i, job] of jobs.entries()) {
       if (reused[i] !== undefined) {
@@ -186,11 +194,9 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
         continue;
       }
       rebuilt.push(job.file);
-      // keep at most a few files waiting for prettier: the main thread would otherwise run far ahead and hold them all
-      if (texts.length - settled > MAX_QUEUED) await texts[settled++];
       const body = await (bodies[i] ?? build(job));
       const text = `${header(t, job.sources, job.file.endsWith('.md'), target)}\n${body}`;
-      const formatted = job.formatted ? formatter.format(text, job.file) : Promise.resolve(text);
+      const formatted = job.formatted ? worker.format(text, job.file) : Promise.resolve(text);
       formatted.catch(() => undefined); // awaited below; a failure before then must not be unhandled
       texts.push(formatted);
     }
@@ -200,7 +206,7 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
       manifest.set(job.file, { inputs: job.inputs, content: hash(text) });
     }
   } finally {
-    await formatter.close();
+    if (!options.worker) await worker.close();
   }
   lap('emit and format');
   files.set(manifestFile, renderManifest(manifest, target.header.command));

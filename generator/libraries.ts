@@ -11,11 +11,10 @@ const require = createRequire(import.meta.url);
 /** ts-morph (with TypeScript), for the modules emitted from structures. */
 export const loadTsMorph = (): typeof import('ts-morph') => require('ts-morph') as typeof import('ts-morph');
 
-/** ajv, its standalone code generation and ajv-formats' format table. */
+/** ajv and its standalone code generation. */
 export function loadAjv(): {
   Ajv: typeof import('ajv').Ajv;
   standalone: typeof import('ajv/dist/standalone/index.js').default;
-  formats: Record<'fullFormats' | 'fastFormats', Record<string, unknown>>;
 } {
   const { Ajv } = require('ajv') as typeof import('ajv');
   const standalone = require('ajv/dist/standalone') as typeof import('ajv/dist/standalone/index.js') & {
@@ -24,6 +23,9 @@ export function loadAjv(): {
   return {
     Ajv,
     standalone: standalone.default ?? standalone,
-    formats: require('ajv-formats/dist/formats') as Record<'fullFormats' | 'fastFormats', Record<string, unknown>>,
   };
 }
+
+/** ajv-formats' format tables. */
+export const loadAjvFormats = (): Record<'fullFormats' | 'fastFormats', Record<string, unknown>> =>
+  require('ajv-formats/dist/formats') as Record<'fullFormats' | 'fastFormats', Record<string, unknown>>;

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
  * `templates/header.hbs`. It is the repository (this file is `<root>/generator/paths.ts`; in the
  * precompiled generator that `npm run generate` runs, `scripts/run-generate.mjs`, it is bundled
  * into `<root>/.tmp/`), or the installed generator package's `dist/` (its bin, `dist/cli.js`,
- * beside the templates, `specs/openapi.yaml`, `generator/format-worker.mjs` and `.prettierrc.json`).
+ * beside the templates, `specs/openapi.yaml`, `generator/stages/worker.mjs` and `.prettierrc.json`).
  */
 export const REPO_ROOT = findRoot(path.dirname(fileURLToPath(import.meta.url)));
 

@@ -25,6 +25,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { SpecError } from '../errors.ts';
 import { generate, type GenerateResult } from '../index.ts';
+import { GeneratorWorker } from '../stages/worker-thread.ts';
 import { REPO_ROOT } from '../paths.ts';
 import { FETCH_FLAGS, fetchFlagValues, redactor, RefreshError } from '../refresh/checks.ts';
 import { CODEGEN_PACKAGE, userTarget } from '../output/target.ts';
@@ -114,8 +115,18 @@ export async function main(
     file: existsSync(json) ? json : path.join(REPO_ROOT, 'specs', 'openapi.yaml'),
     label: `${CODEGEN_PACKAGE}/specs/openapi.yaml`,
   };
+  // add and refresh fetch before they generate: the worker thread loads prettier meanwhile
+  const worker = command === 'add' || command === 'refresh' ? new GeneratorWorker(REPO_ROOT) : undefined;
   const gen = (o: { specsDir: string; check: boolean }): Promise<GenerateResult> =>
-    generate({ specsDir: o.specsDir, outRoot: outDir, check: o.check, label: USER_SPECS, target, openapi });
+    generate({
+      specsDir: o.specsDir,
+      outRoot: outDir,
+      check: o.check,
+      label: USER_SPECS,
+      target,
+      openapi,
+      ...(worker ? { worker } : {}),
+    });
   // A SpecError about the snapshot names its file relative to <out>: say where <out> is.
   const where = (e: unknown) =>
     e instanceof SpecError && e.file.startsWith(`${USER_SPECS}/`)
@@ -158,6 +169,7 @@ export async function main(
     }
   }
 
+  worker?.start();
   try {
     // Loaded only here: `generate` needs neither the fetch machinery (the runtime client, p-limit, cli-progress) nor the drift report.
     const [{ updateSnapshot }, { driftExitCode, renderText }] = await Promise.all([
@@ -192,5 +204,7 @@ export async function main(
       e instanceof RefreshError ? e.message.replace(/^(refresh failed, )?nothing was written: /, '') : where(e);
     err(`${CODEGEN_PACKAGE} ${command} failed, nothing was written: ${message}`);
     return failCode;
+  } finally {
+    await worker?.close();
   }
 }

@@ -18,7 +18,8 @@
 import { SpecError } from '../errors.ts';
 import type { ClassifiedModel } from './classify.ts';
 import { commentText, escapeBidiInCode } from '../escape.ts';
-import { loadAjv } from '../libraries.ts';
+import type { Options as AjvOptions } from 'ajv';
+import { loadAjv, loadAjvFormats } from '../libraries.ts';
 import { subschemas } from './schema-walk.ts';
 import { packageTarget, type Target } from '../output/target.ts';
 
@@ -43,34 +44,42 @@ const ANNOTATIONS = new Set([
   'basic',
 ]);
 
-let compiler:
-  | Promise<{
-      Ajv: ReturnType<typeof loadAjv>['Ajv'];
-      standalone: ReturnType<typeof loadAjv>['standalone'];
-      formats: Record<string, RegExp>;
-    }>
-  | undefined;
+let formatTable: Record<string, RegExp> | undefined;
 
-/** ajv and the regex formats, loaded once, on first use (a run that reuses every validator loads neither). */
-function tools() {
-  compiler ??= Promise.resolve().then(() => {
-    const { Ajv, standalone, formats: formatsModule } = loadAjv();
-    const { fullFormats, fastFormats } = formatsModule;
-    const asRegex = (f: unknown): RegExp | undefined =>
-      f instanceof RegExp
-        ? f
-        : f && typeof f === 'object' && (f as { validate?: unknown }).validate instanceof RegExp
-          ? (f as { validate: RegExp }).validate
-          : undefined;
-    const formats: Record<string, RegExp> = {};
-    for (const name of Object.keys(fullFormats).sort()) {
-      const re = asRegex(fullFormats[name]) ?? asRegex(fastFormats[name]);
-      if (re && !re.global && !re.sticky) formats[name] = re;
-    }
-    return { Ajv, standalone, formats };
-  });
-  return compiler;
+/** ajv-formats' formats that are regular expressions (the others are not checked), loaded once. */
+function regexFormats(): Record<string, RegExp> {
+  if (formatTable) return formatTable;
+  const { fullFormats, fastFormats } = loadAjvFormats();
+  const asRegex = (f: unknown): RegExp | undefined =>
+    f instanceof RegExp
+      ? f
+      : f && typeof f === 'object' && (f as { validate?: unknown }).validate instanceof RegExp
+        ? (f as { validate: RegExp }).validate
+        : undefined;
+  const formats: Record<string, RegExp> = {};
+  for (const name of Object.keys(fullFormats).sort()) {
+    const re = asRegex(fullFormats[name]) ?? asRegex(fastFormats[name]);
+    if (re && !re.global && !re.sticky) formats[name] = re;
+  }
+  formatTable = formats;
+  return formats;
 }
+
+/**
+ * Compiles one validator to ajv's standalone code: here (the default, on the calling thread) or in
+ * the generator's worker thread (`GeneratorWorker.compileValidator`, which runs this same call).
+ */
+export type CompileValidator = (schema: Record<string, unknown>, options: AjvOptions) => Promise<string>;
+
+/** `CompileValidator` on the calling thread. */
+export const compileHere: CompileValidator = async (schema, options) => {
+  const { Ajv, standalone } = loadAjv();
+  const ajv = new Ajv(options);
+  return standalone(ajv, ajv.compile(schema));
+};
+
+/** Errors that mean ajv failed inside (its message would say nothing about the schema). */
+const INTERNAL_ERRORS = new Set(['RangeError', 'TypeError', 'ReferenceError', 'URIError', 'SyntaxError']);
 
 /** A copy of a schema without annotation keywords (values of data keywords are kept as they are). */
 function stripAnnotations(schema: Record<string, unknown>): Record<string, unknown> {
@@ -137,32 +146,30 @@ const RUNTIME_HELPERS: Record<string, string> = {
  * for a model that is not queueable or has no schema (the SDK does not validate those).
  * @throws SpecError (file, model, JSON pointer) when ajv cannot compile the schema.
  */
-export async function validatorModule(m: ClassifiedModel, target: Target = packageTarget): Promise<string | undefined> {
+export async function validatorModule(
+  m: ClassifiedModel,
+  target: Target = packageTarget,
+  compile: CompileValidator = compileHere,
+): Promise<string | undefined> {
   if (!m.schema || !m.endpoints.includes('queue')) return undefined;
   const field = m.schemaField ?? 'request_schema';
   const fail = (problem: string): never => {
     throw new SpecError(m.file, m.id, `/${field}`, problem);
   };
-  const { Ajv, standalone, formats } = await tools();
-  const ajv = new Ajv({
+  const options: AjvOptions = {
     allErrors: true,
     strict: false,
     logger: false,
     validateSchema: false,
     addUsedSchema: false,
-    formats,
+    formats: regexFormats(),
     code: { source: true, esm: true, lines: true },
-  });
+  };
   let code: string;
   try {
-    code = standalone(ajv, ajv.compile(queueRequestSchema(m.schema as Record<string, unknown>, m.output === 'video')));
+    code = await compile(queueRequestSchema(m.schema as Record<string, unknown>, m.output === 'video'), options);
   } catch (err) {
-    const internal =
-      err instanceof RangeError ||
-      err instanceof TypeError ||
-      err instanceof ReferenceError ||
-      err instanceof URIError ||
-      err instanceof SyntaxError;
+    const internal = err instanceof Error && INTERNAL_ERRORS.has(err.name);
     return fail(
       `ajv could not compile a validator for the schema${internal ? '' : `: ${String((err as Error).message).slice(0, 200)}`}`,
     );

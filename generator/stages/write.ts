@@ -1,6 +1,6 @@
 /**
- * Stage 7, write: format output files with prettier, then, when any file's text changed or a
- * generated file is no longer produced, replace `generated/` with the new tree; when nothing
+ * Stage 7, write (after `format.ts`): when any file's text changed or a generated file is no
+ * longer produced, replace `generated/` with the new tree; when nothing
  * differs, write nothing (and take no lock). With `check`, write nothing and report what would
  * change (the drift check CI runs).
  *
@@ -11,8 +11,6 @@
  */
 import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { Worker } from 'node:worker_threads';
-import type { Options as PrettierOptions } from 'prettier';
 import { commitTrees, interrupted, pausePoint, recover, withLock, type TreeSwap } from '../output/tree-commit.ts';
 
 /** Output: path relative to the output root -> file text. */
@@ -24,87 +22,6 @@ export interface WriteResult {
   changed: string[];
   removed: string[];
   unchanged: number;
-}
-
-/**
- * The prettier options for one output file: the repository's `.prettierrc.json` (plain JSON), with
- * the parser chosen by extension (`babel-ts` for TypeScript: the same output as the `typescript`
- * parser for this code, without loading a second TypeScript compiler).
- */
-export async function prettierOptions(root: string, file: string): Promise<PrettierOptions> {
-  const config = JSON.parse(await readFile(path.join(root, '.prettierrc.json'), 'utf8')) as PrettierOptions;
-  const parser = file.endsWith('.ts')
-    ? 'babel-ts'
-    : file.endsWith('.md')
-      ? 'markdown'
-      : file.endsWith('.json')
-        ? 'json'
-        : undefined;
-  return { ...config, ...(parser ? { parser } : { filepath: file }) };
-}
-
-/**
- * Formats files with prettier in a worker thread (`generator/format-worker.mjs`), started on first
- * use (or `warmUp`): a run that reuses every file starts none. One worker: a second one paid
- * prettier's cold start again and competed with the main thread for the second core (measured
- * slower on 2 cores, and over the 300 MiB memory aim). `close()` ends it.
- */
-export class Formatter {
-  private worker: Worker | undefined;
-  private closed = false;
-  private next = 0;
-  private readonly pending = new Map<number, { resolve: (text: string) => void; reject: (err: Error) => void }>();
-
-  constructor(private readonly root: string) {}
-
-  /**
-   * The formatted text of `file`.
-   * @throws Error when prettier cannot parse it (the generator emitted invalid code), or when the
-   * formatter is closed (also when it was closed while this call read the prettier options).
-   */
-  async format(text: string, file: string): Promise<string> {
-    const options = await prettierOptions(this.root, file);
-    const worker = this.start();
-    const id = this.next++;
-    return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
-      worker.postMessage({ id, text, options });
-    });
-  }
-
-  /** Start the worker now, so that prettier loads while the first files are being built. */
-  warmUp(): void {
-    if (!this.closed) this.start();
-  }
-
-  private start(): Worker {
-    // Closed means closed: a worker started now would keep the process alive after the run ended.
-    if (this.closed) throw new Error('the formatter is closed');
-    if (this.worker) return this.worker;
-    const worker = new Worker(path.join(this.root, 'generator', 'stages', 'format-worker.mjs'));
-    worker.on('message', (m: { id: number; text?: string; error?: string }) => {
-      const p = this.pending.get(m.id);
-      this.pending.delete(m.id);
-      if (m.text !== undefined) p?.resolve(m.text);
-      else p?.reject(new Error(`prettier could not format the output: ${m.error}`));
-    });
-    worker.on('error', (err) => {
-      for (const p of this.pending.values()) p.reject(err);
-      this.pending.clear();
-    });
-    this.worker = worker;
-    return worker;
-  }
-
-  /** End the worker and refuse later work (idempotent); pending `format` calls reject. */
-  async close(): Promise<void> {
-    this.closed = true;
-    const w = this.worker;
-    this.worker = undefined;
-    for (const p of this.pending.values()) p.reject(new Error('the formatter is closed'));
-    this.pending.clear();
-    if (w) await w.terminate();
-  }
 }
 
 async function listFiles(dir: string, root: string): Promise<string[]> {

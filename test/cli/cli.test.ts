@@ -104,7 +104,7 @@ describe('oxen-inference-codegen in a user project', () => {
       'dist/cli.js',
       'dist/templates/header.hbs',
       'dist/specs/openapi.yaml',
-      'dist/generator/stages/format-worker.mjs',
+      'dist/generator/stages/worker.mjs',
       'dist/.prettierrc.json',
     ])
       expect(existsSync(path.join(project, 'node_modules', 'oxen-inference-codegen', f)), f).toBe(true);

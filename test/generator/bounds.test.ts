@@ -18,7 +18,8 @@ import {
   MAX_STRING_LENGTH,
   MAX_TEXT_LENGTH,
 } from '../../generator/stages/schema-check.ts';
-import { Formatter } from '../../generator/stages/write.ts';
+import { GeneratorWorker } from '../../generator/stages/worker-thread.ts';
+import { compileHere } from '../../generator/stages/validators.ts';
 import { fixtureModel, tempSpecs, type TempSpecs } from './helpers.ts';
 import { hashTree, REPO_ROOT, run } from '../support/index.ts';
 
@@ -141,15 +142,30 @@ describe('caps refuse oversized model objects with a SpecError naming file, mode
   });
 });
 
-describe('the formatter: close means closed', () => {
-  it('format after close rejects and starts no worker, also when close came while the options were read', async () => {
-    const f = new Formatter(REPO_ROOT);
-    const during = f.format('const a   = 1', 'x.ts'); // reads .prettierrc.json first
-    await f.close();
-    await expect(during).rejects.toThrow('the formatter is closed');
-    await expect(f.format('const b = 2', 'y.ts')).rejects.toThrow('the formatter is closed');
-    f.warmUp(); // no effect once closed
-    expect((f as unknown as { worker: unknown }).worker).toBeUndefined();
+describe('the generator worker: close means closed', () => {
+  it('a job after close rejects and starts no worker, also when close came before the job ended', async () => {
+    const w = new GeneratorWorker(REPO_ROOT);
+    const during = expect(w.format('const a   = 1', 'x.ts')).rejects.toThrow('the generator worker is closed');
+    await w.close();
+    await during;
+    await expect(w.format('const b = 2', 'y.ts')).rejects.toThrow('the generator worker is closed');
+    await expect(w.compileValidator({ type: 'string' }, {})).rejects.toThrow('the generator worker is closed');
+    w.start(); // no effect once closed
+    expect((w as unknown as { worker: unknown }).worker).toBeUndefined();
+  });
+
+  it('formats and compiles in the worker as on the main thread, and names a job that fails', async () => {
+    const w = new GeneratorWorker(REPO_ROOT);
+    try {
+      await expect(w.format('const a   = 1', 'x.ts')).resolves.toBe('const a = 1;\n');
+      const options = { code: { source: true, esm: true }, allErrors: true };
+      const schema = { type: 'object', properties: { n: { type: 'integer', minimum: 1 } } };
+      expect(await w.compileValidator(schema, options)).toBe(await compileHere(schema, options));
+      await expect(w.format('const = ;', 'x.ts')).rejects.toThrow(/^prettier could not format the output: SyntaxError/);
+      await expect(w.compileValidator({ type: 'no-such-type' }, options)).rejects.toThrow(/type must be/);
+    } finally {
+      await w.close();
+    }
   });
 });
 

@@ -1,0 +1,126 @@
+/**
+ * The generator's worker thread, seen from the main thread: prettier formatting (stage 7a) and
+ * ajv's standalone code generation (stage 6a) run in `worker.mjs`, so that they overlap the main
+ * thread's work (loading TypeScript, typing and printing the model modules). `write.ts` then
+ * writes what changed.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import type { Options as AjvOptions } from 'ajv';
+import type { Options as PrettierOptions } from 'prettier';
+
+/**
+ * The prettier options for one output file: the repository's `.prettierrc.json` (plain JSON, given
+ * as `config`), with the parser chosen by extension (`babel-ts` for TypeScript: the same output as
+ * the `typescript` parser for this code, without loading a second TypeScript compiler).
+ */
+export function prettierOptions(config: PrettierOptions, file: string): PrettierOptions {
+  const parser = file.endsWith('.ts')
+    ? 'babel-ts'
+    : file.endsWith('.md')
+      ? 'markdown'
+      : file.endsWith('.json')
+        ? 'json'
+        : undefined;
+  return { ...config, ...(parser ? { parser } : { filepath: file }) };
+}
+
+/** An error of the worker's job, with the class name it had there (`RangeError`, ...). */
+export class WorkerJobError extends Error {
+  constructor(message: string, name: string) {
+    super(message);
+    this.name = name;
+  }
+}
+
+/**
+ * The worker thread, started on first use or by `start()`: a run that reuses every file starts
+ * none. Jobs run in the order they were given. A caller that knows work will follow a slow step
+ * (the CLI, before it fetches models) calls `start()` first, so that prettier loads meanwhile, and
+ * passes the worker to `generate`. One worker: a second one paid prettier's cold start again and
+ * competed with the main thread for the second core (measured slower on 2 cores, and over the
+ * 300 MiB memory aim). `close()` ends it.
+ */
+export class GeneratorWorker {
+  private worker: Worker | undefined;
+  private closed = false;
+  private next = 0;
+  private config: PrettierOptions | undefined;
+  private readonly pending = new Map<number, { resolve: (text: string) => void; reject: (err: Error) => void }>();
+
+  /** @param root the directory that holds `.prettierrc.json` and `generator/stages/worker.mjs`. */
+  constructor(private readonly root: string) {}
+
+  /**
+   * The formatted text of `file` (a path relative to the output root: its extension picks the parser).
+   * @throws Error when prettier cannot parse it (the generator emitted invalid code), or when the
+   * worker is closed (also when it was closed before the job ended).
+   */
+  async format(text: string, file: string): Promise<string> {
+    const options = prettierOptions(this.prettierConfig(), file);
+    return this.run({ kind: 'format', text, options }).catch((err: unknown) => {
+      throw err instanceof WorkerJobError
+        ? new Error(`prettier could not format the output: ${err.name}: ${err.message}`)
+        : err;
+    });
+  }
+
+  /**
+   * ajv's standalone code (an ES module's text) of a validator for `schema`, compiled with `options`.
+   * @throws WorkerJobError with ajv's message and the error's class name when ajv cannot compile
+   * it; Error when the worker is closed.
+   */
+  compileValidator(schema: Record<string, unknown>, options: AjvOptions): Promise<string> {
+    return this.run({ kind: 'validator', schema, options });
+  }
+
+  /** Start the worker now, so that prettier loads while the first files are being built. */
+  start(): void {
+    if (!this.closed) this.thread();
+  }
+
+  private run(job: Record<string, unknown>): Promise<string> {
+    if (this.closed) return Promise.reject(new Error('the generator worker is closed'));
+    const worker = this.thread();
+    const id = this.next++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      worker.postMessage({ ...job, id });
+    });
+  }
+
+  private prettierConfig(): PrettierOptions {
+    this.config ??= JSON.parse(readFileSync(path.join(this.root, '.prettierrc.json'), 'utf8')) as PrettierOptions;
+    return this.config;
+  }
+
+  private thread(): Worker {
+    // Closed means closed: a worker started now would keep the process alive after the run ended.
+    if (this.closed) throw new Error('the generator worker is closed');
+    if (this.worker) return this.worker;
+    const worker = new Worker(path.join(this.root, 'generator', 'stages', 'worker.mjs'));
+    worker.on('message', (m: { id: number; text?: string; error?: string; name?: string }) => {
+      const p = this.pending.get(m.id);
+      this.pending.delete(m.id);
+      if (m.text !== undefined) p?.resolve(m.text);
+      else p?.reject(new WorkerJobError(m.error ?? 'failed', m.name ?? 'Error'));
+    });
+    worker.on('error', (err) => {
+      for (const p of this.pending.values()) p.reject(err);
+      this.pending.clear();
+    });
+    this.worker = worker;
+    return worker;
+  }
+
+  /** End the worker and refuse later work (idempotent); pending jobs reject. */
+  async close(): Promise<void> {
+    this.closed = true;
+    const w = this.worker;
+    this.worker = undefined;
+    for (const p of this.pending.values()) p.reject(new Error('the generator worker is closed'));
+    this.pending.clear();
+    if (w) await w.terminate();
+  }
+}

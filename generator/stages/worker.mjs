@@ -1,0 +1,40 @@
+/**
+ * The generator's worker thread (started by `worker-thread.ts`): the two jobs of a run that need
+ * no TypeScript, done here while the main thread loads TypeScript and prints the model modules.
+ * - `validator`: ajv's standalone code for one schema (stage 6a, `validators.ts` prepares the
+ *   schema and the options, and finishes the code);
+ * - `format`: prettier over one output file (stage 7a).
+ * Plain JavaScript so that the worker starts without a TypeScript loader; ajv is loaded with
+ * `require` on the first validator job (see `generator/libraries.ts` for why not `import`).
+ * Messages in: { id, kind: 'format', text, options } or { id, kind: 'validator', schema, options }.
+ * Messages out: { id, text } or { id, error, name } (the error's message and class name).
+ */
+import { createRequire } from 'node:module';
+import { parentPort } from 'node:worker_threads';
+
+const require = createRequire(import.meta.url);
+// prettier loads at once (the first files to format come after TypeScript has loaded on the main thread)
+const prettier = import('prettier');
+prettier.catch(() => undefined); // a failed load is reported by the first format job
+let ajv;
+
+async function run(message) {
+  if (message.kind === 'validator') {
+    ajv ??= { Ajv: require('ajv').Ajv, standalone: require('ajv/dist/standalone').default };
+    const instance = new ajv.Ajv(message.options);
+    return ajv.standalone(instance, instance.compile(message.schema));
+  }
+  return (await prettier).format(message.text, message.options);
+}
+
+parentPort.on('message', async (message) => {
+  try {
+    parentPort.postMessage({ id: message.id, text: await run(message) });
+  } catch (err) {
+    parentPort.postMessage({
+      id: message.id,
+      error: err instanceof Error ? err.message : String(err),
+      name: err instanceof Error ? err.name : 'Error',
+    });
+  }
+});
