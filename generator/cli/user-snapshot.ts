@@ -9,7 +9,7 @@
  * written after the snapshot files, and both are restored byte for byte if a write fails.
  */
 import { existsSync } from 'node:fs';
-import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { diffSnapshots } from '../drift/index.ts';
@@ -18,7 +18,15 @@ import type { Snapshot } from '../drift/types.ts';
 import { SpecError } from '../errors.ts';
 import type { GenerateResult } from '../index.ts';
 import { checkModel } from '../stages/load.ts';
-import { commitPlan, planChanges, readCurrent, treeDigest, type SnapshotPlan } from '../refresh/apply.ts';
+import {
+  applyPlan,
+  commitPlan,
+  copyTree,
+  planChanges,
+  readCurrent,
+  treeDigest,
+  type SnapshotPlan,
+} from '../refresh/apply.ts';
 import { checkBaseUrl, checkModelId, DEFAULT_REFRESH_BASE_URL, RefreshError } from '../refresh/checks.ts';
 import { fetchModels, type FetchedModel, type FetchOptions } from '../refresh/fetch.ts';
 import type { RefreshResult } from '../refresh/index.ts';
@@ -90,13 +98,10 @@ async function readSaved(file: string): Promise<FetchedModel> {
 /** Stage the snapshot with the plan applied in `<tmp>/specs` (an empty one when `specsDir` does not exist yet). */
 async function stage(specsDir: string, plan: SnapshotPlan, tmp: string): Promise<string> {
   const staged = path.join(tmp, USER_SPECS);
-  if (existsSync(specsDir)) await cp(specsDir, staged, { recursive: true });
+  if (existsSync(specsDir)) await copyTree(specsDir, staged);
   await mkdir(path.join(staged, 'models'), { recursive: true });
   if (!existsSync(path.join(staged, 'models.json'))) await writeFile(path.join(staged, 'models.json'), '[]\n');
-  for (const [rel, text] of plan) {
-    if (text === null) await rm(path.join(staged, rel), { force: true });
-    else await writeFile(path.join(staged, rel), text);
-  }
+  await applyPlan(staged, plan);
   return staged;
 }
 

@@ -4,7 +4,7 @@
  * and the proved `generated/` in together, under the generator's lock and journal.
  */
 import { createHash } from 'node:crypto';
-import { cp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Snapshot } from '../drift/types.ts';
 import { SpecError } from '../errors.ts';
@@ -70,10 +70,10 @@ export async function planChanges(
     const old = await readIfExists(path.join(specsDir, 'models.json'));
     if (old?.toString('utf8') !== changes.listText) plan.set('models.json', changes.listText);
   }
-  for (const m of changes.fetched) {
-    const old = await readIfExists(path.join(specsDir, 'models', `${m.id}.json`));
-    if (old?.toString('utf8') !== m.text) plan.set(`models/${m.id}.json`, m.text);
-  }
+  const fetched = [...changes.fetched];
+  const olds = await Promise.all(fetched.map((m) => readIfExists(path.join(specsDir, 'models', `${m.id}.json`))));
+  for (const [i, m] of fetched.entries())
+    if (olds[i]?.toString('utf8') !== m.text) plan.set(`models/${m.id}.json`, m.text);
   for (const id of changes.remove)
     if ((await readIfExists(path.join(specsDir, 'models', `${id}.json`))) !== null) plan.set(`models/${id}.json`, null);
   return plan;
@@ -87,25 +87,53 @@ export async function treeDigest(dir: string): Promise<string> {
     .filter((e) => e.isFile())
     .map((e) => path.relative(dir, path.join(e.parentPath, e.name)))
     .sort();
-  for (const f of files)
-    h.update(f)
-      .update('\0')
-      .update(await readFile(path.join(dir, f)))
-      .update('\0');
+  const bytes = await Promise.all(files.map((f) => readFile(path.join(dir, f))));
+  for (const [i, f] of files.entries()) h.update(f).update('\0').update(bytes[i]!).update('\0');
   return h.digest('hex');
+}
+
+/**
+ * Copy the files of the tree `from` to `to` (created, with its folders), every copy at once (the
+ * file system's thread pool queues them); resolves when every copy has ended.
+ * @throws the first copy's error.
+ */
+export async function copyTree(from: string, to: string): Promise<void> {
+  const entries = await readdir(from, { withFileTypes: true, recursive: true });
+  await mkdir(to, { recursive: true });
+  for (const e of entries.filter((d) => d.isDirectory()))
+    await mkdir(path.join(to, path.relative(from, path.join(e.parentPath, e.name))), { recursive: true });
+  await settleAll(
+    entries
+      .filter((e) => e.isFile())
+      .map((e) => {
+        const rel = path.relative(from, path.join(e.parentPath, e.name));
+        return copyFile(path.join(from, rel), path.join(to, rel));
+      }),
+  );
+}
+
+/** Apply a plan to the directory `dir` (all writes and deletions at once). @throws the first one's error. */
+export async function applyPlan(dir: string, plan: SnapshotPlan): Promise<void> {
+  for (const parent of new Set([...plan.keys()].map((rel) => path.dirname(path.join(dir, rel)))))
+    await mkdir(parent, { recursive: true });
+  await settleAll(
+    [...plan].map(([rel, text]) =>
+      text === null ? rm(path.join(dir, rel), { force: true }) : writeFile(path.join(dir, rel), text),
+    ),
+  );
+}
+
+/** Wait for every promise; then throw the first rejection's reason, if any. */
+async function settleAll(all: Array<Promise<unknown>>): Promise<void> {
+  const failed = (await Promise.allSettled(all)).find((r) => r.status === 'rejected');
+  if (failed) throw failed.reason;
 }
 
 /** Copy the specs directory to `<tmp>/specs` and apply the plan there. @returns the staged directory. */
 export async function stageSnapshot(specsDir: string, plan: SnapshotPlan, tmp: string): Promise<string> {
   const staged = path.join(tmp, 'specs');
-  await cp(specsDir, staged, { recursive: true });
-  for (const [rel, text] of plan) {
-    if (text === null) await rm(path.join(staged, rel), { force: true });
-    else {
-      await mkdir(path.dirname(path.join(staged, rel)), { recursive: true });
-      await writeFile(path.join(staged, rel), text);
-    }
-  }
+  await copyTree(specsDir, staged);
+  await applyPlan(staged, plan);
   return staged;
 }
 
@@ -134,7 +162,7 @@ export async function commitPlan(
       if ((await treeDigest(specsDir)) !== specsDigest)
         throw new Error(`${specsDir} changed while this refresh ran (another run?); run the refresh again`);
       const result = await compare(files, outRoot, managed);
-      const specsTree = async (dir: string) => void (await cp(staged, dir, { recursive: true }));
+      const specsTree = (dir: string) => copyTree(staged, dir);
       const outputSwaps = swapsOf(files, outRoot, managed);
       const last = outputSwaps[outputSwaps.length - 1];
       if (last) {

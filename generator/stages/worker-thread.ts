@@ -9,6 +9,7 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { Options as AjvOptions } from 'ajv';
 import type { Options as PrettierOptions } from 'prettier';
+import { compileHere } from './validators.ts';
 
 /**
  * The prettier options for one output file: the repository's `.prettierrc.json` (plain JSON, given
@@ -34,9 +35,20 @@ export class WorkerJobError extends Error {
   }
 }
 
+/** A job as the worker receives it (without its id and claim). */
+type Job =
+  | { kind: 'format'; text: string; options: PrettierOptions }
+  | { kind: 'validator'; schema: Record<string, unknown>; options: AjvOptions };
+
+/** Who does a job: its claim (shared with the worker) holds 0 until one thread takes it. */
+const UNCLAIMED = 0;
+const MAIN_THREAD = 2;
+
 /**
  * The worker thread, started on first use or by `start()`: a run that reuses every file starts
- * none. Jobs run in the order they were given. A caller that knows work will follow a slow step
+ * none. The worker does jobs in the order they were given; `helpHere()` does the ones it has not
+ * started on the calling thread instead, from the last one back, so that both threads finish
+ * together. A caller that knows work will follow a slow step
  * (the CLI, before it fetches models) calls `start()` first, so that prettier loads meanwhile, and
  * passes the worker to `generate`. One worker: a second one paid prettier's cold start again and
  * competed with the main thread for the second core (measured slower on 2 cores, and over the
@@ -47,7 +59,10 @@ export class GeneratorWorker {
   private closed = false;
   private next = 0;
   private config: PrettierOptions | undefined;
-  private readonly pending = new Map<number, { resolve: (text: string) => void; reject: (err: Error) => void }>();
+  private readonly pending = new Map<
+    number,
+    { job: Job; claim: Int32Array; resolve: (text: string) => void; reject: (err: Error) => void }
+  >();
 
   /** @param root the directory that holds `.prettierrc.json` and `generator/stages/worker.mjs`. */
   constructor(private readonly root: string) {}
@@ -80,13 +95,32 @@ export class GeneratorWorker {
     if (!this.closed) this.thread();
   }
 
-  private run(job: Record<string, unknown>): Promise<string> {
+  /**
+   * Do on this thread, one after the other from the last, the jobs the worker has not started;
+   * resolves when none is left to take (the worker may still be finishing the ones it took).
+   * prettier is loaded here on the first format job taken.
+   */
+  async helpHere(): Promise<void> {
+    for (const id of [...this.pending.keys()].reverse()) {
+      const p = this.pending.get(id);
+      if (!p || Atomics.compareExchange(p.claim, 0, UNCLAIMED, MAIN_THREAD) !== UNCLAIMED) continue;
+      this.pending.delete(id);
+      try {
+        p.resolve(await runHere(p.job));
+      } catch (err) {
+        p.reject(err instanceof Error ? new WorkerJobError(err.message, err.name) : new Error(String(err)));
+      }
+    }
+  }
+
+  private run(job: Job): Promise<string> {
     if (this.closed) return Promise.reject(new Error('the generator worker is closed'));
     const worker = this.thread();
     const id = this.next++;
+    const claim = new SharedArrayBuffer(4);
     return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
-      worker.postMessage({ ...job, id });
+      this.pending.set(id, { job, claim: new Int32Array(claim), resolve, reject });
+      worker.postMessage({ ...job, id, claim });
     });
   }
 
@@ -100,7 +134,8 @@ export class GeneratorWorker {
     if (this.closed) throw new Error('the generator worker is closed');
     if (this.worker) return this.worker;
     const worker = new Worker(path.join(this.root, 'generator', 'stages', 'worker.mjs'));
-    worker.on('message', (m: { id: number; text?: string; error?: string; name?: string }) => {
+    worker.on('message', (m: { id: number; text?: string; error?: string; name?: string; skipped?: true }) => {
+      if (m.skipped) return; // done here by helpHere
       const p = this.pending.get(m.id);
       this.pending.delete(m.id);
       if (m.text !== undefined) p?.resolve(m.text);
@@ -123,4 +158,13 @@ export class GeneratorWorker {
     this.pending.clear();
     if (w) await w.terminate();
   }
+}
+
+let prettierHere: Promise<typeof import('prettier')> | undefined;
+
+/** A job on the calling thread: what `worker.mjs` does with it. */
+async function runHere(job: Job): Promise<string> {
+  if (job.kind === 'validator') return compileHere(job.schema, job.options);
+  prettierHere ??= import('prettier');
+  return (await prettierHere).format(job.text, job.options);
 }

@@ -6,16 +6,20 @@
  * - `format`: prettier over one output file (stage 7a).
  * Plain JavaScript so that the worker starts without a TypeScript loader; ajv is loaded with
  * `require` on the first validator job (see `generator/libraries.ts` for why not `import`).
- * Messages in: { id, kind: 'format', text, options } or { id, kind: 'validator', schema, options }.
- * Messages out: { id, text } or { id, error, name } (the error's message and class name).
+ * Messages in: { id, kind: 'format', text, options } or { id, kind: 'validator', schema, options },
+ * each with `claim`, a shared Int32 that the thread which does the job sets first (1 here, 2 on
+ * the main thread, which takes the jobs not yet started once its own work is done).
+ * Messages out: { id, text }, { id, error, name } (the error's message and class name), or
+ * { id, skipped: true } when the main thread had claimed the job.
  */
 import { createRequire } from 'node:module';
 import { parentPort } from 'node:worker_threads';
 
 const require = createRequire(import.meta.url);
-// prettier loads at once (the first files to format come after TypeScript has loaded on the main thread)
+// prettier loads at once, with the TypeScript parser it loads on first use (the first files to
+// format come after TypeScript has loaded on the main thread)
 const prettier = import('prettier');
-prettier.catch(() => undefined); // a failed load is reported by the first format job
+prettier.then((p) => p.format(';', { parser: 'babel-ts' })).catch(() => undefined); // a failed load is reported by the first format job
 let ajv;
 
 async function run(message) {
@@ -28,6 +32,10 @@ async function run(message) {
 }
 
 parentPort.on('message', async (message) => {
+  if (Atomics.compareExchange(new Int32Array(message.claim), 0, 0, 1) !== 0) {
+    parentPort.postMessage({ id: message.id, skipped: true });
+    return;
+  }
   try {
     parentPort.postMessage({ id: message.id, text: await run(message) });
   } catch (err) {

@@ -88,18 +88,22 @@ export async function writeTree(
   dir: string,
   fs: Pick<WriteFs, 'writeFile'> = nodeFs,
 ): Promise<void> {
-  const made = new Set<string>();
-  const list = [...files].filter(([file]) => file.startsWith(`${managed}/`));
-  for (const [i, [file, text]] of list.entries()) {
-    const target = path.join(dir, file.slice(managed.length + 1));
-    const parent = path.dirname(target);
-    if (!made.has(parent)) {
-      await mkdir(parent, { recursive: true });
-      made.add(parent);
-    }
-    await fs.writeFile(target, text);
-    if (i === Math.floor(list.length / 2)) await pausePoint('staging');
-  }
+  const list = [...files]
+    .filter(([file]) => file.startsWith(`${managed}/`))
+    .map(([file, text]) => [path.join(dir, file.slice(managed.length + 1)), text] as const);
+  for (const parent of new Set(list.map(([target]) => path.dirname(target)))) await mkdir(parent, { recursive: true });
+  // All at once (the file system's thread pool queues them), in two halves around the crash tests'
+  // pause point; every write has ended before an error is thrown, so a cleanup removes them all.
+  const writeAll = async (part: typeof list) => {
+    const failed = (await Promise.allSettled(part.map(([target, text]) => fs.writeFile(target, text)))).find(
+      (r) => r.status === 'rejected',
+    );
+    if (failed) throw failed.reason;
+  };
+  const half = Math.floor(list.length / 2) + 1;
+  await writeAll(list.slice(0, half));
+  if (list.length > 0) await pausePoint('staging');
+  await writeAll(list.slice(half));
 }
 
 /**
