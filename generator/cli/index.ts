@@ -26,6 +26,7 @@ import { parseArgs } from 'node:util';
 import { SpecError } from '../errors.ts';
 import { generate, type GenerateResult } from '../index.ts';
 import { GeneratorWorker } from '../stages/worker-thread.ts';
+import { loadTsMorph } from '../libraries.ts';
 import { REPO_ROOT } from '../paths.ts';
 import { FETCH_FLAGS, fetchFlagValues, redactor, RefreshError } from '../refresh/checks.ts';
 import { CODEGEN_PACKAGE, userTarget } from '../output/target.ts';
@@ -55,6 +56,15 @@ function version(): string {
     }
   }
   return '0.0.0';
+}
+
+/** Load TypeScript (ts-morph) now; a failure is left to the stage that needs it, which reports it. */
+function preloadTypeScript(): void {
+  try {
+    loadTsMorph();
+  } catch {
+    // reported by the emit stage
+  }
 }
 
 /** Runs the CLI with `argv` (without node and the script). @returns the exit code. */
@@ -187,6 +197,8 @@ export async function main(
       stream: io.stderr,
       progressLabel: command,
       generate: gen,
+      // new models are typed and printed next: TypeScript loads while the other model details are in flight
+      ...(command === 'add' ? { whileInFlight: preloadTypeScript } : {}),
       ...fetchOptions,
     });
     const g = r.generate;

@@ -40,7 +40,7 @@ export const USER_SPECS = 'specs';
 /** Options of `updateSnapshot`. Times in milliseconds. */
 export interface UpdateOptions extends Pick<
   FetchOptions,
-  'concurrency' | 'timeoutMs' | 'maxRetries' | 'progress' | 'progressLabel' | 'stream' | 'fetch'
+  'concurrency' | 'timeoutMs' | 'maxRetries' | 'progress' | 'progressLabel' | 'stream' | 'fetch' | 'whileInFlight'
 > {
   /** The output directory (absolute); the snapshot is its `specs/`. */
   out: string;
@@ -161,6 +161,7 @@ export async function updateSnapshot(options: UpdateOptions): Promise<UpdateResu
       ...(options.progress !== undefined ? { progress: options.progress } : {}),
       ...(options.progressLabel !== undefined ? { progressLabel: options.progressLabel } : {}),
       ...(options.fetch ? { fetch: options.fetch } : {}),
+      ...(options.whileInFlight ? { whileInFlight: options.whileInFlight } : {}),
     }).catch((err: unknown) => {
       if (err instanceof RefreshError && err.authFailure)
         throw new RefreshError(`nothing was written: ${err.message}`, err.failures, false, true);

@@ -46,6 +46,11 @@ export interface FetchOptions {
   fileLabel?: (id: string) => string;
   /** The `fetch` used by the runtime client (default the global one). */
   fetch?: typeof fetch;
+  /**
+   * Called once, when the first model has arrived (the others are in flight then): synchronous
+   * work for this thread that would otherwise wait for the network (the CLI loads TypeScript).
+   */
+  whileInFlight?: () => void;
 }
 
 /** One fetched and checked model. */
@@ -152,6 +157,7 @@ export async function fetchModels(ids: readonly string[], options: FetchOptions)
   // the URL the runtime fetches for a request without query (what `countingFetch` keys by)
   const urlOf = (req: { path: string }) => client.settings.baseUrl + req.path;
   const limit = pLimit(concurrency);
+  let whileInFlight = options.whileInFlight;
   const models = new Map<string, FetchedModel>();
   const failures: FetchFailure[] = [];
   // The first 401/403 stops the run: later tasks are not started, requests in flight are aborted.
@@ -180,6 +186,8 @@ export async function fetchModels(ids: readonly string[], options: FetchOptions)
                 `the model object contains the API key (in the string at ${at}); refusing to write it to the snapshot or the generated code`,
               );
             progress.tick(id);
+            if (whileInFlight) setImmediate(whileInFlight);
+            whileInFlight = undefined;
             return { id, raw, text };
           } catch (err) {
             bodies.delete(urlOf(req));

@@ -186,6 +186,13 @@ function parseJson(text: string, label: string, model?: string): unknown {
   }
 }
 
+/**
+ * The model objects (id and canonical JSON) that passed `checkModel` in this process: the same
+ * object again (a fetched model, then its staged file) passes without the checks being run again.
+ * The checks depend on nothing else; the file label only names the file in an error.
+ */
+const passed = new Set<string>();
+
 /** Check one model object and normalise it. Exported for the refresh stage, which checks fetched objects before writing them. */
 export function checkModel(raw: unknown, expectedId: string, file: string): LoadedModel {
   const idProblem = modelIdProblem(expectedId);
@@ -200,6 +207,16 @@ export function checkModel(raw: unknown, expectedId: string, file: string): Load
   if (deep !== undefined)
     throw new SpecError(file, expectedId, deep, `nested deeper than ${MAX_JSON_DEPTH} levels: not supported`);
   checkBounds(raw, file, expectedId); // before the schema checks: each of them is then bounded
+  const key = `${expectedId}\0${JSON.stringify(raw)}`;
+  if (!passed.has(key)) {
+    verifyModel(raw, expectedId, file);
+    passed.add(key);
+  }
+  return normalise(raw as Record<string, unknown>, expectedId, file);
+}
+
+/** The checks of `checkModel` after the bounds. @throws SpecError naming the file, the model and the JSON pointer. */
+function verifyModel(raw: unknown, expectedId: string, file: string): void {
   const malformed = malformedText(raw);
   if (malformed !== undefined)
     throw new SpecError(
@@ -266,6 +283,12 @@ export function checkModel(raw: unknown, expectedId: string, file: string): Load
         );
     }
   }
+}
+
+/** The normalised model of an object that passed the checks: one schema field (`request_schema` or `json_request_schema`) becomes `schema`. */
+function normalise(obj: Record<string, unknown>, expectedId: string, file: string): LoadedModel {
+  const schemaField = SCHEMA_FIELDS.find((f) => obj[f] !== undefined && obj[f] !== null) ?? null;
+  const schema = schemaField ? (obj[schemaField] as JsonSchema) : null;
   const caps = obj['capabilities'] as { input?: string[]; output?: string[] } | undefined;
   return {
     id: expectedId,

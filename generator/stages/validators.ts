@@ -72,11 +72,12 @@ function regexFormats(): Record<string, RegExp> {
 export type CompileValidator = (schema: Record<string, unknown>, options: AjvOptions) => Promise<string>;
 
 /** `CompileValidator` on the calling thread. */
-export const compileHere: CompileValidator = async (schema, options) => {
-  const { Ajv, standalone } = loadAjv();
-  const ajv = new Ajv(options);
-  return standalone(ajv, ajv.compile(schema));
-};
+export const compileHere: CompileValidator = (schema, options) =>
+  Promise.resolve().then(() => {
+    const { Ajv, standalone } = loadAjv();
+    const ajv = new Ajv(options);
+    return standalone(ajv, ajv.compile(schema));
+  });
 
 /** Errors that mean ajv failed inside (its message would say nothing about the schema). */
 const INTERNAL_ERRORS = new Set(['RangeError', 'TypeError', 'ReferenceError', 'URIError', 'SyntaxError']);
@@ -167,7 +168,7 @@ export async function validatorModule(
   };
   let code: string;
   try {
-    code = await compile(queueRequestSchema(m.schema as Record<string, unknown>, m.output === 'video'), options);
+    code = await compile(queueRequestSchema(m.schema, m.output === 'video'), options);
   } catch (err) {
     const internal = err instanceof Error && INTERNAL_ERRORS.has(err.name);
     return fail(
