@@ -6,6 +6,7 @@
  * else the one of its `cause`), before any text is cut: message, stack, body, headers and cause
  * chain (see `redact.ts`). Its `toJSON()` and `util.inspect` forms show only redacted, bounded data.
  */
+import { defineInspect } from './internal/inspect.ts';
 import { Redactor } from './redact.ts';
 
 /** How many characters of a server's message an error message keeps (the rest is cut, saying so). */
@@ -117,24 +118,9 @@ export class SDKError extends Error {
   }
 }
 
-// `util.inspect` (Node, and Deno/Bun which honour the same symbol): the stack, then the redacted
-// details of `toJSON` (never the raw headers nor the raw cause). Defined off the class body so that
-// the declarations need no symbol-keyed member.
-Object.defineProperty(SDKError.prototype, Symbol.for('nodejs.util.inspect.custom'), {
-  value: function inspectError(
-    this: SDKError,
-    _depth: number,
-    options: object | undefined,
-    inspect?: (value: unknown, options?: object) => string,
-  ): string {
-    const { name: _n, message: _m, ...rest } = this.toJSON();
-    const head = this.stack ?? `${this.name}: ${this.message}`;
-    if (Object.keys(rest).length === 0) return head;
-    return `${head} ${typeof inspect === 'function' ? inspect(rest, { ...options, depth: 3 }) : JSON.stringify(rest)}`;
-  },
-  writable: true,
-  configurable: true,
-});
+// `util.inspect` (Node, Deno, Bun): the stack, then the redacted details of `toJSON`. Browser builds define
+// nothing (`internal/inspect.browser.ts`).
+defineInspect(SDKError.prototype);
 
 /** Options of an `APIError`. */
 export interface APIErrorInit extends SDKErrorOptions {
