@@ -6,6 +6,7 @@
  * else the one of its `cause`), before any text is cut: message, stack, body, headers and cause
  * chain (see `redact.ts`). Its `toJSON()` and `util.inspect` forms show only redacted, bounded data.
  */
+import { defineInspect } from './internal/inspect.ts';
 import { Redactor } from './redact.ts';
 
 /** How many characters of a server's message an error message keeps (the rest is cut, saying so). */
@@ -117,24 +118,9 @@ export class SDKError extends Error {
   }
 }
 
-// `util.inspect` (Node, and Deno/Bun which honour the same symbol): the stack, then the redacted
-// details of `toJSON` (never the raw headers nor the raw cause). Defined off the class body so that
-// the declarations need no symbol-keyed member.
-Object.defineProperty(SDKError.prototype, Symbol.for('nodejs.util.inspect.custom'), {
-  value: function inspectError(
-    this: SDKError,
-    _depth: number,
-    options: object | undefined,
-    inspect?: (value: unknown, options?: object) => string,
-  ): string {
-    const { name: _n, message: _m, ...rest } = this.toJSON();
-    const head = this.stack ?? `${this.name}: ${this.message}`;
-    if (Object.keys(rest).length === 0) return head;
-    return `${head} ${typeof inspect === 'function' ? inspect(rest, { ...options, depth: 3 }) : JSON.stringify(rest)}`;
-  },
-  writable: true,
-  configurable: true,
-});
+// `util.inspect` (Node, Deno, Bun): the stack, then the redacted details of `toJSON`. Browser builds define
+// nothing (`internal/inspect.browser.ts`).
+defineInspect(SDKError.prototype);
 
 /** Options of an `APIError`. */
 export interface APIErrorInit extends SDKErrorOptions {
@@ -186,19 +172,21 @@ function redactHeaders(r: Redactor, headers: Headers | undefined): Headers | und
  */
 export class APIError extends SDKError {
   override name = 'APIError';
+  // The fields of the error classes are `declare`d: each constructor assigns every one of them, in this
+  // order, so no class field initialiser is needed (and none is emitted into every browser bundle).
   /** HTTP status code; undefined for connection errors and timeouts. */
-  readonly status: number | undefined;
+  declare readonly status: number | undefined;
   /** The response body: parsed JSON, or the raw text (redacted; at most 64 KiB of an error body). */
-  readonly body: unknown;
+  declare readonly body: unknown;
   /** The response headers (a redacted copy). */
-  readonly headers: Headers | undefined;
-  readonly request: { method: string; path: string } | undefined;
+  declare readonly headers: Headers | undefined;
+  declare readonly request: { method: string; path: string } | undefined;
   /**
    * The service's id of the request, from the first response header of `REQUEST_ID_HEADERS`
    * (`x-request-id`, `request-id`, ...) present; undefined when no response came or it had none.
    * Quote it when reporting a problem.
    */
-  readonly requestId: string | undefined;
+  declare readonly requestId: string | undefined;
 
   constructor(message: string, init: APIErrorInit = {}) {
     super(message, { cause: init.cause, redactor: init.redactor });
@@ -255,7 +243,7 @@ export class InternalServerError extends APIError {
 export class ConnectionError extends APIError {
   override name = 'ConnectionError';
   /** True when the request surely never reached the server (e.g. `ECONNREFUSED`); false when it may have. */
-  readonly notSent: boolean;
+  declare readonly notSent: boolean;
   constructor(message: string, init: APIErrorInit & { notSent?: boolean } = {}) {
     super(message, init);
     this.notSent = init.notSent ?? false;
@@ -278,7 +266,7 @@ export class AbortError extends SDKError {
 export class RedirectError extends APIError {
   override name = 'RedirectError';
   /** The redirect target, as the `Location` header gave it. */
-  readonly location: string | undefined;
+  declare readonly location: string | undefined;
   constructor(message: string, init: APIErrorInit & { location?: string | undefined } = {}) {
     super(message, init);
     this.location = init.location === undefined ? undefined : this.redactor.text(init.location);
@@ -301,7 +289,7 @@ export class InvalidResponseError extends APIError {
 export class ResponseTooLargeError extends APIError {
   override name = 'ResponseTooLargeError';
   /** The limit that was exceeded, in bytes. */
-  readonly limitBytes: number;
+  declare readonly limitBytes: number;
   constructor(message: string, init: APIErrorInit & { limitBytes: number }) {
     super(message, init);
     this.limitBytes = init.limitBytes;
@@ -330,7 +318,7 @@ export type OutcomeUnknownReason =
 export class OutcomeUnknownError extends APIError {
   override name = 'OutcomeUnknownError';
   /** What left the outcome unknown. */
-  readonly reason: OutcomeUnknownReason;
+  declare readonly reason: OutcomeUnknownReason;
   constructor(message: string, init: APIErrorInit & { reason?: OutcomeUnknownReason } = {}) {
     super(message, init);
     this.reason = init.reason ?? 'connection';
@@ -375,8 +363,8 @@ export interface ValidationIssue {
 /** Client-side validation of model parameters failed; nothing was sent. */
 export class ValidationError extends SDKError {
   override name = 'ValidationError';
-  readonly model: string;
-  readonly issues: ValidationIssue[];
+  declare readonly model: string;
+  declare readonly issues: ValidationIssue[];
   constructor(model: string, issues: ValidationIssue[]) {
     super(
       `Invalid parameters for model ${model}:\n` + issues.map((i) => `  ${i.pointer || '/'}: ${i.message}`).join('\n'),

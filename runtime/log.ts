@@ -43,7 +43,7 @@ export function resolveLogLevel(level: LogLevel | undefined): LogLevel {
   const value = level ?? (fromEnv === undefined ? DEFAULT_LOG_LEVEL : fromEnv.trim().toLowerCase());
   if (!LEVEL_NAMES.includes(value as LogLevel)) {
     throw new SDKError(
-      `${level === undefined ? 'OXEN_LOG' : 'logLevel'} must be one of off, error, warn, info, debug; got ${JSON.stringify(String(value).slice(0, 40))}`,
+      `${level === undefined ? 'OXEN_LOG' : 'logLevel'} must be one of ${LEVEL_NAMES.join(', ')}; got ${JSON.stringify(String(value).slice(0, 40))}`,
     );
   }
   return value as LogLevel;

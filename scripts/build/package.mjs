@@ -3,7 +3,9 @@
  * `./runtime`, `./node` (Node.js only: the `node:http` adapter and `saveOutput`), `./chat` (`ChatCompletionAccumulator`), `./validator-support` (what generated validators import), `./openapi` (the
  * description's types) and every `./models/<id>` (the files in `generated/models/` at build time, so a
  * new model needs no change here):
- * - ES module JavaScript (`.js`) and CommonJS (`.cjs`), bundled by rolldown, and
+ * - ES module JavaScript (`.js`) and CommonJS (`.cjs`), bundled by rolldown,
+ * - a browser variant of every entry but `./node` in `dist/browser/` (ES modules; the `browser` export
+ *   condition): the same code with Node's `util.inspect` hook left out (`browser.mjs`), and
  * - declarations for both (`.d.ts`, `.d.cts`), emitted by TypeScript (`declarations.mjs`).
  *
  * Code splitting is on for both formats, so that code shared by several entries (the runtime's
@@ -23,6 +25,7 @@ import { readFileSync, readdirSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { BROWSER_DIR, BROWSER_FILES, browserFilesPlugin } from './browser.mjs';
 import { BUILD_DIRS, BUILD_FILES } from './inputs.mjs';
 import { hashFiles, hashValue, listFiles, readStamp, removeStamp, staleReason, writeStamp } from './stamp.mjs';
 
@@ -87,7 +90,11 @@ function inputFiles() {
 const versionOf = (name) =>
   JSON.parse(readFileSync(createRequire(import.meta.url).resolve(`${name}/package.json`), 'utf8')).version;
 
-async function buildJs(input, format) {
+/**
+ * Bundles `input` in `format` (`esm`, `cjs`) into `dist/`, or, with `browser`, into `dist/browser/` with the
+ * browser versions of `BROWSER_FILES` (`browser.mjs`).
+ */
+async function buildJs(input, format, { browser = false } = {}) {
   const { rolldown } = await import('rolldown');
   const ext = format === 'esm' ? 'js' : 'cjs';
   const bundled = format === 'cjs' ? BUNDLED_IN_CJS : [];
@@ -103,11 +110,12 @@ async function buildJs(input, format) {
         !id.startsWith('.') &&
         !path.isAbsolute(id) &&
         !bundled.some((d) => id === d || id.startsWith(`${d}/`))),
+    plugins: browser ? [browserFilesPlugin(ROOT)] : [],
     logLevel: 'warn',
   });
   try {
     const { output } = await bundle.write({
-      dir: path.join(ROOT, DIST),
+      dir: browser ? path.join(ROOT, DIST, BROWSER_DIR) : path.join(ROOT, DIST),
       format,
       entryFileNames: `[name].${ext}`,
       chunkFileNames: `chunks/[name]-[hash].${ext}`,
@@ -115,7 +123,8 @@ async function buildJs(input, format) {
       comments: { jsdoc: false, legal: true, annotation: true },
     });
     const modules = output.flatMap((o) => (o.type === 'chunk' ? o.moduleIds : []));
-    return { outputs: output.map((o) => `${DIST}/${o.fileName}`), modules };
+    const outDir = browser ? `${DIST}/${BROWSER_DIR}` : DIST;
+    return { outputs: output.map((o) => `${outDir}/${o.fileName}`), modules };
   } finally {
     await bundle.close();
   }
@@ -136,6 +145,7 @@ async function main() {
     rolldown: versionOf('rolldown'),
     entries: jsInput,
     bundledInCjs: BUNDLED_IN_CJS,
+    browserFiles: BROWSER_FILES,
   });
   const current = { key, inputs: hashFiles(ROOT, inputFiles()) };
   const reason = args.has('--force') ? '--force' : staleReason(ROOT, readStamp(STAMP), current);
@@ -150,7 +160,11 @@ async function main() {
   // TypeScript (here) and rolldown (in buildJs) are loaded only now: a check that finds dist/ current needs neither
   const { emitDeclarations } = await import('./declarations.mjs');
   // rolldown bundles on its own threads while TypeScript emits the declarations on this one
-  const js = Promise.all([buildJs(jsInput, 'esm'), buildJs(jsInput, 'cjs')]);
+  const js = Promise.all([
+    buildJs(jsInput, 'esm'),
+    buildJs(jsInput, 'cjs'),
+    buildJs(jsInput, 'esm', { browser: true }),
+  ]);
   js.catch(() => {}); // awaited below, after the declarations
   const declarations = emitDeclarations({
     root: ROOT,
@@ -158,13 +172,13 @@ async function main() {
     outDir: path.join(ROOT, DIST),
     tsconfig: TSCONFIG,
   });
-  const [esm, cjs] = await js;
+  const [esm, cjs, browser] = await js;
 
   const extra = [
-    ...dependencyFiles([...esm.modules, ...cjs.modules]),
+    ...dependencyFiles([...esm.modules, ...cjs.modules, ...browser.modules]),
     ...dependencyFiles(declarations.sources.map((s) => path.join(ROOT, s))),
   ];
-  const outputs = [...esm.outputs, ...cjs.outputs, ...declarations.outputs].sort();
+  const outputs = [...esm.outputs, ...cjs.outputs, ...browser.outputs, ...declarations.outputs].sort();
   writeStamp(STAMP, {
     key,
     inputs: { ...current.inputs, ...hashFiles(ROOT, [...new Set(extra)].sort()) },

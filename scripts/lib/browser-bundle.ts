@@ -9,7 +9,8 @@
  *
  * The SDK is imported by its package name (`oxen-inference-sdk`, `oxen-inference-sdk/runtime`,
  * `oxen-inference-sdk/models/<id>`), resolved either to the repository's TypeScript source
- * (`sdk: 'source'`) or to the built package (`sdk: 'dist'`: through a `node_modules/oxen-inference-sdk`
+ * (`sdk: 'source'`, with the browser versions of `scripts/build/browser.mjs`' files, as the browser
+ * build has them) or to the built package (`sdk: 'dist'`: through a `node_modules/oxen-inference-sdk`
  * link to the repository, so that esbuild reads the package's own `exports` and `sideEffects`,
  * exactly as for an installed package).
  */
@@ -18,6 +19,7 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { build, type Metafile, type Plugin } from 'esbuild';
 import { REPO_ROOT } from '../../generator/paths.ts';
+import { BROWSER_FILES } from '../build/browser.mjs';
 
 export { REPO_ROOT };
 
@@ -26,12 +28,20 @@ export type SdkSource = 'source' | 'dist';
 
 /**
  * Resolves the package's own specifiers to the repository's source files (the same layout the
- * package's `exports` map gives the built files).
+ * package's `exports` map gives the built files), and the files of `BROWSER_FILES` to their browser
+ * versions, as the package's `browser` condition gives a browser bundler the browser build.
  */
 function sourceAliasPlugin(): Plugin {
+  const swaps = new Map(
+    Object.entries(BROWSER_FILES).map(([from, to]) => [path.join(REPO_ROOT, from), path.join(REPO_ROOT, to)]),
+  );
   return {
     name: 'oxen-inference-sdk-source',
     setup(b) {
+      b.onResolve({ filter: /^\./ }, (args) => {
+        const swap = swaps.get(path.resolve(args.resolveDir, args.path));
+        return swap === undefined ? undefined : { path: swap, sideEffects: false };
+      });
       b.onResolve({ filter: /^oxen-inference-sdk(\/.*)?$/ }, (args) => {
         const sub = args.path.slice('oxen-inference-sdk'.length);
         // sideEffects: false, as the package.json the built files sit under declares.

@@ -182,6 +182,28 @@ describe.each(['direct', 'proxy'] as const)('in Chromium, %s', (mode) => {
     expect(api.count('POST', '/api/ai/images/generate')).toBe(before + 1);
   });
 
+  it('an error answer keeps its classes, fields and toJSON in the browser build, which has no util.inspect hook', async () => {
+    const forms = (await page().run('errorForms', target()))!;
+    expect(forms).not.toBeNull();
+    expect(forms.classes).toEqual([true, true, true]);
+    expect(forms.fields).toEqual({
+      name: 'NotFoundError',
+      status: 404,
+      request: { method: 'GET', path: '/api/ai/queue/no-such-generation' },
+      headers: true,
+    });
+    expect(forms.json).toMatchObject({
+      name: 'NotFoundError',
+      message: expect.any(String),
+      status: 404,
+      request: { method: 'GET', path: '/api/ai/queue/no-such-generation' },
+      headers: expect.objectContaining({ 'content-type': expect.stringContaining('json') }),
+    });
+    expect(forms.stringified).toEqual(forms.json);
+    // runtime/internal/inspect.browser.ts: the page's bundle has no Node inspect hook
+    expect(forms.hasInspectHook).toBe(false);
+  });
+
   it('ran without a CSP violation or an uncaught error', async () => {
     expect(await page().violations()).toEqual([]);
     expect(page().pageErrors).toEqual([]);

@@ -89,6 +89,9 @@ describe('the tarball', { timeout: TEST_TIMEOUT_MS }, () => {
     ]) {
       for (const ext of ['.js', '.cjs', '.d.ts', '.d.cts'])
         expect(pack.files, `dist/${entry}${ext}`).toContain(`dist/${entry}${ext}`);
+      // the browser build (the `browser` export condition) of every entry but the Node-only one
+      if (entry === 'node/index') expect(pack.files).not.toContain(`dist/browser/${entry}.js`);
+      else expect(pack.files, `dist/browser/${entry}.js`).toContain(`dist/browser/${entry}.js`);
     }
     expect(pack.files.filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts') && !f.endsWith('.d.cts'))).toEqual([]);
   });
@@ -164,7 +167,7 @@ describe('the tarball', { timeout: TEST_TIMEOUT_MS }, () => {
     }
   });
 
-  test('the browser-safe entries (root, ./runtime, ./models/*) load no node: module and nothing of ./node, even on demand', () => {
+  test('the browser-safe entries (root, ./runtime, ./models/*, and their browser builds) load no node: module and nothing of ./node, even on demand', () => {
     const distDir = path.join(consumers, 'node_modules', 'oxen-inference-sdk', 'dist');
     // every relative import, static or dynamic, in either format
     const relative = /(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*|^import\s+)["'](\.\.?\/[^"']+)["']/gm;
@@ -185,7 +188,10 @@ describe('the tarball', { timeout: TEST_TIMEOUT_MS }, () => {
         'chat/index',
         'validator-support',
         ...MODEL_IDS.map((id) => `models/${id}`),
-      ].map((e) => path.join(distDir, `${e}${ext}`));
+      ].flatMap((e) => [
+        path.join(distDir, `${e}${ext}`),
+        ...(ext === '.js' ? [path.join(distDir, 'browser', `${e}.js`)] : []),
+      ]);
       const loaded = new Set<string>();
       for (const entry of entries) closure(entry, loaded);
       const offending = [...loaded].filter(
@@ -264,6 +270,53 @@ describe('JavaScript consumers against the local server', { timeout: TEST_TIMEOU
       expect(result.stdout).not.toContain('test-key');
     });
   }
+});
+
+describe('the browser export condition', { timeout: TEST_TIMEOUT_MS }, () => {
+  const runConditions = async (conditions: string[]) => {
+    const dir = path.join(consumers, 'js-conditions');
+    writeProject(dir, 'module', 'conditions.mjs');
+    const result = await run(process.execPath, [...conditions, path.join(dir, 'conditions.mjs')], {
+      cwd: dir,
+      env: { PATH: process.env['PATH'] ?? '', OXEN_BASE_URL: server.url, OXEN_API_KEY: 'test-key' },
+      timeoutMs: 60_000,
+    });
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).not.toContain('test-key');
+    return JSON.parse(result.stdout.trim().split('\n').at(-1)!) as Record<string, unknown> & { inspected: string };
+  };
+  const notFound = {
+    classes: [true, true, true],
+    sameClasses: true,
+    fields: {
+      name: 'NotFoundError',
+      status: 404,
+      request: { method: 'GET', path: '/api/ai/queue/no-such-generation' },
+    },
+    json: expect.objectContaining({ name: 'NotFoundError', status: 404, headers: expect.any(Object) }),
+  };
+
+  test('a browser bundler gets dist/browser/: the same classes, fields and toJSON, without the util.inspect hook', async () => {
+    const seen = await runConditions(['--conditions=browser']);
+    expect(seen).toMatchObject({
+      files: ['dist/browser/index.js', 'dist/browser/runtime/index.js', 'dist/browser/models/flux-2-pro.js'],
+      imageUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\//),
+      ...notFound,
+      hasInspectHook: false,
+    });
+  });
+
+  test('Node (no browser condition) gets dist/ with the util.inspect hook: the stack, then the fields', async () => {
+    const seen = await runConditions([]);
+    expect(seen).toMatchObject({
+      files: ['dist/index.js', 'dist/runtime/index.js', 'dist/models/flux-2-pro.js'],
+      ...notFound,
+      hasInspectHook: true,
+    });
+    expect(seen.inspected).toMatch(/^NotFoundError: [^\n]*\n\s+at /);
+    expect(seen.inspected).toMatch(/status: 404/);
+  });
 });
 
 describe(

@@ -2,7 +2,9 @@
  * The packed package under Deno and Bun (their binaries come from the `deno` and `bun` npm
  * devDependencies), with Node as the reference: one script (`fixtures/runtimes.mjs`) makes an image
  * call and saves it, runs the queue with `onEnqueued`, and follows an enqueued generation from a second
- * client, against the local server. One pack and one install serve the three runtimes.
+ * client, against the local server, and shows an error with `util.inspect` (none of the runtimes matches
+ * the `browser` export condition: each gets the build with the inspect hook). One pack and one install
+ * serve the three runtimes.
  */
 import { copyFileSync, existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -46,7 +48,7 @@ const RUNTIMES: Array<{ name: string; command: () => string; args: string[] }> =
 
 describe('the packed package in each runtime', () => {
   test.each(RUNTIMES)(
-    '$name: an image call saved to disk, queue.run with onEnqueued, and follow from a new client',
+    '$name: an image call saved to disk, queue.run with onEnqueued, follow from a new client, and an inspected error',
     async ({ name, command, args }) => {
       expect(
         existsSync(command()),
@@ -74,6 +76,7 @@ describe('the packed package in each runtime', () => {
         run: string[];
         persisted: number;
         follow: string[];
+        error: { name: string; hasInspectHook: boolean; inspected: string };
       };
       expect(seen.runtime).toBe(name);
       expect(seen.image).toEqual({
@@ -85,6 +88,8 @@ describe('the packed package in each runtime', () => {
       expect(seen.run).toEqual(['succeeded', 'succeeded']);
       expect(seen.persisted).toBe(2);
       expect(seen.follow).toEqual(['failed']);
+      expect(seen.error).toMatchObject({ name: 'NotFoundError', hasInspectHook: true });
+      expect(seen.error.inspected).toMatch(/status: 404/);
     },
     TEST_TIMEOUT_MS,
   );

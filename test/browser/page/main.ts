@@ -9,6 +9,7 @@
  */
 import {
   AbortError,
+  APIError,
   Client,
   ConnectionError,
   OutcomeUnknownError,
@@ -17,6 +18,7 @@ import {
   cancelGeneration,
   createTransport,
   fetchOutputBlob,
+  NotFoundError,
   type ClientOptions,
   type Transport,
 } from '../../../index.ts';
@@ -268,6 +270,28 @@ const scenarios = {
     if (!call) throw new Error(`no call ${id}`);
     pending.delete(id);
     return call.result;
+  },
+
+  /**
+   * An error answer (`queue.get` of an unknown generation: 404) as the page sees it: its classes, its
+   * fields, `toJSON()` and `JSON.stringify`, and whether the error has Node's `util.inspect` hook
+   * (the browser build leaves it out).
+   */
+  errorForms: async (target: PageTarget) => {
+    const client = new Client(options(target));
+    try {
+      await client.queue.get('no-such-generation');
+      return null;
+    } catch (e) {
+      const err = e as APIError;
+      return {
+        classes: [e instanceof SDKError, e instanceof APIError, e instanceof NotFoundError],
+        fields: { name: err.name, status: err.status, request: err.request, headers: err.headers instanceof Headers },
+        json: err.toJSON(),
+        stringified: JSON.parse(JSON.stringify(err)) as unknown,
+        hasInspectHook: Symbol.for('nodejs.util.inspect.custom') in err,
+      };
+    }
   },
 
   /** Constructing a client and a transport with an API key but without `dangerouslyAllowBrowser`. */
