@@ -21,7 +21,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { BUILD_INPUTS } from '../build/inputs.mjs';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const AIM = { cleanMs: 15_000, cleanMiB: 600, unchangedMs: 2_000 };
 const SAMPLE_MS = 20;
 
