@@ -180,8 +180,8 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
   const rebuilt: string[] = [];
   // Reuse what the manifest allows. Start the early jobs (validators compile in the worker thread,
   // openapi-typescript runs in a thread of its own), then build the rest in turn on this thread
-  // while the worker formats the finished ones; then this thread does the worker's jobs that it has
-  // not started. Every text is kept until the write anyway, so this thread builds on without
+  // while the worker formats the finished ones; then this thread compiles the validators the worker
+  // has not started. Every text is kept until the write anyway, so this thread builds on without
   // waiting for the worker: both cores stay busy.
   const reused = await Promise.all(jobs.map((job) => reuse(job, prior, outRoot)));
   const texts: Array<Promise<string>> = [];
@@ -201,7 +201,7 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
       formatted.catch(() => undefined); // awaited below; a failure before then must not be unhandled
       texts.push(formatted);
     }
-    // this thread's own work is done: take over the worker's jobs it has not started
+    // this thread's own work is done: compile here the validators the worker has not started
     await worker.helpHere();
     for (const [i, job] of jobs.entries()) {
       const text = await texts[i]!;

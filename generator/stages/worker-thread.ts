@@ -46,9 +46,8 @@ const MAIN_THREAD = 2;
 
 /**
  * The worker thread, started on first use or by `start()`: a run that reuses every file starts
- * none. The worker does jobs in the order they were given; `helpHere()` does the ones it has not
- * started on the calling thread instead, from the last one back, so that both threads finish
- * together. A caller that knows work will follow a slow step
+ * none. The worker does jobs in the order they were given; `helpHere()` compiles the validators
+ * it has not started on the calling thread instead, from the last one back. A caller that knows work will follow a slow step
  * (the CLI, before it fetches models) calls `start()` first, so that prettier loads meanwhile, and
  * passes the worker to `generate`. One worker: a second one paid prettier's cold start again and
  * competed with the main thread for the second core (measured slower on 2 cores, and over the
@@ -96,17 +95,19 @@ export class GeneratorWorker {
   }
 
   /**
-   * Do on this thread, one after the other from the last, the jobs the worker has not started;
-   * resolves when none is left to take (the worker may still be finishing the ones it took).
-   * prettier is loaded here on the first format job taken.
+   * Compile on this thread, one after the other from the last, the validators the worker has not
+   * started; resolves when none is left to take (the worker may still be finishing the ones it
+   * took). Format jobs stay with the worker: prettier loaded here would start cold, and measured
+   * on 2 cores that cost more time and memory than it saved.
    */
   async helpHere(): Promise<void> {
     for (const id of [...this.pending.keys()].reverse()) {
       const p = this.pending.get(id);
-      if (!p || Atomics.compareExchange(p.claim, 0, UNCLAIMED, MAIN_THREAD) !== UNCLAIMED) continue;
+      if (p?.job.kind !== 'validator') continue;
+      if (Atomics.compareExchange(p.claim, 0, UNCLAIMED, MAIN_THREAD) !== UNCLAIMED) continue;
       this.pending.delete(id);
       try {
-        p.resolve(await runHere(p.job));
+        p.resolve(await compileHere(p.job.schema, p.job.options));
       } catch (err) {
         p.reject(err instanceof Error ? new WorkerJobError(err.message, err.name) : new Error(String(err)));
       }
@@ -158,13 +159,4 @@ export class GeneratorWorker {
     this.pending.clear();
     if (w) await w.terminate();
   }
-}
-
-let prettierHere: Promise<typeof import('prettier')> | undefined;
-
-/** A job on the calling thread: what `worker.mjs` does with it. */
-async function runHere(job: Job): Promise<string> {
-  if (job.kind === 'validator') return compileHere(job.schema, job.options);
-  prettierHere ??= import('prettier');
-  return (await prettierHere).format(job.text, job.options);
 }

@@ -8,7 +8,7 @@
  * `require` on the first validator job (see `generator/libraries.ts` for why not `import`).
  * Messages in: { id, kind: 'format', text, options } or { id, kind: 'validator', schema, options },
  * each with `claim`, a shared Int32 that the thread which does the job sets first (1 here, 2 on
- * the main thread, which takes the jobs not yet started once its own work is done).
+ * the main thread, which compiles the validators not yet started once its own work is done).
  * Messages out: { id, text }, { id, error, name } (the error's message and class name), or
  * { id, skipped: true } when the main thread had claimed the job.
  */

@@ -167,6 +167,26 @@ describe('the generator worker: close means closed', () => {
       await w.close();
     }
   });
+
+  it('helpHere compiles on the calling thread the validators the worker has not started, with the same result', async () => {
+    const w = new GeneratorWorker(REPO_ROOT);
+    try {
+      const options = { code: { source: true, esm: true }, allErrors: true };
+      const schemas = Array.from({ length: 12 }, (_, i) => ({
+        type: 'object',
+        properties: { [`p${i}`]: { minimum: i } },
+      }));
+      const formatted = w.format('let   x = 1', 'x.ts');
+      const results = schemas.map((s) => w.compileValidator(s, options));
+      await w.helpHere(); // the worker is still starting: it has taken none or few of them
+      const pending = (w as unknown as { pending: Map<number, { job: { kind: string } }> }).pending;
+      expect([...pending.values()].filter((p) => p.job.kind === 'validator').length).toBeLessThan(schemas.length);
+      expect(await Promise.all(results)).toEqual(await Promise.all(schemas.map((s) => compileHere(s, options))));
+      expect(await formatted).toBe('let x = 1;\n'); // format jobs stay with the worker
+    } finally {
+      await w.close();
+    }
+  });
 });
 
 /** A model whose schema is small but expands past the type stage's 20,000 nodes through non-recursive $refs (a build-stage SpecError). */
