@@ -119,14 +119,17 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
 
   // The reference and the index first: they need no type, and the reference is the largest file to
   // format, so prettier starts on it while the models are typed.
-  const worker = options.worker ?? new GeneratorWorker(REPO_ROOT);
+  const worker = options.worker ?? new GeneratorWorker(REPO_ROOT, { preloadPrettier: target.format !== null });
+  // how files are formatted is part of every file's inputs: a change rebuilds them all
+  const formatKey = JSON.stringify(target.format);
+  const prettierConfig = target.format === 'repository' || target.format === null ? undefined : target.format.prettier;
   const compileInWorker: CompileValidator = (schema, o) => worker.compileValidator(schema, o);
   const jobs: Job[] = [];
   const modelJobs: Job[] = [];
   const modelKeys: string[] = [];
   for (const m of named) {
     const raw = JSON.stringify(m.raw);
-    const key = hash(fp, target.kind, label, m.id, raw, pathsKey);
+    const key = hash(fp, target.kind, formatKey, label, m.id, raw, pathsKey);
     modelKeys.push(key);
     modelJobs.push({
       file: `${out}models/${m.id}.ts`,
@@ -145,7 +148,7 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
         build: async () => (await validatorModule(m, target, compileInWorker))!,
       });
   }
-  const allKey = hash(fp, target.kind, label, ...modelKeys);
+  const allKey = hash(fp, target.kind, formatKey, label, ...modelKeys);
   const list = [`${label}/models.json`, `${label}/models/*.json`];
   if (target.packageFiles) {
     const openapiKey = hash('openapi', fp, JSON.stringify(specs.openapi));
@@ -197,7 +200,8 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
       rebuilt.push(job.file);
       const body = await (bodies[i] ?? build(job));
       const text = `${header(t, job.sources, job.file.endsWith('.md'), target)}\n${body}`;
-      const formatted = job.formatted ? worker.format(text, job.file) : Promise.resolve(text);
+      const formatted =
+        job.formatted && target.format !== null ? worker.format(text, job.file, prettierConfig) : Promise.resolve(text);
       formatted.catch(() => undefined); // awaited below; a failure before then must not be unhandled
       texts.push(formatted);
     }
@@ -212,7 +216,10 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
     if (!options.worker) await worker.close();
   }
   lap('emit and format');
-  files.set(manifestFile, renderManifest(manifest, target.header.command));
+  files.set(
+    manifestFile,
+    renderManifest(manifest, target.header.command, target.kind === 'user' ? { format: target.format !== null } : {}),
+  );
   const sorted: OutputFiles = new Map([...files].sort(([a], [b]) => byCodeUnits(a, b)));
   const result = await write(sorted, outRoot, { check: options.check ?? false, managed: target.managed });
   lap('write');

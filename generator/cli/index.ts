@@ -9,6 +9,8 @@
  *   oxen-inference-codegen refresh                re-fetch every model, all or nothing, and print the drift report
  *
  *   --out DIR          the snapshot and the generated code (default oxen-models)
+ *   --format           format the generated files with prettier and the project's own prettier
+ *                      configuration (kept by later commands; --no-format ends it)
  *   --base-url URL     default env OXEN_BASE_URL, then https://hub.oxen.ai (http only to loopback)
  *   --concurrency N    requests in flight (default 8)
  *   --timeout-ms N     one model's fetch, retries included (default 30000)
@@ -30,6 +32,7 @@ import { loadTsMorph } from '../libraries.ts';
 import { REPO_ROOT } from '../paths.ts';
 import { FETCH_FLAGS, fetchFlagValues, redactor, RefreshError } from '../refresh/checks.ts';
 import { CODEGEN_PACKAGE, userTarget } from '../output/target.ts';
+import { readManifestSettings } from '../output/manifest.ts';
 
 /** How the user's snapshot is named inside `<out>` (as `user-snapshot.ts` names it). */
 const USER_SPECS = 'specs';
@@ -43,7 +46,8 @@ const USAGE = `usage: ${CODEGEN_PACKAGE} <add|remove|generate|refresh> [ids...] 
   remove <id>...          remove models and generate
   generate [--check]      generate from the snapshot, offline; --check writes nothing, exit 1 if a file differs
   refresh                 re-fetch every model and print the drift report (exit 0/1/2 as npm run drift, 3 failed)
-options: --out DIR (default ${DEFAULT_OUT}), --base-url URL, --concurrency N, --timeout-ms N, --retries N`;
+options: --out DIR (default ${DEFAULT_OUT}), --format | --no-format (prettier with this project's configuration;
+  kept until changed), --base-url URL, --concurrency N, --timeout-ms N, --retries N`;
 
 /** This package's version (from its package.json: the installed package, or generator/ in the repository). */
 function version(): string {
@@ -56,6 +60,20 @@ function version(): string {
     }
   }
   return '0.0.0';
+}
+
+/**
+ * The prettier options for files in `outDir` as the project configures them (prettier's own
+ * search: `.prettierrc*`, `prettier.config.*`, `package.json`, `.editorconfig`), prettier's
+ * defaults where it configures nothing. The configuration's plugins are left out: they are the
+ * project's, and the generated code needs none. The parser is chosen by each file's extension.
+ * @throws Error when the configuration cannot be read.
+ */
+async function projectPrettierConfig(outDir: string): Promise<{ prettier: Record<string, unknown> }> {
+  const prettier = await import('prettier');
+  const config = (await prettier.resolveConfig(path.join(outDir, 'index.ts'), { editorconfig: true })) ?? {};
+  const { plugins: _plugins, parser: _parser, filepath: _filepath, ...rest } = config;
+  return { prettier: rest };
 }
 
 /** Load TypeScript (ts-morph) now; a failure is left to the stage that needs it, which reports it. */
@@ -84,6 +102,8 @@ export async function main(
         out: { type: 'string', default: DEFAULT_OUT },
         from: { type: 'string', multiple: true, default: [] },
         check: { type: 'boolean', default: false },
+        format: { type: 'boolean', default: false },
+        'no-format': { type: 'boolean', default: false },
         ...FETCH_FLAGS,
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -113,12 +133,27 @@ export async function main(
   if (command === 'remove' && ids.length === 0) return usage('give the model ids to remove');
   if ((command === 'generate' || command === 'refresh') && ids.length > 0)
     return usage(`takes no model ids (got ${ids.join(' ')})`);
+  if (values.format && values['no-format']) return usage('give --format or --no-format, not both');
   const fetchOptions = fetchFlagValues(values);
   if (typeof fetchOptions === 'string') return usage(fetchOptions);
 
   const outDir = path.resolve(values.out);
   const outLabel = path.relative(process.cwd(), outDir).split(path.sep).join('/') || '.';
-  const target = userTarget(version());
+  const formatted =
+    values.format ||
+    (!values['no-format'] && (await readManifestSettings(path.join(outDir, 'manifest.json'))).format === true);
+  let format: { prettier: Record<string, unknown> } | null = null;
+  if (formatted) {
+    try {
+      format = await projectPrettierConfig(outDir);
+    } catch (e) {
+      err(
+        `${CODEGEN_PACKAGE} ${command} failed, nothing was written: cannot read the project's prettier configuration: ${(e as Error).message}`,
+      );
+      return failCode;
+    }
+  }
+  const target = userTarget(version(), format);
   // the generator package's description: pre-parsed JSON where the build made it (scripts/build-codegen.mjs), else the YAML
   const json = path.join(REPO_ROOT, 'specs', 'openapi.json');
   const openapi = {
@@ -126,7 +161,10 @@ export async function main(
     label: `${CODEGEN_PACKAGE}/specs/openapi.yaml`,
   };
   // add and refresh fetch before they generate: the worker thread loads prettier meanwhile
-  const worker = command === 'add' || command === 'refresh' ? new GeneratorWorker(REPO_ROOT) : undefined;
+  const worker =
+    command === 'add' || command === 'refresh'
+      ? new GeneratorWorker(REPO_ROOT, { preloadPrettier: formatted })
+      : undefined;
   const gen = (o: { specsDir: string; check: boolean }): Promise<GenerateResult> =>
     generate({
       specsDir: o.specsDir,

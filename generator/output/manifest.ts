@@ -100,8 +100,25 @@ export async function readManifest(outRoot: string, file = MANIFEST): Promise<Ma
   }
 }
 
-/** The manifest's text for these files (sorted: deterministic). */
-export function renderManifest(entries: Map<string, ManifestEntry>, command = 'npm run generate'): string {
+/**
+ * The manifest's text for these files (sorted: deterministic). `settings`: what the next run keeps
+ * (a user's `format`: whether the files are formatted with prettier, see `readManifestSettings`).
+ */
+export function renderManifest(
+  entries: Map<string, ManifestEntry>,
+  command = 'npm run generate',
+  settings: { format?: boolean } = {},
+): string {
   const files = Object.fromEntries([...entries].sort(([a], [b]) => byCodeUnits(a, b)));
-  return `${JSON.stringify({ '//': `GENERATED FILE: do not edit by hand. Written by \`${command}\` (generator/output/manifest.ts): the inputs and content hash of each generated file.`, files }, null, 2)}\n`;
+  return `${JSON.stringify({ '//': `GENERATED FILE: do not edit by hand. Written by \`${command}\` (generator/output/manifest.ts): the inputs and content hash of each generated file.`, ...settings, files }, null, 2)}\n`;
+}
+
+/** The settings a manifest recorded (see `renderManifest`); none when it is missing or unreadable. */
+export async function readManifestSettings(file: string): Promise<{ format?: boolean }> {
+  try {
+    const data = JSON.parse(await readFile(file, 'utf8')) as { format?: unknown };
+    return typeof data.format === 'boolean' ? { format: data.format } : {};
+  } catch {
+    return {};
+  }
 }

@@ -7,8 +7,8 @@
  *   `oxen-models/`): `index.ts`, `models/<id>.ts`, `validators/<id>.ts` and `manifest.json` at its
  *   top, the runtime imported from the installed SDK by package name, `.js` relative specifiers.
  *
- * A target says only where files go, how they import the runtime and how their header names the
- * command; every stage is the same for both.
+ * A target says only where files go, how they import the runtime, how their header names the
+ * command and how they are formatted; every stage is the same for both.
  */
 
 /** The SDK package's name, as user-target files import it. */
@@ -44,6 +44,13 @@ export interface Target {
   packageFiles: boolean;
   /** What the generated-file header names: the command, the tool, and how to change the file. */
   header: { command: string; tool: string; change: string };
+  /**
+   * How output files are formatted: `'repository'`, with prettier and this repository's
+   * `.prettierrc.json`; `{ prettier }`, with prettier and these options (a user's project's own
+   * configuration); `null`, not at all: files are as the TypeScript printer and the templates give
+   * them. Validators are never formatted (ajv's machine code).
+   */
+  format: 'repository' | { prettier: Record<string, unknown> } | null;
 }
 
 /** This repository's `generated/`. */
@@ -65,13 +72,16 @@ export const packageTarget: Target = {
     tool: 'generator/, templates/',
     change: 'change the specs, the generator or the templates and run `npm run generate` again.',
   },
+  format: 'repository',
 };
 
 /**
  * A user's directory: files at its top, the runtime from the installed `oxen-inference-sdk`.
  * @param version the generator package's version, named in every header.
+ * @param format the options of prettier to format the files with (the user's project's own
+ * configuration), or null (the default) to leave them as printed.
  */
-export function userTarget(version: string): Target {
+export function userTarget(version: string, format: { prettier: Record<string, unknown> } | null = null): Target {
   return {
     kind: 'user',
     prefix: '',
@@ -91,5 +101,6 @@ export function userTarget(version: string): Target {
       tool: `${CODEGEN_PACKAGE} ${version}`,
       change: `change the snapshot with \`${CODEGEN_PACKAGE} add\`, \`remove\` or \`refresh\`, or run \`${CODEGEN_PACKAGE} generate\` again.`,
     },
+    format,
   };
 }

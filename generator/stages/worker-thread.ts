@@ -63,16 +63,24 @@ export class GeneratorWorker {
     { job: Job; claim: Int32Array; resolve: (text: string) => void; reject: (err: Error) => void }
   >();
 
-  /** @param root the directory that holds `.prettierrc.json` and `generator/stages/worker.mjs`. */
-  constructor(private readonly root: string) {}
+  /**
+   * @param root the directory that holds `.prettierrc.json` and `generator/stages/worker.mjs`.
+   * @param options `preloadPrettier` (default true): load prettier as the worker starts, for a run
+   * that formats; otherwise on the first format job.
+   */
+  constructor(
+    private readonly root: string,
+    private readonly options: { preloadPrettier?: boolean } = {},
+  ) {}
 
   /**
-   * The formatted text of `file` (a path relative to the output root: its extension picks the parser).
+   * The formatted text of `file` (a path relative to the output root: its extension picks the
+   * parser), with prettier's options `config` (default this repository's `.prettierrc.json`).
    * @throws Error when prettier cannot parse it (the generator emitted invalid code), or when the
    * worker is closed (also when it was closed before the job ended).
    */
-  async format(text: string, file: string): Promise<string> {
-    const options = prettierOptions(this.prettierConfig(), file);
+  async format(text: string, file: string, config?: PrettierOptions): Promise<string> {
+    const options = prettierOptions(config ?? this.prettierConfig(), file);
     return this.run({ kind: 'format', text, options }).catch((err: unknown) => {
       throw err instanceof WorkerJobError
         ? new Error(`prettier could not format the output: ${err.name}: ${err.message}`)
@@ -134,7 +142,9 @@ export class GeneratorWorker {
     // Closed means closed: a worker started now would keep the process alive after the run ended.
     if (this.closed) throw new Error('the generator worker is closed');
     if (this.worker) return this.worker;
-    const worker = new Worker(path.join(this.root, 'generator', 'stages', 'worker.mjs'));
+    const worker = new Worker(path.join(this.root, 'generator', 'stages', 'worker.mjs'), {
+      workerData: { preloadPrettier: this.options.preloadPrettier ?? true },
+    });
     worker.on('message', (m: { id: number; text?: string; error?: string; name?: string; skipped?: true }) => {
       if (m.skipped) return; // done here by helpHere
       const p = this.pending.get(m.id);

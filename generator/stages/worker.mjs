@@ -13,13 +13,13 @@
  * { id, skipped: true } when the main thread had claimed the job.
  */
 import { createRequire } from 'node:module';
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 
 const require = createRequire(import.meta.url);
-// prettier loads at once, with the TypeScript parser it loads on first use (the first files to
-// format come after TypeScript has loaded on the main thread)
-const prettier = import('prettier');
-prettier.then((p) => p.format(';', { parser: 'babel-ts' })).catch(() => undefined); // a failed load is reported by the first format job
+// When files will be formatted, prettier loads at once, with the TypeScript parser it loads on first
+// use (the first files come after TypeScript has loaded on the main thread); else on the first job.
+let prettier = workerData?.preloadPrettier ? import('prettier') : undefined;
+prettier?.then((p) => p.format(';', { parser: 'babel-ts' })).catch(() => undefined); // a failed load is reported by the first format job
 let ajv;
 
 async function run(message) {
@@ -28,6 +28,7 @@ async function run(message) {
     const instance = new ajv.Ajv(message.options);
     return ajv.standalone(instance, instance.compile(message.schema));
   }
+  prettier ??= import('prettier');
   return (await prettier).format(message.text, message.options);
 }
 

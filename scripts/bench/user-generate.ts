@@ -7,7 +7,8 @@
  * the package), served by the local server (`fake-service/`) on 127.0.0.1.
  * Cases:
  * - `add 1 into existing out`: `add <id>` of one model into an out that already holds 8;
- * - `add N into empty out`: `add` of N (64) models at once into an empty out;
+ * - `add N into empty out`: `add` of N (64) models at once into an empty out (the files as printed,
+ *   the CLI's default), and the same with `--format` (prettier with the project's configuration);
  * - `up to date generate`: `generate` in the out of N models (nothing to rebuild);
  * - beside each, json-schema-to-typescript alone compiling the same schemas (1, N, N), its default
  *   formatting: the reference of the aims.
@@ -106,6 +107,15 @@ try {
         return r;
       },
     },
+    {
+      name: `add ${count}, --format`,
+      run: async () => {
+        const out = path.join(root, `run-${n++}`);
+        const r = await timed(process.execPath, [cli, 'add', ...ids, '--out', out, '--format'], root, env);
+        await rm(out, { recursive: true, force: true });
+        return r;
+      },
+    },
     { name: `jstt, ${count} schemas`, run: () => timed(process.execPath, [jsttN], root) },
     { name: 'up to date generate', run: () => timed(process.execPath, [cli, 'generate', '--out', outN], root) },
   ];
@@ -137,6 +147,9 @@ try {
   );
   console.log(
     `  add ${count} / json-schema-to-typescript alone   ${(med(`add ${count} into empty out`) / med(`jstt, ${count} schemas`)).toFixed(2)}  (aim <= 2.5)`,
+  );
+  console.log(
+    `  add ${count} --format / json-schema-to-typescript alone   ${(med(`add ${count}, --format`) / med(`jstt, ${count} schemas`)).toFixed(2)}  (no aim: prettier formats the files too)`,
   );
 } finally {
   await server.s.close();

@@ -137,9 +137,11 @@ describe('oxen-inference-codegen in a user project', () => {
       ),
     ).toBe(true);
     expect(model).toContain('`specs/models/acme-flux-9.json`');
-    expect(model).toContain("from 'oxen-inference-sdk/runtime'");
-    expect(model).toContain("from '../validators/acme-flux-9.js'");
-    expect(model).not.toMatch(/from '\.{1,2}\/[^']*\.ts'/);
+    // as the TypeScript printer gives it (no --format): its string literals are double-quoted
+    expect(model).toContain('from "oxen-inference-sdk/runtime"');
+    expect(model).toContain('from "../validators/acme-flux-9.js"');
+    expect(model).not.toMatch(/from ["']\.{1,2}\/[^"']*\.ts["']/);
+    expect(JSON.parse(readFileSync(path.join(out, 'manifest.json'), 'utf8'))).toMatchObject({ format: false });
     // the validator's helpers come from their own entry (neither the root nor ./runtime exports them)
     const validator = readFileSync(path.join(out, 'validators', 'acme-flux-9.ts'), 'utf8');
     const helpers = /import \{ ([^}]*) \} from '([^']*)';/.exec(
@@ -324,5 +326,41 @@ console.log(JSON.stringify(result));
     expect(existsSync(path.join(out, 'validators', 'ft-alice-flux-v1.ts'))).toBe(false);
     expect(existsSync(path.join(out, 'specs', 'models', 'ft-alice-flux-v1.json'))).toBe(false);
     expect(readFileSync(path.join(out, 'index.ts'), 'utf8')).not.toContain('ft-alice-flux-v1');
+  });
+
+  test("--format formats with the project's prettier configuration, and later commands keep it until --no-format", async () => {
+    const dir = path.join(project, 'formatted');
+    mkdirSync(dir, { recursive: true });
+    const config = { tabWidth: 4, printWidth: 100, singleQuote: false };
+    writeFileSync(path.join(dir, '.prettierrc.json'), JSON.stringify(config));
+    const fmtOut = path.join(dir, 'oxen-models');
+    const saved = path.join(tmp.dir, 'ft-alice-flux-v1.json');
+    const add = await codegen(project, ['add', '--from', saved, '--out', 'formatted/oxen-models', '--format']);
+    expect(add.code, add.stderr).toBe(0);
+    const { format } = await import('prettier');
+    const modelFile = path.join(fmtOut, 'models', 'ft-alice-flux-v1.ts');
+    for (const f of [modelFile, path.join(fmtOut, 'index.ts')]) {
+      const text = readFileSync(f, 'utf8');
+      expect(await format(text, { ...config, parser: 'babel-ts' }), f).toBe(text);
+    }
+    expect(readFileSync(modelFile, 'utf8')).toMatch(/^ {4}prompt: string;$/m); // the project's tabWidth
+    expect(JSON.parse(readFileSync(path.join(fmtOut, 'manifest.json'), 'utf8'))).toMatchObject({ format: true });
+    // kept: a plain generate --check (no flag) compares with formatted files
+    const check = await codegen(project, ['generate', '--check', '--out', 'formatted/oxen-models']);
+    expect(check.code, check.stderr + check.stdout).toBe(0);
+    // a changed configuration changes the files: --check names them
+    writeFileSync(path.join(dir, '.prettierrc.json'), JSON.stringify({ ...config, tabWidth: 2 }));
+    const drift = await codegen(project, ['generate', '--check', '--out', 'formatted/oxen-models']);
+    expect(drift.code).toBe(1);
+    expect(drift.stderr).toContain('formatted/oxen-models/models/ft-alice-flux-v1.ts');
+    // --no-format: the files as printed again, and kept
+    const plain = await codegen(project, ['generate', '--out', 'formatted/oxen-models', '--no-format']);
+    expect(plain.code, plain.stderr).toBe(0);
+    expect(readFileSync(modelFile, 'utf8')).toContain('from "oxen-inference-sdk/runtime"');
+    expect(JSON.parse(readFileSync(path.join(fmtOut, 'manifest.json'), 'utf8'))).toMatchObject({ format: false });
+    expect((await codegen(project, ['generate', '--check', '--out', 'formatted/oxen-models'])).code).toBe(0);
+    const both = await codegen(project, ['generate', '--out', 'formatted/oxen-models', '--format', '--no-format']);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('give --format or --no-format, not both');
   });
 });
