@@ -60,8 +60,11 @@ process.on(
 process.on('uncaughtException', (e) => void stray.push(`uncaught exception: ${e.stack ?? e.message}`));
 
 let generator: Promise<typeof import('../generator/index.ts')> | undefined;
-const generate: typeof import('../generator/index.ts').generate = async (o) =>
-  (await (generator ??= import('../generator/index.ts'))).generate(o);
+/** `generate`, with the package's target unformatted when the fuzzer runs with `--unformatted` (as a user's default output is). */
+const generate: typeof import('../generator/index.ts').generate = async (o) => {
+  const g = await (generator ??= import('../generator/index.ts'));
+  return g.generate(process.env['FUZZ_UNFORMATTED'] ? { ...o, target: { ...g.packageTarget, format: null } } : o);
+};
 
 /** Every entry under `dir` (files and symbolic links, not followed), relative, with its bytes for files. */
 function listTree(dir: string): Map<string, Buffer | 'link'> {

@@ -13,6 +13,7 @@
  *   --keep          keep the directories of failing cases (their paths are printed)
  *   --keep-all      keep every case's directory
  *   --json          print the report as JSON instead of text
+ *   --unformatted   generate without prettier (as a user's files are by default): the printer's output is checked as it is
  *
  * Classes (fuzz/verdict.ts); a case is in the first that applies:
  *   hang            generating and running the case took longer than --timeout (its process is killed)
@@ -47,7 +48,7 @@ import { CLASS_LABELS, CLASSES } from '../fuzz/verdict.ts';
 
 function usage(message: string): never {
   process.stderr.write(
-    `fuzz: ${message}\nusage: npm run fuzz -- --seed N [--cases N | --case K] [--family NAME] [--jobs N] [--timeout S] [--keep | --keep-all] [--json] | --list\n`,
+    `fuzz: ${message}\nusage: npm run fuzz -- --seed N [--cases N | --case K] [--family NAME] [--jobs N] [--timeout S] [--keep | --keep-all] [--json] [--unformatted] | --list\n`,
   );
   process.exit(2);
 }
@@ -65,6 +66,7 @@ try {
       keep: { type: 'boolean', default: false },
       'keep-all': { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
+      unformatted: { type: 'boolean', default: false },
       list: { type: 'boolean', default: false },
     },
     strict: true,
@@ -88,6 +90,7 @@ const int = (name: string, v: string, min: number): number => {
 };
 const seed = int('seed', values.seed, -(2 ** 31));
 const single = values.case !== undefined ? int('case', values.case, 0) : undefined;
+if (values.unformatted) process.env['FUZZ_UNFORMATTED'] = '1'; // read by the child processes (fuzz/child.ts)
 
 try {
   const report = await runFuzz({
