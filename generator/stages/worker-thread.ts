@@ -47,11 +47,12 @@ const MAIN_THREAD = 2;
 /**
  * The worker thread, started on first use or by `start()`: a run that reuses every file starts
  * none. The worker does jobs in the order they were given; `helpHere()` compiles the validators
- * it has not started on the calling thread instead, from the last one back. A caller that knows work will follow a slow step
- * (the CLI, before it fetches models) calls `start()` first, so that prettier loads meanwhile, and
- * passes the worker to `generate`. One worker: a second one paid prettier's cold start again and
- * competed with the main thread for the second core (measured slower on 2 cores, and over the
- * 300 MiB memory aim). `close()` ends it.
+ * it has not started on the calling thread instead, from the last one back. A caller that knows
+ * work will follow a slow step (the CLI, before it fetches models) calls `start()` first, so that
+ * the worker (and prettier, for a run that formats) loads meanwhile, and passes the worker to
+ * `generate`. One worker: a second one paid prettier's cold start again and competed with the main
+ * thread for the second core (measured slower on 2 cores, and over the 300 MiB memory aim).
+ * `close()` ends it.
  */
 export class GeneratorWorker {
   private worker: Worker | undefined;
@@ -97,7 +98,7 @@ export class GeneratorWorker {
     return this.run({ kind: 'validator', schema, options });
   }
 
-  /** Start the worker now, so that prettier loads while the first files are being built. */
+  /** Start the worker now, so that it loads (with prettier, when preloaded) while the first files are being built. */
   start(): void {
     if (!this.closed) this.thread();
   }
