@@ -11,7 +11,7 @@ import { SpecError } from '../errors.ts';
 import { checkModel } from '../stages/load.ts';
 import { RefreshError } from './checks.ts';
 import { commitTrees, recover, withLock } from '../output/tree-commit.ts';
-import { compare, swapsOf, type OutputFiles, type WriteResult } from '../stages/write.ts';
+import { compare, settleAll, swapsOf, type OutputFiles, type WriteResult } from '../stages/write.ts';
 
 /** What a refresh changes in the specs directory: relative path (`models.json`, `models/<id>.json`) -> new text, or null to delete. */
 export type SnapshotPlan = Map<string, string | null>;
@@ -121,12 +121,6 @@ export async function applyPlan(dir: string, plan: SnapshotPlan): Promise<void> 
       text === null ? rm(path.join(dir, rel), { force: true }) : writeFile(path.join(dir, rel), text),
     ),
   );
-}
-
-/** Wait for every promise; then throw the first rejection's reason, if any. */
-async function settleAll(all: Array<Promise<unknown>>): Promise<void> {
-  const failed = (await Promise.allSettled(all)).find((r) => r.status === 'rejected');
-  if (failed) throw failed.reason;
 }
 
 /** Copy the specs directory to `<tmp>/specs` and apply the plan there. @returns the staged directory. */

@@ -94,16 +94,17 @@ export async function writeTree(
   for (const parent of new Set(list.map(([target]) => path.dirname(target)))) await mkdir(parent, { recursive: true });
   // All at once (the file system's thread pool queues them), in two halves around the crash tests'
   // pause point; every write has ended before an error is thrown, so a cleanup removes them all.
-  const writeAll = async (part: typeof list) => {
-    const failed = (await Promise.allSettled(part.map(([target, text]) => fs.writeFile(target, text)))).find(
-      (r) => r.status === 'rejected',
-    );
-    if (failed) throw failed.reason;
-  };
+  const writeAll = (part: typeof list) => settleAll(part.map(([target, text]) => fs.writeFile(target, text)));
   const half = Math.floor(list.length / 2) + 1;
   await writeAll(list.slice(0, half));
   if (list.length > 0) await pausePoint('staging');
   await writeAll(list.slice(half));
+}
+
+/** Wait for every promise (file operations begun at once); then throw the first rejection's reason, if any. */
+export async function settleAll(all: Array<Promise<unknown>>): Promise<void> {
+  const failed = (await Promise.allSettled(all)).find((r) => r.status === 'rejected');
+  if (failed) throw failed.reason;
 }
 
 /**

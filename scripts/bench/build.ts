@@ -20,6 +20,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { BUILD_INPUTS } from '../build/inputs.mjs';
+import { median } from '../lib/rounds.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const AIM = { cleanMs: 15_000, cleanMiB: 600, unchangedMs: 2_000 };
@@ -131,12 +132,6 @@ function cpuTime(file: string): number | undefined {
   if (!existsSync(file)) return undefined;
   const [user, system] = readFileSync(file, 'utf8').trim().split('\n').at(-1)!.split(' ').map(Number);
   return user !== undefined && system !== undefined ? (user + system) * 1000 : undefined;
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
 }
 
 const scratch = mkdtempSync(path.join(tmpdir(), 'bench-build-'));

@@ -25,6 +25,7 @@ import path from 'node:path';
 import { parseArgs, promisify } from 'node:util';
 import { REPO_ROOT } from '../../generator/paths.ts';
 import { timed } from '../lib/process.ts';
+import { runRounds, type BenchCase } from '../lib/rounds.ts';
 
 const { values } = parseArgs({
   options: { runs: { type: 'string', default: '5' }, 'no-clone': { type: 'boolean', default: false } },
@@ -55,12 +56,6 @@ async function makeSpecs(root: string, copies: number): Promise<string> {
   return specs;
 }
 
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-}
-
 const root = await mkdtemp(path.join(tmpdir(), 'bench-generate-'));
 const generate = path.join(REPO_ROOT, 'scripts', 'run-generate.mjs');
 try {
@@ -83,7 +78,7 @@ try {
     await sh('npm', ['ci', '--no-audit', '--no-fund', '--prefer-offline'], { cwd: clone, maxBuffer: 64 << 20 });
   }
 
-  const cases: Array<{ name: string; run: () => Promise<{ ms: number; rssMiB: number }> }> = [];
+  const cases: BenchCase[] = [];
   if (clone) {
     const c = clone;
     cases.push({
@@ -111,25 +106,11 @@ try {
   });
   cases.push({ name: 'json-schema-to-typescript', run: () => timed(process.execPath, [jstt], REPO_ROOT) });
 
-  const results = new Map<string, Array<{ ms: number; rssMiB: number }>>(cases.map((c) => [c.name, []]));
-  for (let r = 0; r < runs; r++) {
-    for (const c of cases) results.get(c.name)!.push(await c.run());
-    console.error(`bench: round ${r + 1} of ${runs} done`);
-  }
-  const med = (name: string) => median(results.get(name)!.map((x) => x.ms));
-  console.log(
+  const med = await runRounds(
     `bench:generate (${runs} interleaved rounds; medians; this machine: ${(await import('node:os')).cpus().length} cores)`,
+    cases,
+    runs,
   );
-  for (const c of cases) {
-    const xs = results.get(c.name)!;
-    console.log(
-      `  ${c.name.padEnd(26)} ${(med(c.name) / 1000).toFixed(2).padStart(6)} s   peak RSS ${Math.max(
-        ...xs.map((x) => x.rssMiB),
-      )
-        .toFixed(0)
-        .padStart(4)} MiB`,
-    );
-  }
   const ref = med('json-schema-to-typescript');
   console.log('ratios');
   console.log(`  empty output / json-schema-to-typescript   ${(med('empty output') / ref).toFixed(2)}  (aim <= 3)`);

@@ -14,12 +14,8 @@ import { pathToFileURL } from 'node:url';
 import { REPO_ROOT } from '../../generator/paths.ts';
 import { Client } from '../../index.ts';
 import { startServer } from '../../fake-service/index.ts';
+import { median } from '../lib/rounds.ts';
 
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-}
 const fmt = (ms: number) => `${(ms * 1000).toFixed(0)} µs`;
 
 /** The base revision's `Client` class (extracted once per revision). */

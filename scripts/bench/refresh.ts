@@ -29,6 +29,7 @@ import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { REPO_ROOT } from '../../generator/paths.ts';
+import { median } from '../lib/rounds.ts';
 
 const KEY = 'sk-bench-refresh-local-only';
 
@@ -135,12 +136,6 @@ function runChild(config: ChildConfig): Promise<Measure> {
       }
     });
   });
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
 }
 
 async function main(): Promise<void> {

@@ -10,17 +10,13 @@
 // Absolute times depend on the machine and are never asserted; only the outcomes are.
 import { Client } from '../../index.ts';
 import { startServer } from '../../fake-service/index.ts';
+import { median } from '../lib/rounds.ts';
 
 const N = Number(process.env['BENCH_N'] ?? 1000);
 const WARMUP = 300;
 const RUNS = 250;
 const PER_RUN = 4;
 
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-}
 const fmt = (ms: number) => `${(ms * 1000).toFixed(0)} µs`;
 
 // ---------------------------------------------------------------------------------------------

@@ -25,6 +25,7 @@ import { parseArgs, promisify } from 'node:util';
 import { REPO_ROOT } from '../../generator/paths.ts';
 import { startServer } from '../../fake-service/index.ts';
 import { timed } from '../lib/process.ts';
+import { runRounds, type BenchCase } from '../lib/rounds.ts';
 
 const { values } = parseArgs({
   options: { runs: { type: 'string', default: '5' }, models: { type: 'string', default: '64' } },
@@ -32,12 +33,6 @@ const { values } = parseArgs({
 const runs = Number(values.runs);
 const count = Number(values.models);
 const sh = promisify(execFile);
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-}
 
 const root = await mkdtemp(path.join(tmpdir(), 'bench-user-generate-'));
 const server = await (async () => {
@@ -86,7 +81,7 @@ try {
   const jsttN = await schemas(ids);
 
   let n = 0;
-  const cases: Array<{ name: string; run: () => Promise<{ ms: number; rssMiB: number }> }> = [
+  const cases: BenchCase[] = [
     {
       name: 'add 1 into existing out',
       run: async () => {
@@ -119,25 +114,11 @@ try {
     { name: `jstt, ${count} schemas`, run: () => timed(process.execPath, [jsttN], root) },
     { name: 'up to date generate', run: () => timed(process.execPath, [cli, 'generate', '--out', outN], root) },
   ];
-  const results = new Map<string, Array<{ ms: number; rssMiB: number }>>(cases.map((c) => [c.name, []]));
-  for (let r = 0; r < runs; r++) {
-    for (const c of cases) results.get(c.name)!.push(await c.run());
-    console.error(`bench: round ${r + 1} of ${runs} done`);
-  }
-  const med = (name: string) => median(results.get(name)!.map((x) => x.ms));
-  console.log(
+  const med = await runRounds(
     `bench:user-generate (${runs} interleaved rounds; medians; whole processes; this machine: ${os.cpus().length} cores)`,
+    cases,
+    runs,
   );
-  for (const c of cases) {
-    const xs = results.get(c.name)!;
-    console.log(
-      `  ${c.name.padEnd(26)} ${(med(c.name) / 1000).toFixed(2).padStart(6)} s   peak RSS ${Math.max(
-        ...xs.map((x) => x.rssMiB),
-      )
-        .toFixed(0)
-        .padStart(4)} MiB`,
-    );
-  }
   console.log('aims');
   console.log(
     `  add 1 into existing out                    ${(med('add 1 into existing out') / 1000).toFixed(2)} s (aim <= 1.5 s; jstt alone ${(med('jstt, 1 schema') / 1000).toFixed(2)} s)`,
