@@ -88,66 +88,50 @@ export function endpointFunctions(e: Endpoint, m: EmitModel, validated: boolean)
     type: `MediaParams<${inner}, F>`,
     doc: `The parameters of \`${m.names.camel}${suffix}\`: ${what}, \`response_format\` (\`F\`: \`'url'\` or \`'b64_json'\`, which types the result) and \`target_namespace\`; \`model\` is set by the function.`,
   });
+  // The three media endpoints: one function each, typed by `response_format` (`F`).
+  const mediaFn = (o: {
+    suffix: string;
+    key: EndpointFn['key'];
+    calls: string;
+    result: 'images' | 'videos';
+    details?: string;
+  }): EndpointFn[] => {
+    const isVideo = o.result === 'videos';
+    const what = `the model's parameters (\`${P}\`${isVideo ? prompts : ''})`;
+    const t = mediaType(o.suffix, what, isVideo ? own : P);
+    const resultType = isVideo ? 'VideoResult' : 'ImageResult';
+    return [
+      {
+        suffix: o.suffix,
+        key: o.key,
+        ...(o.details ? { details: o.details } : {}),
+        paramsDoc: `\`${t.name}\`: ${what}, \`response_format\` and \`target_namespace\`.`,
+        typeParams: [format],
+        paramsType: t,
+        params: `${t.name}<F>`,
+        options: 'RequestOptions',
+        returns: `APIPromise<${resultType}<F>>`,
+        result: `const { ${o.result} } =`,
+        calls: { name: o.calls, module: 'endpoints' },
+        validates: false,
+        types: [...media, ...(isVideo ? ownTypes : []), resultType],
+      },
+    ];
+  };
   switch (e) {
-    case 'images.generate': {
-      const t = mediaType('GenerateImage', `the model's parameters (\`${P}\`)`, P);
-      return [
-        {
-          suffix: 'GenerateImage',
-          key: 'images.generate',
-          paramsDoc: `\`${t.name}\`: the model's parameters (\`${P}\`), \`response_format\` and \`target_namespace\`.`,
-          typeParams: [format],
-          paramsType: t,
-          params: `${t.name}<F>`,
-          options: 'RequestOptions',
-          returns: 'APIPromise<ImageResult<F>>',
-          result: 'const { images } =',
-          calls: { name: 'generateImages', module: 'endpoints' },
-          validates: false,
-          types: [...media, 'ImageResult'],
-        },
-      ];
-    }
-    case 'images.edit': {
-      const t = mediaType('EditImage', `the model's parameters (\`${P}\`)`, P);
-      return [
-        {
-          suffix: 'EditImage',
-          key: 'images.edit',
-          details:
-            "`input_image` is required exactly when the model's schema requires it (edit-only models), optional for a model that can also generate.",
-          paramsDoc: `\`${t.name}\`: the model's parameters (\`${P}\`), \`response_format\` and \`target_namespace\`.`,
-          typeParams: [format],
-          paramsType: t,
-          params: `${t.name}<F>`,
-          options: 'RequestOptions',
-          returns: 'APIPromise<ImageResult<F>>',
-          result: 'const { images } =',
-          calls: { name: 'editImages', module: 'endpoints' },
-          validates: false,
-          types: [...media, 'ImageResult'],
-        },
-      ];
-    }
-    case 'videos.generate': {
-      const t = mediaType('GenerateVideo', `the model's parameters (\`${P}\`${prompts})`, own);
-      return [
-        {
-          suffix: 'GenerateVideo',
-          key: 'videos.generate',
-          paramsDoc: `\`${t.name}\`: the model's parameters (\`${P}\`${prompts}), \`response_format\` and \`target_namespace\`.`,
-          typeParams: [format],
-          paramsType: t,
-          params: `${t.name}<F>`,
-          options: 'RequestOptions',
-          returns: 'APIPromise<VideoResult<F>>',
-          result: 'const { videos } =',
-          calls: { name: 'generateVideos', module: 'endpoints' },
-          validates: false,
-          types: [...media, ...ownTypes, 'VideoResult'],
-        },
-      ];
-    }
+    case 'images.generate':
+      return mediaFn({ suffix: 'GenerateImage', key: 'images.generate', calls: 'generateImages', result: 'images' });
+    case 'images.edit':
+      return mediaFn({
+        suffix: 'EditImage',
+        key: 'images.edit',
+        calls: 'editImages',
+        result: 'images',
+        details:
+          "`input_image` is required exactly when the model's schema requires it (edit-only models), optional for a model that can also generate.",
+      });
+    case 'videos.generate':
+      return mediaFn({ suffix: 'GenerateVideo', key: 'videos.generate', calls: 'generateVideos', result: 'videos' });
     case 'queue': {
       const check = validated
         ? "The body is validated first against the model's schema (compiled at generate time) unless `validate: false`."
