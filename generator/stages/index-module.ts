@@ -11,7 +11,7 @@ import { loadTsMorph, print } from './emit.ts';
 import type { ModelNames } from './name.ts';
 
 /** Union of string literal types, or `never`. */
-function union(ids: string[]): string {
+export function union(ids: string[]): string {
   return ids.length === 0 ? 'never' : ids.map(stringLiteral).join(' | ');
 }
 
@@ -76,34 +76,19 @@ export async function indexModule(
     properties: models.map((m) => ({ name: stringLiteral(m.id), type: m.names.params })),
   });
   st.push(modelRegistryInterface(K, "The snapshot's models as the runtime `Client` is generic over them."));
-  st.push({
-    kind: K.VariableStatement,
-    isExported: true,
-    declarationKind: V.Const,
-    docs: docs('Every model id of the snapshot, in the order of `models.json`.'),
-    declarations: [
-      {
-        name: 'MODEL_IDS',
-        type: 'readonly ModelId[]',
-        initializer: `[${models.map((m) => stringLiteral(m.id)).join(', ')}]`,
-      },
-    ],
-  });
-  const withValidator = models.filter((m) => validated.has(m.id));
-  st.push({
-    kind: K.VariableStatement,
-    declarationKind: V.Const,
-    docs: docs(
-      "Loads one model's compiled validator module on demand (a bundler splits each into its own chunk). Plain `import()` arrows: the table is in every bundle of the root `Client`, so each entry is kept short.",
-    ),
-    declarations: [
-      {
-        name: 'validatorLoaders',
-        type: 'ReadonlyMap<string, () => Promise<{ validate: CompiledValidator }>>',
-        initializer: `new Map([\n${withValidator.map((m) => `[${stringLiteral(m.id)}, () => import(${stringLiteral(`./validators/${m.id}.ts`)})],`).join('\n')}\n])`,
-      },
-    ],
-  });
+  st.push(
+    ...idsAndLoaders(tm, {
+      name: 'MODEL_IDS',
+      idType: 'ModelId',
+      idsDoc: 'Every model id of the snapshot, in the order of `models.json`.',
+      models,
+      withValidator: models.filter((m) => validated.has(m.id)),
+      loadersDoc:
+        "Loads one model's compiled validator module on demand (a bundler splits each into its own chunk). Plain `import()` arrows: the table is in every bundle of the root `Client`, so each entry is kept short.",
+      loaderType: '() => Promise<{ validate: CompiledValidator }>',
+      loader: (m) => `() => import(${stringLiteral(`./validators/${m.id}.ts`)})`,
+    }),
+  );
   st.push({
     kind: K.VariableStatement,
     isExported: true,
@@ -128,6 +113,54 @@ export async function indexModule(
     ),
   );
   return print(tm, st);
+}
+
+/**
+ * The two constants both index modules declare: the exported list of the models' ids (`name`, typed
+ * `readonly <idType>[]`, in the snapshot's order), and `validatorLoaders`, from model id to a loader
+ * of its validator (`loader` writes each entry's arrow, `loaderType` is their type).
+ */
+export function idsAndLoaders(
+  tm: typeof import('ts-morph'),
+  o: {
+    name: string;
+    idType: string;
+    idsDoc: string;
+    models: IndexModel[];
+    withValidator: IndexModel[];
+    loadersDoc: string;
+    loaderType: string;
+    loader: (m: IndexModel) => string;
+  },
+): StatementStructures[] {
+  const { StructureKind: K, VariableDeclarationKind: V } = tm;
+  return [
+    {
+      kind: K.VariableStatement,
+      isExported: true,
+      declarationKind: V.Const,
+      docs: [{ description: commentText(o.idsDoc) }],
+      declarations: [
+        {
+          name: o.name,
+          type: `readonly ${o.idType}[]`,
+          initializer: `[${o.models.map((m) => stringLiteral(m.id)).join(', ')}]`,
+        },
+      ],
+    },
+    {
+      kind: K.VariableStatement,
+      declarationKind: V.Const,
+      docs: [{ description: commentText(o.loadersDoc) }],
+      declarations: [
+        {
+          name: 'validatorLoaders',
+          type: `ReadonlyMap<string, ${o.loaderType}>`,
+          initializer: `new Map([\n${o.withValidator.map((m) => `[${stringLiteral(m.id)}, ${o.loader(m)}],`).join('\n')}\n])`,
+        },
+      ],
+    },
+  ];
 }
 
 /**

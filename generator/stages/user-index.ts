@@ -12,14 +12,9 @@
 import type { StatementStructures } from 'ts-morph';
 import type { Endpoint } from './classify.ts';
 import { loadTsMorph, print } from './emit.ts';
-import { clientClass, modelRegistryInterface, type IndexModel } from './index-module.ts';
+import { clientClass, idsAndLoaders, modelRegistryInterface, union, type IndexModel } from './index-module.ts';
 import { commentText, stringLiteral } from '../escape.ts';
 import { SDK_PACKAGE } from '../output/target.ts';
-
-/** Union of string literal types, or `never`. */
-function union(ids: string[]): string {
-  return ids.length === 0 ? 'never' : ids.map(stringLiteral).join(' | ');
-}
 
 /** The package root's type names this index re-defines, with the endpoint each one is about (undefined: every model). */
 const ALIASES: Array<[name: string, endpoint: Endpoint | undefined, doc: string]> = [
@@ -101,32 +96,18 @@ export async function userIndexModule(
   st.push(
     modelRegistryInterface(K, "The package's and the added models, as the runtime `Client` is generic over them."),
   );
-  st.push({
-    kind: K.VariableStatement,
-    isExported: true,
-    declarationKind: V.Const,
-    docs: docs(`The added model ids, in the order of \`${label}/models.json\`.`),
-    declarations: [
-      {
-        name: 'ADDED_MODEL_IDS',
-        type: 'readonly AddedModelId[]',
-        initializer: `[${models.map((m) => stringLiteral(m.id)).join(', ')}]`,
-      },
-    ],
-  });
-  const withValidator = models.filter((m) => validated.has(m.id));
-  st.push({
-    kind: K.VariableStatement,
-    declarationKind: V.Const,
-    docs: docs("Loads one added model's compiled validator on demand (a bundler splits each into its own chunk)."),
-    declarations: [
-      {
-        name: 'validatorLoaders',
-        type: 'ReadonlyMap<string, () => Promise<CompiledValidator>>',
-        initializer: `new Map([\n${withValidator.map((m) => `[${stringLiteral(m.id)}, async () => (await import(${stringLiteral(`./validators/${m.id}.js`)})).validate],`).join('\n')}\n])`,
-      },
-    ],
-  });
+  st.push(
+    ...idsAndLoaders(tm, {
+      name: 'ADDED_MODEL_IDS',
+      idType: 'AddedModelId',
+      idsDoc: `The added model ids, in the order of \`${label}/models.json\`.`,
+      models,
+      withValidator: models.filter((m) => validated.has(m.id)),
+      loadersDoc: "Loads one added model's compiled validator on demand (a bundler splits each into its own chunk).",
+      loaderType: '() => Promise<CompiledValidator>',
+      loader: (m) => `async () => (await import(${stringLiteral(`./validators/${m.id}.js`)})).validate`,
+    }),
+  );
   st.push({
     kind: K.VariableStatement,
     isExported: true,
