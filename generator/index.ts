@@ -54,7 +54,7 @@ export interface GenerateOptions {
   openapi?: { file: string; label: string };
   /**
    * The worker thread to format and compile validators in, already started (the CLI starts one
-   * before it fetches, so that prettier loads meanwhile); the caller closes it. Default: one of
+   * before it fetches, so that it loads meanwhile); the caller closes it. Default: one of
    * the run's own, started when the first file needs it.
    */
   worker?: GeneratorWorker;
@@ -117,13 +117,14 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
   const pathsKey = hash(JSON.stringify(Object.keys(specs.openapi.paths).sort()));
   const validated = new Set(named.filter((m) => m.schema && m.endpoints.includes('queue')).map((m) => m.id));
 
-  // The reference and the index first: they need no type, and the reference is the largest file to
-  // format, so prettier starts on it while the models are typed.
   const worker = options.worker ?? new GeneratorWorker(REPO_ROOT, { preloadPrettier: target.format !== null });
   // how files are formatted is part of every file's inputs: a change rebuilds them all
   const formatKey = JSON.stringify(target.format);
   const prettierConfig = target.format === 'repository' || target.format === null ? undefined : target.format.prettier;
   const compileInWorker: CompileValidator = (schema, o) => worker.compileValidator(schema, o);
+
+  // The reference and the index first: they need no type, and the reference is the largest file to
+  // format, so prettier starts on it while the models are typed.
   const jobs: Job[] = [];
   const modelJobs: Job[] = [];
   const modelKeys: string[] = [];

@@ -187,7 +187,7 @@ function parseJson(text: string, label: string, model?: string): unknown {
 }
 
 /**
- * The model objects (id and canonical JSON) that passed `checkModel` in this process: the same
+ * The model objects (id and JSON text) that passed `checkModel` in this process: the same
  * object again (a fetched model, then its staged file) passes without the checks being run again.
  * The checks depend on nothing else; the file label only names the file in an error.
  */
