@@ -328,6 +328,20 @@ console.log(JSON.stringify(result));
     expect(readFileSync(path.join(out, 'index.ts'), 'utf8')).not.toContain('ft-alice-flux-v1');
   });
 
+  test('output piped to a reader that stops early ends quietly: exit 0', async () => {
+    const { spawn } = await import('node:child_process');
+    const child = spawn(path.join(project, 'node_modules', '.bin', 'oxen-inference-codegen'), ['generate'], {
+      cwd: project,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout.destroy(); // the reader is gone before the command writes its summary
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(stderr).not.toContain('EPIPE');
+    expect(code, stderr).toBe(0);
+  });
+
   test("--format formats with the project's prettier configuration, and later commands keep it until --no-format", async () => {
     const dir = path.join(project, 'formatted');
     mkdirSync(dir, { recursive: true });
