@@ -5,8 +5,8 @@
  */
 import { MAX_ERROR_BODY_BYTES } from '../errors.ts';
 import { readLimited } from '../internal/read-limited.ts';
+import type { KeyRedaction } from './redact-key.ts';
 import { passThrough, redactedErrorText } from './support.ts';
-import type { Redactor } from '../redact.ts';
 
 /** Request headers forwarded to the service (everything else, `Authorization` and `Cookie` included, is dropped). */
 const FORWARDED_REQUEST_HEADERS = ['accept', 'content-type', 'last-event-id'];
@@ -25,10 +25,8 @@ export interface ForwardSettings {
   maxRequestBytes: number;
   /** Milliseconds. */
   timeoutMs: number;
-  /** The proxy's redaction of the key (the handler's only redactor). */
-  redactKey: (text: string) => string;
-  /** The handler's redactor, for error bodies cut at the read limit. */
-  redactor: Redactor;
+  /** The redaction of the key in every form: error bodies (`cutText` for one cut at the read limit), messages, headers. */
+  redaction: KeyRedaction;
 }
 
 /** One call the handler accepted (route, origin and caller checked). */
@@ -108,7 +106,7 @@ export async function forward(settings: ForwardSettings, call: ForwardCall): Pro
     return refuse(
       502,
       'bad_gateway',
-      `The proxy could not reach the service (${settings.redactKey(err instanceof Error ? err.message : String(err))})`,
+      `The proxy could not reach the service (${settings.redaction.text(err instanceof Error ? err.message : String(err))})`,
     );
   };
 
@@ -135,7 +133,7 @@ export async function forward(settings: ForwardSettings, call: ForwardCall): Pro
   const out = new Headers(cors);
   for (const name of FORWARDED_RESPONSE_HEADERS) {
     const v = upstream.headers.get(name);
-    if (v !== null) out.set(name, settings.redactKey(v));
+    if (v !== null) out.set(name, settings.redaction.text(v));
   }
   const eventStream = (out.get('content-type') ?? '').includes('text/event-stream');
   if (eventStream) out.set('x-accel-buffering', 'no');
@@ -148,7 +146,7 @@ export async function forward(settings: ForwardSettings, call: ForwardCall): Pro
       return failed(err);
     }
     settle();
-    return new Response(redactedErrorText(read.bytes ?? new Uint8Array(0), read.truncated, settings.redactor), {
+    return new Response(redactedErrorText(read.bytes ?? new Uint8Array(0), read.truncated, settings.redaction), {
       status: upstream.status,
       headers: out,
     });

@@ -8,8 +8,8 @@ import { SDKError } from '../errors.ts';
 import { env, isBrowser } from '../internal/env.ts';
 import { checkBaseUrl, DEFAULT_BASE_URL } from '../options.ts';
 import { forward, type ForwardSettings } from './forward.ts';
+import { keyRedaction } from './redact-key.ts';
 import { checkOrigins, jsonError, originOf } from './support.ts';
-import { Redactor } from '../redact.ts';
 
 /** Options of `createProxyHandler`. Sizes in bytes, times in milliseconds. */
 export interface ProxyOptions {
@@ -141,7 +141,8 @@ function bound(name: string, value: number | undefined, fallback: number, min: n
  *   buffered), with only `Content-Type`, `Cache-Control`, `Retry-After` and `X-Request-Id`. The
  *   event stream starts with a comment line (`: connected`), so that its headers pass proxies that
  *   hold headers until the first body byte (Vite's dev server). Never sets the key in a response;
- *   an error body (at most 64 KiB) is redacted of it before it is cut.
+ *   an error body (at most 64 KiB) is redacted of it in every form (raw, JSON-escaped, percent-encoded)
+ *   before it is cut.
  * - `timeoutMs` bounds each call to the service (504 when no headers came in time); does not
  *   follow redirects (502); an unreachable service is 502; the caller's abort (its
  *   `request.signal`) ends the forwarded call.
@@ -172,7 +173,7 @@ export function createProxyHandler(options: ProxyOptions = {}): ProxyHandler {
     );
   const apiKey = options.apiKey ?? env('OXEN_API_KEY');
   if (!apiKey) throw new SDKError('createProxyHandler needs an API key: pass apiKey or set OXEN_API_KEY on the server');
-  const redactor = new Redactor([apiKey]); // this handler's own secret
+  const redaction = keyRedaction(apiKey); // this handler's own secret, in every form
   const baseUrl = checkBaseUrl(options.baseUrl ?? env('OXEN_BASE_URL') ?? DEFAULT_BASE_URL);
   const f = options.fetch ?? globalThis.fetch.bind(globalThis);
   const prefix = (options.pathPrefix ?? '').replace(/\/+$/, '');
@@ -219,17 +220,15 @@ export function createProxyHandler(options: ProxyOptions = {}): ProxyHandler {
     const o = originOf(origin);
     return o !== undefined && allowedList!.includes(o);
   };
-  // The handler's own redactor (its key, raw, JSON-escaped and URI-encoded): error bodies before they are
-  // cut, error messages and forwarded header values go through it (here and in proxy-forward.ts).
-  const redactKey = (text: string): string => redactor.text(text);
+  // Error bodies before they are cut, error messages and forwarded header values go through the
+  // key's redaction (here and in forward.ts).
   const settings: ForwardSettings = {
     baseUrl,
     fetch: f,
     apiKey,
     maxRequestBytes,
     timeoutMs,
-    redactKey,
-    redactor,
+    redaction,
   };
   let bodiesHeld = 0;
 
@@ -313,7 +312,7 @@ export function createProxyHandler(options: ProxyOptions = {}): ProxyHandler {
       return jsonError(
         500,
         'internal_error',
-        `The proxy could not handle the request (${redactKey(err instanceof Error ? err.message : String(err))})`,
+        `The proxy could not handle the request (${redaction.text(err instanceof Error ? err.message : String(err))})`,
       );
     }
   };
