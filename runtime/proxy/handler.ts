@@ -8,6 +8,7 @@ import { SDKError } from '../errors.ts';
 import { env, isBrowser } from '../internal/env.ts';
 import { checkBaseUrl, DEFAULT_BASE_URL } from '../options.ts';
 import { forward, type ForwardSettings } from './forward.ts';
+import { hostCheck } from './hosts.ts';
 import { keyRedaction } from './redact-key.ts';
 import { checkOrigins, jsonError, originOf } from './support.ts';
 
@@ -27,16 +28,24 @@ export interface ProxyOptions {
   /**
    * The origin, or origins, at which browsers reach the proxy (`https://app.example.com`,
    * `http://localhost:3000`): scheme, host and port. A request whose `Origin` is one of them is
-   * same-origin and allowed. When set, a request whose `Host` header names another host is refused
-   * (421): a DNS-rebinding page (its own name resolving to your server) sends its own host, and on
-   * a GET no `Origin` at all. Default: the origin of `request.url` only, with no `Host` check. That
-   * is right behind `createNodeProxyListener` (`oxen-inference-sdk/node`), which builds `request.url`
-   * from its fixed `origin` (pass the same origin here to check `Host` too); many frameworks build
-   * `request.url` from the `Host` header, so set this there. The request's own `Host` header is
-   * never what an `Origin` is compared with.
+   * same-origin and allowed, and a request whose `Host` header names another host (nor one of
+   * `allowedHosts`) is refused (421): a DNS-rebinding page (its own name resolving to your server)
+   * sends its own host, and on a GET no `Origin` at all. Default: none, and then the proxy's own
+   * origin is that of `request.url`, and only loopback hosts (`localhost`, names under
+   * `.localhost`) and IP addresses are served, in `Host` and in `request.url` (421 otherwise, as
+   * Vite's dev server does): set this (or `allowedHosts`) to serve a name. The request's own `Host`
+   * header is never what an `Origin` is compared with.
    * @throws SDKError at creation when one is not an http(s) origin.
    */
   publicOrigin?: string | readonly string[] | undefined;
+  /**
+   * Host names served besides those of `publicOrigin` (or, without it, besides loopback hosts and IP
+   * addresses), as Vite's `server.allowedHosts`: `app.example.com` (any port), `.example.com` (that
+   * name and every name under it), or `true` to serve any `Host` (only behind something that checks
+   * it: a DNS-rebinding page can then use the proxy). Default: none.
+   * @throws SDKError at creation when an entry is not a host name.
+   */
+  allowedHosts?: readonly string[] | true | undefined;
   /**
    * Origins of pages on OTHER origins that may call the proxy (CORS): a list of origins
    * (`https://app.example.com`; scheme, host and port must match), `'*'`, or a predicate of the
@@ -126,10 +135,13 @@ function bound(name: string, value: number | undefined, fallback: number, min: n
  * - Forwards only the API's own twelve operations (method and path; `GET /api/ai/queue` with its
  *   `namespace` and `model` query), under `pathPrefix`: any other path is 404, another method 405
  *   (with `Allow`), a path parameter that is not a plain id 400.
- * - Origins: a request whose `Origin` is not the proxy's own (`publicOrigin`: scheme, host and
- *   port) nor allowed by `allowedOrigins` is 403; with `publicOrigin` set, a `Host` it does not
- *   name is 421. With `allowedOrigins`, answers preflights (`OPTIONS`, 204) and adds
- *   `Access-Control-Allow-Origin` to the answers of allowed origins.
+ * - Hosts (against DNS rebinding): a `Host` (or, without `publicOrigin`, a `request.url`) that
+ *   names a host the proxy does not serve is 421; it serves the hosts of `publicOrigin`, or
+ *   without it only loopback hosts and IP addresses, and the names of `allowedHosts`.
+ * - Origins: a request whose `Origin` is not the proxy's own (`publicOrigin`, else `request.url`'s:
+ *   scheme, host and port) nor allowed by `allowedOrigins` is 403. With `allowedOrigins`, answers
+ *   preflights (`OPTIONS`, 204) and adds `Access-Control-Allow-Origin` to the answers of allowed
+ *   origins.
  * - `authorize` false: 401; `authorize` throwing: 500. Without `authorize`, anyone who reaches the
  *   handler spends your credits.
  * - Adds `Authorization: Bearer <apiKey>`; drops the caller's `Authorization`, `Cookie` and every
@@ -163,8 +175,9 @@ function bound(name: string, value: number | undefined, fallback: number, min: n
  * http.createServer(createNodeProxyListener(handler, { origin })).listen(3000);
  * ```
  * @throws SDKError at creation when there is no API key, the `baseUrl` is not https (or http to a
- * loopback host), an origin option is not an http(s) origin, a limit is not a positive whole
- * number, or it runs in a browser (the key would be in the page).
+ * loopback host), an origin option is not an http(s) origin, an `allowedHosts` entry is not a host
+ * name, a limit is not a positive whole number, or it runs in a browser (the key would be in the
+ * page).
  */
 export function createProxyHandler(options: ProxyOptions = {}): ProxyHandler {
   if (isBrowser())
@@ -201,16 +214,13 @@ export function createProxyHandler(options: ProxyOptions = {}): ProxyHandler {
           'publicOrigin',
           typeof options.publicOrigin === 'string' ? [options.publicOrigin] : options.publicOrigin,
         );
-  const publicUrls = publicOrigins?.map((o) => new URL(o));
-  /** True when a `Host` header names one of the public origins (`app.example:443` is `https://app.example`). */
-  const publicHost = (host: string): boolean =>
-    publicUrls!.some((u) => {
-      try {
-        return new URL(`${u.protocol}//${host}`).host === u.host;
-      } catch {
-        return false;
-      }
-    });
+  const allowedHosts = options.allowedHosts;
+  if (allowedHosts !== undefined && allowedHosts !== true && !Array.isArray(allowedHosts))
+    throw new SDKError('allowedHosts must be a list of host names, or true');
+  const refusedHost = hostCheck(
+    publicOrigins?.map((o) => new URL(o)),
+    allowedHosts,
+  );
   const allowed = options.allowedOrigins;
   const allowedList = Array.isArray(allowed) ? checkOrigins('allowedOrigins', allowed) : undefined;
   const originAllowed = (origin: string): boolean => {
@@ -247,6 +257,10 @@ export function createProxyHandler(options: ProxyOptions = {}): ProxyHandler {
     const refuse = (status: number, type: string, message: string, headers: Record<string, string> = {}) =>
       jsonError(status, type, message, { ...cors, ...headers });
 
+    // Host first (a rebinding page learns nothing more), then the route, then Origin: compared with
+    // the configured public origins (or request.url's), never with the Host header itself.
+    const hostRefusal = refusedHost(request.headers.get('host'), url);
+    if (hostRefusal !== undefined) return refuse(421, 'misdirected_request', hostRefusal);
     if (prefix !== '' && url.pathname !== prefix && !url.pathname.startsWith(`${prefix}/`))
       return refuse(404, 'not_found', `No route for ${method} ${url.pathname}`);
     const path = url.pathname.slice(prefix.length);
@@ -254,10 +268,6 @@ export function createProxyHandler(options: ProxyOptions = {}): ProxyHandler {
     if (candidates.length === 0) return refuse(404, 'not_found', `No route for ${method} ${url.pathname}`);
     const allow = [...new Set(candidates.map((o) => o.method))].join(', ');
 
-    // Host and Origin: compared with the configured public origins (or request.url's), never with the Host header itself.
-    const host = request.headers.get('host');
-    if (publicUrls !== undefined && host !== null && !publicHost(host))
-      return refuse(421, 'misdirected_request', `Host ${host} is not served by this proxy`);
     if (origin !== undefined && !crossOriginAllowed) {
       const own = originOf(origin);
       if (own === undefined || !(publicOrigins ?? [url.origin]).includes(own)) {

@@ -1,4 +1,4 @@
-// Hostile requests to the proxy (runtime/proxy.ts behind the package's Node adapter,
+// Hostile requests to the proxy (runtime/proxy/ behind the package's Node adapter,
 // runtime/node/proxy-adapter.ts) over 127.0.0.1, with the local server as the service: requests a
 // fetch Request cannot carry, aborted uploads and throwing callbacks get an answer and leave the host
 // process running; DNS rebinding and scheme mismatches are refused; bodies are capped and their
@@ -84,7 +84,7 @@ describe('the proxy answers every request and its host process survives', () => 
     });
     const handler = createProxyHandler({ apiKey: KEY, baseUrl: server.url });
     const broken = await handler(
-      new Request('http://proxy.test/api/ai/images/generate', {
+      new Request('http://localhost/api/ai/images/generate', {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: failing,
@@ -97,7 +97,7 @@ describe('the proxy answers every request and its host process survives', () => 
       baseUrl: server.url,
       authorize: () => Promise.reject(new Error('db down')),
     });
-    expect((await throwing(new Request('http://proxy.test/api/ai/queue'))).status).toBe(500);
+    expect((await throwing(new Request('http://localhost/api/ai/queue'))).status).toBe(500);
     const predicate = createProxyHandler({
       apiKey: KEY,
       baseUrl: server.url,
@@ -106,7 +106,7 @@ describe('the proxy answers every request and its host process survives', () => 
       },
     });
     expect(
-      (await predicate(new Request('http://proxy.test/api/ai/queue', { headers: { origin: 'https://app.example' } })))
+      (await predicate(new Request('http://localhost/api/ai/queue', { headers: { origin: 'https://app.example' } })))
         .status,
     ).toBe(500);
     expect(server.requests).toHaveLength(0);
@@ -141,7 +141,10 @@ describe('origins: checked against the proxy’s public origin, never against th
         port,
         `POST ${PREFIX}/api/ai/images/generate HTTP/1.1\r\n${headers}Content-Type: application/json\r\nContent-Length: ${IMAGE.length}\r\nConnection: close\r\n\r\n${IMAGE}`,
       );
-    expect((await post(`Host: ${rebind}\r\nOrigin: http://${rebind}\r\n`)).status).toBe(403);
+    // refused for its Host (proxy-hosts.test.ts) before its Origin is looked at
+    expect((await post(`Host: ${rebind}\r\nOrigin: http://${rebind}\r\n`)).status).toBe(421);
+    // a page on another port or scheme of the proxy's host: refused for its Origin
+    expect((await post(`Host: 127.0.0.1:${port}\r\nOrigin: http://127.0.0.1:1\r\n`)).status).toBe(403);
     expect((await post(`Host: 127.0.0.1:${port}\r\nOrigin: ${proxyUrl.replace('http:', 'https:')}\r\n`)).status).toBe(
       403,
     );
