@@ -1,10 +1,11 @@
 /**
- * The forwarding half of the server-side proxy (`proxy.ts`): read the caller's body (bounded), call
- * the service with the key (bounded by the proxy's own timeout) and build the answer. Internal: not
- * exported from the package.
+ * The forwarding half of the server-side proxy (`handler.ts`): read the caller's body (bounded in
+ * size and time, `body.ts`), call the service with the key (bounded by the proxy's own timeout) and
+ * build the answer. Internal: not exported from the package.
  */
 import { MAX_ERROR_BODY_BYTES } from '../errors.ts';
 import { readLimited } from '../internal/read-limited.ts';
+import { readBody, type ForwardBody } from './body.ts';
 import type { KeyRedaction } from './redact-key.ts';
 import { passThrough, redactedErrorText } from './support.ts';
 
@@ -23,7 +24,9 @@ export interface ForwardSettings {
   apiKey: string;
   /** Bytes. */
   maxRequestBytes: number;
-  /** Milliseconds. */
+  /** Milliseconds, for reading one request body. */
+  bodyTimeoutMs: number;
+  /** Milliseconds, for each call to the service. */
   timeoutMs: number;
   /** The redaction of the key in every form: error bodies (`cutText` for one cut at the read limit), messages, headers. */
   redaction: KeyRedaction;
@@ -47,28 +50,35 @@ export interface ForwardCall {
 /**
  * Read the body, call the service (bounded by `timeoutMs`) and answer; resolves once the answer's
  * headers are known (its body streams on). Never rejects for the caller's or the service's faults:
- * 413/415, 499 (the caller went away), 400 (a body that could not be read), 502, 504.
+ * 408 (the body took longer than `bodyTimeoutMs`), 413/415, 499 (the caller went away), 400 (a body
+ * that could not be read), 502, 504.
  */
 export async function forward(settings: ForwardSettings, call: ForwardCall): Promise<Response> {
   const { request, url, method, path, queryNames, hasBody, refuse, cors } = call;
-  // The body: JSON only, bounded, read no further than the bound.
-  let body: Uint8Array<ArrayBuffer> | undefined;
+  // The body: JSON only, bounded in size and time, read no further than the bound.
+  let body: ForwardBody | undefined;
   if (hasBody) {
     const tooLarge = () => refuse(413, 'payload_too_large', `Request body exceeds ${settings.maxRequestBytes} bytes`);
+    const notJson = () => refuse(415, 'unsupported_media_type', 'Request body must be application/json');
+    const json = (request.headers.get('content-type') ?? '').toLowerCase().startsWith('application/json');
     const declared = Number(request.headers.get('content-length') ?? NaN);
     if (Number.isFinite(declared) && declared > settings.maxRequestBytes) return tooLarge();
-    let bytes: Uint8Array<ArrayBuffer> | undefined;
-    try {
-      bytes = (await readLimited(request.body, settings.maxRequestBytes)).bytes;
-    } catch {
+    if (declared > 0 && !json) return notJson();
+    const read = await readBody(request.body, {
+      maxBytes: settings.maxRequestBytes,
+      timeoutMs: settings.bodyTimeoutMs,
+      declaredBytes: Number.isSafeInteger(declared) ? declared : undefined,
+    });
+    if (read.kind === 'too-large') return tooLarge();
+    if (read.kind === 'timed-out')
+      return refuse(408, 'request_timeout', `The request body did not arrive within ${settings.bodyTimeoutMs} ms`);
+    if (read.kind === 'failed') {
       if (request.signal.aborted) return refuse(499, 'client_closed_request', 'The caller closed the request');
       return refuse(400, 'bad_request', 'The request body could not be read to its end');
     }
-    if (bytes === undefined) return tooLarge();
-    const type = (request.headers.get('content-type') ?? '').toLowerCase();
-    if (bytes.byteLength > 0 && !type.startsWith('application/json'))
-      return refuse(415, 'unsupported_media_type', 'Request body must be application/json');
-    body = bytes.byteLength > 0 ? bytes : undefined;
+    const empty = 'bytes' in read.body && read.body.bytes.byteLength === 0;
+    if (!empty && !json) return notJson();
+    body = empty ? undefined : read.body;
   }
 
   const query = new URLSearchParams();
@@ -84,6 +94,8 @@ export async function forward(settings: ForwardSettings, call: ForwardCall): Pro
     if (v !== null) headers.set(name, v);
   }
   headers.set('authorization', `Bearer ${settings.apiKey}`);
+  // A large body is sent from the blocks it was read into (a stream; `fetch` would copy an array)
+  if (body !== undefined && 'stream' in body) headers.set('content-length', String(body.size));
 
   // The upstream call ends when the caller goes away or timeoutMs passes, whichever comes first.
   const upstreamAbort = new AbortController();
@@ -112,13 +124,15 @@ export async function forward(settings: ForwardSettings, call: ForwardCall): Pro
 
   let upstream: Response;
   try {
-    upstream = await settings.fetch(target, {
+    const init: RequestInit & { duplex?: 'half' } = {
       method,
       headers,
-      body: body ?? null,
+      body: body === undefined ? null : 'bytes' in body ? body.bytes : body.stream,
       signal: upstreamAbort.signal,
       redirect: 'manual',
-    });
+    };
+    if (body !== undefined && 'stream' in body) init.duplex = 'half';
+    upstream = await settings.fetch(target, init);
   } catch (err) {
     return failed(err);
   }

@@ -68,9 +68,18 @@ export interface ProxyOptions {
   /**
    * How many requests with a body (POSTs) the proxy holds at once, from reading the body until the
    * service's answer headers arrive. One more is refused at once with 503 and `Retry-After: 1`
-   * (nothing read, nothing queued). Default 32: at most 32 × `maxRequestBytes` of bodies in memory.
+   * (nothing read, nothing queued). Default 32. Each body held takes its size and at most an eighth
+   * more (1 MiB at most) while it is read and sent: 32 × `maxRequestBytes` of bodies in memory, and
+   * about 10% more.
    */
   maxConcurrentBodies?: number | undefined;
+  /**
+   * How long the proxy waits for a request body to arrive whole, in milliseconds from when it starts
+   * reading it (default 60,000: a 10 MiB body then needs about 1.4 Mbit/s). Longer: 408, and the
+   * request's slot among `maxConcurrentBodies` is free again, so that slow uploads cannot hold
+   * them all.
+   */
+  bodyTimeoutMs?: number | undefined;
   /**
    * The proxy's own limit on each call to the service, in milliseconds (default 600,000: 10
    * minutes, as the client's `timeoutMs`): the answer's headers and its whole body must arrive
@@ -115,6 +124,7 @@ const CORS_EXPOSE_HEADERS = 'Retry-After, X-Request-Id';
 const DEFAULT_MAX_REQUEST_BYTES = 10 * 1024 * 1024;
 const DEFAULT_MAX_CONCURRENT_BODIES = 32;
 const DEFAULT_TIMEOUT_MS = 600_000;
+const DEFAULT_BODY_TIMEOUT_MS = 60_000;
 /** The largest delay Node's and browsers' timers honour (about 24.8 days); longer ones fire at once. */
 const MAX_TIMER_MS = 2_147_483_647;
 
@@ -146,9 +156,9 @@ function bound(name: string, value: number | undefined, fallback: number, min: n
  *   handler spends your credits.
  * - Adds `Authorization: Bearer <apiKey>`; drops the caller's `Authorization`, `Cookie` and every
  *   header but `Accept`, `Content-Type` and `Last-Event-ID`. A POST body must be JSON (415
- *   otherwise) and at most `maxRequestBytes` (413, read no further); beyond `maxConcurrentBodies`
- *   POSTs at once: 503 with `Retry-After: 1`. A body the caller stops sending: 499 (it went away)
- *   or 400.
+ *   otherwise) and at most `maxRequestBytes` (413, read no further), and arrive within
+ *   `bodyTimeoutMs` (408); beyond `maxConcurrentBodies` POSTs at once: 503 with `Retry-After: 1`.
+ *   A body the caller stops sending: 499 (it went away) or 400.
  * - Streams the answer through as it arrives (the event stream and chat streams are not
  *   buffered), with only `Content-Type`, `Cache-Control`, `Retry-After` and `X-Request-Id`. The
  *   event stream starts with a comment line (`: connected`), so that its headers pass proxies that
@@ -207,6 +217,7 @@ export function createProxyHandler(options: ProxyOptions = {}): ProxyHandler {
     1_000_000,
   );
   const timeoutMs = bound('timeoutMs', options.timeoutMs, DEFAULT_TIMEOUT_MS, 1, MAX_TIMER_MS);
+  const bodyTimeoutMs = bound('bodyTimeoutMs', options.bodyTimeoutMs, DEFAULT_BODY_TIMEOUT_MS, 1, MAX_TIMER_MS);
   const publicOrigins =
     options.publicOrigin === undefined
       ? undefined
@@ -237,6 +248,7 @@ export function createProxyHandler(options: ProxyOptions = {}): ProxyHandler {
     fetch: f,
     apiKey,
     maxRequestBytes,
+    bodyTimeoutMs,
     timeoutMs,
     redaction,
   };
