@@ -22,7 +22,9 @@ export interface ProxyOptions {
   fetch?: typeof fetch | undefined;
   /**
    * The path the handler is mounted at, stripped before matching (e.g. `/api/oxen`: a request for
-   * `/api/oxen/api/ai/images/generate` is forwarded to `/api/ai/images/generate`). Default: none.
+   * `/api/oxen/api/ai/images/generate` is forwarded to `/api/ai/images/generate`): the whole path
+   * browsers use (under Express's `app.use('/api/oxen', listener)` too, where
+   * `createNodeProxyListener` reads the path from `req.originalUrl`). Default: none.
    */
   pathPrefix?: string | undefined;
   /**
@@ -175,7 +177,7 @@ function bound(name: string, value: number | undefined, fallback: number, min: n
  *   `const handler = createProxyHandler({ pathPrefix: '/api/oxen', publicOrigin: 'https://app.example.com' }); export { handler as GET, handler as POST, handler as DELETE, handler as OPTIONS };`
  * - Deno: `Deno.serve(createProxyHandler({ pathPrefix: '/api/oxen', publicOrigin: 'https://app.example.com' }))`;
  *   Bun: `Bun.serve({ fetch: createProxyHandler({ pathPrefix: '/api/oxen', publicOrigin: 'https://app.example.com' }) })`.
- * - Node's `http` (or Express: `app.use(listener)`), with the adapter of `oxen-inference-sdk/node`:
+ * - Node's `http` (or Express: `app.use('/api/oxen', listener)`), with the adapter of `oxen-inference-sdk/node`:
  * ```ts
  * import http from 'node:http';
  * import { createProxyHandler } from 'oxen-inference-sdk';
@@ -273,11 +275,16 @@ export function createProxyHandler(options: ProxyOptions = {}): ProxyHandler {
     // the configured public origins (or request.url's), never with the Host header itself.
     const hostRefusal = refusedHost(request.headers.get('host'), url);
     if (hostRefusal !== undefined) return refuse(421, 'misdirected_request', hostRefusal);
-    if (prefix !== '' && url.pathname !== prefix && !url.pathname.startsWith(`${prefix}/`))
-      return refuse(404, 'not_found', `No route for ${method} ${url.pathname}`);
+    const noRoute = () =>
+      refuse(
+        404,
+        'not_found',
+        `No route for ${method} ${url.pathname} (this proxy serves the API's paths under pathPrefix ${JSON.stringify(prefix === '' ? '/' : prefix)})`,
+      );
+    if (prefix !== '' && url.pathname !== prefix && !url.pathname.startsWith(`${prefix}/`)) return noRoute();
     const path = url.pathname.slice(prefix.length);
     const candidates = OPERATIONS.filter((o) => o.pattern.test(path));
-    if (candidates.length === 0) return refuse(404, 'not_found', `No route for ${method} ${url.pathname}`);
+    if (candidates.length === 0) return noRoute();
     const allow = [...new Set(candidates.map((o) => o.method))].join(', ');
 
     if (origin !== undefined && !crossOriginAllowed) {
