@@ -74,7 +74,7 @@ export function keyRedaction(secret: string): KeyRedaction {
   // Bounded repetitions only, and each character's forms start differently: matching is linear in the text.
   const whole = new RegExp(chars.join(''), 'g');
   // At the very end of a cut text: the key's first characters (one at least), then possibly an escape cut short.
-  const partialEscape = `(?:\\{1,${MAX_ESCAPE_LEVEL}}(?:u[0-9a-fA-F]{0,3})?|%(?:25){0,${MAX_REENCODING}}(?:2|[0-9a-fA-F])?)`;
+  const partialEscape = `(?:\\\\{1,${MAX_ESCAPE_LEVEL}}(?:u[0-9a-fA-F]{0,3})?|%(?:25){0,${MAX_REENCODING}}[0-9a-fA-F]?)`;
   const prefix = new RegExp(`${chars.reduceRight((inner, c) => `${c}(?:${inner})?`, '')}${partialEscape}?$`);
   // The longest form of a character: a surrogate pair escaped at the deepest level, or four bytes re-encoded.
   const longestForm = Math.max(2 * (MAX_ESCAPE_LEVEL + 5), 4 * (3 + 2 * MAX_REENCODING));

@@ -42,8 +42,19 @@ const BODIES: Record<string, { type: string; body: string }> = {
   'uri-every': { type: 'application/json', body: json(pct(KEY)) },
   'uri-twice': { type: 'text/plain', body: `key=${encodeURIComponent(encodeURIComponent(KEY))}` },
   'text-escaped': { type: 'text/plain', body: `Unauthorized: "${u(KEY.slice(0, 10))}${KEY.slice(10)}"` },
-  'cut-escaped': { type: 'application/json', body: `{"error":"${'p'.repeat(CUT - 10 - 30)}${u(KEY)}"}` },
-  'cut-uri': { type: 'text/plain', body: `${'p'.repeat(CUT - 20)}${pct(KEY)}` },
+  // cut after this many characters of the key's form: between two escapes, or inside one
+  ...Object.fromEntries(
+    [30, 6 * 9 + 4, 6 * 20 + 1, 6 * 31 + 5].map((at) => [
+      `cut-escaped-${at}`,
+      { type: 'application/json', body: `{"error":"${'p'.repeat(CUT - 10 - at)}${u(KEY)}"}` },
+    ]),
+  ),
+  ...Object.fromEntries(
+    [20, 3 * 10 + 1, 3 * 12 + 2].map((at) => [
+      `cut-uri-${at}`,
+      { type: 'text/plain', body: `${'p'.repeat(CUT - at)}${pct(KEY)}` },
+    ]),
+  ),
 };
 
 /** A stand-in service whose error body for model `id` is `BODIES[id]`. */
