@@ -2,15 +2,17 @@
  * The proxy's reading of a request body and its forwarding: read whole before anything is sent
  * (so that a body over the limit is refused without a call to the service), within a time limit,
  * into blocks that never hold much more than the body (one block of the declared length, else
- * blocks that grow with it), then sent to the service from those blocks without another copy.
+ * blocks that grow with it), then sent to the service from those blocks: a large body without
+ * another copy, a small one (1 MiB at most) copied once. So a body takes at most 1 MiB more than
+ * its size while it is held.
  * Internal: not exported from the package.
  */
 
 /** The smallest block a body without a declared length is read into. */
 const MIN_BLOCK_BYTES = 16 * 1024;
 /**
- * The largest block after the first (bytes); a body of at most this size is also sent as one
- * array of bytes (a copy `fetch` makes), a larger one as a stream of its blocks.
+ * The largest block after the first (bytes); a body of at most this size is also sent as a `Blob`
+ * (one copy, with its length in every runtime), a larger one as a stream of its blocks.
  */
 export const MAX_BLOCK_BYTES = 1024 * 1024;
 
@@ -22,10 +24,13 @@ export type BodyRead =
   /** The stream failed: the caller went away, or the body could not be read. */
   | { kind: 'failed' };
 
-/** A body read whole, as passed to `fetch`: bytes, or a stream of its blocks with its length (`content-length`). */
-export type ForwardBody = { bytes: Uint8Array<ArrayBuffer> } | { stream: ReadableStream<Uint8Array>; size: number };
+/** A body read whole: `data` is passed to `fetch` (a stream needs `duplex: 'half'` and its `content-length`); `size` in bytes. */
+export interface ForwardBody {
+  data: Blob | ReadableStream<Uint8Array>;
+  size: number;
+}
 
-/** Blocks that grow with what is appended: at most about an eighth of the body (or 1 MiB) unused. */
+/** Blocks that grow with what is appended: unused, at most an eighth of what was read (16 KiB to 1 MiB). */
 class Blocks {
   readonly #full: Uint8Array<ArrayBuffer>[] = [];
   #current: Uint8Array<ArrayBuffer>;
@@ -59,19 +64,10 @@ class Blocks {
     return true;
   }
 
-  /** The body: one array of bytes when small, else a stream of its blocks that lets go of each once it is sent. */
+  /** The body: a `Blob` when small, else a stream of its blocks that lets go of each once it is sent. */
   finish(): ForwardBody {
     const blocks = [...this.#full, this.#current.subarray(0, this.#used)].filter((b) => b.byteLength > 0);
-    if (this.size <= MAX_BLOCK_BYTES) {
-      if (blocks.length === 1) return { bytes: blocks[0]! };
-      const bytes = new Uint8Array(this.size);
-      let at = 0;
-      for (const b of blocks) {
-        bytes.set(b, at);
-        at += b.byteLength;
-      }
-      return { bytes };
-    }
+    if (this.size <= MAX_BLOCK_BYTES) return { data: new Blob(blocks), size: this.size };
     // a block of the declared length is sent in views of it, so that a slow service is not handed it at once
     const parts = blocks.flatMap((b) => {
       const views: Uint8Array[] = [];
@@ -91,7 +87,7 @@ class Blocks {
       },
       { highWaterMark: 0 },
     );
-    return { stream, size: this.size };
+    return { data: stream, size: this.size };
   }
 }
 
@@ -104,7 +100,7 @@ export async function readBody(
   body: ReadableStream<Uint8Array> | null,
   options: { maxBytes: number; timeoutMs: number; declaredBytes: number | undefined },
 ): Promise<BodyRead> {
-  if (body === null) return { kind: 'read', body: { bytes: new Uint8Array(0) } };
+  if (body === null) return { kind: 'read', body: { data: new Blob([]), size: 0 } };
   const { maxBytes, timeoutMs, declaredBytes } = options;
   const first =
     declaredBytes !== undefined && declaredBytes > 0 && declaredBytes <= maxBytes

@@ -76,9 +76,8 @@ export async function forward(settings: ForwardSettings, call: ForwardCall): Pro
       if (request.signal.aborted) return refuse(499, 'client_closed_request', 'The caller closed the request');
       return refuse(400, 'bad_request', 'The request body could not be read to its end');
     }
-    const empty = 'bytes' in read.body && read.body.bytes.byteLength === 0;
-    if (!empty && !json) return notJson();
-    body = empty ? undefined : read.body;
+    if (read.body.size > 0 && !json) return notJson();
+    body = read.body.size > 0 ? read.body : undefined;
   }
 
   const query = new URLSearchParams();
@@ -94,8 +93,9 @@ export async function forward(settings: ForwardSettings, call: ForwardCall): Pro
     if (v !== null) headers.set(name, v);
   }
   headers.set('authorization', `Bearer ${settings.apiKey}`);
-  // A large body is sent from the blocks it was read into (a stream; `fetch` would copy an array)
-  if (body !== undefined && 'stream' in body) headers.set('content-length', String(body.size));
+  // A large body is sent from the blocks it was read into, as a stream (`fetch` would copy an array)
+  const streamed = body?.data instanceof ReadableStream;
+  if (streamed) headers.set('content-length', String(body!.size));
 
   // The upstream call ends when the caller goes away or timeoutMs passes, whichever comes first.
   const upstreamAbort = new AbortController();
@@ -127,11 +127,11 @@ export async function forward(settings: ForwardSettings, call: ForwardCall): Pro
     const init: RequestInit & { duplex?: 'half' } = {
       method,
       headers,
-      body: body === undefined ? null : 'bytes' in body ? body.bytes : body.stream,
+      body: body?.data ?? null,
       signal: upstreamAbort.signal,
       redirect: 'manual',
     };
-    if (body !== undefined && 'stream' in body) init.duplex = 'half';
+    if (streamed) init.duplex = 'half';
     upstream = await settings.fetch(target, init);
   } catch (err) {
     return failed(err);

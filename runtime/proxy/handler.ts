@@ -70,9 +70,9 @@ export interface ProxyOptions {
   /**
    * How many requests with a body (POSTs) the proxy holds at once, from reading the body until the
    * service's answer headers arrive. One more is refused at once with 503 and `Retry-After: 1`
-   * (nothing read, nothing queued). Default 32. Each body held takes its size and at most an eighth
-   * more (1 MiB at most) while it is read and sent: 32 × `maxRequestBytes` of bodies in memory, and
-   * about 10% more.
+   * (nothing read, nothing queued). Default 32. Each body held takes its size and at most about 1
+   * MiB more while it is read and sent: 32 × `maxRequestBytes` of bodies in memory, and about 10%
+   * more.
    */
   maxConcurrentBodies?: number | undefined;
   /**
