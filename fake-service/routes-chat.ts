@@ -10,6 +10,7 @@
 // fragments: the first with `id`, `type` and `function.name`, then the arguments in pieces. There is always
 // one choice (`n`, `seed`, `stop` and the other sampling fields are accepted and ignored).
 import { createHash } from 'node:crypto';
+import { checkContentParts } from './chat-parts.ts';
 import { STREAMED, badRequest, isObject, json, messageError, type HandlerResult } from './http.ts';
 import { isChatModel } from './state.ts';
 import { checkChatMessages } from './validate.ts';
@@ -85,6 +86,7 @@ async function chatCompletions(s: ServerCtx, r: RequestCtx): Promise<HandlerResu
   const messages = body.messages;
   if (!Array.isArray(messages) || messages.length === 0) throw messageError(400, 'Messages array cannot be empty');
   checkChatMessages(messages); // ours: unknown roles and malformed messages are a 400
+  checkContentParts(messages); // the docs' audio and file parts: their limits and shape
   // Ours: temperature outside the description's 0..2 range is a 400.
   if (
     body.temperature !== undefined &&
