@@ -135,12 +135,6 @@ export interface APIErrorInit extends SDKErrorOptions {
   headers?: Headers | undefined;
   /** HTTP method and path of the request (no query string, never the key). */
   request?: { method: string; path: string } | undefined;
-  /** The service's error type (`error.type` or `status_message` of the body), when it gave one. */
-  type?: string | undefined;
-  /** The human-readable title of the error (`error.title`), when the body gave one. */
-  title?: string | undefined;
-  /** What was wrong (`error.detail`), when the body gave it. */
-  detail?: string | undefined;
 }
 
 /**
@@ -200,6 +194,9 @@ export class APIError extends SDKError {
    * Quote it when reporting a problem.
    */
   declare readonly requestId: string | undefined;
+  // `type`, `title` and `detail` are read from the body, redacted with the call's redactor and set by
+  // the failure path (`internal/failure.ts`, loaded on demand), so that this constructor, in every
+  // bundle, carries none of it.
   /**
    * The service's error type, when the body gave one: `error.type` (else `status_message`) of
    * `{error: {type, title, detail}, status: 'error', status_message}`. The docs list
@@ -213,15 +210,11 @@ export class APIError extends SDKError {
 
   constructor(message: string, init: APIErrorInit = {}) {
     super(message, { cause: init.cause, redactor: init.redactor });
-    const r = this.redactor;
     this.status = init.status;
-    this.body = r.value(init.body);
-    this.headers = redactHeaders(r, init.headers);
+    this.body = this.redactor.value(init.body);
+    this.headers = redactHeaders(this.redactor, init.headers);
     this.request = init.request;
-    this.requestId = requestIdOf(this.headers);
-    // One loop rather than three assignments: this constructor is in every bundle, and the loop is smaller.
-    for (const k of ['type', 'title', 'detail'] as const)
-      (this as { -readonly [K in typeof k]: string | undefined })[k] = r.value(init[k]);
+    this.requestId = this.headers === undefined ? undefined : requestIdOf(this.headers);
   }
 }
 

@@ -14,7 +14,7 @@ import {
   SDKError,
   truncate,
 } from '../errors.ts';
-import { classOfAnswer, infoFromBody, redactedJsonError } from '../internal/failure.ts';
+import { classOfAnswer, infoFromBody, redactedJsonError, withBodyInfo } from '../internal/failure.ts';
 import type { HttpRequest } from '../request.ts';
 import { endpointTimeout, type CallScope, type RequestOptions } from '../scope.ts';
 import { expectEventStream } from '../streaming/event-stream.ts';
@@ -117,7 +117,10 @@ export class ChatCompletionStream implements AsyncIterable<ChatCompletionChunk> 
             redactor,
           );
           const ErrorClass = classOfAnswer({ classOf: errorClassOf }, this.response.status, fields.type);
-          throw new ErrorClass(message, { status: this.response.status, body: chunk, request, redactor, ...fields });
+          throw withBodyInfo(
+            new ErrorClass(message, { status: this.response.status, body: chunk, request, redactor }),
+            fields,
+          );
         }
         this.collected.add(chunk as ChatCompletionChunk);
         yield chunk as ChatCompletionChunk;

@@ -121,8 +121,19 @@ export function classOfAnswer(
 }
 
 /**
+ * `err` with the `type`, `title` and `detail` of `info` that are present set on it (`APIError`
+ * declares them; they are set here, on the failure path, not by its constructor, which is in every
+ * bundle). `info`'s strings are already redacted and cut (`infoFromBody`).
+ */
+export function withBodyInfo<E extends APIError>(err: E, info: Omit<ErrorBodyInfo, 'message'>): E {
+  for (const k of ['type', 'title', 'detail'] as const)
+    if (info[k] !== undefined) Object.defineProperty(err, k, { value: info[k], enumerable: true });
+  return err;
+}
+
+/**
  * The error of an error status: the class `classOfAnswer` gives, with the server's message and its
- * `type`, `title` and `detail` (`infoFromBody`), redacted with `redactor` (the transport's secrets).
+ * `type`, `title` and `detail` (`infoFromBody`, `withBodyInfo`), redacted with `redactor` (the transport's secrets).
  */
 export function errorFromResponse(
   kit: FailureKit,
@@ -134,7 +145,7 @@ export function errorFromResponse(
 ): APIError {
   const { message, ...fields } = infoFromBody(kit, body, `HTTP ${status}`, redactor);
   const ErrorClass = classOfAnswer(kit, status, fields.type);
-  return new ErrorClass(message, { status, body, headers, request, redactor, ...fields });
+  return withBodyInfo(new ErrorClass(message, { status, body, headers, request, redactor }), fields);
 }
 
 /**
