@@ -1,5 +1,5 @@
 // Synchronous media endpoints, the output files they point to, and model details.
-import { HttpError, badRequest, json, resourceNotFound, type HandlerResult } from './http.ts';
+import { badRequest, json, messageError, resourceNotFound, type HandlerResult } from './http.ts';
 import { FILE_BYTES, mediaTypeOf, type ModelRecord } from './state.ts';
 import type { MediaKind } from './validate.ts';
 import type { RequestCtx, Route, ServerCtx } from './context.ts';
@@ -7,9 +7,9 @@ import type { RequestCtx, Route, ServerCtx } from './context.ts';
 /** Model lookup shared by the media endpoints and the queue: missing model -> 400, unknown -> 404. */
 export function lookupModel(s: ServerCtx, name: unknown): ModelRecord {
   // Ours: the description gives "You must specify a model to call" for chat only; we use it everywhere.
-  if (typeof name !== 'string' || name === '') throw badRequest('You must specify a model to call');
+  if (typeof name !== 'string' || name === '') throw messageError(400, 'You must specify a model to call');
   const model = s.models.get(name);
-  if (!model) throw new HttpError(404, `Model not found: ${name}`);
+  if (!model) throw messageError(404, `Model not found: ${name}`);
   return model;
 }
 
@@ -44,7 +44,7 @@ function mediaEndpoint(kind: MediaKind) {
 
 function modelDetails(s: ServerCtx, _r: RequestCtx, [id]: string[]): HandlerResult {
   const model = s.models.get(id!);
-  if (!model) throw new HttpError(404, `Model not found: ${id}`);
+  if (!model) throw messageError(404, `Model not found: ${id}`);
   // The stored file, byte for byte (whichever schema field it uses).
   return { status: 200, body: model.bytes, headers: { 'Content-Type': 'application/json' } };
 }

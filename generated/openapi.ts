@@ -829,7 +829,7 @@ export interface components {
        * @enum {string}
        */
       role: 'user';
-      /** @description A string, or an array of content parts (text, image URL, video URL). */
+      /** @description A string, or an array of content parts (text, image URL, video URL, audio URL, file). */
       content: string | components['schemas']['ChatContentPart'][];
       /** @description A name telling participants of the same role apart. */
       name?: string;
@@ -862,11 +862,13 @@ export interface components {
       /** @description The tool's result (often JSON text), or an array of text parts. */
       content: string | components['schemas']['ChatContentPartText'][];
     };
-    /** @description One content part of a message. Image and video URLs must be publicly accessible. */
+    /** @description One content part of a message. Image and video URLs must be publicly accessible. The `audio_url` and `file` parts are from the service's docs (`inference-api/reference/chat_completions.mdx`), not the API description (v0.224.2). */
     ChatContentPart:
       | components['schemas']['ChatContentPartText']
       | components['schemas']['ChatContentPartImageUrl']
-      | components['schemas']['ChatContentPartVideoUrl'];
+      | components['schemas']['ChatContentPartVideoUrl']
+      | components['schemas']['ChatContentPartAudioUrl']
+      | components['schemas']['ChatContentPartFile'];
     /** @description A text part. */
     ChatContentPartText: {
       /**
@@ -907,6 +909,43 @@ export interface components {
         /** @description Publicly accessible video URL. */
         url: string;
       };
+    };
+    /** @description An audio part, for a model that takes audio input. Source: the service's docs, `inference-api/reference/chat_completions.mdx` (not in the API description (v0.224.2)). At most 20 MB of audio; larger returns a 400. Formats vary by provider. */
+    ChatContentPartAudioUrl: {
+      /**
+       * @description Always `audio_url`. (enum property replaced by openapi-typescript)
+       * @enum {string}
+       */
+      type: 'audio_url';
+      /** @description The audio reference. */
+      audio_url: {
+        /** @description A publicly accessible audio URL (unexpired, if presigned), or a base64 data URL (`data:audio/mp3;base64,...`). */
+        url: string;
+      };
+    };
+    /** @description A document part (PDF). Source: the service's docs, `inference-api/reference/chat_completions.mdx` (not in the API description (v0.224.2)). Exactly one of `file_data` and `file_url`. At most 24 MB; larger, or a type other than `application/pdf`, returns a 400. A `file_id` is not supported. */
+    ChatContentPartFile: {
+      /**
+       * @description Always `file`. (enum property replaced by openapi-typescript)
+       * @enum {string}
+       */
+      type: 'file';
+      /** @description The document, inline (`file_data`) or by URL (`file_url`), exactly one of the two. */
+      file: components['schemas']['ChatFileData'] | components['schemas']['ChatFileUrl'];
+    };
+    /** @description A document given inline. Never together with `file_url`. */
+    ChatFileData: {
+      /** @description The document's file name, e.g. `report.pdf`. */
+      filename?: string;
+      /** @description The document as a base64 data URL (`data:application/pdf;base64,...`). */
+      file_data: string;
+    };
+    /** @description A document given by URL. Never together with `file_data`. */
+    ChatFileUrl: {
+      /** @description The document's file name, e.g. `report.pdf`. */
+      filename?: string;
+      /** @description A publicly accessible document URL (unexpired, if presigned). */
+      file_url: string;
     };
     /** @description A function definition the model may call. */
     ChatTool: {

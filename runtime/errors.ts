@@ -54,13 +54,17 @@ export interface SDKErrorOptions {
 
 /**
  * The fields of the SDK's errors that `toJSON` and `util.inspect` show (those an error has, in this
- * order): `APIError`'s, then `ConnectionError.notSent`, `RedirectError.location`,
- * `ResponseTooLargeError.limitBytes`, `OutcomeUnknownError.reason`, `ValidationError.model` and `issues`.
+ * order): `APIError`'s (`type`, `title`, `detail` when the body gave them), then
+ * `ConnectionError.notSent`, `RedirectError.location`, `ResponseTooLargeError.limitBytes`,
+ * `OutcomeUnknownError.reason`, `ValidationError.model` and `issues`.
  */
 const SHOWN_FIELDS = [
   'status',
   'request',
   'requestId',
+  'type',
+  'title',
+  'detail',
   'body',
   'headers',
   'notSent',
@@ -167,7 +171,10 @@ function redactHeaders(r: Redactor, headers: Headers | undefined): Headers | und
 
 /**
  * An error answered by the service (or a failure to get an answer: see subclasses).
- * `message` is the server's own message string when it sent one (at most 1,000 characters).
+ * `message` is the server's own message string when it sent one (at most 1,000 characters): an
+ * error body's `error.detail` (e.g. which parameter is wrong), else `error.message`, else
+ * `error.title`. `type`, `title` and `detail` are the body's, when it gave them. The class follows
+ * the status and the service's error `type`, never the message text.
  * `body` and `headers` are redacted copies; `body` holds at most 64 KiB of an error response.
  */
 export class APIError extends SDKError {
@@ -187,6 +194,19 @@ export class APIError extends SDKError {
    * Quote it when reporting a problem.
    */
   declare readonly requestId: string | undefined;
+  // `type`, `title` and `detail` are read from the body, redacted with the call's redactor and set by
+  // the failure path (`internal/failure.ts`, loaded on demand), so that this constructor, in every
+  // bundle, carries none of it.
+  /**
+   * The service's error type, when the body gave one: `error.type` (else `status_message`) of
+   * `{error: {type, title, detail}, status: 'error', status_message}`. The docs list
+   * `unauthenticated`, `invalid_params`, `resource_not_found` and `unknown_error`; others may come.
+   */
+  declare readonly type: string | undefined;
+  /** The error's human-readable title (`error.title`, e.g. `Invalid parameters supplied, ...`), when given. */
+  declare readonly title: string | undefined;
+  /** What was wrong (`error.detail`, e.g. which parameter), when given; then it is also `message`. */
+  declare readonly detail: string | undefined;
 
   constructor(message: string, init: APIErrorInit = {}) {
     super(message, { cause: init.cause, redactor: init.redactor });
@@ -214,7 +234,10 @@ export class PermissionDeniedError extends APIError {
 export class NotFoundError extends APIError {
   override name = 'NotFoundError';
 }
-/** The namespace has too few credits (402, or a credit-related message). */
+/**
+ * The namespace has too few credits: a 402, or an error `type` naming credits (the API description
+ * shows neither the status nor the type of its "credit-related error"; the message text is not read).
+ */
 export class InsufficientCreditsError extends APIError {
   override name = 'InsufficientCreditsError';
 }
@@ -389,8 +412,9 @@ export function parseRetryAfterMs(value: string | null, now: number = Date.now()
 /**
  * The `APIError` subclass that an error status means: 400, 401, 402 (`InsufficientCreditsError`),
  * 403, 404, 422, 429, any 5xx (`InternalServerError`), else `APIError`. The error of an answer also
- * reads its message: a message about credits makes `InsufficientCreditsError` at any status
- * (`errorFromResponse` of `internal/failure.ts`).
+ * reads the service's error `type` (`classOfAnswer` of `internal/failure.ts`): a type naming credits
+ * makes `InsufficientCreditsError` at any status; a documented type gives the class of a status that
+ * has none of its own.
  */
 export function errorClassOf(status: number): typeof APIError {
   return (

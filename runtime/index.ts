@@ -109,6 +109,9 @@ export {
   type OutputSource,
 } from './outputs.ts';
 
+// Inputs: local data as data URIs (`fileToDataUri`, which reads a file, is `oxen-inference-sdk/node`)
+export { INPUT_MAX_BYTES, InputTooLargeError, toDataUri, type DataUriOptions } from './inputs.ts';
+
 // The queue: outcomes of queue.run and queue.follow (the machinery loads on demand)
 export {
   QUEUE_RUN_DEFAULT_TIMEOUT_MS,
@@ -165,9 +168,13 @@ export type {
   ChatCompletionParamsNonStreaming,
   ChatCompletionParamsStreaming,
   ChatContentPart,
+  ChatContentPartAudio,
+  ChatContentPartFile,
   ChatContentPartImage,
   ChatContentPartText,
   ChatContentPartVideo,
+  ChatFileData,
+  ChatFileUrl,
   ChatFinishReason,
   ChatMessage,
   ChatNamedToolChoice,

@@ -5,8 +5,16 @@
  * `ChatCompletion` the same request would have returned unstreamed, as openai-node's
  * `finalChatCompletion()` does. Loaded on demand by the client (a dynamic `import()`).
  */
-import { AbortError, APIError, ConnectionError, MAX_ERROR_BODY_BYTES, SDKError, truncate } from '../errors.ts';
-import { messageFromBody, redactedJsonError } from '../internal/failure.ts';
+import {
+  AbortError,
+  APIError,
+  ConnectionError,
+  errorClassOf,
+  MAX_ERROR_BODY_BYTES,
+  SDKError,
+  truncate,
+} from '../errors.ts';
+import { classOfAnswer, infoFromBody, redactedJsonError, withBodyInfo } from '../internal/failure.ts';
 import type { HttpRequest } from '../request.ts';
 import { endpointTimeout, type CallScope, type RequestOptions } from '../scope.ts';
 import { expectEventStream } from '../streaming/event-stream.ts';
@@ -25,7 +33,8 @@ const CHAT_REQUEST = { method: 'POST', path: '/api/ai/chat/completions' } as con
  * are not iterated. Iterate it once. `abort()` (or the call's `signal`) stops it; breaking out of
  * `for await` releases the connection. The call's `timeoutMs` covers the whole stream.
  * @throws (from iteration and `finalChatCompletion`) `APIError` when the server sends an error
- * object in the stream (its message and body redacted like every error), `ConnectionError` when the
+ * object in the stream (its message, `type`, `title`, `detail` and body read and redacted as those of
+ * an error answer; the class by its `type`, e.g. `InsufficientCreditsError`), `ConnectionError` when the
  * connection drops or the stream ends before `[DONE]`, `ResponseTooLargeError` for a chunk beyond
  * the size cap, `TimeoutError`, `AbortError`.
  */
@@ -100,14 +109,17 @@ export class ChatCompletionStream implements AsyncIterable<ChatCompletionChunk> 
           });
         }
         if (chunk && typeof chunk === 'object' && 'error' in chunk && chunk.error) {
-          throw new APIError(
-            messageFromBody({ truncate }, chunk, 'The chat stream reported an error', this.scope.redactor),
-            {
-              status: this.response.status,
-              body: chunk,
-              request,
-              redactor: this.scope.redactor,
-            },
+          const redactor = this.scope.redactor;
+          const { message, ...fields } = infoFromBody(
+            { truncate },
+            chunk,
+            'The chat stream reported an error',
+            redactor,
+          );
+          const ErrorClass = classOfAnswer({ classOf: errorClassOf }, this.response.status, fields.type);
+          throw withBodyInfo(
+            new ErrorClass(message, { status: this.response.status, body: chunk, request, redactor }),
+            fields,
           );
         }
         this.collected.add(chunk as ChatCompletionChunk);

@@ -58,6 +58,12 @@ export const videoGenerateRequestCompatible = (
 ): S['VideoGenerateRequest'] => x;
 export const enqueueRequestCompatible = (x: Plain<{ model: string } & rt.QueueFields>): S['EnqueueRequest'] => x;
 
+// chat content parts (with the docs' audio_url and file parts): the same parts both ways, so a part or field
+// added to the spec and not typed by the runtime fails here
+export const chatContentPartCompatible = (x: rt.ChatContentPart): S['ChatContentPart'] => x;
+export const chatContentPartFromSpecCompatible = (x: S['ChatContentPart']): rt.ChatContentPart => x;
+export const chatFileFromSpecCompatible = (x: S['ChatContentPartFile']['file']): rt.ChatContentPartFile['file'] => x;
+
 // fine-tunes: the runtime's body (typed by script_type) and the spec's oneOf accept the same bodies
 export const fineTuneCreateRequestCompatible = (x: rt.FineTuneCreateParams): S['FineTuneCreateRequest'] => x;
 export const fineTuneCreateParamsCompatible = (x: S['FineTuneCreateRequest']): rt.FineTuneCreateParams => x;
