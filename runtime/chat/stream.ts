@@ -7,6 +7,7 @@
  */
 import { AbortError, APIError, ConnectionError, MAX_ERROR_BODY_BYTES, SDKError, truncate } from '../errors.ts';
 import { messageFromBody, redactedJsonError } from '../internal/failure.ts';
+import { OPERATIONS } from '../operations.ts';
 import type { HttpRequest } from '../request.ts';
 import { endpointTimeout, type CallScope, type RequestOptions } from '../scope.ts';
 import { expectEventStream } from '../streaming/event-stream.ts';
@@ -15,7 +16,8 @@ import type { Transport } from '../transport.ts';
 import { ChatCompletionAccumulator } from './accumulate.ts';
 import type { ChatCompletion, ChatCompletionChunk } from './types.ts';
 
-const CHAT_REQUEST = { method: 'POST', path: '/api/ai/chat/completions' } as const;
+// Method and path from the operations table (`specs/openapi.yaml`).
+const CHAT_REQUEST = { method: OPERATIONS.chatCompletionsCreate.method, path: OPERATIONS.chatCompletionsCreate.path };
 
 /**
  * The result of `chat.completions.create({ ..., stream: true })`: an async iterable of
@@ -152,7 +154,7 @@ export async function openChatStream(
   body: Record<string, unknown>,
   options?: RequestOptions,
 ): Promise<ChatCompletionStream> {
-  const req: HttpRequest = { method: 'POST', path: CHAT_REQUEST.path, body };
+  const req: HttpRequest = { ...CHAT_REQUEST, body };
   const { response, scope } = await t.openStream(req, endpointTimeout(t, 'chat', options));
   await expectEventStream(response, scope, { method: req.method, path: req.path }, 'a streaming chat completion');
   return new ChatCompletionStream(response, scope, t.settings.maxResponseBytes);

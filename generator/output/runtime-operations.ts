@@ -1,0 +1,89 @@
+/**
+ * `runtime/operations.ts`: the operations table of the API description (`stages/operations.ts`) as
+ * a data-only module of the runtime, written by `npm run generate` (checked by `--check`). The
+ * runtime's endpoint functions, the proxy's routes and the local server's routes read method, path
+ * and parameters from it.
+ *
+ * It lives in `runtime/`, not `generated/`: the runtime imports it, and the runtime may import
+ * nothing of `generated/` (which imports the runtime: specs -> generator -> generated -> runtime). It
+ * holds data and types only, so the runtime stays the one place of behaviour.
+ */
+import { readFile, rename, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { stringLiteral } from '../escape.ts';
+import type { OperationsTable } from '../stages/operations.ts';
+
+/** The file, relative to the repository. */
+export const RUNTIME_OPERATIONS_FILE = 'runtime/operations.ts';
+
+/** A string literal as prettier writes it here (single quotes; the table's strings are checked to need no escape). */
+const literal = (text: string): string => (/^[\w\-./{}]*$/.test(text) ? `'${text}'` : stringLiteral(text));
+const list = (names: readonly string[]): string => `[${names.map(literal).join(', ')}]`;
+
+/**
+ * The module's text after its generated-file header, exactly as prettier prints it with the
+ * repository's settings (each entry expanded, one property a line), so that no formatter is loaded
+ * to write it; `test/generator/operations.test.ts` checks that prettier leaves it unchanged.
+ */
+export function operationsModuleBody(table: OperationsTable): string {
+  const entries = [...table.values()].map((o) =>
+    [
+      `  ${o.id}: {`,
+      `    method: ${literal(o.method)},`,
+      `    path: ${literal(o.path)},`,
+      `    pathParams: ${list(o.pathParams)},`,
+      `    query: ${list(o.query)},`,
+      `  },`,
+    ].join('\n'),
+  );
+  return `/**
+ * The API's fixed operations, by operationId: method, path template (\`{name}\` for each path
+ * parameter), path parameters and query parameters, as \`specs/openapi.yaml\` describes them, in
+ * its order except that an operation comes before those whose template it shadows (a literal
+ * segment where the other has a parameter: \`/api/ai/models/search\` before \`/api/ai/models/{id}\`).
+ * A request path is matched against the templates in this order; the first whose template and
+ * method fit is its operation.
+ */
+export const OPERATIONS = {
+${entries.join('\n')}
+} as const satisfies Readonly<Record<string, Operation>>;
+
+/** One operation of \`OPERATIONS\`. */
+export interface Operation {
+  readonly method: 'GET' | 'POST' | 'DELETE';
+  /** The path template, \`{name}\` for each path parameter. */
+  readonly path: string;
+  /** The path parameters, in the order of the path. */
+  readonly pathParams: readonly string[];
+  /** The query parameters the operation takes. */
+  readonly query: readonly string[];
+}
+
+/** The operationIds of the API description. */
+export type OperationId = keyof typeof OPERATIONS;
+`;
+}
+
+/**
+ * Bring the generator's files of the runtime under `root` (`GenerateResult.runtimeFiles`: path
+ * relative to `root` -> whole text, header and formatting included) up to date; with `check`, only
+ * report. Resolves to the files that differ.
+ */
+export async function syncRuntimeFiles(
+  root: string,
+  files: ReadonlyMap<string, string>,
+  check: boolean,
+): Promise<string[]> {
+  const changed: string[] = [];
+  for (const [file, text] of files) {
+    const full = path.join(root, file);
+    const current = await readFile(full, 'utf8').catch(() => undefined);
+    if (current === text) continue;
+    changed.push(file);
+    if (!check) {
+      await writeFile(`${full}.${process.pid}.tmp`, text);
+      await rename(`${full}.${process.pid}.tmp`, full);
+    }
+  }
+  return changed;
+}
