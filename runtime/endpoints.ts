@@ -18,6 +18,7 @@
 import { APIPromise } from './api-promise.ts';
 import { SDKError } from './errors.ts';
 import { operationRequest } from './internal/operation.ts';
+import * as ops from './operations.ts';
 import type { HttpRequest, ResponseCheck } from './request.ts';
 import { endpointTimeout, type RequestOptions } from './scope.ts';
 import { stateOf, type Transport } from './transport.ts';
@@ -85,10 +86,7 @@ export function generateImages(
   options?: RequestOptions,
 ): APIPromise<ImageResult<ResponseFormat>> {
   return APIPromise.from(
-    t.request(
-      operationRequest('imagesGenerate', {}, { body, expect: imageResult }),
-      endpointTimeout(t, 'images', options),
-    ),
+    t.request({ ...ops.imagesGenerate, body, expect: imageResult }, endpointTimeout(t, 'images', options)),
   );
 }
 
@@ -111,7 +109,7 @@ export function editImages(
   options?: RequestOptions,
 ): APIPromise<ImageResult<ResponseFormat>> {
   return APIPromise.from(
-    t.request(operationRequest('imagesEdit', {}, { body, expect: imageResult }), endpointTimeout(t, 'images', options)),
+    t.request({ ...ops.imagesEdit, body, expect: imageResult }, endpointTimeout(t, 'images', options)),
   );
 }
 
@@ -133,10 +131,7 @@ export function generateVideos(
   options?: RequestOptions,
 ): APIPromise<VideoResult<ResponseFormat>> {
   return APIPromise.from(
-    t.request(
-      operationRequest('videosGenerate', {}, { body, expect: videoResult }),
-      endpointTimeout(t, 'videos', options),
-    ),
+    t.request({ ...ops.videosGenerate, body, expect: videoResult }, endpointTimeout(t, 'videos', options)),
   );
 }
 
@@ -163,10 +158,7 @@ export function createChatCompletion(
       ),
     );
   return APIPromise.from(
-    t.request(
-      operationRequest('chatCompletionsCreate', {}, { body, expect: chatCompletion }),
-      endpointTimeout(t, 'chat', options),
-    ),
+    t.request({ ...ops.chatCompletionsCreate, body, expect: chatCompletion }, endpointTimeout(t, 'chat', options)),
   );
 }
 
@@ -216,7 +208,7 @@ export function enqueueGenerations(
 
 /** The request of `POST /api/ai/queue` (shared with `queue.run`). */
 export function enqueueRequest(body: Record<string, unknown>): HttpRequest {
-  return operationRequest('queueEnqueue', {}, { body, expect: enqueueResponse });
+  return { ...ops.queueEnqueue, body, expect: enqueueResponse };
 }
 
 /* endpoint-doc: queue.list */
@@ -231,9 +223,7 @@ export function listGenerations(
   params: QueueListParams = {},
   options?: RequestOptions,
 ): APIPromise<QueueListResponse> {
-  return APIPromise.from(
-    t.request(operationRequest('queueList', {}, { query: { ...params }, expect: queueList }), options),
-  );
+  return APIPromise.from(t.request({ ...ops.queueList, query: { ...params }, expect: queueList }, options));
 }
 
 /* endpoint-doc: queue.get */
@@ -247,7 +237,7 @@ export function listGenerations(
 export function getGeneration(t: Transport, generationId: string, options?: RequestOptions): APIPromise<Generation> {
   return guarded(() =>
     APIPromise.from(
-      t.request(operationRequest('queueGet', { generation_id: generationId }, { expect: generation }), options),
+      t.request(operationRequest(ops.queueGet, { generation_id: generationId }, { expect: generation }), options),
     ),
   );
 }
@@ -270,7 +260,11 @@ export function cancelGeneration(
     const state = stateOf(t);
     const call = APIPromise.from(
       t.request<CancelResponse>(
-        operationRequest('queueCancel', { generation_id: generationId }, { expect: isObjectBody('a cancel response') }),
+        operationRequest(
+          ops.queueCancel,
+          { generation_id: generationId },
+          { expect: isObjectBody('a cancel response') },
+        ),
         options,
       ),
     );

@@ -7,7 +7,7 @@
  * chain (see `redact.ts`). Its `toJSON()` and `util.inspect` forms show only redacted, bounded data.
  */
 import { defineInspect } from './internal/inspect.ts';
-import { OPERATIONS } from './operations.ts';
+import { queueEnqueue } from './operations.ts';
 import { Redactor } from './redact.ts';
 
 /** How many characters of a server's message an error message keeps (the rest is cut, saying so). */
@@ -343,7 +343,7 @@ export class OutcomeUnknownError extends APIError {
             ? `the server answered ${cause.status ?? 'a success status'} with a body the SDK cannot use (${cause.message})`
             : `the request failed without an answer (${cause.message})`;
     const hint =
-      request.path === OPERATIONS.queueEnqueue.path
+      request.path === queueEnqueue.path
         ? ' Check client.queue.list() for the generations before enqueueing again.'
         : ' Check whether it took effect before sending it again.';
     return new OutcomeUnknownError(

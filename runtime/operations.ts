@@ -4,13 +4,140 @@
  * To change it, change the specs, the generator or the templates and run `npm run generate` again.
  */
 
+/** One fixed operation of the API: its method and path template (`{name}` for each path parameter). */
+export interface Operation {
+  readonly method: 'GET' | 'POST' | 'DELETE';
+  readonly path: string;
+}
+
+/** An operation with its parameters, as `OPERATIONS` lists it. */
+export interface OperationWithParams extends Operation {
+  /** The path parameters, in the order of the path. */
+  readonly pathParams: readonly string[];
+  /** The query parameters the operation takes. */
+  readonly query: readonly string[];
+}
+
+/** `POST /api/ai/chat/completions`. */
+export const chatCompletionsCreate = {
+  method: 'POST',
+  path: '/api/ai/chat/completions',
+} as const satisfies Operation;
+
+/** `POST /api/ai/images/generate`. */
+export const imagesGenerate = {
+  method: 'POST',
+  path: '/api/ai/images/generate',
+} as const satisfies Operation;
+
+/** `POST /api/ai/images/edit`. */
+export const imagesEdit = {
+  method: 'POST',
+  path: '/api/ai/images/edit',
+} as const satisfies Operation;
+
+/** `POST /api/ai/videos/generate`. */
+export const videosGenerate = {
+  method: 'POST',
+  path: '/api/ai/videos/generate',
+} as const satisfies Operation;
+
+/** `POST /api/ai/queue`. */
+export const queueEnqueue = {
+  method: 'POST',
+  path: '/api/ai/queue',
+} as const satisfies Operation;
+
+/** `GET /api/ai/queue`. */
+export const queueList = {
+  method: 'GET',
+  path: '/api/ai/queue',
+} as const satisfies Operation;
+
+/** `GET /api/ai/queue/{generation_id}`. */
+export const queueGet = {
+  method: 'GET',
+  path: '/api/ai/queue/{generation_id}',
+} as const satisfies Operation;
+
+/** `DELETE /api/ai/queue/{generation_id}`. */
+export const queueCancel = {
+  method: 'DELETE',
+  path: '/api/ai/queue/{generation_id}',
+} as const satisfies Operation;
+
+/** `GET /api/events`. */
+export const eventsStream = {
+  method: 'GET',
+  path: '/api/events',
+} as const satisfies Operation;
+
+/** `GET /api/ai/models`. */
+export const modelsList = {
+  method: 'GET',
+  path: '/api/ai/models',
+} as const satisfies Operation;
+
+/** `GET /api/ai/models/search`. */
+export const modelsSearch = {
+  method: 'GET',
+  path: '/api/ai/models/search',
+} as const satisfies Operation;
+
+/** `GET /api/ai/models/{id}`. */
+export const modelsRetrieve = {
+  method: 'GET',
+  path: '/api/ai/models/{id}',
+} as const satisfies Operation;
+
+/** `POST /api/ai/models/{id}/activate`. */
+export const modelsActivate = {
+  method: 'POST',
+  path: '/api/ai/models/{id}/activate',
+} as const satisfies Operation;
+
+/** `POST /api/ai/models/{id}/deactivate`. */
+export const modelsDeactivate = {
+  method: 'POST',
+  path: '/api/ai/models/{id}/deactivate',
+} as const satisfies Operation;
+
+/** `POST /api/repos/{namespace}/{repo_name}/fine_tunes`. */
+export const fineTunesCreate = {
+  method: 'POST',
+  path: '/api/repos/{namespace}/{repo_name}/fine_tunes',
+} as const satisfies Operation;
+
+/** `GET /api/repos/{namespace}/{repo_name}/fine_tunes/{id}`. */
+export const fineTunesRetrieve = {
+  method: 'GET',
+  path: '/api/repos/{namespace}/{repo_name}/fine_tunes/{id}',
+} as const satisfies Operation;
+
+/** `POST /api/repos/{namespace}/{repo_name}/fine_tunes/{id}/tokenize`. */
+export const fineTunesTokenize = {
+  method: 'POST',
+  path: '/api/repos/{namespace}/{repo_name}/fine_tunes/{id}/tokenize',
+} as const satisfies Operation;
+
+/** `POST /api/repos/{namespace}/{repo_name}/fine_tunes/{id}/actions/run`. */
+export const fineTunesRun = {
+  method: 'POST',
+  path: '/api/repos/{namespace}/{repo_name}/fine_tunes/{id}/actions/run',
+} as const satisfies Operation;
+
+/** `POST /api/repos/{namespace}/{repo_name}/fine_tunes/{id}/deploy`. */
+export const fineTunesDeploy = {
+  method: 'POST',
+  path: '/api/repos/{namespace}/{repo_name}/fine_tunes/{id}/deploy',
+} as const satisfies Operation;
+
 /**
- * The API's fixed operations, by operationId: method, path template (`{name}` for each path
- * parameter), path parameters and query parameters, as `specs/openapi.yaml` describes them, in
- * its order except that an operation comes before those whose template it shadows (a literal
- * segment where the other has a parameter: `/api/ai/models/search` before `/api/ai/models/{id}`).
- * A request path is matched against the templates in this order; the first whose template and
- * method fit is its operation.
+ * The API's fixed operations, by operationId, as `specs/openapi.yaml` describes them, in its order
+ * except that an operation comes before those whose template it shadows (a literal segment where
+ * the other has a parameter: `/api/ai/models/search` before `/api/ai/models/{id}`). A request path
+ * is matched against the templates in this order; the first whose template and method fit is its
+ * operation.
  */
 export const OPERATIONS = {
   chatCompletionsCreate: {
@@ -127,18 +254,7 @@ export const OPERATIONS = {
     pathParams: ['namespace', 'repo_name', 'id'],
     query: [],
   },
-} as const satisfies Readonly<Record<string, Operation>>;
-
-/** One operation of `OPERATIONS`. */
-export interface Operation {
-  readonly method: 'GET' | 'POST' | 'DELETE';
-  /** The path template, `{name}` for each path parameter. */
-  readonly path: string;
-  /** The path parameters, in the order of the path. */
-  readonly pathParams: readonly string[];
-  /** The query parameters the operation takes. */
-  readonly query: readonly string[];
-}
+} as const satisfies Readonly<Record<string, OperationWithParams>>;
 
 /** The operationIds of the API description. */
 export type OperationId = keyof typeof OPERATIONS;

@@ -30,6 +30,20 @@ export type OperationsTable = ReadonlyMap<string, Operation>;
 
 /** An operationId, a path parameter or a query name: what the runtime can use as a key and a URL part. */
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/**
+ * Names an operationId may not take: `runtime/operations.ts` exports each operation under its
+ * operationId, beside these names, and an export cannot be a reserved word.
+ */
+const TAKEN = new Set(
+  [
+    'OPERATIONS Operation OperationId',
+    'break case catch class const continue debugger default delete do else enum export extends false finally for',
+    'function if import in instanceof new null return super switch this throw true try typeof var void while with',
+    'yield let static implements interface package private protected public await arguments eval',
+  ]
+    .join(' ')
+    .split(' '),
+);
 const PATH_PARAM = /\{([^}]*)\}/g;
 /** A path template: segments of letters, digits, `_`, `-`, `.`, or one `{name}` each. */
 const PATH_TEMPLATE = /^(?:\/(?:[\w.-]+|\{[A-Za-z_][A-Za-z0-9_]*\}))+$/;
@@ -113,8 +127,8 @@ function inMatchOrder(ops: Operation[]): Operation[] {
  * the first operation whose template and method fit is the one.
  * @param file how messages name the description (e.g. `specs/openapi.yaml`).
  * @throws SpecError (file, JSON pointer) for a path outside `PATH_TEMPLATE`, an operation without a
- * unique operationId of letters, digits and `_`, a method other than GET, POST and DELETE, or path
- * parameters the template and the parameter list disagree on.
+ * unique operationId of letters, digits and `_` (not a reserved word), a method other than GET, POST
+ * and DELETE, or path parameters the template and the parameter list disagree on.
  */
 export function operationsOf(doc: OpenApiDoc, file: string): OperationsTable {
   const ops: Operation[] = [];
@@ -145,6 +159,8 @@ export function operationsOf(doc: OpenApiDoc, file: string): OperationsTable {
       const id = op['operationId'];
       if (typeof id !== 'string' || !NAME.test(id))
         throw new SpecError(file, undefined, `${opAt}/operationId`, `operationId must match ${String(NAME)}`);
+      if (TAKEN.has(id))
+        throw new SpecError(file, undefined, `${opAt}/operationId`, `operationId ${id} is a reserved name`);
       if (seen.has(id)) throw new SpecError(file, undefined, `${opAt}/operationId`, `operationId ${id} is used twice`);
       seen.add(id);
       const lists = [

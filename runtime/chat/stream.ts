@@ -7,7 +7,7 @@
  */
 import { AbortError, APIError, ConnectionError, MAX_ERROR_BODY_BYTES, SDKError, truncate } from '../errors.ts';
 import { messageFromBody, redactedJsonError } from '../internal/failure.ts';
-import { OPERATIONS } from '../operations.ts';
+import { chatCompletionsCreate } from '../operations.ts';
 import type { HttpRequest } from '../request.ts';
 import { endpointTimeout, type CallScope, type RequestOptions } from '../scope.ts';
 import { expectEventStream } from '../streaming/event-stream.ts';
@@ -17,7 +17,7 @@ import { ChatCompletionAccumulator } from './accumulate.ts';
 import type { ChatCompletion, ChatCompletionChunk } from './types.ts';
 
 // Method and path from the operations table (`specs/openapi.yaml`).
-const CHAT_REQUEST = { method: OPERATIONS.chatCompletionsCreate.method, path: OPERATIONS.chatCompletionsCreate.path };
+const CHAT_REQUEST = { method: chatCompletionsCreate.method, path: chatCompletionsCreate.path };
 
 /**
  * The result of `chat.completions.create({ ..., stream: true })`: an async iterable of

@@ -6,6 +6,7 @@
 import { APIPromise } from '../api-promise.ts';
 import { guarded, isObject, isObjectBody, objectWithObject } from '../internal/checks.ts';
 import { operationRequest } from '../internal/operation.ts';
+import * as ops from '../operations.ts';
 import type { ResponseCheck } from '../request.ts';
 import type { RequestOptions } from '../scope.ts';
 import type { Transport } from '../transport.ts';
@@ -47,7 +48,7 @@ export function createFineTune(
     APIPromise.from(
       t.request<FineTuneResponse>(
         operationRequest(
-          'fineTunesCreate',
+          ops.fineTunesCreate,
           { namespace: ref.namespace, repo_name: ref.repo_name },
           { body, expect: fineTuneResponse },
         ),
@@ -75,7 +76,7 @@ export function tokenizeFineTune(
   return guarded(() =>
     APIPromise.from(
       t.request<FineTuneResponse>(
-        operationRequest('fineTunesTokenize', fineTunePath(ref), { expect: fineTuneResponse }),
+        operationRequest(ops.fineTunesTokenize, fineTunePath(ref), { expect: fineTuneResponse }),
         options,
       ),
     ),
@@ -97,7 +98,7 @@ export function runFineTune(t: Transport, ref: FineTuneRef, options?: RequestOpt
   return guarded(() =>
     APIPromise.from(
       t.request<FineTuneRunResponse>(
-        operationRequest('fineTunesRun', fineTunePath(ref), { expect: isObjectBody('a run answer') }),
+        operationRequest(ops.fineTunesRun, fineTunePath(ref), { expect: isObjectBody('a run answer') }),
         options,
       ),
     ),
@@ -122,7 +123,7 @@ export function retrieveFineTune(
   return guarded(() =>
     APIPromise.from(
       t.request<FineTuneResponse>(
-        operationRequest('fineTunesRetrieve', fineTunePath(ref), { expect: fineTuneResponse }),
+        operationRequest(ops.fineTunesRetrieve, fineTunePath(ref), { expect: fineTuneResponse }),
         options,
       ),
     ),
@@ -148,7 +149,7 @@ export function deployFineTune(
   return guarded(() =>
     APIPromise.from(
       t.request<FineTuneDeployResponse>(
-        operationRequest('fineTunesDeploy', fineTunePath(ref), { expect: deployResponse }),
+        operationRequest(ops.fineTunesDeploy, fineTunePath(ref), { expect: deployResponse }),
         options,
       ),
     ),

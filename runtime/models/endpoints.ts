@@ -7,6 +7,7 @@
 import { APIPromise } from '../api-promise.ts';
 import { guarded, isObject, isObjectBody, objectWithArray } from '../internal/checks.ts';
 import { operationRequest } from '../internal/operation.ts';
+import * as ops from '../operations.ts';
 import type { RequestOptions } from '../scope.ts';
 import type { Transport } from '../transport.ts';
 import type { Model, ModelList, ModelListParams, ModelRetrieveParams } from './types.ts';
@@ -46,10 +47,7 @@ export function listModels(
   options?: RequestOptions,
 ): APIPromise<ModelList> {
   return APIPromise.from(
-    t.request<Record<string, unknown>>(
-      operationRequest('modelsList', {}, { query: { ...params }, expect: modelList }),
-      options,
-    ),
+    t.request<Record<string, unknown>>({ ...ops.modelsList, query: { ...params }, expect: modelList }, options),
   ).map(normaliseList);
 }
 
@@ -63,10 +61,7 @@ export function listModels(
  */
 export function searchModels(t: Transport, search: string, options?: RequestOptions): APIPromise<ModelList> {
   return APIPromise.from(
-    t.request<Record<string, unknown>>(
-      operationRequest('modelsSearch', {}, { query: { search }, expect: modelList }),
-      options,
-    ),
+    t.request<Record<string, unknown>>({ ...ops.modelsSearch, query: { search }, expect: modelList }, options),
   ).map(normaliseList);
 }
 
@@ -89,7 +84,7 @@ export function retrieveModel(
   return guarded(() =>
     APIPromise.from(
       t.request<Record<string, unknown>>(
-        operationRequest('modelsRetrieve', { id }, { query: { ...params }, expect: modelObject }),
+        operationRequest(ops.modelsRetrieve, { id }, { query: { ...params }, expect: modelObject }),
         options,
       ),
     ).map(normaliseModel),
@@ -110,7 +105,10 @@ export function retrieveModel(
 export function activateModel(t: Transport, id: string, options?: RequestOptions): APIPromise<Model> {
   return guarded(() =>
     APIPromise.from(
-      t.request<Record<string, unknown>>(operationRequest('modelsActivate', { id }, { expect: modelObject }), options),
+      t.request<Record<string, unknown>>(
+        operationRequest(ops.modelsActivate, { id }, { expect: modelObject }),
+        options,
+      ),
     ).map(normaliseModel),
   );
 }
@@ -130,7 +128,7 @@ export function deactivateModel(t: Transport, id: string, options?: RequestOptio
   return guarded(() =>
     APIPromise.from(
       t.request<Record<string, unknown>>(
-        operationRequest('modelsDeactivate', { id }, { expect: modelObject }),
+        operationRequest(ops.modelsDeactivate, { id }, { expect: modelObject }),
         options,
       ),
     ).map(normaliseModel),

@@ -6,7 +6,7 @@
 import type { EventSourceMessage } from 'eventsource-parser';
 import { APIError, ConnectionError, MAX_ERROR_BODY_BYTES, SDKError } from '../errors.ts';
 import { readText } from '../internal/http.ts';
-import { OPERATIONS } from '../operations.ts';
+import { eventsStream } from '../operations.ts';
 import type { CallScope, RequestOptions } from '../scope.ts';
 import type { Transport } from '../transport.ts';
 import type { AnyServerEvent, ServerEvent } from '../types.ts';
@@ -48,7 +48,7 @@ export interface EventStreamSettings {
 }
 
 // Method and path from the operations table (`specs/openapi.yaml`).
-const EVENTS_REQUEST = { method: OPERATIONS.eventsStream.method, path: OPERATIONS.eventsStream.path };
+const EVENTS_REQUEST = { method: eventsStream.method, path: eventsStream.path };
 
 /**
  * One open connection to `GET /api/events`, already past its response headers (so anything

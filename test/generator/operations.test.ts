@@ -126,7 +126,7 @@ describe('one source of method and path', () => {
     );
     const all = [...code.values()].join('\n');
     for (const id of Object.keys(OPERATIONS))
-      expect(new RegExp(`operationRequest\\(\\s*'${id}'|OPERATIONS\\.${id}\\b`).test(all), id).toBe(true);
+      expect(new RegExp(`\\bops\\.${id}\\b|\\b${id}\\.(method|path)\\b`).test(all), id).toBe(true);
     // API paths in string literals (comments aside): owned by the queue's and the proxy's own changes
     // for now (their event-stream connection), each to read OPERATIONS.eventsStream when they land.
     const literal = /['`]\/api\/[^'`]*['`]/;
