@@ -14,7 +14,8 @@ import { checkContentParts } from './chat-parts.ts';
 import { STREAMED, badRequest, isObject, json, messageError, type HandlerResult } from './http.ts';
 import { isChatModel } from './state.ts';
 import { checkChatMessages } from './validate.ts';
-import type { RequestCtx, Route, ServerCtx } from './context.ts';
+import type { Handler, RequestCtx, ServerCtx } from './context.ts';
+import type { OperationId } from '../runtime/operations.ts';
 
 /** Text of a message content: a string, or the text parts of an array joined by spaces. */
 function contentText(content: unknown): string {
@@ -208,6 +209,4 @@ async function chatCompletions(s: ServerCtx, r: RequestCtx): Promise<HandlerResu
   });
 }
 
-export const chatRoutes: Route[] = [
-  { method: 'POST', pattern: /^\/api\/ai\/chat\/completions$/, handler: chatCompletions },
-];
+export const chatHandlers = { chatCompletionsCreate: chatCompletions } satisfies Partial<Record<OperationId, Handler>>;

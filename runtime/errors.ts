@@ -7,6 +7,7 @@
  * chain (see `redact.ts`). Its `toJSON()` and `util.inspect` forms show only redacted, bounded data.
  */
 import { defineInspect } from './internal/inspect.ts';
+import { queueEnqueue } from './operations.ts';
 import { Redactor } from './redact.ts';
 
 /** How many characters of a server's message an error message keeps (the rest is cut, saying so). */
@@ -364,9 +365,10 @@ export class OutcomeUnknownError extends APIError {
           : reason === 'invalid_response'
             ? `the server answered ${cause.status ?? 'a success status'} with a body the SDK cannot use (${cause.message})`
             : `the request failed without an answer (${cause.message})`;
-    const hint = request.path.startsWith('/api/ai/queue')
-      ? ' Check client.queue.list() for the generations before enqueueing again.'
-      : ' Check whether it took effect before sending it again.';
+    const hint =
+      request.path === queueEnqueue.path
+        ? ' Check client.queue.list() for the generations before enqueueing again.'
+        : ' Check whether it took effect before sending it again.';
     return new OutcomeUnknownError(
       `The outcome of ${request.method} ${request.path} is unknown: ${what}. If the request reached the server, it may have been processed (and billed); the SDK did not resend it.${hint}`,
       { status: cause.status, body: cause.body, headers: cause.headers, request, cause, reason },

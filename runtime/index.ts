@@ -53,17 +53,29 @@ export { REDACTED, Redactor } from './redact.ts';
 export {
   cancelGeneration,
   createChatCompletion,
-  createFineTune,
   editImages,
   enqueueGenerations,
   generateImages,
   generateVideos,
   getGeneration,
   listGenerations,
-  retrieveModel,
-  tokenizeFineTune,
   type EnqueueOptions,
 } from './endpoints.ts';
+export { activateModel, deactivateModel, listModels, retrieveModel, searchModels } from './models/endpoints.ts';
+export {
+  createFineTune,
+  deployFineTune,
+  retrieveFineTune,
+  runFineTune,
+  tokenizeFineTune,
+} from './fine-tunes/endpoints.ts';
+export { FineTuneWaitTimeoutError, waitForFineTune, type FineTuneWaitOptions } from './fine-tunes/wait.ts';
+export {
+  FINE_TUNE_TERMINAL_STATUSES,
+  FINE_TUNE_WAIT_DEFAULT_INTERVAL_MS,
+  FINE_TUNE_WAIT_DEFAULT_TIMEOUT_MS,
+  isFineTuneEnded,
+} from './fine-tunes/types.ts';
 
 // Errors
 export {
@@ -192,6 +204,12 @@ export type {
   EnqueuedGeneration,
   EnqueueResponse,
   FineTune,
+  FineTuneDeployment,
+  FineTuneDeployResponse,
+  FineTuneRef,
+  FineTuneResponse,
+  FineTuneRunResponse,
+  FineTuneStatus,
   Generation,
   ImageResult,
   MediaGenerationCompleted,
@@ -200,6 +218,15 @@ export type {
   MediaGenerationSucceeded,
   MediaItem,
   Model,
+  ModelCapabilities,
+  ModelDeployment,
+  ModelDeploymentStatus,
+  ModelDeveloper,
+  ModelFineTuning,
+  ModelList,
+  ModelListParams,
+  ModelPricing,
+  ModelRetrieveParams,
   MultiPromptShot,
   OtherServerEvent,
   QueueListParams,
@@ -224,6 +251,7 @@ export type {
   FineTuneCreateRequest,
   FineTuneCreateTextChatMessages,
   FineTuneCreateTextGeneration,
+  FineTuneCreateTextToVideo,
   FineTuneScriptType,
   ImageEditingTrainingParams,
   ImageGenerationTrainingParams,
@@ -234,6 +262,7 @@ export type {
   MultiImageEditingTrainingParams,
   TextChatMessagesTrainingParams,
   TextGenerationTrainingParams,
+  TextToVideoTrainingParams,
   TextTrainingParamsBase,
   TrainingSample,
-} from './fine-tunes.ts';
+} from './fine-tunes/params.ts';

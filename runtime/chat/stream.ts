@@ -15,6 +15,7 @@ import {
   truncate,
 } from '../errors.ts';
 import { classOfAnswer, infoFromBody, redactedJsonError, withBodyInfo } from '../internal/failure.ts';
+import { chatCompletionsCreate } from '../operations.ts';
 import type { HttpRequest } from '../request.ts';
 import { endpointTimeout, type CallScope, type RequestOptions } from '../scope.ts';
 import { expectEventStream } from '../streaming/event-stream.ts';
@@ -23,7 +24,8 @@ import type { Transport } from '../transport.ts';
 import { ChatCompletionAccumulator } from './accumulate.ts';
 import type { ChatCompletion, ChatCompletionChunk } from './types.ts';
 
-const CHAT_REQUEST = { method: 'POST', path: '/api/ai/chat/completions' } as const;
+// Method and path from the operations table (`specs/openapi.yaml`).
+const CHAT_REQUEST = { method: chatCompletionsCreate.method, path: chatCompletionsCreate.path };
 
 /**
  * The result of `chat.completions.create({ ..., stream: true })`: an async iterable of
@@ -164,7 +166,7 @@ export async function openChatStream(
   body: Record<string, unknown>,
   options?: RequestOptions,
 ): Promise<ChatCompletionStream> {
-  const req: HttpRequest = { method: 'POST', path: CHAT_REQUEST.path, body };
+  const req: HttpRequest = { ...CHAT_REQUEST, body };
   const { response, scope } = await t.openStream(req, endpointTimeout(t, 'chat', options));
   await expectEventStream(response, scope, { method: req.method, path: req.path }, 'a streaming chat completion');
   return new ChatCompletionStream(response, scope, t.settings.maxResponseBytes);
