@@ -18,7 +18,7 @@ import {
 } from './http.ts';
 import { Accounts, Clock, FileStore, loadModels, type UserInfo } from './state.ts';
 import { EventHub } from './sse.ts';
-import { Faults, pathMatches, type Fault, type FaultController } from './faults.ts';
+import { encodeEcho, Faults, pathMatches, type Fault, type FaultController } from './faults.ts';
 import { ParamValidator } from './validate.ts';
 import { GenerationQueue, defaultDecide } from './queue.ts';
 import { FineTuneStore } from './routes-finetunes.ts';
@@ -376,7 +376,10 @@ export async function startServer(options: LocalServerOptions = {}): Promise<Loc
           return;
         }
         case 'echo-header': {
-          const value = String(req.headers[(fault.header ?? 'authorization').toLowerCase()] ?? '');
+          const value = encodeEcho(
+            String(req.headers[(fault.header ?? 'authorization').toLowerCase()] ?? ''),
+            fault.encoding,
+          );
           const body = Buffer.from(`${'x'.repeat(fault.pad ?? 0)}${value}`);
           return reply({
             status: fault.status ?? 400,
@@ -448,6 +451,10 @@ export async function startServer(options: LocalServerOptions = {}): Promise<Loc
     if (fault?.kind === 'null-200')
       return reply({ status: 200, body: Buffer.from('null'), headers: { 'Content-Type': 'application/json' } });
     if (fault?.kind === 'wrong-shape') return reply({ status: 200, body: { unexpected: true } });
+    if (fault?.kind === 'echo-request-id') {
+      const echoed = String(req.headers[(fault.header ?? 'authorization').toLowerCase()] ?? '');
+      result = { ...result, headers: { ...result.headers, 'X-Request-Id': encodeEcho(echoed, fault.encoding) } };
+    }
     if (fault?.kind === 'large-body')
       return sendLarge(res, entry, fault.bytes ?? 64 * 1024 * 1024, fault.chunked === true);
     if (fault?.kind === 'duplicate-ids' && result.status === 200) {

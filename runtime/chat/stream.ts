@@ -93,7 +93,7 @@ export class ChatCompletionStream implements AsyncIterable<ChatCompletionChunk> 
           const redactor = this.scope.redactor;
           throw new APIError('Invalid JSON in a chat stream chunk', {
             status: this.response.status,
-            body: truncate(redactor.text(m.data), MAX_ERROR_BODY_BYTES),
+            body: truncate(redactor ? redactor.text(m.data) : m.data, MAX_ERROR_BODY_BYTES),
             request,
             cause: redactedJsonError(err, m.data, redactor),
             redactor,

@@ -35,12 +35,15 @@ export interface FailureKit {
     limit: number,
     request: Shown,
     truncateInstead: boolean,
-    redactor: Redactor,
+    redactor: Redactor | undefined,
   ): Promise<{ text: string; truncated: boolean }>;
 }
 
 /** A request as errors show it: method and path (no query string, never the key). */
 type Shown = { method: string; path: string };
+
+/** `text` redacted with `r` (`redacted` of `errors.ts`; as it is when the call has no secret). */
+const red = (r: Redactor | undefined, text: string): string => (r ? r.text(text) : text);
 
 /**
  * The message string of an error body, cut to `MAX_MESSAGE_CHARS`. The description shows only the
@@ -51,9 +54,9 @@ export function messageFromBody(
   kit: Pick<FailureKit, 'truncate'>,
   body: unknown,
   fallback: string,
-  redactor: Redactor,
+  redactor: Redactor | undefined,
 ): string {
-  return kit.truncate(redactor.text(rawMessage(body, fallback)));
+  return kit.truncate(red(redactor, rawMessage(body, fallback)));
 }
 
 function rawMessage(body: unknown, fallback: string): string {
@@ -82,7 +85,7 @@ export function errorFromResponse(
   body: unknown,
   headers: Headers,
   request: Shown,
-  redactor: Redactor,
+  redactor: Redactor | undefined,
 ): APIError {
   const message = messageFromBody(kit, body, `HTTP ${status}`, redactor);
   const ErrorClass = /\bcredit/i.test(message) ? kit.classOf(402) : kit.classOf(status);
@@ -93,9 +96,14 @@ export function errorFromResponse(
  * The body of an error answer as text, at most `maxErrorBodyBytes`: cut at the limit, a secret across the cut
  * is redacted with the part before it (`Redactor.cutText`).
  */
-export async function errorText(kit: FailureKit, res: Response, request: Shown, redactor: Redactor): Promise<string> {
+export async function errorText(
+  kit: FailureKit,
+  res: Response,
+  request: Shown,
+  redactor: Redactor | undefined,
+): Promise<string> {
   const read = await kit.readText(res, kit.maxErrorBodyBytes, request, true, redactor);
-  return read.truncated ? redactor.cutText(read.text) : read.text;
+  return read.truncated && redactor ? redactor.cutText(read.text) : read.text;
 }
 
 /**
@@ -107,7 +115,7 @@ export function answerError(
   res: Response,
   request: Shown,
   text: string,
-  redactor: Redactor,
+  redactor: Redactor | undefined,
 ): APIError {
   if (res.status < 400) return redirectError(kit, res, request, redactor);
   let body: unknown = text;
@@ -124,8 +132,8 @@ export function answerError(
  * piece of the text in the message (`Unexpected token … "not json: B"...`), which may hold the
  * start of a secret that whole-secret redaction would miss. Use it as the `cause` of an error.
  */
-export function redactedJsonError(err: unknown, text: string, redactor: Redactor): unknown {
-  if (redactor.empty || !redactor.contains(text)) return err;
+export function redactedJsonError(err: unknown, text: string, redactor: Redactor | undefined): unknown {
+  if (!redactor?.contains(text)) return err;
   try {
     JSON.parse(redactor.text(text));
   } catch (e) {
@@ -143,7 +151,7 @@ export function invalidResponse(
   res: Response,
   request: Shown,
   text: string,
-  redactor: Redactor,
+  redactor: Redactor | undefined,
   expect: ResponseCheck | undefined,
 ): InvalidResponseError {
   const what = `${request.method} ${request.path}`;
@@ -159,7 +167,7 @@ export function invalidResponse(
   } catch (err) {
     return new kit.InvalidResponseError(`Invalid JSON in the response to ${what}`, {
       ...init,
-      body: kit.truncate(redactor.text(text), kit.maxErrorBodyBytes),
+      body: kit.truncate(red(redactor, text), kit.maxErrorBodyBytes),
       cause: redactedJsonError(err, text, redactor),
     });
   }
@@ -168,10 +176,15 @@ export function invalidResponse(
 }
 
 /** A redirect answer (3xx, or the opaque redirect of a browser): never followed. */
-export function redirectError(kit: FailureKit, res: Response, request: Shown, redactor: Redactor): RedirectError {
+export function redirectError(
+  kit: FailureKit,
+  res: Response,
+  request: Shown,
+  redactor: Redactor | undefined,
+): RedirectError {
   const location = res.headers.get('location') ?? undefined;
   const where =
-    location === undefined ? 'another location (the runtime hides which)' : kit.truncate(redactor.text(location), 500);
+    location === undefined ? 'another location (the runtime hides which)' : kit.truncate(red(redactor, location), 500);
   return new kit.RedirectError(
     `${request.method} ${request.path} was answered with a redirect${res.status ? ` (${res.status})` : ''} to ${where}. The SDK does not follow redirects; set baseUrl to the final address.`,
     { status: res.status || undefined, headers: res.headers, request, location, redactor },
