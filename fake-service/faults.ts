@@ -42,6 +42,13 @@ export type FaultKind =
    * written as `encoding` says, as its `X-Request-Id` (a misbehaving front end).
    */
   | 'echo-request-id'
+  /**
+   * 200 text/event-stream of chat chunks that never ends (until `bytes`, default 180 MB, or the
+   * client closes; records `bytesSent`, `closedEarly`): each chunk a 4,000-character fragment of one
+   * tool call's `arguments` (`flood: 'arguments'`, the default), a new tool call (`'calls'`), or a
+   * new choice (`'choices'`).
+   */
+  | 'chat-flood'
   /** 500 whose error message is `bytes` characters long. */
   | 'huge-error'
   /**
@@ -72,6 +79,7 @@ export interface Fault {
    * `uri`, every character percent-encoded.
    */
   encoding?: 'raw' | 'json' | 'uri';
+  flood?: 'arguments' | 'calls' | 'choices'; // for chat-flood: what each chunk adds
   chunked?: boolean; // for large-body: omit Content-Length
 }
 

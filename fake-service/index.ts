@@ -244,6 +244,58 @@ export async function startServer(options: LocalServerOptions = {}): Promise<Loc
     pump();
   };
 
+  /**
+   * A 200 chat event stream that never ends (until `total` bytes): each chunk one more fragment of
+   * one tool call's arguments, one more tool call, or one more choice (backpressure honoured).
+   */
+  const sendChatFlood = (
+    res: ServerResponse,
+    entry: LocalServer['requests'][number],
+    total: number,
+    flood: NonNullable<Fault['flood']>,
+  ): void => {
+    const fragment = 'x'.repeat(4000);
+    const chunk = (n: number): string => {
+      const call = (index: number, args: string) => ({
+        index,
+        ...(flood === 'calls' || n === 0 ? { id: `call_${index}`, type: 'function' } : {}),
+        function: { ...(flood === 'calls' || n === 0 ? { name: 'f' } : {}), arguments: args },
+      });
+      const choice =
+        flood === 'choices'
+          ? { index: n, delta: { content: 'x' }, finish_reason: null }
+          : {
+              index: 0,
+              delta: { tool_calls: [flood === 'calls' ? call(n, '') : call(0, fragment)] },
+              finish_reason: null,
+            };
+      const body = {
+        id: 'chatcmpl-flood',
+        object: 'chat.completion.chunk',
+        created: 0,
+        model: 'flood',
+        choices: [choice],
+      };
+      return `data: ${JSON.stringify(body)}\n\n`;
+    };
+    entry.status = 200;
+    entry.bytesSent = 0;
+    res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' });
+    res.on('close', () => {
+      if (entry.bytesSent! < total) entry.closedEarly = true;
+    });
+    let n = 0;
+    const pump = (): void => {
+      while (!res.destroyed && entry.bytesSent! < total) {
+        const piece = chunk(n++);
+        entry.bytesSent! += piece.length;
+        if (!res.write(piece)) return void res.once('drain', pump);
+      }
+      if (!res.destroyed) res.end();
+    };
+    pump();
+  };
+
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const started = Date.now();
     const method = (req.method ?? 'GET').toUpperCase();
@@ -389,6 +441,8 @@ export async function startServer(options: LocalServerOptions = {}): Promise<Loc
         }
         case 'sse-interleaved':
           return sendInterleaved(res, entry, fault.bytes ?? 64 * 1024 * 1024);
+        case 'chat-flood':
+          return sendChatFlood(res, entry, fault.bytes ?? 180_000_000, fault.flood ?? 'arguments');
         case 'huge-error':
           return reply({ status: 500, body: errorBody(ERROR_TYPES[500]!, 'x'.repeat(fault.bytes ?? 1_000_000)) });
         default:

@@ -27,12 +27,13 @@ const CHAT_REQUEST = { method: 'POST', path: '/api/ai/chat/completions' } as con
  * @throws (from iteration and `finalChatCompletion`) `APIError` when the server sends an error
  * object in the stream (its message and body redacted like every error), `ConnectionError` when the
  * connection drops or the stream ends before `[DONE]`, `ResponseTooLargeError` for a chunk beyond
- * the size cap, `TimeoutError`, `AbortError`.
+ * the size cap or a completion that collects more than it (`maxResponseBytes`: text, tool-call
+ * arguments, tool calls and choices; the connection is then closed), `TimeoutError`, `AbortError`.
  */
 export class ChatCompletionStream implements AsyncIterable<ChatCompletionChunk> {
   private used = false;
   private aborted = false;
-  private readonly collected = new ChatCompletionAccumulator();
+  private readonly collected: ChatCompletionAccumulator;
   private readonly ended: Promise<ChatCompletion>;
   private settle!: { resolve: (c: ChatCompletion) => void; reject: (e: unknown) => void };
 
@@ -42,6 +43,8 @@ export class ChatCompletionStream implements AsyncIterable<ChatCompletionChunk> 
     private readonly scope: CallScope,
     private readonly maxEventBytes: number = Infinity,
   ) {
+    // The whole completion is bounded like one event: by `maxResponseBytes`.
+    this.collected = new ChatCompletionAccumulator({ maxBytes: maxEventBytes });
     this.ended = new Promise<ChatCompletion>((resolve, reject) => (this.settle = { resolve, reject }));
     this.ended.catch(() => undefined); // observed through finalChatCompletion() or the iteration
   }
