@@ -103,6 +103,7 @@ export {
   fetchOutput,
   fetchOutputBlob,
   OUTPUT_DEFAULT_TIMEOUT_MS,
+  OUTPUT_MAX_REDIRECTS,
   OutputExpiredError,
   sniffContentType,
   type OutputBytes,
