@@ -14,6 +14,9 @@ import type { Redactor } from './redact.ts';
 /** How many characters of a server's message an error message keeps (the rest is cut, saying so). */
 export const MAX_MESSAGE_CHARS = 1_000;
 
+/** Default `maxResponseBytes`, the largest response body read (and chat completion collected): 100 MiB. */
+export const DEFAULT_MAX_RESPONSE_BYTES = 100 * 1024 * 1024;
+
 /** How many bytes of an error response body are read and kept in `APIError.body` (64 KiB); the rest is not read. */
 export const MAX_ERROR_BODY_BYTES = 65_536;
 

@@ -1,6 +1,6 @@
 /**
  * `oxen-inference-sdk/runtime`: the hand-written runtime, light entry (`exports.ts` is its list and
- * says what it holds), and `Redactor` / `REDACTED`.
+ * says what it holds), and `Redactor`, `REDACTED` and `PUBLIC_HEADERS`.
  *
  * `redact.ts` is loaded on demand (by a transport that has a secret), and esbuild puts a module
  * that a page reaches through a named re-export of a module the page uses into that page's first
@@ -10,4 +10,4 @@
  * public without being loaded by every page.
  */
 export * from './exports.ts';
-export { REDACTED, Redactor } from './redact.ts';
+export { PUBLIC_HEADERS, REDACTED, Redactor } from './redact.ts';

@@ -18,8 +18,8 @@ export interface RequestOptions {
   /**
    * Extra headers for this call, over the client's `headers` (names compared in lower case). The
    * SDK's own `accept` and `content-type` win, and so does the client's key: an `authorization`
-   * here is sent only by a client without `apiKey`. Values of secret headers (`authorization`,
-   * `cookie`, ...) are never logged.
+   * here is sent only by a client without `apiKey`. The values (but those of `PUBLIC_HEADERS`)
+   * are secrets of the call: never logged, and redacted from its errors, log lines and `requestId`.
    */
   headers?: Record<string, string> | undefined;
 }

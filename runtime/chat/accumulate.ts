@@ -4,8 +4,7 @@
  * `ChatCompletionStream` (`stream.ts`); usable alone on chunks read another way (e.g. through a
  * proxy). No I/O.
  */
-import { ResponseTooLargeError, SDKError } from '../errors.ts';
-import { DEFAULT_MAX_RESPONSE_BYTES } from '../options.ts';
+import { DEFAULT_MAX_RESPONSE_BYTES, ResponseTooLargeError, SDKError } from '../errors.ts';
 import type { ChatCompletion, ChatCompletionChoice, ChatCompletionChunk, ToolCall } from './types.ts';
 
 /**
