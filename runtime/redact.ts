@@ -13,7 +13,7 @@
  *
  * Which header values are secrets (`headerSecrets`): every value of 4 characters or more, except
  * those of a few standard headers that carry no credential (`PUBLIC_HEADERS`: `accept`,
- * `content-type`, `user-agent`, ...). A value shorter than 4 characters cannot be told apart from
+ * `content-type`, `user-agent`, the tracing ones such as `traceparent` and `x-trace-id`, ...). A value shorter than 4 characters cannot be told apart from
  * ordinary text and is not searched for; the debug log still never prints it (it shows the value
  * of a request header only for the names of `PUBLIC_HEADERS`).
  */
@@ -26,7 +26,9 @@ export const MIN_SECRET_CHARS = 4;
 
 /**
  * The names of the headers (lower case) whose values are not secrets: standard headers that carry
- * no credential. Every other header value is a secret (see `headerSecrets`).
+ * no credential, and the usual tracing ones (W3C `traceparent` / `tracestate`, `x-request-id`,
+ * `x-correlation-id`, `x-trace-id`), whose values are meant to be seen in logs. Every other header
+ * value is a secret (see `headerSecrets`).
  */
 export const PUBLIC_HEADERS: ReadonlySet<string> = new Set([
   'accept',
@@ -37,8 +39,13 @@ export const PUBLIC_HEADERS: ReadonlySet<string> = new Set([
   'content-type',
   'last-event-id',
   'pragma',
+  'traceparent',
+  'tracestate',
   'user-agent',
+  'x-correlation-id',
+  'x-request-id',
   'x-requested-with',
+  'x-trace-id',
 ]);
 
 /**

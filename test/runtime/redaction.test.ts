@@ -201,7 +201,10 @@ describe('debug logs hold no header value', () => {
       logLevel: 'debug',
       logger: rec.logger,
       headers: { 'x-oxen-token': TOKEN, 'x-short': 'ab7', 'user-agent': 'my-app/1.0' },
-      onRequest: (r) => r.headers.set('x-hook-token', HOOK_TOKEN),
+      onRequest: (r) => {
+        r.headers.set('x-hook-token', HOOK_TOKEN);
+        r.headers.set('x-trace-id', `trace-${r.attempt}`);
+      },
     });
     const call = { headers: { 'x-call-token': CALL_TOKEN } };
     await t.request({ method: 'GET', path: '/api/ai/queue' }, call);
@@ -228,7 +231,8 @@ describe('debug logs hold no header value', () => {
     for (const line of requests) {
       for (const name of ['x-oxen-token', 'x-short', 'x-call-token', 'x-hook-token', 'authorization'])
         expect(line).toContain(`"${name}":"***"`);
-      expect(line).toContain('"user-agent":"my-app/1.0"'); // a standard header: shown
+      expect(line).toContain('"user-agent":"my-app/1.0"'); // standard headers: shown
+      expect(line).toContain('"x-trace-id":"trace-1"');
       expect(line).toContain('"accept":"application/json"');
     }
     const responses = rec.lines.filter((l) => l.startsWith('oxen-inference-sdk: response '));
