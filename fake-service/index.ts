@@ -20,7 +20,7 @@ import {
 } from './http.ts';
 import { Accounts, Clock, FileStore, loadModels, type UserInfo } from './state.ts';
 import { EventHub } from './sse.ts';
-import { Faults, pathMatches, type Fault, type FaultController } from './faults.ts';
+import { encodeEcho, Faults, pathMatches, type Fault, type FaultController } from './faults.ts';
 import { ParamValidator } from './validate.ts';
 import { GenerationQueue, defaultDecide } from './queue.ts';
 import { FineTuneStore, fineTuneHandlers } from './routes-finetunes.ts';
@@ -268,6 +268,58 @@ export async function startServer(options: LocalServerOptions = {}): Promise<Loc
     pump();
   };
 
+  /**
+   * A 200 chat event stream that never ends (until `total` bytes): each chunk one more fragment of
+   * one tool call's arguments, one more tool call, or one more choice (backpressure honoured).
+   */
+  const sendChatFlood = (
+    res: ServerResponse,
+    entry: LocalServer['requests'][number],
+    total: number,
+    flood: NonNullable<Fault['flood']>,
+  ): void => {
+    const fragment = 'x'.repeat(4000);
+    const chunk = (n: number): string => {
+      const call = (index: number, args: string) => ({
+        index,
+        ...(flood === 'calls' || n === 0 ? { id: `call_${index}`, type: 'function' } : {}),
+        function: { ...(flood === 'calls' || n === 0 ? { name: 'f' } : {}), arguments: args },
+      });
+      const choice =
+        flood === 'choices'
+          ? { index: n, delta: { content: 'x' }, finish_reason: null }
+          : {
+              index: 0,
+              delta: { tool_calls: [flood === 'calls' ? call(n, '') : call(0, fragment)] },
+              finish_reason: null,
+            };
+      const body = {
+        id: 'chatcmpl-flood',
+        object: 'chat.completion.chunk',
+        created: 0,
+        model: 'flood',
+        choices: [choice],
+      };
+      return `data: ${JSON.stringify(body)}\n\n`;
+    };
+    entry.status = 200;
+    entry.bytesSent = 0;
+    res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' });
+    res.on('close', () => {
+      if (entry.bytesSent! < total) entry.closedEarly = true;
+    });
+    let n = 0;
+    const pump = (): void => {
+      while (!res.destroyed && entry.bytesSent! < total) {
+        const piece = chunk(n++);
+        entry.bytesSent! += piece.length;
+        if (!res.write(piece)) return void res.once('drain', pump);
+      }
+      if (!res.destroyed) res.end();
+    };
+    pump();
+  };
+
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const started = Date.now();
     const method = (req.method ?? 'GET').toUpperCase();
@@ -400,7 +452,10 @@ export async function startServer(options: LocalServerOptions = {}): Promise<Loc
           return;
         }
         case 'echo-header': {
-          const value = String(req.headers[(fault.header ?? 'authorization').toLowerCase()] ?? '');
+          const value = encodeEcho(
+            String(req.headers[(fault.header ?? 'authorization').toLowerCase()] ?? ''),
+            fault.encoding,
+          );
           const body = Buffer.from(`${'x'.repeat(fault.pad ?? 0)}${value}`);
           return reply({
             status: fault.status ?? 400,
@@ -410,6 +465,8 @@ export async function startServer(options: LocalServerOptions = {}): Promise<Loc
         }
         case 'sse-interleaved':
           return sendInterleaved(res, entry, fault.bytes ?? 64 * 1024 * 1024);
+        case 'chat-flood':
+          return sendChatFlood(res, entry, fault.bytes ?? 180_000_000, fault.flood ?? 'arguments');
         case 'huge-error':
           return reply({ status: 500, body: errorBody(ERROR_TYPES[500]!, 'x'.repeat(fault.bytes ?? 1_000_000)) });
         default:
@@ -472,6 +529,10 @@ export async function startServer(options: LocalServerOptions = {}): Promise<Loc
     if (fault?.kind === 'null-200')
       return reply({ status: 200, body: Buffer.from('null'), headers: { 'Content-Type': 'application/json' } });
     if (fault?.kind === 'wrong-shape') return reply({ status: 200, body: { unexpected: true } });
+    if (fault?.kind === 'echo-request-id') {
+      const echoed = String(req.headers[(fault.header ?? 'authorization').toLowerCase()] ?? '');
+      result = { ...result, headers: { ...result.headers, 'X-Request-Id': encodeEcho(echoed, fault.encoding) } };
+    }
     if (fault?.kind === 'large-body')
       return sendLarge(res, entry, fault.bytes ?? 64 * 1024 * 1024, fault.chunked === true);
     if (fault?.kind === 'duplicate-ids' && result.status === 200) {

@@ -38,12 +38,13 @@ const CHAT_REQUEST = { method: chatCompletionsCreate.method, path: chatCompletio
  * object in the stream (its message, `type`, `title`, `detail` and body read and redacted as those of
  * an error answer; the class by its `type`, e.g. `InsufficientCreditsError`), `ConnectionError` when the
  * connection drops or the stream ends before `[DONE]`, `ResponseTooLargeError` for a chunk beyond
- * the size cap, `TimeoutError`, `AbortError`.
+ * the size cap or a completion that collects more than it (`maxResponseBytes`: text, tool-call
+ * arguments, tool calls and choices; the connection is then closed), `TimeoutError`, `AbortError`.
  */
 export class ChatCompletionStream implements AsyncIterable<ChatCompletionChunk> {
   private used = false;
   private aborted = false;
-  private readonly collected = new ChatCompletionAccumulator();
+  private readonly collected: ChatCompletionAccumulator;
   private readonly ended: Promise<ChatCompletion>;
   private settle!: { resolve: (c: ChatCompletion) => void; reject: (e: unknown) => void };
 
@@ -53,6 +54,8 @@ export class ChatCompletionStream implements AsyncIterable<ChatCompletionChunk> 
     private readonly scope: CallScope,
     private readonly maxEventBytes: number = Infinity,
   ) {
+    // The whole completion is bounded like one event: by `maxResponseBytes`.
+    this.collected = new ChatCompletionAccumulator({ maxBytes: maxEventBytes });
     this.ended = new Promise<ChatCompletion>((resolve, reject) => (this.settle = { resolve, reject }));
     this.ended.catch(() => undefined); // observed through finalChatCompletion() or the iteration
   }
@@ -104,7 +107,7 @@ export class ChatCompletionStream implements AsyncIterable<ChatCompletionChunk> 
           const redactor = this.scope.redactor;
           throw new APIError('Invalid JSON in a chat stream chunk', {
             status: this.response.status,
-            body: truncate(redactor.text(m.data), MAX_ERROR_BODY_BYTES),
+            body: truncate(redactor ? redactor.text(m.data) : m.data, MAX_ERROR_BODY_BYTES),
             request,
             cause: redactedJsonError(err, m.data, redactor),
             redactor,

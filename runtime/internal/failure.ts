@@ -35,7 +35,7 @@ export interface FailureKit {
     limit: number,
     request: Shown,
     truncateInstead: boolean,
-    redactor: Redactor,
+    redactor: Redactor | undefined,
   ): Promise<{ text: string; truncated: boolean }>;
 }
 
@@ -50,6 +50,9 @@ export interface ErrorBodyInfo {
   detail?: string | undefined;
 }
 
+/** `text` redacted with `r` (`redacted` of `errors.ts`; as it is when the call has no secret). */
+const red = (r: Redactor | undefined, text: string): string => (r ? r.text(text) : text);
+
 /**
  * What an error body says, in the two shapes the service's docs show (`inference-api/overview.mdx`,
  * "Error Format"): `{error: {type, title, detail}, status: 'error', status_message}` and
@@ -63,9 +66,9 @@ export function infoFromBody(
   kit: Pick<FailureKit, 'truncate'>,
   body: unknown,
   fallback: string,
-  redactor: Redactor,
+  redactor: Redactor | undefined,
 ): ErrorBodyInfo {
-  const cut = (s: string | undefined) => (s === undefined ? undefined : kit.truncate(redactor.text(s)));
+  const cut = (s: string | undefined) => (s === undefined ? undefined : kit.truncate(red(redactor, s)));
   const b: Record<string, unknown> = body && typeof body === 'object' ? (body as Record<string, unknown>) : {};
   const e: Record<string, unknown> =
     b['error'] && typeof b['error'] === 'object' ? (b['error'] as Record<string, unknown>) : {};
@@ -141,7 +144,7 @@ export function errorFromResponse(
   body: unknown,
   headers: Headers,
   request: Shown,
-  redactor: Redactor,
+  redactor: Redactor | undefined,
 ): APIError {
   const { message, ...fields } = infoFromBody(kit, body, `HTTP ${status}`, redactor);
   const ErrorClass = classOfAnswer(kit, status, fields.type);
@@ -152,9 +155,14 @@ export function errorFromResponse(
  * The body of an error answer as text, at most `maxErrorBodyBytes`: cut at the limit, a secret across the cut
  * is redacted with the part before it (`Redactor.cutText`).
  */
-export async function errorText(kit: FailureKit, res: Response, request: Shown, redactor: Redactor): Promise<string> {
+export async function errorText(
+  kit: FailureKit,
+  res: Response,
+  request: Shown,
+  redactor: Redactor | undefined,
+): Promise<string> {
   const read = await kit.readText(res, kit.maxErrorBodyBytes, request, true, redactor);
-  return read.truncated ? redactor.cutText(read.text) : read.text;
+  return read.truncated && redactor ? redactor.cutText(read.text) : read.text;
 }
 
 /**
@@ -166,7 +174,7 @@ export function answerError(
   res: Response,
   request: Shown,
   text: string,
-  redactor: Redactor,
+  redactor: Redactor | undefined,
 ): APIError {
   if (res.status < 400) return redirectError(kit, res, request, redactor);
   let body: unknown = text;
@@ -183,8 +191,8 @@ export function answerError(
  * piece of the text in the message (`Unexpected token … "not json: B"...`), which may hold the
  * start of a secret that whole-secret redaction would miss. Use it as the `cause` of an error.
  */
-export function redactedJsonError(err: unknown, text: string, redactor: Redactor): unknown {
-  if (redactor.empty || !redactor.contains(text)) return err;
+export function redactedJsonError(err: unknown, text: string, redactor: Redactor | undefined): unknown {
+  if (!redactor?.contains(text)) return err;
   try {
     JSON.parse(redactor.text(text));
   } catch (e) {
@@ -202,7 +210,7 @@ export function invalidResponse(
   res: Response,
   request: Shown,
   text: string,
-  redactor: Redactor,
+  redactor: Redactor | undefined,
   expect: ResponseCheck | undefined,
 ): InvalidResponseError {
   const what = `${request.method} ${request.path}`;
@@ -218,7 +226,7 @@ export function invalidResponse(
   } catch (err) {
     return new kit.InvalidResponseError(`Invalid JSON in the response to ${what}`, {
       ...init,
-      body: kit.truncate(redactor.text(text), kit.maxErrorBodyBytes),
+      body: kit.truncate(red(redactor, text), kit.maxErrorBodyBytes),
       cause: redactedJsonError(err, text, redactor),
     });
   }
@@ -227,10 +235,15 @@ export function invalidResponse(
 }
 
 /** A redirect answer (3xx, or the opaque redirect of a browser): never followed. */
-export function redirectError(kit: FailureKit, res: Response, request: Shown, redactor: Redactor): RedirectError {
+export function redirectError(
+  kit: FailureKit,
+  res: Response,
+  request: Shown,
+  redactor: Redactor | undefined,
+): RedirectError {
   const location = res.headers.get('location') ?? undefined;
   const where =
-    location === undefined ? 'another location (the runtime hides which)' : kit.truncate(redactor.text(location), 500);
+    location === undefined ? 'another location (the runtime hides which)' : kit.truncate(red(redactor, location), 500);
   return new kit.RedirectError(
     `${request.method} ${request.path} was answered with a redirect${res.status ? ` (${res.status})` : ''} to ${where}. The SDK does not follow redirects; set baseUrl to the final address.`,
     { status: res.status || undefined, headers: res.headers, request, location, redactor },

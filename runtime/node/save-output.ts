@@ -38,11 +38,13 @@ export interface SavedOutput {
  * already ends with it (`out/fox` -> `out/fox.png`; `out/fox.png` stays). Missing directories are
  * created. The file appears whole or not at all (written beside it, then renamed). The download
  * sends no client header (never the API key), is bounded by `maxResponseBytes` (default 100 MiB)
- * and `timeoutMs` (default 5 minutes).
+ * and `timeoutMs` (default 5 minutes), and follows redirects as `fetchOutput` does: each target
+ * checked before it is fetched, a redirect from `https:` to `http:` refused.
  * @returns `{ path, size, contentType }`.
- * @throws the errors of `fetchOutput` (`OutputExpiredError` for an expired URL,
- * `ResponseTooLargeError`, `TimeoutError`, ...); SDKError for an empty `path`; the file system's
- * errors (`EACCES`, `EEXIST` with `overwrite: false`, ...).
+ * @throws the errors of `fetchOutput` (`OutputExpiredError` for an expired URL, `RedirectError`
+ * for a refused redirect, `ResponseTooLargeError`, `TimeoutError`, ...), nothing written then;
+ * SDKError for an empty `path`; the file system's errors (`EACCES`, `EEXIST` with
+ * `overwrite: false`, ...).
  */
 export async function saveOutput(
   output: OutputSource,

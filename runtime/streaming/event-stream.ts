@@ -150,7 +150,7 @@ export async function expectEventStream(
   scope.dispose();
   throw new APIError(`Expected a text/event-stream answer to ${what}, got ${type || 'no content type'}`, {
     status: response.status,
-    body: read.truncated ? redactor.cutText(read.text) : read.text,
+    body: read.truncated && redactor ? redactor.cutText(read.text) : read.text,
     headers: response.headers,
     request,
     redactor,
