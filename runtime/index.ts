@@ -144,6 +144,7 @@ export type {
   ParamsOf,
   QueueFields,
   Registry,
+  RequestBody,
   SdkFields,
   UntypedRegistry,
   VideoParams,
