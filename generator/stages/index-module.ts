@@ -8,7 +8,7 @@ import type { StatementStructures } from 'ts-morph';
 import type { ClassifiedModel, Endpoint } from './classify.ts';
 import { commentText, stringLiteral } from '../escape.ts';
 import { loadTsMorph, print } from './emit.ts';
-import type { ModelNames } from './name.ts';
+import { fileStem, type ModelNames } from './name.ts';
 
 /** Union of string literal types, or `never`. */
 export function union(ids: string[]): string {
@@ -43,7 +43,7 @@ export async function indexModule(
     st.push({
       kind: K.ImportDeclaration,
       isTypeOnly: true,
-      moduleSpecifier: `./models/${m.id}.ts`,
+      moduleSpecifier: `./models/${fileStem(m.id)}.ts`,
       namedImports: [m.names.params],
     });
   st.push({ kind: K.ExportDeclaration, isTypeOnly: true, namedExports: models.map((m) => m.names.params) });
@@ -86,7 +86,7 @@ export async function indexModule(
       loadersDoc:
         "Loads one model's compiled validator module on demand (a bundler splits each into its own chunk). Plain `import()` arrows: the table is in every bundle of the root `Client`, so each entry is kept short.",
       loaderType: '() => Promise<{ validate: CompiledValidator }>',
-      loader: (m) => `() => import(${stringLiteral(`./validators/${m.id}.ts`)})`,
+      loader: (m) => `() => import(${stringLiteral(`./validators/${fileStem(m.id)}.ts`)})`,
     }),
   );
   st.push({

@@ -15,6 +15,7 @@ import { loadTsMorph, print } from './emit.ts';
 import { clientClass, idsAndLoaders, modelRegistryInterface, union, type IndexModel } from './index-module.ts';
 import { commentText, stringLiteral } from '../escape.ts';
 import { SDK_PACKAGE } from '../output/target.ts';
+import { fileStem } from './name.ts';
 
 /** The package root's type names this index re-defines, with the endpoint each one is about (undefined: every model). */
 const ALIASES: Array<[name: string, endpoint: Endpoint | undefined, doc: string]> = [
@@ -60,7 +61,7 @@ export async function userIndexModule(
     st.push({
       kind: K.ImportDeclaration,
       isTypeOnly: true,
-      moduleSpecifier: `./models/${m.id}.js`,
+      moduleSpecifier: `./models/${fileStem(m.id)}.js`,
       namedImports: [m.names.params],
     });
   if (models.length > 0)
@@ -105,7 +106,7 @@ export async function userIndexModule(
       withValidator: models.filter((m) => validated.has(m.id)),
       loadersDoc: "Loads one added model's compiled validator on demand (a bundler splits each into its own chunk).",
       loaderType: '() => Promise<CompiledValidator>',
-      loader: (m) => `async () => (await import(${stringLiteral(`./validators/${m.id}.js`)})).validate`,
+      loader: (m) => `async () => (await import(${stringLiteral(`./validators/${fileStem(m.id)}.js`)})).validate`,
     }),
   );
   st.push({
