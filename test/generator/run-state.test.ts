@@ -23,8 +23,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { withLock } from '../../generator/output/lock.ts';
 import { LEGACY_FILES, rootState } from '../../generator/output/run-state.ts';
 import { write } from '../../generator/stages/write.ts';
-import { hashTree, runTsx, start, tempDir, tsxArgs } from '../support/index.ts';
-import { stateLeftovers, variantFiles } from './fixtures/write-variants.ts';
+import { hashTree, runTsx, start, stateLeftovers, tempDir, tsxArgs } from '../support/index.ts';
+import { variantFiles } from './fixtures/write-variants.ts';
 
 const dirs: Array<{ remove(): void }> = [];
 afterEach(() => {

@@ -12,8 +12,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { withLock } from '../../generator/output/lock.ts';
 import { existingRootState, rootState } from '../../generator/output/run-state.ts';
 import { write } from '../../generator/stages/write.ts';
-import { start, tempDir, tsxArgs, type RunResult } from '../support/index.ts';
-import { stateLeftovers, variantFiles } from './fixtures/write-variants.ts';
+import { start, stateLeftovers, tempDir, tsxArgs, type RunResult } from '../support/index.ts';
+import { variantFiles } from './fixtures/write-variants.ts';
 
 const dirs: Array<{ remove(): void }> = [];
 afterEach(() => {
