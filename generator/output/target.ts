@@ -120,7 +120,7 @@ export async function checkOwnedOutput(outRoot: string, target: Target, options:
   if (options.force) return;
   const dir = path.join(outRoot, target.prefix);
   const names = await readdir(dir).catch(() => [] as string[]);
-  const others = names.filter((n) => !n.startsWith('.') && n !== 'specs');
+  const others = names.filter((n) => !n.startsWith('.') && n !== 'specs').sort();
   if (others.length === 0 || (await readManifest(outRoot, `${target.prefix}manifest.json`)).size > 0) return;
   const shown = others.slice(0, 5).join(', ') + (others.length > 5 ? ', ...' : '');
   throw new Error(
