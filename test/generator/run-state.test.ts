@@ -4,7 +4,8 @@
  * journal in the state folder that names paths outside the root, or reaches outside through a
  * link, is refused, and a target that is a link is replaced as a link (what it points to is kept).
  * The lock says what it waits for and how to break it, takes over a dead run's lock saying so, and
- * a run stopped by SIGINT or SIGTERM removes its new trees, its temporary folder and its lock.
+ * a run stopped by SIGINT or SIGTERM removes its new trees, its temporary folder and its lock. An
+ * output folder that holds files but no manifest of the generator is refused unless forced.
  */
 import { spawn } from 'node:child_process';
 import {
@@ -21,6 +22,8 @@ import { hostname } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { withLock } from '../../generator/output/lock.ts';
+import { renderManifest } from '../../generator/output/manifest.ts';
+import { checkOwnedOutput, packageTarget } from '../../generator/output/target.ts';
 import { LEGACY_FILES, rootState } from '../../generator/output/run-state.ts';
 import { write } from '../../generator/stages/write.ts';
 import { hashTree, runTsx, start, stateLeftovers, tempDir, tsxArgs } from '../support/index.ts';
@@ -191,4 +194,23 @@ describe('SIGINT and SIGTERM while writing', () => {
       expect(stateLeftovers(root)).toEqual([]);
     },
   );
+});
+
+describe('an output folder the generator did not make (checkOwnedOutput)', () => {
+  it('is refused, naming it and --force; a manifest of its own (even with merge-conflict markers) or --force lets it through', async () => {
+    const d = tempDir('run-state-owned-');
+    dirs.push(d);
+    const owned = path.join(d.dir, 'generated');
+    mkdirSync(owned);
+    writeFileSync(path.join(owned, '.gitkeep'), '');
+    await checkOwnedOutput(d.dir, packageTarget, { force: false }); // hidden files only
+    writeFileSync(path.join(owned, 'mine.ts'), 'export {};\n');
+    await expect(checkOwnedOutput(d.dir, packageTarget, { force: false })).rejects.toThrow(
+      `${owned}/ is not empty (mine.ts) and holds no manifest.json of this generator: it would replace files it did not make. Choose a new or empty folder, or pass --force to replace them.`,
+    );
+    await checkOwnedOutput(d.dir, packageTarget, { force: true });
+    const manifest = renderManifest(new Map([['generated/mine.ts', { inputs: 'a', content: 'b' }]]));
+    writeFileSync(path.join(owned, 'manifest.json'), `<<<<<<< HEAD\n${manifest}=======\n${manifest}>>>>>>> other\n`);
+    await checkOwnedOutput(d.dir, packageTarget, { force: false });
+  });
 });
