@@ -111,7 +111,7 @@ function release(state: RootState, run: string, mine: string, options: { recover
 }
 
 /**
- * Run `fn` holding the lock of the output root `root` (created when missing), after completing or
+ * Run `fn` holding the lock of the output root `root` (which need not exist), after completing or
  * cleaning an interrupted run there (see the module comment).
  * @throws Error when `root` holds a lock or journal of an earlier version's names (refused, see
  * `refuseLegacyFiles`), when an interrupted run's journal is not one this generator wrote, or when
@@ -124,7 +124,7 @@ export async function withLock<T>(
 ): Promise<T> {
   const log = options.log ?? ((line: string) => void process.stderr.write(`${showControls(line)}\n`));
   const waitMs = options.waitMs ?? LOCK_WAIT_MS;
-  const state = await rootState(root);
+  const state = rootState(root);
   await refuseLegacyFiles(state.root);
   const here = hostname();
   const run = newRunId();

@@ -14,7 +14,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { lstatSync, mkdirSync, realpathSync } from 'node:fs';
-import { lstat, mkdir, realpath } from 'node:fs/promises';
+import { lstat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -88,11 +88,26 @@ function stateOf(root: string, real: string): RootState {
   };
 }
 
-/** The state files of the output root `root`, which is created when missing. */
-export async function rootState(root: string): Promise<RootState> {
+/**
+ * The real path of `abs`, which need not exist yet: the real path of its nearest existing folder,
+ * with the rest of the path below it (what `realpath` gives once the rest is created as folders).
+ */
+function realPathOf(abs: string): string {
+  const rest: string[] = [];
+  for (let dir = abs; ; dir = path.dirname(dir)) {
+    try {
+      return path.join(realpathSync(dir), ...rest.reverse());
+    } catch {
+      if (path.dirname(dir) === dir) return abs;
+      rest.push(path.basename(dir));
+    }
+  }
+}
+
+/** The state files of the output root `root` (which need not exist yet: a first `add` makes it when it commits). */
+export function rootState(root: string): RootState {
   const abs = path.resolve(root);
-  await mkdir(abs, { recursive: true });
-  return stateOf(abs, await realpath(abs));
+  return stateOf(abs, realPathOf(abs));
 }
 
 /** The state files of the output root `root`, or undefined when it does not exist (nothing to coordinate). */

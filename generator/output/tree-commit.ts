@@ -19,7 +19,16 @@
  * them; anything else is refused with an error before anything is moved.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, lstatSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { mkdir, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { existingRootState, isInside, RUN_ID, type RootState } from './run-state.ts';
@@ -208,6 +217,7 @@ export async function pausePoint(point: 'staging' | 'swapping' | 'between'): Pro
  */
 export async function commitTrees(lock: HeldLock, swaps: readonly TreeSwap[]): Promise<void> {
   const { state, run } = lock;
+  mkdirSync(state.root, { recursive: true }); // a first add into a new <out>
   const targets = swaps.map((s) => relativeTarget(state, s.target));
   const entries = entriesOf(state, run, targets);
   writeJournal(state, { run, phase: 'staging', targets });

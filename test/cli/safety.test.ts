@@ -188,14 +188,15 @@ test('two adds at once both exit 0 and keep their models', async () => {
 });
 
 describe('control characters from the service or a model', () => {
-  test('a failure reason from the service is printed with them shown, never raw', async () => {
-    const r = await codegen(project, ['add', 'acme-x', '--retries', '0'], {
+  test('a failure reason from the service is printed with them shown, never raw; a new --out is not made', async () => {
+    const r = await codegen(project, ['add', 'acme-x', '--retries', '0', '--out', 'never-made'], {
       OXEN_API_KEY: KEY,
       OXEN_BASE_URL: hostileUrl,
     });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('bad model <U+001B>]52;c;');
     expect(RAW.exec(r.stdout + r.stderr)?.[0]).toBeUndefined();
+    expect(existsSync(path.join(project, 'never-made'))).toBe(false);
   });
 
   test('a refused property name in a JSON pointer is printed with them shown; nothing written', async () => {

@@ -99,7 +99,7 @@ describe('a journal in the state folder that reaches outside the root', () => {
     symlinkSync(outside, path.join(root, 'link-out'));
     const run = 'abcdef012345';
     writeFileSync(path.join(outside, `.keep.txt.new-${run}`), 'staged\n');
-    const state = await rootState(root);
+    const state = rootState(root);
     writeFileSync(state.journal, journal(root, run, targets, state.real));
     const before = { root: hashTree(root), outside: hashTree(outside) };
     await expect(write(variantFiles('new'), root)).rejects.toThrow(/is not a journal this generator wrote/);
@@ -110,7 +110,7 @@ describe('a journal in the state folder that reaches outside the root', () => {
 
   it('one for another root, or of another format, is refused the same way', async () => {
     const { root } = await setup();
-    const state = await rootState(root);
+    const state = rootState(root);
     for (const text of [
       journal(root, 'abcdef012345', ['generated'], '/elsewhere'),
       '{"phase":"swapping"}',
@@ -143,7 +143,7 @@ describe('the lock says what it does', () => {
     const { root } = await setup();
     const dead = spawn(process.execPath, ['-e', '']);
     await new Promise((r) => dead.on('close', r));
-    const state = await rootState(root);
+    const state = rootState(root);
     const run = '0123456789ab';
     mkdirSync(state.tempOf(run));
     writeFileSync(path.join(state.tempOf(run), 'specs.json'), '[]');
@@ -159,7 +159,7 @@ describe('the lock says what it does', () => {
 
   it("another host's lock: says it cannot check it, how to break it, and gives up after the wait", async () => {
     const { root } = await setup();
-    const state = await rootState(root);
+    const state = rootState(root);
     writeFileSync(state.lock, JSON.stringify({ pid: 4242, host: 'build-7', started: '2026-01-02T03:04:05.000Z' }));
     const lines: string[] = [];
     const err = (await withLock(root, () => Promise.resolve(), { waitMs: 300, log: (l) => lines.push(l) }).catch(

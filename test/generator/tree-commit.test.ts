@@ -153,7 +153,7 @@ describe('the lock', () => {
     const dead = spawn(process.execPath, ['-e', '']);
     await new Promise((r) => dead.on('close', r));
     const { hostname } = await import('node:os');
-    await writeFile((await rootState(root)).lock, JSON.stringify({ pid: dead.pid, host: hostname() }));
+    await writeFile(rootState(root).lock, JSON.stringify({ pid: dead.pid, host: hostname() }));
     await write(variantFiles('a'), root, { lockWaitMs: 0 });
     expect(await whichVariant(root, ['a'])).toBe('a');
     expect(leftovers(root)).toEqual([]);
