@@ -1,6 +1,8 @@
 // The local HTTP server that stands in for the hosted inference service (node:http only).
-// It behaves as /work/shared/api-description.md says; where the description says "not shown",
-// the choices are ours and are marked "ours" in comments across fake-service/*.ts.
+// It behaves as the API description (v0.224.2) says, and serves what the service's docs add today
+// (specs/openapi.yaml notes each with its source); where both say "not shown", the choices are
+// ours and are marked "ours" in comments across fake-service/*.ts. Its routes are the operations
+// of specs/openapi.yaml (runtime/operations.ts, generated), each with a handler below.
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import path from 'node:path';
@@ -21,12 +23,13 @@ import { EventHub } from './sse.ts';
 import { Faults, pathMatches, type Fault, type FaultController } from './faults.ts';
 import { ParamValidator } from './validate.ts';
 import { GenerationQueue, defaultDecide } from './queue.ts';
-import { FineTuneStore } from './routes-finetunes.ts';
-import { chatRoutes } from './routes-chat.ts';
-import { mediaRoutes } from './routes-media.ts';
-import { queueRoutes } from './routes-queue.ts';
-import { fineTuneRoutes } from './routes-finetunes.ts';
-import type { RequestCtx, Route, ServerCtx } from './context.ts';
+import { FineTuneStore, fineTuneHandlers } from './routes-finetunes.ts';
+import { chatHandlers } from './routes-chat.ts';
+import { fileRoutes, mediaHandlers } from './routes-media.ts';
+import { modelHandlers } from './routes-models.ts';
+import { queueHandlers } from './routes-queue.ts';
+import type { Handler, RequestCtx, Route, ServerCtx } from './context.ts';
+import { OPERATIONS, type OperationId } from '../runtime/operations.ts';
 
 export type { Fault, FaultController } from './faults.ts';
 
@@ -55,6 +58,7 @@ export interface LocalServerOptions {
   log?: boolean; // one line per request to stderr (never the Authorization header or any key)
   requestIds?: boolean; // default false: send `X-Request-Id: req_<n>` (n counts requests from 1) on every response (ours: the description shows no request-id header)
   recordHeaders?: boolean; // default false: keep each request's headers in `requests[i].headers`, without authorization, proxy-authorization and cookie
+  fineTuneMs?: number; // default 100: how long a fine-tune's run takes, in milliseconds of the server's clock (see `clock.advance`)
 }
 
 export interface LocalServer {
@@ -101,7 +105,26 @@ const CORS_EXPOSE_HEADERS = 'Retry-After, WWW-Authenticate, Content-Length, Cont
 const UNRECORDED_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie']);
 const CORS_MAX_AGE_SECONDS = '600';
 const SLOW_BODY_DEFAULT_MS = 200; // ours: slow-body delay when the fault gives none
-const ROUTES: Route[] = [...chatRoutes, ...mediaRoutes, ...queueRoutes, ...fineTuneRoutes];
+/** A handler for every operation of the API description: one it does not serve fails to compile. */
+const HANDLERS: Record<OperationId, Handler> = {
+  ...chatHandlers,
+  ...mediaHandlers,
+  ...queueHandlers,
+  ...modelHandlers,
+  ...fineTuneHandlers,
+};
+/** `^…$` of a path template, each `{name}` one captured segment. */
+const patternOf = (template: string): RegExp =>
+  new RegExp(`^${template.replace(/[.]/g, '\\.').replace(/\{\w+\}/g, '([^/]+)')}$`);
+/** The operations in their match order (runtime/operations.ts), then the server's own routes. */
+const ROUTES: Route[] = [
+  ...Object.entries(OPERATIONS).map(([id, o]) => ({
+    method: o.method,
+    pattern: patternOf(o.path),
+    handler: HANDLERS[id as OperationId],
+  })),
+  ...fileRoutes,
+];
 const NO_USER: UserInfo = { user: '', orgs: [] };
 
 export async function startServer(options: LocalServerOptions = {}): Promise<LocalServer> {
@@ -135,6 +158,7 @@ export async function startServer(options: LocalServerOptions = {}): Promise<Loc
     fineTunes: new FineTuneStore(),
     costPerGeneration: options.costPerGeneration ?? 1,
     unrelatedEvents: options.unrelatedEvents ?? true,
+    fineTuneMs: options.fineTuneMs ?? 100,
   };
   const faults = new Faults();
   const requests: LocalServer['requests'] = [];

@@ -7,6 +7,7 @@
  * chain (see `redact.ts`). Its `toJSON()` and `util.inspect` forms show only redacted, bounded data.
  */
 import { defineInspect } from './internal/inspect.ts';
+import { queueEnqueue } from './operations.ts';
 import { Redactor } from './redact.ts';
 
 /** How many characters of a server's message an error message keeps (the rest is cut, saying so). */
@@ -54,13 +55,17 @@ export interface SDKErrorOptions {
 
 /**
  * The fields of the SDK's errors that `toJSON` and `util.inspect` show (those an error has, in this
- * order): `APIError`'s, then `ConnectionError.notSent`, `RedirectError.location`,
- * `ResponseTooLargeError.limitBytes`, `OutcomeUnknownError.reason`, `ValidationError.model` and `issues`.
+ * order): `APIError`'s (`type`, `title`, `detail` when the body gave them), then
+ * `ConnectionError.notSent`, `RedirectError.location`, `ResponseTooLargeError.limitBytes`,
+ * `OutcomeUnknownError.reason`, `ValidationError.model` and `issues`.
  */
 const SHOWN_FIELDS = [
   'status',
   'request',
   'requestId',
+  'type',
+  'title',
+  'detail',
   'body',
   'headers',
   'notSent',
@@ -167,7 +172,10 @@ function redactHeaders(r: Redactor, headers: Headers | undefined): Headers | und
 
 /**
  * An error answered by the service (or a failure to get an answer: see subclasses).
- * `message` is the server's own message string when it sent one (at most 1,000 characters).
+ * `message` is the server's own message string when it sent one (at most 1,000 characters): an
+ * error body's `error.detail` (e.g. which parameter is wrong), else `error.message`, else
+ * `error.title`. `type`, `title` and `detail` are the body's, when it gave them. The class follows
+ * the status and the service's error `type`, never the message text.
  * `body` and `headers` are redacted copies; `body` holds at most 64 KiB of an error response.
  */
 export class APIError extends SDKError {
@@ -187,6 +195,19 @@ export class APIError extends SDKError {
    * Quote it when reporting a problem.
    */
   declare readonly requestId: string | undefined;
+  // `type`, `title` and `detail` are read from the body, redacted with the call's redactor and set by
+  // the failure path (`internal/failure.ts`, loaded on demand), so that this constructor, in every
+  // bundle, carries none of it.
+  /**
+   * The service's error type, when the body gave one: `error.type` (else `status_message`) of
+   * `{error: {type, title, detail}, status: 'error', status_message}`. The docs list
+   * `unauthenticated`, `invalid_params`, `resource_not_found` and `unknown_error`; others may come.
+   */
+  declare readonly type: string | undefined;
+  /** The error's human-readable title (`error.title`, e.g. `Invalid parameters supplied, ...`), when given. */
+  declare readonly title: string | undefined;
+  /** What was wrong (`error.detail`, e.g. which parameter), when given; then it is also `message`. */
+  declare readonly detail: string | undefined;
 
   constructor(message: string, init: APIErrorInit = {}) {
     super(message, { cause: init.cause, redactor: init.redactor });
@@ -214,7 +235,10 @@ export class PermissionDeniedError extends APIError {
 export class NotFoundError extends APIError {
   override name = 'NotFoundError';
 }
-/** The namespace has too few credits (402, or a credit-related message). */
+/**
+ * The namespace has too few credits: a 402, or an error `type` naming credits (the API description
+ * shows neither the status nor the type of its "credit-related error"; the message text is not read).
+ */
 export class InsufficientCreditsError extends APIError {
   override name = 'InsufficientCreditsError';
 }
@@ -341,9 +365,10 @@ export class OutcomeUnknownError extends APIError {
           : reason === 'invalid_response'
             ? `the server answered ${cause.status ?? 'a success status'} with a body the SDK cannot use (${cause.message})`
             : `the request failed without an answer (${cause.message})`;
-    const hint = request.path.startsWith('/api/ai/queue')
-      ? ' Check client.queue.list() for the generations before enqueueing again.'
-      : ' Check whether it took effect before sending it again.';
+    const hint =
+      request.path === queueEnqueue.path
+        ? ' Check client.queue.list() for the generations before enqueueing again.'
+        : ' Check whether it took effect before sending it again.';
     return new OutcomeUnknownError(
       `The outcome of ${request.method} ${request.path} is unknown: ${what}. If the request reached the server, it may have been processed (and billed); the SDK did not resend it.${hint}`,
       { status: cause.status, body: cause.body, headers: cause.headers, request, cause, reason },
@@ -389,8 +414,9 @@ export function parseRetryAfterMs(value: string | null, now: number = Date.now()
 /**
  * The `APIError` subclass that an error status means: 400, 401, 402 (`InsufficientCreditsError`),
  * 403, 404, 422, 429, any 5xx (`InternalServerError`), else `APIError`. The error of an answer also
- * reads its message: a message about credits makes `InsufficientCreditsError` at any status
- * (`errorFromResponse` of `internal/failure.ts`).
+ * reads the service's error `type` (`classOfAnswer` of `internal/failure.ts`): a type naming credits
+ * makes `InsufficientCreditsError` at any status; a documented type gives the class of a status that
+ * has none of its own.
  */
 export function errorClassOf(status: number): typeof APIError {
   return (

@@ -53,17 +53,29 @@ export { REDACTED, Redactor } from './redact.ts';
 export {
   cancelGeneration,
   createChatCompletion,
-  createFineTune,
   editImages,
   enqueueGenerations,
   generateImages,
   generateVideos,
   getGeneration,
   listGenerations,
-  retrieveModel,
-  tokenizeFineTune,
   type EnqueueOptions,
 } from './endpoints.ts';
+export { activateModel, deactivateModel, listModels, retrieveModel, searchModels } from './models/endpoints.ts';
+export {
+  createFineTune,
+  deployFineTune,
+  retrieveFineTune,
+  runFineTune,
+  tokenizeFineTune,
+} from './fine-tunes/endpoints.ts';
+export { FineTuneWaitTimeoutError, waitForFineTune, type FineTuneWaitOptions } from './fine-tunes/wait.ts';
+export {
+  FINE_TUNE_TERMINAL_STATUSES,
+  FINE_TUNE_WAIT_DEFAULT_INTERVAL_MS,
+  FINE_TUNE_WAIT_DEFAULT_TIMEOUT_MS,
+  isFineTuneEnded,
+} from './fine-tunes/types.ts';
 
 // Errors
 export {
@@ -108,6 +120,9 @@ export {
   type OutputOptions,
   type OutputSource,
 } from './outputs.ts';
+
+// Inputs: local data as data URIs (`fileToDataUri`, which reads a file, is `oxen-inference-sdk/node`)
+export { INPUT_MAX_BYTES, InputTooLargeError, toDataUri, type DataUriOptions } from './inputs.ts';
 
 // The queue: outcomes of queue.run and queue.follow (the machinery loads on demand)
 export {
@@ -165,9 +180,13 @@ export type {
   ChatCompletionParamsNonStreaming,
   ChatCompletionParamsStreaming,
   ChatContentPart,
+  ChatContentPartAudio,
+  ChatContentPartFile,
   ChatContentPartImage,
   ChatContentPartText,
   ChatContentPartVideo,
+  ChatFileData,
+  ChatFileUrl,
   ChatFinishReason,
   ChatMessage,
   ChatNamedToolChoice,
@@ -185,6 +204,12 @@ export type {
   EnqueuedGeneration,
   EnqueueResponse,
   FineTune,
+  FineTuneDeployment,
+  FineTuneDeployResponse,
+  FineTuneRef,
+  FineTuneResponse,
+  FineTuneRunResponse,
+  FineTuneStatus,
   Generation,
   ImageResult,
   MediaGenerationCompleted,
@@ -193,6 +218,15 @@ export type {
   MediaGenerationSucceeded,
   MediaItem,
   Model,
+  ModelCapabilities,
+  ModelDeployment,
+  ModelDeploymentStatus,
+  ModelDeveloper,
+  ModelFineTuning,
+  ModelList,
+  ModelListParams,
+  ModelPricing,
+  ModelRetrieveParams,
   MultiPromptShot,
   OtherServerEvent,
   QueueListParams,
@@ -217,6 +251,7 @@ export type {
   FineTuneCreateRequest,
   FineTuneCreateTextChatMessages,
   FineTuneCreateTextGeneration,
+  FineTuneCreateTextToVideo,
   FineTuneScriptType,
   ImageEditingTrainingParams,
   ImageGenerationTrainingParams,
@@ -227,6 +262,7 @@ export type {
   MultiImageEditingTrainingParams,
   TextChatMessagesTrainingParams,
   TextGenerationTrainingParams,
+  TextToVideoTrainingParams,
   TextTrainingParamsBase,
   TrainingSample,
-} from './fine-tunes.ts';
+} from './fine-tunes/params.ts';

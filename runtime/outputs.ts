@@ -77,12 +77,37 @@ const EXTENSIONS: Record<string, string> = {
   'audio/wav': '.wav',
   'audio/x-wav': '.wav',
   'audio/ogg': '.ogg',
+  'audio/flac': '.flac',
+  'audio/mp4': '.m4a',
+  'audio/aac': '.aac',
+  'application/pdf': '.pdf',
   'application/octet-stream': '.bin',
+};
+
+/** Extensions that name the same media type as the one `extensionFor` gives. */
+export const EXTENSION_ALIASES: Readonly<Record<string, readonly string[]>> = {
+  '.jpg': ['.jpeg', '.jpe'],
+  '.tiff': ['.tif'],
+  '.mpeg': ['.mpg'],
+  '.heic': ['.heif'],
 };
 
 /** The file extension (with its dot) of a media type: `image/png` -> `.png`, `video/mp4` -> `.mp4`; `.bin` when unknown. */
 export function extensionFor(contentType: string): string {
   return EXTENSIONS[mediaType(contentType)] ?? '.bin';
+}
+
+/**
+ * The media type that a file name's extension names (`photo.JPG` -> `image/jpeg`, `doc.pdf` ->
+ * `application/pdf`), from the table of `extensionFor`; undefined when unknown.
+ */
+export function contentTypeOfName(name: string): string | undefined {
+  const dot = name.lastIndexOf('.');
+  if (dot < 0 || /[\\/]/.test(name.slice(dot))) return undefined;
+  let ext = name.slice(dot).toLowerCase();
+  for (const [canonical, aliases] of Object.entries(EXTENSION_ALIASES)) if (aliases.includes(ext)) ext = canonical;
+  for (const [type, e] of Object.entries(EXTENSIONS)) if (e === ext && e !== '.bin') return type;
+  return undefined;
 }
 
 /** The media type of a `Content-Type` value, lower case, without parameters. */
@@ -97,12 +122,20 @@ export function sniffContentType(bytes: Uint8Array): string | undefined {
   if (bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'image/jpeg';
   if (at(0, 'GIF8')) return 'image/gif';
   if (at(0, 'RIFF') && at(8, 'WEBP')) return 'image/webp';
+  if (at(0, 'RIFF') && at(8, 'WAVE')) return 'audio/wav';
+  if (at(0, 'BM') && bytes.length > 14 && bytes[6] === 0 && bytes[7] === 0 && bytes[8] === 0 && bytes[9] === 0)
+    return 'image/bmp';
+  if (at(0, '%PDF-')) return 'application/pdf';
+  if (at(0, 'ID3') || (bytes[0] === 0xff && ((bytes[1] ?? 0) & 0xe6) === 0xe2)) return 'audio/mpeg';
+  if (at(0, 'OggS')) return 'audio/ogg';
+  if (at(0, 'fLaC')) return 'audio/flac';
   if (bytes[0] === 0x1a && bytes[1] === 0x45 && bytes[2] === 0xdf && bytes[3] === 0xa3) return 'video/webm';
   if (at(4, 'ftyp')) {
     const brand = String.fromCharCode(...bytes.subarray(8, 12));
     if (brand === 'avif' || brand === 'avis') return 'image/avif';
     if (['heic', 'heix', 'mif1', 'msf1'].includes(brand)) return 'image/heic';
     if (brand === 'qt  ') return 'video/quicktime';
+    if (brand === 'M4A ') return 'audio/mp4';
     return 'video/mp4';
   }
   return undefined;

@@ -51,7 +51,7 @@ const loadFailures = () => (failures ??= import('./failure.ts').catch(() => (fai
 /**
  * The error of an answer when `failure.ts` could not be loaded: the class its status means (a
  * success status: `InvalidResponseError`; a redirect: `RedirectError`; else by status, see
- * `errorClassOf`, without the message-based `InsufficientCreditsError`), with status, headers (so
+ * `errorClassOf`, without the classes the body's error `type` gives), with status, headers (so
  * `requestId`) and a message of the SDK's own, no text of the server.
  */
 function unexplained(res: Response, request: { method: string; path: string }, redactor: Redactor): APIError {

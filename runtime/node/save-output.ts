@@ -5,7 +5,7 @@
  * here by the few calls used, so that the package's declarations need no `@types/node`.
  */
 import { SDKError } from '../errors.ts';
-import { extensionFor, fetchOutput, type OutputOptions, type OutputSource } from '../outputs.ts';
+import { EXTENSION_ALIASES, extensionFor, fetchOutput, type OutputOptions, type OutputSource } from '../outputs.ts';
 
 /** The calls of `node:fs/promises` used here. */
 interface Fs {
@@ -14,14 +14,6 @@ interface Fs {
   rename(from: string, to: string): Promise<void>;
   rm(path: string, options: { force: true }): Promise<void>;
 }
-
-/** Extensions that name the same media type as the one `extensionFor` gives. */
-const SAME: Record<string, string[]> = {
-  '.jpg': ['.jpeg', '.jpe'],
-  '.tiff': ['.tif'],
-  '.mpeg': ['.mpg'],
-  '.heic': ['.heif'],
-};
 
 /** Options of `saveOutput`: those of `fetchOutput`, and whether an existing file may be replaced. */
 export interface SaveOutputOptions extends OutputOptions {
@@ -61,7 +53,7 @@ export async function saveOutput(
   const { bytes, contentType } = await fetchOutput(output, options);
   const ext = extensionFor(contentType);
   const lower = path.toLowerCase();
-  const final = [ext, ...(SAME[ext] ?? [])].some((e) => lower.endsWith(e)) ? path : path + ext;
+  const final = [ext, ...(EXTENSION_ALIASES[ext] ?? [])].some((e) => lower.endsWith(e)) ? path : path + ext;
   const fs = (await import('node:fs/promises')) as Fs;
   const slash = Math.max(final.lastIndexOf('/'), final.lastIndexOf('\\'));
   if (slash > 0) await fs.mkdir(final.slice(0, slash), { recursive: true });
