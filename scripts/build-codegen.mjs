@@ -4,7 +4,7 @@
  * the runtime client it fetches with bundled by esbuild (packages stay external: they are the
  * generator package's dependencies), beside what it reads at run time, laid out as in this
  * repository so that the same code finds them (`generator/paths.ts`): `templates/*.hbs`,
- * `specs/openapi.yaml` (and `specs/openapi.json`, the same parsed once here: the CLI reads it without
+ * `specs/openapi.yaml` (and `generator/dist/specs/openapi.json`, the same parsed once here: the CLI reads it without
  * js-yaml), `generator/stages/worker.mjs` (the generator's worker thread) and `.prettierrc.json`.
  * The same esbuild settings as `scripts/run-generate.mjs`, which precompiles `npm run generate`.
  * Skipped when `generator/dist/` is what the current inputs build (a stamp, `scripts/build/stamp.mjs`:

@@ -66,7 +66,7 @@ export function checkBaseUrl(baseUrl: string): string {
 
 /**
  * Check a model id given on the command line with the snapshot's rule (`modelIdProblem`,
- * generator/schema-check.ts): it names a file and becomes identifiers.
+ * generator/stages/schema-check.ts): it names a file and becomes identifiers.
  * @throws RefreshError naming the id.
  */
 export function checkModelId(id: string): string {

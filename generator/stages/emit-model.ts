@@ -5,7 +5,7 @@
  *
  * Endpoint functions take a `Transport` (the root `Client` is one; `createTransport` makes a bare
  * one) and call the runtime's light endpoint functions (`runtime/endpoints.ts`,
- * `runtime/queue-run.ts`), so that a bundle of one model's call carries only what that call needs.
+ * `runtime/queue/run.ts`), so that a bundle of one model's call carries only what that call needs.
  * The queue functions validate with the model's own compiled validator (`generated/validators/<id>.ts`).
  */
 import type { ClassifiedModel, Endpoint } from './classify.ts';

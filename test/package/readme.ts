@@ -4,7 +4,7 @@
  * once, in its first usage block). Everything else a block uses, it declares itself.
  */
 export interface Snippet {
-  /** File name in the consumer project, e.g. `readme-03.ts`. */
+  /** File name in the consumer project, `readme-<NN>.ts`. */
   file: string;
   /** 1-based README line of the block's first code line. */
   line: number;
