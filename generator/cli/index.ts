@@ -34,7 +34,7 @@ import { generate, type GenerateResult } from '../index.ts';
 import { GeneratorWorker } from '../stages/worker-thread.ts';
 import { loadTsMorph } from '../libraries.ts';
 import { REPO_ROOT } from '../paths.ts';
-import { FETCH_FLAGS, fetchFlagValues, redactor, RefreshError } from '../refresh/checks.ts';
+import { FETCH_FLAGS, fetchFlagValues, redactor, REFRESH_DEFAULTS, RefreshError } from '../refresh/checks.ts';
 import { CODEGEN_PACKAGE, userTarget } from '../output/target.ts';
 import { readManifestSettings } from '../output/manifest.ts';
 
@@ -52,7 +52,8 @@ const USAGE = `usage: ${CODEGEN_PACKAGE} <add|remove|generate|refresh> [ids...] 
   refresh                 re-fetch every model and print the drift report (exit 0/1/2 as npm run drift, 3 failed)
 options: --out DIR (default ${DEFAULT_OUT}; a non-empty folder without this generator's manifest.json is refused
   unless --force), --format | --no-format (prettier with this project's configuration; kept until changed),
-  --base-url URL, --concurrency N, --timeout-ms N, --retries N`;
+  --base-url URL, --concurrency N (default ${REFRESH_DEFAULTS.concurrency}), --timeout-ms N (one model, retries included;
+  default ${REFRESH_DEFAULTS.timeoutMs}), --retries N (default ${REFRESH_DEFAULTS.maxRetries})`;
 
 /** This package's version (from its package.json: the installed package, or generator/ in the repository). */
 function version(): string {
