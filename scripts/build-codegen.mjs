@@ -13,12 +13,12 @@
  */
 import { chmod, copyFile, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { REPO_ROOT } from '../generator/root.mjs';
 import { build, version as esbuildVersion } from 'esbuild';
 import { load as parseYaml } from 'js-yaml';
 import { hashFiles, hashValue, listFiles, readStamp, removeStamp, staleReason, writeStamp } from './build/stamp.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const root = REPO_ROOT;
 const dist = path.join(root, 'generator', 'dist');
 const stampFile = path.join(root, '.tmp', 'build-codegen-stamp.json');
 const copies = [

@@ -12,9 +12,10 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
+import { REPO_ROOT } from '../generator/root.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const root = REPO_ROOT;
 const entry = path.join(root, 'scripts', 'generate.ts');
 const sourceDirs = ['generator', 'runtime'];
 
@@ -26,7 +27,10 @@ for (const file of [
       sourceDirs.map(async (d) =>
         (await readdir(path.join(root, d), { recursive: true }))
           .filter(
-            (n) => n.endsWith('.ts') && !n.split(path.sep).includes('node_modules') && !n.startsWith(`dist${path.sep}`),
+            (n) =>
+              /\.m?ts$|\.mjs$/.test(n) &&
+              !n.split(path.sep).includes('node_modules') &&
+              !n.startsWith(`dist${path.sep}`),
           )
           .sort()
           .map((n) => path.join(root, d, n)),

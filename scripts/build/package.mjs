@@ -24,12 +24,12 @@
 import { readFileSync, readdirSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { REPO_ROOT } from '../../generator/root.mjs';
 import { BROWSER_DIR, BROWSER_FILES, browserFilesPlugin } from './browser.mjs';
 import { BUILD_DIRS, BUILD_FILES } from './inputs.mjs';
 import { hashFiles, hashValue, listFiles, readStamp, removeStamp, staleReason, writeStamp } from './stamp.mjs';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const ROOT = REPO_ROOT;
 const DIST = 'dist';
 const STAMP = path.join(ROOT, '.tmp', 'build-stamp.json');
 const TSCONFIG = 'tsconfig.build.json';
