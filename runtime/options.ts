@@ -73,9 +73,10 @@ export interface ClientOptions extends HookOptions {
    */
   retryBaseDelayMs?: number | undefined;
   /**
-   * Upper bound of one backoff delay. A longer `Retry-After` is still honoured when it fits in the call's remaining time; one longer than that (or than about
-   * 24.8 days, the longest timer, for a call without a timeout) ends the call at once with the
-   * `RateLimitError` (429) or `InternalServerError` (503), whose `Retry-After` says when to come back.
+   * Upper bound of one backoff delay. A longer `Retry-After` is still honoured when it fits in the call's
+   * remaining time; one longer than that (or than about 24.8 days, the longest timer, for a call without a
+   * timeout) ends the call at once with the `RateLimitError` (429) or `InternalServerError` (503), whose
+   * `Retry-After` says when to come back.
    *
    * @default 10_000
    * @unit milliseconds

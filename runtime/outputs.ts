@@ -78,9 +78,9 @@ export const OUTPUT_MAX_REDIRECTS = 10;
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 /**
- * The output host answered 403, 404 or 410: output URLs are presigned links that expire some time after the generation (the service does not say
- * how long). Fetch outputs when they arrive, or generate again. The message names the host and
- * path, never the query (which holds the signature).
+ * The output host answered 403, 404 or 410: output URLs are presigned links that expire some time after the generation
+ * (the service does not say how long). Fetch outputs when they arrive, or generate again. The message names the host
+ * and path, never the query (which holds the signature).
  */
 export class OutputExpiredError extends APIError {
   override name = 'OutputExpiredError';

@@ -161,7 +161,8 @@ export async function main(
     }
   }
   const target = userTarget(version(), format);
-  // the generator package's description: pre-parsed JSON where the build made it (scripts/build-codegen.mjs), else the YAML
+  // the generator package's description: pre-parsed JSON where the build made it (scripts/build-codegen.mjs), else the
+  // YAML
   const json = path.join(REPO_ROOT, 'specs', 'openapi.json');
   const openapi = {
     file: existsSync(json) ? json : path.join(REPO_ROOT, 'specs', 'openapi.yaml'),
@@ -228,7 +229,8 @@ export async function main(
 
   worker?.start();
   try {
-    // Loaded only here: `generate` needs neither the fetch machinery (the runtime client, p-limit, cli-progress) nor the drift report.
+    // Loaded only here: `generate` needs neither the fetch machinery (the runtime client, p-limit, cli-progress) nor
+    // the drift report.
     const [{ updateSnapshot }, { driftExitCode, renderText }] = await Promise.all([
       import('./user-snapshot.ts'),
       import('../drift/index.ts'),

@@ -144,7 +144,8 @@ export async function refresh(options: RefreshOptions): Promise<RefreshResult> {
     throw new RefreshError(
       `the specs directory ${specsDir} must be inside the output root ${outRoot}: a refresh replaces both together`,
     );
-  // the read-modify-write of the snapshot, whole, under the output root's lock (which first completes an interrupted run)
+  // the read-modify-write of the snapshot, whole, under the output root's lock (which first completes an interrupted
+  // run)
   return withLock(
     outRoot,
     async (lock) => {

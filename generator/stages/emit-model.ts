@@ -77,7 +77,8 @@ export function endpointFunctions(e: Endpoint, m: EmitModel, validated: boolean)
   const P = m.names.params;
   const pascal = m.names.pascal;
   const media = ['APIPromise', 'ResponseFormat', 'MediaParams', 'Transport', 'RequestOptions'];
-  // A video model's parameters carry the endpoint's `multi_prompt` (exactly one of prompt / multi_prompt: `VideoParams`).
+  // A video model's parameters carry the endpoint's `multi_prompt` (exactly one of prompt / multi_prompt:
+  // `VideoParams`).
   const video = m.output === 'video';
   const own = video ? `VideoParams<${P}>` : P;
   const ownTypes = video ? ['VideoParams'] : [];

@@ -217,7 +217,11 @@ function bound(name: string, value: number | undefined, fallback: number, min: n
  * import { createProxyHandler } from 'oxen-inference-sdk';
  * import { createNodeProxyListener } from 'oxen-inference-sdk/node';
  * const origin = 'http://localhost:3000'; // where browsers reach it
- * const handler = createProxyHandler({ pathPrefix: '/api/oxen', publicOrigin: origin, authorize: (request) => isSignedIn(request) });
+ * const handler = createProxyHandler({
+ *   pathPrefix: '/api/oxen',
+ *   publicOrigin: origin,
+ *   authorize: (request) => isSignedIn(request),
+ * });
  * http.createServer(createNodeProxyListener(handler, { origin })).listen(3000);
  * ```
  * @throws SDKError at creation when there is no API key, the `baseUrl` is not https (or http to a
@@ -371,7 +375,8 @@ export function createProxyHandler(options: ProxyOptions = {}): ProxyHandler {
     try {
       return await handle(request);
     } catch (err) {
-      // Whatever went wrong (a throwing allowedOrigins predicate, a malformed request object), the caller gets an answer.
+      // Whatever went wrong (a throwing allowedOrigins predicate, a malformed request object), the caller gets an
+      // answer.
       return jsonError(
         500,
         'internal_error',
