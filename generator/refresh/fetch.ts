@@ -10,7 +10,8 @@
 import pLimit from 'p-limit';
 import { Client } from '../../runtime/client.ts';
 import { APIError, ConnectionError, NotFoundError, ResponseTooLargeError, TimeoutError } from '../../runtime/errors.ts';
-import { encodePath } from '../../runtime/internal/http.ts';
+import { operationRequest } from '../../runtime/internal/operation.ts';
+import { modelsRetrieve } from '../../runtime/operations.ts';
 import { readLimited } from '../../runtime/internal/read-limited.ts';
 import { byCodeUnits } from '../order.ts';
 import { SpecError } from '../errors.ts';
@@ -191,7 +192,7 @@ export async function fetchModels(ids: readonly string[], options: FetchOptions)
       ids.map((id) =>
         limit(async (): Promise<FetchedModel | FetchFailure | undefined> => {
           if (stop.signal.aborted) return undefined;
-          const req = { method: 'GET' as const, path: `/api/ai/models/${encodePath(id)}` };
+          const req = operationRequest(modelsRetrieve, { id });
           try {
             const raw = await client.request<unknown>(req, { timeoutMs, signal: stop.signal });
             checkModel(raw, id, fileLabel(id));

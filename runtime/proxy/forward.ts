@@ -7,6 +7,7 @@ import { MAX_ERROR_BODY_BYTES } from '../errors.ts';
 import { readLimited } from '../internal/read-limited.ts';
 import { readBody, type ForwardBody } from './body.ts';
 import type { KeyRedaction } from './redact-key.ts';
+import { eventsStream } from '../operations.ts';
 import { passThrough, redactedErrorText } from './support.ts';
 
 /** Request headers forwarded to the service (everything else, `Authorization` and `Cookie` included, is dropped). */
@@ -15,7 +16,6 @@ const FORWARDED_REQUEST_HEADERS = ['accept', 'content-type', 'last-event-id'];
 const FORWARDED_RESPONSE_HEADERS = ['content-type', 'cache-control', 'retry-after', 'x-request-id'];
 /** Sent first on the event stream, so that its headers pass intermediaries that hold them until a body byte. */
 const EVENT_STREAM_OPENING = ': connected\n\n';
-const EVENTS_PATH = '/api/events';
 
 /** What `createProxyHandler` resolved from its options. */
 export interface ForwardSettings {
@@ -169,7 +169,7 @@ export async function forward(settings: ForwardSettings, call: ForwardCall): Pro
     settle();
     return new Response(null, { status: upstream.status, headers: out });
   }
-  if (path === EVENTS_PATH && eventStream) {
+  if (path === eventsStream.path && eventStream) {
     // The event stream lives as long as the caller stays: only its headers were bounded by timeoutMs.
     clearTimeout(timer);
     return new Response(passThrough(upstream.body, settle, new TextEncoder().encode(EVENT_STREAM_OPENING)), {
