@@ -29,3 +29,7 @@ export function loadAjv(): {
 /** ajv-formats' format tables. */
 export const loadAjvFormats = (): Record<'fullFormats' | 'fastFormats', Record<string, unknown>> =>
   require('ajv-formats/dist/formats') as Record<'fullFormats' | 'fastFormats', Record<string, unknown>>;
+
+/** redos-detector, the check that a schema's pattern cannot backtrack catastrophically (`stages/pattern-check.ts`). */
+export const loadRedosDetector = (): typeof import('redos-detector') =>
+  require('redos-detector') as typeof import('redos-detector');

@@ -6,7 +6,9 @@
  * Supported: JSON Schema draft-07 (no `$schema`, or a draft-07 `$schema`), local `$ref`s
  * (`#/...` JSON pointers) that are not recursive, nesting up to `MAX_JSON_DEPTH` levels.
  * Refused: other dialects, remote or malformed `$ref`s, recursive `$ref`s, `$id` below the root,
- * `$anchor`/`$dynamicRef`/`$recursiveRef`, deeper nesting.
+ * `$anchor`/`$dynamicRef`/`$recursiveRef`, deeper nesting, and regular expressions (`pattern`,
+ * `patternProperties` keys) that are invalid or not proven free of catastrophic backtracking
+ * (`pattern-check.ts`: at most `MAX_PATTERNS` per schema, each at most `MAX_PATTERN_LENGTH` long).
  *
  * Bounded work (`checkBounds`, before any other check): at most `MAX_MODEL_BYTES` of JSON per model
  * object, `MAX_JSON_VALUES` values in it, `MAX_ENUM_VALUES` values per `enum`, `MAX_ARRAY_ITEMS`
@@ -23,6 +25,7 @@ import unhomoglyph from 'unhomoglyph';
 import { SpecError, pointerToken } from '../errors.ts';
 import { BIDI_CONTROLS, stringLiteral } from '../escape.ts';
 import { canonicalJson, canonicalRef, isMap, resolveLocalRef, subschemas } from './schema-walk.ts';
+import { MAX_PATTERNS, patternProblem } from './pattern-check.ts';
 
 /** Most bytes of one model object's JSON (a snapshot file, or a fetched answer once decompressed). The largest real one is under 5 KiB. */
 export const MAX_MODEL_BYTES = 1024 * 1024;
@@ -185,6 +188,7 @@ export function checkSupported(schema: Record<string, unknown>, file: string, mo
   }
   // Walk every subschema, checking the keywords that libraries would otherwise choke on.
   const refs: Array<{ ref: string; pointer: string }> = [];
+  const patterns = new Set<string>();
   for (const { node: s, pointer, root } of subschemas(schema)) {
     if (Array.isArray(s['enum'])) {
       const first = new Map<string, number>();
@@ -225,14 +229,18 @@ export function checkSupported(schema: Record<string, unknown>, file: string, mo
     ];
     for (const [where, re] of regexes) {
       if (typeof re !== 'string') continue;
+      const what = where === 'pattern' ? 'pattern' : 'a patternProperties key';
       try {
         new RegExp(re, 'u');
       } catch {
-        fail(
-          `${pointer}/${where}`,
-          `${where.startsWith('pattern/') || where === 'pattern' ? 'pattern' : 'a patternProperties key'} is not a valid regular expression (ECMA-262, unicode mode)`,
-        );
+        fail(`${pointer}/${where}`, `${what} is not a valid regular expression (ECMA-262, unicode mode)`);
       }
+      patterns.add(re);
+      if (patterns.size > MAX_PATTERNS)
+        fail(`${pointer}/${where}`, `more than ${MAX_PATTERNS} distinct patterns in one schema: not supported`);
+      // The validators run it on an app's users' input: refused unless it provably cannot backtrack (pattern-check.ts).
+      const problem = patternProblem(re, what);
+      if (problem) fail(`${pointer}/${where}`, problem);
     }
     if (!root && (Object.hasOwn(s, '$id') || Object.hasOwn(s, '$schema')))
       fail(
