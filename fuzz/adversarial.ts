@@ -121,20 +121,21 @@ function one(key: string, value: unknown): Record<string, unknown> {
 
 /**
  * The places of `schema` (a model's request schema) where a regular expression or a format checks
- * a string, each distinct check once (its first place). Iterative, and follows local `$ref`s a
- * bounded number of times.
+ * a string, each distinct check once (the first place met, breadth first). Iterative, and follows
+ * local `$ref`s a bounded number of times.
  */
 export function checkSites(schema: unknown): Site[] {
   const sites = new Map<string, Site>();
   const add = (check: string, where: string, place: (s: string) => unknown, strings: () => HostileString[]) => {
     if (!sites.has(check)) sites.set(check, { check, where, place, strings: strings() });
   };
-  const stack: Array<{ node: unknown; where: string; place: (s: unknown) => unknown; refs: number }> = [
+  const queue: Array<{ node: unknown; where: string; place: (s: unknown) => unknown; refs: number }> = [
     { node: schema, where: '', place: (s) => s, refs: 0 },
   ];
-  let visited = 0;
-  while (stack.length > 0 && visited++ < 5_000) {
-    const { node, where, place, refs } = stack.pop()!;
+  // breadth first, in the schema's order: each check is placed where it is first met (bounded: a
+  // fan-out of $refs could list many more places than the schema has nodes)
+  for (let i = 0; i < queue.length && i < 5_000 && queue.length < 100_000; i++) {
+    const { node, where, place, refs } = queue[i]!;
     if (!isMap(node)) continue;
     if (typeof node['pattern'] === 'string') {
       const p = node['pattern'];
@@ -151,7 +152,7 @@ export function checkSites(schema: unknown): Site[] {
       } catch {
         target = undefined;
       }
-      stack.push({ node: target, where, place, refs: refs + 1 });
+      queue.push({ node: target, where, place, refs: refs + 1 });
     }
     if (isMap(node['patternProperties']))
       for (const k of Object.keys(node['patternProperties']))
@@ -162,7 +163,7 @@ export function checkSites(schema: unknown): Site[] {
           () => patternStrings(k),
         );
     if (isMap(node['propertyNames']))
-      stack.push({
+      queue.push({
         node: node['propertyNames'],
         where: `${where}/<key>`,
         place: (s) => place(one(s as string, null)),
@@ -170,22 +171,22 @@ export function checkSites(schema: unknown): Site[] {
       });
     if (isMap(node['properties']))
       for (const [name, sub] of Object.entries(node['properties']))
-        stack.push({ node: sub, where: `${where}/${name}`, place: (s) => place(one(name, s)), refs });
+        queue.push({ node: sub, where: `${where}/${name}`, place: (s) => place(one(name, s)), refs });
     if (isMap(node['additionalProperties']))
-      stack.push({
+      queue.push({
         node: node['additionalProperties'],
         where: `${where}/<other>`,
         place: (s) => place(one('zz_other', s)),
         refs,
       });
-    if (isMap(node['items'])) stack.push({ node: node['items'], where: `${where}/0`, place: (s) => place([s]), refs });
+    if (isMap(node['items'])) queue.push({ node: node['items'], where: `${where}/0`, place: (s) => place([s]), refs });
     else if (Array.isArray(node['items']))
-      node['items'].forEach((sub, i) =>
-        stack.push({ node: sub, where: `${where}/${i}`, place: (s) => place([...Array<null>(i).fill(null), s]), refs }),
+      node['items'].forEach((sub, j) =>
+        queue.push({ node: sub, where: `${where}/${j}`, place: (s) => place([...Array<null>(j).fill(null), s]), refs }),
       );
     for (const k of ['allOf', 'anyOf', 'oneOf'])
-      if (Array.isArray(node[k])) for (const sub of node[k] as unknown[]) stack.push({ node: sub, where, place, refs });
-    for (const k of ['not', 'if', 'then', 'else']) stack.push({ node: node[k], where, place, refs });
+      if (Array.isArray(node[k])) for (const sub of node[k] as unknown[]) queue.push({ node: sub, where, place, refs });
+    for (const k of ['not', 'if', 'then', 'else']) queue.push({ node: node[k], where, place, refs });
   }
   return [...sites.values()];
 }
