@@ -66,7 +66,7 @@ const URL_SCHEME = /^(?:https?|ftp):\/\//iu;
 const HOST_RUN = /[a-z0-9\u{00a1}-\u{ffff}.-]*/iuy;
 /** The digits of a port, from `lastIndex`. */
 const PORT_DIGITS = /\d*/y;
-/** An IPv4 host the format accepts: none of 10/8, 127/8, 169.254/16, 192.168/16, 172.16/12; no network or broadcast address. */
+/** An IPv4 host the format accepts: first number 1 to 223, last not 0 nor 255, none of 10/8, 127/8, 169.254/16, 192.168/16, 172.16/12. */
 const URL_IPV4 =
   /^(?!(?:10|127)(?:\.\d{1,3}){3})(?!(?:169\.254|192\.168)(?:\.\d{1,3}){2})(?!172\.(?:1[6-9]|2\d|3[0-1])(?:\.\d{1,3}){2})(?:[1-9]\d?|1\d\d|2[01]\d|22[0-3])(?:\.(?:1?\d{1,2}|2[0-4]\d|25[0-5])){2}(?:\.(?:[1-9]\d?|1\d\d|2[0-4]\d|25[0-4]))$/u;
 const NOT_LABEL_CHAR = /[^a-z0-9\u{00a1}-\u{ffff}-]/iu;
@@ -78,7 +78,9 @@ const WHITESPACE = /\s/u;
  * address or a host name with a top-level domain of two letters or more, an optional port of 2 to 5
  * digits, an optional path without whitespace): the same results as its regular expression, in
  * time linear in the length of `s` (no step matches a regular expression against more than one
- * part of `s`, and the parts tried do not overlap).
+ * part of `s`, and the parts tried do not overlap). Generated validators call it for `format: "url"`.
+ * @param s the string to check (any length).
+ * @returns whether `s` is a url in that sense; never throws.
  */
 export function isUrl(s: string): boolean {
   const scheme = URL_SCHEME.exec(s);

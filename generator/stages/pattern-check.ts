@@ -7,14 +7,15 @@
  *
  * Why refuse, and why redos-detector: no real model has a pattern (the snapshot and the corpus use
  * none), so refusing costs nothing there, while running patterns in a linear-time engine (re2js)
- * would put a regex engine into the SDK's browser bundles. redos-detector is deterministic (it counts
- * steps, so a pattern is refused or not the same on every machine, which `generate --check` needs),
- * small, and fast on ordinary patterns (milliseconds). recheck, also evaluated, is more precise but
- * decides by wall-clock timeouts (its verdict on `^(?:[a-z0-9-]{1,63}\.)+[a-z]{2,}$` changed between
- * runs), took 3 to 10 s on counted repetitions such as `^.{1,500}$`, and installs 52 MB of optional
- * native and Java backends. redos-detector's limits, accepted: it is conservative (a long unanchored
- * literal, or an ambiguous but bounded pattern such as `^[a-z.]+@[a-z.]+\.[a-z]{2,}$`, is refused),
- * and it does not parse named groups (refused too: JSON Schema's recommended regex subset has none).
+ * would put a regex engine into the SDK's browser bundles. redos-detector decides by a count of
+ * steps (a pattern is refused or not the same on every machine, which `generate --check` needs), is
+ * small, and is fast on ordinary patterns (milliseconds). recheck, also evaluated, is more precise
+ * but decides by wall-clock budgets (its verdict on `^(?:[a-z0-9-]{1,63}\.)+[a-z]{2,}$` changed with
+ * the budget given), took 3 to 10 s on counted repetitions such as `^.{1,500}$`, and installs 52 MB
+ * of optional native and Java backends. redos-detector's limits, accepted: it is conservative (a long
+ * unanchored literal, or an ambiguous but bounded pattern such as
+ * `^[a-zA-Z0-9._%+-]+@[a-zA-Z0-9.-]+\.[a-zA-Z]{2,}$`, is refused), and it does not parse named groups
+ * (refused too: JSON Schema's recommended regex subset has none).
  */
 import { loadRedosDetector } from '../libraries.ts';
 
@@ -24,10 +25,11 @@ export const MAX_PATTERN_LENGTH = 1_000;
 export const MAX_PATTERNS = 50;
 
 /**
- * redos-detector's settings. `maxSteps` (deterministic) bounds the work on a pattern; its default
- * (20,000) took up to 18 s on one pattern, 5,000 about a tenth of that while still proving 150-character
- * literals safe. The timeout only guards against a pattern whose steps are each slow; a pattern that
- * reaches it is refused like one over `maxSteps`.
+ * redos-detector's settings. `maxSteps` (deterministic) bounds the work on a pattern: its default
+ * (20,000) took up to 18 s on one pattern; 5,000 takes a few seconds at most and still proves a
+ * 100-character literal safe (it analyses an unanchored pattern from every start). The timeout only
+ * guards against a pattern whose steps are each slow (the only verdict that can differ between
+ * machines); a pattern that reaches it is refused like one over `maxSteps`.
  */
 const CHECK = { unicode: true, maxSteps: 5_000, timeout: 10_000 } as const;
 
