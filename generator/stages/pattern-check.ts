@@ -3,7 +3,8 @@
  * in the generated validators on the input of an app's users, in the JavaScript engine's
  * backtracking matcher, where a pattern such as `^(a+)+$` takes exponential time (19 s on 31
  * characters) and `a*b` quadratic time (unanchored, as JSON Schema patterns are). The generator
- * refuses every pattern that redos-detector cannot prove free of such backtracking.
+ * refuses every pattern that redos-detector cannot prove free of such backtracking. Run by `load`
+ * after the synchronous checks of `schema-check.ts` (which bound the number and length of patterns).
  *
  * Why refuse, and why redos-detector: no real model has a pattern (the snapshot and the corpus use
  * none), so refusing costs nothing there, while running patterns in a linear-time engine (re2js)
@@ -17,21 +18,20 @@
  * `^[a-zA-Z0-9._%+-]+@[a-zA-Z0-9.-]+\.[a-zA-Z]{2,}$`, is refused), and it does not parse named groups
  * (refused too: JSON Schema's recommended regex subset has none).
  */
+import { setImmediate as turn } from 'node:timers/promises';
+import { SpecError } from '../errors.ts';
 import { loadRedosDetector } from '../libraries.ts';
-
-/** Longest pattern checked (UTF-16 code units): the check's cost grows with it (the corpus: no pattern at all). */
-export const MAX_PATTERN_LENGTH = 1_000;
-/** Most distinct patterns (with `patternProperties` keys) in one model object, each costing up to seconds to check (the corpus: none). */
-export const MAX_PATTERNS = 50;
+import { regexesOf } from './schema-check.ts';
+import { subschemas } from './schema-walk.ts';
 
 /**
  * redos-detector's settings. `maxSteps` (deterministic) bounds the work on a pattern: its default
- * (20,000) took up to 18 s on one pattern; 5,000 takes a few seconds at most and still proves a
- * 100-character literal safe (it analyses an unanchored pattern from every start). The timeout only
+ * (20,000) took up to 18 s on one pattern; 2,000 takes a few seconds at most and still proves an
+ * 80-character literal safe (it analyses an unanchored pattern from every start). The timeout only
  * guards against a pattern whose steps are each slow (the only verdict that can differ between
  * machines); a pattern that reaches it is refused like one over `maxSteps`.
  */
-const CHECK = { unicode: true, maxSteps: 5_000, timeout: 10_000 } as const;
+const CHECK = { unicode: true, maxSteps: 2_000, timeout: 5_000 } as const;
 
 /** Verdicts by pattern source, for this process (the same pattern in many properties or models is checked once). */
 const verdicts = new Map<string, string | undefined>();
@@ -42,8 +42,6 @@ const verdicts = new Map<string, string | undefined>();
  * the reason ("pattern", "a patternProperties key").
  */
 export function patternProblem(source: string, what: string): string | undefined {
-  if (source.length > MAX_PATTERN_LENGTH)
-    return `${what} of ${source.length} characters: longer than the ${MAX_PATTERN_LENGTH} supported`;
   if (!verdicts.has(source)) verdicts.set(source, check(source));
   const problem = verdicts.get(source);
   return problem && `${what} ${problem}`;
@@ -61,4 +59,26 @@ function check(source: string): string | undefined {
   return result.error === 'hitMaxScore'
     ? 'can backtrack catastrophically (matching time can grow faster than the input: a denial of service on hostile input): not supported'
     : 'is too complex to prove that matching it takes time linear in the input: not supported';
+}
+
+/**
+ * Check every regular expression of a model's request schema, one at a time, letting the event loop
+ * turn before each: redos-detector keeps what a check allocated (tens of MiB) through `WeakRef`s and
+ * a `FinalizationRegistry`, which release it only once the event loop has turned, so checks run back
+ * to back in one synchronous job would pile it up.
+ * @throws SpecError naming the file, the model and the JSON pointer of the first pattern refused.
+ */
+export async function checkPatterns(m: {
+  file: string;
+  id: string;
+  schemaField: string | null;
+  schema: Record<string, unknown> | null;
+}): Promise<void> {
+  if (!m.schema || !m.schemaField) return;
+  for (const { node, pointer } of subschemas(m.schema))
+    for (const { where, source, what } of regexesOf(node)) {
+      if (!verdicts.has(source)) await turn();
+      const problem = patternProblem(source, what);
+      if (problem) throw new SpecError(m.file, m.id, `/${m.schemaField}${pointer}/${where}`, problem);
+    }
 }

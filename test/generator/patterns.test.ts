@@ -10,7 +10,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { SpecError } from '../../generator/errors.ts';
 import { generate } from '../../generator/index.ts';
 import { checkModel } from '../../generator/stages/load.ts';
-import { MAX_PATTERN_LENGTH, MAX_PATTERNS, patternProblem } from '../../generator/stages/pattern-check.ts';
+import { checkPatterns, patternProblem } from '../../generator/stages/pattern-check.ts';
+import { MAX_PATTERN_LENGTH, MAX_PATTERNS } from '../../generator/stages/schema-check.ts';
 import { fixtureModel, tempSpecs, type TempSpecs } from './helpers.ts';
 
 let temps: TempSpecs[] = [];
@@ -30,10 +31,10 @@ const object = (properties: Record<string, unknown>, extra: Record<string, unkno
   ...extra,
 });
 
-/** The SpecError `checkModel` throws for model `m` with this request schema, or undefined when it passes. */
-function refusal(schema: Record<string, unknown>): SpecError | undefined {
+/** The SpecError that load's checks (`checkModel`, then `checkPatterns`) throw for model `m` with this request schema, or undefined when it passes. */
+async function refusal(schema: Record<string, unknown>): Promise<SpecError | undefined> {
   try {
-    checkModel(fixtureModel('m', schema), 'm', FILE);
+    await checkPatterns(checkModel(fixtureModel('m', schema), 'm', FILE));
     return undefined;
   } catch (err) {
     if (err instanceof SpecError) return err;
@@ -60,7 +61,7 @@ describe('patterns that backtrack catastrophically are refused at generation', (
     expect(existsSync(path.join(t.root, 'generated'))).toBe(false);
   }, 120_000);
 
-  it('the same as a patternProperties key, as a propertyNames pattern, nested and behind a $ref', () => {
+  it('the same as a patternProperties key, as a propertyNames pattern, nested and behind a $ref', async () => {
     const cases: Array<[Record<string, unknown>, string, RegExp]> = [
       [
         object({ prompt: { type: 'string' } }, { patternProperties: { '^(a+)+$': { type: 'string' } } }),
@@ -89,7 +90,7 @@ describe('patterns that backtrack catastrophically are refused at generation', (
       ],
     ];
     for (const [schema, pointer, problem] of cases) {
-      const e = refusal(schema);
+      const e = await refusal(schema);
       expect(e, pointer).toBeInstanceOf(SpecError);
       expect(e!.file).toBe(FILE);
       expect(e!.model).toBe('m');
@@ -149,23 +150,45 @@ describe('patterns that backtrack catastrophically are refused at generation', (
     expect(r.files.has('generated/validators/plain-patterns.ts')).toBe(true);
   }, 120_000);
 
-  it('refuses what it cannot analyse, a pattern over the length limit, and too many patterns', () => {
-    expect(refusal(object({ a: { type: 'string', pattern: '^(?<w>\\d+)x(?<h>\\d+)$' } }))!.problem).toMatch(
+  it('refuses what it cannot analyse, a pattern over the length limit, and too many patterns', async () => {
+    expect((await refusal(object({ a: { type: 'string', pattern: '^(?<w>\\d+)x(?<h>\\d+)$' } })))!.problem).toMatch(
       /^pattern uses syntax that the backtracking check cannot analyse/,
     );
-    expect(refusal(object({ a: { type: 'string', pattern: 'x'.repeat(MAX_PATTERN_LENGTH + 1) } }))!.problem).toMatch(
-      /^pattern of 1001 characters: longer than the 1000 supported/,
-    );
+    // the length and the number are checked by checkModel itself, before any pattern is analysed
+    expect(
+      (await refusal(object({ a: { type: 'string', pattern: 'x'.repeat(MAX_PATTERN_LENGTH + 1) } })))!.problem,
+    ).toMatch(/^pattern of 1001 characters: longer than the 1000 supported/);
     const many = Object.fromEntries(
       Array.from({ length: MAX_PATTERNS + 1 }, (_, i) => [`p${i}`, { type: 'string', pattern: `^p${i}$` }]),
     );
-    const e = refusal(object(many))!;
-    expect(e.problem).toMatch(/more than 50 distinct patterns/);
+    const e = (await refusal(object(many)))!;
+    expect(e.problem).toBe(`more than ${MAX_PATTERNS} distinct patterns in one schema: not supported`);
     expect(e.pointer).toMatch(/^\/request_schema\/properties\/p\d+\/pattern$/);
     // the same pattern many times counts once
     const same = Object.fromEntries(
       Array.from({ length: MAX_PATTERNS + 5 }, (_, i) => [`p${i}`, { type: 'string', pattern: '^[a-z]+$' }]),
     );
-    expect(refusal(object(same))).toBeUndefined();
+    expect(await refusal(object(same))).toBeUndefined();
+  });
+
+  it('lets the event loop turn before each check, so that redos-detector frees the memory of the last one', async () => {
+    // distinct patterns, seen by no other test of this process (verdicts are kept per pattern)
+    const patterns = Array.from({ length: 4 }, (_, i) => `^turn${i}-[a-z]+(?:\\.[a-z]+)*$`);
+    let turns = 0;
+    let running = true;
+    const tick = () => {
+      turns++;
+      if (running) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const before = turns;
+    try {
+      expect(
+        await refusal(object(Object.fromEntries(patterns.map((pattern, i) => [`p${i}`, { type: 'string', pattern }])))),
+      ).toBeUndefined();
+    } finally {
+      running = false;
+    }
+    expect(turns - before).toBeGreaterThanOrEqual(patterns.length);
   });
 });
