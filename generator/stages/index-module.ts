@@ -9,7 +9,7 @@ import type { InterfaceDeclarationStructure, OptionalKind, StatementStructures }
 import type { ClassifiedModel, Endpoint } from './classify.ts';
 import { commentText, stringLiteral } from '../escape.ts';
 import { loadTsMorph, print } from './emit.ts';
-import type { ModelNames } from './name.ts';
+import { fileStem, type ModelNames } from './name.ts';
 import { SDK_QUEUE_FIELDS } from './validators.ts';
 import { isObject } from '../order.ts';
 
@@ -46,7 +46,7 @@ export async function indexModule(
     st.push({
       kind: K.ImportDeclaration,
       isTypeOnly: true,
-      moduleSpecifier: `./models/${m.id}.ts`,
+      moduleSpecifier: `./models/${fileStem(m.id)}.ts`,
       namedImports: [m.names.params],
     });
   st.push({ kind: K.ExportDeclaration, isTypeOnly: true, namedExports: models.map((m) => m.names.params) });
@@ -90,7 +90,7 @@ export async function indexModule(
       loadersDoc:
         "Loads one model's compiled validator module on demand (a bundler splits each into its own chunk). Plain `import()` arrows: the table is in every bundle of the root `Client`, so each entry is kept short.",
       loaderType: '() => Promise<{ validate: CompiledValidator }>',
-      loader: (m) => `() => import(${stringLiteral(`./validators/${m.id}.ts`)})`,
+      loader: (m) => `() => import(${stringLiteral(`./validators/${fileStem(m.id)}.ts`)})`,
     }),
   );
   st.push({

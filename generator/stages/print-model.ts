@@ -15,6 +15,7 @@ import { commentText, propertyKey, stringLiteral } from '../escape.ts';
 import type { OperationsTable } from './operations.ts';
 import { endpointFunctions, functionDoc, type EmitModel, type EndpointFn } from './emit-model.ts';
 import { packageTarget, type Target } from '../output/target.ts';
+import { fileStem } from './name.ts';
 
 type Ts = typeof TS;
 
@@ -165,10 +166,10 @@ export function printModelModule(
     if (names.length > 0) head.push(importDeclaration(ts, names, target.runtime[module], false));
   }
   if (fns.some((fn) => fn.validates))
-    head.push(importDeclaration(ts, ['validate'], `../validators/${m.id}${target.ext}`, false));
+    head.push(importDeclaration(ts, ['validate'], `../validators/${fileStem(m.id)}${target.ext}`, false));
 
   const data: TS.Statement[] = [];
-  const schemaDoc = `The request schema of \`${m.id}\` exactly as in \`${m.file}\`${m.schemaField ? ` (field \`${m.schemaField}\`)` : ' (null)'}, as data.${hasValidator ? ` The queue functions validate with its compiled validator (\`${target.prefix}validators/${m.id}.ts\`), not with this object.` : ''}`;
+  const schemaDoc = `The request schema of \`${m.id}\` exactly as in \`${m.file}\`${m.schemaField ? ` (field \`${m.schemaField}\`)` : ' (null)'}, as data.${hasValidator ? ` The queue functions validate with its compiled validator (\`${target.prefix}validators/${fileStem(m.id)}.ts\`), not with this object.` : ''}`;
   data.push(
     withDoc(
       ts,

@@ -23,6 +23,7 @@ import {
 } from './index-module.ts';
 import { commentText, stringLiteral } from '../escape.ts';
 import { SDK_PACKAGE } from '../output/target.ts';
+import { fileStem } from './name.ts';
 
 /** The package root's type names this index re-defines, with the endpoint each one is about (undefined: every model). */
 const ALIASES: Array<[name: string, endpoint: Endpoint | undefined, doc: string]> = [
@@ -73,7 +74,7 @@ export async function userIndexModule(
     st.push({
       kind: K.ImportDeclaration,
       isTypeOnly: true,
-      moduleSpecifier: `./models/${m.id}.js`,
+      moduleSpecifier: `./models/${fileStem(m.id)}.js`,
       namedImports: [m.names.params],
     });
   if (models.length > 0)
@@ -125,7 +126,7 @@ export async function userIndexModule(
       loadersDoc:
         "Loads one added model's compiled validator module on demand (a bundler splits each into its own chunk). Plain `import()` arrows: each costs a compile of the user's program one module check.",
       loaderType: '() => Promise<{ validate: CompiledValidator }>',
-      loader: (m) => `() => import(${stringLiteral(`./validators/${m.id}.js`)})`,
+      loader: (m) => `() => import(${stringLiteral(`./validators/${fileStem(m.id)}.js`)})`,
     }),
   );
   st.push({
