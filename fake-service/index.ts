@@ -1,6 +1,7 @@
 // The local HTTP server that stands in for the hosted inference service (node:http only).
-// It behaves as /work/shared/api-description.md says; where the description says "not shown",
-// the choices are ours and are marked "ours" in comments across fake-service/*.ts.
+// It behaves as the API description (0.224.2) says, except its queue, which by default behaves as
+// the service's docs say today (`queueMode`, see `QueueMode` in queue.ts); where they say "not
+// shown", the choices are ours and are marked "ours" in comments across fake-service/*.ts.
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import path from 'node:path';
@@ -20,7 +21,7 @@ import { Accounts, Clock, FileStore, loadModels, type UserInfo } from './state.t
 import { EventHub } from './sse.ts';
 import { Faults, pathMatches, type Fault, type FaultController } from './faults.ts';
 import { ParamValidator } from './validate.ts';
-import { GenerationQueue, defaultDecide } from './queue.ts';
+import { GenerationQueue, defaultDecide, type QueueMode } from './queue.ts';
 import { FineTuneStore } from './routes-finetunes.ts';
 import { chatRoutes } from './routes-chat.ts';
 import { mediaRoutes } from './routes-media.ts';
@@ -29,6 +30,7 @@ import { fineTuneRoutes } from './routes-finetunes.ts';
 import type { RequestCtx, Route, ServerCtx } from './context.ts';
 
 export type { Fault, FaultController } from './faults.ts';
+export type { QueueMode } from './queue.ts';
 
 export interface LocalServerOptions {
   port?: number; // default 0 (ephemeral); host is always 127.0.0.1
@@ -39,6 +41,7 @@ export interface LocalServerOptions {
   costPerGeneration?: number; // default 1 (chat completions cost 0; a chat call with credits <= 0 still fails)
   keepAliveMs?: number; // SSE keep-alive interval, default 15_000
   workerDelayMs?: number; // default 50: how long the queue worker takes for a generation
+  queueMode?: QueueMode; // default 'today': the queue as the service's docs say today; '0.224.2' as the API description says
   decide?: (g: {
     generation_id: string;
     model: string;
@@ -60,6 +63,8 @@ export interface LocalServerOptions {
 export interface LocalServer {
   url: string;
   port: number;
+  /** How the queue behaves (`LocalServerOptions.queueMode`). */
+  queueMode: QueueMode;
   close(): Promise<void>;
   faults: FaultController;
   /**
@@ -86,6 +91,7 @@ export interface LocalServer {
   emit(user: string, event: string, data: unknown): void;
   dropEventStreams(): void;
   queue: {
+    /** The active generations (queued or processing), each with its `namespace`. */
     list(): Array<Record<string, unknown>>;
     complete(generation_id: string, outcome: 'succeeded' | 'failed' | 'vanish', error?: string): void;
   };
@@ -123,6 +129,7 @@ export async function startServer(options: LocalServerOptions = {}): Promise<Loc
     validator,
     decide: options.decide ?? defaultDecide(workerDelayMs),
     workerDelayMs,
+    mode: options.queueMode ?? 'today',
   });
   const ctx: ServerCtx = {
     models,
@@ -487,6 +494,7 @@ export async function startServer(options: LocalServerOptions = {}): Promise<Loc
   return {
     url: baseUrl,
     port,
+    queueMode: queue.mode,
     faults,
     requests,
     count(m, p) {

@@ -3,7 +3,6 @@
  * the run that follows each generation, buffers events that beat their enqueue response, and
  * tells runs when the stream goes down, comes back up, or cannot connect.
  */
-import { Limiter } from '../internal/limit.ts';
 import type { Run } from './run-state.ts';
 import type { SharedEventListener, SharedEventStream } from './shared-event-stream.ts';
 import type { MediaGenerationCompleted, ServerEvent } from '../types.ts';
@@ -36,9 +35,15 @@ export class RunCoordinator implements SharedEventListener {
   private droppedSeq = 0;
   private droppedCount = 0;
   private readonly inflight = new Map<symbol, number>();
-  readonly limiter = new Limiter(16);
 
-  constructor(readonly hub: SharedEventStream) {}
+  /**
+   * @param hub the shared event stream (the coordinator subscribes while runs remain).
+   * @param reconcile checks a run's pending generations soon (after a reconnect); default none.
+   */
+  constructor(
+    readonly hub: SharedEventStream,
+    private readonly reconcile: (run: Run) => void = () => undefined,
+  ) {}
 
   /** Add a run (connecting the shared stream if it is the first); resolves once the stream is up. */
   join(run: Run, signal: AbortSignal): Promise<void> {
@@ -65,7 +70,7 @@ export class RunCoordinator implements SharedEventListener {
       set?.delete(run);
       if (set?.size === 0) this.owners.delete(id);
     }
-    for (const t of run.tracked.values()) t.graceTimer?.();
+    for (const t of run.tracked.values()) t.cancelGrace?.();
     this.runs.delete(run);
     if (this.runs.size === 0 && this.unsubscribe) {
       this.unsubscribe();
@@ -101,7 +106,7 @@ export class RunCoordinator implements SharedEventListener {
       this.adopt(run);
       for (let i = this.head; i < this.buffer.length; i++) {
         const b = this.buffer[i]!;
-        if (b.seq >= from && run.tracked.has(b.data.generation_id)) run.onCompleted(b.data);
+        if (b.seq >= from && run.tracked.has(b.data.generation_id)) run.completed(b.data);
       }
     }
     // Drop what no enqueue still in flight can claim.
@@ -118,8 +123,8 @@ export class RunCoordinator implements SharedEventListener {
   /** `queue.cancel` succeeded for `id` through this transport (`TransportState` calls this). */
   onCancel(id: string): void {
     for (const run of this.owners.get(id) ?? []) {
-      const t = run.tracked.get(id);
-      if (t) run.settle({ generation_id: id, index: t.index, status: 'cancelled' });
+      const g = run.tracked.get(id);
+      if (g) run.apply(g, 'cancelled_here');
     }
   }
 
@@ -130,7 +135,7 @@ export class RunCoordinator implements SharedEventListener {
     const data = event.data;
     this.seq++;
     const runs = this.owners.get(data.generation_id);
-    if (runs) for (const run of [...runs]) run.onCompleted(data);
+    if (runs) for (const run of [...runs]) run.completed(data);
     else if (this.inflight.size > 0) this.keep(data);
   }
 
@@ -179,12 +184,12 @@ export class RunCoordinator implements SharedEventListener {
         run.progress({ type: 'stream_up' });
       }
     }
-    if (info.reconnected) for (const run of this.runs) this.reconcileHook?.(run);
+    if (info.reconnected) for (const run of this.runs) this.reconcile(run);
   }
 
   onDown(error: unknown): void {
     for (const run of this.runs) {
-      for (const t of run.tracked.values()) t.gap = true;
+      for (const g of run.tracked.values()) run.apply(g, 'stream_down');
       run.progress({ type: 'stream_down', error });
     }
   }
@@ -195,9 +200,6 @@ export class RunCoordinator implements SharedEventListener {
       else if (!run.everUp && info.consecutiveFailures > run.maxRetries) run.fail(error);
     }
   }
-
-  /** Set by the queue: reconcile a run's pending generations (after a reconnect). */
-  reconcileHook: ((run: Run) => void) | undefined;
 
   /** True when `run`'s enqueue started in `epoch` and the stream stayed up since. */
   continuous(epoch: number): boolean {
