@@ -17,7 +17,7 @@ import {
   resourceNotFoundBody,
   type Reply,
 } from './http.ts';
-import { Accounts, Clock, FileStore, loadModels, type UserInfo } from './state.ts';
+import { Accounts, Clock, FileStore, loadModels, mediaTypeOf, type UserInfo } from './state.ts';
 import { EventHub } from './sse.ts';
 import { Faults, pathMatches, type Fault, type FaultController } from './faults.ts';
 import { ParamValidator } from './validate.ts';
@@ -94,6 +94,14 @@ export interface LocalServer {
     /** The active generations (queued or processing), each with its `namespace`. */
     list(): Array<Record<string, unknown>>;
     complete(generation_id: string, outcome: 'succeeded' | 'failed' | 'vanish', error?: string): void;
+    /**
+     * Enqueue `count` generations of `model` (default `flux-1-dev`) for `user` (default `alice`,
+     * in her namespace) without a request or a charge, as `POST /api/ai/queue` would (`decide`
+     * applies): many generations at once for tests and benchmarks.
+     * @returns their ids.
+     * @throws Error for a model the server does not have or one without image or video output.
+     */
+    add(count: number, options?: { model?: string; user?: string; params?: Record<string, unknown> }): string[];
   };
   setCredits(namespace: string, credits: number): void;
 }
@@ -511,6 +519,16 @@ export async function startServer(options: LocalServerOptions = {}): Promise<Loc
     queue: {
       list: () => queue.all(),
       complete: (id, outcome, error) => queue.finish(id, outcome, error),
+      add: (count, o = {}) => {
+        const model = models.get(o.model ?? 'flux-1-dev');
+        const media = model ? mediaTypeOf(model) : null;
+        if (!model || !media) throw new Error(`queue.add: no image or video model ${o.model ?? 'flux-1-dev'}`);
+        const user = o.user ?? 'alice';
+        const ids: string[] = [];
+        for (let left = count; left > 0; left -= 4)
+          ids.push(...queue.enqueue(user, user, model, media, { prompt: 'x', ...o.params }, Math.min(4, left)));
+        return ids;
+      },
     },
     setCredits: (ns, n) => accounts.setCredits(ns, n),
     close() {

@@ -17,6 +17,14 @@ import { RunCoordinator } from './coordinator.ts';
 import { answerEvent, type Run, type RunPorts, type Tracked } from './run-state.ts';
 import { SharedEventStream } from './shared-event-stream.ts';
 
+/** The terminal statuses of today's service: the status filters of the lists of ended generations. */
+const ENDED = ['succeeded', 'failed', 'cancelled'] as const;
+/**
+ * When more generations than this (the reads in flight at once) are not in a list of active ones,
+ * and the service may keep ended ones, the lists of ended generations are asked before reading each.
+ */
+export const ENDED_LISTS_FROM = 16;
+
 /** What the reconciler needs, given at construction. */
 export interface ReconcilerDeps {
   /** `queue.list`. */
@@ -29,7 +37,7 @@ export interface ReconcilerDeps {
   timeoutMs: number;
   /** Default `Date.now` and `setTimeout`. */
   clock?: QueueClock | undefined;
-  /** Check requests in flight at once. Default 16. */
+  /** Check requests in flight at once. Default `ENDED_LISTS_FROM` (16). */
   concurrency?: number | undefined;
 }
 
@@ -49,10 +57,12 @@ interface ListGroup {
  * (e.g. every run after a reconnect) are checked together: one `queue.list` per namespace and
  * model (the active generations), one at a time per query and at least `checkSpacingMs` apart
  * (generations asked meanwhile wait for the next list). A listed generation is active or, with a
- * terminal status, ended. One the list does not show is asked with `queue.get` (a service that
- * keeps ended generations says how it ended; 404: gone), unless the service is known to drop ended
- * generations (its list items carry no `status`, as 0.224.2's): then it is gone at once. When a list
- * fails, each of its generations is asked with `queue.get`. Answers become events of the run's
+ * terminal status, ended. When more than `ENDED_LISTS_FROM` are not listed, the lists of ended
+ * generations of the same query (`status` `succeeded`, `failed`, `cancelled`) are asked too. One no
+ * list shows is asked with `queue.get` (a service that keeps ended generations says how it ended;
+ * 404: gone), unless the service is known to drop ended generations (its list items carry no
+ * `status`, as 0.224.2's): then it is gone at once. When a list fails, each of its generations is
+ * asked with `queue.get`. Answers become events of the run's
  * generations (`GENERATION_TABLE`).
  */
 export class Reconciler {
@@ -70,7 +80,7 @@ export class Reconciler {
 
   constructor(private readonly deps: ReconcilerDeps) {
     this.clock = deps.clock ?? SYSTEM_CLOCK;
-    this.limiter = new Limiter(deps.concurrency ?? 16);
+    this.limiter = new Limiter(deps.concurrency ?? ENDED_LISTS_FROM);
   }
 
   /** Check `run`'s waiting generations soon (with the other runs asking in the same turn). */
@@ -142,32 +152,48 @@ export class Reconciler {
     if (entries.length === 0) return;
     group.running = true;
     group.lastStart = this.clock.now();
+    void this.answer(group.params, entries).finally(() => {
+      group.running = false;
+      this.kick(group);
+    });
+  }
+
+  /** List `params`' active generations (and, when many are not listed, its ended ones) and tell each entry what the lists say. */
+  private async answer(params: ListGroup['params'], entries: Array<{ run: Run; g: Tracked }>): Promise<void> {
     const since = this.since();
-    void this.limiter
-      .run(() => this.deps.list(group.params, { timeoutMs: this.deps.timeoutMs }))
-      .then(
-        (res) => {
-          const items = res.generations.filter(
-            (x): x is Generation => typeof x === 'object' && x !== null && typeof x.generation_id === 'string',
-          );
-          this.learn(items);
-          const listed = new Map(items.map((x) => [x.generation_id, x]));
-          const continuous = since();
-          for (const { run, g } of entries) {
-            if (run.inner.signal?.aborted) continue;
-            const item = listed.get(g.id);
-            if (item) run.apply(g, answerEvent(item), { answer: item, continuous });
-            else run.apply(g, this.keepsEnded === false ? 'gone' : 'not_listed');
-          }
-        },
-        () => {
-          for (const { run, g } of entries) if (!run.inner.signal?.aborted) run.apply(g, 'check_failed');
-        },
-      )
-      .finally(() => {
-        group.running = false;
-        this.kick(group);
-      });
+    const listed = await this.listed(params);
+    const live = entries.filter((e) => !e.run.inner.signal?.aborted);
+    if (!listed) {
+      for (const { run, g } of live) run.apply(g, 'check_failed');
+      return;
+    }
+    const missing = live.filter((e) => !listed.has(e.g.id)).length;
+    if (missing > ENDED_LISTS_FROM && this.keepsEnded !== false) {
+      // Many left the active list: the lists of ended ones answer for them in three requests, not one read each.
+      const ended = await Promise.all(ENDED.map((status) => this.listed({ ...params, status })));
+      for (const m of ended) if (m) for (const [id, item] of m) if (!listed.has(id)) listed.set(id, item);
+    }
+    const continuous = since();
+    for (const { run, g } of live) {
+      if (run.inner.signal?.aborted) continue;
+      const item = listed.get(g.id);
+      if (item) run.apply(g, answerEvent(item), { answer: item, continuous });
+      else run.apply(g, this.keepsEnded === false ? 'gone' : 'not_listed');
+    }
+  }
+
+  /** The generations one list shows, by id (learning from them whether the service keeps ended ones), or undefined when it failed. */
+  private async listed(params: QueueListParams): Promise<Map<string, Generation> | undefined> {
+    try {
+      const res = await this.limiter.run(() => this.deps.list(params, { timeoutMs: this.deps.timeoutMs }));
+      const items = res.generations.filter(
+        (x): x is Generation => typeof x === 'object' && x !== null && typeof x.generation_id === 'string',
+      );
+      this.learn(items);
+      return new Map(items.map((x) => [x.generation_id, x]));
+    } catch {
+      return undefined;
+    }
   }
 
   /** `queue.get` of `g` (in state `getting`), through a child of the run's signal. */
