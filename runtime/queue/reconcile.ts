@@ -90,7 +90,12 @@ export class Reconciler {
       this.batchTimer = undefined;
       const runs = [...this.batch];
       this.batch.clear();
-      for (const r of runs) this.check(r);
+      const groups = new Set<ListGroup>();
+      for (const r of runs) {
+        const group = this.check(r);
+        if (group) groups.add(group);
+      }
+      for (const group of groups) this.kick(group);
     });
   }
 
@@ -112,8 +117,9 @@ export class Reconciler {
     else if (answers.length > 0) this.keepsEnded ??= false;
   }
 
-  private check(run: Run): void {
-    if (run.done || run.inner.signal?.aborted) return;
+  /** Put `run`'s waiting generations in its query's group (`listing`); returns the group. */
+  private check(run: Run): ListGroup | undefined {
+    if (run.done || run.inner.signal?.aborted) return undefined;
     const { namespace, model } = run.listParams;
     const key = `${namespace ?? ''}\u0000${model ?? ''}`;
     let group = this.groups.get(key);
@@ -127,7 +133,7 @@ export class Reconciler {
       run.apply(g, 'check');
       group.waiting.push({ run, g });
     }
-    this.kick(group);
+    return group;
   }
 
   /** Send the group's next list when none is in flight and the spacing since the last one has passed. */

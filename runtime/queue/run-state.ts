@@ -40,7 +40,12 @@ export interface RunPorts {
   get(run: Run, g: Tracked): void;
   /** Whether `id` was cancelled through this transport's state. */
   wasCancelled(id: string): boolean;
+  /** Told of every transition taken (the generation, the state it left, the table's row), for tests and diagnostics. Must not throw. */
+  trace?: ((g: Tracked, from: GenerationState, row: GenerationRow) => void) | undefined;
 }
+
+/** A row of `GENERATION_TABLE`. */
+export type GenerationRow = Row<GenerationState, GenerationEvent, string, GenerationEffect>;
 
 /** What an event carries into its effects. */
 export interface GenerationPayload {
@@ -105,14 +110,12 @@ export class Run {
   }
 
   /** Take the transition of `GENERATION_TABLE` that `event` takes from `g`'s state, and perform its effects. */
-  apply(
-    g: Tracked,
-    event: GenerationEvent,
-    payload: GenerationPayload = {},
-  ): Row<GenerationState, GenerationEvent, string, GenerationEffect> | undefined {
+  apply(g: Tracked, event: GenerationEvent, payload: GenerationPayload = {}): GenerationRow | undefined {
     const row = generationTransition(g.state, event, this.ports.wasCancelled(g.id));
     if (!row) return undefined;
+    const from = g.state;
     g.state = row.to;
+    this.ports.trace?.(g, from, row);
     for (const effect of row.effects) this.perform(effect, g, payload);
     return row;
   }
