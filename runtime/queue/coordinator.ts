@@ -23,7 +23,8 @@ export const MAX_EARLY_EVENT_CHARS = 16 * 1024 * 1024;
  * (checked at once; one that is gone resolves `lost` with `missed_event`).
  */
 export class RunCoordinator implements SharedEventListener {
-  private readonly owners = new Map<string, Set<Run>>();
+  /** Generation id -> the run that follows it, or the runs when several do (one `Set` per id only then). */
+  private readonly owners = new Map<string, Run | Set<Run>>();
   private readonly runs = new Set<Run>();
   private unsubscribe: (() => void) | undefined;
   private seq = 0;
@@ -66,9 +67,12 @@ export class RunCoordinator implements SharedEventListener {
   /** Remove a run (closing the shared stream if it was the last). */
   leave(run: Run): void {
     for (const id of run.tracked.keys()) {
-      const set = this.owners.get(id);
-      set?.delete(run);
-      if (set?.size === 0) this.owners.delete(id);
+      const owner = this.owners.get(id);
+      if (owner === run) this.owners.delete(id);
+      else if (owner instanceof Set) {
+        owner.delete(run);
+        if (owner.size === 1) this.owners.set(id, owner.values().next().value!);
+      }
     }
     for (const t of run.tracked.values()) t.cancelGrace?.();
     this.runs.delete(run);
@@ -81,9 +85,10 @@ export class RunCoordinator implements SharedEventListener {
   /** Route the events of `run`'s generations to it from now on. */
   adopt(run: Run): void {
     for (const id of run.tracked.keys()) {
-      let set = this.owners.get(id);
-      if (!set) this.owners.set(id, (set = new Set()));
-      set.add(run);
+      const owner = this.owners.get(id);
+      if (owner === undefined || owner === run) this.owners.set(id, run);
+      else if (owner instanceof Set) owner.add(run);
+      else this.owners.set(id, new Set([owner, run]));
     }
   }
 
@@ -122,7 +127,7 @@ export class RunCoordinator implements SharedEventListener {
 
   /** `queue.cancel` succeeded for `id` through this transport (`TransportState` calls this). */
   onCancel(id: string): void {
-    for (const run of this.owners.get(id) ?? []) {
+    for (const run of this.runsOf(id)) {
       const g = run.tracked.get(id);
       if (g) run.apply(g, 'cancelled_here');
     }
@@ -134,9 +139,16 @@ export class RunCoordinator implements SharedEventListener {
     if (event.event !== 'media_generation_completed') return; // other event types are not ours
     const data = event.data;
     this.seq++;
-    const runs = this.owners.get(data.generation_id);
-    if (runs) for (const run of [...runs]) run.completed(data);
+    const owner = this.owners.get(data.generation_id);
+    if (owner instanceof Set) for (const run of [...owner]) run.completed(data);
+    else if (owner) owner.completed(data);
     else if (this.inflight.size > 0) this.keep(data);
+  }
+
+  /** The runs that follow `id`. */
+  private runsOf(id: string): Run[] {
+    const owner = this.owners.get(id);
+    return owner === undefined ? [] : owner instanceof Set ? [...owner] : [owner];
   }
 
   /** Buffer an event of an unknown id, dropping the oldest beyond the bounds. */

@@ -4,7 +4,7 @@
  * the machinery (`queue-run.ts`) is loaded on first use with a dynamic `import()`.
  */
 import { SDKError } from '../errors.ts';
-import type { QueueFollowOptions, QueueRunOutcome, QueueRunProgress } from './outcomes.ts';
+import type { QueueFollowOptions, QueueRunOutcome } from './outcomes.ts';
 import type { Transport } from '../transport.ts';
 
 /**
@@ -26,20 +26,20 @@ export class QueueFollow implements PromiseLike<QueueRunOutcome[]>, AsyncIterabl
   #iterated = false;
 
   /** @internal Use `client.queue.follow` or `followGenerations`. */
-  constructor(start: (options: QueueFollowOptions) => Promise<QueueRunOutcome[]>, options: QueueFollowOptions) {
+  constructor(
+    start: (options: QueueFollowOptions, onSettled: (outcome: QueueRunOutcome) => void) => Promise<QueueRunOutcome[]>,
+    options: QueueFollowOptions,
+  ) {
     const user = options.signal;
     const onUserAbort = () => this.#stop.abort(user?.reason);
     if (user?.aborted) onUserAbort();
     else user?.addEventListener('abort', onUserAbort, { once: true });
-    const onProgress = (p: QueueRunProgress): void => {
-      if (p.type === 'settled') {
-        this.#settled.push(p.outcome);
-        this.#notify();
-      }
-      options.onProgress?.(p);
+    const onSettled = (outcome: QueueRunOutcome): void => {
+      this.#settled.push(outcome);
+      this.#notify();
     };
     this.#promise = Promise.resolve()
-      .then(() => start({ ...options, signal: this.#stop.signal, onProgress }))
+      .then(() => start({ ...options, signal: this.#stop.signal }, onSettled))
       .finally(() => {
         user?.removeEventListener('abort', onUserAbort);
         this.#ended = true;
@@ -113,5 +113,8 @@ export function followGenerations(
   generationIds: readonly string[],
   options: QueueFollowOptions = {},
 ): QueueFollow {
-  return new QueueFollow(async (o) => (await import('./run.ts')).followGenerations(t, generationIds, o), options);
+  return new QueueFollow(
+    async (o, onSettled) => (await import('./run.ts')).followGenerations(t, generationIds, o, onSettled),
+    options,
+  );
 }

@@ -14,7 +14,7 @@ import type { RequestOptions } from '../scope.ts';
 import type { Generation, QueueListParams, QueueListResponse } from '../types.ts';
 import { SYSTEM_CLOCK, type QueueClock } from './clock.ts';
 import { RunCoordinator } from './coordinator.ts';
-import { answerEvent, type Run, type RunPorts, type Tracked } from './run-state.ts';
+import { answerEvent, type GenerationPayload, type Run, type RunPorts, type Tracked } from './run-state.ts';
 import { SharedEventStream } from './shared-event-stream.ts';
 
 /** The terminal statuses of today's service: the status filters of the lists of ended generations. */
@@ -44,7 +44,8 @@ export interface ReconcilerDeps {
 /** The checks of one `queue.list` query: at most one list in flight, entries waiting for the next. */
 interface ListGroup {
   params: Pick<QueueListParams, 'namespace' | 'model'>;
-  waiting: Array<{ run: Run; g: Tracked }>;
+  /** The generations waiting for the next list (`listing`), by run. */
+  waiting: Map<Run, Tracked[]>;
   running: boolean;
   /** When the last list of this query was sent (clock milliseconds). */
   lastStart: number;
@@ -112,9 +113,16 @@ export class Reconciler {
   }
 
   /** The service's answer said whether it keeps ended generations. */
-  learn(answers: readonly Generation[]): void {
-    if (answers.some((a) => a.status !== undefined)) this.keepsEnded = true;
-    else if (answers.length > 0) this.keepsEnded ??= false;
+  learn(answers: Iterable<Generation>): void {
+    let any = false;
+    for (const a of answers) {
+      if (a.status !== undefined) {
+        this.keepsEnded = true;
+        return;
+      }
+      any = true;
+    }
+    if (any) this.keepsEnded ??= false;
   }
 
   /** Put `run`'s waiting generations in its query's group (`listing`); returns the group. */
@@ -126,21 +134,29 @@ export class Reconciler {
     if (!group)
       this.groups.set(
         key,
-        (group = { params: run.listParams, waiting: [], running: false, lastStart: -Infinity, timer: undefined }),
+        (group = {
+          params: run.listParams,
+          waiting: new Map(),
+          running: false,
+          lastStart: -Infinity,
+          timer: undefined,
+        }),
       );
+    let gs = group.waiting.get(run);
     for (const g of run.tracked.values()) {
       if (g.state !== 'waiting') continue;
       run.apply(g, 'check');
-      group.waiting.push({ run, g });
+      if (!gs) group.waiting.set(run, (gs = []));
+      gs.push(g);
     }
     return group;
   }
 
   /** Send the group's next list when none is in flight and the spacing since the last one has passed. */
   private kick(group: ListGroup): void {
-    if (group.running || group.timer !== undefined || group.waiting.length === 0) return;
+    if (group.running || group.timer !== undefined || group.waiting.size === 0) return;
     let spacing = Infinity;
-    for (const e of group.waiting) spacing = Math.min(spacing, e.run.checkSpacingMs);
+    for (const run of group.waiting.keys()) spacing = Math.min(spacing, run.checkSpacingMs);
     const wait = group.lastStart + spacing - this.clock.now();
     if (wait > 0) {
       group.timer = this.clock.after(wait, () => {
@@ -153,9 +169,10 @@ export class Reconciler {
   }
 
   private list(group: ListGroup): void {
-    const entries = group.waiting.filter((e) => !e.run.inner.signal?.aborted);
-    group.waiting = [];
-    if (entries.length === 0) return;
+    const entries = group.waiting;
+    group.waiting = new Map();
+    for (const run of entries.keys()) if (run.inner.signal?.aborted) entries.delete(run);
+    if (entries.size === 0) return;
     group.running = true;
     group.lastStart = this.clock.now();
     void this.answer(group.params, entries).finally(() => {
@@ -165,38 +182,43 @@ export class Reconciler {
   }
 
   /** List `params`' active generations (and, when many are not listed, its ended ones) and tell each entry what the lists say. */
-  private async answer(params: ListGroup['params'], entries: Array<{ run: Run; g: Tracked }>): Promise<void> {
+  private async answer(params: ListGroup['params'], entries: Map<Run, Tracked[]>): Promise<void> {
     const since = this.since();
     const listed = await this.listed(params);
-    const live = entries.filter((e) => !e.run.inner.signal?.aborted);
+    for (const run of entries.keys()) if (run.inner.signal?.aborted) entries.delete(run); // ended meanwhile
     if (!listed) {
-      for (const { run, g } of live) run.apply(g, 'check_failed');
+      for (const [run, gs] of entries) for (const g of gs) run.apply(g, 'check_failed');
       return;
     }
-    const missing = live.filter((e) => !listed.has(e.g.id)).length;
+    let missing = 0;
+    for (const gs of entries.values()) for (const g of gs) if (!listed.has(g.id)) missing++;
     if (missing > ENDED_LISTS_FROM && this.keepsEnded !== false) {
       // Many left the active list: the lists of ended ones answer for them in three requests, not one read each.
       const ended = await Promise.all(ENDED.map((status) => this.listed({ ...params, status })));
       for (const m of ended) if (m) for (const [id, item] of m) if (!listed.has(id)) listed.set(id, item);
     }
     const continuous = since();
-    for (const { run, g } of live) {
-      if (run.inner.signal?.aborted) continue;
-      const item = listed.get(g.id);
-      if (item) run.apply(g, answerEvent(item), { answer: item, continuous });
-      else run.apply(g, this.keepsEnded === false ? 'gone' : 'not_listed');
-    }
+    const payload: GenerationPayload = { continuous }; // read by the effects at once: one for all
+    for (const [run, gs] of entries)
+      for (const g of gs) {
+        if (run.inner.signal?.aborted) break; // an effect ended the run
+        const item = listed.get(g.id);
+        payload.answer = item;
+        if (item) run.apply(g, answerEvent(item), payload);
+        else run.apply(g, this.keepsEnded === false ? 'gone' : 'not_listed');
+      }
   }
 
   /** The generations one list shows, by id (learning from them whether the service keeps ended ones), or undefined when it failed. */
   private async listed(params: QueueListParams): Promise<Map<string, Generation> | undefined> {
     try {
       const res = await this.limiter.run(() => this.deps.list(params, { timeoutMs: this.deps.timeoutMs }));
-      const items = res.generations.filter(
-        (x): x is Generation => typeof x === 'object' && x !== null && typeof x.generation_id === 'string',
-      );
-      this.learn(items);
-      return new Map(items.map((x) => [x.generation_id, x]));
+      const listed = new Map<string, Generation>();
+      for (const x of res.generations as unknown[])
+        if (typeof x === 'object' && x !== null && typeof (x as Generation).generation_id === 'string')
+          listed.set((x as Generation).generation_id, x as Generation);
+      this.learn(listed.values());
+      return listed;
     } catch {
       return undefined;
     }

@@ -12,8 +12,8 @@ import {
   generationTransition,
   type GenerationEffect,
   type GenerationEvent,
+  type GenerationRow,
   type GenerationState,
-  type Row,
 } from './states.ts';
 
 /** The docs' shortest suggested polling interval (images: every 2 to 5 s), in milliseconds: the least time between two checks of one list query, unless `reconcileIntervalMs` is shorter. */
@@ -38,14 +38,11 @@ export interface RunPorts {
   clock: QueueClock;
   /** Ask the service for `g` (`queue.get`); the answer comes back as `run.apply(g, ...)`. */
   get(run: Run, g: Tracked): void;
-  /** Whether `id` was cancelled through this transport's state. */
-  wasCancelled(id: string): boolean;
+  /** Whether `id` was cancelled through this transport's state (a function, passed on as it is). */
+  wasCancelled: (id: string) => boolean;
   /** Told of every transition taken (the generation, the state it left, the table's row), for tests and diagnostics. Must not throw. */
   trace?: ((g: Tracked, from: GenerationState, row: GenerationRow) => void) | undefined;
 }
-
-/** A row of `GENERATION_TABLE`. */
-export type GenerationRow = Row<GenerationState, GenerationEvent, string, GenerationEffect>;
 
 /** What an event carries into its effects. */
 export interface GenerationPayload {
@@ -86,10 +83,15 @@ export class Run {
   private readonly children = new Set<AbortController>();
   private childrenLinked = false;
 
+  /**
+   * @param onSettled told of each outcome as it settles (`QueueFollow`'s iteration), whether or not
+   * `options.onProgress` is given.
+   */
   constructor(
     readonly options: QueueRunOptions,
     readonly maxRetries: number,
     private readonly ports: RunPorts,
+    private readonly onSettled?: (outcome: QueueRunOutcome) => void,
   ) {}
 
   /** The least time between two checks of this run's generations (milliseconds). */
@@ -111,7 +113,7 @@ export class Run {
 
   /** Take the transition of `GENERATION_TABLE` that `event` takes from `g`'s state, and perform its effects. */
   apply(g: Tracked, event: GenerationEvent, payload: GenerationPayload = {}): GenerationRow | undefined {
-    const row = generationTransition(g.state, event, this.ports.wasCancelled(g.id));
+    const row = generationTransition(g.state, event, this.ports.wasCancelled, g.id);
     if (!row) return undefined;
     const from = g.state;
     g.state = row.to;
@@ -134,19 +136,20 @@ export class Run {
         } catch {
           /* ignored */
         }
-        return this.settle(fromEvent(g, p.data!));
+        return this.settle(g, fromEvent(g, p.data!));
       case 'settle_answer':
-        return this.settle(fromAnswer(g, p.answer!));
+        return this.settle(g, fromAnswer(g, p.answer!));
       case 'settle_cancelled':
-        return this.settle({ generation_id: g.id, index: g.index, status: 'cancelled' });
+        return this.settle(g, { generation_id: g.id, index: g.index, status: 'cancelled' });
       case 'settle_lost':
-        return this.settle(this.lost(g));
+        return this.settle(g, this.lost(g));
       case 'mark_gap':
         g.gap = true;
         return;
       case 'mark_seen':
         g.seen = true;
         if (p.continuous) g.gap = false;
+        if (!this.options.onProgress) return; // no report built for nobody (a follow of many ids)
         // Elapsed by our clock (the service's timestamps have a resolution of one second).
         return this.progress({
           type: 'processing',
@@ -166,12 +169,13 @@ export class Run {
   }
 
   /** Record an outcome (the table lets each generation settle once). */
-  private settle(outcome: QueueRunOutcome): void {
-    const g = this.tracked.get(outcome.generation_id)!;
+  private settle(g: Tracked, outcome: QueueRunOutcome): void {
     g.cancelGrace?.();
     g.cancelGrace = undefined;
     this.outcomes.set(g.id, outcome);
-    this.progress({ type: 'settled', outcome, settled: this.outcomes.size, total: this.order.length });
+    this.onSettled?.(outcome);
+    if (this.options.onProgress)
+      this.progress({ type: 'settled', outcome, settled: this.outcomes.size, total: this.order.length });
     if (this.done) this.notify();
   }
 

@@ -174,11 +174,12 @@ export async function followGenerations(
   t: Transport,
   generationIds: readonly string[],
   options: QueueFollowOptions = {},
+  onSettled?: (outcome: QueueRunOutcome) => void,
 ): Promise<QueueRunOutcome[]> {
   const ids = checkIds(generationIds);
   if (ids.length === 0) return [];
   const m = machineryOf(t);
-  const { run, scope, interrupted } = start('queue.follow', t, m, options);
+  const { run, scope, interrupted } = start('queue.follow', t, m, options, onSettled);
   run.listParams = {};
   run.followed = true;
   try {
@@ -231,10 +232,11 @@ function start(
   t: Transport,
   m: QueueMachinery,
   options: QueueFollowOptions,
+  onSettled?: (outcome: QueueRunOutcome) => void,
 ): { run: Run; scope: CallScope; interrupted: () => Error } {
   const scope = new CallScope(options.signal, options.timeoutMs ?? QUEUE_RUN_DEFAULT_TIMEOUT_MS);
   const maxRetries = options.maxRetries ?? t.settings.maxRetries;
-  const run = new Run(options, maxRetries, m.ports);
+  const run = new Run(options, maxRetries, m.ports, onSettled);
   const inner: RequestOptions = { signal: scope.signal, maxRetries };
   run.inner = inner;
   const interrupted = (): Error => {

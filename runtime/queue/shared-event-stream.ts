@@ -14,8 +14,8 @@ import {
   connectionTransition,
   type ConnectionEffect,
   type ConnectionEvent,
+  type ConnectionRow,
   type ConnectionState,
-  type Row,
 } from './states.ts';
 
 /** What a subscriber of `SharedEventStream` is told. Handlers must not throw. */
@@ -49,8 +49,6 @@ export interface SharedEventStreamOptions {
   /** Told of every transition taken (the state left and the table's row), for tests and diagnostics. Must not throw. */
   trace?: ((from: ConnectionState, row: ConnectionRow) => void) | undefined;
 }
-
-type ConnectionRow = Row<ConnectionState, ConnectionEvent, string, ConnectionEffect>;
 
 /** What an event carries into its effects. */
 interface Payload {
@@ -230,10 +228,16 @@ export class SharedEventStream {
   private async read(stream: EventStream<ServerEvent>, token: number): Promise<void> {
     let error: unknown;
     try {
-      for await (const ev of stream) {
+      await stream.forEach((ev) => {
         if (token !== this.token) return;
-        this.each((l) => l.onEvent(ev));
-      }
+        for (const l of this.listeners.size === 1 ? this.listeners : [...this.listeners]) {
+          try {
+            l.onEvent(ev);
+          } catch {
+            /* a listener's bug must not stop the stream */
+          }
+        }
+      });
       error = new ConnectionError('The event stream was closed by the server', {
         request: { method: 'GET', path: '/api/events' },
       });

@@ -37,19 +37,6 @@ function index<S extends string, E extends string, G extends string, F extends s
   return byState;
 }
 
-/** The row that `event` takes from `state` (the first whose guard `holds`), or undefined: the event is ignored. */
-function find<S extends string, E extends string, G extends string, F extends string>(
-  rows: Map<S, Map<E, Row<S, E, G, F>[]>>,
-  state: S,
-  event: E,
-  holds: (guard: G) => boolean,
-): Row<S, E, G, F> | undefined {
-  return rows
-    .get(state)
-    ?.get(event)
-    ?.find((r) => r.when === undefined || holds(r.when));
-}
-
 // ---------------------------------------------------------------------------------------------
 // The shared /api/events connection
 
@@ -104,8 +91,11 @@ export const FLAP_MS = 100;
 /** After this many flaps in a row, reconnecting backs off (a server that accepts and drops at once is not hammered). */
 export const MAX_QUICK_FLAPS = 5;
 
+/** A row of `CONNECTION_TABLE`. */
+export type ConnectionRow = Row<ConnectionState, ConnectionEvent, ConnectionGuard, ConnectionEffect>;
+
 /** The connection's transitions. */
-export const CONNECTION_TABLE: readonly Row<ConnectionState, ConnectionEvent, ConnectionGuard, ConnectionEffect>[] = [
+export const CONNECTION_TABLE: readonly ConnectionRow[] = [
   { from: ['idle'], on: 'subscribe', to: 'connecting', effects: ['open'] },
   { from: ['connecting', 'up', 'waiting', 'stopped'], on: 'unsubscribe', to: 'idle', effects: ['close'] },
   { from: ['stopped'], on: 'restart', to: 'connecting', effects: ['close', 'open'] },
@@ -148,8 +138,10 @@ export function connectionTransition(
   state: ConnectionState,
   event: ConnectionEvent,
   facts: ConnectionFacts,
-): Row<ConnectionState, ConnectionEvent, ConnectionGuard, ConnectionEffect> | undefined {
-  return find(CONNECTION_ROWS, state, event, (g) => CONNECTION_GUARDS[g](facts));
+): ConnectionRow | undefined {
+  const rows = CONNECTION_ROWS.get(state)?.get(event);
+  if (rows) for (const r of rows) if (r.when === undefined || CONNECTION_GUARDS[r.when](facts)) return r;
+  return undefined;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -209,8 +201,11 @@ export type GenerationEffect =
 const PENDING: readonly GenerationState[] = ['waiting', 'listing', 'getting', 'grace'];
 const CHECKING: readonly GenerationState[] = ['listing', 'getting'];
 
+/** A row of `GENERATION_TABLE`. */
+export type GenerationRow = Row<GenerationState, GenerationEvent, GenerationGuard, GenerationEffect>;
+
 /** Each followed generation's transitions. */
-export const GENERATION_TABLE: readonly Row<GenerationState, GenerationEvent, GenerationGuard, GenerationEffect>[] = [
+export const GENERATION_TABLE: readonly GenerationRow[] = [
   { from: PENDING, on: 'completed', to: 'settled', effects: ['settle_event'] },
   { from: PENDING, on: 'cancelled_here', to: 'settled', effects: ['settle_cancelled'] },
   ...PENDING.map((s) => ({ from: [s], on: 'stream_down' as const, to: s, effects: ['mark_gap' as const] })),
@@ -228,11 +223,18 @@ export const GENERATION_TABLE: readonly Row<GenerationState, GenerationEvent, Ge
 
 const GENERATION_ROWS = index(GENERATION_TABLE);
 
-/** A generation's transition on `event` from `state`, or undefined (ignored). */
+/**
+ * A generation's transition on `event` from `state` (the first row whose guard holds: the only
+ * guard, `cancelled_here`, is `wasCancelled(id)`), or undefined (ignored). Called for every
+ * completion event: no allocation.
+ */
 export function generationTransition(
   state: GenerationState,
   event: GenerationEvent,
-  cancelledHere: boolean,
-): Row<GenerationState, GenerationEvent, GenerationGuard, GenerationEffect> | undefined {
-  return find(GENERATION_ROWS, state, event, () => cancelledHere);
+  wasCancelled: (id: string) => boolean,
+  id: string,
+): GenerationRow | undefined {
+  const rows = GENERATION_ROWS.get(state)?.get(event);
+  if (rows) for (const r of rows) if (r.when === undefined || wasCancelled(id)) return r;
+  return undefined;
 }

@@ -28,6 +28,9 @@ class FakeStream {
     this.closed = true;
     this.push('end');
   }
+  async forEach(onEvent: (e: ServerEvent) => void): Promise<void> {
+    for await (const e of this) onEvent(e);
+  }
   async *[Symbol.asyncIterator](): AsyncGenerator<ServerEvent> {
     for (;;) {
       const item = this.queue.shift();
