@@ -186,6 +186,7 @@ export type {
   EnqueueResponse,
   FineTune,
   Generation,
+  GenerationStatus,
   ImageResult,
   MediaGenerationCompleted,
   MediaGenerationCompletedEvent,

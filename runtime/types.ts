@@ -106,11 +106,17 @@ export interface CancelResponse {
  * knows only `namespace` and `model`.
  */
 export interface QueueListParams {
+  /** The namespace (user or organization) whose generations are listed; default the authenticated user. */
   namespace?: string;
+  /** Only the generations of this model. */
   model?: string;
+  /** Today: only the generations of this status (without it, only active ones: `queued`, `processing`). */
   status?: GenerationStatus;
+  /** Today: only `image` or only `video` generations. */
   media_type?: 'image' | 'video' | (string & {});
+  /** Today: only the generations saved to this repository (its name). */
   repo?: string;
+  /** Today: only the generations saved to this directory. */
   folder?: string;
 }
 

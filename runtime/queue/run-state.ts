@@ -47,11 +47,11 @@ export interface RunPorts {
 /** What an event carries into its effects. */
 export interface GenerationPayload {
   /** `completed`: the completion event. */
-  data?: MediaGenerationCompleted;
+  data?: MediaGenerationCompleted | undefined;
   /** `ended`, `active`: the service's answer. */
-  answer?: Generation;
+  answer?: Generation | undefined;
   /** `active`: the check was made while the stream stayed up (on the same connection). */
-  continuous?: boolean;
+  continuous?: boolean | undefined;
 }
 
 /** The terminal statuses of today's service. */

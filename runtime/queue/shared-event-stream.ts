@@ -44,6 +44,10 @@ export interface SharedEventStreamOptions {
   baseDelayMs: number;
   /** Upper bound of one backoff delay. */
   maxDelayMs: number;
+}
+
+/** What the stream reads besides its options, given at construction (tests pass their own). */
+export interface SharedEventStreamDeps {
   /** The clock of the backoff delays and of flap detection. Default `Date.now` and `setTimeout`. */
   clock?: QueueClock | undefined;
   /** Told of every transition taken (the state left and the table's row), for tests and diagnostics. Must not throw. */
@@ -86,8 +90,11 @@ export class SharedEventStream {
   private readonly pending: Array<{ event: ConnectionEvent; payload: Payload }> = [];
   private dispatching = false;
 
-  constructor(private readonly options: SharedEventStreamOptions) {
-    this.clock = options.clock ?? SYSTEM_CLOCK;
+  constructor(
+    private readonly options: SharedEventStreamOptions,
+    private readonly deps: SharedEventStreamDeps = {},
+  ) {
+    this.clock = deps.clock ?? SYSTEM_CLOCK;
   }
 
   /** `idle` (no subscriber, or stopped by a fatal answer), `connecting`, `up`, or `down` (backing off after having been up). */
@@ -147,7 +154,7 @@ export class SharedEventStream {
     if (!row) return;
     this.current = row.to;
     try {
-      this.options.trace?.(from, row);
+      this.deps.trace?.(from, row);
     } catch {
       /* a tracer's bug must not stop the stream */
     }

@@ -3,11 +3,7 @@
 // no server. The end-to-end tests of the same behaviour are in test/runtime/.
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { APIError, ConnectionError } from '../../runtime/errors.ts';
-import {
-  SharedEventStream,
-  type SharedEventListener,
-  type SharedEventStreamOptions,
-} from '../../runtime/queue/shared-event-stream.ts';
+import { SharedEventStream, type SharedEventListener } from '../../runtime/queue/shared-event-stream.ts';
 import { CONNECTION_TABLE, FLAP_MS, MAX_QUICK_FLAPS, type ConnectionState } from '../../runtime/queue/states.ts';
 import type { EventStream } from '../../runtime/streaming/event-stream.ts';
 import type { ServerEvent } from '../../runtime/types.ts';
@@ -46,23 +42,26 @@ class FakeStream {
 }
 
 /** The stream under test, its attempts (each resolved or failed by the test) and what its listener was told. */
-function harness(extra: Partial<SharedEventStreamOptions> = {}) {
+function harness() {
   const attempts: Array<{ signal: AbortSignal; open: (s: FakeStream) => void; fail: (e: unknown) => void }> = [];
   const told: string[] = [];
   const rows: Array<[ConnectionState, ConnectionState]> = [];
-  const stream = new SharedEventStream({
-    open: (signal) =>
-      new Promise<EventStream<ServerEvent>>((resolve, reject) =>
-        attempts.push({ signal, open: (s) => resolve(s as unknown as EventStream<ServerEvent>), fail: reject }),
-      ),
-    baseDelayMs: BASE_MS,
-    maxDelayMs: 10_000,
-    trace: (from, row) => {
-      taken.add(row);
-      rows.push([from, row.to]);
+  const stream = new SharedEventStream(
+    {
+      open: (signal) =>
+        new Promise<EventStream<ServerEvent>>((resolve, reject) =>
+          attempts.push({ signal, open: (s) => resolve(s as unknown as EventStream<ServerEvent>), fail: reject }),
+        ),
+      baseDelayMs: BASE_MS,
+      maxDelayMs: 10_000,
     },
-    ...extra,
-  });
+    {
+      trace: (from, row) => {
+        taken.add(row);
+        rows.push([from, row.to]);
+      },
+    },
+  );
   const listener: SharedEventListener = {
     onEvent: (e) => told.push(`event ${e.data.generation_id}`),
     onUp: (i) => told.push(`up ${i.epoch}${i.reconnected ? ' reconnected' : ''}`),
