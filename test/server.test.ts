@@ -6,7 +6,7 @@ import path from 'node:path';
 import { spawn, type ChildProcess } from 'node:child_process';
 import OpenAI from 'openai';
 import { startServer, type LocalServer, type LocalServerOptions } from '../fake-service/index.ts';
-import { REPO_ROOT, start as startProcess, tsxArgs, until } from './support/index.ts';
+import { REPO_ROOT, runTsx, start as startProcess, tsxArgs, until } from './support/index.ts';
 
 const AUTH = { Authorization: 'Bearer test-key' };
 const NOT_FOUND_BODY = {
@@ -1222,6 +1222,28 @@ describe('scripts/serve.ts', () => {
     serve.child.kill('SIGTERM');
     expect((await serve.done).code).toBe(0);
   }, 15_000);
+
+  it('--queue-mode 0.224.2 serves the queue as the API description says; another value is refused (exit 2)', async () => {
+    const serve = startProcess(
+      process.execPath,
+      tsxArgs('scripts/serve.ts', ['--port', '0', '--queue-mode', '0.224.2']),
+    );
+    const out = await serve.waitFor('API key', { stream: 'stdout', ms: 10_000 });
+    const url = /listening on (\S+)/.exec(out)![1]!;
+    const res = await fetch(`${url}/api/ai/queue`, {
+      method: 'POST',
+      headers: { ...AUTH, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ model: 'flux-1-dev', prompt: 'x [hold]' }),
+    });
+    expect(((await res.json()) as { generations: Array<{ status: string }> }).generations[0]!.status).toBe(
+      'processing',
+    );
+    serve.child.kill('SIGTERM');
+    expect((await serve.done).code).toBe(0);
+    const bad = await runTsx('scripts/serve.ts', ['--queue-mode', 'tomorrow']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--queue-mode needs today or 0.224.2, got tomorrow');
+  }, 20_000);
 });
 
 /** The pids of `pid`'s descendants (Linux /proc). */
