@@ -14,6 +14,7 @@ import { classify, type ClassifyNote } from './stages/classify.ts';
 import { modelModule, type OutputFiles } from './stages/emit.ts';
 import { indexModule } from './stages/index-module.ts';
 import { openapiModule } from './stages/openapi.ts';
+import { operationsOf, type OperationsTable } from './stages/operations.ts';
 import { modelsMarkdown } from './stages/reference.ts';
 import { header, loadTemplates, modelDoc } from './stages/templates.ts';
 import { load } from './stages/load.ts';
@@ -27,6 +28,8 @@ import { completeInterrupted } from './output/tree-commit.ts';
 import { GeneratorWorker } from './stages/worker-thread.ts';
 import { write, type WriteResult } from './stages/write.ts';
 import { byCodeUnits } from './order.ts';
+import { operationsModuleBody, RUNTIME_OPERATIONS_FILE } from './output/runtime-operations.ts';
+import { docsInputs } from './stages/endpoint-docs.ts';
 
 export { REPO_ROOT, specsLabel };
 export { packageTarget, userTarget, type Target } from './output/target.ts';
@@ -69,6 +72,14 @@ export interface GenerateResult extends WriteResult {
   models: number;
   /** Files rebuilt by this run (the others were reused from disk through the manifest). */
   rebuilt: string[];
+  /** The operations table of the API description (`stages/operations.ts`). */
+  operations: OperationsTable;
+  /**
+   * Files of the hand-written runtime that the generator writes (the package target only, else
+   * empty): `runtime/operations.ts`, by path relative to the repository, header and formatting
+   * included. Not written by `generate()`: `npm run generate` syncs them (`--check` compares).
+   */
+  runtimeFiles: OutputFiles;
 }
 
 /** One output file to produce. */
@@ -113,8 +124,14 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
   const named = nameModels(models, `${specs.label}/models.json`);
   const label = specs.label;
   const openapiFile = options.openapi?.label ?? `${label}/openapi.yaml`;
-  // Classification depends on the description's paths; the model modules on nothing else of it.
-  const pathsKey = hash(JSON.stringify(Object.keys(specs.openapi.paths).sort()));
+  const operations = operationsOf(specs.openapi, openapiFile);
+  // Classification depends on the description's paths; the model modules' docs on the operations
+  // table (method, path) and the runtime's default timeouts; on nothing else of it.
+  const pathsKey = hash(
+    JSON.stringify(Object.keys(specs.openapi.paths).sort()),
+    JSON.stringify([...operations.values()]),
+    docsInputs(),
+  );
   const validated = new Set(named.filter((m) => m.schema && m.endpoints.includes('queue')).map((m) => m.id));
 
   const worker = options.worker ?? new GeneratorWorker(REPO_ROOT, { preloadPrettier: target.format !== null });
@@ -137,7 +154,8 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
       inputs: hash('model', key),
       sources: [m.file, openapiFile],
       formatted: true,
-      build: async () => modelModule({ ...m, type: modelType(m, modelDoc(t, m)) }, validated.has(m.id), target),
+      build: async () =>
+        modelModule({ ...m, type: modelType(m, modelDoc(t, m)) }, validated.has(m.id), operations, target),
     });
     if (validated.has(m.id))
       modelJobs.push({
@@ -179,6 +197,12 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
   });
   jobs.push(...modelJobs);
 
+  // Printed as prettier prints it (no formatter to load: an up-to-date run loads none).
+  const runtimeFiles: OutputFiles = new Map(
+    target.kind === 'package'
+      ? [[RUNTIME_OPERATIONS_FILE, `${header(t, [openapiFile], false, target)}\n${operationsModuleBody(operations)}`]]
+      : [],
+  );
   const files: OutputFiles = new Map();
   const manifest = new Map<string, ManifestEntry>();
   const rebuilt: string[] = [];
@@ -224,7 +248,7 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
   const sorted: OutputFiles = new Map([...files].sort(([a], [b]) => byCodeUnits(a, b)));
   const result = await write(sorted, outRoot, { check: options.check ?? false, managed: target.managed });
   lap('write');
-  return { ...result, notes, files: sorted, models: named.length, rebuilt: rebuilt.sort() };
+  return { ...result, notes, files: sorted, models: named.length, rebuilt: rebuilt.sort(), operations, runtimeFiles };
 }
 
 /** The file on disk when the manifest shows its inputs unchanged and its bytes untouched. */

@@ -1,5 +1,6 @@
 /**
- * The resources of the client, one class per endpoint group, over a `Transport`. Each method's
+ * The resources of the client, one class per endpoint group, over a `Transport` (`client.models` is
+ * `models/resource.ts`, `client.fineTunes` `fine-tunes/resource.ts`). Each method's
  * `model` accepts exactly the ids of the registry that the endpoint serves. The methods call the
  * light functions of `endpoints.ts`; streaming (`chat-stream.ts`, `sse.ts`) and `queue.run` (`queue-run.ts`) are
  * loaded on first use with a dynamic `import()`, which a bundler splits into its own chunk, so
@@ -13,18 +14,14 @@ import { APIPromise } from './api-promise.ts';
 import {
   cancelGeneration,
   createChatCompletion,
-  createFineTune,
   editImages,
   enqueueGenerations,
   generateImages,
   generateVideos,
   getGeneration,
   listGenerations,
-  retrieveModel,
-  tokenizeFineTune,
   type EnqueueOptions,
 } from './endpoints.ts';
-import type { FineTuneCreateParams } from './fine-tunes.ts';
 import { followGenerations, type QueueFollow } from './queue/follow.ts';
 import type { QueueFollowOptions, QueueRunOptions, QueueRunOutcome } from './queue/outcomes.ts';
 import type { ChatBody, MediaBody, ParamsOf, QueueFields, Registry, VideoParams } from './registry.ts';
@@ -38,13 +35,10 @@ import type {
   CancelResponse,
   ChatCompletion,
   EnqueueResponse,
-  FineTune,
   Generation,
   ImageResult,
-  Model,
   QueueListParams,
   QueueListResponse,
-  RepoRef,
   ResponseFormat,
   ServerEvent,
   VideoResult,
@@ -371,58 +365,5 @@ export class Events {
     } finally {
       stream.close();
     }
-  }
-}
-
-/** Model details. */
-export class Models {
-  constructor(private readonly t: Transport) {}
-
-  /* endpoint-doc: models.retrieve */
-  /**
-   * Get a model's details, its request schema included: `GET /api/ai/models/{id}`. `timeoutMs` (milliseconds) defaults
-   * to the client's, else 600_000 (10 minutes).
-   * @returns the model object with its schema normalised to `request_schema` (from `request_schema` or
-   * `json_request_schema`).
-   * @throws NotFoundError (`Model not found: <id>`), InvalidResponseError (an empty, `null` or non-object body);
-   * SDKError, before sending, when `id` is empty, `.` or `..` (or decodes to one).
-   */
-  retrieve(id: string, options?: RequestOptions): APIPromise<Model> {
-    return retrieveModel(this.t, id, options);
-  }
-}
-
-/** Fine-tunes of a repository. */
-export class FineTunes {
-  constructor(private readonly t: Transport) {}
-
-  /* endpoint-doc: fineTunes.create */
-  /**
-   * Create a fine-tune from a dataset file of the repository: `POST /api/repos/{namespace}/{repo_name}/fine_tunes`.
-   * `body` is typed by `script_type` (see `FineTuneCreateParams`): e.g. `{ resource: 'main/train.jsonl', base_model,
-   * script_type: 'text_generation', training_params: { question_column, answer_column } }`. `timeoutMs` (milliseconds)
-   * defaults to the client's, else 600_000 (10 minutes). Never resent unless the service surely did not process it
-   * (429, connection refused).
-   * @returns the fine-tune object (its shape is not shown by the description).
-   * @throws NotFoundError (repository unknown), BadRequestError, AuthenticationError, PermissionDeniedError,
-   * InsufficientCreditsError, OutcomeUnknownError, TimeoutError, AbortError; SDKError, before sending, when `namespace`
-   * or `repo_name` is empty, `.` or `..` (or decodes to one).
-   */
-  create(ref: RepoRef, body: FineTuneCreateParams, options?: RequestOptions): APIPromise<FineTune> {
-    return createFineTune(this.t, ref, body, options);
-  }
-
-  /* endpoint-doc: fineTunes.tokenize */
-  /**
-   * Tokenize a fine-tune's dataset, only for a fine-tune in the `created` state:
-   * `POST /api/repos/{namespace}/{repo_name}/fine_tunes/{id}/tokenize`. `timeoutMs` (milliseconds) defaults to the
-   * client's, else 600_000 (10 minutes). Never resent unless the service surely did not process it (429, connection
-   * refused).
-   * @returns the wrapped fine-tune object (its shape is not shown by the description).
-   * @throws NotFoundError when the fine-tune does not exist; OutcomeUnknownError, TimeoutError, AbortError; SDKError,
-   * before sending, when `namespace`, `repo_name` or `id` is empty, `.` or `..` (or decodes to one).
-   */
-  tokenize(ref: RepoRef & { id: string }, options?: RequestOptions): APIPromise<FineTune> {
-    return tokenizeFineTune(this.t, ref, options);
   }
 }

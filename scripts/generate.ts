@@ -1,7 +1,7 @@
 /**
  * `npm run generate`: generate `generated/` from `specs/` (offline).
- *   --check        write nothing; exit 1 listing every file that would change (the endpoint-doc
- *                  regions of runtime/endpoints.ts and runtime/resources.ts included)
+ *   --check        write nothing; exit 1 listing every file that would change (runtime/operations.ts
+ *                  and the endpoint-doc regions of the runtime included)
  *   --specs DIR    read another specs directory (default specs/)
  *   --out DIR      write generated/ under another root (default the repository)
  * Refreshing the snapshot from the service (see docs/drift.md), all or nothing:
@@ -70,14 +70,21 @@ if (refreshing) {
       ...(values.out ? { outRoot: values.out } : {}),
     });
     for (const n of r.notes) console.log(`note: ${n.model}: ${n.message}`);
-    // The endpoint docs in the runtime's marked regions come from the same generator; only this repository has them.
-    const { syncRuntimeDocs } = await import('../generator/output/runtime-docs.ts');
-    const { REPO_ROOT } = await import('../generator/paths.ts');
-    const docs = values.specs || values.out ? [] : await syncRuntimeDocs(REPO_ROOT, values.check);
+    // The runtime's operations table and the endpoint docs in its marked regions come from the same
+    // generator; only this repository has them.
+    const [{ syncRuntimeDocs }, { syncRuntimeFiles }, { REPO_ROOT }] = await Promise.all([
+      import('../generator/output/runtime-docs.ts'),
+      import('../generator/output/runtime-operations.ts'),
+      import('../generator/paths.ts'),
+    ]);
+    const own = !values.specs && !values.out;
+    const operations = own ? await syncRuntimeFiles(REPO_ROOT, r.runtimeFiles, values.check) : [];
+    const docs = own ? await syncRuntimeDocs(REPO_ROOT, values.check, r.operations) : [];
     const diff = [
       ...r.added.map((f) => `  added    ${f}`),
       ...r.changed.map((f) => `  changed  ${f}`),
       ...r.removed.map((f) => `  removed  ${f}`),
+      ...operations.map((f) => `  changed  ${f} (the operations table)`),
       ...docs.map((f) => `  changed  ${f} (endpoint-doc regions)`),
     ];
     const ms = Math.round(performance.now() - started);

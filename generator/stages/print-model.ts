@@ -12,6 +12,7 @@
  */
 import type { ts as TS } from 'ts-morph';
 import { commentText, propertyKey, stringLiteral } from '../escape.ts';
+import type { OperationsTable } from './operations.ts';
 import { endpointFunctions, functionDoc, type EmitModel, type EndpointFn } from './emit-model.ts';
 import { packageTarget, type Target } from '../output/target.ts';
 
@@ -101,7 +102,13 @@ function typeParameters(ts: Ts, params: string[]): TS.TypeParameterDeclaration[]
 }
 
 /** One endpoint function: `export function <name>(client, params, options?) { return <call>; }`. */
-function endpointFunction(ts: Ts, m: EmitModel, fn: EndpointFn, target: Target): TS.FunctionDeclaration {
+function endpointFunction(
+  ts: Ts,
+  m: EmitModel,
+  fn: EndpointFn,
+  target: Target,
+  operations: OperationsTable,
+): TS.FunctionDeclaration {
   const f = ts.factory;
   const body = f.createObjectLiteralExpression([
     f.createSpreadAssignment(f.createIdentifier('params')),
@@ -128,11 +135,17 @@ function endpointFunction(ts: Ts, m: EmitModel, fn: EndpointFn, target: Target):
     typeText(ts, fn.returns),
     f.createBlock([f.createReturnStatement(returned)], true),
   );
-  return withDoc(ts, decl, commentText(functionDoc(m, fn, target)));
+  return withDoc(ts, decl, commentText(functionDoc(m, fn, target, operations)));
 }
 
 /** Body of `generated/models/<id>.ts` (or, for a user's target, `<out>/models/<id>.ts`), unformatted. */
-export function printModelModule(ts: Ts, m: EmitModel, hasValidator: boolean, target: Target = packageTarget): string {
+export function printModelModule(
+  ts: Ts,
+  m: EmitModel,
+  hasValidator: boolean,
+  operations: OperationsTable,
+  target: Target = packageTarget,
+): string {
   const f = ts.factory;
   const fns = m.endpoints.flatMap((e) => endpointFunctions(e, m, hasValidator));
   const head: TS.Statement[] = [];
@@ -193,7 +206,7 @@ export function printModelModule(ts: Ts, m: EmitModel, hasValidator: boolean, ta
     print(head).join('\n'),
     m.type.code.trimEnd(),
     print(data).join('\n'),
-    ...print(fns.map((fn) => endpointFunction(ts, m, fn, target))),
+    ...print(fns.map((fn) => endpointFunction(ts, m, fn, target, operations))),
   ].filter((p) => p !== '');
   return `${parts.join('\n\n')}\n`;
 }

@@ -31,6 +31,8 @@ export interface NodeProxyListenerOptions {
 export interface NodeIncomingMessage {
   readonly method?: string | undefined;
   readonly url?: string | undefined;
+  /** The request target before a router stripped its mount path from `url` (Express, connect). */
+  readonly originalUrl?: string | undefined;
   readonly rawHeaders: readonly string[];
   readonly complete: boolean;
   on(event: string, listener: (...args: never[]) => void): unknown;
@@ -43,7 +45,7 @@ export interface NodeServerResponse {
   on(event: string, listener: (...args: never[]) => void): unknown;
 }
 
-/** A `node:http` request listener: `http.createServer(listener)`, or Express's `app.use(listener)`. */
+/** A `node:http` request listener: `http.createServer(listener)`, or Express's `app.use('/api/oxen', listener)`. */
 export type NodeRequestListener = (req: NodeIncomingMessage, res: NodeServerResponse) => void;
 
 /** Methods a fetch `Request` cannot carry: answered 405 without calling the handler. */
@@ -140,9 +142,13 @@ function bodyStream(req: IncomingMessage): ReadableStream<Uint8Array> {
  * `http.createServer(createNodeProxyListener(handler, { origin: 'http://localhost:3000' }))`.
  *
  * - The request's URL is `origin` + its path and query: the `Host` header and an absolute-form
- *   target (`GET http://elsewhere/ HTTP/1.1`) never choose it. A target that is not a path
- *   (absolute form, `OPTIONS *`) is answered 400, methods a fetch `Request` cannot carry (`TRACE`,
- *   `TRACK`, `CONNECT`) 405, without calling the handler.
+ *   target (`GET http://elsewhere/ HTTP/1.1`) never choose it. Mounted under a path by Express or
+ *   connect (`app.use('/api/oxen', listener)`), which strip that path from `req.url`, the path is
+ *   read from `req.originalUrl`, the one browsers use: give the handler the whole of it as
+ *   `pathPrefix` (`/api/oxen`). A target that is not a path (absolute form, `OPTIONS *`) is
+ *   answered 400, methods a fetch `Request` cannot carry (`TRACE`, `TRACK`, `CONNECT`) 405, and a
+ *   body something read before the listener (a body parser such as `express.json()` mounted
+ *   first) 500 saying so, without calling the handler.
  * - The body streams in with backpressure; the answer streams out as it comes (an event stream
  *   chunk by chunk). A caller that goes away aborts the handler's `request.signal`.
  * - Never throws and never leaves a rejected promise: a handler that rejects is answered 500 (or,
@@ -179,7 +185,9 @@ export function createNodeProxyListener(
 
   const serve = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const method = (req.method ?? 'GET').toUpperCase();
-    const target = req.url ?? '';
+    // Express and connect strip the mount path from req.url and keep the request's own in originalUrl.
+    const original = (req as { originalUrl?: unknown }).originalUrl;
+    const target = typeof original === 'string' ? original : (req.url ?? '');
     if (!target.startsWith('/'))
       return answer(res, 400, 'bad_request', 'The request target must be a path (origin form)');
     if (FORBIDDEN_METHODS.has(method))
@@ -200,6 +208,13 @@ export function createNodeProxyListener(
       }
     }
     const hasBody = method !== 'GET' && method !== 'HEAD';
+    if (hasBody && req.readableEnded)
+      return answer(
+        res,
+        500,
+        'internal_error',
+        'The request body was read before the proxy got it: mount the proxy before body parsers (express.json())',
+      );
     let request: Request;
     try {
       request = new Request(`${origin}${target}`, {

@@ -1,12 +1,13 @@
 /**
- * The forwarding half of the server-side proxy (`proxy.ts`): read the caller's body (bounded), call
- * the service with the key (bounded by the proxy's own timeout) and build the answer. Internal: not
- * exported from the package.
+ * The forwarding half of the server-side proxy (`handler.ts`): read the caller's body (bounded in
+ * size and time, `body.ts`), call the service with the key (bounded by the proxy's own timeout) and
+ * build the answer. Internal: not exported from the package.
  */
 import { MAX_ERROR_BODY_BYTES } from '../errors.ts';
 import { readLimited } from '../internal/read-limited.ts';
+import { readBody, type ForwardBody } from './body.ts';
+import type { KeyRedaction } from './redact-key.ts';
 import { passThrough, redactedErrorText } from './support.ts';
-import type { Redactor } from '../redact.ts';
 
 /** Request headers forwarded to the service (everything else, `Authorization` and `Cookie` included, is dropped). */
 const FORWARDED_REQUEST_HEADERS = ['accept', 'content-type', 'last-event-id'];
@@ -23,12 +24,12 @@ export interface ForwardSettings {
   apiKey: string;
   /** Bytes. */
   maxRequestBytes: number;
-  /** Milliseconds. */
+  /** Milliseconds, for reading one request body. */
+  bodyTimeoutMs: number;
+  /** Milliseconds, for each call to the service. */
   timeoutMs: number;
-  /** The proxy's redaction of the key (the handler's only redactor). */
-  redactKey: (text: string) => string;
-  /** The handler's redactor, for error bodies cut at the read limit. */
-  redactor: Redactor;
+  /** The redaction of the key in every form: error bodies (`cutText` for one cut at the read limit), messages, headers. */
+  redaction: KeyRedaction;
 }
 
 /** One call the handler accepted (route, origin and caller checked). */
@@ -49,28 +50,34 @@ export interface ForwardCall {
 /**
  * Read the body, call the service (bounded by `timeoutMs`) and answer; resolves once the answer's
  * headers are known (its body streams on). Never rejects for the caller's or the service's faults:
- * 413/415, 499 (the caller went away), 400 (a body that could not be read), 502, 504.
+ * 408 (the body took longer than `bodyTimeoutMs`), 413/415, 499 (the caller went away), 400 (a body
+ * that could not be read), 502, 504.
  */
 export async function forward(settings: ForwardSettings, call: ForwardCall): Promise<Response> {
   const { request, url, method, path, queryNames, hasBody, refuse, cors } = call;
-  // The body: JSON only, bounded, read no further than the bound.
-  let body: Uint8Array<ArrayBuffer> | undefined;
+  // The body: JSON only, bounded in size and time, read no further than the bound.
+  let body: ForwardBody | undefined;
   if (hasBody) {
     const tooLarge = () => refuse(413, 'payload_too_large', `Request body exceeds ${settings.maxRequestBytes} bytes`);
+    const notJson = () => refuse(415, 'unsupported_media_type', 'Request body must be application/json');
+    const json = (request.headers.get('content-type') ?? '').toLowerCase().startsWith('application/json');
     const declared = Number(request.headers.get('content-length') ?? NaN);
     if (Number.isFinite(declared) && declared > settings.maxRequestBytes) return tooLarge();
-    let bytes: Uint8Array<ArrayBuffer> | undefined;
-    try {
-      bytes = (await readLimited(request.body, settings.maxRequestBytes)).bytes;
-    } catch {
+    if (declared > 0 && !json) return notJson();
+    const read = await readBody(request.body, {
+      maxBytes: settings.maxRequestBytes,
+      timeoutMs: settings.bodyTimeoutMs,
+      declaredBytes: Number.isSafeInteger(declared) ? declared : undefined,
+    });
+    if (read.kind === 'too-large') return tooLarge();
+    if (read.kind === 'timed-out')
+      return refuse(408, 'request_timeout', `The request body did not arrive within ${settings.bodyTimeoutMs} ms`);
+    if (read.kind === 'failed') {
       if (request.signal.aborted) return refuse(499, 'client_closed_request', 'The caller closed the request');
       return refuse(400, 'bad_request', 'The request body could not be read to its end');
     }
-    if (bytes === undefined) return tooLarge();
-    const type = (request.headers.get('content-type') ?? '').toLowerCase();
-    if (bytes.byteLength > 0 && !type.startsWith('application/json'))
-      return refuse(415, 'unsupported_media_type', 'Request body must be application/json');
-    body = bytes.byteLength > 0 ? bytes : undefined;
+    if (read.body.size > 0 && !json) return notJson();
+    body = read.body.size > 0 ? read.body : undefined;
   }
 
   const query = new URLSearchParams();
@@ -86,6 +93,9 @@ export async function forward(settings: ForwardSettings, call: ForwardCall): Pro
     if (v !== null) headers.set(name, v);
   }
   headers.set('authorization', `Bearer ${settings.apiKey}`);
+  // A large body is sent from the blocks it was read into, as a stream (`fetch` would copy an array)
+  const streamed = body?.data instanceof ReadableStream;
+  if (streamed) headers.set('content-length', String(body!.size));
 
   // The upstream call ends when the caller goes away or timeoutMs passes, whichever comes first.
   const upstreamAbort = new AbortController();
@@ -108,19 +118,21 @@ export async function forward(settings: ForwardSettings, call: ForwardCall): Pro
     return refuse(
       502,
       'bad_gateway',
-      `The proxy could not reach the service (${settings.redactKey(err instanceof Error ? err.message : String(err))})`,
+      `The proxy could not reach the service (${settings.redaction.text(err instanceof Error ? err.message : String(err))})`,
     );
   };
 
   let upstream: Response;
   try {
-    upstream = await settings.fetch(target, {
+    const init: RequestInit & { duplex?: 'half' } = {
       method,
       headers,
-      body: body ?? null,
+      body: body?.data ?? null,
       signal: upstreamAbort.signal,
       redirect: 'manual',
-    });
+    };
+    if (streamed) init.duplex = 'half';
+    upstream = await settings.fetch(target, init);
   } catch (err) {
     return failed(err);
   }
@@ -135,7 +147,7 @@ export async function forward(settings: ForwardSettings, call: ForwardCall): Pro
   const out = new Headers(cors);
   for (const name of FORWARDED_RESPONSE_HEADERS) {
     const v = upstream.headers.get(name);
-    if (v !== null) out.set(name, settings.redactKey(v));
+    if (v !== null) out.set(name, settings.redaction.text(v));
   }
   const eventStream = (out.get('content-type') ?? '').includes('text/event-stream');
   if (eventStream) out.set('x-accel-buffering', 'no');
@@ -148,7 +160,7 @@ export async function forward(settings: ForwardSettings, call: ForwardCall): Pro
       return failed(err);
     }
     settle();
-    return new Response(redactedErrorText(read.bytes ?? new Uint8Array(0), read.truncated, settings.redactor), {
+    return new Response(redactedErrorText(read.bytes ?? new Uint8Array(0), read.truncated, settings.redaction), {
       status: upstream.status,
       headers: out,
     });

@@ -8,8 +8,10 @@ import { SDKError } from '../errors.ts';
 import { env, isBrowser } from '../internal/env.ts';
 import { checkBaseUrl, DEFAULT_BASE_URL } from '../options.ts';
 import { forward, type ForwardSettings } from './forward.ts';
+import { hostCheck } from './hosts.ts';
+import { keyRedaction } from './redact-key.ts';
+import { OPERATION_ROUTES } from './routes.ts';
 import { checkOrigins, jsonError, originOf } from './support.ts';
-import { Redactor } from '../redact.ts';
 
 /** Options of `createProxyHandler`. Sizes in bytes, times in milliseconds. */
 export interface ProxyOptions {
@@ -21,22 +23,32 @@ export interface ProxyOptions {
   fetch?: typeof fetch | undefined;
   /**
    * The path the handler is mounted at, stripped before matching (e.g. `/api/oxen`: a request for
-   * `/api/oxen/api/ai/images/generate` is forwarded to `/api/ai/images/generate`). Default: none.
+   * `/api/oxen/api/ai/images/generate` is forwarded to `/api/ai/images/generate`): the whole path
+   * browsers use (under Express's `app.use('/api/oxen', listener)` too, where
+   * `createNodeProxyListener` reads the path from `req.originalUrl`). Default: none.
    */
   pathPrefix?: string | undefined;
   /**
    * The origin, or origins, at which browsers reach the proxy (`https://app.example.com`,
    * `http://localhost:3000`): scheme, host and port. A request whose `Origin` is one of them is
-   * same-origin and allowed. When set, a request whose `Host` header names another host is refused
-   * (421): a DNS-rebinding page (its own name resolving to your server) sends its own host, and on
-   * a GET no `Origin` at all. Default: the origin of `request.url` only, with no `Host` check. That
-   * is right behind `createNodeProxyListener` (`oxen-inference-sdk/node`), which builds `request.url`
-   * from its fixed `origin` (pass the same origin here to check `Host` too); many frameworks build
-   * `request.url` from the `Host` header, so set this there. The request's own `Host` header is
-   * never what an `Origin` is compared with.
+   * same-origin and allowed, and a request whose `Host` header names another host (nor one of
+   * `allowedHosts`) is refused (421): a DNS-rebinding page (its own name resolving to your server)
+   * sends its own host, and on a GET no `Origin` at all. Default: none, and then the proxy's own
+   * origin is that of `request.url`, and only loopback hosts (`localhost`, names under
+   * `.localhost`) and IP addresses are served, in `Host` and in `request.url` (421 otherwise, as
+   * Vite's dev server does): set this (or `allowedHosts`) to serve a name. The request's own `Host`
+   * header is never what an `Origin` is compared with.
    * @throws SDKError at creation when one is not an http(s) origin.
    */
   publicOrigin?: string | readonly string[] | undefined;
+  /**
+   * Host names served besides those of `publicOrigin` (or, without it, besides loopback hosts and IP
+   * addresses), as Vite's `server.allowedHosts`: `app.example.com` (any port), `.example.com` (that
+   * name and every name under it), or `true` to serve any `Host` (only behind something that checks
+   * it: a DNS-rebinding page can then use the proxy). Default: none.
+   * @throws SDKError at creation when an entry is not a host name.
+   */
+  allowedHosts?: readonly string[] | true | undefined;
   /**
    * Origins of pages on OTHER origins that may call the proxy (CORS): a list of origins
    * (`https://app.example.com`; scheme, host and port must match), `'*'`, or a predicate of the
@@ -59,9 +71,18 @@ export interface ProxyOptions {
   /**
    * How many requests with a body (POSTs) the proxy holds at once, from reading the body until the
    * service's answer headers arrive. One more is refused at once with 503 and `Retry-After: 1`
-   * (nothing read, nothing queued). Default 32: at most 32 × `maxRequestBytes` of bodies in memory.
+   * (nothing read, nothing queued). Default 32. Each body held takes its size and at most about 1
+   * MiB more while it is read and sent: 32 × `maxRequestBytes` of bodies in memory, and about 10%
+   * more.
    */
   maxConcurrentBodies?: number | undefined;
+  /**
+   * How long the proxy waits for a request body to arrive whole, in milliseconds from when it starts
+   * reading it (default 60,000: a 10 MiB body then needs about 1.4 Mbit/s). Longer: 408, and the
+   * request's slot among `maxConcurrentBodies` is free again, so that slow uploads cannot hold
+   * them all.
+   */
+  bodyTimeoutMs?: number | undefined;
   /**
    * The proxy's own limit on each call to the service, in milliseconds (default 600,000: 10
    * minutes, as the client's `timeoutMs`): the answer's headers and its whole body must arrive
@@ -74,21 +95,8 @@ export interface ProxyOptions {
 /** A standard fetch handler. */
 export type ProxyHandler = (request: Request) => Promise<Response>;
 
-/** The API's own operations (`specs/openapi.yaml`), the only ones the proxy forwards. Path segments are checked separately. */
-const OPERATIONS: ReadonlyArray<{ method: 'GET' | 'POST' | 'DELETE'; pattern: RegExp; query?: readonly string[] }> = [
-  { method: 'POST', pattern: /^\/api\/ai\/chat\/completions$/ },
-  { method: 'POST', pattern: /^\/api\/ai\/images\/generate$/ },
-  { method: 'POST', pattern: /^\/api\/ai\/images\/edit$/ },
-  { method: 'POST', pattern: /^\/api\/ai\/videos\/generate$/ },
-  { method: 'POST', pattern: /^\/api\/ai\/queue$/ },
-  { method: 'GET', pattern: /^\/api\/ai\/queue$/, query: ['namespace', 'model'] },
-  { method: 'GET', pattern: /^\/api\/ai\/queue\/([^/]+)$/ },
-  { method: 'DELETE', pattern: /^\/api\/ai\/queue\/([^/]+)$/ },
-  { method: 'GET', pattern: /^\/api\/events$/ },
-  { method: 'GET', pattern: /^\/api\/ai\/models\/([^/]+)$/ },
-  { method: 'POST', pattern: /^\/api\/repos\/([^/]+)\/([^/]+)\/fine_tunes$/ },
-  { method: 'POST', pattern: /^\/api\/repos\/([^/]+)\/([^/]+)\/fine_tunes\/([^/]+)\/tokenize$/ },
-];
+/** The API's own operations (`specs/openapi.yaml`, through `runtime/operations.ts`), the only ones the proxy forwards. Path segments are checked separately. */
+const OPERATIONS = OPERATION_ROUTES;
 
 /** A path parameter, decoded once: ids, model names, namespaces and repositories only (no `.`/`..`, no `/`, no `%`). */
 function safeSegment(raw: string): boolean {
@@ -106,6 +114,7 @@ const CORS_EXPOSE_HEADERS = 'Retry-After, X-Request-Id';
 const DEFAULT_MAX_REQUEST_BYTES = 10 * 1024 * 1024;
 const DEFAULT_MAX_CONCURRENT_BODIES = 32;
 const DEFAULT_TIMEOUT_MS = 600_000;
+const DEFAULT_BODY_TIMEOUT_MS = 60_000;
 /** The largest delay Node's and browsers' timers honour (about 24.8 days); longer ones fire at once. */
 const MAX_TIMER_MS = 2_147_483_647;
 
@@ -123,25 +132,29 @@ function bound(name: string, value: number | undefined, fallback: number, min: n
  * standard fetch handler `(request: Request) => Promise<Response>` that always resolves with a
  * `Response` (it never rejects, whatever the request or the callbacks do).
  *
- * - Forwards only the API's own twelve operations (method and path; `GET /api/ai/queue` with its
- *   `namespace` and `model` query), under `pathPrefix`: any other path is 404, another method 405
- *   (with `Allow`), a path parameter that is not a plain id 400.
- * - Origins: a request whose `Origin` is not the proxy's own (`publicOrigin`: scheme, host and
- *   port) nor allowed by `allowedOrigins` is 403; with `publicOrigin` set, a `Host` it does not
- *   name is 421. With `allowedOrigins`, answers preflights (`OPTIONS`, 204) and adds
- *   `Access-Control-Allow-Origin` to the answers of allowed origins.
+ * - Forwards only the API's own operations (method and path, and the query parameters the API
+ *   description lists for each, as `runtime/operations.ts` has them), under `pathPrefix`: any other
+ *   path is 404, another method 405 (with `Allow`), a path parameter that is not a plain id 400.
+ * - Hosts (against DNS rebinding): a `Host` (or, without `publicOrigin`, a `request.url`) that
+ *   names a host the proxy does not serve is 421; it serves the hosts of `publicOrigin`, or
+ *   without it only loopback hosts and IP addresses, and the names of `allowedHosts`.
+ * - Origins: a request whose `Origin` is not the proxy's own (`publicOrigin`, else `request.url`'s:
+ *   scheme, host and port) nor allowed by `allowedOrigins` is 403. With `allowedOrigins`, answers
+ *   preflights (`OPTIONS`, 204) and adds `Access-Control-Allow-Origin` to the answers of allowed
+ *   origins.
  * - `authorize` false: 401; `authorize` throwing: 500. Without `authorize`, anyone who reaches the
  *   handler spends your credits.
  * - Adds `Authorization: Bearer <apiKey>`; drops the caller's `Authorization`, `Cookie` and every
  *   header but `Accept`, `Content-Type` and `Last-Event-ID`. A POST body must be JSON (415
- *   otherwise) and at most `maxRequestBytes` (413, read no further); beyond `maxConcurrentBodies`
- *   POSTs at once: 503 with `Retry-After: 1`. A body the caller stops sending: 499 (it went away)
- *   or 400.
+ *   otherwise) and at most `maxRequestBytes` (413, read no further), and arrive within
+ *   `bodyTimeoutMs` (408); beyond `maxConcurrentBodies` POSTs at once: 503 with `Retry-After: 1`.
+ *   A body the caller stops sending: 499 (it went away) or 400.
  * - Streams the answer through as it arrives (the event stream and chat streams are not
  *   buffered), with only `Content-Type`, `Cache-Control`, `Retry-After` and `X-Request-Id`. The
  *   event stream starts with a comment line (`: connected`), so that its headers pass proxies that
  *   hold headers until the first body byte (Vite's dev server). Never sets the key in a response;
- *   an error body (at most 64 KiB) is redacted of it before it is cut.
+ *   an error body (at most 64 KiB) is redacted of it in every form (raw, JSON-escaped, percent-encoded)
+ *   before it is cut.
  * - `timeoutMs` bounds each call to the service (504 when no headers came in time); does not
  *   follow redirects (502); an unreachable service is 502; the caller's abort (its
  *   `request.signal`) ends the forwarded call.
@@ -152,7 +165,7 @@ function bound(name: string, value: number | undefined, fallback: number, min: n
  *   `const handler = createProxyHandler({ pathPrefix: '/api/oxen', publicOrigin: 'https://app.example.com' }); export { handler as GET, handler as POST, handler as DELETE, handler as OPTIONS };`
  * - Deno: `Deno.serve(createProxyHandler({ pathPrefix: '/api/oxen', publicOrigin: 'https://app.example.com' }))`;
  *   Bun: `Bun.serve({ fetch: createProxyHandler({ pathPrefix: '/api/oxen', publicOrigin: 'https://app.example.com' }) })`.
- * - Node's `http` (or Express: `app.use(listener)`), with the adapter of `oxen-inference-sdk/node`:
+ * - Node's `http` (or Express: `app.use('/api/oxen', listener)`), with the adapter of `oxen-inference-sdk/node`:
  * ```ts
  * import http from 'node:http';
  * import { createProxyHandler } from 'oxen-inference-sdk';
@@ -162,8 +175,9 @@ function bound(name: string, value: number | undefined, fallback: number, min: n
  * http.createServer(createNodeProxyListener(handler, { origin })).listen(3000);
  * ```
  * @throws SDKError at creation when there is no API key, the `baseUrl` is not https (or http to a
- * loopback host), an origin option is not an http(s) origin, a limit is not a positive whole
- * number, or it runs in a browser (the key would be in the page).
+ * loopback host), an origin option is not an http(s) origin, an `allowedHosts` entry is not a host
+ * name, a limit is not a positive whole number, or it runs in a browser (the key would be in the
+ * page).
  */
 export function createProxyHandler(options: ProxyOptions = {}): ProxyHandler {
   if (isBrowser())
@@ -172,7 +186,7 @@ export function createProxyHandler(options: ProxyOptions = {}): ProxyHandler {
     );
   const apiKey = options.apiKey ?? env('OXEN_API_KEY');
   if (!apiKey) throw new SDKError('createProxyHandler needs an API key: pass apiKey or set OXEN_API_KEY on the server');
-  const redactor = new Redactor([apiKey]); // this handler's own secret
+  const redaction = keyRedaction(apiKey); // this handler's own secret, in every form
   const baseUrl = checkBaseUrl(options.baseUrl ?? env('OXEN_BASE_URL') ?? DEFAULT_BASE_URL);
   const f = options.fetch ?? globalThis.fetch.bind(globalThis);
   const prefix = (options.pathPrefix ?? '').replace(/\/+$/, '');
@@ -193,6 +207,7 @@ export function createProxyHandler(options: ProxyOptions = {}): ProxyHandler {
     1_000_000,
   );
   const timeoutMs = bound('timeoutMs', options.timeoutMs, DEFAULT_TIMEOUT_MS, 1, MAX_TIMER_MS);
+  const bodyTimeoutMs = bound('bodyTimeoutMs', options.bodyTimeoutMs, DEFAULT_BODY_TIMEOUT_MS, 1, MAX_TIMER_MS);
   const publicOrigins =
     options.publicOrigin === undefined
       ? undefined
@@ -200,16 +215,13 @@ export function createProxyHandler(options: ProxyOptions = {}): ProxyHandler {
           'publicOrigin',
           typeof options.publicOrigin === 'string' ? [options.publicOrigin] : options.publicOrigin,
         );
-  const publicUrls = publicOrigins?.map((o) => new URL(o));
-  /** True when a `Host` header names one of the public origins (`app.example:443` is `https://app.example`). */
-  const publicHost = (host: string): boolean =>
-    publicUrls!.some((u) => {
-      try {
-        return new URL(`${u.protocol}//${host}`).host === u.host;
-      } catch {
-        return false;
-      }
-    });
+  const allowedHosts = options.allowedHosts;
+  if (allowedHosts !== undefined && allowedHosts !== true && !Array.isArray(allowedHosts))
+    throw new SDKError('allowedHosts must be a list of host names, or true');
+  const refusedHost = hostCheck(
+    publicOrigins?.map((o) => new URL(o)),
+    allowedHosts,
+  );
   const allowed = options.allowedOrigins;
   const allowedList = Array.isArray(allowed) ? checkOrigins('allowedOrigins', allowed) : undefined;
   const originAllowed = (origin: string): boolean => {
@@ -219,17 +231,16 @@ export function createProxyHandler(options: ProxyOptions = {}): ProxyHandler {
     const o = originOf(origin);
     return o !== undefined && allowedList!.includes(o);
   };
-  // The handler's own redactor (its key, raw, JSON-escaped and URI-encoded): error bodies before they are
-  // cut, error messages and forwarded header values go through it (here and in proxy-forward.ts).
-  const redactKey = (text: string): string => redactor.text(text);
+  // Error bodies before they are cut, error messages and forwarded header values go through the
+  // key's redaction (here and in forward.ts).
   const settings: ForwardSettings = {
     baseUrl,
     fetch: f,
     apiKey,
     maxRequestBytes,
+    bodyTimeoutMs,
     timeoutMs,
-    redactKey,
-    redactor,
+    redaction,
   };
   let bodiesHeld = 0;
 
@@ -248,17 +259,22 @@ export function createProxyHandler(options: ProxyOptions = {}): ProxyHandler {
     const refuse = (status: number, type: string, message: string, headers: Record<string, string> = {}) =>
       jsonError(status, type, message, { ...cors, ...headers });
 
-    if (prefix !== '' && url.pathname !== prefix && !url.pathname.startsWith(`${prefix}/`))
-      return refuse(404, 'not_found', `No route for ${method} ${url.pathname}`);
+    // Host first (a rebinding page learns nothing more), then the route, then Origin: compared with
+    // the configured public origins (or request.url's), never with the Host header itself.
+    const hostRefusal = refusedHost(request.headers.get('host'), url);
+    if (hostRefusal !== undefined) return refuse(421, 'misdirected_request', hostRefusal);
+    const noRoute = () =>
+      refuse(
+        404,
+        'not_found',
+        `No route for ${method} ${url.pathname} (this proxy serves the API's paths under pathPrefix ${JSON.stringify(prefix === '' ? '/' : prefix)})`,
+      );
+    if (prefix !== '' && url.pathname !== prefix && !url.pathname.startsWith(`${prefix}/`)) return noRoute();
     const path = url.pathname.slice(prefix.length);
     const candidates = OPERATIONS.filter((o) => o.pattern.test(path));
-    if (candidates.length === 0) return refuse(404, 'not_found', `No route for ${method} ${url.pathname}`);
+    if (candidates.length === 0) return noRoute();
     const allow = [...new Set(candidates.map((o) => o.method))].join(', ');
 
-    // Host and Origin: compared with the configured public origins (or request.url's), never with the Host header itself.
-    const host = request.headers.get('host');
-    if (publicUrls !== undefined && host !== null && !publicHost(host))
-      return refuse(421, 'misdirected_request', `Host ${host} is not served by this proxy`);
     if (origin !== undefined && !crossOriginAllowed) {
       const own = originOf(origin);
       if (own === undefined || !(publicOrigins ?? [url.origin]).includes(own)) {
@@ -313,7 +329,7 @@ export function createProxyHandler(options: ProxyOptions = {}): ProxyHandler {
       return jsonError(
         500,
         'internal_error',
-        `The proxy could not handle the request (${redactKey(err instanceof Error ? err.message : String(err))})`,
+        `The proxy could not handle the request (${redaction.text(err instanceof Error ? err.message : String(err))})`,
       );
     }
   };

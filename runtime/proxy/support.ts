@@ -1,10 +1,10 @@
 /**
- * Helpers of the server-side proxy (`proxy.ts`): its JSON error answers, bounded body reading, the
- * redaction of an error body before it is cut, the Origin policy and the stream wrapper that ends
- * the upstream call's timer. Internal: not exported from the package.
+ * Helpers of the server-side proxy (`handler.ts`): its JSON error answers, the redaction of an error
+ * body before it is cut, the Origin policy and the stream wrapper that ends the upstream call's
+ * timer. Internal: not exported from the package.
  */
 import { SDKError } from '../errors.ts';
-import type { Redactor } from '../redact.ts';
+import type { KeyRedaction } from './redact-key.ts';
 
 /** A JSON error answer in the service's own error shape. */
 export function jsonError(
@@ -23,15 +23,11 @@ export function jsonError(
 }
 
 /**
- * The text of an error body read up to a cut, redacted before anything is cut: the redactor runs
- * on the whole text read, and when the body went on past the cut, a secret's start left at the
- * end (read only in part, so not recognisable as a whole) is replaced too (`Redactor.cutText`).
+ * The text of an error body read up to a cut, redacted before anything is cut: the redaction runs
+ * on the whole text read, and when the body went on past the cut, the key's start left at the end
+ * (read only in part, so not recognisable as a whole) is replaced too (`KeyRedaction.cutText`).
  */
-export function redactedErrorText(
-  bytes: Uint8Array,
-  truncated: boolean,
-  redactor: Pick<Redactor, 'text' | 'cutText'>,
-): string {
+export function redactedErrorText(bytes: Uint8Array, truncated: boolean, redactor: KeyRedaction): string {
   const text = new TextDecoder().decode(bytes);
   return truncated ? redactor.cutText(text) : redactor.text(text);
 }

@@ -5,6 +5,7 @@
  */
 import { ConnectionError } from '../errors.ts';
 import { backoffDelay, isFatalStatus } from '../internal/retry.ts';
+import { eventsStream } from '../operations.ts';
 import type { EventStream } from '../streaming/event-stream.ts';
 import type { ServerEvent } from '../types.ts';
 import { SYSTEM_CLOCK, type QueueClock } from './clock.ts';
@@ -246,7 +247,7 @@ export class SharedEventStream {
         }
       });
       error = new ConnectionError('The event stream was closed by the server', {
-        request: { method: 'GET', path: '/api/events' },
+        request: { method: eventsStream.method, path: eventsStream.path },
       });
     } catch (err) {
       error = err; // a drop, or silence beyond the idle timeout (ConnectionError)

@@ -1,4 +1,4 @@
-// Hostile requests to the proxy (runtime/proxy.ts behind the package's Node adapter,
+// Hostile requests to the proxy (runtime/proxy/ behind the package's Node adapter,
 // runtime/node/proxy-adapter.ts) over 127.0.0.1, with the local server as the service: requests a
 // fetch Request cannot carry, aborted uploads and throwing callbacks get an answer and leave the host
 // process running; DNS rebinding and scheme mismatches are refused; bodies are capped and their
@@ -6,101 +6,17 @@
 // never survives an error body's cut.
 import type { ChildProcess } from 'node:child_process';
 import http from 'node:http';
-import net, { type AddressInfo } from 'node:net';
+import net from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
-import { createProxyHandler, SDKError, type ProxyOptions } from '../../index.ts';
+import { describe, expect, it } from 'vitest';
+import { createProxyHandler, SDKError } from '../../index.ts';
 import { createNodeProxyListener } from '../../runtime/node/index.ts';
-import { startServer, type LocalServer, type LocalServerOptions } from '../../fake-service/index.ts';
+import { startServer, type LocalServer } from '../../fake-service/index.ts';
 import { start, tsxArgs, until } from '../support/index.ts';
 import { Client } from './helpers.ts';
+import { closers, IMAGE, KEY, parse, PREFIX, raw, setup, sleep, stalledUpload, useClosers } from './proxy-helpers.ts';
 
-const KEY = 'sk-proxy-hardening-7Q2mZ9xWv4LpR8';
-const PREFIX = '/api/oxen';
-const closers: Array<() => Promise<void> | void> = [];
-afterEach(async () => {
-  await Promise.all(closers.splice(0).map(async (c) => c()));
-});
-
-interface Proxy {
-  server: LocalServer;
-  proxyUrl: string;
-  port: number;
-  /** How many requests reached the handler. */
-  started(): number;
-  /** The Responses the handler resolved with, in order. */
-  answers: Response[];
-}
-
-/** The local server (knowing KEY), the proxy in front of it at PREFIX behind the Node adapter (origin fixed to its own address). */
-async function setup(proxy: Partial<ProxyOptions> = {}, serverOptions: LocalServerOptions = {}): Promise<Proxy> {
-  const server = await startServer({
-    workerDelayMs: 20,
-    users: { [KEY]: { user: 'alice', orgs: [] } },
-    ...serverOptions,
-  });
-  closers.push(() => server.close());
-  const handler = createProxyHandler({ apiKey: KEY, baseUrl: server.url, pathPrefix: PREFIX, ...proxy });
-  let started = 0;
-  const answers: Response[] = [];
-  const counted = async (request: Request): Promise<Response> => {
-    started++;
-    const response = await handler(request);
-    answers.push(response);
-    return response;
-  };
-  const front = http.createServer();
-  await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
-  const port = (front.address() as AddressInfo).port;
-  const proxyUrl = `http://127.0.0.1:${port}`;
-  front.on('request', createNodeProxyListener(counted, { origin: proxyUrl }));
-  closers.push(
-    () =>
-      new Promise<void>((resolve) => {
-        front.closeAllConnections();
-        front.close(() => resolve());
-      }),
-  );
-  return { server, proxyUrl, port, started: () => started, answers };
-}
-
-interface RawAnswer {
-  status: number;
-  head: string;
-  body: string;
-}
-
-/** Send `text` as is over TCP and read the answer until the server closes the connection. */
-function raw(port: number, text: string): Promise<RawAnswer> {
-  return new Promise((resolve, reject) => {
-    const socket = net.connect(port, '127.0.0.1');
-    let got = '';
-    socket.on('data', (d) => (got += d.toString('latin1')));
-    socket.on('error', reject);
-    socket.on('close', () => resolve(parse(got)));
-    socket.write(text);
-  });
-}
-
-function parse(text: string): RawAnswer {
-  const end = text.indexOf('\r\n\r\n');
-  const head = end < 0 ? text : text.slice(0, end);
-  return { status: Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1] ?? 0), head, body: end < 0 ? '' : text.slice(end + 4) };
-}
-
-/** A socket that sent the head of a POST and `sent` bytes of its declared body, then stalls. */
-function stalledUpload(port: number, path: string, declared: number, sent = 10): net.Socket {
-  const socket = net.connect(port, '127.0.0.1');
-  socket.on('error', () => undefined);
-  socket.write(
-    `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nContent-Length: ${declared}\r\n\r\n${'{'.padEnd(sent, ' ')}`,
-  );
-  closers.push(() => void socket.destroy());
-  return socket;
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const IMAGE = JSON.stringify({ model: 'flux-1-dev', prompt: 'a fox' });
+useClosers();
 
 describe('the proxy answers every request and its host process survives', () => {
   /** The proxy in a process of its own with Node's default handling of unhandled rejections (exit code 1). */
@@ -168,7 +84,7 @@ describe('the proxy answers every request and its host process survives', () => 
     });
     const handler = createProxyHandler({ apiKey: KEY, baseUrl: server.url });
     const broken = await handler(
-      new Request('http://proxy.test/api/ai/images/generate', {
+      new Request('http://localhost/api/ai/images/generate', {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: failing,
@@ -181,7 +97,7 @@ describe('the proxy answers every request and its host process survives', () => 
       baseUrl: server.url,
       authorize: () => Promise.reject(new Error('db down')),
     });
-    expect((await throwing(new Request('http://proxy.test/api/ai/queue'))).status).toBe(500);
+    expect((await throwing(new Request('http://localhost/api/ai/queue'))).status).toBe(500);
     const predicate = createProxyHandler({
       apiKey: KEY,
       baseUrl: server.url,
@@ -190,7 +106,7 @@ describe('the proxy answers every request and its host process survives', () => 
       },
     });
     expect(
-      (await predicate(new Request('http://proxy.test/api/ai/queue', { headers: { origin: 'https://app.example' } })))
+      (await predicate(new Request('http://localhost/api/ai/queue', { headers: { origin: 'https://app.example' } })))
         .status,
     ).toBe(500);
     expect(server.requests).toHaveLength(0);
@@ -225,7 +141,10 @@ describe('origins: checked against the proxy’s public origin, never against th
         port,
         `POST ${PREFIX}/api/ai/images/generate HTTP/1.1\r\n${headers}Content-Type: application/json\r\nContent-Length: ${IMAGE.length}\r\nConnection: close\r\n\r\n${IMAGE}`,
       );
-    expect((await post(`Host: ${rebind}\r\nOrigin: http://${rebind}\r\n`)).status).toBe(403);
+    // refused for its Host (proxy-hosts.test.ts) before its Origin is looked at
+    expect((await post(`Host: ${rebind}\r\nOrigin: http://${rebind}\r\n`)).status).toBe(421);
+    // a page on another port or scheme of the proxy's host: refused for its Origin
+    expect((await post(`Host: 127.0.0.1:${port}\r\nOrigin: http://127.0.0.1:1\r\n`)).status).toBe(403);
     expect((await post(`Host: 127.0.0.1:${port}\r\nOrigin: ${proxyUrl.replace('http:', 'https:')}\r\n`)).status).toBe(
       403,
     );
