@@ -161,6 +161,7 @@ export type {
   ParamsOf,
   QueueFields,
   Registry,
+  RequestBody,
   SdkFields,
   UntypedRegistry,
   VideoParams,

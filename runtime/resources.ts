@@ -24,7 +24,7 @@ import {
 } from './endpoints.ts';
 import { followGenerations, type QueueFollow } from './queue/follow.ts';
 import type { QueueFollowOptions, QueueRunOptions, QueueRunOutcome } from './queue/outcomes.ts';
-import type { ChatBody, MediaBody, ParamsOf, QueueFields, Registry, VideoParams } from './registry.ts';
+import type { ChatBody, MediaBody, ParamsOf, QueueFields, Registry, RequestBody, VideoParams } from './registry.ts';
 import type { RequestOptions } from './scope.ts';
 import type { ChatCompletionStream } from './chat/stream.ts';
 import type { EventStream, EventStreamOptions } from './streaming/event-stream.ts';
@@ -123,7 +123,7 @@ export class Images<R extends Registry> {
    * resent), TimeoutError, AbortError.
    */
   generate<M extends R['imageGenerate'], F extends ResponseFormat = 'url'>(
-    body: MediaBody<ParamsOf<R, M>, M, F>,
+    body: RequestBody<R['mediaBodies'], M, F>,
     options?: RequestOptions,
   ): APIPromise<ImageResult<F>> {
     return generateImages(this.t, body, options);
@@ -143,7 +143,7 @@ export class Images<R extends Registry> {
    * unusable answer: never resent), TimeoutError, AbortError.
    */
   edit<M extends R['imageEdit'], F extends ResponseFormat = 'url'>(
-    body: MediaBody<ParamsOf<R, M>, M, F>,
+    body: RequestBody<R['mediaBodies'], M, F>,
     options?: RequestOptions,
   ): APIPromise<ImageResult<F>> {
     return editImages(this.t, body, options);
@@ -167,7 +167,7 @@ export class Videos<R extends Registry> {
    * while in flight, unusable answer: never resent; the video may still be billed), TimeoutError, AbortError.
    */
   generate<M extends R['video'], F extends ResponseFormat = 'url'>(
-    body: MediaBody<VideoParams<ParamsOf<R, M>>, M, F>,
+    body: RequestBody<R['mediaBodies'], M, F>,
     options?: RequestOptions,
   ): APIPromise<VideoResult<F>> {
     return generateVideos(this.t, body, options);
@@ -176,7 +176,8 @@ export class Videos<R extends Registry> {
 
 /**
  * A queue request body for model `M`: its parameters (for a video model with `multi_prompt`, see
- * `VideoParams`) plus `num_generations` and `target_namespace`.
+ * `VideoParams`) plus `num_generations` and `target_namespace`. The queue's methods take the same
+ * type from the registry's per-model entries (`RequestBody<R['queueBodies'], M, F>`).
  */
 export type QueueBody<R extends Registry, M extends R['queue'], F extends ResponseFormat = ResponseFormat> = MediaBody<
   QueueParamsOf<R, M>,
@@ -229,7 +230,10 @@ export class Queue<R extends Registry> {
    * InsufficientCreditsError, OutcomeUnknownError (5xx, reset or timeout while in flight, unusable answer: never
    * resent; check `queue.list()`), TimeoutError, AbortError.
    */
-  enqueue<M extends R['queue']>(body: QueueBody<R, M>, options: EnqueueOptions = {}): APIPromise<EnqueueResponse> {
+  enqueue<M extends R['queue']>(
+    body: RequestBody<R['queueBodies'], M, ResponseFormat>,
+    options: EnqueueOptions = {},
+  ): APIPromise<EnqueueResponse> {
     const b = body as Record<string, unknown>;
     return APIPromise.after(this.validatorFor(b, options), (validate) =>
       enqueueGenerations(this.t, b, options, validate),
@@ -287,7 +291,10 @@ export class Queue<R extends Registry> {
    * @throws ValidationError (nothing sent), the errors of `queue.enqueue`, the event stream's connection error, the
    * error of `onEnqueued`, QueueRunTimeoutError after `timeoutMs`, QueueRunAbortError on `signal`.
    */
-  async run<M extends R['queue']>(body: QueueBody<R, M>, options: QueueRunOptions = {}): Promise<QueueRunOutcome[]> {
+  async run<M extends R['queue']>(
+    body: RequestBody<R['queueBodies'], M, ResponseFormat>,
+    options: QueueRunOptions = {},
+  ): Promise<QueueRunOutcome[]> {
     const b = body as Record<string, unknown>;
     const validate = await this.validatorFor(b, options);
     const { runGenerations } = await import('./queue/run.ts');

@@ -5,6 +5,7 @@
  * proxy). No I/O.
  */
 import { DEFAULT_MAX_RESPONSE_BYTES, ResponseTooLargeError, SDKError } from '../errors.ts';
+import { chatCompletionsCreate } from '../operations.ts';
 import type { ChatCompletion, ChatCompletionChoice, ChatCompletionChunk, ToolCall } from './types.ts';
 
 /**
@@ -115,7 +116,10 @@ export class ChatCompletionAccumulator {
     if (this.bytes + added > this.maxBytes) {
       throw new ResponseTooLargeError(
         `The chat completion collected from the stream is larger than maxResponseBytes (${this.maxBytes} bytes: text, tool-call arguments, tool calls and choices); the SDK stopped collecting it`,
-        { request: { method: 'POST', path: '/api/ai/chat/completions' }, limitBytes: this.maxBytes },
+        {
+          request: { method: chatCompletionsCreate.method, path: chatCompletionsCreate.path },
+          limitBytes: this.maxBytes,
+        },
       );
     }
     this.bytes += added;
