@@ -113,8 +113,11 @@ describe('browser bundle size (gzip -9, entry chunk plus static imports)', () =>
     expect(markersIn(m.loadedText), report(m)).toEqual([]);
   });
 
-  it("no case carries Node's util.inspect hook (the browser build's runtime/internal/inspect.browser.ts)", () => {
-    for (const m of measures.values()) expect(allText(m), m.case.id).not.toContain('nodejs.util.inspect.custom');
+  it("no case carries Node's util.inspect hook nor the errors' brand (the browser build's inspect.browser.ts, brand.browser.ts)", () => {
+    for (const m of measures.values()) {
+      expect(allText(m), m.case.id).not.toContain('nodejs.util.inspect.custom');
+      expect(allText(m), m.case.id).not.toContain('oxen-inference-sdk.error');
+    }
   });
 
   it('no case evaluates code from strings (new Function, eval)', () => {
