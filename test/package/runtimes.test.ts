@@ -1,6 +1,6 @@
 /**
- * The packed package under Deno and Bun (their binaries come from the `deno` and `bun` npm
- * devDependencies), with Node as the reference: one script (`fixtures/runtimes.mjs`) makes an image
+ * The packed package under Deno and Bun (pinned versions, installed on first use into `.tmp/runtimes/`:
+ * test/support/tools.ts), with Node as the reference: one script (`fixtures/runtimes.mjs`) makes an image
  * call and saves it, runs the queue with `onEnqueued`, and follows an enqueued generation from a second
  * client, against the local server, and shows an error with `util.inspect` (none of the runtimes matches
  * the `browser` export condition: each gets the build with the inspect hook). One pack and one install
@@ -11,24 +11,31 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startServer, type LocalServer } from '../../fake-service/index.ts';
 import { FILE_BYTES } from '../../fake-service/state.ts';
-import { REPO_ROOT, run, tempDir } from '../support/index.ts';
+import { run, tempDir } from '../support/index.ts';
+import { installedRuntime } from '../support/tools.ts';
 import { FIXTURES, installTarball, packPackage } from './helpers.ts';
 
 const TEST_TIMEOUT_MS = 180_000;
-const BIN = path.join(REPO_ROOT, 'node_modules', '.bin');
 
 let root: ReturnType<typeof tempDir> | undefined;
 let server: LocalServer;
 let project: string;
+const bins: Record<string, string> = { node: process.execPath };
 
 beforeAll(async () => {
   root = tempDir('inference-sdk-runtimes-');
   server = await startServer({ workerDelayMs: 20 });
-  const pack = await packPackage(root.dir);
+  const why = 'test/package/runtimes.test.ts';
+  const [pack, deno, bun] = await Promise.all([
+    packPackage(root.dir),
+    installedRuntime('deno', why),
+    installedRuntime('bun', why),
+  ]);
+  Object.assign(bins, { deno, bun });
   project = path.join(root.dir, 'project');
   await installTarball(project, pack.tarball);
   copyFileSync(path.join(FIXTURES, 'runtimes.mjs'), path.join(project, 'runtimes.mjs'));
-}, 600_000);
+}, 900_000);
 
 afterAll(async () => {
   await server?.close();
@@ -36,24 +43,21 @@ afterAll(async () => {
 });
 
 const RUNTIMES: Array<{ name: string; command: () => string; args: string[] }> = [
-  { name: 'node', command: () => process.execPath, args: ['runtimes.mjs'] },
+  { name: 'node', command: () => bins['node']!, args: ['runtimes.mjs'] },
   // Deno resolves the package from the project's node_modules (a package.json is present).
   {
     name: 'deno',
-    command: () => path.join(BIN, 'deno'),
+    command: () => bins['deno']!,
     args: ['run', '--allow-net=127.0.0.1', '--allow-read', '--allow-write', '--allow-env', 'runtimes.mjs'],
   },
-  { name: 'bun', command: () => path.join(BIN, 'bun'), args: ['runtimes.mjs'] },
+  { name: 'bun', command: () => bins['bun']!, args: ['runtimes.mjs'] },
 ];
 
 describe('the packed package in each runtime', () => {
   test.each(RUNTIMES)(
     '$name: an image call saved to disk, queue.run with onEnqueued, follow from a new client, and an inspected error',
     async ({ name, command, args }) => {
-      expect(
-        existsSync(command()),
-        `${command()} is missing: run npm install (the ${name} devDependency ships it)`,
-      ).toBe(true);
+      expect(existsSync(command()), `${command()} is missing`).toBe(true);
       const outDir = path.join(root!.dir, 'out');
       // Once the script's second client has asked for a held generation (queue.follow's first check), it fails.
       const failFollowed = setInterval(() => {
