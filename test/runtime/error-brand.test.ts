@@ -5,7 +5,7 @@ import { describe, expect, it, vi } from 'vitest';
 import * as first from '../../runtime/index.ts';
 
 vi.resetModules();
-const second = (await import('../../runtime/index.ts')) as typeof first;
+const second = await import('../../runtime/index.ts');
 
 type ErrorClass = abstract new (...args: never) => Error;
 const classNames = (Object.keys(first) as Array<keyof typeof first>)
