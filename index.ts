@@ -9,7 +9,9 @@ import type { CompiledValidator, QueueRunOptions, QueueRunOutcome, Transport } f
 // The runtime entry's list, as written in runtime/index.ts (each name chosen there).
 export * from './runtime/index.ts';
 // The client's resources and the runtime's generic client (the root entry only: see runtime/index.ts).
-export { Chat, ChatCompletions, Events, FineTunes, Images, Models, Queue, Videos } from './runtime/resources.ts';
+export { Chat, ChatCompletions, Events, Images, Queue, Videos } from './runtime/resources.ts';
+export { FineTunes } from './runtime/fine-tunes/resource.ts';
+export { Models } from './runtime/models/resource.ts';
 export type { QueueBody, QueueParamsOf } from './runtime/resources.ts';
 export { followGenerations, QueueFollow } from './runtime/queue/follow.ts';
 export { Client as RuntimeClient } from './runtime/client.ts';

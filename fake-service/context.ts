@@ -8,6 +8,7 @@ import type { GenerationQueue } from './queue.ts';
 import type { FineTuneStore } from './routes-finetunes.ts';
 
 export interface ServerCtx {
+  /** The snapshot's models, and the fine-tunes deployed since (`custom` set). */
   models: Map<string, ModelRecord>;
   accounts: Accounts;
   clock: Clock;
@@ -18,6 +19,8 @@ export interface ServerCtx {
   fineTunes: FineTuneStore;
   costPerGeneration: number;
   unrelatedEvents: boolean;
+  /** How long a fine-tune's run takes, in milliseconds of the server's clock. */
+  fineTuneMs: number;
 }
 
 export interface RequestCtx {
@@ -35,10 +38,13 @@ export interface RequestCtx {
   markStatus(status: number): void;
 }
 
+/** A route's handler: `params` are the path parameters, percent-decoded, in the order of the path. */
+export type Handler = (s: ServerCtx, r: RequestCtx, params: string[]) => Promise<HandlerResult> | HandlerResult;
+
 export interface Route {
   method: string;
   /** Matched against the raw path; capture groups are percent-decoded and passed as params. */
   pattern: RegExp;
   auth?: boolean; // default true
-  handler(s: ServerCtx, r: RequestCtx, params: string[]): Promise<HandlerResult> | HandlerResult;
+  handler: Handler;
 }

@@ -33,9 +33,22 @@ export type FaultKind =
   | 'echo-key-stream'
   /**
    * `status` (default 400) with a text/plain body of `pad` (default 0) `x` characters followed by the
-   * value of the request's `header` (default `authorization`), echoed in `X-Echo` too.
+   * value of the request's `header` (default `authorization`) written as `encoding` says, echoed in
+   * `X-Echo` too.
    */
   | 'echo-header'
+  /**
+   * Processed as usual, then answered with the request's `header` (default `authorization`),
+   * written as `encoding` says, as its `X-Request-Id` (a misbehaving front end).
+   */
+  | 'echo-request-id'
+  /**
+   * 200 text/event-stream of chat chunks that never ends (until `bytes`, default 180 MB, or the
+   * client closes; records `bytesSent`, `closedEarly`): each chunk a 4,000-character fragment of one
+   * tool call's `arguments` (`flood: 'arguments'`, the default), a new tool call (`'calls'`), or a
+   * new choice (`'choices'`).
+   */
+  | 'chat-flood'
   /** 500 whose error message is `bytes` characters long. */
   | 'huge-error'
   /**
@@ -60,7 +73,25 @@ export interface Fault {
   bytes?: number; // for large-body: body size; for huge-error: message length; for sse-interleaved: stream size
   header?: string; // for echo-header: the request header echoed (default authorization)
   pad?: number; // for echo-header: characters before the echoed value
+  /**
+   * For echo-header and echo-request-id, how the echoed value is written: `raw` (default); `json`,
+   * as a JSON string would carry it, its first character `\u`-escaped and every `/` as `\/`;
+   * `uri`, every character percent-encoded.
+   */
+  encoding?: 'raw' | 'json' | 'uri';
+  flood?: 'arguments' | 'calls' | 'choices'; // for chat-flood: what each chunk adds
   chunked?: boolean; // for large-body: omit Content-Length
+}
+
+/** `value` written as `encoding` says (see `Fault.encoding`). */
+export function encodeEcho(value: string, encoding: Fault['encoding']): string {
+  const hex = (c: string) => c.charCodeAt(0).toString(16).padStart(4, '0');
+  if (encoding === 'json') return value.replace(/^./, (c) => `\\u${hex(c)}`).replace(/\//g, '\\/');
+  if (encoding === 'uri')
+    return [...new TextEncoder().encode(value)]
+      .map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`)
+      .join('');
+  return value;
 }
 
 export interface FaultController {

@@ -1,6 +1,8 @@
 // The local HTTP server that stands in for the hosted inference service (node:http only).
-// It behaves as /work/shared/api-description.md says; where the description says "not shown",
-// the choices are ours and are marked "ours" in comments across fake-service/*.ts.
+// It behaves as the API description (v0.224.2) says, and serves what the service's docs add today
+// (specs/openapi.yaml notes each with its source); where both say "not shown", the choices are
+// ours and are marked "ours" in comments across fake-service/*.ts. Its routes are the operations
+// of specs/openapi.yaml (runtime/operations.ts, generated), each with a handler below.
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import path from 'node:path';
@@ -18,15 +20,16 @@ import {
 } from './http.ts';
 import { Accounts, Clock, FileStore, loadModels, type UserInfo } from './state.ts';
 import { EventHub } from './sse.ts';
-import { Faults, pathMatches, type Fault, type FaultController } from './faults.ts';
+import { encodeEcho, Faults, pathMatches, type Fault, type FaultController } from './faults.ts';
 import { ParamValidator } from './validate.ts';
 import { GenerationQueue, defaultDecide } from './queue.ts';
-import { FineTuneStore } from './routes-finetunes.ts';
-import { chatRoutes } from './routes-chat.ts';
-import { mediaRoutes } from './routes-media.ts';
-import { queueRoutes } from './routes-queue.ts';
-import { fineTuneRoutes } from './routes-finetunes.ts';
-import type { RequestCtx, Route, ServerCtx } from './context.ts';
+import { FineTuneStore, fineTuneHandlers } from './routes-finetunes.ts';
+import { chatHandlers } from './routes-chat.ts';
+import { fileRoutes, mediaHandlers } from './routes-media.ts';
+import { modelHandlers } from './routes-models.ts';
+import { queueHandlers } from './routes-queue.ts';
+import type { Handler, RequestCtx, Route, ServerCtx } from './context.ts';
+import { OPERATIONS, type OperationId } from '../runtime/operations.ts';
 
 export type { Fault, FaultController } from './faults.ts';
 
@@ -55,6 +58,7 @@ export interface LocalServerOptions {
   log?: boolean; // one line per request to stderr (never the Authorization header or any key)
   requestIds?: boolean; // default false: send `X-Request-Id: req_<n>` (n counts requests from 1) on every response (ours: the description shows no request-id header)
   recordHeaders?: boolean; // default false: keep each request's headers in `requests[i].headers`, without authorization, proxy-authorization and cookie
+  fineTuneMs?: number; // default 100: how long a fine-tune's run takes, in milliseconds of the server's clock (see `clock.advance`)
 }
 
 export interface LocalServer {
@@ -101,7 +105,26 @@ const CORS_EXPOSE_HEADERS = 'Retry-After, WWW-Authenticate, Content-Length, Cont
 const UNRECORDED_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie']);
 const CORS_MAX_AGE_SECONDS = '600';
 const SLOW_BODY_DEFAULT_MS = 200; // ours: slow-body delay when the fault gives none
-const ROUTES: Route[] = [...chatRoutes, ...mediaRoutes, ...queueRoutes, ...fineTuneRoutes];
+/** A handler for every operation of the API description: one it does not serve fails to compile. */
+const HANDLERS: Record<OperationId, Handler> = {
+  ...chatHandlers,
+  ...mediaHandlers,
+  ...queueHandlers,
+  ...modelHandlers,
+  ...fineTuneHandlers,
+};
+/** `^…$` of a path template, each `{name}` one captured segment. */
+const patternOf = (template: string): RegExp =>
+  new RegExp(`^${template.replace(/[.]/g, '\\.').replace(/\{\w+\}/g, '([^/]+)')}$`);
+/** The operations in their match order (runtime/operations.ts), then the server's own routes. */
+const ROUTES: Route[] = [
+  ...Object.entries(OPERATIONS).map(([id, o]) => ({
+    method: o.method,
+    pattern: patternOf(o.path),
+    handler: HANDLERS[id as OperationId],
+  })),
+  ...fileRoutes,
+];
 const NO_USER: UserInfo = { user: '', orgs: [] };
 
 export async function startServer(options: LocalServerOptions = {}): Promise<LocalServer> {
@@ -135,6 +158,7 @@ export async function startServer(options: LocalServerOptions = {}): Promise<Loc
     fineTunes: new FineTuneStore(),
     costPerGeneration: options.costPerGeneration ?? 1,
     unrelatedEvents: options.unrelatedEvents ?? true,
+    fineTuneMs: options.fineTuneMs ?? 100,
   };
   const faults = new Faults();
   const requests: LocalServer['requests'] = [];
@@ -236,6 +260,58 @@ export async function startServer(options: LocalServerOptions = {}): Promise<Loc
     });
     const pump = (): void => {
       while (!res.destroyed && entry.bytesSent! < total) {
+        entry.bytesSent! += piece.length;
+        if (!res.write(piece)) return void res.once('drain', pump);
+      }
+      if (!res.destroyed) res.end();
+    };
+    pump();
+  };
+
+  /**
+   * A 200 chat event stream that never ends (until `total` bytes): each chunk one more fragment of
+   * one tool call's arguments, one more tool call, or one more choice (backpressure honoured).
+   */
+  const sendChatFlood = (
+    res: ServerResponse,
+    entry: LocalServer['requests'][number],
+    total: number,
+    flood: NonNullable<Fault['flood']>,
+  ): void => {
+    const fragment = 'x'.repeat(4000);
+    const chunk = (n: number): string => {
+      const call = (index: number, args: string) => ({
+        index,
+        ...(flood === 'calls' || n === 0 ? { id: `call_${index}`, type: 'function' } : {}),
+        function: { ...(flood === 'calls' || n === 0 ? { name: 'f' } : {}), arguments: args },
+      });
+      const choice =
+        flood === 'choices'
+          ? { index: n, delta: { content: 'x' }, finish_reason: null }
+          : {
+              index: 0,
+              delta: { tool_calls: [flood === 'calls' ? call(n, '') : call(0, fragment)] },
+              finish_reason: null,
+            };
+      const body = {
+        id: 'chatcmpl-flood',
+        object: 'chat.completion.chunk',
+        created: 0,
+        model: 'flood',
+        choices: [choice],
+      };
+      return `data: ${JSON.stringify(body)}\n\n`;
+    };
+    entry.status = 200;
+    entry.bytesSent = 0;
+    res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' });
+    res.on('close', () => {
+      if (entry.bytesSent! < total) entry.closedEarly = true;
+    });
+    let n = 0;
+    const pump = (): void => {
+      while (!res.destroyed && entry.bytesSent! < total) {
+        const piece = chunk(n++);
         entry.bytesSent! += piece.length;
         if (!res.write(piece)) return void res.once('drain', pump);
       }
@@ -376,7 +452,10 @@ export async function startServer(options: LocalServerOptions = {}): Promise<Loc
           return;
         }
         case 'echo-header': {
-          const value = String(req.headers[(fault.header ?? 'authorization').toLowerCase()] ?? '');
+          const value = encodeEcho(
+            String(req.headers[(fault.header ?? 'authorization').toLowerCase()] ?? ''),
+            fault.encoding,
+          );
           const body = Buffer.from(`${'x'.repeat(fault.pad ?? 0)}${value}`);
           return reply({
             status: fault.status ?? 400,
@@ -386,6 +465,8 @@ export async function startServer(options: LocalServerOptions = {}): Promise<Loc
         }
         case 'sse-interleaved':
           return sendInterleaved(res, entry, fault.bytes ?? 64 * 1024 * 1024);
+        case 'chat-flood':
+          return sendChatFlood(res, entry, fault.bytes ?? 180_000_000, fault.flood ?? 'arguments');
         case 'huge-error':
           return reply({ status: 500, body: errorBody(ERROR_TYPES[500]!, 'x'.repeat(fault.bytes ?? 1_000_000)) });
         default:
@@ -448,6 +529,10 @@ export async function startServer(options: LocalServerOptions = {}): Promise<Loc
     if (fault?.kind === 'null-200')
       return reply({ status: 200, body: Buffer.from('null'), headers: { 'Content-Type': 'application/json' } });
     if (fault?.kind === 'wrong-shape') return reply({ status: 200, body: { unexpected: true } });
+    if (fault?.kind === 'echo-request-id') {
+      const echoed = String(req.headers[(fault.header ?? 'authorization').toLowerCase()] ?? '');
+      result = { ...result, headers: { ...result.headers, 'X-Request-Id': encodeEcho(echoed, fault.encoding) } };
+    }
     if (fault?.kind === 'large-body')
       return sendLarge(res, entry, fault.bytes ?? 64 * 1024 * 1024, fault.chunked === true);
     if (fault?.kind === 'duplicate-ids' && result.status === 200) {

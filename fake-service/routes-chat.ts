@@ -10,10 +10,12 @@
 // fragments: the first with `id`, `type` and `function.name`, then the arguments in pieces. There is always
 // one choice (`n`, `seed`, `stop` and the other sampling fields are accepted and ignored).
 import { createHash } from 'node:crypto';
-import { HttpError, STREAMED, badRequest, isObject, json, type HandlerResult } from './http.ts';
+import { checkContentParts } from './chat-parts.ts';
+import { STREAMED, badRequest, isObject, json, messageError, type HandlerResult } from './http.ts';
 import { isChatModel } from './state.ts';
 import { checkChatMessages } from './validate.ts';
-import type { RequestCtx, Route, ServerCtx } from './context.ts';
+import type { Handler, RequestCtx, ServerCtx } from './context.ts';
+import type { OperationId } from '../runtime/operations.ts';
 
 /** Text of a message content: a string, or the text parts of an array joined by spaces. */
 function contentText(content: unknown): string {
@@ -73,9 +75,9 @@ interface ToolCall {
 async function chatCompletions(s: ServerCtx, r: RequestCtx): Promise<HandlerResult> {
   const body = await r.body();
   // Validation order per the description: no model, unknown model, empty messages, credits.
-  if (typeof body.model !== 'string' || body.model === '') throw badRequest('You must specify a model to call');
+  if (typeof body.model !== 'string' || body.model === '') throw messageError(400, 'You must specify a model to call');
   const model = s.models.get(body.model);
-  if (!model) throw new HttpError(404, `Model not found: ${body.model}`);
+  if (!model) throw messageError(404, `Model not found: ${body.model}`);
   if (!isChatModel(model)) {
     // Ours: the description shows no message for a non-chat model on this endpoint.
     throw badRequest(
@@ -83,8 +85,9 @@ async function chatCompletions(s: ServerCtx, r: RequestCtx): Promise<HandlerResu
     );
   }
   const messages = body.messages;
-  if (!Array.isArray(messages) || messages.length === 0) throw badRequest('Messages array cannot be empty');
+  if (!Array.isArray(messages) || messages.length === 0) throw messageError(400, 'Messages array cannot be empty');
   checkChatMessages(messages); // ours: unknown roles and malformed messages are a 400
+  checkContentParts(messages); // the docs' audio and file parts: their limits and shape
   // Ours: temperature outside the description's 0..2 range is a 400.
   if (
     body.temperature !== undefined &&
@@ -206,6 +209,4 @@ async function chatCompletions(s: ServerCtx, r: RequestCtx): Promise<HandlerResu
   });
 }
 
-export const chatRoutes: Route[] = [
-  { method: 'POST', pattern: /^\/api\/ai\/chat\/completions$/, handler: chatCompletions },
-];
+export const chatHandlers = { chatCompletionsCreate: chatCompletions } satisfies Partial<Record<OperationId, Handler>>;

@@ -1,7 +1,10 @@
-// Fine-tunes: creation (validated per script_type, defaults filled) and tokenization.
+// Fine-tunes: creation (validated per script_type, defaults filled), tokenization, and today's
+// (fine-tuning-api/02_fine_tuning_image.mdx of Oxen-AI/docs) run, status and deploy.
 import { randomUUID } from 'node:crypto';
 import { badRequest, isObject, json, resourceNotFound, type HandlerResult } from './http.ts';
-import type { RequestCtx, Route, ServerCtx } from './context.ts';
+import type { Handler, RequestCtx, ServerCtx } from './context.ts';
+import { deployModel } from './routes-models.ts';
+import type { OperationId } from '../runtime/operations.ts';
 
 export const SCRIPT_TYPES = [
   'text_generation',
@@ -11,6 +14,7 @@ export const SCRIPT_TYPES = [
   'image_editing',
   'multi_image_editing',
   'image_to_video',
+  'text_to_video', // fine-tuning-api/reference/text_to_video.mdx: image_to_video's parameters without num_frames
 ] as const;
 export type ScriptType = (typeof SCRIPT_TYPES)[number];
 
@@ -95,8 +99,8 @@ export function paramSpecs(st: ScriptType): Record<string, ParamSpec> {
     enum: ['weighted', 'sigmoid', 'linear'],
     default: st === 'image_generation' ? 'sigmoid' : 'weighted',
   };
-  // image_to_video: use_lora is accepted but has no default (the description: "present, default omitted").
-  specs.use_lora = st === 'image_to_video' ? { type: 'boolean' } : { type: 'boolean', default: true };
+  // image_to_video, text_to_video: use_lora is accepted but has no default (the description: "present, default omitted").
+  specs.use_lora = st.endsWith('_to_video') ? { type: 'boolean' } : { type: 'boolean', default: true };
   specs.samples = { type: 'samples', default: defaultSamples(st) };
   return specs;
 }
@@ -173,6 +177,12 @@ interface FineTune {
   base_model: string;
   script_type: ScriptType;
   training_params: Record<string, unknown>;
+  output_resource: string | null;
+  error: string | null;
+  /** While running: when the run ends, in milliseconds of the server's clock (the status is brought up to date when read). */
+  endsAtMs?: number;
+  /** Once deployed: the model slug. */
+  model_slug?: string;
 }
 
 export class FineTuneStore {
@@ -186,6 +196,40 @@ export class FineTuneStore {
   get(ns: string, repo: string, id: string): FineTune | undefined {
     return this.byRepo.get(`${ns}/${repo}`)?.get(id);
   }
+}
+
+/** The fine-tune as the service shows it (no bookkeeping fields). */
+function shown(ft: FineTune): Record<string, unknown> {
+  const { endsAtMs: _e, model_slug: _m, ...rest } = ft;
+  return structuredClone(rest);
+}
+
+/**
+ * Ours: a run ends `fineTuneMs` after it started, `completed` with an `output_resource`, unless its
+ * `resource` holds a marker: `[fail]` ends it `errored`, `[stop]` `stopped`, `[hold]` never ends.
+ * (The docs name the terminal statuses only; `running` is ours.)
+ */
+function settle(s: ServerCtx, ft: FineTune): FineTune {
+  if (ft.status !== 'running' || ft.endsAtMs === undefined || s.clock.now() < ft.endsAtMs) return ft;
+  if (ft.resource.includes('[hold]')) return ft;
+  delete ft.endsAtMs;
+  if (ft.resource.includes('[fail]')) {
+    ft.status = 'errored';
+    ft.error = 'Training failed: the dataset has no usable rows';
+  } else if (ft.resource.includes('[stop]')) ft.status = 'stopped';
+  else {
+    ft.status = 'completed';
+    ft.output_resource = `main/models/${ft.id}`;
+  }
+  return ft;
+}
+
+/** The fine-tune of the path (`namespace`, `repo_name`, `id`) with its status current, else the 404 body. */
+function find(s: ServerCtx, r: RequestCtx, [ns, repo, id]: string[]): { ft: FineTune; namespace: string } {
+  const namespace = s.accounts.namespaceFor(r.user, ns, 'namespace');
+  const ft = s.fineTunes.get(namespace, repo!, id!);
+  if (!ft) throw resourceNotFound();
+  return { ft: settle(s, ft), namespace };
 }
 
 async function create(s: ServerCtx, r: RequestCtx, [ns, repo]: string[]): Promise<HandlerResult> {
@@ -211,23 +255,47 @@ async function create(s: ServerCtx, r: RequestCtx, [ns, repo]: string[]): Promis
     base_model,
     script_type: st,
     training_params: filled,
+    output_resource: null,
+    error: null,
   };
   s.fineTunes.add(namespace, repo!, ft);
-  // The response body is not shown by the description; ours: {fine_tune: {...}} like tokenize's wrapped object.
-  return json(200, { fine_tune: structuredClone(ft) });
+  // The docs' body: {fine_tune: {...}} (0.224.2 does not show it).
+  return json(200, { fine_tune: shown(ft) });
 }
 
-function tokenize(s: ServerCtx, r: RequestCtx, [ns, repo, id]: string[]): HandlerResult {
-  const namespace = s.accounts.namespaceFor(r.user, ns, 'namespace');
-  const ft = s.fineTunes.get(namespace, repo!, id!);
-  if (!ft) throw resourceNotFound();
+const tokenize: Handler = (s, r, params) => {
+  const { ft } = find(s, r, params);
   // Ours: the state after `created` is not shown; we call it `tokenizing`. A second call is a 400.
   if (ft.status !== 'created') throw badRequest(`Fine-tune ${ft.id} is not in the created state`);
   ft.status = 'tokenizing';
-  return json(200, { fine_tune: structuredClone(ft) });
-}
+  return json(200, { fine_tune: shown(ft) });
+};
 
-export const fineTuneRoutes: Route[] = [
-  { method: 'POST', pattern: /^\/api\/repos\/([^/]+)\/([^/]+)\/fine_tunes$/, handler: create },
-  { method: 'POST', pattern: /^\/api\/repos\/([^/]+)\/([^/]+)\/fine_tunes\/([^/]+)\/tokenize$/, handler: tokenize },
-];
+const retrieve: Handler = (s, r, params) => json(200, { fine_tune: shown(find(s, r, params).ft) });
+
+const run: Handler = (s, r, params) => {
+  const { ft } = find(s, r, params);
+  // Ours: a created (or tokenized) fine-tune starts; any other is a 400 (the docs show no answer).
+  if (ft.status !== 'created' && ft.status !== 'tokenizing')
+    throw badRequest(`Fine-tune ${ft.id} cannot be started: its status is ${ft.status}`);
+  ft.status = 'running';
+  ft.endsAtMs = s.clock.now() + s.fineTuneMs;
+  return json(200, { fine_tune: shown(ft) });
+};
+
+const deploy: Handler = (s, r, params) => {
+  const { ft, namespace } = find(s, r, params);
+  // Ours: only a completed fine-tune deploys (400 otherwise); deploying again answers the same slug.
+  if (ft.status !== 'completed')
+    throw badRequest(`Fine-tune ${ft.id} has not completed (its status is ${ft.status}): it cannot be deployed`);
+  ft.model_slug ??= deployModel(s, namespace, ft);
+  return json(200, { deployment: { model_slug: ft.model_slug, status: 'active' } });
+};
+
+export const fineTuneHandlers = {
+  fineTunesCreate: create,
+  fineTunesTokenize: tokenize,
+  fineTunesRetrieve: retrieve,
+  fineTunesRun: run,
+  fineTunesDeploy: deploy,
+} satisfies Partial<Record<OperationId, Handler>>;

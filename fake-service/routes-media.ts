@@ -1,15 +1,18 @@
-// Synchronous media endpoints, the output files they point to, and model details.
-import { HttpError, badRequest, json, resourceNotFound, type HandlerResult } from './http.ts';
+// Synchronous media endpoints and the output files they point to.
+import { badRequest, json, messageError, resourceNotFound, type HandlerResult } from './http.ts';
 import { FILE_BYTES, mediaTypeOf, type ModelRecord } from './state.ts';
 import type { MediaKind } from './validate.ts';
-import type { RequestCtx, Route, ServerCtx } from './context.ts';
+import type { Handler, RequestCtx, Route, ServerCtx } from './context.ts';
+import { checkActive } from './routes-models.ts';
+import type { OperationId } from '../runtime/operations.ts';
 
 /** Model lookup shared by the media endpoints and the queue: missing model -> 400, unknown -> 404. */
 export function lookupModel(s: ServerCtx, name: unknown): ModelRecord {
   // Ours: the description gives "You must specify a model to call" for chat only; we use it everywhere.
-  if (typeof name !== 'string' || name === '') throw badRequest('You must specify a model to call');
+  if (typeof name !== 'string' || name === '') throw messageError(400, 'You must specify a model to call');
   const model = s.models.get(name);
-  if (!model) throw new HttpError(404, `Model not found: ${name}`);
+  if (!model) throw messageError(404, `Model not found: ${name}`);
+  checkActive(model);
   return model;
 }
 
@@ -42,13 +45,6 @@ function mediaEndpoint(kind: MediaKind) {
   };
 }
 
-function modelDetails(s: ServerCtx, _r: RequestCtx, [id]: string[]): HandlerResult {
-  const model = s.models.get(id!);
-  if (!model) throw new HttpError(404, `Model not found: ${id}`);
-  // The stored file, byte for byte (whichever schema field it uses).
-  return { status: 200, body: model.bytes, headers: { 'Content-Type': 'application/json' } };
-}
-
 function file(s: ServerCtx, r: RequestCtx): HandlerResult {
   const media = s.files.get(r.path);
   if (!media) throw resourceNotFound();
@@ -59,11 +55,11 @@ function file(s: ServerCtx, r: RequestCtx): HandlerResult {
   };
 }
 
-export const mediaRoutes: Route[] = [
-  { method: 'POST', pattern: /^\/api\/ai\/images\/generate$/, handler: mediaEndpoint('images.generate') },
-  { method: 'POST', pattern: /^\/api\/ai\/images\/edit$/, handler: mediaEndpoint('images.edit') },
-  { method: 'POST', pattern: /^\/api\/ai\/videos\/generate$/, handler: mediaEndpoint('videos.generate') },
-  { method: 'GET', pattern: /^\/api\/ai\/models\/([^/]+)$/, handler: modelDetails },
-  // Output files need no auth (they stand in for presigned URLs).
-  { method: 'GET', pattern: /^\/files\/[^/]+\/[^/]+$/, auth: false, handler: file },
-];
+export const mediaHandlers = {
+  imagesGenerate: mediaEndpoint('images.generate'),
+  imagesEdit: mediaEndpoint('images.edit'),
+  videosGenerate: mediaEndpoint('videos.generate'),
+} satisfies Partial<Record<OperationId, Handler>>;
+
+/** Routes of the local server that are not operations of the API: output files (no auth: they stand in for presigned URLs). */
+export const fileRoutes: Route[] = [{ method: 'GET', pattern: /^\/files\/[^/]+\/[^/]+$/, auth: false, handler: file }];

@@ -3,7 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { badRequest, json, resourceNotFound, STREAMED, type HandlerResult } from './http.ts';
 import { mediaTypeOf } from './state.ts';
 import { lookupModel } from './routes-media.ts';
-import type { RequestCtx, Route, ServerCtx } from './context.ts';
+import type { Handler, RequestCtx, ServerCtx } from './context.ts';
+import type { OperationId } from '../runtime/operations.ts';
 
 async function enqueue(s: ServerCtx, r: RequestCtx): Promise<HandlerResult> {
   const body = await r.body();
@@ -57,10 +58,10 @@ function events(s: ServerCtx, r: RequestCtx): HandlerResult {
   return STREAMED;
 }
 
-export const queueRoutes: Route[] = [
-  { method: 'POST', pattern: /^\/api\/ai\/queue$/, handler: enqueue },
-  { method: 'GET', pattern: /^\/api\/ai\/queue$/, handler: list },
-  { method: 'GET', pattern: /^\/api\/ai\/queue\/([^/]+)$/, handler: get },
-  { method: 'DELETE', pattern: /^\/api\/ai\/queue\/([^/]+)$/, handler: cancel },
-  { method: 'GET', pattern: /^\/api\/events$/, handler: events },
-];
+export const queueHandlers = {
+  queueEnqueue: enqueue,
+  queueList: list,
+  queueGet: get,
+  queueCancel: cancel,
+  eventsStream: events,
+} satisfies Partial<Record<OperationId, Handler>>;

@@ -15,6 +15,8 @@ export interface ModelRecord {
   input: string[];
   output: string[];
   endpoint: string | undefined;
+  /** A deployed fine-tune (ours: served under its `oxen:` slug to its owner namespace's users). */
+  custom?: { owner: string; status: 'active' | 'inactive' };
 }
 
 /** Load every *.json file of `dir` as a model object; the id is the file name without `.json`. */

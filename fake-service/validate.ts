@@ -76,6 +76,9 @@ export class ParamValidator {
             ? img.filter((x): x is string => typeof x === 'string')
             : [];
       for (const url of urls) {
+        // The docs accept a data URI (`data:image/...;base64,...`) instead of a URL; ours: another data URI is a 400.
+        if (url.startsWith('data:') && !/^data:image\/[\w.+-]+;base64,[A-Za-z0-9+/]+=*$/.test(url))
+          throw new HttpError(400, 'input_image: a data URI must be data:image/<type>;base64,<data>');
         // Never fetched: the server has no network. The message follows the description ("403 Forbidden client error").
         if (isUnfetchable(url)) throw new HttpError(400, `Client error '403 Forbidden' for url '${url}'`);
       }

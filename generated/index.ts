@@ -5,7 +5,15 @@
  */
 
 import { Client as RuntimeClient } from '../runtime/client.ts';
-import type { ClientOptions, CompiledValidator, Registry, ValidatorSource } from '../runtime/index.ts';
+import type {
+  ClientOptions,
+  CompiledValidator,
+  QueueFields,
+  Registry,
+  SdkFields,
+  ValidatorSource,
+  VideoParams,
+} from '../runtime/index.ts';
 import type { BlackForestLabsFlux2Klein4bParams } from './models/black-forest-labs-flux-2-klein-4b.ts';
 import type { BlackForestLabsFlux2Klein9bParams } from './models/black-forest-labs-flux-2-klein-9b.ts';
 import type { BytedanceDepthAnythingVideoParams } from './models/bytedance-depth-anything-video.ts';
@@ -673,9 +681,159 @@ export interface ModelParams {
   'zai-org-glm-5-1': ZaiOrgGlm51Params;
 }
 
+/** Model id -> the body of its media requests (`images.generate`, `images.edit`; `videos.generate` with `VideoParams` for a video model) but `model` and `response_format`, for the snapshot's models: one entry per model, so that a call resolves only its own (`Registry['mediaBodies']`). */
+export interface ModelMediaBodies {
+  'black-forest-labs-flux-2-klein-4b': SdkFields & BlackForestLabsFlux2Klein4bParams;
+  'black-forest-labs-flux-2-klein-9b': SdkFields & BlackForestLabsFlux2Klein9bParams;
+  'bytedance-depth-anything-video': SdkFields & VideoParams<BytedanceDepthAnythingVideoParams>;
+  'bytedance-seedance-2-0-fast-reference-to-video': SdkFields &
+    VideoParams<BytedanceSeedance20FastReferenceToVideoParams>;
+  'bytedance-seedance-2-0-image-to-video': SdkFields & VideoParams<BytedanceSeedance20ImageToVideoParams>;
+  'bytedance-seedance-2-0-mini-image-to-video': SdkFields & VideoParams<BytedanceSeedance20MiniImageToVideoParams>;
+  'bytedance-seedance-2-0-mini-reference-to-video': SdkFields &
+    VideoParams<BytedanceSeedance20MiniReferenceToVideoParams>;
+  'bytedance-seedance-2-0-text-to-video': SdkFields & VideoParams<BytedanceSeedance20TextToVideoParams>;
+  'bytedance-seedream-4': SdkFields & BytedanceSeedream4Params;
+  'bytedance-seedream-5-lite': SdkFields & BytedanceSeedream5LiteParams;
+  'flux-1-dev': SdkFields & Flux1DevParams;
+  'flux-2-dev': SdkFields & Flux2DevParams;
+  'flux-2-pro': SdkFields & Flux2ProParams;
+  'flux-3-video': SdkFields & VideoParams<Flux3VideoParams>;
+  'flux-kontext-dev': SdkFields & FluxKontextDevParams;
+  'gemini-omni-flash-preview': SdkFields & VideoParams<GeminiOmniFlashPreviewParams>;
+  'google-nano-banana-pro': SdkFields & GoogleNanoBananaProParams;
+  'google-veo-3-1': SdkFields & VideoParams<GoogleVeo31Params>;
+  'google-veo-3-1-lite': SdkFields & VideoParams<GoogleVeo31LiteParams>;
+  'gpt-image-2': SdkFields & GptImage2Params;
+  'happyhorse-1.0-video-edit': SdkFields & VideoParams<Happyhorse1_0VideoEditParams>;
+  'happyhorse-1.1-r2v': SdkFields & VideoParams<Happyhorse1_1R2vParams>;
+  'happyhorse-1.1-t2v': SdkFields & VideoParams<Happyhorse1_1T2vParams>;
+  'ideogram-v4': SdkFields & IdeogramV4Params;
+  'kling-video-o1-image-to-video': SdkFields & VideoParams<KlingVideoO1ImageToVideoParams>;
+  'kling-video-o1-reference-to-video': SdkFields & VideoParams<KlingVideoO1ReferenceToVideoParams>;
+  'kling-video-o1-video-to-video-edit': SdkFields & VideoParams<KlingVideoO1VideoToVideoEditParams>;
+  'kling-video-o3-omni': SdkFields & VideoParams<KlingVideoO3OmniParams>;
+  'kling-video-v2-5-turbo-pro-image-to-video': SdkFields & VideoParams<KlingVideoV25TurboProImageToVideoParams>;
+  'kling-video-v2-6-pro-image-to-video': SdkFields & VideoParams<KlingVideoV26ProImageToVideoParams>;
+  'kling-video-v3-pro-motion-control': SdkFields & VideoParams<KlingVideoV3ProMotionControlParams>;
+  'ltx-2-3-fast-text-to-video': SdkFields & VideoParams<Ltx23FastTextToVideoParams>;
+  'ltx-2-3-pro-22b-IC-LoRA-Union-Control': SdkFields & VideoParams<Ltx23Pro22bICLoRAUnionControlParams>;
+  'ltx-2-3-pro-audio-to-video': SdkFields & VideoParams<Ltx23ProAudioToVideoParams>;
+  'ltx-2-3-quality-hdr': SdkFields & VideoParams<Ltx23QualityHdrParams>;
+  'ltx-2-3-quality-image-to-video': SdkFields & VideoParams<Ltx23QualityImageToVideoParams>;
+  'ltx-2-3-quality-reference-video-to-video': SdkFields & VideoParams<Ltx23QualityReferenceVideoToVideoParams>;
+  'ltx-2-3-quality-text-to-video': SdkFields & VideoParams<Ltx23QualityTextToVideoParams>;
+  'luma-ray-v3-2-reframe': SdkFields & VideoParams<LumaRayV32ReframeParams>;
+  'luma-ray-v3-2-video-to-video': SdkFields & VideoParams<LumaRayV32VideoToVideoParams>;
+  'minimax-h3': SdkFields & VideoParams<MinimaxH3Params>;
+  'nano-banana': SdkFields & NanoBananaParams;
+  'nano-banana-2': SdkFields & NanoBanana2Params;
+  'qwen-image': SdkFields & QwenImageParams;
+  'qwen-image-2512': SdkFields & QwenImage2512Params;
+  'qwen-image-edit': SdkFields & QwenImageEditParams;
+  'qwen-image-edit-plus': SdkFields & QwenImageEditPlusParams;
+  'sam-3-image': SdkFields & Sam3ImageParams;
+  'topazlabs-bloom-2-image': SdkFields & TopazlabsBloom2ImageParams;
+  'topazlabs-bloom-image': SdkFields & TopazlabsBloomImageParams;
+  'topazlabs-hyperion-2-video': SdkFields & VideoParams<TopazlabsHyperion2VideoParams>;
+  'topazlabs-hyperion-hdr-video': SdkFields & VideoParams<TopazlabsHyperionHdrVideoParams>;
+  'topazlabs-image-upscale': SdkFields & TopazlabsImageUpscaleParams;
+  'topazlabs-proteus-video': SdkFields & VideoParams<TopazlabsProteusVideoParams>;
+  'topazlabs-rhea-video': SdkFields & VideoParams<TopazlabsRheaVideoParams>;
+  'topazlabs-video-upscale': SdkFields & VideoParams<TopazlabsVideoUpscaleParams>;
+  'topazlabs-wonder-3-5-image': SdkFields & TopazlabsWonder35ImageParams;
+  'wan-ai-wan2-1-t2v-1-3b-diffusers': SdkFields & VideoParams<WanAiWan21T2v13bDiffusersParams>;
+  'wan-ai-wan2-1-t2v-14b-diffusers': SdkFields & VideoParams<WanAiWan21T2v14bDiffusersParams>;
+  'wan-ai-wan2-2-t2v-a14b-diffusers': SdkFields & VideoParams<WanAiWan22T2vA14bDiffusersParams>;
+  'wan-ai-wan2-2-ti2v-5b-diffusers': SdkFields & VideoParams<WanAiWan22Ti2v5bDiffusersParams>;
+  'wan-v2-6-image-to-video': SdkFields & VideoParams<WanV26ImageToVideoParams>;
+  'wan-v2-6-reference-to-video': SdkFields & VideoParams<WanV26ReferenceToVideoParams>;
+  'wan-v2-7-image-to-video': SdkFields & VideoParams<WanV27ImageToVideoParams>;
+  'wan-v2-7-reference-to-video': SdkFields & VideoParams<WanV27ReferenceToVideoParams>;
+  'wan-v3-0-video': SdkFields & VideoParams<WanV30VideoParams>;
+  'xai-grok-imagine-image': SdkFields & XaiGrokImagineImageParams;
+  'xai-grok-imagine-video-1-5-image-to-video': SdkFields & VideoParams<XaiGrokImagineVideo15ImageToVideoParams>;
+}
+
+/** Model id -> the body of its queue requests (`queue.enqueue`, `queue.run`) but `model` and `response_format`, for the snapshot's models: one entry per model (`Registry['queueBodies']`). */
+export interface ModelQueueBodies {
+  'black-forest-labs-flux-2-klein-4b': QueueFields & BlackForestLabsFlux2Klein4bParams;
+  'black-forest-labs-flux-2-klein-9b': QueueFields & BlackForestLabsFlux2Klein9bParams;
+  'bytedance-depth-anything-video': QueueFields & VideoParams<BytedanceDepthAnythingVideoParams>;
+  'bytedance-seedance-2-0-fast-reference-to-video': QueueFields &
+    VideoParams<BytedanceSeedance20FastReferenceToVideoParams>;
+  'bytedance-seedance-2-0-image-to-video': QueueFields & VideoParams<BytedanceSeedance20ImageToVideoParams>;
+  'bytedance-seedance-2-0-mini-image-to-video': QueueFields & VideoParams<BytedanceSeedance20MiniImageToVideoParams>;
+  'bytedance-seedance-2-0-mini-reference-to-video': QueueFields &
+    VideoParams<BytedanceSeedance20MiniReferenceToVideoParams>;
+  'bytedance-seedance-2-0-text-to-video': QueueFields & VideoParams<BytedanceSeedance20TextToVideoParams>;
+  'bytedance-seedream-4': QueueFields & BytedanceSeedream4Params;
+  'bytedance-seedream-5-lite': QueueFields & BytedanceSeedream5LiteParams;
+  'flux-1-dev': QueueFields & Flux1DevParams;
+  'flux-2-dev': QueueFields & Flux2DevParams;
+  'flux-2-pro': QueueFields & Flux2ProParams;
+  'flux-3-video': QueueFields & VideoParams<Flux3VideoParams>;
+  'flux-kontext-dev': QueueFields & FluxKontextDevParams;
+  'gemini-omni-flash-preview': QueueFields & VideoParams<GeminiOmniFlashPreviewParams>;
+  'google-nano-banana-pro': QueueFields & GoogleNanoBananaProParams;
+  'google-veo-3-1': QueueFields & VideoParams<GoogleVeo31Params>;
+  'google-veo-3-1-lite': QueueFields & VideoParams<GoogleVeo31LiteParams>;
+  'gpt-image-2': QueueFields & GptImage2Params;
+  'happyhorse-1.0-video-edit': QueueFields & VideoParams<Happyhorse1_0VideoEditParams>;
+  'happyhorse-1.1-r2v': QueueFields & VideoParams<Happyhorse1_1R2vParams>;
+  'happyhorse-1.1-t2v': QueueFields & VideoParams<Happyhorse1_1T2vParams>;
+  'ideogram-v4': QueueFields & IdeogramV4Params;
+  'kling-video-o1-image-to-video': QueueFields & VideoParams<KlingVideoO1ImageToVideoParams>;
+  'kling-video-o1-reference-to-video': QueueFields & VideoParams<KlingVideoO1ReferenceToVideoParams>;
+  'kling-video-o1-video-to-video-edit': QueueFields & VideoParams<KlingVideoO1VideoToVideoEditParams>;
+  'kling-video-o3-omni': QueueFields & VideoParams<KlingVideoO3OmniParams>;
+  'kling-video-v2-5-turbo-pro-image-to-video': QueueFields & VideoParams<KlingVideoV25TurboProImageToVideoParams>;
+  'kling-video-v2-6-pro-image-to-video': QueueFields & VideoParams<KlingVideoV26ProImageToVideoParams>;
+  'kling-video-v3-pro-motion-control': QueueFields & VideoParams<KlingVideoV3ProMotionControlParams>;
+  'ltx-2-3-fast-text-to-video': QueueFields & VideoParams<Ltx23FastTextToVideoParams>;
+  'ltx-2-3-pro-22b-IC-LoRA-Union-Control': QueueFields & VideoParams<Ltx23Pro22bICLoRAUnionControlParams>;
+  'ltx-2-3-pro-audio-to-video': QueueFields & VideoParams<Ltx23ProAudioToVideoParams>;
+  'ltx-2-3-quality-hdr': QueueFields & VideoParams<Ltx23QualityHdrParams>;
+  'ltx-2-3-quality-image-to-video': QueueFields & VideoParams<Ltx23QualityImageToVideoParams>;
+  'ltx-2-3-quality-reference-video-to-video': QueueFields & VideoParams<Ltx23QualityReferenceVideoToVideoParams>;
+  'ltx-2-3-quality-text-to-video': QueueFields & VideoParams<Ltx23QualityTextToVideoParams>;
+  'luma-ray-v3-2-reframe': QueueFields & VideoParams<LumaRayV32ReframeParams>;
+  'luma-ray-v3-2-video-to-video': QueueFields & VideoParams<LumaRayV32VideoToVideoParams>;
+  'minimax-h3': QueueFields & VideoParams<MinimaxH3Params>;
+  'nano-banana': QueueFields & NanoBananaParams;
+  'nano-banana-2': QueueFields & NanoBanana2Params;
+  'qwen-image': QueueFields & QwenImageParams;
+  'qwen-image-2512': QueueFields & QwenImage2512Params;
+  'qwen-image-edit': QueueFields & QwenImageEditParams;
+  'qwen-image-edit-plus': QueueFields & QwenImageEditPlusParams;
+  'sam-3-image': QueueFields & Sam3ImageParams;
+  'topazlabs-bloom-2-image': QueueFields & TopazlabsBloom2ImageParams;
+  'topazlabs-bloom-image': QueueFields & TopazlabsBloomImageParams;
+  'topazlabs-hyperion-2-video': QueueFields & VideoParams<TopazlabsHyperion2VideoParams>;
+  'topazlabs-hyperion-hdr-video': QueueFields & VideoParams<TopazlabsHyperionHdrVideoParams>;
+  'topazlabs-image-upscale': QueueFields & TopazlabsImageUpscaleParams;
+  'topazlabs-proteus-video': QueueFields & VideoParams<TopazlabsProteusVideoParams>;
+  'topazlabs-rhea-video': QueueFields & VideoParams<TopazlabsRheaVideoParams>;
+  'topazlabs-video-upscale': QueueFields & VideoParams<TopazlabsVideoUpscaleParams>;
+  'topazlabs-wonder-3-5-image': QueueFields & TopazlabsWonder35ImageParams;
+  'wan-ai-wan2-1-t2v-1-3b-diffusers': QueueFields & VideoParams<WanAiWan21T2v13bDiffusersParams>;
+  'wan-ai-wan2-1-t2v-14b-diffusers': QueueFields & VideoParams<WanAiWan21T2v14bDiffusersParams>;
+  'wan-ai-wan2-2-t2v-a14b-diffusers': QueueFields & VideoParams<WanAiWan22T2vA14bDiffusersParams>;
+  'wan-ai-wan2-2-ti2v-5b-diffusers': QueueFields & VideoParams<WanAiWan22Ti2v5bDiffusersParams>;
+  'wan-v2-6-image-to-video': QueueFields & VideoParams<WanV26ImageToVideoParams>;
+  'wan-v2-6-reference-to-video': QueueFields & VideoParams<WanV26ReferenceToVideoParams>;
+  'wan-v2-7-image-to-video': QueueFields & VideoParams<WanV27ImageToVideoParams>;
+  'wan-v2-7-reference-to-video': QueueFields & VideoParams<WanV27ReferenceToVideoParams>;
+  'wan-v3-0-video': QueueFields & VideoParams<WanV30VideoParams>;
+  'xai-grok-imagine-image': QueueFields & XaiGrokImagineImageParams;
+  'xai-grok-imagine-video-1-5-image-to-video': QueueFields & VideoParams<XaiGrokImagineVideo15ImageToVideoParams>;
+}
+
 /** The snapshot's models as the runtime `Client` is generic over them. */
 export interface ModelRegistry extends Registry {
   params: ModelParams;
+  mediaBodies: ModelMediaBodies;
+  queueBodies: ModelQueueBodies;
   imageGenerate: ImageGenerateModelId;
   imageEdit: ImageEditModelId;
   video: VideoModelId;
@@ -798,7 +956,10 @@ export const MODEL_IDS: readonly ModelId[] = [
   'zai-org-glm-5-1',
 ];
 /** Loads one model's compiled validator module on demand (a bundler splits each into its own chunk). Plain `import()` arrows: the table is in every bundle of the root `Client`, so each entry is kept short. */
-const validatorLoaders: ReadonlyMap<string, () => Promise<{ validate: CompiledValidator }>> = new Map([
+const validatorLoaders: ReadonlyMap<string, () => Promise<{ validate: CompiledValidator }>> = new Map<
+  string,
+  () => Promise<{ validate: CompiledValidator }>
+>([
   ['black-forest-labs-flux-2-klein-4b', () => import('./validators/black-forest-labs-flux-2-klein-4b.ts')],
   ['black-forest-labs-flux-2-klein-9b', () => import('./validators/black-forest-labs-flux-2-klein-9b.ts')],
   ['bytedance-depth-anything-video', () => import('./validators/bytedance-depth-anything-video.ts')],

@@ -111,29 +111,43 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * List in-progress generations
-     * @description Lists the generations still in the queue (state `processing`) of a namespace,
+     * List generations
+     * @description 0.224.2: lists the generations still in the queue (state `processing`) of a namespace,
      *     optionally filtered by model. Terminal generations are not listed; when none remain,
-     *     `count` is 0 and `generations` is empty. Suggested polling interval: 2 to 5 s for
-     *     images, 10 to 30 s for videos.
+     *     `count` is 0 and `generations` is empty.
+     *
+     *     Today (`inference-api/reference/async_queue.mdx`): lists the active generations
+     *     (`queued`, `processing`) by default; the `status` filter selects one status, terminal
+     *     ones included, and `media_type`, `repo` and `folder` filter further. Items carry
+     *     `model_name` (not `model`), `status`, `result_url`, `error_message`, `started_at` and
+     *     `completed_at`.
+     *
+     *     Suggested polling interval: 2 to 5 s for images, 10 to 30 s for videos.
      */
     get: operations['queueList'];
     put?: never;
     /**
      * Enqueue image or video generations
      * @description Submits `num_generations` (1 to 4) background generations of an image or video model.
-     *     Each starts in state `processing` and ends in exactly one terminal state:
+     *
+     *     0.224.2: each starts in state `processing` and ends in exactly one terminal state:
      *     `succeeded` or `failed` (a `media_generation_completed` event is emitted on
      *     `GET /api/events`), `cancelled` (by `DELETE /api/ai/queue/{generation_id}`, no event)
      *     or `expired` (after 24 hours, no event). A failed generation can also disappear with
      *     no result. A generation is either listed (processing) or gone; the queue has no
      *     `completed` status.
      *
+     *     Today (`inference-api/reference/async_queue.mdx`): each starts `queued`, then
+     *     `processing`, and ends `succeeded`, `failed` or `cancelled`; it stays readable after it
+     *     ends (`GET /api/ai/queue/{generation_id}` gives its status, `result_url` and
+     *     `error_message`). The completion event is unchanged and still not sent for cancelled
+     *     generations.
+     *
      *     Validation at enqueue: the model exists and has image or video output (text-only
      *     models are rejected), `num_generations` is 1 to 4, the user is authenticated and has
      *     sufficient credits. Model-specific parameters are NOT validated at enqueue: invalid
-     *     ones make the generation fail (or vanish) later. Use the synchronous endpoints for
-     *     immediate validation feedback.
+     *     ones make the generation fail (or, in 0.224.2, vanish) later. Use the synchronous
+     *     endpoints for immediate validation feedback.
      *
      *     Events go only to currently connected subscribers (no buffering): subscribe to
      *     `GET /api/events` before calling this operation.
@@ -156,20 +170,28 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * Get an in-progress generation
-     * @description Returns the generation while it is still in the queue (state `processing`). Once it
-     *     is terminal (succeeded, failed, cancelled, expired) or if the id is unknown, the
-     *     response is 404. The output URL is never part of this resource; it is delivered only
-     *     by the `media_generation_completed` event.
+     * Get a generation
+     * @description 0.224.2: returns the generation while it is still in the queue (state `processing`).
+     *     Once it is terminal (succeeded, failed, cancelled, expired) or if the id is unknown,
+     *     the response is 404. The output URL is never part of this resource; it is delivered
+     *     only by the `media_generation_completed` event.
+     *
+     *     Today (`inference-api/reference/async_queue.mdx`): a generation stays readable after
+     *     it ends: 200 with its terminal `status`, `result_url` (the output URL when it
+     *     succeeded) and `error_message` (when it failed); 404 only for an unknown id. A client
+     *     reads a 404 as "gone" (0.224.2) and a 200 by its `status`.
      */
     get: operations['queueGet'];
     put?: never;
     post?: never;
     /**
-     * Cancel an in-progress generation
-     * @description Cancels a generation that is still processing. It moves to the terminal state
-     *     `cancelled`; no completion event is emitted. 404 when the generation is unknown or
-     *     already terminal.
+     * Cancel an active generation
+     * @description Cancels a generation that is still active. It moves to the terminal state `cancelled`;
+     *     no completion event is emitted.
+     *
+     *     0.224.2: 404 when the generation is unknown or already terminal. Today
+     *     (`inference-api/reference/async_queue.mdx`): 404 only for an unknown id; cancelling
+     *     a generation that already ended has no effect (the answer is not shown).
      */
     delete: operations['queueCancel'];
     options?: never;
@@ -210,6 +232,51 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/ai/models': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List models
+     * @description Lists the available models, OpenAI-style (`{object: "list", data: [...]}`), optionally
+     *     filtered by developer or by fine-tuning action. The items carry `request_schema: null`:
+     *     a model's schema comes only from `GET /api/ai/models/{id}`. The catalog changes often
+     *     (models are added, renamed and removed). Not in the API description (v0.224.2).
+     */
+    get: operations['modelsList'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/ai/models/search': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Search models by name
+     * @description The models whose name matches `search`, in the list shape of `GET /api/ai/models`
+     *     (items with `request_schema: null`). A concrete path: it is matched before
+     *     `/api/ai/models/{id}`. Not in the API description (v0.224.2).
+     */
+    get: operations['modelsSearch'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/ai/models/{id}': {
     parameters: {
       query?: never;
@@ -225,10 +292,64 @@ export interface paths {
      * @description Returns the model object, including the request schema of the model's
      *     model-specific parameters. The schema is under `request_schema` for some models and
      *     under `json_request_schema` for others; clients should read whichever is present.
+     *
+     *     Today (`inference-api/reference/models/overview.mdx`): the object carries the catalog
+     *     fields (`model_type`, `pricing`, `deployments`, ...), a deployed fine-tune is served
+     *     under its `oxen:` slug, `deployment_status=live` refreshes a custom deployment's status
+     *     first, and an unknown id is 404 `Model not found: <name>`.
      */
     get: operations['modelsRetrieve'];
     put?: never;
     post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/ai/models/{id}/activate': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The model name (identifier), as used in the `model` field of requests. */
+        id: components['parameters']['ModelId'];
+      };
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Activate a custom deployment
+     * @description Activates an inactive custom model deployment (billing starts). Base models are always
+     *     active and need no activation; what activating one answers is not shown. No request
+     *     body. Not in the API description (v0.224.2).
+     */
+    post: operations['modelsActivate'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/ai/models/{id}/deactivate': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The model name (identifier), as used in the `model` field of requests. */
+        id: components['parameters']['ModelId'];
+      };
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Deactivate a custom deployment
+     * @description Deactivates an active custom model deployment, which stops its billing. No request
+     *     body. Not in the API description (v0.224.2).
+     */
+    post: operations['modelsDeactivate'];
     delete?: never;
     options?: never;
     head?: never;
@@ -255,9 +376,39 @@ export interface paths {
      *     file (`resource`), for a base model supported by the chosen `script_type`, with
      *     `training_params` specific to that script type. The new fine-tune is in the
      *     `created` state. The success status code and the response body are not shown in the
-     *     API description (v0.224.2).
+     *     API description (v0.224.2); today's docs (`fine-tuning-api/02_fine_tuning_image.mdx`)
+     *     show the body `{fine_tune: {id, status: "created", ...}}`.
      */
     post: operations['fineTunesCreate'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/repos/{namespace}/{repo_name}/fine_tunes/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Namespace (user or organization) that owns the repository. */
+        namespace: components['parameters']['Namespace'];
+        /** @description Repository name within the namespace. */
+        repo_name: components['parameters']['RepoName'];
+        /** @description The fine-tune identifier (string). */
+        id: components['parameters']['FineTuneId'];
+      };
+      cookie?: never;
+    };
+    /**
+     * Get a fine-tune
+     * @description The fine-tune with its `status`: `completed` (with `output_resource`), `errored` (with
+     *     `error`) and `stopped` are terminal; the running states' names are not shown. The docs
+     *     poll it every 30 seconds. Not in the API description (v0.224.2).
+     */
+    get: operations['fineTunesRetrieve'];
+    put?: never;
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -294,6 +445,64 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/repos/{namespace}/{repo_name}/fine_tunes/{id}/actions/run': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Namespace (user or organization) that owns the repository. */
+        namespace: components['parameters']['Namespace'];
+        /** @description Repository name within the namespace. */
+        repo_name: components['parameters']['RepoName'];
+        /** @description The fine-tune identifier (string). */
+        id: components['parameters']['FineTuneId'];
+      };
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Start a fine-tune
+     * @description Starts the training run of a created fine-tune; follow it with `GET
+     *     .../fine_tunes/{id}` until its status is terminal. No request body; the answer's body
+     *     is not shown. Not in the API description (v0.224.2).
+     */
+    post: operations['fineTunesRun'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/repos/{namespace}/{repo_name}/fine_tunes/{id}/deploy': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Namespace (user or organization) that owns the repository. */
+        namespace: components['parameters']['Namespace'];
+        /** @description Repository name within the namespace. */
+        repo_name: components['parameters']['RepoName'];
+        /** @description The fine-tune identifier (string). */
+        id: components['parameters']['FineTuneId'];
+      };
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Deploy a completed fine-tune
+     * @description Deploys a completed fine-tune to a dedicated endpoint. `deployment.model_slug` (such as
+     *     `oxen:<name>`) is the `model` to call it with, on the endpoint of its base model. No
+     *     request body. Not in the API description (v0.224.2).
+     */
+    post: operations['fineTunesDeploy'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -324,22 +533,36 @@ export interface components {
     /**
      * @description Body of errors other than the queue 404. Its shape is not shown in the API
      *     description (v0.224.2), which says only that messages are plain strings in the error
-     *     response; clients must be tolerant: any JSON object (or a non-JSON body) may arrive,
-     *     and all fields below are optional guesses at where the message string sits.
+     *     response. Today's docs (`inference-api/overview.mdx`, "Error Format") show two shapes:
+     *     `{error: {type, title, detail}, status: "error", status_message}` and
+     *     `{error: {message}}`. Clients must be tolerant: any JSON object (or a non-JSON body)
+     *     may arrive.
      */
     ErrorResponse: {
-      /** @description An error message string, or an error object (shape not shown in the API description (v0.224.2)). */
-      error?:
-        | string
-        | {
-            [key: string]: unknown;
-          };
+      /** @description An error message string, or an error object (`ErrorDetail`). */
+      error?: string | components['schemas']['ErrorDetail'];
       /** @description Error message, when present. */
       message?: string;
       /** @description A status marker (for example `error`), when present. */
       status?: string | number;
-      /** @description A machine-readable status message, when present. */
+      /** @description A machine-readable status message (the error's `type`), when present. */
       status_message?: string;
+    } & {
+      [key: string]: unknown;
+    };
+    /** @description The `error` object of an error body, in either of the docs' two shapes; every field optional. */
+    ErrorDetail: {
+      /**
+       * @description The error type: `unauthenticated`, `invalid_params`, `resource_not_found`, `unknown_error` (and others not listed).
+       * @example invalid_params
+       */
+      type?: string;
+      /** @description A fixed human-readable text of the type. */
+      title?: string;
+      /** @description What exactly is wrong (for example which parameter). */
+      detail?: string;
+      /** @description The message of the second shape, `{error: {message}}`. */
+      message?: string;
     } & {
       [key: string]: unknown;
     };
@@ -617,10 +840,10 @@ export interface components {
        */
       generation_id: string;
       /**
-       * @description Always `processing` in the enqueue response.
-       * @constant
+       * @description `processing` (0.224.2) or `queued` (today).
+       * @enum {string}
        */
-      status: 'processing';
+      status: 'processing' | 'queued';
     };
     /** @description Response of enqueue; one item per generation. */
     EnqueueResponse: {
@@ -628,9 +851,23 @@ export interface components {
       generations: components['schemas']['EnqueuedGeneration'][];
     };
     /**
-     * @description An async queue item as returned by list and get (only while it is processing).
-     *     The output file URL is never part of this resource; it is delivered only by the
-     *     `media_generation_completed` event.
+     * @description Status of a generation today: `queued` and `processing` are active, `succeeded`,
+     *     `failed` and `cancelled` terminal. 0.224.2 shows only `processing` (on the enqueue
+     *     answer). Clients accept other values.
+     * @enum {string}
+     */
+    GenerationStatus: 'queued' | 'processing' | 'succeeded' | 'failed' | 'cancelled';
+    /**
+     * @description An async queue item as returned by list and get.
+     *
+     *     0.224.2: listed (and readable) only while it is processing; `model` names the model;
+     *     the output file URL is never part of it (only the `media_generation_completed` event
+     *     carries it).
+     *
+     *     Today (`inference-api/reference/async_queue.mdx`): it stays readable after it ends;
+     *     `model_name` names the model (not `model`), and `status`, `result_url`,
+     *     `error_message`, `started_at` and `completed_at` are always present (null when
+     *     unset). Any other parameter of the enqueue request is included too.
      */
     Generation: {
       /**
@@ -638,13 +875,12 @@ export interface components {
        * @description Identifier returned by enqueue.
        */
       generation_id: string;
-      /**
-       * @description Present in the enqueue response only, where it is `processing`.
-       * @constant
-       */
-      status?: 'processing';
-      /** @description Model name. */
-      model: string;
+      /** @description The generation's status (today always present; 0.224.2 shows `status` only on the enqueue answer). */
+      status?: components['schemas']['GenerationStatus'];
+      /** @description Model name (0.224.2; today `model_name`). */
+      model?: string;
+      /** @description Model name (today; 0.224.2 `model`). */
+      model_name?: string;
       /** @description Text prompt. */
       prompt: string;
       /**
@@ -652,20 +888,30 @@ export interface components {
        * @enum {string}
        */
       media_type: 'image' | 'video';
+      /** @description The output file URL when the generation succeeded, else null. */
+      result_url?: string | null;
+      /** @description What went wrong when the generation failed, else null. */
+      error_message?: string | null;
       /** @description Unix timestamp (seconds) of enqueue. */
       enqueued_at: number;
+      /** @description Unix timestamp (seconds) when processing began, or null. */
+      started_at?: number | null;
+      /** @description Unix timestamp (seconds) when it reached a terminal status, or null. */
+      completed_at?: number | null;
       /** @description Random seed, if submitted. */
       seed?: number;
       /** @description Aspect ratio, if submitted. */
       aspect_ratio?: string;
       /** @description Video duration in seconds, if submitted. */
       duration?: number;
+    } & {
+      [key: string]: unknown;
     };
-    /** @description The in-progress generations of a namespace. */
+    /** @description The listed generations of a namespace. */
     QueueListResponse: {
       /** @description Number of listed generations; 0 when none remain. */
       count: number;
-      /** @description In-progress generations; empty when none remain. */
+      /** @description The generations (0.224.2 in-progress ones; today the active ones unless `status` says otherwise); empty when none remain. */
       generations: components['schemas']['Generation'][];
     };
     /** @description Body returned when a processing generation is cancelled. */
@@ -829,7 +1075,7 @@ export interface components {
        * @enum {string}
        */
       role: 'user';
-      /** @description A string, or an array of content parts (text, image URL, video URL). */
+      /** @description A string, or an array of content parts (text, image URL, video URL, audio URL, file). */
       content: string | components['schemas']['ChatContentPart'][];
       /** @description A name telling participants of the same role apart. */
       name?: string;
@@ -862,11 +1108,13 @@ export interface components {
       /** @description The tool's result (often JSON text), or an array of text parts. */
       content: string | components['schemas']['ChatContentPartText'][];
     };
-    /** @description One content part of a message. Image and video URLs must be publicly accessible. */
+    /** @description One content part of a message. Image and video URLs must be publicly accessible. The `audio_url` and `file` parts are from the service's docs (`inference-api/reference/chat_completions.mdx`), not the API description (v0.224.2). */
     ChatContentPart:
       | components['schemas']['ChatContentPartText']
       | components['schemas']['ChatContentPartImageUrl']
-      | components['schemas']['ChatContentPartVideoUrl'];
+      | components['schemas']['ChatContentPartVideoUrl']
+      | components['schemas']['ChatContentPartAudioUrl']
+      | components['schemas']['ChatContentPartFile'];
     /** @description A text part. */
     ChatContentPartText: {
       /**
@@ -907,6 +1155,43 @@ export interface components {
         /** @description Publicly accessible video URL. */
         url: string;
       };
+    };
+    /** @description An audio part, for a model that takes audio input. Source: the service's docs, `inference-api/reference/chat_completions.mdx` (not in the API description (v0.224.2)). At most 20 MB of audio; larger returns a 400. Formats vary by provider. */
+    ChatContentPartAudioUrl: {
+      /**
+       * @description Always `audio_url`. (enum property replaced by openapi-typescript)
+       * @enum {string}
+       */
+      type: 'audio_url';
+      /** @description The audio reference. */
+      audio_url: {
+        /** @description A publicly accessible audio URL (unexpired, if presigned), or a base64 data URL (`data:audio/mp3;base64,...`). */
+        url: string;
+      };
+    };
+    /** @description A document part (PDF). Source: the service's docs, `inference-api/reference/chat_completions.mdx` (not in the API description (v0.224.2)). Exactly one of `file_data` and `file_url`. At most 24 MB; larger, or a type other than `application/pdf`, returns a 400. A `file_id` is not supported. */
+    ChatContentPartFile: {
+      /**
+       * @description Always `file`. (enum property replaced by openapi-typescript)
+       * @enum {string}
+       */
+      type: 'file';
+      /** @description The document, inline (`file_data`) or by URL (`file_url`), exactly one of the two. */
+      file: components['schemas']['ChatFileData'] | components['schemas']['ChatFileUrl'];
+    };
+    /** @description A document given inline. Never together with `file_url`. */
+    ChatFileData: {
+      /** @description The document's file name, e.g. `report.pdf`. */
+      filename?: string;
+      /** @description The document as a base64 data URL (`data:application/pdf;base64,...`). */
+      file_data: string;
+    };
+    /** @description A document given by URL. Never together with `file_data`. */
+    ChatFileUrl: {
+      /** @description The document's file name, e.g. `report.pdf`. */
+      filename?: string;
+      /** @description A publicly accessible document URL (unexpired, if presigned). */
+      file_url: string;
     };
     /** @description A function definition the model may call. */
     ChatTool: {
@@ -1120,24 +1405,37 @@ export interface components {
       data: string | '[DONE]';
     };
     /**
-     * @description The model object returned by `GET /api/ai/models/{id}`. It includes the model's
-     *     request schema for its model-specific parameters, under `request_schema` on some
-     *     models and `json_request_schema` on others. The other fields are not shown in the
-     *     API description (v0.224.2); the properties listed besides the two schema fields are
-     *     the ones observed in model-details responses, all optional here.
+     * @description The model object returned by `GET /api/ai/models/{id}` (and, today, by the catalog
+     *     operations). It includes the model's request schema for its model-specific parameters,
+     *     under `request_schema` on some models and `json_request_schema` on others. 0.224.2
+     *     shows no other field; today's docs (`inference-api/reference/models/overview.mdx`,
+     *     "Model Object") list the fields below, all optional here (a model object of 0.224.2
+     *     may lack them; new ones may appear).
      */
     Model: {
-      /** @description Model name, as used in the `model` field of requests. */
+      /** @description Model name, as used in the `model` field of requests (a deployed fine-tune's is its `oxen:` slug). */
       id?: string;
       /**
-       * @description Object type (observed value `model`).
+       * @description Object type, `model`.
        * @example model
        */
       object?: string;
+      /** @description Unix timestamp (seconds) when the model was registered. */
+      created?: number;
+      /** @description `oxen` for base models, the owner namespace for custom models. */
+      owned_by?: string;
       /** @description Human-readable model name. */
       display_name?: string;
       /** @description Human-readable description. */
-      description?: string;
+      description?: string | null;
+      /** @description A brief summary. */
+      summary?: string | null;
+      /**
+       * @description `base` or `custom` (a deployed fine-tune); clients accept other values.
+       * @example base
+       * @example custom
+       */
+      model_type?: string;
       /**
        * @description Path of the endpoint serving the model, relative to `/api/ai` (e.g. `/images/generate`, `/chat/completions`).
        * @example /chat/completions
@@ -1147,7 +1445,20 @@ export interface components {
        */
       endpoint?: string;
       capabilities?: components['schemas']['ModelCapabilities'];
-      /** @description JSON Schema of the model's request parameters (name used by some models; the other name is `json_request_schema`). */
+      pricing?: components['schemas']['ModelPricing'];
+      /** @description How the model can be fine-tuned, or null when it cannot. */
+      fine_tuning?: components['schemas']['ModelFineTuning'] | null;
+      /** @description The deployments of a custom model with their status; empty for base models. */
+      deployments?: components['schemas']['ModelDeployment'][];
+      /** @description Who developed the model, or null. */
+      developer?: components['schemas']['ModelDeveloper'] | null;
+      /** @description The base model a custom model was fine-tuned from, or null. */
+      source_model?: string | null;
+      /** @description URL of an image of the model, or null. */
+      image_url?: string | null;
+      /** @description Release time (an ISO 8601 date-time string), or null. */
+      released_at?: string | null;
+      /** @description JSON Schema of the model's request parameters (name used by some models; the other name is `json_request_schema`). Null on the items of the catalog's list and search. */
       request_schema?: {
         [key: string]: unknown;
       } | null;
@@ -1158,19 +1469,149 @@ export interface components {
     } & {
       [key: string]: unknown;
     };
-    /** @description Input and output modalities of the model (observed in model-details responses; not shown in the API description (v0.224.2)). */
+    /** @description Input and output modalities of the model (observed in model-details responses; documented today in `inference-api/reference/models/overview.mdx`). */
     ModelCapabilities: {
       /** @description Input modalities, e.g. `text`, `image`, `video`. */
       input?: string[];
       /** @description Output modalities, e.g. `text`, `image`, `video`. */
       output?: string[];
-    };
-    /** @description A fine-tune, identified by a string id. Its fields are not shown in the API description (v0.224.2); it is an open JSON object. */
-    FineTune: {
+    } & {
       [key: string]: unknown;
     };
-    /** @description The wrapped fine-tune object returned by tokenization. The wrapper's fields are not shown in the API description (v0.224.2); it is an open JSON object. */
+    /** @description How the model is billed. Costs are in the service's billing unit (not shown). */
+    ModelPricing: {
+      /**
+       * @description `token`, `time`, `per_image` or `per_video_output_second`; clients accept other values.
+       * @example token
+       * @example time
+       * @example per_image
+       * @example per_video_output_second
+       */
+      method?: string;
+      /** @description Cost per input token (token-billed models). */
+      input_cost_per_token?: number | null;
+      /** @description Cost per output token (token-billed models). */
+      output_cost_per_token?: number | null;
+      /** @description Cost per second (time-billed models; per output second for video). */
+      cost_per_second?: number | null;
+      /** @description Fixed cost per image (image models). */
+      cost_per_image?: number | null;
+      /** @description High-resolution video cost per second. */
+      cost_per_second_high_res?: number | null;
+      /** @description Video with audio cost per second. */
+      cost_per_second_with_audio?: number | null;
+    } & {
+      [key: string]: unknown;
+    };
+    /** @description The fine-tuning configuration of a model that can be fine-tuned. */
+    ModelFineTuning: {
+      /** @description The fine-tuning actions (script types) the model supports. */
+      actions?: string[];
+      /** @description Cost per second of fine-tuning. */
+      cost_per_second?: number | null;
+    } & {
+      [key: string]: unknown;
+    };
+    /** @description One deployment of a custom model. Fields other than `status` are not shown. */
+    ModelDeployment: {
+      /**
+       * @description `active`, `inactive`, `deploying`, `deactivating`, `error` or `unknown`; clients accept other values.
+       * @example active
+       * @example inactive
+       * @example deploying
+       * @example deactivating
+       * @example error
+       * @example unknown
+       */
+      status?: string;
+    } & {
+      [key: string]: unknown;
+    };
+    /** @description The developer of a model. */
+    ModelDeveloper: {
+      /** @description Display name of the developer (e.g. `Anthropic`). */
+      name?: string;
+      /** @description URL of the developer's logo. */
+      logo?: string | null;
+    } & {
+      [key: string]: unknown;
+    };
+    /** @description The catalog's list (OpenAI-style), answered by list and search. Its items carry `request_schema` null. */
+    ModelList: {
+      /**
+       * @description Always `list`.
+       * @constant
+       */
+      object: 'list';
+      /** @description The models. */
+      data: components['schemas']['Model'][];
+    } & {
+      [key: string]: unknown;
+    };
+    /**
+     * @description Status of a fine-tune: `created` (0.224.2), and today `completed`, `errored` and
+     *     `stopped` (terminal). The names of the running states are not shown; clients accept
+     *     any value.
+     * @example created
+     * @example completed
+     * @example errored
+     * @example stopped
+     */
+    FineTuneStatus: string;
+    /**
+     * @description A fine-tune, identified by a string id. 0.224.2 shows no field beyond the identifier;
+     *     today's docs (`fine-tuning-api/02_fine_tuning_image.mdx`) show those below. Open to
+     *     other fields.
+     */
+    FineTune: {
+      /** @description The fine-tune identifier. */
+      id?: string;
+      status?: components['schemas']['FineTuneStatus'];
+      /** @description The dataset file it trains on. */
+      resource?: string;
+      /** @description Canonical name of its base model. */
+      base_model?: string;
+      /** @description Its script type. */
+      script_type?: string;
+      /** @description Its training parameters, defaults filled in. */
+      training_params?: {
+        [key: string]: unknown;
+      };
+      /** @description What the fine-tune produced, once `completed`. */
+      output_resource?: string | null;
+      /** @description What went wrong, once `errored`. */
+      error?: string | null;
+    } & {
+      [key: string]: unknown;
+    };
+    /**
+     * @description The wrapped fine-tune object (0.224.2 says tokenization returns one without showing the
+     *     wrapper); today's docs (`fine-tuning-api/02_fine_tuning_image.mdx`) show the wrapper
+     *     `{fine_tune: {...}}` for creation and for reading a fine-tune.
+     */
     FineTuneWrapped: {
+      fine_tune: components['schemas']['FineTune'];
+    } & {
+      [key: string]: unknown;
+    };
+    /** @description The answer to starting a fine-tune; its body is not shown (an open JSON object). */
+    FineTuneRunResponse: {
+      [key: string]: unknown;
+    };
+    /** @description A deployed fine-tune. Fields other than `model_slug` are not shown. */
+    FineTuneDeployment: {
+      /**
+       * @description The model id to call the deployed fine-tune with (e.g. `oxen:<name>`), on its base model's endpoint.
+       * @example oxen:my-fine-tuned-image-edit-model
+       */
+      model_slug: string;
+    } & {
+      [key: string]: unknown;
+    };
+    /** @description The answer to deploying a fine-tune. */
+    FineTuneDeployResponse: {
+      deployment: components['schemas']['FineTuneDeployment'];
+    } & {
       [key: string]: unknown;
     };
     /**
@@ -1178,7 +1619,8 @@ export interface components {
      *     `training_params`. Number of supported base models per script type: text_generation
      *     7, text_chat_messages 7, image_to_text 3, image_generation 4, image_editing 2,
      *     multi_image_editing 2, image_to_video 3; their canonical names are not listed in the
-     *     API description (v0.224.2).
+     *     API description (v0.224.2). Today's docs add an eighth, `text_to_video`
+     *     (`fine-tuning-api/reference/text_to_video.mdx`, 3 supported base models).
      */
     FineTuneCreateRequest:
       | components['schemas']['FineTuneCreateTextGeneration']
@@ -1187,7 +1629,8 @@ export interface components {
       | components['schemas']['FineTuneCreateImageGeneration']
       | components['schemas']['FineTuneCreateImageEditing']
       | components['schemas']['FineTuneCreateMultiImageEditing']
-      | components['schemas']['FineTuneCreateImageToVideo'];
+      | components['schemas']['FineTuneCreateImageToVideo']
+      | components['schemas']['FineTuneCreateTextToVideo'];
     /** @description Fine-tune creation body for `script_type` `text_generation`. */
     FineTuneCreateTextGeneration: {
       /** @description Dataset file in the repository, written as a revision name, a slash, then the file path. */
@@ -1278,6 +1721,24 @@ export interface components {
        */
       script_type: 'image_to_video';
       training_params: components['schemas']['ImageToVideoTrainingParams'];
+    };
+    /** @description Fine-tune creation body for `script_type` `text_to_video` (today; not in the API description (v0.224.2)). */
+    FineTuneCreateTextToVideo: {
+      /** @description Dataset file in the repository, written as a revision name, a slash, then the file path. */
+      resource: string;
+      /**
+       * @description Canonical name of a base model supported by `text_to_video` (3 supported).
+       * @example Wan-AI/Wan2.1-T2V-1.3B-Diffusers
+       * @example Wan-AI/Wan2.2-T2V-A14B-Diffusers
+       * @example Wan-AI/Wan2.1-T2V-14B-Diffusers
+       */
+      base_model: string;
+      /**
+       * @description Always `text_to_video` in this variant. (enum property replaced by openapi-typescript)
+       * @enum {string}
+       */
+      script_type: 'text_to_video';
+      training_params: components['schemas']['TextToVideoTrainingParams'];
     };
     /** @description `training_params` for `text_generation`. Column parameters name dataset columns. */
     TextGenerationTrainingParams: {
@@ -1771,6 +2232,58 @@ export interface components {
       /** @description Samples used to show progress during training. Default is a built-in list of two items (values not shown in the API description (v0.224.2)). */
       samples?: components['schemas']['TrainingSample'][];
     };
+    /** @description `training_params` for `text_to_video` (today; not in the API description (v0.224.2)): those of `image_to_video` without `num_frames`. Column parameters name dataset columns. */
+    TextToVideoTrainingParams: {
+      /** @description Dataset column holding the captions. */
+      caption_column: string;
+      /** @description Dataset column holding the training media (the docs name it `image_column`). */
+      image_column: string;
+      /**
+       * @description Batch size.
+       * @default 1
+       */
+      batch_size?: number;
+      /**
+       * @description Gradient accumulation steps.
+       * @default 1
+       */
+      gradient_accumulation?: number;
+      /**
+       * @description Learning rate.
+       * @default 0.0002
+       */
+      learning_rate?: number;
+      /**
+       * @description LoRA alpha.
+       * @default 16
+       */
+      lora_alpha?: number;
+      /**
+       * @description LoRA rank.
+       * @default 16
+       */
+      lora_rank?: number;
+      /**
+       * @description Steps between progress samples.
+       * @default 200
+       */
+      sample_every?: number;
+      /**
+       * @description Training steps.
+       * @default 3000
+       */
+      steps?: number;
+      /**
+       * @description Timestep type.
+       * @default weighted
+       * @enum {string}
+       */
+      timestep_type?: 'weighted' | 'sigmoid' | 'linear';
+      /** @description Train a LoRA adapter (no default shown). */
+      use_lora?: boolean;
+      /** @description Samples used to show progress during training. Default is a built-in list of two items. */
+      samples?: components['schemas']['TrainingSample'][];
+    };
   };
   responses: {
     /** @description The generation is unknown or already terminal (succeeded, failed, cancelled or expired). */
@@ -1807,6 +2320,14 @@ export interface components {
     QueueNamespace: string;
     /** @description Only list generations of this model name. */
     QueueModel: string;
+    /** @description Only generations in this status, terminal ones included. Without it, the active ones (`queued`, `processing`) are listed. Not in the API description (v0.224.2). */
+    QueueStatus: components['schemas']['GenerationStatus'];
+    /** @description Only generations of this media type. Not in the API description (v0.224.2). */
+    QueueMediaType: 'image' | 'video';
+    /** @description Only generations saved to this target repository. Not in the API description (v0.224.2). */
+    QueueRepo: string;
+    /** @description Only generations saved to this target directory. Not in the API description (v0.224.2). */
+    QueueFolder: string;
   };
   requestBodies: never;
   headers: never;
@@ -2006,6 +2527,14 @@ export interface operations {
         namespace?: components['parameters']['QueueNamespace'];
         /** @description Only list generations of this model name. */
         model?: components['parameters']['QueueModel'];
+        /** @description Only generations in this status, terminal ones included. Without it, the active ones (`queued`, `processing`) are listed. Not in the API description (v0.224.2). */
+        status?: components['parameters']['QueueStatus'];
+        /** @description Only generations of this media type. Not in the API description (v0.224.2). */
+        media_type?: components['parameters']['QueueMediaType'];
+        /** @description Only generations saved to this target repository. Not in the API description (v0.224.2). */
+        repo?: components['parameters']['QueueRepo'];
+        /** @description Only generations saved to this target directory. Not in the API description (v0.224.2). */
+        folder?: components['parameters']['QueueFolder'];
       };
       header?: never;
       path?: never;
@@ -2013,7 +2542,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description The in-progress generations. */
+      /** @description The generations (in 0.224.2 only the in-progress ones). */
       200: {
         headers: {
           [name: string]: unknown;
@@ -2048,7 +2577,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description One item per generation, each with status `processing`. */
+      /** @description One item per generation, each with status `processing` (0.224.2) or `queued` (today). */
       200: {
         headers: {
           [name: string]: unknown;
@@ -2085,7 +2614,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description The generation, still processing. */
+      /** @description The generation (0.224.2 answers only while it is processing). */
       200: {
         headers: {
           [name: string]: unknown;
@@ -2175,9 +2704,80 @@ export interface operations {
       default: components['responses']['UnspecifiedError'];
     };
   };
+  modelsList: {
+    parameters: {
+      query?: {
+        /** @description Only models of this developer (e.g. `openai`, `anthropic`, `google`). */
+        developer_name?: string;
+        /** @description Only models that can be fine-tuned with this action (a fine-tuning `script_type`, e.g. `image_editing`). */
+        action?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The models. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ModelList'];
+        };
+      };
+      /** @description The request was rejected (401 when not authenticated). */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      default: components['responses']['UnspecifiedError'];
+    };
+  };
+  modelsSearch: {
+    parameters: {
+      query: {
+        /** @description The text to search for. */
+        search: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The matching models. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ModelList'];
+        };
+      };
+      /** @description The request was rejected (401 when not authenticated; a missing `search`). */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      default: components['responses']['UnspecifiedError'];
+    };
+  };
   modelsRetrieve: {
     parameters: {
-      query?: never;
+      query?: {
+        /** @description `live` refreshes the deployment status from the provider before answering. */
+        deployment_status?: string;
+      };
       header?: never;
       path: {
         /** @description The model name (identifier), as used in the `model` field of requests. */
@@ -2208,6 +2808,72 @@ export interface operations {
       default: components['responses']['UnspecifiedError'];
     };
   };
+  modelsActivate: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The model name (identifier), as used in the `model` field of requests. */
+        id: components['parameters']['ModelId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The model object, its `deployments` showing the new status. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Model'];
+        };
+      };
+      /** @description The request was rejected (401 when not authenticated; 404 `Model not found: <name>`). */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      default: components['responses']['UnspecifiedError'];
+    };
+  };
+  modelsDeactivate: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The model name (identifier), as used in the `model` field of requests. */
+        id: components['parameters']['ModelId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The model object, its `deployments` showing the new status. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Model'];
+        };
+      };
+      /** @description The request was rejected (401 when not authenticated; 404 `Model not found: <name>`). */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      default: components['responses']['UnspecifiedError'];
+    };
+  };
   fineTunesCreate: {
     parameters: {
       query?: never;
@@ -2227,16 +2893,62 @@ export interface operations {
       };
     };
     responses: {
-      /** @description The fine-tune was created. The exact success status code and the body are not shown in the API description (v0.224.2); the body is treated as an open JSON object. */
+      /** @description The fine-tune was created (the exact success status code is shown in neither). */
       '2XX': {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['FineTune'];
+          'application/json': components['schemas']['FineTuneWrapped'];
         };
       };
       /** @description The request was rejected. Exact status codes and bodies are not shown in the API description (v0.224.2). */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      default: components['responses']['UnspecifiedError'];
+    };
+  };
+  fineTunesRetrieve: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Namespace (user or organization) that owns the repository. */
+        namespace: components['parameters']['Namespace'];
+        /** @description Repository name within the namespace. */
+        repo_name: components['parameters']['RepoName'];
+        /** @description The fine-tune identifier (string). */
+        id: components['parameters']['FineTuneId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The wrapped fine-tune. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['FineTuneWrapped'];
+        };
+      };
+      /** @description The fine-tune was not found. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The request was rejected (for example missing or invalid API key). */
       '4XX': {
         headers: {
           [name: string]: unknown;
@@ -2283,6 +2995,98 @@ export interface operations {
         };
       };
       /** @description The request was rejected (for example missing or invalid API key). Exact status codes and bodies are not shown in the API description (v0.224.2). */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      default: components['responses']['UnspecifiedError'];
+    };
+  };
+  fineTunesRun: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Namespace (user or organization) that owns the repository. */
+        namespace: components['parameters']['Namespace'];
+        /** @description Repository name within the namespace. */
+        repo_name: components['parameters']['RepoName'];
+        /** @description The fine-tune identifier (string). */
+        id: components['parameters']['FineTuneId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The fine-tune was not found. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The run was started. The body is not shown (an open JSON object). */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['FineTuneRunResponse'];
+        };
+      };
+      /** @description The request was rejected (for example missing or invalid API key, or a fine-tune that cannot be started). */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      default: components['responses']['UnspecifiedError'];
+    };
+  };
+  fineTunesDeploy: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Namespace (user or organization) that owns the repository. */
+        namespace: components['parameters']['Namespace'];
+        /** @description Repository name within the namespace. */
+        repo_name: components['parameters']['RepoName'];
+        /** @description The fine-tune identifier (string). */
+        id: components['parameters']['FineTuneId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The fine-tune was not found. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The deployment. */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['FineTuneDeployResponse'];
+        };
+      };
+      /** @description The request was rejected (for example missing or invalid API key, or a fine-tune that has not completed). */
       '4XX': {
         headers: {
           [name: string]: unknown;

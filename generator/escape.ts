@@ -12,32 +12,54 @@
  *   (`"__proto__"` is emitted as a computed key, so it is an own property, not the prototype).
  * Identifiers never come from model data: only from `generator/name.ts`.
  *
- * Bidirectional-text controls (`BIDI_CONTROLS`: U+061C, U+200E, U+200F, U+202A-U+202E,
- * U+2066-U+2069) never reach any output raw ("Trojan Source": they make code display in another
- * order than it runs): string literals and keys carry them as `\uXXXX` escapes, comments and
- * Markdown as the visible text `<U+XXXX>`.
+ * Control characters (`CONTROLS`: C0 but tab and line feed, DEL, C1, and the bidirectional-text
+ * controls of `BIDI_CONTROLS`) never reach any output raw: a NUL makes git treat a file as binary,
+ * ESC and the C1 controls drive a terminal that shows the file (title, screen, clipboard), and
+ * bidirectional controls make code display in another order than it runs ("Trojan Source"). String
+ * literals, keys and validator code carry them as `\uXXXX` escapes, comments and Markdown as the
+ * visible text `<U+XXXX>`, as does what the generator's commands print (`showControls`).
  */
 
 /** Bidirectional-text controls (embeddings, overrides, isolates, marks): they reorder how text is shown. */
 export const BIDI_CONTROLS = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/g;
+
+/**
+ * Every character that must not reach an output or a terminal raw: C0 controls but tab and line
+ * feed (CR included: it rewrites a terminal line), DEL, the C1 controls (U+0080-U+009F: U+009B is
+ * a terminal's CSI) and `BIDI_CONTROLS`.
+ */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+export const CONTROLS = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/g;
 
 /** A character as visible text, e.g. `<U+202E>`. */
 function visible(c: string): string {
   return `<U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}>`;
 }
 
-/** Text with every bidirectional control shown as `<U+XXXX>` (comments, Markdown, messages). */
-export function showBidi(text: string): string {
-  return text.replace(BIDI_CONTROLS, visible);
+/**
+ * Text with every control character (`CONTROLS`) shown as `<U+XXXX>`: comments, Markdown, and
+ * everything the generator's commands print (messages, errors, reports, progress lines), so that
+ * text from the service or a model object (an error body, a property name in a JSON pointer) cannot
+ * move the cursor, clear the screen, set the title or write the clipboard (OSC 52) of a terminal.
+ * Line feeds and tabs stay.
+ */
+export function showControls(text: string): string {
+  return text.replace(CONTROLS, visible);
+}
+
+/** A character as a `\uXXXX` escape (string, template and regular-expression literals). */
+function unicodeEscape(c: string): string {
+  return `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
 }
 
 /**
- * Code that a library printed from model data (ajv's standalone validators), with every
- * bidirectional control as a `\uXXXX` escape: such a library puts model text only inside string,
- * template and regular-expression literals, where the escape stands for the same character.
+ * Code that a library printed from model data (ajv's standalone validators), with every control
+ * character (`CONTROLS`) as a `\uXXXX` escape: such a library puts model text only inside string,
+ * template and regular-expression literals, where the escape stands for the same character (its
+ * own code has line feeds and tabs only).
  */
-export function escapeBidiInCode(code: string): string {
-  return code.replace(BIDI_CONTROLS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+export function escapeControlsInCode(code: string): string {
+  return code.replace(CONTROLS, unicodeEscape);
 }
 
 /** A TypeScript identifier that needs no quoting as a property name (ASCII only, on purpose). */
@@ -50,12 +72,12 @@ export function isPlainKey(name: string): boolean {
 
 /** A TypeScript string literal (double-quoted) holding exactly `text`. */
 export function stringLiteral(text: string): string {
-  // JSON.stringify escapes quotes, backslashes and control characters (CR, LF included); it leaves
+  // JSON.stringify escapes quotes, backslashes and C0 controls (CR, LF included); it leaves DEL, C1,
   // U+2028/U+2029 (valid in ES2019 strings, but not in every tool) and `</script` as they are.
   return JSON.stringify(text)
     .replace(/\u2028/g, '\\u2028')
     .replace(/\u2029/g, '\\u2029')
-    .replace(BIDI_CONTROLS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+    .replace(CONTROLS, unicodeEscape)
     .replace(/<\//g, '<\\/');
 }
 
@@ -66,12 +88,12 @@ export function propertyKey(name: string): string {
 
 /**
  * Text made safe inside a block comment: `*\/` can never appear (every `*` followed by `/` gets a
- * backslash between), `/*` is broken up too (no nested-comment confusion for readers), and CR, CRLF,
- * LS and PS become line feeds (the caller prefixes each line with ` * `).
+ * backslash between), `/*` is broken up too (no nested-comment confusion for readers), CR, CRLF,
+ * LS and PS become line feeds (the caller prefixes each line with ` * `), and every other control
+ * character is shown as `<U+XXXX>` (`showControls`).
  */
 export function commentText(text: string): string {
-  return showBidi(text)
-    .replace(/\r\n?|\u2028|\u2029/g, '\n')
+  return showControls(text.replace(/\r\n?|\u2028|\u2029/g, '\n'))
     .replace(/\*\//g, '*\\/')
     .replace(/\/\*/g, '/\\*');
 }
@@ -118,9 +140,7 @@ export function docCode(text: string): string {
 
 /** Markdown text on one line: line breaks become spaces, `<` cannot open HTML (MODELS.md). */
 export function markdownText(text: string): string {
-  return showBidi(text)
-    .replace(/\r\n?|\n|\u2028|\u2029/g, ' ')
-    .replace(/</g, '&lt;');
+  return showControls(text.replace(/\r\n?|\n|\u2028|\u2029/g, ' ')).replace(/</g, '&lt;');
 }
 
 /** Markdown table cell text: one line, pipes escaped. */
@@ -130,7 +150,7 @@ export function markdownCell(text: string): string {
 
 /** Markdown inline code holding `text` on one line (backticks in it are handled by a longer fence; not for table cells). */
 export function markdownCode(text: string): string {
-  const clean = showBidi(text).replace(/\r\n?|\n|\u2028|\u2029/g, ' ');
+  const clean = showControls(text.replace(/\r\n?|\n|\u2028|\u2029/g, ' '));
   const runs = clean.match(/`+/g) ?? [];
   const fence = '`'.repeat(Math.max(0, ...runs.map((r) => r.length)) + 1);
   return clean.includes('`') ? `${fence} ${clean} ${fence}` : `\`${clean}\``;

@@ -3,9 +3,11 @@
  * file per stage (see ARCHITECTURE.md). Data flows one way; no stage mutates its inputs (the load
  * stage freezes them). Nothing is written until every stage has succeeded.
  *
- * Each output file is a job with an inputs hash (`generator/manifest.ts`); a file whose inputs and
+ * Each output file is a job with an inputs hash (`output/manifest.ts`); a file whose inputs and
  * content still match the committed manifest is reused as it is on disk, so only what changed is
  * typed, emitted and formatted, and the libraries of a stage are loaded only when it has work.
+ * `--check` does not trust the manifest (a commit can edit it): it reuses only a file that this
+ * machine built itself for the same inputs (`output/built.ts`) and rebuilds every other one.
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -14,19 +16,25 @@ import { classify, type ClassifyNote } from './stages/classify.ts';
 import { modelModule, type OutputFiles } from './stages/emit.ts';
 import { indexModule } from './stages/index-module.ts';
 import { openapiModule } from './stages/openapi.ts';
+import { operationsOf, type OperationsTable } from './stages/operations.ts';
 import { modelsMarkdown } from './stages/reference.ts';
 import { header, loadTemplates, modelDoc } from './stages/templates.ts';
 import { load } from './stages/load.ts';
 import { fingerprint, hash, readManifest, renderManifest, type ManifestEntry } from './output/manifest.ts';
-import { nameModels } from './stages/name.ts';
+import { fileStem, nameModels } from './stages/name.ts';
 import { modelType } from './stages/types.ts';
 import { validatorModule, type CompileValidator } from './stages/validators.ts';
 import { packageTarget, type Target } from './output/target.ts';
 import { userIndexModule } from './stages/user-index.ts';
-import { completeInterrupted } from './output/tree-commit.ts';
+import { readBuilt, writeBuilt } from './output/built.ts';
+import { completeInterrupted } from './output/lock.ts';
+import { checkOwnedOutput } from './output/target.ts';
+import { treeDigest, type HeldLock } from './output/tree-commit.ts';
 import { GeneratorWorker } from './stages/worker-thread.ts';
 import { write, type WriteResult } from './stages/write.ts';
 import { byCodeUnits } from './order.ts';
+import { operationsModuleBody, RUNTIME_OPERATIONS_FILE } from './output/runtime-operations.ts';
+import { docsInputs } from './stages/endpoint-docs.ts';
 
 export { REPO_ROOT, specsLabel };
 export { packageTarget, userTarget, type Target } from './output/target.ts';
@@ -40,8 +48,27 @@ export interface GenerateOptions {
   specsDir?: string;
   /** Where `generated/` is written. Default the repository root. */
   outRoot?: string;
-  /** Write nothing; report what would change. */
+  /**
+   * Write nothing; report what would change. Every file is regenerated and compared byte for byte
+   * (unless `reuse`), except one whose bytes this machine built itself for the same inputs
+   * (`output/built.ts`): `--check` does not trust the manifest, which a commit can edit along with a file.
+   */
   check?: boolean;
+  /**
+   * Reuse a file on disk, without rebuilding it, when the manifest records its inputs as unchanged
+   * and its bytes as the ones on disk: what makes an up-to-date run fast. It trusts the manifest, so
+   * it never decides `check` by default; a refresh's proof run sets it (it writes what plain
+   * `generate` would). @default !check
+   */
+  reuse?: boolean;
+  /**
+   * Replace the output even when its folder (`<out>`, or `generated/`) is not empty and holds no
+   * manifest of this generator: by default such a folder is refused, since the run would replace
+   * files it did not make (`checkOwnedOutput`).
+   */
+  force?: boolean;
+  /** The lock of `outRoot` when the caller holds it already (a refresh that found nothing to change). */
+  lock?: HeldLock;
   /**
    * How the specs directory is named in generated headers and messages. Default: its path
    * relative to the repository (`specsLabel`). Refresh sets it when it proves a staged copy, so
@@ -69,6 +96,14 @@ export interface GenerateResult extends WriteResult {
   models: number;
   /** Files rebuilt by this run (the others were reused from disk through the manifest). */
   rebuilt: string[];
+  /** The operations table of the API description (`stages/operations.ts`). */
+  operations: OperationsTable;
+  /**
+   * Files of the hand-written runtime that the generator writes (the package target only, else
+   * empty): `runtime/operations.ts`, by path relative to the repository, header and formatting
+   * included. Not written by `generate()`: `npm run generate` syncs them (`--check` compares).
+   */
+  runtimeFiles: OutputFiles;
 }
 
 /** One output file to produce. */
@@ -97,11 +132,20 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
   const target = options.target ?? packageTarget;
   const out = target.prefix;
   const manifestFile = `${out}manifest.json`;
-  if (!options.check) await completeInterrupted(outRoot); // a killed run may have moved specs/ or generated/ aside
+  if (!options.check) {
+    await completeInterrupted(outRoot); // a killed run may have moved specs/ or generated/ aside
+    await checkOwnedOutput(outRoot, target, { force: options.force ?? false });
+  }
+  // what the output is made from, checked again before writing: an `add` meanwhile is not undone
+  const inputsDigest = options.check ? undefined : treeDigest(specsDir);
+  inputsDigest?.catch(() => undefined); // awaited by the write; a failure before then must not be unhandled
   const templatesP = loadTemplates(path.join(REPO_ROOT, 'templates'));
   // a user's target has no openapi.ts: the generator package does not depend on openapi-typescript
   const fingerprintP = fingerprint(REPO_ROOT, target.packageFiles ? [] : ['openapi-typescript']);
-  const priorP = readManifest(outRoot, manifestFile);
+  const priorP =
+    (options.reuse ?? !options.check)
+      ? readManifest(outRoot, manifestFile)
+      : Promise.resolve(new Map<string, ManifestEntry>());
   const specs = await load({
     specsDir,
     label: options.label ?? specsLabel(specsDir),
@@ -113,8 +157,14 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
   const named = nameModels(models, `${specs.label}/models.json`);
   const label = specs.label;
   const openapiFile = options.openapi?.label ?? `${label}/openapi.yaml`;
-  // Classification depends on the description's paths; the model modules on nothing else of it.
-  const pathsKey = hash(JSON.stringify(Object.keys(specs.openapi.paths).sort()));
+  const operations = operationsOf(specs.openapi, openapiFile);
+  // Classification depends on the description's paths; the model modules' docs on the operations
+  // table (method, path) and the runtime's default timeouts; on nothing else of it.
+  const pathsKey = hash(
+    JSON.stringify(Object.keys(specs.openapi.paths).sort()),
+    JSON.stringify([...operations.values()]),
+    docsInputs(),
+  );
   const validated = new Set(named.filter((m) => m.schema && m.endpoints.includes('queue')).map((m) => m.id));
 
   const worker = options.worker ?? new GeneratorWorker(REPO_ROOT, { preloadPrettier: target.format !== null });
@@ -133,15 +183,16 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
     const key = hash(fp, target.kind, formatKey, label, m.id, raw, pathsKey);
     modelKeys.push(key);
     modelJobs.push({
-      file: `${out}models/${m.id}.ts`,
+      file: `${out}models/${fileStem(m.id)}.ts`,
       inputs: hash('model', key),
       sources: [m.file, openapiFile],
       formatted: true,
-      build: async () => modelModule({ ...m, type: modelType(m, modelDoc(t, m)) }, validated.has(m.id), target),
+      build: async () =>
+        modelModule({ ...m, type: modelType(m, modelDoc(t, m)) }, validated.has(m.id), operations, target),
     });
     if (validated.has(m.id))
       modelJobs.push({
-        file: `${out}validators/${m.id}.ts`,
+        file: `${out}validators/${fileStem(m.id)}.ts`,
         inputs: hash('validator', key),
         sources: [m.file],
         formatted: false,
@@ -179,6 +230,12 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
   });
   jobs.push(...modelJobs);
 
+  // Printed as prettier prints it (no formatter to load: an up-to-date run loads none).
+  const runtimeFiles: OutputFiles = new Map(
+    target.kind === 'package'
+      ? [[RUNTIME_OPERATIONS_FILE, `${header(t, [openapiFile], false, target)}\n${operationsModuleBody(operations)}`]]
+      : [],
+  );
   const files: OutputFiles = new Map();
   const manifest = new Map<string, ManifestEntry>();
   const rebuilt: string[] = [];
@@ -187,15 +244,17 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
   // while the worker formats the finished ones; then this thread compiles the validators the worker
   // has not started. Every text is kept until the write anyway, so this thread builds on without
   // waiting for the worker: both cores stay busy.
-  const reused = await Promise.all(jobs.map((job) => reuse(job, prior, outRoot)));
+  const built = readBuilt(outRoot);
+  const reused = await Promise.all(jobs.map((job) => reuse(job, { prior, built }, outRoot)));
   const texts: Array<Promise<string>> = [];
   try {
     const build = (job: Job) => job.build();
     const bodies = jobs.map((job, i) => (reused[i] === undefined && job.early ? build(job) : undefined));
     for (const b of bodies) b?.catch(() => undefined); // awaited below; a failure before then must not be unhandled
     for (const [i, job] of jobs.entries()) {
-      if (reused[i] !== undefined) {
-        texts.push(Promise.resolve(reused[i]));
+      const kept = reused[i];
+      if (kept !== undefined) {
+        texts.push(Promise.resolve(kept.text));
         continue;
       }
       rebuilt.push(job.file);
@@ -208,11 +267,16 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
     }
     // this thread's own work is done: compile here the validators the worker has not started
     await worker.helpHere();
+    const builtNow = new Map<string, string>();
     for (const [i, job] of jobs.entries()) {
       const text = await texts[i]!;
+      const content = hash(text);
       files.set(job.file, text);
-      manifest.set(job.file, { inputs: job.inputs, content: hash(text) });
+      manifest.set(job.file, { inputs: job.inputs, content });
+      // what this run built, or found as this machine built it: never a file only the manifest vouches for
+      if (reused[i] === undefined || reused[i].built) builtNow.set(job.inputs, content);
     }
+    writeBuilt(outRoot, builtNow);
   } finally {
     if (!options.worker) await worker.close();
   }
@@ -222,15 +286,32 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
     renderManifest(manifest, target.header.command, target.kind === 'user' ? { format: target.format !== null } : {}),
   );
   const sorted: OutputFiles = new Map([...files].sort(([a], [b]) => byCodeUnits(a, b)));
-  const result = await write(sorted, outRoot, { check: options.check ?? false, managed: target.managed });
+  const result = await write(sorted, outRoot, {
+    check: options.check ?? false,
+    managed: target.managed,
+    ...(inputsDigest ? { inputs: { dir: specsDir, digest: inputsDigest } } : {}),
+    ...(options.lock ? { lock: options.lock } : {}),
+  });
   lap('write');
-  return { ...result, notes, files: sorted, models: named.length, rebuilt: rebuilt.sort() };
+  return { ...result, notes, files: sorted, models: named.length, rebuilt: rebuilt.sort(), operations, runtimeFiles };
 }
 
-/** The file on disk when the manifest shows its inputs unchanged and its bytes untouched. */
-async function reuse(job: Job, prior: Map<string, ManifestEntry>, outRoot: string): Promise<string | undefined> {
-  const entry = prior.get(job.file);
-  if (!entry || entry.inputs !== job.inputs) return undefined;
+/**
+ * The file on disk, when this machine built exactly these bytes for the job's inputs (`built`: its
+ * own record, outside the project), or when the manifest (`prior`, empty unless reuse is allowed)
+ * shows its inputs unchanged and its bytes untouched.
+ */
+async function reuse(
+  job: Job,
+  records: { prior: Map<string, ManifestEntry>; built: Map<string, string> },
+  outRoot: string,
+): Promise<{ text: string; built: boolean } | undefined> {
+  const entry = records.prior.get(job.file);
+  const own = records.built.get(job.inputs);
+  if (own === undefined && entry?.inputs !== job.inputs) return undefined;
   const text = await readFile(path.join(outRoot, job.file), 'utf8').catch(() => undefined);
-  return text !== undefined && hash(text) === entry.content ? text : undefined;
+  if (text === undefined) return undefined;
+  const content = hash(text);
+  if (content === own) return { text, built: true };
+  return entry?.inputs === job.inputs && entry.content === content ? { text, built: false } : undefined;
 }

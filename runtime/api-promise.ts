@@ -7,11 +7,14 @@
  *
  * The `Response` of a JSON call has a readable body: the SDK read the original one (capped by
  * `maxResponseBytes`), so it hands back a copy with the same status, status text, headers, `url` and
- * the bytes it read. For a stream (`chat.completions.create({ stream: true })`), `response` is the
- * live response whose body the returned stream reads: use its status and headers, and iterate the
- * stream (or, with `asResponse()` and no iteration, read the body yourself; not both).
+ * the bytes it read, its headers redacted of the call's secrets (the key, the client's and the
+ * call's header values: a server may echo them). For a stream (`chat.completions.create({ stream:
+ * true })`), `response` is the live response whose body the returned stream reads, with its headers
+ * as received: use its status and headers, and iterate the stream (or, with `asResponse()` and no
+ * iteration, read the body yourself; not both). `requestId` is redacted either way. The body and
+ * `data` are the service's answer as it came.
  */
-import { requestIdOf, SDKError } from './errors.ts';
+import { redactHeaders, requestIdOf, SDKError } from './errors.ts';
 import type { HttpResult } from './request.ts';
 
 /** What `withResponse()` resolves to. */
@@ -20,15 +23,16 @@ export interface WithResponse<T> {
   data: T;
   /** The HTTP response (see `APIPromise` for its body). */
   response: Response;
-  /** The response's request id (see `REQUEST_ID_HEADERS`), or undefined when it has none. */
+  /** The response's request id (see `REQUEST_ID_HEADERS`), redacted of the call's secrets; undefined when it has none. */
   requestId: string | undefined;
 }
 
-/** A response the SDK can hand back: the original, or a copy whose body is the text it read. */
+/** A response the SDK can hand back: the original (a stream), or a copy whose body is the text it read and whose headers are redacted. */
 function replay(result: HttpResult): Response {
   const { response, text } = result;
   if (text === undefined) return response;
-  const copy = new Response(text, response); // its status, status text and headers
+  const { status, statusText } = response;
+  const copy = new Response(text, { status, statusText, headers: redactHeaders(result.redactor, response.headers) });
   // `url` is read-only on Response.prototype: an own property keeps the original's.
   Object.defineProperty(copy, 'url', { value: response.url, enumerable: true });
   return copy;
@@ -115,8 +119,8 @@ export class APIPromise<T> extends Promise<T> {
    * @throws the call's error; SDKError when the transport gave no response (see `from`).
    */
   async withResponse(): Promise<WithResponse<T>> {
-    const [data, response] = await Promise.all([this.value(), this.asResponse()]);
-    return { data, response, requestId: requestIdOf(response.headers) };
+    const [data, response, result] = await Promise.all([this.value(), this.asResponse(), this.resultOrThrow()]);
+    return { data, response, requestId: requestIdOf(response.headers, result.redactor) };
   }
 
   /**

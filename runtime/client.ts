@@ -6,7 +6,9 @@
  */
 import type { ClientOptions } from './options.ts';
 import type { Registry, UntypedRegistry } from './registry.ts';
-import { Chat, Events, FineTunes, Images, Models, Queue, Videos } from './resources.ts';
+import { FineTunes } from './fine-tunes/resource.ts';
+import { Models } from './models/resource.ts';
+import { Chat, Events, Images, Queue, Videos } from './resources.ts';
 import { HttpTransport } from './transport.ts';
 
 /**
@@ -33,9 +35,9 @@ export class Client<R extends Registry = UntypedRegistry> extends HttpTransport 
   readonly queue: Queue<R>;
   /** The server-sent event stream of `/api/events`. */
   readonly events: Events;
-  /** Model details. */
+  /** The models catalog: list, search, details with the request schema, activation of custom deployments. */
   readonly models: Models;
-  /** Fine-tune creation and tokenization. */
+  /** Fine-tunes of a repository: create, run, wait, deploy (and tokenize). */
   readonly fineTunes: FineTunes;
 
   constructor(options: ClientOptions = {}) {

@@ -1,6 +1,8 @@
 /**
- * The endpoints as light functions over a `Transport`: one request each, the response shape
- * checked. The resources of `Client` and the generated per-model functions both call these, so a
+ * The endpoints as light functions over a `Transport`: one request each, its method and path from
+ * the operations table (`operations.ts`, generated from `specs/openapi.yaml`), the response shape
+ * checked. Those of the models catalog are in `models/endpoints.ts`, of fine-tunes in
+ * `fine-tunes/endpoints.ts`. The resources of `Client` and the generated per-model functions both call these, so a
  * bundle of one call carries only that call (plus HTTP, retries and errors). The synchronous
  * generating endpoints default to their own timeout (`DEFAULT_TIMEOUTS_MS`). Streaming (chat with
  * `stream: true`) is in `chat-stream.ts`, `/api/events` in `sse.ts`; `queue.run` in `queue-run.ts`.
@@ -15,22 +17,19 @@
  */
 import { APIPromise } from './api-promise.ts';
 import { SDKError } from './errors.ts';
-import { encodePath } from './internal/http.ts';
+import { operationRequest } from './internal/operation.ts';
+import * as ops from './operations.ts';
 import type { HttpRequest, ResponseCheck } from './request.ts';
-import type { FineTuneCreateParams } from './fine-tunes.ts';
 import { endpointTimeout, type RequestOptions } from './scope.ts';
 import { stateOf, type Transport } from './transport.ts';
 import type {
   CancelResponse,
   ChatCompletion,
   EnqueueResponse,
-  FineTune,
   Generation,
   ImageResult,
-  Model,
   QueueListParams,
   QueueListResponse,
-  RepoRef,
   ResponseFormat,
   VideoResult,
 } from './types.ts';
@@ -46,32 +45,7 @@ export interface EnqueueOptions extends RequestOptions {
   validate?: boolean | undefined;
 }
 
-/**
- * The call `make` returns, or an `APIPromise` rejected with what it threw while building the request
- * (a bad path parameter): a rejection, as callers of these functions have always seen.
- */
-function guarded<T>(make: () => APIPromise<T>): APIPromise<T> {
-  try {
-    return make();
-  } catch (err) {
-    return APIPromise.rejected(err);
-  }
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-/** A check that the body is an object with an array under `key`. */
-const objectWithArray =
-  (key: string, what: string): ResponseCheck =>
-  (body) =>
-    isObject(body) && Array.isArray(body[key]) ? undefined : `expected ${what} (an object with a "${key}" array)`;
-
-const isObjectBody =
-  (what: string): ResponseCheck =>
-  (body) =>
-    isObject(body) ? undefined : `expected ${what} (a JSON object)`;
+import { guarded, isObject, isObjectBody, objectWithArray } from './internal/checks.ts';
 
 // Pure: a bundle keeps only the checks its calls use.
 const imageResult = /* @__PURE__ */ objectWithArray('images', 'an image result');
@@ -112,10 +86,7 @@ export function generateImages(
   options?: RequestOptions,
 ): APIPromise<ImageResult<ResponseFormat>> {
   return APIPromise.from(
-    t.request(
-      { method: 'POST', path: '/api/ai/images/generate', body, expect: imageResult },
-      endpointTimeout(t, 'images', options),
-    ),
+    t.request({ ...ops.imagesGenerate, body, expect: imageResult }, endpointTimeout(t, 'images', options)),
   );
 }
 
@@ -138,10 +109,7 @@ export function editImages(
   options?: RequestOptions,
 ): APIPromise<ImageResult<ResponseFormat>> {
   return APIPromise.from(
-    t.request(
-      { method: 'POST', path: '/api/ai/images/edit', body, expect: imageResult },
-      endpointTimeout(t, 'images', options),
-    ),
+    t.request({ ...ops.imagesEdit, body, expect: imageResult }, endpointTimeout(t, 'images', options)),
   );
 }
 
@@ -163,10 +131,7 @@ export function generateVideos(
   options?: RequestOptions,
 ): APIPromise<VideoResult<ResponseFormat>> {
   return APIPromise.from(
-    t.request(
-      { method: 'POST', path: '/api/ai/videos/generate', body, expect: videoResult },
-      endpointTimeout(t, 'videos', options),
-    ),
+    t.request({ ...ops.videosGenerate, body, expect: videoResult }, endpointTimeout(t, 'videos', options)),
   );
 }
 
@@ -193,10 +158,7 @@ export function createChatCompletion(
       ),
     );
   return APIPromise.from(
-    t.request(
-      { method: 'POST', path: '/api/ai/chat/completions', body, expect: chatCompletion },
-      endpointTimeout(t, 'chat', options),
-    ),
+    t.request({ ...ops.chatCompletionsCreate, body, expect: chatCompletion }, endpointTimeout(t, 'chat', options)),
   );
 }
 
@@ -246,7 +208,7 @@ export function enqueueGenerations(
 
 /** The request of `POST /api/ai/queue` (shared with `queue.run`). */
 export function enqueueRequest(body: Record<string, unknown>): HttpRequest {
-  return { method: 'POST', path: '/api/ai/queue', body, expect: enqueueResponse };
+  return { ...ops.queueEnqueue, body, expect: enqueueResponse };
 }
 
 /* endpoint-doc: queue.list */
@@ -261,9 +223,7 @@ export function listGenerations(
   params: QueueListParams = {},
   options?: RequestOptions,
 ): APIPromise<QueueListResponse> {
-  return APIPromise.from(
-    t.request({ method: 'GET', path: '/api/ai/queue', query: { ...params }, expect: queueList }, options),
-  );
+  return APIPromise.from(t.request({ ...ops.queueList, query: { ...params }, expect: queueList }, options));
 }
 
 /* endpoint-doc: queue.get */
@@ -277,10 +237,7 @@ export function listGenerations(
 export function getGeneration(t: Transport, generationId: string, options?: RequestOptions): APIPromise<Generation> {
   return guarded(() =>
     APIPromise.from(
-      t.request(
-        { method: 'GET', path: `/api/ai/queue/${encodePath(generationId, 'generation_id')}`, expect: generation },
-        options,
-      ),
+      t.request(operationRequest(ops.queueGet, { generation_id: generationId }, { expect: generation }), options),
     ),
   );
 }
@@ -303,11 +260,11 @@ export function cancelGeneration(
     const state = stateOf(t);
     const call = APIPromise.from(
       t.request<CancelResponse>(
-        {
-          method: 'DELETE',
-          path: `/api/ai/queue/${encodePath(generationId, 'generation_id')}`,
-          expect: isObjectBody('a cancel response'),
-        },
+        operationRequest(
+          ops.queueCancel,
+          { generation_id: generationId },
+          { expect: isObjectBody('a cancel response') },
+        ),
         options,
       ),
     );
@@ -317,81 +274,5 @@ export function cancelGeneration(
       () => undefined,
     );
     return call;
-  });
-}
-
-/* endpoint-doc: models.retrieve */
-/**
- * Get a model's details, its request schema included: `GET /api/ai/models/{id}`. `timeoutMs` (milliseconds) defaults to
- * the client's, else 600_000 (10 minutes).
- * @returns the model object with its schema normalised to `request_schema` (from `request_schema` or
- * `json_request_schema`).
- * @throws NotFoundError (`Model not found: <id>`), InvalidResponseError (an empty, `null` or non-object body);
- * SDKError, before sending, when `id` is empty, `.` or `..` (or decodes to one).
- */
-export function retrieveModel(t: Transport, id: string, options?: RequestOptions): APIPromise<Model> {
-  return guarded(() =>
-    APIPromise.from(
-      t.request<Record<string, unknown>>(
-        { method: 'GET', path: `/api/ai/models/${encodePath(id, 'id')}`, expect: isObjectBody('a model object') },
-        options,
-      ),
-    ).map(normaliseModel),
-  );
-}
-
-/** Normalise a model object: the schema under `request_schema` (the service uses either name). */
-export function normaliseModel(raw: Record<string, unknown>): Model {
-  const { json_request_schema, request_schema, ...rest } = raw;
-  const schema = (request_schema ?? json_request_schema ?? null) as Model['request_schema'];
-  return {
-    ...rest,
-    id: typeof rest['id'] === 'string' || typeof rest['id'] === 'number' ? String(rest['id']) : '',
-    request_schema: schema,
-  };
-}
-
-/* endpoint-doc: fineTunes.create */
-/**
- * Create a fine-tune from a dataset file of the repository: `POST /api/repos/{namespace}/{repo_name}/fine_tunes`.
- * `body` is typed by `script_type` (see `FineTuneCreateParams`): e.g. `{ resource: 'main/train.jsonl', base_model,
- * script_type: 'text_generation', training_params: { question_column, answer_column } }`. `timeoutMs` (milliseconds)
- * defaults to the client's, else 600_000 (10 minutes). Never resent unless the service surely did not process it (429,
- * connection refused).
- * @returns the fine-tune object (its shape is not shown by the description).
- * @throws NotFoundError (repository unknown), BadRequestError, AuthenticationError, PermissionDeniedError,
- * InsufficientCreditsError, OutcomeUnknownError, TimeoutError, AbortError; SDKError, before sending, when `namespace`
- * or `repo_name` is empty, `.` or `..` (or decodes to one).
- */
-export function createFineTune(
-  t: Transport,
-  ref: RepoRef,
-  body: FineTuneCreateParams,
-  options?: RequestOptions,
-): APIPromise<FineTune> {
-  return guarded(() => {
-    const path = `/api/repos/${encodePath(ref.namespace, 'namespace')}/${encodePath(ref.repo_name, 'repo_name')}/fine_tunes`;
-    return APIPromise.from(t.request({ method: 'POST', path, body, expect: isObjectBody('a fine-tune') }, options));
-  });
-}
-
-/* endpoint-doc: fineTunes.tokenize */
-/**
- * Tokenize a fine-tune's dataset, only for a fine-tune in the `created` state:
- * `POST /api/repos/{namespace}/{repo_name}/fine_tunes/{id}/tokenize`. `timeoutMs` (milliseconds) defaults to the
- * client's, else 600_000 (10 minutes). Never resent unless the service surely did not process it (429, connection
- * refused).
- * @returns the wrapped fine-tune object (its shape is not shown by the description).
- * @throws NotFoundError when the fine-tune does not exist; OutcomeUnknownError, TimeoutError, AbortError; SDKError,
- * before sending, when `namespace`, `repo_name` or `id` is empty, `.` or `..` (or decodes to one).
- */
-export function tokenizeFineTune(
-  t: Transport,
-  ref: RepoRef & { id: string },
-  options?: RequestOptions,
-): APIPromise<FineTune> {
-  return guarded(() => {
-    const path = `/api/repos/${encodePath(ref.namespace, 'namespace')}/${encodePath(ref.repo_name, 'repo_name')}/fine_tunes/${encodePath(ref.id, 'id')}/tokenize`;
-    return APIPromise.from(t.request({ method: 'POST', path, expect: isObjectBody('a fine-tune') }, options));
   });
 }

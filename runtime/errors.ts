@@ -5,13 +5,19 @@
  * when it is constructed, with the `Redactor` of the call that made it (given as `redactor`, or
  * else the one of its `cause`), before any text is cut: message, stack, body, headers and cause
  * chain (see `redact.ts`). Its `toJSON()` and `util.inspect` forms show only redacted, bounded data.
+ * A call without secrets (no key, no header value) has no redactor: its errors are left as they are.
  */
 import { brandErrors } from './internal/brand.ts';
 import { defineInspect } from './internal/inspect.ts';
-import { Redactor } from './redact.ts';
+import { queueEnqueue } from './operations.ts';
+// Types only: `redact.ts` is loaded on demand, by a transport that has secrets (see `internal/http.ts`).
+import type { Redactor } from './redact.ts';
 
 /** How many characters of a server's message an error message keeps (the rest is cut, saying so). */
 export const MAX_MESSAGE_CHARS = 1_000;
+
+/** Default `maxResponseBytes`, the largest response body read (and chat completion collected): 100 MiB. */
+export const DEFAULT_MAX_RESPONSE_BYTES = 100 * 1024 * 1024;
 
 /** How many bytes of an error response body are read and kept in `APIError.body` (64 KiB); the rest is not read. */
 export const MAX_ERROR_BODY_BYTES = 65_536;
@@ -24,22 +30,25 @@ export function truncate(text: string, max: number = MAX_MESSAGE_CHARS): string 
 /** The redactor each SDK error was made with (held off the error, so that inspecting it shows nothing of it). */
 const redactors = new WeakMap<object, Redactor>();
 
-/** The `Redactor` an SDK error was constructed with (`Redactor.NONE` when none), or undefined for any other value. */
+/** The `Redactor` an SDK error was constructed with, or undefined (none, or not an SDK error). */
 export function redactorOf(err: unknown): Redactor | undefined {
   return typeof err === 'object' && err !== null ? redactors.get(err) : undefined;
 }
 
+/** `text` redacted with `r` (as it is when there is no redactor). */
+export const redacted = (r: Redactor | undefined, text: string): string => (r ? r.text(text) : text);
+
 /** A one-line, redacted summary of a `cause` (for `toJSON` and `util.inspect`): `Name: message (code)`, nested causes appended. */
-function summarizeCause(r: Redactor, cause: unknown, depth = 0): string | undefined {
+function summarizeCause(r: Redactor | undefined, cause: unknown, depth = 0): string | undefined {
   if (cause === undefined || depth > 4) return undefined;
   if (cause instanceof Error) {
     const code = (cause as { code?: unknown }).code;
     const inner = summarizeCause(r, (cause as { cause?: unknown }).cause, depth + 1);
-    return `${cause.name}: ${truncate(r.text(String(cause.message)))}${typeof code === 'string' ? ` (${code})` : ''}${inner ? `; caused by ${inner}` : ''}`;
+    return `${cause.name}: ${truncate(redacted(r, String(cause.message)))}${typeof code === 'string' ? ` (${code})` : ''}${inner ? `; caused by ${inner}` : ''}`;
   }
   // Anything else thrown is shown as the language shows it (a custom toString included).
   // eslint-disable-next-line @typescript-eslint/no-base-to-string
-  return truncate(r.text(typeof cause === 'string' ? cause : String(cause)));
+  return truncate(redacted(r, typeof cause === 'string' ? cause : String(cause)));
 }
 
 /** Options of every SDK error. */
@@ -55,13 +64,17 @@ export interface SDKErrorOptions {
 
 /**
  * The fields of the SDK's errors that `toJSON` and `util.inspect` show (those an error has, in this
- * order): `APIError`'s, then `ConnectionError.notSent`, `RedirectError.location`,
- * `ResponseTooLargeError.limitBytes`, `OutcomeUnknownError.reason`, `ValidationError.model` and `issues`.
+ * order): `APIError`'s (`type`, `title`, `detail` when the body gave them), then
+ * `ConnectionError.notSent`, `RedirectError.location`, `ResponseTooLargeError.limitBytes`,
+ * `OutcomeUnknownError.reason`, `ValidationError.model` and `issues`.
  */
 const SHOWN_FIELDS = [
   'status',
   'request',
   'requestId',
+  'type',
+  'title',
+  'detail',
   'body',
   'headers',
   'notSent',
@@ -82,18 +95,18 @@ export class SDKError extends Error {
 
   constructor(message: string, options?: SDKErrorOptions) {
     const cause = options?.cause;
-    const r = options?.redactor ?? redactorOf(cause) ?? Redactor.NONE;
-    r.errorChain(cause);
+    const r = options?.redactor ?? redactorOf(cause);
+    r?.errorChain(cause);
     super(
-      r.text(message),
-      cause === undefined ? undefined : { cause: typeof cause === 'string' ? r.text(cause) : cause },
+      redacted(r, message),
+      cause === undefined ? undefined : { cause: typeof cause === 'string' ? redacted(r, cause) : cause },
     );
-    redactors.set(this, r);
+    if (r) redactors.set(this, r);
   }
 
-  /** The redactor of this error (its call's secrets), for subclasses that redact their own fields. */
-  protected get redactor(): Redactor {
-    return redactors.get(this) ?? Redactor.NONE;
+  /** The redactor of this error (its call's secrets), for subclasses that redact their own fields; undefined when none. */
+  protected get redactor(): Redactor | undefined {
+    return redactors.get(this);
   }
 
   /** The error as plain, redacted data: `name`, `message`, the fields of its class, and a summary of `cause`. */
@@ -152,27 +165,32 @@ export const REQUEST_ID_HEADERS: readonly string[] = Object.freeze([
   'cf-ray',
 ]);
 
-/** The request id of a response (see `REQUEST_ID_HEADERS`), or undefined when it sent none. */
-export function requestIdOf(headers: Headers | undefined | null): string | undefined {
+/**
+ * The request id of a response (see `REQUEST_ID_HEADERS`), redacted with `redactor` (a server may
+ * echo a secret there) and cut to 200 characters, or undefined when it sent none.
+ */
+export function requestIdOf(headers: Headers | undefined | null, redactor?: Redactor): string | undefined {
   if (!headers) return undefined;
   for (const name of REQUEST_ID_HEADERS) {
     const v = headers.get(name);
-    if (v) return truncate(v, 200);
+    if (v) return truncate(redacted(redactor, v), 200);
   }
   return undefined;
 }
 
-/** A redacted copy of response headers (a server or proxy may echo the `Authorization` header). */
-function redactHeaders(r: Redactor, headers: Headers | undefined): Headers | undefined {
-  if (!headers) return undefined;
+/** A copy of response headers redacted with `r` (a server or proxy may echo the `Authorization` header). */
+export function redactHeaders(r: Redactor | undefined, headers: Headers): Headers {
   const copy = new Headers();
-  headers.forEach((value, name) => copy.append(name, r.text(value)));
+  headers.forEach((value, name) => copy.append(name, redacted(r, value)));
   return copy;
 }
 
 /**
  * An error answered by the service (or a failure to get an answer: see subclasses).
- * `message` is the server's own message string when it sent one (at most 1,000 characters).
+ * `message` is the server's own message string when it sent one (at most 1,000 characters): an
+ * error body's `error.detail` (e.g. which parameter is wrong), else `error.message`, else
+ * `error.title`. `type`, `title` and `detail` are the body's, when it gave them. The class follows
+ * the status and the service's error `type`, never the message text.
  * `body` and `headers` are redacted copies; `body` holds at most 64 KiB of an error response.
  */
 export class APIError extends SDKError {
@@ -192,12 +210,25 @@ export class APIError extends SDKError {
    * Quote it when reporting a problem.
    */
   declare readonly requestId: string | undefined;
+  // `type`, `title` and `detail` are read from the body, redacted with the call's redactor and set by
+  // the failure path (`internal/failure.ts`, loaded on demand), so that this constructor, in every
+  // bundle, carries none of it.
+  /**
+   * The service's error type, when the body gave one: `error.type` (else `status_message`) of
+   * `{error: {type, title, detail}, status: 'error', status_message}`. The docs list
+   * `unauthenticated`, `invalid_params`, `resource_not_found` and `unknown_error`; others may come.
+   */
+  declare readonly type: string | undefined;
+  /** The error's human-readable title (`error.title`, e.g. `Invalid parameters supplied, ...`), when given. */
+  declare readonly title: string | undefined;
+  /** What was wrong (`error.detail`, e.g. which parameter), when given; then it is also `message`. */
+  declare readonly detail: string | undefined;
 
   constructor(message: string, init: APIErrorInit = {}) {
     super(message, { cause: init.cause, redactor: init.redactor });
     this.status = init.status;
-    this.body = this.redactor.value(init.body);
-    this.headers = redactHeaders(this.redactor, init.headers);
+    this.body = this.redactor ? this.redactor.value(init.body) : init.body;
+    this.headers = init.headers && redactHeaders(this.redactor, init.headers);
     this.request = init.request;
     this.requestId = this.headers === undefined ? undefined : requestIdOf(this.headers);
   }
@@ -219,7 +250,10 @@ export class PermissionDeniedError extends APIError {
 export class NotFoundError extends APIError {
   override name = 'NotFoundError';
 }
-/** The namespace has too few credits (402, or a credit-related message). */
+/**
+ * The namespace has too few credits: a 402, or an error `type` naming credits (the API description
+ * shows neither the status nor the type of its "credit-related error"; the message text is not read).
+ */
 export class InsufficientCreditsError extends APIError {
   override name = 'InsufficientCreditsError';
 }
@@ -274,7 +308,7 @@ export class RedirectError extends APIError {
   declare readonly location: string | undefined;
   constructor(message: string, init: APIErrorInit & { location?: string | undefined } = {}) {
     super(message, init);
-    this.location = init.location === undefined ? undefined : this.redactor.text(init.location);
+    this.location = init.location === undefined ? undefined : redacted(this.redactor, init.location);
   }
 }
 /**
@@ -346,9 +380,10 @@ export class OutcomeUnknownError extends APIError {
           : reason === 'invalid_response'
             ? `the server answered ${cause.status ?? 'a success status'} with a body the SDK cannot use (${cause.message})`
             : `the request failed without an answer (${cause.message})`;
-    const hint = request.path.startsWith('/api/ai/queue')
-      ? ' Check client.queue.list() for the generations before enqueueing again.'
-      : ' Check whether it took effect before sending it again.';
+    const hint =
+      request.path === queueEnqueue.path
+        ? ' Check client.queue.list() for the generations before enqueueing again.'
+        : ' Check whether it took effect before sending it again.';
     return new OutcomeUnknownError(
       `The outcome of ${request.method} ${request.path} is unknown: ${what}. If the request reached the server, it may have been processed (and billed); the SDK did not resend it.${hint}`,
       { status: cause.status, body: cause.body, headers: cause.headers, request, cause, reason },
@@ -394,8 +429,9 @@ export function parseRetryAfterMs(value: string | null, now: number = Date.now()
 /**
  * The `APIError` subclass that an error status means: 400, 401, 402 (`InsufficientCreditsError`),
  * 403, 404, 422, 429, any 5xx (`InternalServerError`), else `APIError`. The error of an answer also
- * reads its message: a message about credits makes `InsufficientCreditsError` at any status
- * (`errorFromResponse` of `internal/failure.ts`).
+ * reads the service's error `type` (`classOfAnswer` of `internal/failure.ts`): a type naming credits
+ * makes `InsufficientCreditsError` at any status; a documented type gives the class of a status that
+ * has none of its own.
  */
 export function errorClassOf(status: number): typeof APIError {
   return (

@@ -3,8 +3,10 @@
  * `beforeRetry` and fal's request middleware: `onRequest` sees (and may change) each attempt's
  * request, `onResponse` sees each response, `beforeRetry` sees each retry the SDK is about to make
  * and may veto it. Each option takes one function or an array; the functions run one after the
- * other, in the order given, each awaited. A hook that throws ends the call with its error (no
- * further hook, no retry).
+ * other, in the order given, each awaited, but never past the call's `timeoutMs` or its `signal`: a
+ * hook still pending then is no longer waited for, and the call fails with `TimeoutError` /
+ * `AbortError` as it would in flight. A hook that throws ends the call with its error (no further
+ * hook, no retry).
  *
  * The SDK's retry policy is decided first and hooks cannot widen it: `beforeRetry` is asked only
  * about retries the SDK would make anyway, so a generating POST whose outcome is unknown (a 5xx, a
@@ -114,6 +116,21 @@ export function resolveHooks(options: HookOptions): Hooks | undefined {
   return hooks.onRequest.length + hooks.onResponse.length + hooks.beforeRetry.length === 0
     ? undefined
     : Object.freeze(hooks);
+}
+
+/**
+ * `value` (a hook's result) awaited until `signal` aborts: then rejects with the signal's reason,
+ * so that a hook that never settles does not hold the call past its timeout or its caller's signal.
+ */
+export function bounded<T>(value: T | PromiseLike<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const abort = () => reject(signal.reason);
+    signal.throwIfAborted();
+    signal.addEventListener('abort', abort, { once: true });
+    Promise.resolve(value)
+      .then(resolve, reject)
+      .finally(() => signal.removeEventListener('abort', abort));
+  });
 }
 
 /** Run the `beforeRetry` hooks in order: false as soon as one vetoes. Throws what a hook throws. */

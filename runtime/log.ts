@@ -8,7 +8,9 @@
  * - `error`: a call that failed (method, path, duration, retries, request id, the error);
  * - `warn`: each retry (after what, attempt number), and a retry vetoed by a hook;
  * - `info`: each call that succeeded (method, path, status, duration in ms, retries and why);
- * - `debug`: each attempt's request and response, headers and bodies, redacted.
+ * - `debug`: each attempt's request and response, headers and bodies, redacted: a request header's
+ *   value is shown only for the names of `PUBLIC_HEADERS` (`accept`, `content-type`, ...), every
+ *   other one as `***`.
  */
 import { SDKError } from './errors.ts';
 import { env } from './internal/env.ts';
@@ -50,18 +52,16 @@ export function resolveLogLevel(level: LogLevel | undefined): LogLevel {
 }
 
 /**
- * The log of a transport, or undefined when its level is `off`. The log's module is loaded now (a
- * separate chunk in a bundle); each logged call awaits it, so no line is lost or reordered. Should
+ * The log of a transport, or undefined when its level is `off`. The log's module (and `redact.ts`)
+ * is loaded now (separate chunks in a bundle); each logged call awaits it, so no line is lost or reordered. Should
  * that module fail to load (a chunk a page could not fetch), the transport logs nothing and its
  * calls go on.
- * @param secrets the key, replaced in every line; so are the values of the secret headers (by name) among `headers`.
+ * Each call's lines are redacted of the call's secrets (`CallLog.redacting`).
  * @throws SDKError for a bad level (see `resolveLogLevel`) or a `logger` without the four methods.
  */
 export function loadCallLog(
   level: LogLevel | undefined,
   logger: Logger | undefined,
-  secrets: ReadonlyArray<string | undefined>,
-  headers: Record<string, string> = {},
 ): Promise<CallLog | undefined> | undefined {
   const resolved = resolveLogLevel(level);
   if (resolved === 'off') return undefined;
@@ -69,8 +69,8 @@ export function loadCallLog(
   if (!target || !(['debug', 'info', 'warn', 'error'] as const).every((m) => typeof target[m] === 'function')) {
     throw new SDKError('logger must be an object with debug, info, warn and error methods (like console)');
   }
-  return import('./internal/log-lines.ts').then(
-    ({ CallLog }) => new CallLog(resolved, target, secrets).withSecretsOf(headers),
+  return Promise.all([import('./internal/log-lines.ts'), import('./redact.ts')]).then(
+    ([{ CallLog }, { PUBLIC_HEADERS }]) => new CallLog(resolved, target, PUBLIC_HEADERS),
     () => undefined,
   );
 }

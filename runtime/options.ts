@@ -3,7 +3,7 @@
  * when a client is constructed: the base URL (https, except to a loopback host), the numbers, and
  * the API key in a browser (refused unless `dangerouslyAllowBrowser`).
  */
-import { SDKError } from './errors.ts';
+import { DEFAULT_MAX_RESPONSE_BYTES, SDKError } from './errors.ts';
 import { env, isBrowser } from './internal/env.ts';
 import type { HookOptions } from './hooks.ts';
 import type { Logger, LogLevel } from './log.ts';
@@ -69,14 +69,17 @@ export interface ClientOptions extends HookOptions {
   maxResponseBytes?: number | undefined;
   /**
    * Extra headers sent with every request. Every value (and a value without its auth scheme, such
-   * as `Bearer `) is a secret of this client, redacted from its errors like the key.
+   * as `Bearer `) is a secret of this client, redacted from its errors and log lines like the key,
+   * except the values of the standard headers of `PUBLIC_HEADERS` (`accept`, `content-type`,
+   * `user-agent`, ...); a value under 4 characters is never printed but not searched for in text.
    */
   headers?: Record<string, string> | undefined;
   /**
    * How much to log: `'off'` (default), `'error'` (failed calls), `'warn'` (and each retry),
    * `'info'` (and each call: method, path, status, duration in ms, retries and why), `'debug'` (and
-   * each attempt's headers and bodies). Default: env `OXEN_LOG`, else `'off'`. The key, the
-   * `Authorization` header and cookies never appear in a line, whatever the level.
+   * each attempt's headers and bodies). Default: env `OXEN_LOG`, else `'off'`. The key and the
+   * values of the client's, the call's and the hooks' headers (but the standard ones of
+   * `PUBLIC_HEADERS`) never appear in a line, whatever the level.
    * @throws SDKError at construction for another value.
    */
   logLevel?: LogLevel | undefined;
@@ -122,8 +125,9 @@ export const DEFAULT_RETRY_BASE_DELAY_MS = 500;
 export const DEFAULT_RETRY_MAX_DELAY_MS = 10_000;
 /** Default silence after which an event stream is presumed dead: three keep-alive intervals (45 s). */
 export const DEFAULT_EVENT_STREAM_IDLE_TIMEOUT_MS = 45_000;
-/** Default largest response body read: 100 MiB. */
-export const DEFAULT_MAX_RESPONSE_BYTES = 100 * 1024 * 1024;
+// The default largest response body read (100 MiB) is defined beside the errors it bounds, so that the
+// chat accumulator (loaded on demand) takes it without loading this module.
+export { DEFAULT_MAX_RESPONSE_BYTES };
 
 /**
  * True for `localhost`, `127.0.0.0/8` and `::1`. Not for a subdomain of `localhost`

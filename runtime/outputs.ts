@@ -2,10 +2,11 @@
  * Outputs: fetch a generated image or video (an item with `url` or `b64_json`, or a `succeeded`
  * outcome) into bytes with its content type, in any runtime (`fetch`, `atob`, `Blob`). An output
  * URL is a presigned link on another host: it is fetched with a plain `fetch`, with no header of
- * the client (never the API key), no cookies and no referrer. The Node file writer is
+ * the client (never the API key), no cookies and no referrer. Redirects are followed by the SDK,
+ * hop by hop, and each target is checked first (see `fetchOutput`). The Node file writer is
  * `saveOutput` in `oxen-inference-sdk/node`.
  */
-import { APIError, ResponseTooLargeError, SDKError, truncate } from './errors.ts';
+import { APIError, RedirectError, ResponseTooLargeError, SDKError, truncate } from './errors.ts';
 import { brandErrors } from './internal/brand.ts';
 import { failure } from './internal/http.ts';
 import { DEFAULT_MAX_RESPONSE_BYTES, isLoopbackHost } from './options.ts';
@@ -48,6 +49,12 @@ export interface OutputBytes {
 /** Default `timeoutMs` of `fetchOutput`: 5 minutes. */
 export const OUTPUT_DEFAULT_TIMEOUT_MS = 300_000;
 
+/** The most redirects `fetchOutput` follows for one output (the `fetch` standard allows 20). */
+export const OUTPUT_MAX_REDIRECTS = 10;
+
+/** The statuses that redirect a GET (with a `Location`). */
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
 /**
  * The output host answered 403, 404 or 410: output URLs are presigned links that expire some time after the generation (the service does not say
  * how long). Fetch outputs when they arrive, or generate again. The message names the host and
@@ -80,12 +87,37 @@ const EXTENSIONS: Record<string, string> = {
   'audio/wav': '.wav',
   'audio/x-wav': '.wav',
   'audio/ogg': '.ogg',
+  'audio/flac': '.flac',
+  'audio/mp4': '.m4a',
+  'audio/aac': '.aac',
+  'application/pdf': '.pdf',
   'application/octet-stream': '.bin',
+};
+
+/** Extensions that name the same media type as the one `extensionFor` gives. */
+export const EXTENSION_ALIASES: Readonly<Record<string, readonly string[]>> = {
+  '.jpg': ['.jpeg', '.jpe'],
+  '.tiff': ['.tif'],
+  '.mpeg': ['.mpg'],
+  '.heic': ['.heif'],
 };
 
 /** The file extension (with its dot) of a media type: `image/png` -> `.png`, `video/mp4` -> `.mp4`; `.bin` when unknown. */
 export function extensionFor(contentType: string): string {
   return EXTENSIONS[mediaType(contentType)] ?? '.bin';
+}
+
+/**
+ * The media type that a file name's extension names (`photo.JPG` -> `image/jpeg`, `doc.pdf` ->
+ * `application/pdf`), from the table of `extensionFor`; undefined when unknown.
+ */
+export function contentTypeOfName(name: string): string | undefined {
+  const dot = name.lastIndexOf('.');
+  if (dot < 0 || /[\\/]/.test(name.slice(dot))) return undefined;
+  let ext = name.slice(dot).toLowerCase();
+  for (const [canonical, aliases] of Object.entries(EXTENSION_ALIASES)) if (aliases.includes(ext)) ext = canonical;
+  for (const [type, e] of Object.entries(EXTENSIONS)) if (e === ext && e !== '.bin') return type;
+  return undefined;
 }
 
 /** The media type of a `Content-Type` value, lower case, without parameters. */
@@ -100,12 +132,20 @@ export function sniffContentType(bytes: Uint8Array): string | undefined {
   if (bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'image/jpeg';
   if (at(0, 'GIF8')) return 'image/gif';
   if (at(0, 'RIFF') && at(8, 'WEBP')) return 'image/webp';
+  if (at(0, 'RIFF') && at(8, 'WAVE')) return 'audio/wav';
+  if (at(0, 'BM') && bytes.length > 14 && bytes[6] === 0 && bytes[7] === 0 && bytes[8] === 0 && bytes[9] === 0)
+    return 'image/bmp';
+  if (at(0, '%PDF-')) return 'application/pdf';
+  if (at(0, 'ID3') || (bytes[0] === 0xff && ((bytes[1] ?? 0) & 0xe6) === 0xe2)) return 'audio/mpeg';
+  if (at(0, 'OggS')) return 'audio/ogg';
+  if (at(0, 'fLaC')) return 'audio/flac';
   if (bytes[0] === 0x1a && bytes[1] === 0x45 && bytes[2] === 0xdf && bytes[3] === 0xa3) return 'video/webm';
   if (at(4, 'ftyp')) {
     const brand = String.fromCharCode(...bytes.subarray(8, 12));
     if (brand === 'avif' || brand === 'avis') return 'image/avif';
     if (['heic', 'heix', 'mif1', 'msf1'].includes(brand)) return 'image/heic';
     if (brand === 'qt  ') return 'video/quicktime';
+    if (brand === 'M4A ') return 'audio/mp4';
     return 'video/mp4';
   }
   return undefined;
@@ -116,13 +156,22 @@ const GENERIC = new Set(['', 'application/octet-stream', 'binary/octet-stream', 
 /**
  * Fetch an output into bytes with its content type: decodes a `b64_json` item, or downloads a
  * `url` (an item's or a `succeeded` outcome's) with a plain `fetch` that sends no client header
- * (never the API key), no cookies (`credentials: 'omit'`) and no referrer; redirects are followed.
- * The body is read up to `maxResponseBytes`; `timeoutMs` covers the connection and the body.
+ * (never the API key), no cookies (`credentials: 'omit'`) and no referrer.
+ *
+ * Redirects (301, 302, 303, 307, 308) are followed, at most `OUTPUT_MAX_REDIRECTS` (10), to any
+ * host, each target checked before it is fetched: it must be `https:`, or `http:` to a loopback
+ * host when every URL before it was `http:` too. A redirect from `https:` to `http:` (an
+ * unencrypted, alterable download) is refused, whatever the host. In a browser, where `fetch`
+ * hides redirects, the browser follows them and the final URL is checked instead (an `https:`
+ * page blocks an `http:` download anyway).
+ *
+ * The body is read up to `maxResponseBytes`; `timeoutMs` covers every hop and the body.
  * @returns `{ bytes, contentType, extension }`.
  * @throws SDKError for an outcome that did not succeed, or a URL that is not `https:` (`http:` only
- * to a loopback host); `OutputExpiredError` (403, 404, 410 from the output host: output URLs
- * expire); `APIError` for another error status; `ResponseTooLargeError` beyond `maxResponseBytes`;
- * `TimeoutError`, `AbortError`, `ConnectionError`.
+ * to a loopback host); `RedirectError` for a redirect refused as above, one without a `Location`,
+ * or more than `OUTPUT_MAX_REDIRECTS` of them; `OutputExpiredError` (403, 404, 410 from the
+ * output host: output URLs expire); `APIError` for another error status; `ResponseTooLargeError`
+ * beyond `maxResponseBytes`; `TimeoutError`, `AbortError`, `ConnectionError`.
  */
 export async function fetchOutput(output: OutputSource, options: OutputOptions = {}): Promise<OutputBytes> {
   const limit = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
@@ -170,6 +219,50 @@ function decodeOutput(b64: string, limit: number): OutputBytes {
   return { bytes, contentType, extension: extensionFor(contentType) };
 }
 
+/** A URL as messages show it: never the query, which holds the presigned URL's signature. */
+const shownUrl = (url: URL): string => `${url.protocol}//${url.host}${truncate(url.pathname, 300)}`;
+
+/** Whether `url` may be fetched: `https:`, or `http:` to a loopback host when `plainAllowed` (no `https:` URL came before it). */
+const allowed = (url: URL, plainAllowed: boolean): boolean =>
+  url.protocol === 'https:' || (plainAllowed && url.protocol === 'http:' && isLoopbackHost(url.hostname));
+
+/**
+ * Where the redirect `res` (the answer to `from`, the `hops`-th redirect) leads, checked: `https:`,
+ * or `http:` to a loopback host from an `http:` URL (never from `https:` to `http:`).
+ * @throws RedirectError for a redirect without a usable `Location`, to a URL refused as above, or
+ * beyond `OUTPUT_MAX_REDIRECTS`.
+ */
+function targetOf(
+  res: Response,
+  from: URL,
+  hops: number,
+  shown: string,
+  request: { method: string; path: string },
+): URL {
+  const location = res.headers.get('location');
+  let next: URL | undefined;
+  try {
+    next = location === null ? undefined : new URL(location, from);
+  } catch {
+    /* not a URL: refused below */
+  }
+  const why =
+    next === undefined
+      ? `answered ${res.status} without a usable Location`
+      : !allowed(next, from.protocol === 'http:')
+        ? `redirected to ${shownUrl(next)}: ${from.protocol === 'https:' ? 'a redirect from https: to http: is refused' : 'an output URL must be https: (http: only to a loopback host)'}`
+        : hops > OUTPUT_MAX_REDIRECTS
+          ? `redirected more than ${OUTPUT_MAX_REDIRECTS} times`
+          : undefined;
+  if (why === undefined) return next!;
+  throw new RedirectError(`The output at ${shown} ${why}`, {
+    status: res.status,
+    headers: res.headers,
+    request,
+    location: next && shownUrl(next),
+  });
+}
+
 async function downloadOutput(raw: string, limit: number, options: OutputOptions): Promise<OutputBytes> {
   let url: URL;
   try {
@@ -177,25 +270,44 @@ async function downloadOutput(raw: string, limit: number, options: OutputOptions
   } catch {
     throw new SDKError(`fetchOutput: ${JSON.stringify(truncate(raw, 200))} is not an absolute URL`);
   }
-  // Shown in messages: never the query, which holds the presigned URL's signature.
-  const shown = `${url.protocol}//${url.host}${truncate(url.pathname, 300)}`;
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopbackHost(url.hostname))) {
+  const shown = shownUrl(url);
+  if (!allowed(url, true)) {
     throw new SDKError(`fetchOutput: ${shown} must be an https: URL (http: only to a loopback host)`);
   }
   const request = { method: 'GET', path: url.pathname };
   const scope = new CallScope(options.signal, options.timeoutMs ?? OUTPUT_DEFAULT_TIMEOUT_MS);
   const why = { timedOut: scope.timedOut, userSignal: options.signal };
+  // No headers: nothing of the client (its key, its custom headers) goes to the output host.
+  const get = (at: URL, redirect: RequestRedirect) =>
+    (options.fetch ?? fetch)(at.href, {
+      method: 'GET',
+      signal: scope.signal,
+      redirect,
+      credentials: 'omit',
+      referrerPolicy: 'no-referrer',
+    });
   try {
     let res: Response;
     try {
-      // No headers: nothing of the client (its key, its custom headers) goes to the output host.
-      res = await (options.fetch ?? fetch)(url.href, {
-        method: 'GET',
-        signal: scope.signal,
-        redirect: 'follow',
-        credentials: 'omit',
-        referrerPolicy: 'no-referrer',
-      });
+      res = await get(url, 'manual');
+      for (let hops = 1; REDIRECTS.has(res.status); hops++) {
+        void res.body?.cancel().catch(() => undefined);
+        const next = targetOf(res, url, hops, shown, request);
+        url = next;
+        res = await get(url, 'manual');
+      }
+      if (res.type === 'opaqueredirect') {
+        // A browser: it hides a redirect's target, so it follows redirects itself; the final URL is checked.
+        res = await get(url, 'follow');
+        const final = new URL(res.url || url.href);
+        if (!allowed(final, url.protocol === 'http:')) {
+          void res.body?.cancel().catch(() => undefined);
+          throw new RedirectError(
+            `The output at ${shown} redirected to ${shownUrl(final)}: a redirect from https: to http: is refused`,
+            { status: res.status, headers: res.headers, request, location: shownUrl(final) },
+          );
+        }
+      }
     } catch (err) {
       throw await failure(err, request, why, 'request');
     }

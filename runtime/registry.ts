@@ -2,9 +2,15 @@
  * The model map the client is generic over, and the request-body types built from it.
  *
  * The runtime knows no model: `generated/index.ts` defines a `Registry` from the snapshot
- * (`ModelParams` and the per-endpoint id unions) and specialises `Client` with it. Without it
- * (`UntypedRegistry`) every model id and parameter is accepted: the escape hatch for a model newer
- * than the snapshot.
+ * (`ModelParams`, the per-endpoint id unions and each model's request bodies) and specialises
+ * `Client` with it. Without it (`UntypedRegistry`) every model id and parameter is accepted: the
+ * escape hatch for a model newer than the snapshot.
+ *
+ * A call's body is looked up by its `model` in per-model entries (`RequestBody`), which the
+ * generator writes out one per model, so that the compiler resolves only the entries a program
+ * names: while it infers `model`, TypeScript takes the body of every id the endpoint serves, and
+ * entries built from mapped or conditional types (`OwnParams`, `VideoParams`) for each of them made
+ * every consumer's compile grow with the catalog.
  */
 import type { ChatCompletionParams, MultiPromptShot, ResponseFormat } from './types.ts';
 
@@ -12,6 +18,18 @@ import type { ChatCompletionParams, MultiPromptShot, ResponseFormat } from './ty
 export interface Registry {
   /** Model id -> that model's own parameters (from its request schema). */
   params: object;
+  /**
+   * Model id -> the body of its media requests (`images.generate` and `images.edit`, or
+   * `videos.generate` for a video model) without `model` and `response_format`: its parameters (a
+   * video model's with `multi_prompt`, `VideoParams`) and the SDK fields they do not declare, as
+   * `OwnParams<P, SdkFields>` gives them.
+   */
+  mediaBodies: object;
+  /**
+   * Model id -> the body of its queue requests (`queue.enqueue`, `queue.run`) without `model` and
+   * `response_format`: as `OwnParams<P, QueueFields>` gives it (a video model's `P` with `multi_prompt`).
+   */
+  queueBodies: object;
   /** Ids served by `images.generate`. */
   imageGenerate: string;
   /** Ids served by `images.edit`. */
@@ -27,12 +45,24 @@ export interface Registry {
 /** The registry of no snapshot: any id, any parameters. Used by `client.untyped`. */
 export interface UntypedRegistry {
   params: Record<string, Record<string, unknown>>;
+  mediaBodies: Record<string, OwnParams<Record<string, unknown>, SdkFields>>;
+  queueBodies: Record<string, OwnParams<Record<string, unknown>, QueueFields>>;
   imageGenerate: string;
   imageEdit: string;
   video: string;
   queue: string;
   chat: string;
 }
+
+/**
+ * A request body for model `M` from a map of per-model entries `B` (`Registry['mediaBodies']` or
+ * `['queueBodies']`): `model`, `response_format` (generic `F`, so that results can be typed by it)
+ * and `M`'s entry. Closed: an unknown property is a type error. For a model of the map, the same
+ * type as `MediaBody` (media) and `QueueBody` (queue) give.
+ */
+export type RequestBody<B, M extends string, F extends ResponseFormat> = { model: M } & {
+  response_format?: F;
+} & B[M & keyof B];
 
 /** The parameters of model `M` in registry `R`. */
 export type ParamsOf<R extends Registry, M> = R['params'][M & keyof R['params']];

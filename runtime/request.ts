@@ -3,6 +3,7 @@
  * functions describe it, what one attempt gives back, and the retry settings of a call. Types only.
  */
 import type { RetryContext } from './hooks.ts';
+import type { Redactor } from './redact.ts';
 
 /**
  * Checks a parsed success body: returns what is wrong with it (e.g. `expected an object with an
@@ -40,6 +41,11 @@ export interface HttpResult {
   response: Response;
   /** The body as read (undefined for a stream, whose body is still unread). */
   text: string | undefined;
+  /**
+   * The call's secrets: `withResponse()` / `asResponse()` give the response's headers and request
+   * id redacted of them (none when undefined).
+   */
+  redactor?: Redactor | undefined;
 }
 
 /** Retry settings, from the client's options and the call's `maxRetries`. */

@@ -1,5 +1,6 @@
 /**
- * The resources of the client, one class per endpoint group, over a `Transport`. Each method's
+ * The resources of the client, one class per endpoint group, over a `Transport` (`client.models` is
+ * `models/resource.ts`, `client.fineTunes` `fine-tunes/resource.ts`). Each method's
  * `model` accepts exactly the ids of the registry that the endpoint serves. The methods call the
  * light functions of `endpoints.ts`; streaming (`chat-stream.ts`, `sse.ts`) and `queue.run` (`queue-run.ts`) are
  * loaded on first use with a dynamic `import()`, which a bundler splits into its own chunk, so
@@ -13,21 +14,17 @@ import { APIPromise } from './api-promise.ts';
 import {
   cancelGeneration,
   createChatCompletion,
-  createFineTune,
   editImages,
   enqueueGenerations,
   generateImages,
   generateVideos,
   getGeneration,
   listGenerations,
-  retrieveModel,
-  tokenizeFineTune,
   type EnqueueOptions,
 } from './endpoints.ts';
-import type { FineTuneCreateParams } from './fine-tunes.ts';
 import { followGenerations, type QueueFollow } from './queue/follow.ts';
 import type { QueueFollowOptions, QueueRunOptions, QueueRunOutcome } from './queue/outcomes.ts';
-import type { ChatBody, MediaBody, ParamsOf, QueueFields, Registry, VideoParams } from './registry.ts';
+import type { ChatBody, MediaBody, ParamsOf, QueueFields, Registry, RequestBody, VideoParams } from './registry.ts';
 import type { RequestOptions } from './scope.ts';
 import type { ChatCompletionStream } from './chat/stream.ts';
 import type { EventStream, EventStreamOptions } from './streaming/event-stream.ts';
@@ -38,13 +35,10 @@ import type {
   CancelResponse,
   ChatCompletion,
   EnqueueResponse,
-  FineTune,
   Generation,
   ImageResult,
-  Model,
   QueueListParams,
   QueueListResponse,
-  RepoRef,
   ResponseFormat,
   ServerEvent,
   VideoResult,
@@ -129,7 +123,7 @@ export class Images<R extends Registry> {
    * resent), TimeoutError, AbortError.
    */
   generate<M extends R['imageGenerate'], F extends ResponseFormat = 'url'>(
-    body: MediaBody<ParamsOf<R, M>, M, F>,
+    body: RequestBody<R['mediaBodies'], M, F>,
     options?: RequestOptions,
   ): APIPromise<ImageResult<F>> {
     return generateImages(this.t, body, options);
@@ -149,7 +143,7 @@ export class Images<R extends Registry> {
    * unusable answer: never resent), TimeoutError, AbortError.
    */
   edit<M extends R['imageEdit'], F extends ResponseFormat = 'url'>(
-    body: MediaBody<ParamsOf<R, M>, M, F>,
+    body: RequestBody<R['mediaBodies'], M, F>,
     options?: RequestOptions,
   ): APIPromise<ImageResult<F>> {
     return editImages(this.t, body, options);
@@ -173,7 +167,7 @@ export class Videos<R extends Registry> {
    * while in flight, unusable answer: never resent; the video may still be billed), TimeoutError, AbortError.
    */
   generate<M extends R['video'], F extends ResponseFormat = 'url'>(
-    body: MediaBody<VideoParams<ParamsOf<R, M>>, M, F>,
+    body: RequestBody<R['mediaBodies'], M, F>,
     options?: RequestOptions,
   ): APIPromise<VideoResult<F>> {
     return generateVideos(this.t, body, options);
@@ -182,7 +176,8 @@ export class Videos<R extends Registry> {
 
 /**
  * A queue request body for model `M`: its parameters (for a video model with `multi_prompt`, see
- * `VideoParams`) plus `num_generations` and `target_namespace`.
+ * `VideoParams`) plus `num_generations` and `target_namespace`. The queue's methods take the same
+ * type from the registry's per-model entries (`RequestBody<R['queueBodies'], M, F>`).
  */
 export type QueueBody<R extends Registry, M extends R['queue'], F extends ResponseFormat = ResponseFormat> = MediaBody<
   QueueParamsOf<R, M>,
@@ -235,7 +230,10 @@ export class Queue<R extends Registry> {
    * InsufficientCreditsError, OutcomeUnknownError (5xx, reset or timeout while in flight, unusable answer: never
    * resent; check `queue.list()`), TimeoutError, AbortError.
    */
-  enqueue<M extends R['queue']>(body: QueueBody<R, M>, options: EnqueueOptions = {}): APIPromise<EnqueueResponse> {
+  enqueue<M extends R['queue']>(
+    body: RequestBody<R['queueBodies'], M, ResponseFormat>,
+    options: EnqueueOptions = {},
+  ): APIPromise<EnqueueResponse> {
     const b = body as Record<string, unknown>;
     return APIPromise.after(this.validatorFor(b, options), (validate) =>
       enqueueGenerations(this.t, b, options, validate),
@@ -290,7 +288,10 @@ export class Queue<R extends Registry> {
    * @throws ValidationError (nothing sent), the errors of `queue.enqueue`, the event stream's connection error, the
    * error of `onEnqueued`, QueueRunTimeoutError after `timeoutMs`, QueueRunAbortError on `signal`.
    */
-  async run<M extends R['queue']>(body: QueueBody<R, M>, options: QueueRunOptions = {}): Promise<QueueRunOutcome[]> {
+  async run<M extends R['queue']>(
+    body: RequestBody<R['queueBodies'], M, ResponseFormat>,
+    options: QueueRunOptions = {},
+  ): Promise<QueueRunOutcome[]> {
     const b = body as Record<string, unknown>;
     const validate = await this.validatorFor(b, options);
     const { runGenerations } = await import('./queue/run.ts');
@@ -367,58 +368,5 @@ export class Events {
     } finally {
       stream.close();
     }
-  }
-}
-
-/** Model details. */
-export class Models {
-  constructor(private readonly t: Transport) {}
-
-  /* endpoint-doc: models.retrieve */
-  /**
-   * Get a model's details, its request schema included: `GET /api/ai/models/{id}`. `timeoutMs` (milliseconds) defaults
-   * to the client's, else 600_000 (10 minutes).
-   * @returns the model object with its schema normalised to `request_schema` (from `request_schema` or
-   * `json_request_schema`).
-   * @throws NotFoundError (`Model not found: <id>`), InvalidResponseError (an empty, `null` or non-object body);
-   * SDKError, before sending, when `id` is empty, `.` or `..` (or decodes to one).
-   */
-  retrieve(id: string, options?: RequestOptions): APIPromise<Model> {
-    return retrieveModel(this.t, id, options);
-  }
-}
-
-/** Fine-tunes of a repository. */
-export class FineTunes {
-  constructor(private readonly t: Transport) {}
-
-  /* endpoint-doc: fineTunes.create */
-  /**
-   * Create a fine-tune from a dataset file of the repository: `POST /api/repos/{namespace}/{repo_name}/fine_tunes`.
-   * `body` is typed by `script_type` (see `FineTuneCreateParams`): e.g. `{ resource: 'main/train.jsonl', base_model,
-   * script_type: 'text_generation', training_params: { question_column, answer_column } }`. `timeoutMs` (milliseconds)
-   * defaults to the client's, else 600_000 (10 minutes). Never resent unless the service surely did not process it
-   * (429, connection refused).
-   * @returns the fine-tune object (its shape is not shown by the description).
-   * @throws NotFoundError (repository unknown), BadRequestError, AuthenticationError, PermissionDeniedError,
-   * InsufficientCreditsError, OutcomeUnknownError, TimeoutError, AbortError; SDKError, before sending, when `namespace`
-   * or `repo_name` is empty, `.` or `..` (or decodes to one).
-   */
-  create(ref: RepoRef, body: FineTuneCreateParams, options?: RequestOptions): APIPromise<FineTune> {
-    return createFineTune(this.t, ref, body, options);
-  }
-
-  /* endpoint-doc: fineTunes.tokenize */
-  /**
-   * Tokenize a fine-tune's dataset, only for a fine-tune in the `created` state:
-   * `POST /api/repos/{namespace}/{repo_name}/fine_tunes/{id}/tokenize`. `timeoutMs` (milliseconds) defaults to the
-   * client's, else 600_000 (10 minutes). Never resent unless the service surely did not process it (429, connection
-   * refused).
-   * @returns the wrapped fine-tune object (its shape is not shown by the description).
-   * @throws NotFoundError when the fine-tune does not exist; OutcomeUnknownError, TimeoutError, AbortError; SDKError,
-   * before sending, when `namespace`, `repo_name` or `id` is empty, `.` or `..` (or decodes to one).
-   */
-  tokenize(ref: RepoRef & { id: string }, options?: RequestOptions): APIPromise<FineTune> {
-    return tokenizeFineTune(this.t, ref, options);
   }
 }

@@ -3,7 +3,7 @@
  * per-endpoint default timeout (`endpointTimeout`).
  */
 import { AbortError, TimeoutError } from './errors.ts';
-import { Redactor } from './redact.ts';
+import type { Redactor } from './redact.ts';
 import { startTimer } from './internal/timer.ts';
 import type { TimedEndpoint, TransportSettings } from './options.ts';
 
@@ -18,8 +18,8 @@ export interface RequestOptions {
   /**
    * Extra headers for this call, over the client's `headers` (names compared in lower case). The
    * SDK's own `accept` and `content-type` win, and so does the client's key: an `authorization`
-   * here is sent only by a client without `apiKey`. Values of secret headers (`authorization`,
-   * `cookie`, ...) are never logged.
+   * here is sent only by a client without `apiKey`. The values (but those of `PUBLIC_HEADERS`)
+   * are secrets of the call: never logged, and redacted from its errors, log lines and `requestId`.
    */
   headers?: Record<string, string> | undefined;
 }
@@ -54,12 +54,12 @@ export class CallScope {
   /**
    * @param timeoutMs milliseconds (any length: beyond `setTimeout`'s limit it is waited in steps);
    * `Infinity` or `0` (or less) means no timeout.
-   * @param redactor the secrets of the transport that makes the call (default none).
+   * @param redactor the call's secrets (the transport's and the call's own header values); undefined when it has none.
    */
   constructor(
     readonly userSignal: AbortSignal | undefined,
     readonly timeoutMs: number,
-    readonly redactor: Redactor = Redactor.NONE,
+    readonly redactor?: Redactor | undefined,
   ) {
     if (Number.isFinite(timeoutMs) && timeoutMs > 0) {
       this.cancelTimer = startTimer(timeoutMs, () => {
@@ -73,7 +73,7 @@ export class CallScope {
     }
   }
 
-  /** The scope for `options` (`timeoutMs` defaulting to `defaultTimeoutMs`), with the transport's `redactor`. */
+  /** The scope for `options` (`timeoutMs` defaulting to `defaultTimeoutMs`), with the call's `redactor`. */
   static of(options: RequestOptions, defaultTimeoutMs: number, redactor?: Redactor): CallScope {
     return new CallScope(options.signal, options.timeoutMs ?? defaultTimeoutMs, redactor);
   }

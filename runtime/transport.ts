@@ -65,9 +65,10 @@ export interface Transport {
 /**
  * The transport over `fetch`: bearer auth, JSON, redirects refused, capped bodies, retries
  * (`retry.ts`) and errors. Holds no resources. The API key is kept out of every property (see
- * `Http`), so logging or inspecting a transport never shows it. Its secrets (the key and every
- * value of `headers`) are its own (`http.redactor`): the errors of its calls are redacted of them,
- * and nothing of them is kept once the transport is dropped.
+ * `Http`), so logging or inspecting a transport never shows it. Its secrets (the key and the
+ * values of `headers`, see `PUBLIC_HEADERS`) are its own (`Http.redactorFor`): the errors and log
+ * lines of its calls are redacted of them and of each call's own header values, and nothing of them
+ * is kept once the transport is dropped.
  * @throws SDKError at construction for a bad `baseUrl` (not https to a non-loopback host, ...), a
  * bad number option, an `apiKey` in a browser without `dangerouslyAllowBrowser: true`, or no key
  * (`apiKey`, env `OXEN_API_KEY`) for the hosted service (the default `baseUrl`).
@@ -130,9 +131,17 @@ export class HttpTransport implements Transport {
     return APIPromise.fromResult<T>(this.call(req, options));
   }
 
+  /**
+   * The scope of a call: its timeout and signal, and its secrets: the transport's and the values of
+   * the call's own `headers` (see `Http.redactorFor`).
+   */
+  private async scope(options: RequestOptions): Promise<CallScope> {
+    return CallScope.of(options, this.settings.timeoutMs, await this.http.redactorFor(options.headers));
+  }
+
   /** `request`'s result: the call within its own scope, disposed when it ends. */
   private async call(req: HttpRequest, options: RequestOptions): Promise<HttpResult> {
-    const scope = CallScope.of(options, this.settings.timeoutMs, this.http.redactor);
+    const scope = await this.scope(options);
     try {
       return await this.send(req, options, scope);
     } finally {
@@ -149,7 +158,7 @@ export class HttpTransport implements Transport {
     const r = options.headers ? { ...req, headers: { ...req.headers, ...options.headers } } : req;
     const log = this.http.log && (await this.http.log); // no await when logging is off
     return log
-      ? log.around(r, requestIdOf, (retries) =>
+      ? log.around(r, scope.redactor, requestIdOf, (retries) =>
           sendWithRetries(this.http, r, scope, this.retryPolicy(options, retries)),
         )
       : sendWithRetries(this.http, r, scope, this.retryPolicy(options));
@@ -160,7 +169,7 @@ export class HttpTransport implements Transport {
     options: RequestOptions = {},
     connectOnly = false,
   ): Promise<{ response: Response; scope: CallScope }> {
-    const scope = CallScope.of(options, this.settings.timeoutMs, this.http.redactor);
+    const scope = await this.scope(options);
     try {
       const { response } = await this.send({ ...req, stream: true }, options, scope);
       if (connectOnly) scope.clearTimeout();

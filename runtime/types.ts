@@ -146,19 +146,11 @@ export function isMediaGenerationCompleted(event: AnyServerEvent): event is Medi
   );
 }
 
-/** Model object of `GET /api/ai/models/{id}`, with the schema normalised to `request_schema`. Other fields are not shown by the description. */
-export interface Model {
-  id: string;
-  object?: 'model' | (string & {});
-  display_name?: string;
-  description?: string;
-  /** The path the model is served on, as the models API writes it, e.g. `/images/edit`. */
-  endpoint?: string;
-  capabilities?: { input?: string[]; output?: string[]; [key: string]: unknown };
-  /** The model's request schema (a JSON Schema object), or null (chat models take the standard chat body). */
-  request_schema: Record<string, unknown> | null;
-  [key: string]: unknown;
-}
+// ---------------------------------------------------------------------------------------------
+// The models catalog and fine-tunes: in `models/types.ts` and `fine-tunes/types.ts` (re-exported here)
+
+export type * from './models/types.ts';
+export type * from './fine-tunes/types.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Chat completions: in `chat-types.ts` (re-exported here, so that every fixed-endpoint type is importable from this module)
@@ -212,18 +204,4 @@ export interface DescribedVideoGenerateOptions {
   input_image?: string | string[];
   input_video?: string;
   generate_audio?: boolean;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Fine-tunes
-
-/** A fine-tune object. Its fields beyond the identifier are not shown by the description. */
-export interface FineTune {
-  [key: string]: unknown;
-}
-
-/** Path of the fine-tune endpoints: the repository the fine-tune belongs to. */
-export interface RepoRef {
-  namespace: string;
-  repo_name: string;
 }

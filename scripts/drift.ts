@@ -11,6 +11,8 @@
  *
  * Exit codes: 0 nothing changed, 1 compatible changes only, 2 something breaks, 3 the report could
  * not be made (bad arguments, unreadable snapshot, a model that failed to fetch).
+ * Control characters from the service or a model are never printed raw: `<U+XXXX>` in text and
+ * Markdown, `\uXXXX` escapes in JSON.
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -24,6 +26,7 @@ import {
   type DriftReport,
 } from '../generator/drift/index.ts';
 import { SpecError } from '../generator/errors.ts';
+import { escapeControlsInCode, showControls } from '../generator/escape.ts';
 import {
   checkBaseUrl,
   DEFAULT_REFRESH_BASE_URL,
@@ -38,7 +41,7 @@ const key = process.env['OXEN_API_KEY'] ?? '';
 const redact = redactor(key);
 
 function fail(message: string): never {
-  process.stderr.write(`${redact.text(message)}\n`);
+  process.stderr.write(`${showControls(redact.text(message))}\n`);
   process.exit(FAILURE);
 }
 
@@ -115,10 +118,8 @@ try {
 }
 
 const out =
-  format === 'markdown'
-    ? renderMarkdown(report)
-    : format === 'json'
-      ? `${JSON.stringify(report, null, 2)}\n`
-      : renderText(report);
+  format === 'json'
+    ? escapeControlsInCode(`${JSON.stringify(report, null, 2)}\n`)
+    : showControls(format === 'markdown' ? renderMarkdown(report) : renderText(report));
 process.stdout.write(redact.text(out));
 process.exitCode = driftExitCode(report);

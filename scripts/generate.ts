@@ -1,9 +1,11 @@
 /**
  * `npm run generate`: generate `generated/` from `specs/` (offline).
- *   --check        write nothing; exit 1 listing every file that would change (the endpoint-doc
- *                  regions of runtime/endpoints.ts and runtime/resources.ts included)
+ *   --check        write nothing; exit 1 listing every file that would change (runtime/operations.ts
+ *                  and the endpoint-doc regions of the runtime included)
  *   --specs DIR    read another specs directory (default specs/)
- *   --out DIR      write generated/ under another root (default the repository)
+ *   --out DIR      write generated/ under another root (default the repository); a generated/ there that is
+ *                  not empty and holds no manifest.json of the generator is refused
+ *   --force        write into such a generated/ anyway
  * Refreshing the snapshot from the service (see docs/drift.md), all or nothing:
  *   --refresh          re-fetch every model of models.json (needs OXEN_API_KEY), then regenerate
  *   --add ID           add ID to models.json and fetch it (repeatable; needs OXEN_API_KEY)
@@ -13,9 +15,12 @@
  *   --timeout-ms N     time limit of one model's fetch, retries included (default 30000)
  *   --retries N        retries of one model's fetch on connection errors, 429, 5xx (default 3)
  * Exit codes: 0 done (or nothing to change), 1 `--check` found differences, 2 bad input or failure.
+ * Everything printed shows control characters as `<U+XXXX>` (`showControls`): text from the service
+ * or a model cannot drive the terminal.
  */
 import { parseArgs } from 'node:util';
 import { SpecError } from '../generator/errors.ts';
+import { showControls } from '../generator/escape.ts';
 import { FETCH_FLAGS, fetchFlagValues, type FetchFlagValues } from '../generator/refresh/checks.ts';
 
 let parsed;
@@ -25,6 +30,7 @@ try {
       check: { type: 'boolean', default: false },
       specs: { type: 'string' },
       out: { type: 'string' },
+      force: { type: 'boolean', default: false },
       refresh: { type: 'boolean', default: false },
       add: { type: 'string', multiple: true, default: [] },
       remove: { type: 'string', multiple: true, default: [] },
@@ -66,18 +72,26 @@ if (refreshing) {
     const { generate } = await import('../generator/index.ts');
     const r = await generate({
       check: values.check,
+      force: values.force,
       ...(values.specs ? { specsDir: values.specs } : {}),
       ...(values.out ? { outRoot: values.out } : {}),
     });
-    for (const n of r.notes) console.log(`note: ${n.model}: ${n.message}`);
-    // The endpoint docs in the runtime's marked regions come from the same generator; only this repository has them.
-    const { syncRuntimeDocs } = await import('../generator/output/runtime-docs.ts');
-    const { REPO_ROOT } = await import('../generator/paths.ts');
-    const docs = values.specs || values.out ? [] : await syncRuntimeDocs(REPO_ROOT, values.check);
+    for (const n of r.notes) console.log(showControls(`note: ${n.model}: ${n.message}`));
+    // The runtime's operations table and the endpoint docs in its marked regions come from the same
+    // generator; only this repository has them.
+    const [{ syncRuntimeDocs }, { syncRuntimeFiles }, { REPO_ROOT }] = await Promise.all([
+      import('../generator/output/runtime-docs.ts'),
+      import('../generator/output/runtime-operations.ts'),
+      import('../generator/paths.ts'),
+    ]);
+    const own = !values.specs && !values.out;
+    const operations = own ? await syncRuntimeFiles(REPO_ROOT, r.runtimeFiles, values.check) : [];
+    const docs = own ? await syncRuntimeDocs(REPO_ROOT, values.check, r.operations) : [];
     const diff = [
       ...r.added.map((f) => `  added    ${f}`),
       ...r.changed.map((f) => `  changed  ${f}`),
       ...r.removed.map((f) => `  removed  ${f}`),
+      ...operations.map((f) => `  changed  ${f} (the operations table)`),
       ...docs.map((f) => `  changed  ${f} (endpoint-doc regions)`),
     ];
     const ms = Math.round(performance.now() - started);
@@ -91,16 +105,16 @@ if (refreshing) {
         console.log(`generate --check: generated/ is up to date (${r.files.size} files, ${r.models} models, ${ms} ms)`);
     } else {
       console.log(
-        `generated ${r.models} models: ${r.added.length} added, ${r.changed.length} changed, ${r.removed.length} removed, ${r.unchanged} unchanged; ${r.rebuilt.length} of ${r.files.size - 1} files rebuilt, the rest reused through generated/manifest.json (${ms} ms)`,
+        `generated ${r.models} models: ${r.added.length} added, ${r.changed.length} changed, ${r.removed.length} removed, ${r.unchanged} unchanged; ${r.rebuilt.length} of ${r.files.size - 1} files rebuilt, the rest reused (inputs unchanged) (${ms} ms)`,
       );
       if (diff.length > 0) console.log(diff.join('\n'));
     }
   } catch (err) {
-    if (err instanceof SpecError) {
-      console.error(`generate failed, nothing was written: ${err.message}`);
-    } else {
-      console.error('generate failed, nothing was written:', err);
-    }
+    console.error(
+      showControls(
+        `generate failed, nothing was written: ${err instanceof SpecError ? err.message : err instanceof Error ? (err.stack ?? err.message) : String(err)}`,
+      ),
+    );
     process.exitCode = 2;
   }
 }
@@ -119,6 +133,7 @@ async function runRefresh(): Promise<void> {
       all: values.refresh,
       add: values.add,
       remove: values.remove,
+      force: values.force,
       ...(values.specs ? { specsDir: values.specs } : {}),
       ...(values.out ? { outRoot: values.out } : {}),
       ...fetchOptions,
@@ -134,7 +149,7 @@ async function runRefresh(): Promise<void> {
       '',
       renderText(r.report),
     ];
-    process.stdout.write(redact.text(lines.join('\n')));
+    process.stdout.write(showControls(redact.text(lines.join('\n'))));
   } catch (err) {
     const message =
       err instanceof RefreshError
@@ -142,7 +157,7 @@ async function runRefresh(): Promise<void> {
         : err instanceof SpecError
           ? `refresh failed, nothing was written: ${err.message}`
           : `refresh failed, nothing was written: ${err instanceof Error ? err.message : String(err)}`;
-    console.error(redact.text(message));
+    console.error(showControls(redact.text(message)));
     process.exitCode = 2;
   }
 }

@@ -1,6 +1,7 @@
 // Checks specs/openapi.yaml: Redocly lint (recommended ruleset, see redocly.yaml) reports no
-// errors, the document carries the contract of the API description (v0.224.2) that the
-// generator and runtime rely on, and openapi-typescript turns it into strict-clean types.
+// errors, the document carries the contract of the API description (v0.224.2) and what the
+// service's docs say today (each difference with its x-source) that the generator and runtime
+// rely on, and openapi-typescript turns it into strict-clean types.
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -77,7 +78,7 @@ describe('specs/openapi.yaml contract', () => {
     }
   });
 
-  it('has exactly the 12 operations with their operationIds', () => {
+  it('has exactly these operations with their operationIds (0.224.2 and the docs’ today)', () => {
     const ops: Record<string, string> = {};
     for (const [path, item] of Object.entries<Json>(doc.paths)) {
       for (const [method, op] of Object.entries<Json>(item)) {
@@ -95,10 +96,101 @@ describe('specs/openapi.yaml contract', () => {
       queueGet: 'GET /api/ai/queue/{generation_id}',
       queueCancel: 'DELETE /api/ai/queue/{generation_id}',
       eventsStream: 'GET /api/events',
+      modelsList: 'GET /api/ai/models',
+      modelsSearch: 'GET /api/ai/models/search',
       modelsRetrieve: 'GET /api/ai/models/{id}',
+      modelsActivate: 'POST /api/ai/models/{id}/activate',
+      modelsDeactivate: 'POST /api/ai/models/{id}/deactivate',
       fineTunesCreate: 'POST /api/repos/{namespace}/{repo_name}/fine_tunes',
+      fineTunesRetrieve: 'GET /api/repos/{namespace}/{repo_name}/fine_tunes/{id}',
       fineTunesTokenize: 'POST /api/repos/{namespace}/{repo_name}/fine_tunes/{id}/tokenize',
+      fineTunesRun: 'POST /api/repos/{namespace}/{repo_name}/fine_tunes/{id}/actions/run',
+      fineTunesDeploy: 'POST /api/repos/{namespace}/{repo_name}/fine_tunes/{id}/deploy',
     });
+  });
+
+  it('notes every difference from 0.224.2 with the docs file it comes from (x-source)', () => {
+    // The files of Oxen-AI/docs the description draws on (../shared/service-today.md names them).
+    const docs = new Set([
+      'inference-api/overview.mdx',
+      'inference-api/reference/async_queue.mdx',
+      'inference-api/reference/models/overview.mdx',
+      'fine-tuning-api/02_fine_tuning_image.mdx',
+      'fine-tuning-api/reference/text_to_video.mdx',
+    ]);
+    const sources: string[] = [];
+    const walk = (v: unknown): void => {
+      if (Array.isArray(v)) v.forEach(walk);
+      else if (v && typeof v === 'object')
+        for (const [k, child] of Object.entries(v)) {
+          if (k === 'x-source') sources.push(String(child));
+          walk(child);
+        }
+    };
+    walk(doc);
+    expect(sources.length).toBeGreaterThan(30);
+    expect([...new Set(sources)].filter((f) => !docs.has(f))).toEqual([]);
+    expect(doc.info['x-source-repository']).toBe('https://github.com/Oxen-AI/docs');
+    // every operation 0.224.2 does not have names its source
+    const added = [
+      'modelsList',
+      'modelsSearch',
+      'modelsActivate',
+      'modelsDeactivate',
+      'fineTunesRetrieve',
+      'fineTunesRun',
+      'fineTunesDeploy',
+    ];
+    for (const item of Object.values<Json>(doc.paths))
+      for (const op of Object.values<Json>(item))
+        if (added.includes(op.operationId)) expect(op['x-source'], op.operationId).toMatch(/\.mdx$/);
+  });
+
+  it('keeps what 0.224.2 says beside what the docs say today', () => {
+    // the enqueue answer: `processing` (0.224.2) or `queued` (today)
+    expect(schema('EnqueuedGeneration').properties.status.enum).toEqual(['processing', 'queued']);
+    // a generation: `model` (0.224.2) and `model_name` (today), both optional; the statuses today
+    const g = schema('Generation').properties;
+    expect(g.model.type).toBe('string');
+    expect(g.model_name.type).toBe('string');
+    expect(schema('Generation').required).not.toContain('model');
+    expect(schema('GenerationStatus').enum).toEqual(['queued', 'processing', 'succeeded', 'failed', 'cancelled']);
+    for (const f of ['result_url', 'error_message', 'started_at', 'completed_at'])
+      expect(g[f].type, f).toContain('null');
+    // a 404 still means gone (0.224.2); the list's filters of today
+    expect(doc.paths['/api/ai/queue/{generation_id}'].get.responses['404']).toBeDefined();
+    const listed = doc.paths['/api/ai/queue'].get.parameters.map((p: Json) => String(p.$ref).split('/').pop());
+    expect(listed).toEqual([
+      'QueueNamespace',
+      'QueueModel',
+      'QueueStatus',
+      'QueueMediaType',
+      'QueueRepo',
+      'QueueFolder',
+    ]);
+  });
+
+  it('describes the models catalog and the fine-tune lifecycle as the docs show them', () => {
+    expect(schema('ModelList')).toMatchObject({ required: ['object', 'data'] });
+    expect(schema('ModelList').properties.data.items.$ref).toBe(ref('Model'));
+    for (const f of [
+      'created',
+      'owned_by',
+      'model_type',
+      'pricing',
+      'fine_tuning',
+      'deployments',
+      'developer',
+      'source_model',
+      'released_at',
+    ])
+      expect(schema('Model').properties[f], f).toBeDefined();
+    expect(schema('Model').additionalProperties).toBe(true);
+    expect(schema('FineTuneDeployResponse').properties.deployment.$ref).toBe(ref('FineTuneDeployment'));
+    expect(schema('FineTuneDeployment').required).toEqual(['model_slug']);
+    expect(schema('FineTuneWrapped').properties.fine_tune.$ref).toBe(ref('FineTune'));
+    const search = doc.paths['/api/ai/models/search'].get.parameters[0];
+    expect(search).toMatchObject({ name: 'search', in: 'query', required: true });
   });
 
   it('gives queueGet and queueCancel the exact 404 body', () => {
@@ -131,7 +223,7 @@ describe('specs/openapi.yaml contract', () => {
     );
   });
 
-  it('models FineTuneCreateRequest as a oneOf of 7 discriminated by script_type', () => {
+  it('models FineTuneCreateRequest as a oneOf of 8 discriminated by script_type', () => {
     const req = schema('FineTuneCreateRequest');
     const variants = {
       text_generation: ['FineTuneCreateTextGeneration', 'TextGenerationTrainingParams'],
@@ -141,8 +233,9 @@ describe('specs/openapi.yaml contract', () => {
       image_editing: ['FineTuneCreateImageEditing', 'ImageEditingTrainingParams'],
       multi_image_editing: ['FineTuneCreateMultiImageEditing', 'MultiImageEditingTrainingParams'],
       image_to_video: ['FineTuneCreateImageToVideo', 'ImageToVideoTrainingParams'],
+      text_to_video: ['FineTuneCreateTextToVideo', 'TextToVideoTrainingParams'],
     } as const;
-    expect(req.oneOf).toHaveLength(7);
+    expect(req.oneOf).toHaveLength(8);
     expect(req.discriminator.propertyName).toBe('script_type');
     expect(req.discriminator.mapping).toEqual(
       Object.fromEntries(Object.entries(variants).map(([k, [v]]) => [k, ref(v)])),
@@ -188,6 +281,16 @@ describe('specs/openapi.yaml contract', () => {
       expect.arrayContaining(['answer_column', 'question_column', 'image_columns']),
     );
     expect(schema('TextChatMessagesTrainingParams').required).toEqual(['messages_column']);
+
+    // text_to_video (fine-tuning-api/reference/text_to_video.mdx): image_to_video's parameters without num_frames
+    const t2v = p('TextToVideoTrainingParams');
+    expect(Object.keys(t2v).sort()).toEqual(
+      Object.keys(p('ImageToVideoTrainingParams'))
+        .filter((k) => k !== 'num_frames')
+        .sort(),
+    );
+    expect(t2v.timestep_type).toMatchObject({ default: 'weighted' });
+    expect(t2v.use_lora).not.toHaveProperty('default');
 
     const i2v = p('ImageToVideoTrainingParams');
     expect(i2v.num_frames).toMatchObject({ type: 'integer', default: 81, minimum: 1 });

@@ -38,12 +38,24 @@ async function call(
   return { status: res.status, headers: res.headers, text, json };
 }
 
-/** Expect the error body shape and the message to the letter. */
+/** The message of an error body in either of the docs' shapes: `error.detail`, or `error.message`. */
+function errorText(json: any): string {
+  return json.error.detail ?? json.error.message;
+}
+
+/**
+ * Expect one of the docs' error shapes and the message to the letter: `{error: {message}}` alone, or
+ * `{error: {type, title, detail}, status: 'error', status_message: type}`.
+ */
 function expectError(r: { status: number; json: any }, status: number, message: string) {
   expect(r.status).toBe(status);
+  if ('message' in r.json.error) {
+    expect(r.json).toEqual({ error: { message } });
+    return;
+  }
   expect(r.json.status).toBe('error');
-  expect(r.json.error.message).toBe(message);
-  expect(r.json.error.title).toBe(message);
+  expect(r.json.error.detail).toBe(message);
+  expect(r.json.error.title).toEqual(expect.any(String));
   expect(r.json.status_message).toBe(r.json.error.type);
   expect(r.json.error.type).toMatch(/^[a-z_]+$/);
 }
@@ -162,7 +174,7 @@ describe('auth, models, routing', () => {
   it('answers an unknown route with a JSON 404', async () => {
     const r = await call(srv, 'GET', '/api/nothing/here');
     expect(r.status).toBe(404);
-    expect(r.json.error.type).toBe('not_found');
+    expect(r.json.error.type).toBe('resource_not_found');
   });
 });
 
@@ -193,7 +205,7 @@ describe('chat completions', () => {
       messages: [{ role: 'user', content: 'hi' }],
     });
     expect(img.status).toBe(400);
-    expect(img.json.error.message).toContain('flux-2-pro');
+    expect(errorText(img.json)).toContain('flux-2-pro');
   });
 
   it('echoes the last user message (array content joined) with integer usage', async () => {
@@ -404,7 +416,7 @@ describe('chat completions: a model with tools', () => {
       messages: [{ role: 'wizard', content: 'x' }],
     });
     expect(bad.status).toBe(400);
-    expect(bad.json.error.message).toContain('messages[0].role: unknown role "wizard"');
+    expect(errorText(bad.json)).toContain('messages[0].role: unknown role "wizard"');
     const tool = await call(srv, 'POST', '/api/ai/chat/completions', {
       model: 'gpt-4o-mini',
       messages: [
@@ -413,7 +425,7 @@ describe('chat completions: a model with tools', () => {
       ],
     });
     expect(tool.status).toBe(400);
-    expect(tool.json.error.message).toContain('tool_call_id');
+    expect(errorText(tool.json)).toContain('tool_call_id');
   });
 });
 
@@ -487,10 +499,10 @@ describe('images and videos', () => {
     );
     const wrong = await call(srv, 'POST', '/api/ai/images/generate', { model: 'google-veo-3-1', prompt: 'x' });
     expect(wrong.status).toBe(400);
-    expect(wrong.json.error.message).toContain('google-veo-3-1');
+    expect(errorText(wrong.json)).toContain('google-veo-3-1');
     const wrong2 = await call(srv, 'POST', '/api/ai/videos/generate', { model: 'gpt-4o-mini', prompt: 'x' });
     expect(wrong2.status).toBe(400);
-    expect(wrong2.json.error.message).toContain('gpt-4o-mini');
+    expect(errorText(wrong2.json)).toContain('gpt-4o-mini');
   });
 
   it('answers 403 Forbidden client errors for unfetchable input images', async () => {
@@ -524,14 +536,14 @@ describe('images and videos', () => {
       target_namespace: 'alice',
     });
     expect(r.status).toBe(422);
-    const m: string = r.json.error.message;
+    const m: string = errorText(r.json);
     expect(m.startsWith('Getting model response error: 422 - ')).toBe(true);
     expect(m).toContain('/aspect_ratio');
     expect(m).toContain('/num_inference_steps');
     expect(m).toContain('/colour');
     const missing = await call(srv, 'POST', '/api/ai/images/edit', { model: 'qwen-image-edit', prompt: 'x' });
     expect(missing.status).toBe(422);
-    expect(missing.json.error.message).toContain('/input_image');
+    expect(errorText(missing.json)).toContain('/input_image');
   });
 
   it('enforces exactly one of prompt / multi_prompt on video models that take a prompt', async () => {
@@ -587,7 +599,7 @@ describe('images and videos', () => {
       target_namespace: 'globex',
     });
     expect(f.status).toBe(403);
-    expect(f.json.error.message).toContain('globex');
+    expect(errorText(f.json)).toContain('globex');
   });
 });
 
@@ -715,7 +727,7 @@ describe('queue and events', () => {
     for (const n of [0, 5, 2.5, 'two']) {
       const r = await call(srv, 'POST', '/api/ai/queue', { model: 'flux-1-dev', prompt: 'x', num_generations: n });
       expect(r.status).toBe(400);
-      expect(r.json.error.message).toContain('num_generations');
+      expect(errorText(r.json)).toContain('num_generations');
     }
     expectError(await call(srv, 'POST', '/api/ai/queue', { model: 'nope', prompt: 'x' }), 404, 'Model not found: nope');
     expectError(
@@ -991,7 +1003,7 @@ describe('fine-tunes', () => {
       training_params: tp,
     });
     expect(unknown.status).toBe(400);
-    expect(unknown.json.error.message).toContain(
+    expect(errorText(unknown.json)).toContain(
       'text_generation, text_chat_messages, image_to_text, image_generation, image_editing, multi_image_editing, image_to_video',
     );
     const missing = await call(srv, 'POST', base, {
@@ -1001,7 +1013,7 @@ describe('fine-tunes', () => {
       training_params: { question_column: 'q' },
     });
     expect(missing.status).toBe(400);
-    expect(missing.json.error.message).toContain('answer_column');
+    expect(errorText(missing.json)).toContain('answer_column');
     const low = await call(srv, 'POST', base, {
       resource: 'main/data.csv',
       base_model: 'm',
@@ -1009,7 +1021,7 @@ describe('fine-tunes', () => {
       training_params: { ...tp, epochs: 0 },
     });
     expect(low.status).toBe(400);
-    expect(low.json.error.message).toContain('epochs');
+    expect(errorText(low.json)).toContain('epochs');
     const res = await call(srv, 'POST', base, {
       resource: 'data.csv',
       base_model: 'm',
@@ -1017,7 +1029,7 @@ describe('fine-tunes', () => {
       training_params: tp,
     });
     expect(res.status).toBe(400);
-    expect(res.json.error.message).toContain('resource');
+    expect(errorText(res.json)).toContain('resource');
     const edit = await call(srv, 'POST', base, {
       resource: 'main/d.csv',
       base_model: 'm',
@@ -1025,7 +1037,7 @@ describe('fine-tunes', () => {
       training_params: { caption_column: 'c', image_column: 'i' },
     });
     expect(edit.status).toBe(400);
-    expect(edit.json.error.message).toContain('control_image_column');
+    expect(errorText(edit.json)).toContain('control_image_column');
     const other = await call(srv, 'POST', '/api/repos/globex/r/fine_tunes', {
       resource: 'main/data.csv',
       base_model: 'm',
@@ -1033,7 +1045,7 @@ describe('fine-tunes', () => {
       training_params: tp,
     });
     expect(other.status).toBe(403);
-    expect(other.json.error.message).toContain('globex');
+    expect(errorText(other.json)).toContain('globex');
   });
 
   it('creates with defaults filled and tokenizes only once', async () => {

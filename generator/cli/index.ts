@@ -8,7 +8,9 @@
  *   oxen-inference-codegen generate [--check]     generate from the snapshot (offline); --check writes nothing
  *   oxen-inference-codegen refresh                re-fetch every model, all or nothing, and print the drift report
  *
- *   --out DIR          the snapshot and the generated code (default oxen-models)
+ *   --out DIR          the snapshot and the generated code (default oxen-models); a folder that is not
+ *                      empty and holds no manifest.json of this generator is refused
+ *   --force            write into such a folder anyway (replacing its models/, validators/, index.ts)
  *   --format           format the generated files with prettier and the project's own prettier
  *                      configuration (kept by later commands; --no-format ends it)
  *   --base-url URL     default env OXEN_BASE_URL, then https://hub.oxen.ai (http only to loopback)
@@ -20,12 +22,14 @@
  * changed, 1 compatible changes only, 2 something breaks, 3 failed: nothing written); the other
  * commands: 2 failed, nothing written.
  *
- * The API key goes only into the `Authorization` header: everything printed is redacted.
+ * The API key goes only into the `Authorization` header: everything printed is redacted, and
+ * shows control characters as `<U+XXXX>` (text from the service or a model cannot drive the terminal).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { SpecError } from '../errors.ts';
+import { showControls } from '../escape.ts';
 import { generate, type GenerateResult } from '../index.ts';
 import { GeneratorWorker } from '../stages/worker-thread.ts';
 import { loadTsMorph } from '../libraries.ts';
@@ -46,8 +50,9 @@ const USAGE = `usage: ${CODEGEN_PACKAGE} <add|remove|generate|refresh> [ids...] 
   remove <id>...          remove models and generate
   generate [--check]      generate from the snapshot, offline; --check writes nothing, exit 1 if a file differs
   refresh                 re-fetch every model and print the drift report (exit 0/1/2 as npm run drift, 3 failed)
-options: --out DIR (default ${DEFAULT_OUT}), --format | --no-format (prettier with this project's configuration;
-  kept until changed), --base-url URL, --concurrency N, --timeout-ms N, --retries N`;
+options: --out DIR (default ${DEFAULT_OUT}; a non-empty folder without this generator's manifest.json is refused
+  unless --force), --format | --no-format (prettier with this project's configuration; kept until changed),
+  --base-url URL, --concurrency N, --timeout-ms N, --retries N`;
 
 /** This package's version (from its package.json: the installed package, or generator/ in the repository). */
 function version(): string {
@@ -91,8 +96,8 @@ export async function main(
   io: { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream & { isTTY?: boolean } } = process,
 ): Promise<number> {
   const redact = redactor(process.env['OXEN_API_KEY'] ?? '');
-  const out = (s: string) => void io.stdout.write(`${redact.text(s)}\n`);
-  const err = (s: string) => void io.stderr.write(`${redact.text(s)}\n`);
+  const out = (s: string) => void io.stdout.write(`${showControls(redact.text(s))}\n`);
+  const err = (s: string) => void io.stderr.write(`${showControls(redact.text(s))}\n`);
   let parsed;
   try {
     parsed = parseArgs({
@@ -104,6 +109,7 @@ export async function main(
         check: { type: 'boolean', default: false },
         format: { type: 'boolean', default: false },
         'no-format': { type: 'boolean', default: false },
+        force: { type: 'boolean', default: false },
         ...FETCH_FLAGS,
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -165,11 +171,13 @@ export async function main(
     command === 'add' || command === 'refresh'
       ? new GeneratorWorker(REPO_ROOT, { preloadPrettier: formatted })
       : undefined;
-  const gen = (o: { specsDir: string; check: boolean }): Promise<GenerateResult> =>
+  const gen = (o: { specsDir: string; check: boolean; reuse?: boolean }): Promise<GenerateResult> =>
     generate({
       specsDir: o.specsDir,
       outRoot: outDir,
       check: o.check,
+      ...(o.reuse !== undefined ? { reuse: o.reuse } : {}),
+      force: values.force,
       label: USER_SPECS,
       target,
       openapi,
@@ -227,7 +235,9 @@ export async function main(
     const r = await updateSnapshot({
       out: outDir,
       outLabel,
-      managed: target.managed,
+      target,
+      force: values.force,
+      log: err,
       add: command === 'add' || command === 'refresh' ? ids : [],
       from: values.from,
       remove: command === 'remove' ? ids : [],

@@ -1,16 +1,17 @@
 /**
  * The user's snapshot (`<out>/specs/models.json`, `<out>/specs/models/<id>.json`) changed all or
  * nothing: `add` (fetched, or `--from` a saved file), `remove` and `refresh` of the CLI
- * (`generator/cli.ts`). The same parts as this repository's refresh (`refresh-fetch.ts`,
- * `refresh-checks.ts`, `refresh-apply.ts`, the drift report), with the user target's generate.
+ * (`cli/index.ts`). The same parts as this repository's refresh (`refresh/fetch.ts`,
+ * `refresh/checks.ts`, `refresh/apply.ts`, the drift report), with the user target's generate.
  *
- * Nothing is written until the new snapshot is fetched, checked, staged in a temporary copy and
- * proved to generate there; the proof's output (named exactly as the real run names it) is then
- * written after the snapshot files, and both are restored byte for byte if a write fails.
+ * The whole read-modify-write holds the lock of `<out>` (`output/lock.ts`): two changes at once run
+ * one after the other, and neither drops the other's models. Nothing is written until the new
+ * snapshot is fetched, checked, staged in a temporary copy (in the run's own temporary folder,
+ * removed on every exit, SIGINT and SIGTERM included) and proved to generate there; the proof's
+ * output (named exactly as the real run names it) and the snapshot are then swapped in together.
  */
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { diffSnapshots } from '../drift/index.ts';
 import { readSnapshot } from '../drift/snapshot.ts';
@@ -18,21 +19,17 @@ import type { Snapshot } from '../drift/types.ts';
 import { SpecError } from '../errors.ts';
 import type { GenerateResult } from '../index.ts';
 import { checkModel } from '../stages/load.ts';
-import {
-  applyPlan,
-  commitPlan,
-  copyTree,
-  planChanges,
-  readCurrent,
-  treeDigest,
-  type SnapshotPlan,
-} from '../refresh/apply.ts';
+import { applyPlan, commitPlan, copyTree, planChanges, readCurrent, type SnapshotPlan } from '../refresh/apply.ts';
+import { withLock } from '../output/lock.ts';
+import { checkOwnedOutput, type Target } from '../output/target.ts';
+import { treeDigest, type HeldLock } from '../output/tree-commit.ts';
 import { checkBaseUrl, checkModelId, DEFAULT_REFRESH_BASE_URL, RefreshError } from '../refresh/checks.ts';
 import { fetchModels, type FetchedModel, type FetchOptions } from '../refresh/fetch.ts';
 import type { RefreshResult } from '../refresh/index.ts';
 import { reindentJson } from '../refresh/reindent-json.ts';
 import { MAX_JSON_DEPTH } from '../stages/schema-check.ts';
 import { byCodeUnits as byName } from '../order.ts';
+import { specFile } from '../stages/name.ts';
 
 /** How the user's snapshot is named inside `<out>` (headers and messages; `cli.ts` says the same). */
 export const USER_SPECS = 'specs';
@@ -58,10 +55,14 @@ export interface UpdateOptions extends Pick<
   baseUrl?: string;
   /** Default env `OXEN_API_KEY`; needed only when something is fetched. */
   apiKey?: string;
-  /** The target's directories whose other files are stale (`Target.managed`). */
-  managed: readonly string[];
-  /** The user target's generate over a specs directory (writes nothing with `check`). */
-  generate: (o: { specsDir: string; check: boolean }) => Promise<GenerateResult>;
+  /** The user target (where its files go, which folders it owns: `Target.managed`). */
+  target: Target;
+  /** Replace `<out>` even when it holds no manifest of this generator (see `GenerateOptions.force`). */
+  force?: boolean;
+  /** Where the lock's messages go (waiting for another run, taking over a stale lock). */
+  log?: (line: string) => void;
+  /** The user target's generate over a specs directory (writes nothing with `check`; `reuse`: see `GenerateOptions.reuse`). */
+  generate: (o: { specsDir: string; check: boolean; reuse?: boolean }) => Promise<GenerateResult>;
 }
 
 /** What an update did: what a refresh reports (paths relative to `<out>/specs`), without its timings. */
@@ -113,7 +114,7 @@ async function stage(specsDir: string, plan: SnapshotPlan, tmp: string): Promise
  */
 export async function updateSnapshot(options: UpdateOptions): Promise<UpdateResult> {
   const specsDir = path.join(options.out, USER_SPECS);
-  const fileLabel = (id: string) => `${options.outLabel}/${USER_SPECS}/models/${id}.json`;
+  const fileLabel = (id: string) => `${options.outLabel}/${USER_SPECS}/${specFile(id)}`;
   const add = [...new Set((options.add ?? []).map(checkModelId))];
   const remove = [...new Set((options.remove ?? []).map(checkModelId))];
   const saved = await Promise.all((options.from ?? []).map(readSaved));
@@ -122,7 +123,28 @@ export async function updateSnapshot(options: UpdateOptions): Promise<UpdateResu
   if (both.length > 0) throw new RefreshError(`cannot both add and remove ${both.join(', ')}`);
   const twice = fromIds.filter((id, i) => fromIds.indexOf(id) !== i || add.includes(id));
   if (twice.length > 0) throw new RefreshError(`${twice[0]} is given twice (as an id to fetch or in two --from files)`);
+  return withLock(
+    options.out,
+    (lock) => changeSnapshot(lock, options, { specsDir, fileLabel, add, remove, saved }),
+    options.log ? { log: options.log } : {},
+  );
+}
 
+/** The read-modify-write of `updateSnapshot`, holding the lock of `<out>`. */
+async function changeSnapshot(
+  lock: HeldLock,
+  options: UpdateOptions,
+  given: {
+    specsDir: string;
+    fileLabel: (id: string) => string;
+    add: string[];
+    remove: string[];
+    saved: FetchedModel[];
+  },
+): Promise<UpdateResult> {
+  const { specsDir, fileLabel, add, remove, saved } = given;
+  const fromIds = saved.map((m) => m.id);
+  await checkOwnedOutput(options.out, options.target, { force: options.force ?? false });
   const exists = existsSync(path.join(specsDir, 'models.json'));
   const current: { ids: string[]; valid: Snapshot } = exists
     ? await readCurrent(specsDir, `${options.outLabel}/${USER_SPECS}`)
@@ -178,38 +200,34 @@ export async function updateSnapshot(options: UpdateOptions): Promise<UpdateResu
   }
 
   const plan = await planChanges(specsDir, { listText: `${JSON.stringify(newIds, null, 2)}\n`, fetched, remove });
-  const tmp = await mkdtemp(path.join(os.tmpdir(), 'oxen-codegen-'));
-  try {
-    const specsDigest = await treeDigest(specsDir);
-    const staged = await stage(specsDir, plan, tmp);
-    // The proof: the staged snapshot generates (named as the real one: `specs`), writing nothing.
-    const proof = await options.generate({ specsDir: staged, check: true });
-    const report = diffSnapshots(current.valid, {
-      ...(await readSnapshot(staged, USER_SPECS)),
-      label: baseUrl ? `${USER_SPECS} refreshed from ${baseUrl}` : `${USER_SPECS} (updated)`,
-    });
-    // Commit: the snapshot and the proof's output (no second generate) together, journaled.
-    const result = {
-      ...proof,
-      ...(await commitPlan(specsDir, options.out, staged, proof.files, specsDigest, options.managed)),
-    };
-    return {
-      baseUrl,
-      fetched: toFetch,
-      added: [...add, ...fromIds].filter((id) => !current.ids.includes(id)).sort(byName),
-      removed: remove,
-      written: [...plan]
-        .filter(([, t]) => t !== null)
-        .map(([rel]) => rel)
-        .sort(byName),
-      deleted: [...plan]
-        .filter(([, t]) => t === null)
-        .map(([rel]) => rel)
-        .sort(byName),
-      generate: result,
-      report,
-    };
-  } finally {
-    await rm(tmp, { recursive: true, force: true });
-  }
+  const tmp = await lock.tempDir(); // removed with the lock, also on SIGINT and SIGTERM
+  const specsDigest = await treeDigest(specsDir);
+  const staged = await stage(specsDir, plan, tmp);
+  // The proof: the staged snapshot generates (named as the real one: `specs`), writing nothing.
+  const proof = await options.generate({ specsDir: staged, check: true, reuse: true });
+  const report = diffSnapshots(current.valid, {
+    ...(await readSnapshot(staged, USER_SPECS)),
+    label: baseUrl ? `${USER_SPECS} refreshed from ${baseUrl}` : `${USER_SPECS} (updated)`,
+  });
+  // Commit: the snapshot and the proof's output (no second generate) together, journaled.
+  const result = {
+    ...proof,
+    ...(await commitPlan(lock, specsDir, staged, proof.files, specsDigest, options.target.managed)),
+  };
+  return {
+    baseUrl,
+    fetched: toFetch,
+    added: [...add, ...fromIds].filter((id) => !current.ids.includes(id)).sort(byName),
+    removed: remove,
+    written: [...plan]
+      .filter(([, t]) => t !== null)
+      .map(([rel]) => rel)
+      .sort(byName),
+    deleted: [...plan]
+      .filter(([, t]) => t === null)
+      .map(([rel]) => rel)
+      .sort(byName),
+    generate: result,
+    report,
+  };
 }

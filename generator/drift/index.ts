@@ -15,6 +15,7 @@ import { normalise, type NormModel } from './normalise.ts';
 import { readSnapshot } from './snapshot.ts';
 import type { DriftChange, DriftReport, ModelDrift, Snapshot } from './types.ts';
 import { SpecError } from '../errors.ts';
+import { specFile } from '../stages/name.ts';
 
 export type { ChangeKind, DriftChange, DriftReport, ModelDrift, Severity, Snapshot } from './types.ts';
 export { readSnapshot } from './snapshot.ts';
@@ -29,7 +30,7 @@ export function diffSnapshots(oldSnap: Snapshot, newSnap: Snapshot): DriftReport
   const normAll = (s: Snapshot): Map<string, NormModel> => {
     const out = new Map<string, NormModel>();
     for (const id of s.ids) {
-      const file = `${s.label}/models/${id}.json`;
+      const file = `${s.label}/${specFile(id)}`;
       if (!s.models.has(id)) throw new SpecError(file, id, '', 'listed in models.json but has no model object');
       out.set(id, normalise(s.models.get(id), id, file));
     }

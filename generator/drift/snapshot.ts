@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Snapshot } from './types.ts';
 import { SpecError } from '../errors.ts';
+import { specFile } from '../stages/name.ts';
 
 /**
  * Read a snapshot directory: `<dir>/models.json` (a JSON array of ids) and `<dir>/models/<id>.json`
@@ -44,9 +45,7 @@ export async function readSnapshot(dir: string, label = dir): Promise<Snapshot> 
   }
   const models = new Map<string, unknown>();
   await Promise.all(
-    ids.map(async (id) =>
-      models.set(id, await read(path.join(dir, 'models', `${id}.json`), `${label}/models/${id}.json`, id)),
-    ),
+    ids.map(async (id) => models.set(id, await read(path.join(dir, specFile(id)), `${label}/${specFile(id)}`, id))),
   );
   return { label, ids, models };
 }

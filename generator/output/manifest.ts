@@ -100,6 +100,17 @@ export async function readManifest(outRoot: string, file = MANIFEST): Promise<Ma
   }
 }
 
+/** How every manifest's `//` line ends: what marks a folder's `manifest.json` as this generator's (`isManifest`). */
+const MANIFEST_MARK = '(generator/output/manifest.ts): the inputs and content hash of each generated file.';
+
+/**
+ * Whether `text` is a manifest of this generator, even one a merge left unparsable (conflict
+ * markers): it carries the manifest's own line.
+ */
+export function isManifest(text: string): boolean {
+  return text.includes(MANIFEST_MARK);
+}
+
 /**
  * The manifest's text for these files (sorted: deterministic). `settings`: what the next run keeps
  * (a user's `format`: whether the files are formatted with prettier, see `readManifestSettings`).
@@ -110,7 +121,7 @@ export function renderManifest(
   settings: { format?: boolean } = {},
 ): string {
   const files = Object.fromEntries([...entries].sort(([a], [b]) => byCodeUnits(a, b)));
-  return `${JSON.stringify({ '//': `GENERATED FILE: do not edit by hand. Written by \`${command}\` (generator/output/manifest.ts): the inputs and content hash of each generated file.`, ...settings, files }, null, 2)}\n`;
+  return `${JSON.stringify({ '//': `GENERATED FILE: do not edit by hand. Written by \`${command}\` ${MANIFEST_MARK}`, ...settings, files }, null, 2)}\n`;
 }
 
 /** The settings a manifest recorded (see `renderManifest`); none when it is missing or unreadable. */

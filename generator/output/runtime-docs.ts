@@ -1,9 +1,10 @@
 /**
- * The generated doc comments inside the hand-written runtime: in `runtime/endpoints.ts` and
- * `runtime/resources.ts`, a line `/* endpoint-doc: <key> *\/` marks the doc comment right below it
- * as rendered from the endpoint table (`generator/stages/endpoint-docs.ts`): `npm run generate`
- * rewrites each marked comment, `npm run generate -- --check` reports a file whose comments differ.
- * Only the comments are touched; the code around them stays the hand-written one.
+ * The generated doc comments inside the hand-written runtime: in the files of `RUNTIME_DOC_FILES`,
+ * a line `/* endpoint-doc: <key> *\/` marks the doc comment right below it as rendered from the
+ * endpoint table (`generator/stages/endpoint-docs.ts`, with method and path from the operations
+ * table): `npm run generate` rewrites each marked comment, `npm run generate -- --check` reports a
+ * file whose comments differ. Only the comments are touched; the code around them stays the
+ * hand-written one.
  *
  * Marked regions rather than generated files: the functions and resource classes are hand-written
  * code that other changes edit, and the doc comment must stay on the declaration it documents (for
@@ -12,11 +13,17 @@
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ENDPOINT_DOCS, runtimeDoc, type EndpointKey } from '../stages/endpoint-docs.ts';
+import type { OperationsTable } from '../stages/operations.ts';
 
 /** The files with marked regions, and how their declarations are documented. */
 export const RUNTIME_DOC_FILES: ReadonlyArray<{ file: string; variant: 'function' | 'method' }> = [
   { file: 'runtime/endpoints.ts', variant: 'function' },
+  { file: 'runtime/models/endpoints.ts', variant: 'function' },
+  { file: 'runtime/fine-tunes/endpoints.ts', variant: 'function' },
+  { file: 'runtime/fine-tunes/wait.ts', variant: 'function' },
   { file: 'runtime/resources.ts', variant: 'method' },
+  { file: 'runtime/models/resource.ts', variant: 'method' },
+  { file: 'runtime/fine-tunes/resource.ts', variant: 'method' },
 ];
 
 /** The repository's line width (`.prettierrc.json`); comment lines are wrapped to it. */
@@ -44,9 +51,14 @@ function wrap(text: string, width: number): string[] {
 }
 
 /** The doc comment of `key` at `indent`. */
-export function renderDocComment(key: EndpointKey, variant: 'function' | 'method', indent: string): string {
+export function renderDocComment(
+  key: EndpointKey,
+  variant: 'function' | 'method',
+  indent: string,
+  table: OperationsTable,
+): string {
   const width = WIDTH - indent.length - 3;
-  const lines = runtimeDoc(key, variant)
+  const lines = runtimeDoc(key, variant, table)
     .split('\n')
     .flatMap((paragraph) => wrap(paragraph, width));
   return `${indent}/**\n${lines.map((l) => `${indent} * ${l}`.trimEnd()).join('\n')}\n${indent} */\n`;
@@ -62,7 +74,7 @@ export interface RegionResult {
 }
 
 /** `text` with each marked region's doc comment rendered from the table. */
-export function renderRegions(text: string, variant: 'function' | 'method'): RegionResult {
+export function renderRegions(text: string, variant: 'function' | 'method', table: OperationsTable): RegionResult {
   const keys: string[] = [];
   const unknown: string[] = [];
   const out = text.replace(REGION, (region, indent: string, key: string) => {
@@ -71,7 +83,7 @@ export function renderRegions(text: string, variant: 'function' | 'method'): Reg
       unknown.push(key);
       return region;
     }
-    return `${indent}/* endpoint-doc: ${key} */\n${renderDocComment(key as EndpointKey, variant, indent)}`;
+    return `${indent}/* endpoint-doc: ${key} */\n${renderDocComment(key as EndpointKey, variant, indent, table)}`;
   });
   return { text: out, keys, unknown };
 }
@@ -81,12 +93,12 @@ export function renderRegions(text: string, variant: 'function' | 'method'): Reg
  * Resolves to the files whose regions differ (relative to `root`).
  * @throws Error naming the file and the marker for a marker key the table does not have.
  */
-export async function syncRuntimeDocs(root: string, check: boolean): Promise<string[]> {
+export async function syncRuntimeDocs(root: string, check: boolean, table: OperationsTable): Promise<string[]> {
   const changed: string[] = [];
   for (const { file, variant } of RUNTIME_DOC_FILES) {
     const full = path.join(root, file);
     const text = await readFile(full, 'utf8');
-    const r = renderRegions(text, variant);
+    const r = renderRegions(text, variant, table);
     if (r.unknown.length > 0)
       throw new Error(`${file}: endpoint-doc marker(s) not in the endpoint table: ${r.unknown.join(', ')}`);
     if (r.text === text) continue;

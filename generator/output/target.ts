@@ -10,6 +10,9 @@
  * A target says only where files go, how they import the runtime, how their header names the
  * command and how they are formatted; every stage is the same for both.
  */
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { isManifest } from './manifest.ts';
 
 /** The SDK package's name, as user-target files import it. */
 export const SDK_PACKAGE = 'oxen-inference-sdk';
@@ -103,4 +106,25 @@ export function userTarget(version: string, format: { prettier: Record<string, u
     },
     format,
   };
+}
+
+/**
+ * Refuse to write into a folder this generator did not make: the folder the target's output owns
+ * (a user's `<out>`, or `<root>/generated`) when it holds anything but hidden files and the
+ * snapshot folder `specs/`, and no manifest of this generator (`manifest.json` with its own line,
+ * even one a merge conflict left unparsable). A run there would replace what is in it (a user's
+ * `models/`, `validators/`, `index.ts`). A missing or empty folder is fine: the run makes it.
+ * @throws Error naming the folder and `--force`, unless `force`.
+ */
+export async function checkOwnedOutput(outRoot: string, target: Target, options: { force: boolean }): Promise<void> {
+  if (options.force) return;
+  const dir = path.join(outRoot, target.prefix);
+  const names = await readdir(dir).catch(() => [] as string[]);
+  const others = names.filter((n) => !n.startsWith('.') && n !== 'specs').sort();
+  if (others.length === 0 || isManifest(await readFile(path.join(dir, 'manifest.json'), 'utf8').catch(() => '')))
+    return;
+  const shown = others.slice(0, 5).join(', ') + (others.length > 5 ? ', ...' : '');
+  throw new Error(
+    `${dir} is not empty (${shown}) and holds no manifest.json of this generator: it would replace files it did not make. Choose a new or empty folder, or pass --force to replace them.`,
+  );
 }

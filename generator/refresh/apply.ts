@@ -3,15 +3,15 @@
  * staged copy the new snapshot is proved on, and the commit that swaps the staged specs directory
  * and the proved `generated/` in together, under the generator's lock and journal.
  */
-import { createHash } from 'node:crypto';
 import { copyFile, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Snapshot } from '../drift/types.ts';
 import { SpecError } from '../errors.ts';
 import { checkModel } from '../stages/load.ts';
 import { RefreshError } from './checks.ts';
-import { commitTrees, recover, withLock } from '../output/tree-commit.ts';
+import { commitTrees, treeDigest, type HeldLock } from '../output/tree-commit.ts';
 import { compare, settleAll, swapsOf, type OutputFiles, type WriteResult } from '../stages/write.ts';
+import { specFile } from '../stages/name.ts';
 
 /** What a refresh changes in the specs directory: relative path (`models.json`, `models/<id>.json`) -> new text, or null to delete. */
 export type SnapshotPlan = Map<string, string | null>;
@@ -46,8 +46,8 @@ export async function readCurrent(specsDir: string, label: string): Promise<{ id
   await Promise.all(
     ids.map(async (id) => {
       try {
-        const raw: unknown = JSON.parse(await readFile(path.join(specsDir, 'models', `${id}.json`), 'utf8'));
-        checkModel(raw, id, `${label}/models/${id}.json`);
+        const raw: unknown = JSON.parse(await readFile(path.join(specsDir, specFile(id)), 'utf8'));
+        checkModel(raw, id, `${label}/${specFile(id)}`);
         models.set(id, raw);
       } catch {
         // missing, malformed or invalid: not part of the old side of the report
@@ -71,25 +71,11 @@ export async function planChanges(
     if (old?.toString('utf8') !== changes.listText) plan.set('models.json', changes.listText);
   }
   const fetched = [...changes.fetched];
-  const olds = await Promise.all(fetched.map((m) => readIfExists(path.join(specsDir, 'models', `${m.id}.json`))));
-  for (const [i, m] of fetched.entries())
-    if (olds[i]?.toString('utf8') !== m.text) plan.set(`models/${m.id}.json`, m.text);
+  const olds = await Promise.all(fetched.map((m) => readIfExists(path.join(specsDir, specFile(m.id)))));
+  for (const [i, m] of fetched.entries()) if (olds[i]?.toString('utf8') !== m.text) plan.set(specFile(m.id), m.text);
   for (const id of changes.remove)
-    if ((await readIfExists(path.join(specsDir, 'models', `${id}.json`))) !== null) plan.set(`models/${id}.json`, null);
+    if ((await readIfExists(path.join(specsDir, specFile(id)))) !== null) plan.set(specFile(id), null);
   return plan;
-}
-
-/** sha256 over the relative paths and bytes of every file under `dir` (sorted): equal digests, equal trees. */
-export async function treeDigest(dir: string): Promise<string> {
-  const h = createHash('sha256');
-  const entries = await readdir(dir, { withFileTypes: true, recursive: true }).catch(() => []);
-  const files = entries
-    .filter((e) => e.isFile())
-    .map((e) => path.relative(dir, path.join(e.parentPath, e.name)))
-    .sort();
-  const bytes = await Promise.all(files.map((f) => readFile(path.join(dir, f))));
-  for (const [i, f] of files.entries()) h.update(f).update('\0').update(bytes[i]!).update('\0');
-  return h.digest('hex');
 }
 
 /**
@@ -132,43 +118,42 @@ export async function stageSnapshot(specsDir: string, plan: SnapshotPlan, tmp: s
 }
 
 /**
- * Commit, whole: under the lock of `outRoot` (after completing any interrupted run), replace the
- * specs directory with the staged one and `<outRoot>/generated` with the proved output `files`, in
- * one journal (`generator/tree-commit.ts`): a reader sees both old or both new, and a run killed
- * midway is completed by the next one.
- * @returns what changed under `generated/`.
- * @throws RefreshError naming what failed: `restored: true` when nothing was moved (the new trees
- * were being built); otherwise the commit was rolled forward, or is left to the next run.
+ * Commit, whole, holding the lock of the output root (`lock`): replace the specs directory with the
+ * staged one and the output (`<root>/generated`, or a user's managed folders and files) with the
+ * proved output `files`, in one journal (`output/tree-commit.ts`): a reader sees both old or both
+ * new, and a run killed midway is completed by the next one.
+ * @returns what changed in the output.
+ * @throws RefreshError naming what failed: `restored: true` when nothing was moved (the specs
+ * directory changed since `specsDigest` was taken, or the new trees were being built); otherwise
+ * the commit was rolled forward, or is left to the next run.
  */
 export async function commitPlan(
+  lock: HeldLock,
   specsDir: string,
-  outRoot: string,
   staged: string,
   files: OutputFiles,
   specsDigest: string,
   managed: readonly string[] = ['generated'],
 ): Promise<WriteResult> {
+  const outRoot = lock.state.root;
   let moving = false;
   try {
-    return await withLock(outRoot, async () => {
-      await recover(outRoot);
-      // another run may have changed the snapshot since it was staged: committing would undo that
-      if ((await treeDigest(specsDir)) !== specsDigest)
-        throw new Error(`${specsDir} changed while this refresh ran (another run?); run the refresh again`);
-      const result = await compare(files, outRoot, managed);
-      const specsTree = (dir: string) => copyTree(staged, dir);
-      const outputSwaps = swapsOf(files, outRoot, managed);
-      const last = outputSwaps[outputSwaps.length - 1];
-      if (last) {
-        const build = last.build;
-        last.build = async (dir) => {
-          await build(dir);
-          moving = true; // every new tree is complete: from here on the commit only rolls forward
-        };
-      }
-      await commitTrees(outRoot, [{ target: specsDir, build: specsTree }, ...outputSwaps]);
-      return result;
-    });
+    // something other than a generator run may have changed the snapshot since it was read: committing would undo that
+    if ((await treeDigest(specsDir)) !== specsDigest)
+      throw new Error(`${specsDir} changed while this refresh ran; run the refresh again`);
+    const result = await compare(files, outRoot, managed);
+    const specsTree = (dir: string) => copyTree(staged, dir);
+    const outputSwaps = swapsOf(files, outRoot, managed);
+    const last = outputSwaps[outputSwaps.length - 1];
+    if (last) {
+      const build = last.build;
+      last.build = async (dir) => {
+        await build(dir);
+        moving = true; // every new tree is complete: from here on the commit only rolls forward
+      };
+    }
+    await commitTrees(lock, [{ target: specsDir, build: specsTree }, ...outputSwaps]);
+    return result;
   } catch (err) {
     const state = moving
       ? 'the previous and the new trees were being swapped; the swap is completed now or by the next run'

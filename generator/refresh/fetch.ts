@@ -19,6 +19,7 @@ import { MAX_MODEL_BYTES } from '../stages/schema-check.ts';
 import { checkBaseUrl, keyPointer, positiveInt, redactor, RefreshError, type FetchFailure } from './checks.ts';
 import { Progress, type ProgressMode } from './progress.ts';
 import { reindentJson } from './reindent-json.ts';
+import { specFile } from '../stages/name.ts';
 
 /** Defaults of the fetch phase. Times in milliseconds. */
 export const REFRESH_DEFAULTS = { concurrency: 8, timeoutMs: 30_000, maxRetries: 3, retryBaseDelayMs: 500 } as const;
@@ -114,7 +115,7 @@ export async function fetchModels(ids: readonly string[], options: FetchOptions)
     REFRESH_DEFAULTS.retryBaseDelayMs,
     0,
   );
-  const fileLabel = options.fileLabel ?? ((id: string) => `specs/models/${id}.json`);
+  const fileLabel = options.fileLabel ?? ((id: string) => `specs/${specFile(id)}`);
   const redact = redactor(options.apiKey);
   const stream = options.stream ?? process.stderr;
   const mode = options.progress ?? 'auto';

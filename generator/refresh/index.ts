@@ -8,7 +8,9 @@
  * directory, proved to generate there (`generate({ check: true })`), its output checked for the
  * API key, compared with the current one (the drift report), and only then committed: the specs
  * directory and `generated/` are swapped in together under the generator's lock and journal
- * (`generator/tree-commit.ts`), so a reader sees both old or both new, even after `kill -9`.
+ * (`output/lock.ts`, `output/tree-commit.ts`), so a reader sees both old or both new, even after
+ * `kill -9`. The lock is held from reading the current snapshot to the commit: two snapshot
+ * changes at once run one after the other, and neither drops the other's models.
  *
  * The parts, one file each: `refresh-checks.ts` (base URL, ids, numbers, `RefreshError`, key
  * redaction), `refresh-fetch.ts` (the fetch phase), `refresh-progress.ts` (its progress display),
@@ -18,15 +20,14 @@
  * The API key goes only into the `Authorization` header of the runtime client: it is never
  * written, logged or put in an error message.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { diffSnapshots } from '../drift/index.ts';
 import { readSnapshot } from '../drift/snapshot.ts';
 import type { DriftReport } from '../drift/types.ts';
 import type { GenerateOptions, GenerateResult } from '../index.ts';
 import { REPO_ROOT, specsLabel } from '../paths.ts';
-import { commitPlan, planChanges, readCurrent, readIfExists, stageSnapshot, treeDigest } from './apply.ts';
+import { commitPlan, planChanges, readCurrent, readIfExists, stageSnapshot } from './apply.ts';
+import { treeDigest } from '../output/tree-commit.ts';
 import {
   checkBaseUrl,
   checkModelId,
@@ -37,7 +38,10 @@ import {
   type FetchFailure,
 } from './checks.ts';
 import { fetchModels, type FetchedModel, type FetchOptions } from './fetch.ts';
-import { completeInterrupted } from '../output/tree-commit.ts';
+import { withLock } from '../output/lock.ts';
+import { isInside } from '../output/run-state.ts';
+import { checkOwnedOutput, packageTarget } from '../output/target.ts';
+import { showControls } from '../escape.ts';
 
 export {
   checkBaseUrl,
@@ -48,6 +52,7 @@ export {
   type FetchFailure,
 } from './checks.ts';
 import { byCodeUnits } from '../order.ts';
+import { specFile } from '../stages/name.ts';
 export { fetchModels, REFRESH_DEFAULTS, type FetchedModel, type FetchOptions, type FetchResult } from './fetch.ts';
 export type { ProgressMode } from './progress.ts';
 export { reindentJson } from './reindent-json.ts';
@@ -78,6 +83,8 @@ export interface RefreshOptions extends Pick<
   fetch?: typeof fetch;
   /** The generator to run (default `generate`); replaceable in tests to exercise the rollback. */
   generate?: (options: GenerateOptions) => Promise<GenerateResult>;
+  /** Replace `<outRoot>/generated` even when it holds no manifest of this generator (see `GenerateOptions.force`). */
+  force?: boolean;
 }
 
 /** What a successful refresh did. Paths are relative to the specs directory. */
@@ -125,7 +132,7 @@ export async function refresh(options: RefreshOptions): Promise<RefreshResult> {
   const stream = options.stream ?? process.stderr;
   const key = options.apiKey ?? process.env['OXEN_API_KEY'] ?? '';
   const redact = redactor(key);
-  const say = (line: string) => void stream.write(`${redact.text(line)}\n`);
+  const say = (line: string) => void stream.write(`${showControls(redact.text(line))}\n`);
   const add = [...new Set((options.add ?? []).map(checkModelId))];
   const remove = [...new Set((options.remove ?? []).map(checkModelId))];
   const both = add.filter((id) => remove.includes(id));
@@ -133,117 +140,127 @@ export async function refresh(options: RefreshOptions): Promise<RefreshResult> {
   if (!options.all && add.length === 0 && remove.length === 0)
     throw new RefreshError('nothing to do: give --refresh, --add <id> or --remove <id>');
 
-  const label = specsLabel(specsDir);
-  await completeInterrupted(outRoot); // a killed run may have moved specs/ or generated/ aside
-  const current = await readCurrent(specsDir, label);
-  const oldIds = current.ids;
-  for (const id of remove) {
-    if (!oldIds.includes(id) && (await readIfExists(path.join(specsDir, 'models', `${id}.json`))) === null) {
-      throw new RefreshError(`cannot remove ${id}: it is not listed in ${label}/models.json and has no snapshot file`);
-    }
-  }
-  const listChanges = add.length > 0 || remove.length > 0;
-  const newIds = listChanges
-    ? [...new Set([...oldIds.filter((id) => !remove.includes(id)), ...add])].sort(byCodeUnits)
-    : oldIds;
-  const toFetch = options.all ? newIds : add;
-
-  // 1. Fetch and check (nothing written).
-  let baseUrl: string | undefined;
-  let fetched = new Map<string, FetchedModel>();
-  const t0 = performance.now();
-  if (toFetch.length > 0) {
-    const apiKey = key;
-    if (!apiKey)
-      throw new RefreshError(
-        `OXEN_API_KEY is not set: fetching ${toFetch.length === 1 ? toFetch[0] : `${toFetch.length} models`} needs an API key (export OXEN_API_KEY=...)`,
-      );
-    baseUrl = checkBaseUrl(options.baseUrl ?? (process.env['OXEN_BASE_URL'] || DEFAULT_REFRESH_BASE_URL));
-    say(`refresh: fetching ${toFetch.length} model${toFetch.length === 1 ? '' : 's'} from ${baseUrl}`);
-    const r = await fetchModels(toFetch, {
-      baseUrl,
-      apiKey,
-      fileLabel: (id) => `${label}/models/${id}.json`,
-      stream,
-      ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
-      ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
-      ...(options.maxRetries !== undefined ? { maxRetries: options.maxRetries } : {}),
-      ...(options.retryBaseDelayMs !== undefined ? { retryBaseDelayMs: options.retryBaseDelayMs } : {}),
-      ...(options.progress !== undefined ? { progress: options.progress } : {}),
-      ...(options.fetch ? { fetch: options.fetch } : {}),
-    }).catch((err: unknown) => {
-      // A 401/403 ends the fetch phase early: say once that nothing was written.
-      if (err instanceof RefreshError && err.authFailure)
-        throw new RefreshError(`refresh failed, nothing was written: ${err.message}`, err.failures, false, true);
-      throw err;
-    });
-    if (r.failures.length > 0)
-      throw new RefreshError(
-        `refresh failed, nothing was written: ${formatFailures(r.failures, toFetch.length)}`,
-        r.failures,
-      );
-    fetched = r.models;
-  }
-  const fetchMs = performance.now() - t0;
-
-  // 2. What changes in the specs directory.
-  const plan = await planChanges(specsDir, {
-    ...(listChanges ? { listText: `${JSON.stringify(newIds, null, 2)}\n` } : {}),
-    fetched: fetched.values(),
-    remove,
-  });
-
-  // 3. Stage the new snapshot in a temporary copy and prove it generates; compute the drift report.
-  const tmp = await mkdtemp(path.join(os.tmpdir(), 'inference-sdk-refresh-'));
-  try {
-    const specsDigest = await treeDigest(specsDir);
-    const staged = await stageSnapshot(specsDir, plan, tmp);
-    const t1 = performance.now();
-    // With no snapshot change there is nothing to prove or swap: a plain generate. Otherwise the
-    // proof run's output (`label` names the staged copy as the real specs, so it is exactly the
-    // real run's) is what the commit writes.
-    let proved: GenerateResult | undefined;
-    if (plan.size > 0) {
-      try {
-        proved = await gen({ specsDir: staged, outRoot, check: true, label });
-      } catch (err) {
-        throw new RefreshError(
-          `refresh failed, nothing was written: the refreshed snapshot does not generate: ${err instanceof Error ? err.message : String(err)}`,
-        );
+  if (!isInside(outRoot, specsDir))
+    throw new RefreshError(
+      `the specs directory ${specsDir} must be inside the output root ${outRoot}: a refresh replaces both together`,
+    );
+  // the read-modify-write of the snapshot, whole, under the output root's lock (which first completes an interrupted run)
+  return withLock(
+    outRoot,
+    async (lock) => {
+      await checkOwnedOutput(outRoot, packageTarget, { force: options.force ?? false });
+      const label = specsLabel(specsDir);
+      const current = await readCurrent(specsDir, label);
+      const oldIds = current.ids;
+      for (const id of remove) {
+        if (!oldIds.includes(id) && (await readIfExists(path.join(specsDir, specFile(id)))) === null) {
+          throw new RefreshError(
+            `cannot remove ${id}: it is not listed in ${label}/models.json and has no snapshot file`,
+          );
+        }
       }
-      const leak = keyInOutput(proved.files, key);
-      if (leak) {
-        const reason = `the generated ${leak.file} would contain the API key`;
-        throw new RefreshError(
-          `refresh failed, nothing was written: ${leak.model ? `model ${leak.model}: ` : ''}${reason}`,
-          leak.model ? [{ id: leak.model, reason }] : [],
-        );
-      }
-    }
-    const proveMs = performance.now() - t1;
-    const report = diffSnapshots(current.valid, {
-      ...(await readSnapshot(staged, label)),
-      label: baseUrl ? `${label} refreshed from ${baseUrl}` : `${label} (updated)`,
-    });
+      const listChanges = add.length > 0 || remove.length > 0;
+      const newIds = listChanges
+        ? [...new Set([...oldIds.filter((id) => !remove.includes(id)), ...add])].sort(byCodeUnits)
+        : oldIds;
+      const toFetch = options.all ? newIds : add;
 
-    // 4. Commit: swap the staged specs and the proved generated/ in together (or generate plainly).
-    const t2 = performance.now();
-    const result = proved
-      ? { ...proved, ...(await commitPlan(specsDir, outRoot, staged, proved.files, specsDigest)) }
-      : await gen({ specsDir, outRoot });
-    const sorted = (xs: string[]) => xs.sort(byCodeUnits);
-    return {
-      baseUrl,
-      fetched: sorted([...fetched.keys()]),
-      added: add.filter((id) => !oldIds.includes(id)),
-      removed: remove,
-      written: sorted([...plan].filter(([, t]) => t !== null).map(([rel]) => rel)),
-      deleted: sorted([...plan].filter(([, t]) => t === null).map(([rel]) => rel)),
-      generate: result,
-      report,
-      timings: { fetchMs, proveMs, generateMs: performance.now() - t2, totalMs: performance.now() - started },
-    };
-  } finally {
-    await rm(tmp, { recursive: true, force: true });
-  }
+      // 1. Fetch and check (nothing written).
+      let baseUrl: string | undefined;
+      let fetched = new Map<string, FetchedModel>();
+      const t0 = performance.now();
+      if (toFetch.length > 0) {
+        const apiKey = key;
+        if (!apiKey)
+          throw new RefreshError(
+            `OXEN_API_KEY is not set: fetching ${toFetch.length === 1 ? toFetch[0] : `${toFetch.length} models`} needs an API key (export OXEN_API_KEY=...)`,
+          );
+        baseUrl = checkBaseUrl(options.baseUrl ?? (process.env['OXEN_BASE_URL'] || DEFAULT_REFRESH_BASE_URL));
+        say(`refresh: fetching ${toFetch.length} model${toFetch.length === 1 ? '' : 's'} from ${baseUrl}`);
+        const r = await fetchModels(toFetch, {
+          baseUrl,
+          apiKey,
+          fileLabel: (id) => `${label}/${specFile(id)}`,
+          stream,
+          ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
+          ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+          ...(options.maxRetries !== undefined ? { maxRetries: options.maxRetries } : {}),
+          ...(options.retryBaseDelayMs !== undefined ? { retryBaseDelayMs: options.retryBaseDelayMs } : {}),
+          ...(options.progress !== undefined ? { progress: options.progress } : {}),
+          ...(options.fetch ? { fetch: options.fetch } : {}),
+        }).catch((err: unknown) => {
+          // A 401/403 ends the fetch phase early: say once that nothing was written.
+          if (err instanceof RefreshError && err.authFailure)
+            throw new RefreshError(`refresh failed, nothing was written: ${err.message}`, err.failures, false, true);
+          throw err;
+        });
+        if (r.failures.length > 0)
+          throw new RefreshError(
+            `refresh failed, nothing was written: ${formatFailures(r.failures, toFetch.length)}`,
+            r.failures,
+          );
+        fetched = r.models;
+      }
+      const fetchMs = performance.now() - t0;
+
+      // 2. What changes in the specs directory.
+      const plan = await planChanges(specsDir, {
+        ...(listChanges ? { listText: `${JSON.stringify(newIds, null, 2)}\n` } : {}),
+        fetched: fetched.values(),
+        remove,
+      });
+
+      // 3. Stage the new snapshot in a temporary copy (in the run's own folder, removed with the
+      // lock) and prove it generates; compute the drift report.
+      const tmp = await lock.tempDir();
+      const specsDigest = await treeDigest(specsDir);
+      const staged = await stageSnapshot(specsDir, plan, tmp);
+      const t1 = performance.now();
+      // With no snapshot change there is nothing to prove or swap: a plain generate. Otherwise the
+      // proof run's output (`label` names the staged copy as the real specs, so it is exactly the
+      // real run's) is what the commit writes.
+      let proved: GenerateResult | undefined;
+      if (plan.size > 0) {
+        try {
+          proved = await gen({ specsDir: staged, outRoot, check: true, reuse: true, label });
+        } catch (err) {
+          throw new RefreshError(
+            `refresh failed, nothing was written: the refreshed snapshot does not generate: ${err instanceof Error ? err.message : String(err)}`,
+          );
+        }
+        const leak = keyInOutput(proved.files, key);
+        if (leak) {
+          const reason = `the generated ${leak.file} would contain the API key`;
+          throw new RefreshError(
+            `refresh failed, nothing was written: ${leak.model ? `model ${leak.model}: ` : ''}${reason}`,
+            leak.model ? [{ id: leak.model, reason }] : [],
+          );
+        }
+      }
+      const proveMs = performance.now() - t1;
+      const report = diffSnapshots(current.valid, {
+        ...(await readSnapshot(staged, label)),
+        label: baseUrl ? `${label} refreshed from ${baseUrl}` : `${label} (updated)`,
+      });
+
+      // 4. Commit: swap the staged specs and the proved generated/ in together (or generate plainly).
+      const t2 = performance.now();
+      const result = proved
+        ? { ...proved, ...(await commitPlan(lock, specsDir, staged, proved.files, specsDigest)) }
+        : await gen({ specsDir, outRoot, lock, ...(options.force ? { force: true } : {}) });
+      const sorted = (xs: string[]) => xs.sort(byCodeUnits);
+      return {
+        baseUrl,
+        fetched: sorted([...fetched.keys()]),
+        added: add.filter((id) => !oldIds.includes(id)),
+        removed: remove,
+        written: sorted([...plan].filter(([, t]) => t !== null).map(([rel]) => rel)),
+        deleted: sorted([...plan].filter(([, t]) => t === null).map(([rel]) => rel)),
+        generate: result,
+        report,
+        timings: { fetchMs, proveMs, generateMs: performance.now() - t2, totalMs: performance.now() - started },
+      };
+    },
+    { log: say },
+  );
 }

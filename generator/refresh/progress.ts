@@ -1,5 +1,10 @@
-/** Refresh, the progress display of the fetch phase: a cli-progress bar on a terminal, else one plain line per model. */
+/**
+ * Refresh, the progress display of the fetch phase: a cli-progress bar on a terminal, else one
+ * plain line per model (its failure reason, text from the service, with control characters shown
+ * as `<U+XXXX>`).
+ */
 import cliProgress from 'cli-progress';
+import { showControls } from '../escape.ts';
 
 /** How progress is shown: a cli-progress bar, one plain line per model, or nothing. `auto`: a bar when the stream is a TTY, else lines. */
 export type ProgressMode = 'auto' | 'bar' | 'lines' | 'none';
@@ -35,7 +40,9 @@ export class Progress {
     if (this.bar) this.bar.update(this.done, { failed: this.failed });
     else if (this.mode === 'lines')
       this.stream.write(
-        `${this.label}: [${this.done}/${this.total}] ${reason === undefined ? `ok      ${id}` : `FAILED  ${id}: ${reason}`}\n`,
+        showControls(
+          `${this.label}: [${this.done}/${this.total}] ${reason === undefined ? `ok      ${id}` : `FAILED  ${id}: ${reason}`}\n`,
+        ),
       );
   }
   stop(): void {

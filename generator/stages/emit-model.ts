@@ -10,6 +10,7 @@
  */
 import type { ClassifiedModel, Endpoint } from './classify.ts';
 import { modelFunctionDoc, type EndpointKey } from './endpoint-docs.ts';
+import type { OperationsTable } from './operations.ts';
 import { exampleBlock, exampleParams } from './example.ts';
 import { modelAnchor, type ModelNames } from './name.ts';
 import type { ModelType } from './types.ts';
@@ -196,7 +197,7 @@ export function endpointFunctions(e: Endpoint, m: EmitModel, validated: boolean)
 }
 
 /** The doc text of one endpoint function (unescaped; the caller passes it through `commentText`). */
-export function functionDoc(m: EmitModel, f: EndpointFn, target: Target): string {
+export function functionDoc(m: EmitModel, f: EndpointFn, target: Target, operations: OperationsTable): string {
   const name = `${m.names.camel}${f.suffix}`;
   const args = exampleParams(m);
   const see = [
@@ -206,13 +207,17 @@ export function functionDoc(m: EmitModel, f: EndpointFn, target: Target): string
     see.unshift(
       `The model reference, \`generated/MODELS.md\` in the \`oxen-inference-sdk\` package, section \`${m.id}\` (\`#${modelAnchor(m.id)}\`).`,
     );
-  return modelFunctionDoc(f.key, {
-    id: m.id,
-    ...(f.details !== undefined ? { details: f.details } : {}),
-    params: { client: CLIENT_DOC, params: f.paramsDoc },
-    ...(args === undefined ? {} : { example: exampleBlock(`${f.result} await ${name}(client, ${args});`) }),
-    see,
-  });
+  return modelFunctionDoc(
+    f.key,
+    {
+      id: m.id,
+      ...(f.details !== undefined ? { details: f.details } : {}),
+      params: { client: CLIENT_DOC, params: f.paramsDoc },
+      ...(args === undefined ? {} : { example: exampleBlock(`${f.result} await ${name}(client, ${args});`) }),
+      see,
+    },
+    operations,
+  );
 }
 
 /** The client method of each operation a generated function performs. */

@@ -12,6 +12,7 @@
  */
 import type { StatementStructures } from 'ts-morph';
 import type { EmitModel } from './emit-model.ts';
+import type { OperationsTable } from './operations.ts';
 import { printModelModule } from './print-model.ts';
 import { packageTarget, type Target } from '../output/target.ts';
 import { loadTsMorph as requireTsMorph } from '../libraries.ts';
@@ -39,8 +40,9 @@ export function print(m: TsMorph, statements: Array<string | StatementStructures
 export async function modelModule(
   m: EmitModel,
   hasValidator: boolean,
+  operations: OperationsTable,
   target: Target = packageTarget,
 ): Promise<string> {
   const tm = await loadTsMorph();
-  return printModelModule(tm.ts, m, hasValidator, target);
+  return printModelModule(tm.ts, m, hasValidator, operations, target);
 }

@@ -1,14 +1,17 @@
 /**
  * Part of stage 6 (emit): `generated/index.ts` (ts-morph): `ModelId`, the per-endpoint id unions,
- * `ModelParams`, `ModelRegistry`, `MODEL_IDS`, `snapshotValidators` (one lazy `import()` per model)
- * and `Client` specialised with them. `modelRegistryInterface` is shared with the user target's
- * index (`user-index.ts`).
+ * `ModelParams`, the per-model request bodies (`ModelMediaBodies`, `ModelQueueBodies`),
+ * `ModelRegistry`, `MODEL_IDS`, `snapshotValidators` (one lazy `import()` per model) and `Client`
+ * specialised with them. `modelRegistryInterface` and `bodyInterfaces` are shared with the user
+ * target's index (`user-index.ts`).
  */
-import type { StatementStructures } from 'ts-morph';
+import type { InterfaceDeclarationStructure, OptionalKind, StatementStructures } from 'ts-morph';
 import type { ClassifiedModel, Endpoint } from './classify.ts';
 import { commentText, stringLiteral } from '../escape.ts';
 import { loadTsMorph, print } from './emit.ts';
-import type { ModelNames } from './name.ts';
+import { fileStem, type ModelNames } from './name.ts';
+import { SDK_QUEUE_FIELDS } from './validators.ts';
+import { isObject } from '../order.ts';
 
 /** Union of string literal types, or `never`. */
 export function union(ids: string[]): string {
@@ -37,13 +40,13 @@ export async function indexModule(
     kind: K.ImportDeclaration,
     isTypeOnly: true,
     moduleSpecifier: '../runtime/index.ts',
-    namedImports: ['ClientOptions', 'CompiledValidator', 'Registry', 'ValidatorSource'],
+    namedImports: ['ClientOptions', 'CompiledValidator', 'Registry', 'ValidatorSource', ...bodyTypes(models)].sort(),
   });
   for (const m of models)
     st.push({
       kind: K.ImportDeclaration,
       isTypeOnly: true,
-      moduleSpecifier: `./models/${m.id}.ts`,
+      moduleSpecifier: `./models/${fileStem(m.id)}.ts`,
       namedImports: [m.names.params],
     });
   st.push({ kind: K.ExportDeclaration, isTypeOnly: true, namedExports: models.map((m) => m.names.params) });
@@ -75,6 +78,7 @@ export async function indexModule(
     docs: docs("Model id -> that model's own parameters (`ModelParams['flux-2-pro']` is `Flux2ProParams`)."),
     properties: models.map((m) => ({ name: stringLiteral(m.id), type: m.names.params })),
   });
+  st.push(...bodyInterfaces(K, models, "the snapshot's"));
   st.push(modelRegistryInterface(K, "The snapshot's models as the runtime `Client` is generic over them."));
   st.push(
     ...idsAndLoaders(tm, {
@@ -86,7 +90,7 @@ export async function indexModule(
       loadersDoc:
         "Loads one model's compiled validator module on demand (a bundler splits each into its own chunk). Plain `import()` arrows: the table is in every bundle of the root `Client`, so each entry is kept short.",
       loaderType: '() => Promise<{ validate: CompiledValidator }>',
-      loader: (m) => `() => import(${stringLiteral(`./validators/${m.id}.ts`)})`,
+      loader: (m) => `() => import(${stringLiteral(`./validators/${fileStem(m.id)}.ts`)})`,
     }),
   );
   st.push({
@@ -118,7 +122,8 @@ export async function indexModule(
 /**
  * The two constants both index modules declare: the exported list of the models' ids (`name`, typed
  * `readonly <idType>[]`, in the snapshot's order), and `validatorLoaders`, from model id to a loader
- * of its validator (`loader` writes each entry's arrow, `loaderType` is their type).
+ * of its validator (`loader` writes each entry's arrow, `loaderType` is their type, given to `Map`
+ * so that the compiler checks each arrow against it instead of inferring one union of them all).
  */
 export function idsAndLoaders(
   tm: typeof import('ts-morph'),
@@ -156,7 +161,7 @@ export function idsAndLoaders(
         {
           name: 'validatorLoaders',
           type: `ReadonlyMap<string, ${o.loaderType}>`,
-          initializer: `new Map([\n${o.withValidator.map((m) => `[${stringLiteral(m.id)}, ${o.loader(m)}],`).join('\n')}\n])`,
+          initializer: `new Map<string, ${o.loaderType}>([\n${o.withValidator.map((m) => `[${stringLiteral(m.id)}, ${o.loader(m)}],`).join('\n')}\n])`,
         },
       ],
     },
@@ -164,8 +169,95 @@ export function idsAndLoaders(
 }
 
 /**
- * `ModelRegistry`, the type argument of the runtime `Client`: the index module's `ModelParams` and
- * id unions by endpoint (the same for both targets; `description` says whose models they are).
+ * Whether `X & P` is the same type as `OwnParams<P, X>` for the model's parameter type `P`, for every
+ * SDK field set `X`: its schema types as a closed interface of its `properties` (no `$ref`,
+ * composition, enum or index signature at the top: see `types.ts`) that declares none of the SDK's
+ * own body fields. Then `OwnParams` omits nothing, and the plain intersection spares every
+ * consumer's compile its mapped types.
+ */
+function plainParams(m: ClassifiedModel): boolean {
+  const s = m.schema;
+  if (!s || !isObject(s['properties'])) return false;
+  if (['$ref', 'allOf', 'anyOf', 'oneOf', 'enum', 'const', 'items'].some((k) => Object.hasOwn(s, k))) return false;
+  if (s['type'] !== undefined && s['type'] !== 'object') return false;
+  if (Object.hasOwn(s, 'additionalProperties') && s['additionalProperties'] !== false) return false;
+  if (isObject(s['patternProperties'])) return false;
+  return !Object.keys(s['properties']).some((k) => Object.hasOwn(SDK_QUEUE_FIELDS, k));
+}
+
+/**
+ * A model's request-body entry over the SDK fields `fields`: `OwnParams<P, X>`, written as `X & P`
+ * where that is the same type; `uses` collects the runtime types it names.
+ */
+function bodyEntry(m: IndexModel, fields: 'SdkFields' | 'QueueFields', uses: Set<string>): string {
+  // a video model's parameters carry the endpoint's `multi_prompt`, as its endpoint functions' do (emit-model.ts)
+  const video = m.output === 'video';
+  const own = video ? `VideoParams<${m.names.params}>` : m.names.params;
+  const plain = plainParams(m);
+  for (const t of [fields, ...(video ? ['VideoParams'] : []), ...(plain ? [] : ['OwnParams'])]) uses.add(t);
+  return plain ? `${fields} & ${own}` : `OwnParams<${own}, ${fields}>`;
+}
+
+/** The runtime types the request-body entries of `models` name (to import), sorted. */
+export function bodyTypes(models: IndexModel[]): string[] {
+  const uses = new Set<string>();
+  for (const m of models) {
+    if (m.endpoints.some((e) => e !== 'queue' && e !== 'chat')) bodyEntry(m, 'SdkFields', uses);
+    if (m.endpoints.includes('queue')) bodyEntry(m, 'QueueFields', uses);
+  }
+  return [...uses].sort();
+}
+
+/**
+ * `ModelMediaBodies` and `ModelQueueBodies`: one entry per model of the media endpoints and of the
+ * queue (`Registry['mediaBodies']`, `['queueBodies']`), each the body the endpoint takes but
+ * `model` and `response_format`. `extendsFrom` (the user target) names the interfaces each extends
+ * (the package's, without the ids the user's snapshot has); `whose` says whose models they hold.
+ */
+export function bodyInterfaces(
+  K: typeof import('ts-morph').StructureKind,
+  models: IndexModel[],
+  whose: string,
+  extendsFrom?: { media: string; queue: string },
+): StatementStructures[] {
+  const media = models.filter((m) => m.endpoints.some((e) => e !== 'queue' && e !== 'chat'));
+  const queued = models.filter((m) => m.endpoints.includes('queue'));
+  const one = (
+    name: string,
+    list: IndexModel[],
+    fields: 'SdkFields' | 'QueueFields',
+    doc: string,
+    base: string | undefined,
+  ): OptionalKind<InterfaceDeclarationStructure> & { kind: typeof K.Interface } => ({
+    kind: K.Interface,
+    isExported: true,
+    name,
+    ...(base ? { extends: [base] } : {}),
+    docs: [{ description: commentText(doc) }],
+    properties: list.map((m) => ({ name: stringLiteral(m.id), type: bodyEntry(m, fields, new Set()) })),
+  });
+  return [
+    one(
+      'ModelMediaBodies',
+      media,
+      'SdkFields',
+      `Model id -> the body of its media requests (\`images.generate\`, \`images.edit\`; \`videos.generate\` with \`VideoParams\` for a video model) but \`model\` and \`response_format\`, for ${whose} models: one entry per model, so that a call resolves only its own (\`Registry['mediaBodies']\`).`,
+      extendsFrom?.media,
+    ),
+    one(
+      'ModelQueueBodies',
+      queued,
+      'QueueFields',
+      `Model id -> the body of its queue requests (\`queue.enqueue\`, \`queue.run\`) but \`model\` and \`response_format\`, for ${whose} models: one entry per model (\`Registry['queueBodies']\`).`,
+      extendsFrom?.queue,
+    ),
+  ];
+}
+
+/**
+ * `ModelRegistry`, the type argument of the runtime `Client`: the index module's `ModelParams`,
+ * request-body entries and id unions by endpoint (the same for both targets; `description` says
+ * whose models they are).
  */
 export function modelRegistryInterface(
   K: typeof import('ts-morph').StructureKind,
@@ -179,6 +271,8 @@ export function modelRegistryInterface(
     docs: [{ description: commentText(description) }],
     properties: [
       { name: 'params', type: 'ModelParams' },
+      { name: 'mediaBodies', type: 'ModelMediaBodies' },
+      { name: 'queueBodies', type: 'ModelQueueBodies' },
       { name: 'imageGenerate', type: 'ImageGenerateModelId' },
       { name: 'imageEdit', type: 'ImageEditModelId' },
       { name: 'video', type: 'VideoModelId' },

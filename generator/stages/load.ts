@@ -21,6 +21,7 @@ import {
   modelIdProblem,
   tooDeep,
 } from './schema-check.ts';
+import { specFile } from './name.ts';
 
 /** A JSON Schema object, as found in the snapshot. */
 export type JsonSchema = { readonly [key: string]: unknown };
@@ -346,8 +347,8 @@ export async function load(options: LoadOptions): Promise<Specs> {
 
   const models = await Promise.all(
     (ids as string[]).map(async (id) => {
-      const file = `${label}/models/${id}.json`;
-      const size = (await stat(path.join(dir, 'models', `${id}.json`)).catch(() => undefined))?.size ?? 0;
+      const file = `${label}/${specFile(id)}`;
+      const size = (await stat(path.join(dir, specFile(id))).catch(() => undefined))?.size ?? 0;
       if (size > MAX_MODEL_BYTES)
         throw new SpecError(
           file,
@@ -355,7 +356,7 @@ export async function load(options: LoadOptions): Promise<Specs> {
           '',
           `the file is ${size} bytes: larger than the ${MAX_MODEL_BYTES} bytes supported for a model object`,
         );
-      const raw = parseJson(await readText(path.join(dir, 'models', `${id}.json`), file, id), file, id);
+      const raw = parseJson(await readText(path.join(dir, specFile(id)), file, id), file, id);
       return checkModel(deepFreeze(raw), id, file); // deepFreeze is iterative: checkModel's depth check comes after it safely
     }),
   );

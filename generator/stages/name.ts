@@ -13,6 +13,13 @@
  * Generated names add a suffix (`<Pascal>Params`, `<camel>Schema`, `<camel>GenerateImage`), so no
  * name is a reserved word. Two ids with the same `pascal`, or ids equal but for case (their files
  * would collide on case-insensitive file systems), are an error naming both ids.
+ *
+ * File names (`fileStem`): a model's files are named by its id (`models/<id>.ts`,
+ * `validators/<id>.ts`, `specs/models/<id>.json`), except an id whose part before its first `.` is
+ * a device name that Windows reserves in any case and with any extension (`CON`, `PRN`, `AUX`,
+ * `NUL`, `COM0`-`COM9`, `LPT0`-`LPT9`: `aux`, `AUX.model`): that part gets a `~` after it
+ * (`aux~`, `AUX~.model`). `~` is outside the id character set, so the stem of no other id is the
+ * same (no collision), and the rule is the same on every system.
  */
 import { SpecError } from '../errors.ts';
 
@@ -26,6 +33,21 @@ export interface ModelNames {
   params: string;
   /** `flux2ProSchema`: the schema const. */
   schema: string;
+}
+
+/** Windows' reserved device names (compared without case). */
+const WINDOWS_DEVICE = /^(?:con|prn|aux|nul|com[0-9]|lpt[0-9])$/i;
+
+/** The stem of a model's file names (see the module comment): the id, or with `~` after a reserved device name. */
+export function fileStem(id: string): string {
+  const dot = id.indexOf('.');
+  const head = dot === -1 ? id : id.slice(0, dot);
+  return WINDOWS_DEVICE.test(head) ? `${head}~${id.slice(head.length)}` : id;
+}
+
+/** A model's snapshot file, relative to the specs directory: `models/<stem>.json`. */
+export function specFile(id: string): string {
+  return `models/${fileStem(id)}.json`;
 }
 
 /** The anchor of a model's section in `generated/MODELS.md`. */

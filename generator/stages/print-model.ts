@@ -12,8 +12,10 @@
  */
 import type { ts as TS } from 'ts-morph';
 import { commentText, propertyKey, stringLiteral } from '../escape.ts';
+import type { OperationsTable } from './operations.ts';
 import { endpointFunctions, functionDoc, type EmitModel, type EndpointFn } from './emit-model.ts';
 import { packageTarget, type Target } from '../output/target.ts';
+import { fileStem } from './name.ts';
 
 type Ts = typeof TS;
 
@@ -101,7 +103,13 @@ function typeParameters(ts: Ts, params: string[]): TS.TypeParameterDeclaration[]
 }
 
 /** One endpoint function: `export function <name>(client, params, options?) { return <call>; }`. */
-function endpointFunction(ts: Ts, m: EmitModel, fn: EndpointFn, target: Target): TS.FunctionDeclaration {
+function endpointFunction(
+  ts: Ts,
+  m: EmitModel,
+  fn: EndpointFn,
+  target: Target,
+  operations: OperationsTable,
+): TS.FunctionDeclaration {
   const f = ts.factory;
   const body = f.createObjectLiteralExpression([
     f.createSpreadAssignment(f.createIdentifier('params')),
@@ -128,11 +136,26 @@ function endpointFunction(ts: Ts, m: EmitModel, fn: EndpointFn, target: Target):
     typeText(ts, fn.returns),
     f.createBlock([f.createReturnStatement(returned)], true),
   );
-  return withDoc(ts, decl, commentText(functionDoc(m, fn, target)));
+  return withDoc(ts, decl, commentText(functionDoc(m, fn, target, operations)));
 }
 
+/**
+ * The first line of a user's `<out>/models/<id>.ts`. It is in the user's program as source (not a
+ * declaration file, which `skipLibCheck` would spare), and checking every model module the index
+ * imports made each compile of the user's application grow with the models added. The same printer's
+ * output compiles under strict flags in this repository (`generated/models/`, test/generator).
+ */
+const USER_NOCHECK =
+  "// @ts-nocheck -- generated code, type-checked where it is generated; the user's program uses its declared types";
+
 /** Body of `generated/models/<id>.ts` (or, for a user's target, `<out>/models/<id>.ts`), unformatted. */
-export function printModelModule(ts: Ts, m: EmitModel, hasValidator: boolean, target: Target = packageTarget): string {
+export function printModelModule(
+  ts: Ts,
+  m: EmitModel,
+  hasValidator: boolean,
+  operations: OperationsTable,
+  target: Target = packageTarget,
+): string {
   const f = ts.factory;
   const fns = m.endpoints.flatMap((e) => endpointFunctions(e, m, hasValidator));
   const head: TS.Statement[] = [];
@@ -143,10 +166,10 @@ export function printModelModule(ts: Ts, m: EmitModel, hasValidator: boolean, ta
     if (names.length > 0) head.push(importDeclaration(ts, names, target.runtime[module], false));
   }
   if (fns.some((fn) => fn.validates))
-    head.push(importDeclaration(ts, ['validate'], `../validators/${m.id}${target.ext}`, false));
+    head.push(importDeclaration(ts, ['validate'], `../validators/${fileStem(m.id)}${target.ext}`, false));
 
   const data: TS.Statement[] = [];
-  const schemaDoc = `The request schema of \`${m.id}\` exactly as in \`${m.file}\`${m.schemaField ? ` (field \`${m.schemaField}\`)` : ' (null)'}, as data.${hasValidator ? ` The queue functions validate with its compiled validator (\`${target.prefix}validators/${m.id}.ts\`), not with this object.` : ''}`;
+  const schemaDoc = `The request schema of \`${m.id}\` exactly as in \`${m.file}\`${m.schemaField ? ` (field \`${m.schemaField}\`)` : ' (null)'}, as data.${hasValidator ? ` The queue functions validate with its compiled validator (\`${target.prefix}validators/${fileStem(m.id)}.ts\`), not with this object.` : ''}`;
   data.push(
     withDoc(
       ts,
@@ -190,10 +213,11 @@ export function printModelModule(ts: Ts, m: EmitModel, hasValidator: boolean, ta
   // Statements as ts-morph's printer laid them out: a blank line after the imports, around the
   // parameter type and before each function; the data statements one after the other.
   const parts = [
+    ...(target.kind === 'user' ? [USER_NOCHECK] : []),
     print(head).join('\n'),
     m.type.code.trimEnd(),
     print(data).join('\n'),
-    ...print(fns.map((fn) => endpointFunction(ts, m, fn, target))),
+    ...print(fns.map((fn) => endpointFunction(ts, m, fn, target, operations))),
   ].filter((p) => p !== '');
   return `${parts.join('\n\n')}\n`;
 }

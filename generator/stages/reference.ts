@@ -9,7 +9,7 @@ import type { ClassifiedModel } from './classify.ts';
 import { endpointFunctionNames, endpointLabels } from './emit-model.ts';
 import { markdownCell, markdownCode, markdownText } from '../escape.ts';
 import type { Templates } from './templates.ts';
-import { modelAnchor, type ModelNames } from './name.ts';
+import { fileStem, modelAnchor, type ModelNames } from './name.ts';
 import { isObject } from '../order.ts';
 
 /** One parameter row. */
@@ -117,7 +117,7 @@ export function modelReference(m: ClassifiedModel & { names: ModelNames }, packa
     anchor: modelAnchor(m.id),
     title: markdownCell(m.displayName ?? m.id),
     description: markdownText(m.description ?? ''),
-    importPath: `${packageName}/models/${m.id}`,
+    importPath: `${packageName}/models/${fileStem(m.id)}`,
     functions: endpointFunctionNames(m),
     params: m.names.params,
     methods: m.endpoints.flatMap(endpointLabels),

@@ -6,15 +6,24 @@
  * Everything the package already types comes from the installed `oxen-inference-sdk` by name, so
  * the file depends only on the added models: an SDK upgrade needs no regenerate. An added id that
  * the package also has takes the user's schema (it is newer): it is taken out of the package's
- * unions and `ModelParams` (`Exclude`, `Omit`) and put back with the added model's types, and its
- * compiled validator is the added one.
+ * unions, `ModelParams` and request-body entries (`Exclude`, `Omit`) and put back with the added
+ * model's types, and its compiled validator is the added one.
  */
 import type { StatementStructures } from 'ts-morph';
 import type { Endpoint } from './classify.ts';
 import { loadTsMorph, print } from './emit.ts';
-import { clientClass, idsAndLoaders, modelRegistryInterface, union, type IndexModel } from './index-module.ts';
+import {
+  bodyInterfaces,
+  bodyTypes,
+  clientClass,
+  idsAndLoaders,
+  modelRegistryInterface,
+  union,
+  type IndexModel,
+} from './index-module.ts';
 import { commentText, stringLiteral } from '../escape.ts';
 import { SDK_PACKAGE } from '../output/target.ts';
+import { fileStem } from './name.ts';
 
 /** The package root's type names this index re-defines, with the endpoint each one is about (undefined: every model). */
 const ALIASES: Array<[name: string, endpoint: Endpoint | undefined, doc: string]> = [
@@ -48,19 +57,24 @@ export async function userIndexModule(
     kind: K.ImportDeclaration,
     isTypeOnly: true,
     moduleSpecifier: SDK_PACKAGE,
-    namedImports: [...ALIASES.map(([n]) => `${n} as Package${n}`), 'ModelParams as PackageModelParams'],
+    namedImports: [
+      ...ALIASES.map(([n]) => `${n} as Package${n}`),
+      'ModelParams as PackageModelParams',
+      'ModelMediaBodies as PackageModelMediaBodies',
+      'ModelQueueBodies as PackageModelQueueBodies',
+    ],
   });
   st.push({
     kind: K.ImportDeclaration,
     isTypeOnly: true,
     moduleSpecifier: `${SDK_PACKAGE}/runtime`,
-    namedImports: ['ClientOptions', 'CompiledValidator', 'Registry', 'ValidatorSource'],
+    namedImports: ['ClientOptions', 'CompiledValidator', 'Registry', 'ValidatorSource', ...bodyTypes(models)].sort(),
   });
   for (const m of models)
     st.push({
       kind: K.ImportDeclaration,
       isTypeOnly: true,
-      moduleSpecifier: `./models/${m.id}.js`,
+      moduleSpecifier: `./models/${fileStem(m.id)}.js`,
       namedImports: [m.names.params],
     });
   if (models.length > 0)
@@ -94,6 +108,12 @@ export async function userIndexModule(
     properties: models.map((m) => ({ name: stringLiteral(m.id), type: m.names.params })),
   });
   st.push(
+    ...bodyInterfaces(K, models, "the package's and the added", {
+      media: 'Omit<PackageModelMediaBodies, AddedModelId>',
+      queue: 'Omit<PackageModelQueueBodies, AddedModelId>',
+    }),
+  );
+  st.push(
     modelRegistryInterface(K, "The package's and the added models, as the runtime `Client` is generic over them."),
   );
   st.push(
@@ -103,9 +123,10 @@ export async function userIndexModule(
       idsDoc: `The added model ids, in the order of \`${label}/models.json\`.`,
       models,
       withValidator: models.filter((m) => validated.has(m.id)),
-      loadersDoc: "Loads one added model's compiled validator on demand (a bundler splits each into its own chunk).",
-      loaderType: '() => Promise<CompiledValidator>',
-      loader: (m) => `async () => (await import(${stringLiteral(`./validators/${m.id}.js`)})).validate`,
+      loadersDoc:
+        "Loads one added model's compiled validator module on demand (a bundler splits each into its own chunk). Plain `import()` arrows: each costs a compile of the user's program one module check.",
+      loaderType: '() => Promise<{ validate: CompiledValidator }>',
+      loader: (m) => `() => import(${stringLiteral(`./validators/${fileStem(m.id)}.js`)})`,
     }),
   );
   st.push({
@@ -120,7 +141,7 @@ export async function userIndexModule(
         name: 'validators',
         type: 'ValidatorSource',
         initializer:
-          '(model) => validatorLoaders.get(model)?.() ?? ((ADDED_MODEL_IDS as readonly string[]).includes(model) ? Promise.resolve(null) : snapshotValidators(model))',
+          '(model) => validatorLoaders.get(model)?.().then((m) => m.validate) ?? ((ADDED_MODEL_IDS as readonly string[]).includes(model) ? Promise.resolve(null) : snapshotValidators(model))',
       },
     ],
   });

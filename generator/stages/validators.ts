@@ -17,7 +17,7 @@
  */
 import { SpecError } from '../errors.ts';
 import type { ClassifiedModel } from './classify.ts';
-import { commentText, escapeBidiInCode } from '../escape.ts';
+import { commentText, escapeControlsInCode } from '../escape.ts';
 import type { Options as AjvOptions } from 'ajv';
 import { loadAjv, loadAjvFormats } from '../libraries.ts';
 import { subschemas } from './schema-walk.ts';
@@ -185,7 +185,7 @@ export async function validatorModule(
   });
   const exported = /export const validate = (validate\d+);\s*export default validate\d+;/.exec(code);
   if (!exported) return fail('ajv produced no validate function');
-  code = escapeBidiInCode(code)
+  code = escapeControlsInCode(code)
     .replace(exported[0], '')
     .replace(/^"use strict";\s*/, '')
     // a JSON object key "__proto__" would set the prototype in an object literal: keep it a data key

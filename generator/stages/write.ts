@@ -1,17 +1,25 @@
 /**
- * Stage 7, write (after `format.ts`): when any file's text changed or a generated file is no
+ * Stage 7, write (after formatting): when any file's text changed or a generated file is no
  * longer produced, replace `generated/` with the new tree; when nothing
  * differs, write nothing (and take no lock). With `check`, write nothing and report what would
  * change (the drift check CI runs).
  *
  * Whole or nothing: the new tree is written in full beside `generated/` and swapped in by renames,
- * under a lock and a journal (`generator/tree-commit.ts`), so a reader sees the old tree or the new
- * one, two runs at once cannot delete each other's files, and a run killed at any point is
- * completed or cleaned by the next run. A failure while writing leaves `generated/` as it was.
+ * under the lock and journal (`output/lock.ts`, `output/tree-commit.ts`), so a reader sees the old
+ * tree or the new one, two runs at once cannot delete each other's files, and a run killed at any
+ * point is completed or cleaned by the next run. A failure while writing leaves `generated/` as it was.
  */
-import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { commitTrees, interrupted, pausePoint, recover, withLock, type TreeSwap } from '../output/tree-commit.ts';
+import { withLock } from '../output/lock.ts';
+import {
+  commitTrees,
+  interrupted,
+  pausePoint,
+  treeDigest,
+  type HeldLock,
+  type TreeSwap,
+} from '../output/tree-commit.ts';
 
 /** Output: path relative to the output root -> file text. */
 export type OutputFiles = Map<string, string>;
@@ -69,13 +77,9 @@ export async function compare(
 /** File system steps of `write` (replaceable in tests to make one fail midway). */
 export interface WriteFs {
   writeFile(file: string, text: string): Promise<void>;
-  rename(from: string, to: string): Promise<void>;
 }
 
-const nodeFs: WriteFs = {
-  writeFile: (f, t) => writeFile(f, t),
-  rename: (a, b) => rename(a, b),
-};
+const nodeFs: WriteFs = { writeFile: (f, t) => writeFile(f, t) };
 
 /**
  * Write every file of `files` that lies under `managed` into `dir` (the staged new tree: paths are
@@ -131,34 +135,52 @@ export function swapsOf(
   return swaps;
 }
 
+/** Options of `write`. */
+export interface WriteOptions {
+  /** Write nothing; only report what differs. */
+  check?: boolean;
+  /** The directories (relative to the root) whose other files are stale. @default 'generated' */
+  managed?: string | readonly string[];
+  fs?: WriteFs;
+  /** How long to wait for another run's lock, in milliseconds. @default 10 minutes (`LOCK_WAIT_MS`) */
+  lockWaitMs?: number;
+  /** The lock of `root` when the caller holds it already (a refresh); otherwise `write` takes it when it writes. */
+  lock?: HeldLock;
+  /**
+   * The snapshot the output was made from: its directory and its `treeDigest` when the run read it.
+   * Checked again under the lock: a snapshot changed meanwhile (by an `add`) is not overwritten
+   * with output of the old one.
+   */
+  inputs?: { dir: string; digest: Promise<string> };
+}
+
 /**
  * Write what differs (see `compare`); with `check`, only report it. The new output is written whole
  * beside `<root>/<managed>` (and beside each output file outside it) and swapped in under the lock,
- * journaled (`generator/tree-commit.ts`): a reader sees the old tree or the new one, and a run killed
+ * journaled (`output/tree-commit.ts`): a reader sees the old tree or the new one, and a run killed
  * at any point is completed or cleaned by the next one. With nothing to change and no interrupted
  * run, nothing is locked or written.
- * @throws the file system's error, or Error when another run holds the lock for over `lockWaitMs`.
+ * @throws the file system's error; Error when another run holds the lock for over `lockWaitMs`, or
+ * when the snapshot (`inputs`) changed while the run generated (nothing is written then).
  */
-export async function write(
-  files: OutputFiles,
-  root: string,
-  options: { check?: boolean; managed?: string | readonly string[]; fs?: WriteFs; lockWaitMs?: number } = {},
-): Promise<WriteResult> {
+export async function write(files: OutputFiles, root: string, options: WriteOptions = {}): Promise<WriteResult> {
   const managed = [options.managed ?? 'generated'].flat();
   const first = await compare(files, root, managed);
   if (options.check) return first;
   const same = (r: WriteResult) => r.added.length + r.changed.length + r.removed.length === 0;
-  if (same(first) && !(await interrupted(root))) return first;
+  if (same(first) && !interrupted(root)) return first;
   const fs = options.fs ?? nodeFs;
-  return withLock(
-    root,
-    async () => {
-      await recover(root, fs);
-      // compared again under the lock: another run may have written meanwhile
-      const result = await compare(files, root, managed);
-      if (!same(result)) await commitTrees(root, swapsOf(files, root, managed, fs), { fs });
-      return result;
-    },
-    options.lockWaitMs !== undefined ? { waitMs: options.lockWaitMs } : {},
-  );
+  const commit = async (lock: HeldLock) => {
+    const inputs = options.inputs;
+    if (inputs && (await treeDigest(inputs.dir)) !== (await inputs.digest))
+      throw new Error(
+        `${inputs.dir} changed while this run generated (another add, remove or refresh?); nothing was written: run it again`,
+      );
+    // compared again under the lock: another run may have written meanwhile
+    const result = await compare(files, root, managed);
+    if (!same(result)) await commitTrees(lock, swapsOf(files, root, managed, fs));
+    return result;
+  };
+  if (options.lock) return commit(options.lock);
+  return withLock(root, commit, options.lockWaitMs !== undefined ? { waitMs: options.lockWaitMs } : {});
 }

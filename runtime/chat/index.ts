@@ -6,5 +6,5 @@
  * format's types (`runtime/chat/types.ts`, the ones it reads and returns) are here too, as in the root
  * and `oxen-inference-sdk/runtime`.
  */
-export { ChatCompletionAccumulator } from './accumulate.ts';
+export { CHAT_ENTRY_BYTES, ChatCompletionAccumulator, type ChatCompletionAccumulatorOptions } from './accumulate.ts';
 export type * from './types.ts';

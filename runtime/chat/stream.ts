@@ -5,8 +5,17 @@
  * `ChatCompletion` the same request would have returned unstreamed, as openai-node's
  * `finalChatCompletion()` does. Loaded on demand by the client (a dynamic `import()`).
  */
-import { AbortError, APIError, ConnectionError, MAX_ERROR_BODY_BYTES, SDKError, truncate } from '../errors.ts';
-import { messageFromBody, redactedJsonError } from '../internal/failure.ts';
+import {
+  AbortError,
+  APIError,
+  ConnectionError,
+  errorClassOf,
+  MAX_ERROR_BODY_BYTES,
+  SDKError,
+  truncate,
+} from '../errors.ts';
+import { classOfAnswer, infoFromBody, redactedJsonError, withBodyInfo } from '../internal/failure.ts';
+import { chatCompletionsCreate } from '../operations.ts';
 import type { HttpRequest } from '../request.ts';
 import { endpointTimeout, type CallScope, type RequestOptions } from '../scope.ts';
 import { expectEventStream } from '../streaming/event-stream.ts';
@@ -15,7 +24,8 @@ import type { Transport } from '../transport.ts';
 import { ChatCompletionAccumulator } from './accumulate.ts';
 import type { ChatCompletion, ChatCompletionChunk } from './types.ts';
 
-const CHAT_REQUEST = { method: 'POST', path: '/api/ai/chat/completions' } as const;
+// Method and path from the operations table (`specs/openapi.yaml`).
+const CHAT_REQUEST = { method: chatCompletionsCreate.method, path: chatCompletionsCreate.path };
 
 /**
  * The result of `chat.completions.create({ ..., stream: true })`: an async iterable of
@@ -25,14 +35,16 @@ const CHAT_REQUEST = { method: 'POST', path: '/api/ai/chat/completions' } as con
  * are not iterated. Iterate it once. `abort()` (or the call's `signal`) stops it; breaking out of
  * `for await` releases the connection. The call's `timeoutMs` covers the whole stream.
  * @throws (from iteration and `finalChatCompletion`) `APIError` when the server sends an error
- * object in the stream (its message and body redacted like every error), `ConnectionError` when the
+ * object in the stream (its message, `type`, `title`, `detail` and body read and redacted as those of
+ * an error answer; the class by its `type`, e.g. `InsufficientCreditsError`), `ConnectionError` when the
  * connection drops or the stream ends before `[DONE]`, `ResponseTooLargeError` for a chunk beyond
- * the size cap, `TimeoutError`, `AbortError`.
+ * the size cap or a completion that collects more than it (`maxResponseBytes`: text, tool-call
+ * arguments, tool calls and choices; the connection is then closed), `TimeoutError`, `AbortError`.
  */
 export class ChatCompletionStream implements AsyncIterable<ChatCompletionChunk> {
   private used = false;
   private aborted = false;
-  private readonly collected = new ChatCompletionAccumulator();
+  private readonly collected: ChatCompletionAccumulator;
   private readonly ended: Promise<ChatCompletion>;
   private settle!: { resolve: (c: ChatCompletion) => void; reject: (e: unknown) => void };
 
@@ -42,6 +54,8 @@ export class ChatCompletionStream implements AsyncIterable<ChatCompletionChunk> 
     private readonly scope: CallScope,
     private readonly maxEventBytes: number = Infinity,
   ) {
+    // The whole completion is bounded like one event: by `maxResponseBytes`.
+    this.collected = new ChatCompletionAccumulator({ maxBytes: maxEventBytes });
     this.ended = new Promise<ChatCompletion>((resolve, reject) => (this.settle = { resolve, reject }));
     this.ended.catch(() => undefined); // observed through finalChatCompletion() or the iteration
   }
@@ -93,21 +107,24 @@ export class ChatCompletionStream implements AsyncIterable<ChatCompletionChunk> 
           const redactor = this.scope.redactor;
           throw new APIError('Invalid JSON in a chat stream chunk', {
             status: this.response.status,
-            body: truncate(redactor.text(m.data), MAX_ERROR_BODY_BYTES),
+            body: truncate(redactor ? redactor.text(m.data) : m.data, MAX_ERROR_BODY_BYTES),
             request,
             cause: redactedJsonError(err, m.data, redactor),
             redactor,
           });
         }
         if (chunk && typeof chunk === 'object' && 'error' in chunk && chunk.error) {
-          throw new APIError(
-            messageFromBody({ truncate }, chunk, 'The chat stream reported an error', this.scope.redactor),
-            {
-              status: this.response.status,
-              body: chunk,
-              request,
-              redactor: this.scope.redactor,
-            },
+          const redactor = this.scope.redactor;
+          const { message, ...fields } = infoFromBody(
+            { truncate },
+            chunk,
+            'The chat stream reported an error',
+            redactor,
+          );
+          const ErrorClass = classOfAnswer({ classOf: errorClassOf }, this.response.status, fields.type);
+          throw withBodyInfo(
+            new ErrorClass(message, { status: this.response.status, body: chunk, request, redactor }),
+            fields,
           );
         }
         this.collected.add(chunk as ChatCompletionChunk);
@@ -152,7 +169,7 @@ export async function openChatStream(
   body: Record<string, unknown>,
   options?: RequestOptions,
 ): Promise<ChatCompletionStream> {
-  const req: HttpRequest = { method: 'POST', path: CHAT_REQUEST.path, body };
+  const req: HttpRequest = { ...CHAT_REQUEST, body };
   const { response, scope } = await t.openStream(req, endpointTimeout(t, 'chat', options));
   await expectEventStream(response, scope, { method: req.method, path: req.path }, 'a streaming chat completion');
   return new ChatCompletionStream(response, scope, t.settings.maxResponseBytes);

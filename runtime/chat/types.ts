@@ -37,8 +37,52 @@ export interface ChatContentPartVideo {
   video_url: { url: string };
 }
 
-/** A content part of a user message: text, image URL or video URL. */
-export type ChatContentPart = ChatContentPartText | ChatContentPartImage | ChatContentPartVideo;
+/**
+ * An audio part of a user message (the service's own part type; its docs,
+ * `inference-api/reference/chat_completions.mdx`, describe it, not the API description 0.224.2), for a
+ * model that takes audio input. `url` is a publicly accessible URL (unexpired, if presigned) or a
+ * base64 data URL (`data:audio/mp3;base64,...`; `toDataUri` makes one). At most 20 MB of audio
+ * (larger: 400, `BadRequestError`). Formats vary by provider: OpenAI audio models take only wav and
+ * mp3, Gemini models also m4a, aac, ogg and flac. The docs advise the audio part before the text part.
+ */
+export interface ChatContentPartAudio {
+  type: 'audio_url';
+  audio_url: { url: string };
+}
+
+/** A `file` part's document inline: `file_data` is a base64 data URL (`data:application/pdf;base64,...`). */
+export interface ChatFileData {
+  /** The document's file name, e.g. `report.pdf`. */
+  filename?: string;
+  file_data: string;
+  /** Never with `file_data`: a `file` part gives exactly one of the two. */
+  file_url?: never;
+}
+
+/** A `file` part's document by URL: publicly accessible (unexpired, if presigned). */
+export interface ChatFileUrl {
+  /** The document's file name, e.g. `report.pdf`. */
+  filename?: string;
+  file_url: string;
+  /** Never with `file_url`: a `file` part gives exactly one of the two. */
+  file_data?: never;
+}
+
+/**
+ * A document part of a user message (docs: `inference-api/reference/chat_completions.mdx`): exactly
+ * one of `file_data` (a base64 data URL; `toDataUri` makes one) and `file_url`, so giving both or
+ * neither does not compile. PDFs (`application/pdf`) only; at most 24 MB. An unsupported type or a
+ * larger document is a 400 (`BadRequestError`, `type` `invalid_file_input`); OpenAI's `file_id` is not
+ * supported. The docs advise the document before the text part.
+ */
+export interface ChatContentPartFile {
+  type: 'file';
+  file: ChatFileData | ChatFileUrl;
+}
+
+/** A content part of a user message: text, image URL, video URL, audio (`audio_url`) or a document (`file`). */
+export type ChatContentPart =
+  ChatContentPartText | ChatContentPartImage | ChatContentPartVideo | ChatContentPartAudio | ChatContentPartFile;
 
 /** Instructions for the model. */
 export interface ChatSystemMessage {
@@ -48,7 +92,7 @@ export interface ChatSystemMessage {
   name?: string;
 }
 
-/** A message of the user: text, or parts with images and videos. */
+/** A message of the user: text, or parts with images, videos, audio and documents. */
 export interface ChatUserMessage {
   role: 'user';
   content: string | ChatContentPart[];

@@ -4,9 +4,9 @@
  * the server's message read out of an error body, and the classification of a network failure.
  * `http.ts` loads this module with a dynamic `import()` only when an attempt failed, so that a
  * bundle of a call that succeeds carries none of it; should it fail to load (a page that lost its
- * network), `http.ts` throws an error of the class the answer's status means (a message about
- * credits, which it does not read, is then not an `InsufficientCreditsError`) with a short message
- * of its own. The chat stream (itself loaded on demand) reads its error chunks with it too.
+ * network), `http.ts` throws an error of the class the answer's status means (an error `type`
+ * about credits, which it does not read, is then not an `InsufficientCreditsError`) with a short
+ * message of its own. The chat stream (itself loaded on demand) reads its error chunks with it too.
  *
  * It imports nothing of the runtime (a bundler would split what it shares with the caller into one
  * more chunk, loaded by every page): the error classes and helpers come in a `FailureKit`.
@@ -35,46 +35,108 @@ export interface FailureKit {
     limit: number,
     request: Shown,
     truncateInstead: boolean,
-    redactor: Redactor,
+    redactor: Redactor | undefined,
   ): Promise<{ text: string; truncated: boolean }>;
 }
 
 /** A request as errors show it: method and path (no query string, never the key). */
 type Shown = { method: string; path: string };
 
+/** What an error body says (`infoFromBody`): the message, and the body's `type`, `title`, `detail` when given. */
+export interface ErrorBodyInfo {
+  message: string;
+  type?: string | undefined;
+  title?: string | undefined;
+  detail?: string | undefined;
+}
+
+/** `text` redacted with `r` (`redacted` of `errors.ts`; as it is when the call has no secret). */
+const red = (r: Redactor | undefined, text: string): string => (r ? r.text(text) : text);
+
 /**
- * The message string of an error body, cut to `MAX_MESSAGE_CHARS`. The description shows only the
- * 404 body of the queue (`error.type`, `error.title`); other bodies are "not shown", so every
- * common place is tried. Redacted with `redactor` before it is cut, so no part of a secret stays.
+ * What an error body says, in the two shapes the service's docs show (`inference-api/overview.mdx`,
+ * "Error Format"): `{error: {type, title, detail}, status: 'error', status_message}` and
+ * `{error: {message}}`. The message is `detail` (what was wrong, e.g. which parameter), else
+ * `error.message`, else `title`; bodies of other shapes (the API description shows no other) are
+ * read tolerantly: a string `error`, then the common top-level fields, then the text of a body that
+ * is not JSON, else `fallback`. `type` is `error.type`, else `status_message` (the same code). Each
+ * string is redacted with `redactor` before it is cut to `MAX_MESSAGE_CHARS`, so no part of a secret stays.
  */
-export function messageFromBody(
+export function infoFromBody(
   kit: Pick<FailureKit, 'truncate'>,
   body: unknown,
   fallback: string,
-  redactor: Redactor,
-): string {
-  return kit.truncate(redactor.text(rawMessage(body, fallback)));
+  redactor: Redactor | undefined,
+): ErrorBodyInfo {
+  const cut = (s: string | undefined) => (s === undefined ? undefined : kit.truncate(red(redactor, s)));
+  const b: Record<string, unknown> = body && typeof body === 'object' ? (body as Record<string, unknown>) : {};
+  const e: Record<string, unknown> =
+    b['error'] && typeof b['error'] === 'object' ? (b['error'] as Record<string, unknown>) : {};
+  const type = text(e['type']) ?? text(b['status_message']);
+  const title = text(e['title']);
+  const detail = text(e['detail']);
+  const message =
+    detail ??
+    text(e['message']) ??
+    title ??
+    text(b['error']) ??
+    text(b['message']) ??
+    text(b['detail']) ??
+    text(b['title']) ??
+    text(b['status_message']) ??
+    (typeof body === 'string' && body.trim() !== '' ? body : fallback);
+  return { message: cut(message)!, type: cut(type), title: cut(title), detail: cut(detail) };
 }
 
-function rawMessage(body: unknown, fallback: string): string {
-  if (typeof body === 'string') return body.trim() === '' ? fallback : body;
-  if (body && typeof body === 'object') {
-    const b = body as Record<string, unknown>;
-    const err = b['error'];
-    if (typeof err === 'string' && err) return err;
-    if (err && typeof err === 'object') {
-      const e = err as Record<string, unknown>;
-      for (const k of ['message', 'title', 'detail']) if (typeof e[k] === 'string' && e[k]) return e[k];
-    }
-    for (const k of ['message', 'detail', 'title', 'status_message']) if (typeof b[k] === 'string' && b[k]) return b[k];
-  }
-  return fallback;
+/** `v` when it is a non-empty string. */
+function text(v: unknown): string | undefined {
+  return typeof v === 'string' && v !== '' ? v : undefined;
 }
 
 /**
- * The error of an error status: the class that means it (`InsufficientCreditsError` for 402 or a
- * message about credits, else by status), with the server's message (`messageFromBody`), redacted
- * with `redactor` (the transport's secrets).
+ * The status an error `type` of the service's means (the docs' types: `unauthenticated`,
+ * `invalid_params`, `resource_not_found`; `unknown_error` says nothing more than its status).
+ */
+const TYPE_STATUS: Partial<Record<string, number>> = {
+  unauthenticated: 401,
+  invalid_params: 400,
+  resource_not_found: 404,
+};
+
+/**
+ * The class of an error answer, from the status and the service's error `type`, never from the
+ * message text: `InsufficientCreditsError` for 402 or a type naming credits (`insufficient_credits`,
+ * ...): the API description says only that "a credit-related error is returned" and shows neither its
+ * status nor its type, so both common signals are taken. Else the class of the status; a status
+ * without a class of its own (a 4xx other than 400, 401, 403, 404, 422, 429; a 200 error chunk of the
+ * chat stream) takes the class of a documented `type`.
+ */
+export function classOfAnswer(
+  kit: Pick<FailureKit, 'classOf'>,
+  status: number,
+  type: string | undefined,
+): typeof APIError {
+  if (status === 402 || (type !== undefined && /credit/i.test(type))) return kit.classOf(402);
+  const byStatus = kit.classOf(status);
+  // `classOf(0)` is `APIError`, the class of a status that means nothing more.
+  const typeStatus = type === undefined ? undefined : TYPE_STATUS[type];
+  return byStatus === kit.classOf(0) && typeStatus !== undefined ? kit.classOf(typeStatus) : byStatus;
+}
+
+/**
+ * `err` with the `type`, `title` and `detail` of `info` that are present set on it (`APIError`
+ * declares them; they are set here, on the failure path, not by its constructor, which is in every
+ * bundle). `info`'s strings are already redacted and cut (`infoFromBody`).
+ */
+export function withBodyInfo<E extends APIError>(err: E, info: Omit<ErrorBodyInfo, 'message'>): E {
+  for (const k of ['type', 'title', 'detail'] as const)
+    if (info[k] !== undefined) Object.defineProperty(err, k, { value: info[k], enumerable: true });
+  return err;
+}
+
+/**
+ * The error of an error status: the class `classOfAnswer` gives, with the server's message and its
+ * `type`, `title` and `detail` (`infoFromBody`, `withBodyInfo`), redacted with `redactor` (the transport's secrets).
  */
 export function errorFromResponse(
   kit: FailureKit,
@@ -82,20 +144,25 @@ export function errorFromResponse(
   body: unknown,
   headers: Headers,
   request: Shown,
-  redactor: Redactor,
+  redactor: Redactor | undefined,
 ): APIError {
-  const message = messageFromBody(kit, body, `HTTP ${status}`, redactor);
-  const ErrorClass = /\bcredit/i.test(message) ? kit.classOf(402) : kit.classOf(status);
-  return new ErrorClass(message, { status, body, headers, request, redactor });
+  const { message, ...fields } = infoFromBody(kit, body, `HTTP ${status}`, redactor);
+  const ErrorClass = classOfAnswer(kit, status, fields.type);
+  return withBodyInfo(new ErrorClass(message, { status, body, headers, request, redactor }), fields);
 }
 
 /**
  * The body of an error answer as text, at most `maxErrorBodyBytes`: cut at the limit, a secret across the cut
  * is redacted with the part before it (`Redactor.cutText`).
  */
-export async function errorText(kit: FailureKit, res: Response, request: Shown, redactor: Redactor): Promise<string> {
+export async function errorText(
+  kit: FailureKit,
+  res: Response,
+  request: Shown,
+  redactor: Redactor | undefined,
+): Promise<string> {
   const read = await kit.readText(res, kit.maxErrorBodyBytes, request, true, redactor);
-  return read.truncated ? redactor.cutText(read.text) : read.text;
+  return read.truncated && redactor ? redactor.cutText(read.text) : read.text;
 }
 
 /**
@@ -107,7 +174,7 @@ export function answerError(
   res: Response,
   request: Shown,
   text: string,
-  redactor: Redactor,
+  redactor: Redactor | undefined,
 ): APIError {
   if (res.status < 400) return redirectError(kit, res, request, redactor);
   let body: unknown = text;
@@ -124,8 +191,8 @@ export function answerError(
  * piece of the text in the message (`Unexpected token … "not json: B"...`), which may hold the
  * start of a secret that whole-secret redaction would miss. Use it as the `cause` of an error.
  */
-export function redactedJsonError(err: unknown, text: string, redactor: Redactor): unknown {
-  if (redactor.empty || !redactor.contains(text)) return err;
+export function redactedJsonError(err: unknown, text: string, redactor: Redactor | undefined): unknown {
+  if (!redactor?.contains(text)) return err;
   try {
     JSON.parse(redactor.text(text));
   } catch (e) {
@@ -143,7 +210,7 @@ export function invalidResponse(
   res: Response,
   request: Shown,
   text: string,
-  redactor: Redactor,
+  redactor: Redactor | undefined,
   expect: ResponseCheck | undefined,
 ): InvalidResponseError {
   const what = `${request.method} ${request.path}`;
@@ -159,7 +226,7 @@ export function invalidResponse(
   } catch (err) {
     return new kit.InvalidResponseError(`Invalid JSON in the response to ${what}`, {
       ...init,
-      body: kit.truncate(redactor.text(text), kit.maxErrorBodyBytes),
+      body: kit.truncate(red(redactor, text), kit.maxErrorBodyBytes),
       cause: redactedJsonError(err, text, redactor),
     });
   }
@@ -168,10 +235,15 @@ export function invalidResponse(
 }
 
 /** A redirect answer (3xx, or the opaque redirect of a browser): never followed. */
-export function redirectError(kit: FailureKit, res: Response, request: Shown, redactor: Redactor): RedirectError {
+export function redirectError(
+  kit: FailureKit,
+  res: Response,
+  request: Shown,
+  redactor: Redactor | undefined,
+): RedirectError {
   const location = res.headers.get('location') ?? undefined;
   const where =
-    location === undefined ? 'another location (the runtime hides which)' : kit.truncate(redactor.text(location), 500);
+    location === undefined ? 'another location (the runtime hides which)' : kit.truncate(red(redactor, location), 500);
   return new kit.RedirectError(
     `${request.method} ${request.path} was answered with a redirect${res.status ? ` (${res.status})` : ''} to ${where}. The SDK does not follow redirects; set baseUrl to the final address.`,
     { status: res.status || undefined, headers: res.headers, request, location, redactor },

@@ -20,12 +20,13 @@ import {
 } from '../errors.ts';
 import { isBrowser } from './env.ts';
 import type { FailureKit } from './failure.ts';
-import { elapsed, type HookRequest, type Hooks } from '../hooks.ts';
+import { bounded, elapsed, type HookRequest, type Hooks } from '../hooks.ts';
 import { loadCallLog, type Logger, type LogLevel } from '../log.ts';
 import type { CallLog } from './log-lines.ts';
 import { readLimited } from './read-limited.ts';
 import type { HttpRequest, HttpResult } from '../request.ts';
-import { Redactor } from '../redact.ts';
+// `redact.ts` is loaded on demand: a transport without any secret (a page that calls a proxy) never loads it.
+import type { Redactor } from '../redact.ts';
 
 /** What `failure.ts` is handed of the runtime (it imports none, so that a bundler makes one chunk of it). */
 export const KIT: FailureKit = {
@@ -49,12 +50,24 @@ let failures: Promise<typeof import('./failure.ts') | undefined> | undefined;
 const loadFailures = () => (failures ??= import('./failure.ts').catch(() => (failures = undefined)));
 
 /**
+ * `redact.ts`, loaded with `import()` by the first call that has a secret (a key, a header value).
+ * Should it fail to load, that call fails with the loader's error (nothing is sent unredacted), and
+ * the next call tries again.
+ */
+let redaction: Promise<typeof import('../redact.ts')> | undefined;
+const loadRedaction = () =>
+  (redaction ??= import('../redact.ts').catch((err: unknown) => {
+    redaction = undefined;
+    throw err;
+  }));
+
+/**
  * The error of an answer when `failure.ts` could not be loaded: the class its status means (a
  * success status: `InvalidResponseError`; a redirect: `RedirectError`; else by status, see
- * `errorClassOf`, without the message-based `InsufficientCreditsError`), with status, headers (so
+ * `errorClassOf`, without the classes the body's error `type` gives), with status, headers (so
  * `requestId`) and a message of the SDK's own, no text of the server.
  */
-function unexplained(res: Response, request: { method: string; path: string }, redactor: Redactor): APIError {
+function unexplained(res: Response, request: { method: string; path: string }, redactor?: Redactor): APIError {
   const status = res.status;
   const ErrorClass =
     status >= 200 && status < 300 ? InvalidResponseError : status < 400 ? RedirectError : errorClassOf(status);
@@ -102,6 +115,10 @@ export interface AttemptContext {
   userSignal?: AbortSignal | undefined;
   /** Attempts made so far in this call: `send` counts them here (hooks and logs show the number). */
   attempt?: number | undefined;
+  /** The call's secrets (the transport's and the call's own header values; see `Http.redactorFor`); undefined when none. */
+  redactor?: Redactor | undefined;
+  /** Whether the last attempt's request was handed to `fetch` (false while its `onRequest` hooks run). `send` sets it. */
+  sent?: boolean | undefined;
 }
 
 /** What a transport's HTTP layer is made of. The key and the headers are kept private (see `Http`). */
@@ -131,11 +148,6 @@ export class Http {
   /** The largest success body read, in bytes. */
   readonly maxResponseBytes: number;
   /**
-   * This transport's secrets: the API key and every custom header value (also without an auth
-   * scheme such as `Bearer `). Every error of its calls is redacted with it; it shows none of them.
-   */
-  readonly redactor: Redactor;
-  /**
    * The transport's log (its module loads on demand), or undefined when logging is off: nothing is built per call then.
    * @internal
    */
@@ -145,17 +157,33 @@ export class Http {
   private readonly fetchFn: typeof fetch;
   readonly #apiKey: string | undefined;
   readonly #headers: Record<string, string>;
+  /** This transport's own secrets (see `redactorFor`), once made. */
+  #redactor: Redactor | undefined;
 
   constructor(config: HttpConfig) {
     this.baseUrl = config.baseUrl.replace(/\/+$/, '');
     this.maxResponseBytes = config.maxResponseBytes;
     this.fetchFn = config.fetch;
     this.hooks = config.hooks;
-    this.redactor = new Redactor([config.apiKey, ...Object.values(config.headers)]);
     this.#apiKey = config.apiKey;
     this.#headers = { ...config.headers };
-    // Logs show ordinary header values: the key and the secret headers' values (by name) are redacted.
-    this.log = loadCallLog(config.logLevel, config.logger, [config.apiKey], config.headers);
+    this.log = loadCallLog(config.logLevel, config.logger);
+  }
+
+  /**
+   * The secrets of a call, which its errors and log lines are redacted of: this transport's (the API
+   * key and every value of its `headers` but those of `PUBLIC_HEADERS`, also without an auth scheme
+   * such as `Bearer `), `base`'s, and the secret values of `headers` (the call's own, or those a hook
+   * set). Loads `redact.ts` on first use; undefined (nothing loaded) when there is no secret at all.
+   * The redactor shows none of its secrets.
+   * @throws the loader's error when `redact.ts` cannot be loaded.
+   */
+  async redactorFor(headers?: Record<string, string>, base?: Redactor): Promise<Redactor | undefined> {
+    const some = (h: Record<string, string> | undefined) => !!h && Object.keys(h).length > 0;
+    if (!base && !this.#apiKey && !some(this.#headers) && !some(headers)) return undefined;
+    const { Redactor, headerSecrets } = await loadRedaction();
+    base ??= this.#redactor ??= new Redactor([this.#apiKey, ...headerSecrets(this.#headers)]);
+    return headers ? base.with(headerSecrets(headers)) : base;
   }
 
   /** The full URL of a request. */
@@ -181,17 +209,19 @@ export class Http {
   /**
    * One attempt. Resolves to the parsed JSON body with the `Response` (for `stream`, the unread
    * Response). Runs the `onRequest` hooks before sending and the `onResponse` hooks when the
-   * response headers arrive; logs the attempt at `debug`.
+   * response headers arrive, each awaited only until `signal` aborts; logs the attempt at `debug`.
+   * Errors and log lines are redacted with `why.redactor` and the header values the hooks set.
    * @throws APIError subclasses for error statuses; `RedirectError` for a 3xx (never followed);
    * `InvalidResponseError` for an empty, non-JSON or misshapen success body;
    * `ResponseTooLargeError` beyond `maxResponseBytes`; `ConnectionError` when no response came
    * (`notSent` tells whether the request surely never left); `TimeoutError` / `AbortError` when
-   * the signal ended it; whatever a hook throws.
+   * the signal ended it (a hook that never settles included); whatever a hook throws.
    */
   async send(req: HttpRequest, signal: AbortSignal, why: AttemptContext): Promise<HttpResult> {
     const request = { method: req.method, path: req.path };
-    const redactor = this.redactor;
+    let redactor = why.redactor;
     const attempt = (why.attempt = (why.attempt ?? 0) + 1);
+    why.sent = false;
     const { hooks } = this;
     let log = this.log && (await this.log);
     const url = this.url(req);
@@ -200,16 +230,22 @@ export class Http {
     let hookRequest: HookRequest | undefined;
     if (hooks) {
       hookRequest = { method: req.method, path: req.path, url, headers: new Headers(headers), body, attempt };
-      for (const hook of hooks.onRequest) await hook(hookRequest);
+      try {
+        for (const hook of hooks.onRequest) await bounded(hook(hookRequest), signal);
+      } catch (err) {
+        throw signal.aborted ? await failure(err, request, why, 'request', redactor) : err;
+      }
       headers = Object.fromEntries(hookRequest.headers);
       body = hookRequest.body;
+      // A hook's own header values (a token it adds) are secrets of this attempt.
+      redactor = await this.redactorFor(headers, redactor);
     }
     const apiKey = this.#apiKey;
     if (apiKey) headers['authorization'] = `Bearer ${apiKey}`;
     const started = log || hooks ? performance.now() : 0;
-    // The call's or a hook's own credentials are redacted from its lines like the transport's.
-    if (log?.enabled('debug') && (req.headers || hooks)) log = log.withSecretsOf(headers);
+    log = log?.redacting(redactor);
     log?.request(req, url, attempt, headers, body);
+    why.sent = true;
     let res: Response;
     try {
       res = await this.fetchFn(url, {
@@ -229,13 +265,13 @@ export class Http {
         request: hookRequest!,
         response: res,
         durationMs: elapsed(started),
-        requestId: requestIdOf(res.headers),
+        requestId: requestIdOf(res.headers, redactor),
       };
       try {
-        for (const hook of hooks.onResponse) await hook(context);
+        for (const hook of hooks.onResponse) await bounded(hook(context), signal);
       } catch (err) {
         void res.body?.cancel().catch(() => undefined);
-        throw err;
+        throw signal.aborted ? await failure(err, request, why, 'body', redactor) : err;
       }
     }
     if (res.ok && !req.stream) {
@@ -249,7 +285,7 @@ export class Http {
       log?.response(req, res, attempt, started, text);
       try {
         const data: unknown = JSON.parse(text);
-        if (data !== null && req.expect?.(data) === undefined) return { data, response: res, text };
+        if (data !== null && req.expect?.(data) === undefined) return { data, response: res, text, redactor };
       } catch {
         /* not JSON: failure.ts says so */
       }
@@ -273,7 +309,7 @@ export class Http {
       throw f ? f.answerError(KIT, res, request, text ?? '', redactor) : unexplained(res, request, redactor);
     }
     log?.response(req, res, attempt, started, undefined);
-    return { data: res, response: res, text: undefined }; // a stream: the caller reads it
+    return { data: res, response: res, text: undefined, redactor }; // a stream: the caller reads it
   }
 }
 
@@ -287,7 +323,7 @@ export async function readText(
   limit: number,
   request: { method: string; path: string },
   truncateInstead: boolean,
-  redactor: Redactor = Redactor.NONE,
+  redactor?: Redactor,
 ): Promise<{ text: string; truncated: boolean }> {
   const body = res.body;
   if (!body) return { text: '', truncated: false };
@@ -326,7 +362,7 @@ export async function failure(
   request: { method: string; path: string },
   why: AttemptContext,
   phase: 'request' | 'body',
-  redactor: Redactor = Redactor.NONE,
+  redactor?: Redactor,
 ): Promise<Error> {
   if (err instanceof APIError || err instanceof AbortError) return err;
   const what = `${request.method} ${request.path}`;

@@ -2,17 +2,22 @@
  * The lines a transport logs and their redaction, loaded on demand (see `log.ts`): only a
  * transport whose `logLevel` is not `off` loads this module.
  *
- * Redaction, whatever the level: the values of `authorization`, `proxy-authorization`, `cookie`,
- * `set-cookie`, `x-api-key` and `api-key` headers are replaced by `***` by header name (as
- * openai-node does), and the transport's key, its secret header values and a call's own ones are
- * replaced by `[REDACTED]` wherever they appear in a logged string (a server may echo them). Long
- * strings in bodies (a `b64_json` image) are cut to 1,000 characters.
+ * Redaction, whatever the level: a request header's value is shown only for the names of
+ * `PUBLIC_HEADERS` (`accept`, `content-type`, `user-agent`, ...), every other one (the client's,
+ * the call's, a hook's, `authorization`) as `***`, whatever its length; a response header's value
+ * is shown but for `set-cookie` and the credential names of `REDACTED_HEADER_NAMES` (as openai-node
+ * does); and the call's secrets (the key, the client's, the call's and the hooks' header values) are
+ * replaced by `[REDACTED]` wherever they appear in a logged string, in any form (`Redactor`), since a
+ * server may echo them. Long strings in bodies (a `b64_json` image) are cut to 1,000 characters,
+ * after redaction (a secret across the cut is replaced whole).
  */
-// Types only: a value import of a module the transport also loads would make a bundler split that
-// module into a chunk shared with this one, and the page's first load would grow.
+// Types only: a value import of a module the transport also loads (or loads on demand, as
+// `redact.ts`) would make a bundler split that module into a chunk shared with this one, and the
+// page's first load would grow. `PUBLIC_HEADERS` is handed in by `log.ts`.
 import type { APIError } from '../errors.ts';
 import type { RetryContext } from '../hooks.ts';
 import type { Logger, LogLevel } from '../log.ts';
+import type { Redactor } from '../redact.ts';
 
 type Level = Exclude<LogLevel, 'off'>;
 /** What a line says about a request. */
@@ -24,7 +29,7 @@ interface RequestLike {
 
 const LEVELS: Record<Level, number> = { error: 1, warn: 2, info: 3, debug: 4 };
 
-/** Header names whose values never appear in a log line (compared in lower case). */
+/** Response header names whose values never appear in a log line (compared in lower case). */
 export const REDACTED_HEADER_NAMES: ReadonlySet<string> = new Set([
   'authorization',
   'proxy-authorization',
@@ -34,17 +39,23 @@ export const REDACTED_HEADER_NAMES: ReadonlySet<string> = new Set([
   'api-key',
 ]);
 
-/** `text` cut to `max` characters, saying how much was cut (as `truncate` of `errors.ts`). */
-const cut = (text: string, max: number): string =>
-  text.length <= max ? text : `${text.slice(0, max)}… [${text.length - max} more characters]`;
+const PREFIX = 'oxen-inference-sdk:';
+const MAX_LOGGED_STRING = 1_000;
+/**
+ * `text` redacted with `r` and cut to `MAX_LOGGED_STRING` characters, saying how much was cut (as
+ * `truncate` of `errors.ts`). Only the part kept is scanned, with `Redactor.cutText` (a secret
+ * across the cut is replaced whole), so a huge string costs no more than a short one.
+ */
+const shown = (r: Redactor | undefined, text: string): string =>
+  text.length <= MAX_LOGGED_STRING
+    ? (r?.text(text) ?? text)
+    : `${r ? r.cutText(text.slice(0, MAX_LOGGED_STRING)) : text.slice(0, MAX_LOGGED_STRING)}… [${text.length - MAX_LOGGED_STRING} more characters]`;
 /** Milliseconds since `started` (as `elapsed` of `hooks.ts`). */
 const since = (started: number): number => Math.round((performance.now() - started) * 10) / 10;
 /** The error's fields an `APIError` has (read by shape; see the imports). */
 const apiFields = (err: unknown): Partial<Pick<APIError, 'status' | 'requestId'>> =>
   err !== null && typeof err === 'object' ? err : {};
 
-const PREFIX = 'oxen-inference-sdk:';
-const MAX_LOGGED_STRING = 1_000;
 const MAX_LOGGED_DEPTH = 8;
 
 /** `503 InternalServerError`, `ConnectionError`: what an error was, for a log line. */
@@ -54,64 +65,29 @@ export function describe(err: unknown): string {
   return typeof status === 'number' ? `${status} ${name}` : name;
 }
 
-/** The values of the secret headers (by name) of `headers`, with and without their scheme (`Bearer `). */
-function secretValuesOf(headers: Headers | Record<string, string>): string[] {
-  const out: string[] = [];
-  const add = (value: string, name: string) => {
-    if (REDACTED_HEADER_NAMES.has(name.toLowerCase()))
-      out.push(value, value.replace(/^\s*(Bearer|Basic|Token)\s+/i, ''));
-  };
-  if (headers instanceof Headers) headers.forEach(add);
-  else for (const [k, v] of Object.entries(headers)) add(String(v), k);
-  return out;
-}
-
 /**
  * A transport's log: the logger, the level, and what to redact. Lines of a level that is off are
  * never built (every method checks the level first).
  */
 export class CallLog {
   private readonly threshold: number;
-  /** Replaces the secrets; a closure, so that inspecting the log never shows them. */
-  private readonly redactor: (text: string) => string;
-  /** This log with more secrets (a closure over the transport's, for the same reason). */
-  private readonly derive: (extra: readonly string[]) => CallLog;
 
+  /**
+   * @param publicHeaders the request header names whose values are shown (`PUBLIC_HEADERS` of `redact.ts`).
+   * @param redactor the secrets replaced in every line (a `Redactor` shows none of them when inspected); none when undefined.
+   */
   constructor(
     readonly level: Level,
     private readonly logger: Logger,
-    secrets: ReadonlyArray<string | undefined>,
+    private readonly publicHeaders: ReadonlySet<string>,
+    private readonly redactor?: Redactor,
   ) {
     this.threshold = LEVELS[level];
-    const own = [...secrets];
-    this.derive = (extra) => new CallLog(level, logger, [...own, ...extra]);
-    const forms = new Set<string>();
-    for (const s of secrets) {
-      if (typeof s !== 'string' || s.length < 4) continue;
-      forms.add(s);
-      forms.add(JSON.stringify(s).slice(1, -1));
-      try {
-        forms.add(encodeURIComponent(s));
-      } catch {
-        /* a lone surrogate: no URI form */
-      }
-    }
-    // Longest first, so that a secret containing another is replaced whole.
-    const sorted = [...forms].sort((a, b) => b.length - a.length);
-    this.redactor = (text) => {
-      let out = text;
-      for (const s of sorted) if (out.includes(s)) out = out.split(s).join('[REDACTED]');
-      return out;
-    };
   }
 
-  /**
-   * This log, also redacting the secret header values of `headers` (a call's own `authorization` or
-   * `cookie`, given per call or set by a hook). Itself when there are none.
-   */
-  withSecretsOf(headers: Headers | Record<string, string>): CallLog {
-    const extra = secretValuesOf(headers);
-    return extra.length === 0 ? this : this.derive(extra);
+  /** This log redacting with `redactor` (a call's: the transport's secrets and the call's own); itself when it already does. */
+  redacting(redactor: Redactor | undefined): CallLog {
+    return redactor === this.redactor ? this : new CallLog(this.level, this.logger, this.publicHeaders, redactor);
   }
 
   /** Whether lines of `level` are written. */
@@ -122,7 +98,7 @@ export class CallLog {
   /** Write one line (the message and every string in `details` redacted). A failing logger is ignored. */
   write(level: Level, message: string, details?: Record<string, unknown>): void {
     if (!this.enabled(level)) return;
-    const line = `${PREFIX} ${this.redactor(message)}`;
+    const line = `${PREFIX} ${this.redactor?.text(message) ?? message}`;
     try {
       if (details === undefined) this.logger[level](line);
       else this.logger[level](line, this.value(details, 0));
@@ -141,7 +117,7 @@ export class CallLog {
   ): void {
     if (this.enabled('debug'))
       this.write('debug', `request ${req.method} ${url} (attempt ${attempt})`, {
-        headers: this.headers(headers),
+        headers: this.headers(headers, this.publicHeaders),
         ...(body === undefined ? {} : { body }),
       });
   }
@@ -218,15 +194,16 @@ export class CallLog {
 
   /**
    * One call, logged: `send` makes it (collecting in `retries` the error each retry followed), then
-   * `call` writes its line; `req.headers` (the call's own) are redacted like the transport's
-   * secrets. `idOf` reads a response's request id. Resolves or rejects as `send` does.
+   * `call` writes its line, redacted with `redactor` (the call's secrets: the transport's and the
+   * call's own header values). `idOf` reads a response's request id. Resolves or rejects as `send` does.
    */
   async around<R extends { response: Response }>(
-    req: RequestLike & { headers?: Record<string, string> | undefined },
+    req: RequestLike,
+    redactor: Redactor | undefined,
     idOf: (headers: Headers) => string | undefined,
     send: (retries: unknown[]) => Promise<R>,
   ): Promise<R> {
-    const log = req.headers ? this.withSecretsOf(req.headers) : this;
+    const log = this.redacting(redactor);
     const started = performance.now();
     const retries: unknown[] = [];
     try {
@@ -239,12 +216,15 @@ export class CallLog {
     }
   }
 
-  /** Headers as a plain object, secret headers (by name) shown as `***`, other values redacted. */
-  headers(headers: Headers | Record<string, string>): Record<string, string> {
+  /**
+   * Headers as a plain object, values redacted; shown as `***`: with `shownNames` (a request's
+   * headers), every header not named there, else (a response's) those of `REDACTED_HEADER_NAMES`.
+   */
+  headers(headers: Headers | Record<string, string>, shownNames?: ReadonlySet<string>): Record<string, string> {
     const out: Record<string, string> = {};
     const add = (value: string, name: string) => {
       const k = name.toLowerCase();
-      out[k] = REDACTED_HEADER_NAMES.has(k) ? '***' : this.redactor(cut(value, MAX_LOGGED_STRING));
+      out[k] = (shownNames ? !shownNames.has(k) : REDACTED_HEADER_NAMES.has(k)) ? '***' : shown(this.redactor, value);
     };
     if (headers instanceof Headers) headers.forEach(add);
     else for (const [k, v] of Object.entries(headers)) add(String(v), k);
@@ -253,13 +233,13 @@ export class CallLog {
 
   /** A copy of a JSON-like value for a log line: strings redacted and cut, depth bounded. */
   private value(v: unknown, depth: number): unknown {
-    if (typeof v === 'string') return this.redactor(cut(v, MAX_LOGGED_STRING));
+    if (typeof v === 'string') return shown(this.redactor, v);
     if (v === null || typeof v !== 'object') return v;
     if (depth >= MAX_LOGGED_DEPTH) return '[…]';
     if (Array.isArray(v)) return v.map((x) => this.value(x, depth + 1));
     if (v instanceof Headers) return this.headers(v);
     const out: Record<string, unknown> = {};
-    for (const [k, x] of Object.entries(v)) out[this.redactor(k)] = this.value(x, depth + 1);
+    for (const [k, x] of Object.entries(v)) out[this.redactor?.text(k) ?? k] = this.value(x, depth + 1);
     return out;
   }
 }

@@ -30,7 +30,8 @@ import {
   RedirectError,
   TimeoutError,
 } from '../errors.ts';
-import { type Http, isIdempotent } from './http.ts';
+import { bounded } from '../hooks.ts';
+import { type AttemptContext, type Http, isIdempotent } from './http.ts';
 import type { HttpRequest, HttpResult, RetryPolicy } from '../request.ts';
 import type { RetryRun } from './retry-loop.ts';
 import type { CallScope } from '../scope.ts';
@@ -95,7 +96,7 @@ export async function sendWithRetries(
   let inFlight = false; // an attempt whose outcome the server may know is in progress
   const timed = Number.isFinite(scope.timeoutMs) && scope.timeoutMs > 0;
   const started = timed ? performance.now() : 0;
-  const why = { timedOut: scope.timedOut, userSignal: scope.userSignal };
+  const why: AttemptContext = { timedOut: scope.timedOut, userSignal: scope.userSignal, redactor: scope.redactor };
   // After these the server surely did not process the request: a timeout during the next delay is a plain timeout.
   const notProcessed = (err: unknown) =>
     err instanceof RateLimitError ||
@@ -123,14 +124,16 @@ export async function sendWithRetries(
         inFlight = false;
         return result;
       } catch (err) {
-        if (notProcessed(err)) inFlight = false;
+        // (an attempt that ended while its onRequest hooks ran was never sent)
+        if (notProcessed(err) || !why.sent) inFlight = false;
         throw err;
       }
     },
     willRetry,
     retryAfterOf,
     // Honour Retry-After (429, 503): the loop waits that long first; p-retry's own (short) backoff follows.
-    beforeRetry: policy.beforeRetry,
+    // The hooks are awaited only until the scope ends (p-retry does not race them with its signal).
+    beforeRetry: policy.beforeRetry && ((context) => bounded(policy.beforeRetry!(context), scope.signal)),
   };
 
   try {

@@ -11,3 +11,5 @@ export {
   type NodeServerResponse,
 } from './proxy-adapter.ts';
 export { saveOutput, type SaveOutputOptions, type SavedOutput } from './save-output.ts';
+export { fileToDataUri } from './data-uri.ts';
+export type { DataUriOptions } from '../inputs.ts';

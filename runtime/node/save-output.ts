@@ -5,7 +5,7 @@
  * here by the few calls used, so that the package's declarations need no `@types/node`.
  */
 import { SDKError } from '../errors.ts';
-import { extensionFor, fetchOutput, type OutputOptions, type OutputSource } from '../outputs.ts';
+import { EXTENSION_ALIASES, extensionFor, fetchOutput, type OutputOptions, type OutputSource } from '../outputs.ts';
 
 /** The calls of `node:fs/promises` used here. */
 interface Fs {
@@ -14,14 +14,6 @@ interface Fs {
   rename(from: string, to: string): Promise<void>;
   rm(path: string, options: { force: true }): Promise<void>;
 }
-
-/** Extensions that name the same media type as the one `extensionFor` gives. */
-const SAME: Record<string, string[]> = {
-  '.jpg': ['.jpeg', '.jpe'],
-  '.tiff': ['.tif'],
-  '.mpeg': ['.mpg'],
-  '.heic': ['.heif'],
-};
 
 /** Options of `saveOutput`: those of `fetchOutput`, and whether an existing file may be replaced. */
 export interface SaveOutputOptions extends OutputOptions {
@@ -46,11 +38,13 @@ export interface SavedOutput {
  * already ends with it (`out/fox` -> `out/fox.png`; `out/fox.png` stays). Missing directories are
  * created. The file appears whole or not at all (written beside it, then renamed). The download
  * sends no client header (never the API key), is bounded by `maxResponseBytes` (default 100 MiB)
- * and `timeoutMs` (default 5 minutes).
+ * and `timeoutMs` (default 5 minutes), and follows redirects as `fetchOutput` does: each target
+ * checked before it is fetched, a redirect from `https:` to `http:` refused.
  * @returns `{ path, size, contentType }`.
- * @throws the errors of `fetchOutput` (`OutputExpiredError` for an expired URL,
- * `ResponseTooLargeError`, `TimeoutError`, ...); SDKError for an empty `path`; the file system's
- * errors (`EACCES`, `EEXIST` with `overwrite: false`, ...).
+ * @throws the errors of `fetchOutput` (`OutputExpiredError` for an expired URL, `RedirectError`
+ * for a refused redirect, `ResponseTooLargeError`, `TimeoutError`, ...), nothing written then;
+ * SDKError for an empty `path`; the file system's errors (`EACCES`, `EEXIST` with
+ * `overwrite: false`, ...).
  */
 export async function saveOutput(
   output: OutputSource,
@@ -61,7 +55,7 @@ export async function saveOutput(
   const { bytes, contentType } = await fetchOutput(output, options);
   const ext = extensionFor(contentType);
   const lower = path.toLowerCase();
-  const final = [ext, ...(SAME[ext] ?? [])].some((e) => lower.endsWith(e)) ? path : path + ext;
+  const final = [ext, ...(EXTENSION_ALIASES[ext] ?? [])].some((e) => lower.endsWith(e)) ? path : path + ext;
   const fs = (await import('node:fs/promises')) as Fs;
   const slash = Math.max(final.lastIndexOf('/'), final.lastIndexOf('\\'));
   if (slash > 0) await fs.mkdir(final.slice(0, slash), { recursive: true });

@@ -10,6 +10,7 @@ import { checkBaseUrl, DEFAULT_BASE_URL } from '../options.ts';
 import { forward, type ForwardSettings } from './forward.ts';
 import { hostCheck } from './hosts.ts';
 import { keyRedaction } from './redact-key.ts';
+import { OPERATION_ROUTES } from './routes.ts';
 import { checkOrigins, jsonError, originOf } from './support.ts';
 
 /** Options of `createProxyHandler`. Sizes in bytes, times in milliseconds. */
@@ -94,21 +95,8 @@ export interface ProxyOptions {
 /** A standard fetch handler. */
 export type ProxyHandler = (request: Request) => Promise<Response>;
 
-/** The API's own operations (`specs/openapi.yaml`), the only ones the proxy forwards. Path segments are checked separately. */
-const OPERATIONS: ReadonlyArray<{ method: 'GET' | 'POST' | 'DELETE'; pattern: RegExp; query?: readonly string[] }> = [
-  { method: 'POST', pattern: /^\/api\/ai\/chat\/completions$/ },
-  { method: 'POST', pattern: /^\/api\/ai\/images\/generate$/ },
-  { method: 'POST', pattern: /^\/api\/ai\/images\/edit$/ },
-  { method: 'POST', pattern: /^\/api\/ai\/videos\/generate$/ },
-  { method: 'POST', pattern: /^\/api\/ai\/queue$/ },
-  { method: 'GET', pattern: /^\/api\/ai\/queue$/, query: ['namespace', 'model'] },
-  { method: 'GET', pattern: /^\/api\/ai\/queue\/([^/]+)$/ },
-  { method: 'DELETE', pattern: /^\/api\/ai\/queue\/([^/]+)$/ },
-  { method: 'GET', pattern: /^\/api\/events$/ },
-  { method: 'GET', pattern: /^\/api\/ai\/models\/([^/]+)$/ },
-  { method: 'POST', pattern: /^\/api\/repos\/([^/]+)\/([^/]+)\/fine_tunes$/ },
-  { method: 'POST', pattern: /^\/api\/repos\/([^/]+)\/([^/]+)\/fine_tunes\/([^/]+)\/tokenize$/ },
-];
+/** The API's own operations (`specs/openapi.yaml`, through `runtime/operations.ts`), the only ones the proxy forwards. Path segments are checked separately. */
+const OPERATIONS = OPERATION_ROUTES;
 
 /** A path parameter, decoded once: ids, model names, namespaces and repositories only (no `.`/`..`, no `/`, no `%`). */
 function safeSegment(raw: string): boolean {
@@ -144,9 +132,9 @@ function bound(name: string, value: number | undefined, fallback: number, min: n
  * standard fetch handler `(request: Request) => Promise<Response>` that always resolves with a
  * `Response` (it never rejects, whatever the request or the callbacks do).
  *
- * - Forwards only the API's own twelve operations (method and path; `GET /api/ai/queue` with its
- *   `namespace` and `model` query), under `pathPrefix`: any other path is 404, another method 405
- *   (with `Allow`), a path parameter that is not a plain id 400.
+ * - Forwards only the API's own operations (method and path, and the query parameters the API
+ *   description lists for each, as `runtime/operations.ts` has them), under `pathPrefix`: any other
+ *   path is 404, another method 405 (with `Allow`), a path parameter that is not a plain id 400.
  * - Hosts (against DNS rebinding): a `Host` (or, without `publicOrigin`, a `request.url`) that
  *   names a host the proxy does not serve is 421; it serves the hosts of `publicOrigin`, or
  *   without it only loopback hosts and IP addresses, and the names of `allowedHosts`.

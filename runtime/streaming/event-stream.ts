@@ -6,6 +6,7 @@
 import type { EventSourceMessage } from 'eventsource-parser';
 import { APIError, ConnectionError, MAX_ERROR_BODY_BYTES, SDKError } from '../errors.ts';
 import { readText } from '../internal/http.ts';
+import { eventsStream } from '../operations.ts';
 import type { CallScope, RequestOptions } from '../scope.ts';
 import type { Transport } from '../transport.ts';
 import type { AnyServerEvent, ServerEvent } from '../types.ts';
@@ -46,7 +47,8 @@ export interface EventStreamSettings {
   onActivity?: (() => void) | undefined;
 }
 
-const EVENTS_REQUEST = { method: 'GET', path: '/api/events' } as const;
+// Method and path from the operations table (`specs/openapi.yaml`).
+const EVENTS_REQUEST = { method: eventsStream.method, path: eventsStream.path };
 
 /**
  * One open connection to `GET /api/events`, already past its response headers (so anything
@@ -148,7 +150,7 @@ export async function expectEventStream(
   scope.dispose();
   throw new APIError(`Expected a text/event-stream answer to ${what}, got ${type || 'no content type'}`, {
     status: response.status,
-    body: read.truncated ? redactor.cutText(read.text) : read.text,
+    body: read.truncated && redactor ? redactor.cutText(read.text) : read.text,
     headers: response.headers,
     request,
     redactor,
@@ -167,8 +169,8 @@ export async function openEventStream<E extends AnyServerEvent = ServerEvent>(
   onActivity?: () => void,
 ): Promise<EventStream<E>> {
   const { allEvents, ...rest } = options;
-  const { response, scope } = await t.openStream({ method: 'GET', path: '/api/events' }, rest, true);
-  await expectEventStream(response, scope, EVENTS_REQUEST, 'GET /api/events');
+  const { response, scope } = await t.openStream(EVENTS_REQUEST, rest, true);
+  await expectEventStream(response, scope, EVENTS_REQUEST, `${EVENTS_REQUEST.method} ${EVENTS_REQUEST.path}`);
   return new EventStream<E>(response, scope, {
     allEvents,
     idleTimeoutMs: t.settings.eventStreamIdleTimeoutMs,

@@ -1,29 +1,37 @@
 /**
- * `npm run bench:typecheck`: what the package costs a TypeScript consumer's compile.
+ * `npm run bench:typecheck`: what the package costs a TypeScript consumer's compile, beside `openai`
+ * and `@fal-ai/client` in the same run.
  *
  * Packs the package (`npm pack`, whose `prepack` builds dist/), installs the tarball into a temporary
- * consumer, and compiles with `tsc --extendedDiagnostics` (moduleResolution nodenext, strict):
- *   - `calls`: 20 typed calls across images.generate, images.edit, videos.generate, the queue and chat,
- *   - `empty`: an empty module with the same settings (the baseline),
- * each with `skipLibCheck` on (the common setting) and off. The same again with the snapshot copied 4x
- * (every model under 4 ids: 444 models), generated and built in a temporary copy of the repository.
- * Every figure is the median of interleaved runs: wall time, check time, types, memory.
- * Aim (with skipLibCheck): calls ≤ 1.3x empty, and calls(4x) < 1.2x calls(1x).
+ * consumer, and times `tsc -p` (moduleResolution nodenext, strict, `files: ['main.ts']`) on:
+ *   - `empty`: an empty module (the baseline of every ratio),
+ *   - `1 call` and `20 calls` through the package root's `Client` (the snapshot's 111 models),
+ *   - the same programs through a user's `<out>/index.ts` (oxen-inference-codegen's user target) of
+ *     178 and of 250 models: the package's plus renamed copies of its snapshot (`<id>-copy1`, ...),
+ *     generated into the consumer by the source's own generator,
+ *   - `1 call` and `20 calls` of `openai` (chat, images, embeddings) and `@fal-ai/client` (`subscribe`,
+ *     `queue.submit`, `run` of typed endpoints),
+ * each with `skipLibCheck` on (the common setting) and off. The cases run in interleaved rounds
+ * (`scripts/lib/rounds.ts`); each line gives the median wall time, the min-max, and the ratio of
+ * medians to `empty` with the same setting.
+ * Aims: every SDK case within 1.3x `empty` for 1 call and 1.5x for 20 calls; a 250-model index within
+ * 1.1x the root.
  *
- *   --runs N       runs per configuration (default 5)
- *   --trace        also write `tsc --generateTrace` for `calls` with skipLibCheck (1x and 4x) and print
- *                  where the check time goes (per file and per kind of work)
+ *   --runs N       rounds (default 5)
+ *   --trace        also write `tsc --generateTrace` for the skipLibCheck 20-call programs (root, 250)
+ *                  and print where the time goes (parse and bind per part, check per file, costliest
+ *                  expressions of the consumer)
  *   --source DIR   bench another checkout instead of this working tree (its node_modules is not used)
  *   --keep         keep the temporary directory (its path is printed)
  */
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { REPO_ROOT } from '../../generator/paths.ts';
 import { installTarball, packPackage } from '../lib/pack.ts';
-import { run } from '../lib/process.ts';
+import { run, timed } from '../lib/process.ts';
+import { median, runRoundsDetailed, type BenchCase } from '../lib/rounds.ts';
 
 const { values } = parseArgs({
   options: {
@@ -41,57 +49,112 @@ if (!Number.isInteger(RUNS) || RUNS < 1) {
 }
 const SOURCE = path.resolve(values.source ?? REPO_ROOT);
 const TSC = path.join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
-const COPIES = 4;
+const TSX = path.join(REPO_ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs');
+/** The user indexes: total models (the package's 111 plus renamed copies of its snapshot). */
+const USER_SIZES = [178, 250];
 
-/** The consumer: 20 typed calls through the root client. */
-const CALLS = `import { Client } from 'oxen-inference-sdk';
+/** The SDK consumer's calls; `from` is the module `Client` comes from. */
+function sdkProgram(from: string, calls: 1 | 20): string {
+  const all = [
+    `client.images.generate({ model: 'flux-2-pro', prompt: 'a fox', aspect_ratio: '16:9' })`,
+    `client.images.generate({ model: 'flux-1-dev', prompt: 'a fox', response_format: 'b64_json' })`,
+    `client.images.generate({ model: 'gpt-image-2', prompt: 'a fox' })`,
+    `client.images.generate({ model: 'qwen-image', prompt: 'a fox' })`,
+    `client.images.edit({ model: 'flux-kontext-dev', prompt: 'snow', input_image: 'https://e.com/a.png' })`,
+    `client.images.edit({ model: 'flux-2-pro', prompt: 'snow', input_image: ['https://e.com/a.png'] })`,
+    `client.images.edit({ model: 'qwen-image-edit', prompt: 'snow', input_image: 'https://e.com/a.png' })`,
+    `client.videos.generate({ model: 'google-veo-3-1', prompt: 'waves', duration: 8 })`,
+    `client.videos.generate({ model: 'topazlabs-video-upscale', input_video: 'https://e.com/a.mp4' })`,
+    `client.videos.generate({ model: 'kling-video-o3-omni', prompt: 'waves', response_format: 'b64_json' })`,
+    `client.videos.generate({ model: 'wan-v3-0-video', prompt: 'waves' })`,
+    `client.queue.enqueue({ model: 'flux-2-pro', prompt: 'a fox', num_generations: 2 })`,
+    `client.queue.enqueue({ model: 'google-veo-3-1', prompt: 'waves', duration: 4 })`,
+    `client.queue.run({ model: 'flux-1-dev', prompt: 'a fox' }, { timeoutMs: 60_000, signal })`,
+    `client.queue.run({ model: 'google-veo-3-1-lite', prompt: 'waves' })`,
+    `client.queue.list({ namespace: 'acme', model: 'flux-2-pro' })`,
+    `client.queue.get('id')`,
+    `client.chat.completions.create({ model: 'gpt-4o-mini', messages })`,
+    `client.chat.completions.create({ model: 'claude-sonnet-4-5', messages, stream: true })`,
+    `client.chat.completions.create({ model: 'gpt-5-mini', messages, max_tokens: 100 })`,
+  ];
+  return program(`import { Client } from '${from}';\n\ndeclare const client: Client;`, all.slice(0, calls));
+}
 
-declare const client: Client;
+function openaiProgram(calls: 1 | 20): string {
+  const all = [
+    `client.chat.completions.create({ model: 'gpt-4o-mini', messages })`,
+    `client.chat.completions.create({ model: 'gpt-4o', messages, stream: true })`,
+    `client.chat.completions.create({ model: 'gpt-4o-mini', messages, max_tokens: 100, temperature: 0.2 })`,
+    `client.chat.completions.create({ model: 'gpt-4o-mini', messages, response_format: { type: 'json_object' } })`,
+    `client.images.generate({ model: 'dall-e-3', prompt: 'a fox', size: '1024x1024' })`,
+    `client.images.generate({ model: 'gpt-image-1', prompt: 'a fox', response_format: 'b64_json' })`,
+    `client.images.generate({ model: 'dall-e-2', prompt: 'a fox', n: 2 })`,
+    `client.images.generate({ prompt: 'a fox', quality: 'hd' })`,
+    `client.images.createVariation({ image: file })`,
+    `client.images.edit({ image: file, prompt: 'snow' })`,
+    `client.images.edit({ image: file, prompt: 'snow', size: '512x512' })`,
+    `client.embeddings.create({ model: 'text-embedding-3-small', input: 'hi' })`,
+    `client.embeddings.create({ model: 'text-embedding-3-large', input: ['a', 'b'], dimensions: 256 })`,
+    `client.moderations.create({ input: 'hi' })`,
+    `client.models.retrieve('gpt-4o')`,
+    `client.models.list()`,
+    `client.files.retrieve('file-1')`,
+    `client.chat.completions.create({ model: 'gpt-4o-mini', messages, n: 2 })`,
+    `client.chat.completions.create({ model: 'o3-mini', messages, reasoning_effort: 'low' })`,
+    `client.chat.completions.create({ model: 'gpt-4o-mini', messages, seed: 1, stop: ['\\n'] })`,
+  ];
+  return program(
+    `import OpenAI from 'openai';\n\ndeclare const client: OpenAI;\ndeclare const file: File;`,
+    all.slice(0, calls),
+  );
+}
+
+function falProgram(calls: 1 | 20): string {
+  const all = [
+    `fal.subscribe('fal-ai/flux/dev', { input: { prompt: 'a fox' } })`,
+    `fal.subscribe('fal-ai/flux/schnell', { input: { prompt: 'a fox', num_images: 2 } })`,
+    `fal.subscribe('fal-ai/flux-pro/v1.1', { input: { prompt: 'a fox' } })`,
+    `fal.subscribe('fal-ai/fast-sdxl', { input: { prompt: 'a fox' } })`,
+    `fal.subscribe('fal-ai/flux-pro/kontext', { input: { prompt: 'snow', image_url: 'https://e.com/a.png' } })`,
+    `fal.subscribe('fal-ai/flux/dev', { input: { prompt: 'a fox', seed: 1 }, logs: true })`,
+    `fal.subscribe('fal-ai/flux/schnell', { input: { prompt: 'a fox' }, abortSignal: signal })`,
+    `fal.subscribe('fal-ai/kling-video/v2/master/text-to-video', { input: { prompt: 'waves' } })`,
+    `fal.subscribe('fal-ai/minimax/video-01', { input: { prompt: 'waves' } })`,
+    `fal.subscribe('fal-ai/veo3', { input: { prompt: 'waves' } })`,
+    `fal.subscribe('fal-ai/kling-video/v2/master/text-to-video', { input: { prompt: 'waves', duration: '5' } })`,
+    `fal.queue.submit('fal-ai/flux/dev', { input: { prompt: 'a fox' } })`,
+    `fal.queue.submit('fal-ai/veo3', { input: { prompt: 'waves' } })`,
+    `fal.run('fal-ai/flux/dev', { input: { prompt: 'a fox' }, abortSignal: signal })`,
+    `fal.run('fal-ai/minimax/video-01', { input: { prompt: 'waves' } })`,
+    `fal.queue.status('fal-ai/flux/dev', { requestId: 'id' })`,
+    `fal.queue.result('fal-ai/flux/dev', { requestId: 'id' })`,
+    `fal.run('fal-ai/fast-sdxl', { input: { prompt: 'a fox' } })`,
+    `fal.run('fal-ai/flux-pro/v1.1', { input: { prompt: 'a fox' } })`,
+    `fal.run('fal-ai/flux/schnell', { input: { prompt: 'a fox' } })`,
+  ];
+  return program(`import { fal } from '@fal-ai/client';`, all.slice(0, calls));
+}
+
+/** A module with `calls` awaited in order, their results returned (so none is unused). */
+function program(head: string, calls: string[]): string {
+  const lines = calls.map((c, i) => `  const r${i + 1} = await ${c};`);
+  return `${head}
 declare const signal: AbortSignal;
 
 export async function calls(): Promise<unknown[]> {
   const messages = [{ role: 'user' as const, content: 'hi' }];
-  const r01 = await client.images.generate({ model: 'flux-2-pro', prompt: 'a fox', aspect_ratio: '16:9' });
-  const r02 = await client.images.generate({ model: 'flux-1-dev', prompt: 'a fox', response_format: 'b64_json' });
-  const r03 = await client.images.generate({ model: 'gpt-image-2', prompt: 'a fox' });
-  const r04 = await client.images.generate({ model: 'qwen-image', prompt: 'a fox' });
-  const r05 = await client.images.edit({ model: 'flux-kontext-dev', prompt: 'snow', input_image: 'https://e.com/a.png' });
-  const r06 = await client.images.edit({ model: 'flux-2-pro', prompt: 'snow', input_image: ['https://e.com/a.png'] });
-  const r07 = await client.images.edit({ model: 'qwen-image-edit', prompt: 'snow', input_image: 'https://e.com/a.png' });
-  const r08 = await client.videos.generate({ model: 'google-veo-3-1', prompt: 'waves', duration: 8 });
-  const r09 = await client.videos.generate({ model: 'topazlabs-video-upscale', input_video: 'https://e.com/a.mp4' });
-  const r10 = await client.videos.generate({ model: 'kling-video-o3-omni', prompt: 'waves', response_format: 'b64_json' });
-  const r11 = await client.videos.generate({ model: 'wan-v3-0-video', prompt: 'waves' });
-  const r12 = await client.queue.enqueue({ model: 'flux-2-pro', prompt: 'a fox', num_generations: 2 });
-  const r13 = await client.queue.enqueue({ model: 'google-veo-3-1', prompt: 'waves', duration: 4 });
-  const r14 = await client.queue.run({ model: 'flux-1-dev', prompt: 'a fox' }, { timeoutMs: 60_000, signal });
-  const r15 = await client.queue.run({ model: 'google-veo-3-1-lite', prompt: 'waves' });
-  const r16 = await client.queue.list({ namespace: 'acme', model: 'flux-2-pro' });
-  const r17 = await client.queue.get('id');
-  const r18 = await client.chat.completions.create({ model: 'gpt-4o-mini', messages });
-  const r19 = await client.chat.completions.create({ model: 'claude-sonnet-4-5', messages, stream: true });
-  const r20 = await client.chat.completions.create({ model: 'gpt-5-mini', messages, max_tokens: 100 });
-  return [r01, r02, r03, r04, r05, r06, r07, r08, r09, r10, r11, r12, r13, r14, r15, r16, r17, r18, r19, r20];
+  void messages;
+  void signal;
+${lines.join('\n')}
+  return [${calls.map((_, i) => `r${i + 1}`).join(', ')}];
 }
 `;
+}
+
 const EMPTY = 'export {};\n';
 
-type Program = 'empty' | 'calls';
-interface Config {
-  variant: '1x' | '4x';
-  skipLibCheck: boolean;
-  program: Program;
-  dir: string;
-}
-interface Sample {
-  wallMs: number;
-  checkMs: number;
-  types: number;
-  memoryKB: number;
-  files: number;
-}
-
-function writeProject(dir: string, program: Program, skipLibCheck: boolean): void {
+/** A consumer project: `<dir>/main.ts` compiled alone, strict, nodenext. */
+function writeProject(dir: string, main: string, skipLibCheck: boolean): void {
   mkdirSync(dir, { recursive: true });
   writeFileSync(
     path.join(dir, 'package.json'),
@@ -108,85 +171,69 @@ function writeProject(dir: string, program: Program, skipLibCheck: boolean): voi
     types: [],
   };
   writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: ['main.ts'] }, null, 2));
-  writeFileSync(path.join(dir, 'main.ts'), program === 'calls' ? CALLS : EMPTY);
+  writeFileSync(path.join(dir, 'main.ts'), main);
 }
 
-/** Copies every model of the copy's snapshot under `COPIES` ids (`<id>`, `<id>-copy2`, ...). */
-async function multiplySnapshot(source: string): Promise<void> {
-  const specs = path.join(source, 'specs');
-  const ids = JSON.parse(readFileSync(path.join(specs, 'models.json'), 'utf8')) as string[];
-  const all: string[] = [];
-  for (const id of ids) {
-    const model = JSON.parse(readFileSync(path.join(specs, 'models', `${id}.json`), 'utf8')) as Record<string, unknown>;
-    all.push(id);
-    for (let copy = 2; copy <= COPIES; copy++) {
-      const copyId = `${id}-copy${copy}`;
-      all.push(copyId);
-      writeFileSync(
-        path.join(specs, 'models', `${copyId}.json`),
-        JSON.stringify({ ...model, id: copyId }, null, 2) + '\n',
-      );
-    }
+/**
+ * A user's `<out>` of `total` models in `<consumers>/user-<total>/oxen-models`: the package's 111 and
+ * `total - 111` renamed copies of its snapshot, generated by the source's generator (user target).
+ */
+async function writeUserIndex(source: string, consumers: string, total: number): Promise<string> {
+  const ids = JSON.parse(readFileSync(path.join(source, 'specs', 'models.json'), 'utf8')) as string[];
+  const out = path.join(consumers, `user-${total}`, 'oxen-models');
+  const specs = path.join(out, 'specs');
+  mkdirSync(path.join(specs, 'models'), { recursive: true });
+  const added: string[] = [];
+  for (let i = 0; i < total - ids.length; i++) {
+    const id = ids[i % ids.length]!;
+    const copy = `${id}-copy${Math.floor(i / ids.length) + 1}`;
+    const model = JSON.parse(readFileSync(path.join(source, 'specs', 'models', `${id}.json`), 'utf8')) as object;
+    writeFileSync(path.join(specs, 'models', `${copy}.json`), `${JSON.stringify({ ...model, id: copy }, null, 2)}\n`);
+    added.push(copy);
   }
-  writeFileSync(path.join(specs, 'models.json'), JSON.stringify(all.sort(), null, 2) + '\n');
-  const tsx = path.join(REPO_ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs');
-  const result = await run(process.execPath, [tsx, 'scripts/generate.ts'], { cwd: source, timeoutMs: 900_000 });
-  if (result.code !== 0) throw new Error(`generate (${all.length} models) failed:\n${result.stdout}\n${result.stderr}`);
-  const generated = readdirSync(path.join(source, 'generated', 'models')).filter((f) => f.endsWith('.ts')).length;
-  console.error(`  generated ${generated} model modules (${all.length} models in the snapshot)`);
+  writeFileSync(path.join(specs, 'models.json'), `${JSON.stringify(added.sort(), null, 2)}\n`);
+  const script = path.join(consumers, `generate-user-${total}.mts`);
+  writeFileSync(
+    script,
+    `import { generate, userTarget } from ${JSON.stringify(path.join(source, 'generator', 'index.ts'))};
+const r = await generate({ specsDir: ${JSON.stringify(specs)}, outRoot: ${JSON.stringify(out)}, label: 'specs', target: userTarget('bench'),
+  openapi: { file: ${JSON.stringify(path.join(source, 'specs', 'openapi.yaml'))}, label: 'openapi.yaml' } });
+console.log(r.models);
+`,
+  );
+  const r = await run(process.execPath, [TSX, script], { cwd: source, timeoutMs: 900_000 });
+  if (r.code !== 0) throw new Error(`generating the user index of ${total} models failed:\n${r.stdout}\n${r.stderr}`);
+  return out;
 }
 
-async function tsc(args: string[], cwd: string): Promise<{ code: number; out: string; wallMs: number }> {
-  const started = performance.now();
-  const r = await run(process.execPath, [TSC, ...args], { cwd, timeoutMs: 3_600_000 });
-  return { code: r.code ?? 1, out: r.stdout + r.stderr, wallMs: performance.now() - started };
+interface Case {
+  /** `empty`, `sdk`, `user-178`, `user-250`, `openai`, `fal`. */
+  subject: string;
+  calls: 0 | 1 | 20;
+  skipLibCheck: boolean;
+  dir: string;
 }
 
-function diagnostic(out: string, label: string): number {
-  const m = new RegExp(`^${label}:\\s+([\\d.]+)`, 'm').exec(out);
-  if (!m) throw new Error(`tsc --extendedDiagnostics printed no "${label}":\n${out}`);
-  return Number(m[1]);
-}
-
-async function measure(config: Config): Promise<Sample> {
-  const { code, out, wallMs } = await tsc(['-p', config.dir, '--extendedDiagnostics'], config.dir);
-  if (code !== 0) throw new Error(`tsc failed for ${describe(config)}:\n${out}`);
-  return {
-    wallMs,
-    checkMs: diagnostic(out, 'Check time') * 1000,
-    types: diagnostic(out, 'Types'),
-    memoryKB: diagnostic(out, 'Memory used'),
-    files: diagnostic(out, 'Files'),
-  };
-}
-
-function describe(c: Pick<Config, 'variant' | 'skipLibCheck' | 'program'>): string {
-  return `${c.variant} skipLibCheck=${c.skipLibCheck} ${c.program}`;
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
-}
+const label = (c: Pick<Case, 'subject' | 'calls' | 'skipLibCheck'>): string =>
+  `${c.subject} ${c.calls === 0 ? 'empty' : `${c.calls} call${c.calls === 1 ? '' : 's'}`} ${c.skipLibCheck ? 'skip' : 'full'}`;
 
 /** The part of the program a file belongs to, for the trace summary. */
 function partOf(file: string): string {
   if (/\/typescript\/lib\//.test(file)) return 'TypeScript lib files';
   const sdk = /\/node_modules\/oxen-inference-sdk\/dist\/(.*)$/.exec(file);
   if (sdk) {
-    if (sdk[1] === 'index.d.ts') return 'oxen-inference-sdk: root declarations (index.d.ts)';
     if (sdk[1]!.startsWith('models/')) return 'oxen-inference-sdk: model modules (models/*.d.ts)';
-    return 'oxen-inference-sdk: runtime declarations (runtime/ and the other source files)';
+    if (sdk[1]!.startsWith('generated/')) return 'oxen-inference-sdk: generated index (generated/*.d.ts)';
+    return 'oxen-inference-sdk: runtime declarations';
   }
   if (file.includes('/node_modules/')) return 'other packages';
+  if (file.includes('/oxen-models/validators/')) return "the user's validators (<out>/validators/*.ts)";
+  if (file.includes('/oxen-models/models/')) return "the user's model modules (<out>/models/*.ts)";
+  if (file.includes('/oxen-models/')) return "the user's index (<out>/index.ts)";
   return 'the consumer';
 }
 
-/**
- * Where the time goes in a `--generateTrace` directory: parse and bind time per part of the program (with
- * its file count), then the costliest expressions of the consumer (by line).
- */
+/** Where the time goes in a `--generateTrace` directory: parse and bind per part, check per part, costliest expressions. */
 function summariseTrace(traceDir: string, consumerFile: string): string {
   const file = readdirSync(traceDir).find((f) => f.startsWith('trace') && f.endsWith('.json'));
   if (!file) return '  (no trace written)';
@@ -198,40 +245,34 @@ function summariseTrace(traceDir: string, consumerFile: string): string {
     args?: { path?: string; pos?: number; end?: number };
   };
   const events = JSON.parse(readFileSync(path.join(traceDir, file), 'utf8')) as TraceEvent[];
-  const parts = new Map<string, { files: Set<string>; parseMs: number; bindMs: number }>();
+  const parts = new Map<string, { files: Set<string>; parseMs: number; bindMs: number; checkMs: number }>();
   const open = new Map<string, number>();
+  const phase = { createSourceFile: 'parseMs', bindSourceFile: 'bindMs', checkSourceFile: 'checkMs' } as const;
   for (const e of events) {
-    if ((e.name !== 'createSourceFile' && e.name !== 'bindSourceFile') || !e.args?.path) continue;
+    if (!(e.name in phase) || !e.args?.path) continue;
     const key = `${e.name}\0${e.args.path}`;
     if (e.ph === 'B') open.set(key, e.ts);
     else if (e.ph === 'E' && open.has(key)) {
       const part = partOf(e.args.path);
-      const entry = parts.get(part) ?? { files: new Set<string>(), parseMs: 0, bindMs: 0 };
+      const entry = parts.get(part) ?? { files: new Set<string>(), parseMs: 0, bindMs: 0, checkMs: 0 };
       entry.files.add(e.args.path);
-      const ms = (e.ts - open.get(key)!) / 1000;
-      if (e.name === 'createSourceFile') entry.parseMs += ms;
-      else entry.bindMs += ms;
+      entry[phase[e.name as keyof typeof phase]] += (e.ts - open.get(key)!) / 1000;
       parts.set(part, entry);
       open.delete(key);
     }
   }
-  const lines = ['  parse + bind by part of the program (ms):'];
-  for (const [part, p] of [...parts].sort((a, b) => b[1].parseMs + b[1].bindMs - (a[1].parseMs + a[1].bindMs))) {
+  const total = (p: { parseMs: number; bindMs: number; checkMs: number }) => p.parseMs + p.bindMs + p.checkMs;
+  const lines = ['  parse + bind + check by part of the program (ms):'];
+  for (const [part, p] of [...parts].sort((a, b) => total(b[1]) - total(a[1])))
     lines.push(
-      `    ${(p.parseMs + p.bindMs).toFixed(0).padStart(6)}  (parse ${p.parseMs.toFixed(0)}, bind ${p.bindMs.toFixed(0)})  ${part}, ${p.files.size} files`,
+      `    ${total(p).toFixed(0).padStart(6)}  (parse ${p.parseMs.toFixed(0)}, bind ${p.bindMs.toFixed(0)}, check ${p.checkMs.toFixed(0)})  ${part}, ${p.files.size} files`,
     );
-  }
   const source = readFileSync(consumerFile, 'utf8');
   const lineOf = (pos: number): number => source.slice(0, pos).split('\n').length;
   const checks = events.filter(
-    (e) =>
-      e.name === 'checkExpression' &&
-      e.ph === 'X' &&
-      e.dur !== undefined &&
-      e.args?.path === consumerFile &&
-      e.args.pos !== undefined,
+    (e) => e.name === 'checkExpression' && e.ph === 'X' && e.dur !== undefined && e.args?.path === consumerFile,
   );
-  // outermost expressions only: an expression nested in a costlier one on the same range is counted there
+  // outermost expressions only: one nested in a costlier one on the same range is counted there
   checks.sort((a, b) => b.dur! - a.dur!);
   const top = checks
     .filter((e, i) => !checks.slice(0, i).some((o) => o.args!.pos! <= e.args!.pos! && e.args!.end! <= o.args!.end!))
@@ -245,122 +286,120 @@ function summariseTrace(traceDir: string, consumerFile: string): string {
 }
 
 async function main(): Promise<void> {
-  const dir0 = mkdtempSync(path.join(tmpdir(), 'inference-sdk-bench-typecheck-'));
-  const root = { dir: dir0, remove: () => rmSync(dir0, { recursive: true, force: true }) };
+  const root = mkdtempSync(path.join(tmpdir(), 'inference-sdk-bench-typecheck-'));
   try {
-    const configs: Config[] = [];
-    for (const variant of ['1x', '4x'] as const) {
-      console.error(
-        `${variant}: packing${variant === '4x' ? ` (snapshot copied ${COPIES}x, generated and built)` : ''}...`,
-      );
-      const dir = path.join(root.dir, variant);
-      const pack = await packPackage(dir, { from: SOURCE, ...(variant === '4x' ? { prepare: multiplySnapshot } : {}) });
-      const consumers = path.join(dir, 'consumers');
-      await installTarball(consumers, pack.tarball);
-      for (const skipLibCheck of [true, false]) {
-        for (const program of ['empty', 'calls'] as const) {
-          const projectDir = path.join(consumers, `${program}-${skipLibCheck ? 'skip' : 'full'}`);
-          writeProject(projectDir, program, skipLibCheck);
-          configs.push({ variant, skipLibCheck, program, dir: projectDir });
-        }
-      }
+    console.error('packing the package...');
+    const pack = await packPackage(path.join(root, 'pack'), { from: SOURCE });
+    const consumers = path.join(root, 'consumers');
+    await installTarball(consumers, pack.tarball);
+    // the anchors, as installed for this repository's own tests
+    for (const name of ['openai', '@fal-ai/client']) {
+      mkdirSync(path.dirname(path.join(consumers, 'node_modules', name)), { recursive: true });
+      symlinkSync(path.join(REPO_ROOT, 'node_modules', name), path.join(consumers, 'node_modules', name), 'dir');
+    }
+    const userIndexes = new Map<number, string>();
+    for (const total of USER_SIZES) {
+      console.error(`generating a user index of ${total} models...`);
+      userIndexes.set(total, await writeUserIndex(path.join(root, 'pack', 'source'), consumers, total));
     }
 
-    const samples = new Map<Config, Sample[]>(configs.map((c) => [c, []]));
-    for (const c of configs) await measure(c); // warm the file system cache; not counted
-    for (let r = 1; r <= RUNS; r++) {
-      console.error(`run ${r}/${RUNS}`);
-      for (const c of configs) samples.get(c)!.push(await measure(c));
-    }
-
-    const med = (c: Config): Sample => {
-      const s = samples.get(c)!;
-      return {
-        wallMs: median(s.map((x) => x.wallMs)),
-        checkMs: median(s.map((x) => x.checkMs)),
-        types: median(s.map((x) => x.types)),
-        memoryKB: median(s.map((x) => x.memoryKB)),
-        files: median(s.map((x) => x.files)),
+    const cases: Case[] = [];
+    for (const skipLibCheck of [true, false]) {
+      const add = (subject: string, calls: Case['calls'], dir: string, main: string) => {
+        writeProject(dir, main, skipLibCheck);
+        cases.push({ subject, calls, skipLibCheck, dir });
       };
-    };
-    const find = (variant: Config['variant'], skipLibCheck: boolean, program: Program): Config =>
-      configs.find((c) => c.variant === variant && c.skipLibCheck === skipLibCheck && c.program === program)!;
-
-    const rows = [['models', 'skipLibCheck', 'program', 'files', 'wall ms', 'check ms', 'types', 'memory MB']];
-    for (const c of configs) {
-      const m = med(c);
-      rows.push([
-        c.variant === '1x' ? 'snapshot' : `${COPIES}x`,
-        String(c.skipLibCheck),
-        c.program,
-        String(m.files),
-        m.wallMs.toFixed(0),
-        m.checkMs.toFixed(0),
-        String(m.types),
-        (m.memoryKB / 1024).toFixed(0),
-      ]);
-    }
-    const ratio = (a: number, b: number): string => `${(a / b).toFixed(2)}x`;
-    const ratios = [['models', 'skipLibCheck', 'calls / empty: wall', 'check', 'types', 'memory']];
-    for (const variant of ['1x', '4x'] as const) {
-      for (const skip of [true, false]) {
-        const calls = med(find(variant, skip, 'calls'));
-        const empty = med(find(variant, skip, 'empty'));
-        ratios.push([
-          variant === '1x' ? 'snapshot' : `${COPIES}x`,
-          String(skip),
-          ratio(calls.wallMs, empty.wallMs),
-          ratio(calls.checkMs, Math.max(empty.checkMs, 1)),
-          ratio(calls.types, empty.types),
-          ratio(calls.memoryKB, empty.memoryKB),
-        ]);
+      const mode = skipLibCheck ? 'skip' : 'full';
+      add('empty', 0, path.join(consumers, `empty-${mode}`), EMPTY);
+      for (const calls of [1, 20] as const) {
+        add('sdk', calls, path.join(consumers, `sdk-${calls}-${mode}`), sdkProgram('oxen-inference-sdk', calls));
+        for (const total of USER_SIZES)
+          add(
+            `user-${total}`,
+            calls,
+            path.join(consumers, `user-${total}`, `${calls}-${mode}`),
+            sdkProgram('../oxen-models/index.js', calls),
+          );
+        add('openai', calls, path.join(consumers, `openai-${calls}-${mode}`), openaiProgram(calls));
+        add('fal', calls, path.join(consumers, `fal-${calls}-${mode}`), falProgram(calls));
       }
     }
-    const growth = [['skipLibCheck', `calls ${COPIES}x / 1x: wall`, 'check', 'types', 'memory']];
-    for (const skip of [true, false]) {
-      const one = med(find('1x', skip, 'calls'));
-      const four = med(find('4x', skip, 'calls'));
-      growth.push([
-        String(skip),
-        ratio(four.wallMs, one.wallMs),
-        ratio(four.checkMs, one.checkMs),
-        ratio(four.types, one.types),
-        ratio(four.memoryKB, one.memoryKB),
-      ]);
+    // every program must compile (a failing one would time its error path); this also warms the file cache
+    for (const c of cases) {
+      const r = await run(process.execPath, [TSC, '-p', c.dir], { cwd: c.dir, timeoutMs: 600_000 });
+      if (r.code !== 0) throw new Error(`tsc failed for ${label(c)}:\n${r.stdout}${r.stderr}`);
     }
 
+    const benchCases: BenchCase[] = cases.map((c) => ({
+      name: label(c),
+      run: () => timed(process.execPath, [TSC, '-p', c.dir], c.dir),
+    }));
+    const samples = await runRoundsDetailed(benchCases, RUNS);
+    const ms = (c: Case) => samples.get(label(c))!.map((s) => s.ms);
+    const med = (c: Case) => median(ms(c));
+    const find = (subject: string, calls: Case['calls'], skipLibCheck: boolean) =>
+      cases.find((c) => c.subject === subject && c.calls === calls && c.skipLibCheck === skipLibCheck)!;
+
+    const version = (
+      JSON.parse(readFileSync(path.join(REPO_ROOT, 'node_modules', 'typescript', 'package.json'), 'utf8')) as {
+        version: string;
+      }
+    ).version;
     console.log(
-      `\ntsc ${(JSON.parse(readFileSync(path.join(REPO_ROOT, 'node_modules', 'typescript', 'package.json'), 'utf8')) as { version: string }).version}, medians of ${RUNS} interleaved runs (consumer: 20 typed calls; baseline: an empty module, same settings)\n`,
+      `\ntsc ${version}, wall time of \`tsc -p\`, ${RUNS} interleaved rounds: median, min-max, and the ratio of medians`,
     );
+    const rows = [['case', 'median ms', 'min-max ms', 'x empty', 'peak RSS MiB']];
+    for (const c of cases) {
+      const xs = ms(c);
+      const empty = med(find('empty', 0, c.skipLibCheck));
+      rows.push([
+        label(c),
+        med(c).toFixed(0),
+        `${Math.min(...xs).toFixed(0)}-${Math.max(...xs).toFixed(0)}`,
+        `${(med(c) / empty).toFixed(2)}x`,
+        Math.max(...samples.get(label(c))!.map((s) => s.rssMiB)).toFixed(0),
+      ]);
+    }
     console.log(table(rows));
-    console.log('');
-    console.log(table(ratios));
-    console.log('');
-    console.log(table(growth));
-    const skipRatio = med(find('1x', true, 'calls')).wallMs / med(find('1x', true, 'empty')).wallMs;
-    const skipGrowth = med(find('4x', true, 'calls')).wallMs / med(find('1x', true, 'calls')).wallMs;
-    console.log(
-      `\naim (skipLibCheck, wall): calls/empty ${skipRatio.toFixed(2)}x (≤ 1.30x: ${skipRatio <= 1.3 ? 'met' : 'missed'}); ${COPIES}x/1x ${skipGrowth.toFixed(2)}x (< 1.20x: ${skipGrowth < 1.2 ? 'met' : 'missed'})`,
-    );
+
+    const aims: string[] = [];
+    for (const skip of [true, false])
+      for (const calls of [1, 20] as const) {
+        const limit = calls === 1 ? 1.3 : 1.5;
+        for (const subject of ['sdk', ...USER_SIZES.map((n) => `user-${n}`)]) {
+          const r = med(find(subject, calls, skip)) / med(find('empty', 0, skip));
+          aims.push(
+            `  ${label({ subject, calls, skipLibCheck: skip }).padEnd(24)} ${r.toFixed(2)}x empty (aim ≤ ${limit}x: ${r <= limit ? 'met' : 'missed'})`,
+          );
+        }
+        const growth = med(find(`user-${USER_SIZES.at(-1)!}`, calls, skip)) / med(find('sdk', calls, skip));
+        aims.push(
+          `  ${`user-${USER_SIZES.at(-1)!} / sdk, ${calls} call${calls === 1 ? '' : 's'} ${skip ? 'skip' : 'full'}`.padEnd(24)} ${growth.toFixed(2)}x (aim ≤ 1.1x: ${growth <= 1.1 ? 'met' : 'missed'})`,
+        );
+      }
+    console.log(`\naims:\n${aims.join('\n')}`);
 
     if (values.trace) {
-      for (const variant of ['1x', '4x'] as const) {
-        const c = find(variant, true, 'calls');
-        const traceDir = path.join(root.dir, `trace-${variant}`);
-        await tsc(['-p', c.dir, '--generateTrace', traceDir], c.dir);
-        console.log(`\ntrace, ${describe(c)} (${traceDir}):\n${summariseTrace(traceDir, path.join(c.dir, 'main.ts'))}`);
+      for (const subject of ['sdk', `user-${USER_SIZES.at(-1)!}`]) {
+        const c = find(subject, 20, true);
+        const traceDir = path.join(root, `trace-${subject}`);
+        await run(process.execPath, [TSC, '-p', c.dir, '--generateTrace', traceDir], {
+          cwd: c.dir,
+          timeoutMs: 600_000,
+        });
+        console.log(`\ntrace, ${label(c)} (${traceDir}):\n${summariseTrace(traceDir, path.join(c.dir, 'main.ts'))}`);
       }
     }
   } finally {
-    if (values.keep) console.error(`kept ${root.dir}`);
-    else root.remove();
+    if (values.keep) console.error(`kept ${root}`);
+    else rmSync(root, { recursive: true, force: true });
   }
 }
 
 function table(rows: string[][]): string {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
   return rows
-    .map((r) => r.map((cell, i) => (i < 3 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  '))
+    .map((r) => r.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  '))
     .join('\n');
 }
 

@@ -29,11 +29,7 @@ export function median(xs: number[]): number {
  * @returns the median wall time (milliseconds) of a case, by name.
  */
 export async function runRounds(title: string, cases: BenchCase[], rounds: number): Promise<(name: string) => number> {
-  const results = new Map<string, Sample[]>(cases.map((c) => [c.name, []]));
-  for (let r = 0; r < rounds; r++) {
-    for (const c of cases) results.get(c.name)!.push(await c.run());
-    console.error(`bench: round ${r + 1} of ${rounds} done`);
-  }
+  const results = await runRoundsDetailed(cases, rounds);
   const med = (name: string) => median(results.get(name)!.map((x) => x.ms));
   console.log(title);
   for (const c of cases) {
@@ -43,4 +39,18 @@ export async function runRounds(title: string, cases: BenchCase[], rounds: numbe
     );
   }
   return med;
+}
+
+/**
+ * Run `rounds` interleaved rounds of `cases`, saying each finished round on stderr.
+ * @returns every sample of each case, by name, in round order (for a benchmark that reports more
+ * than `runRounds` prints: min-max, ratios).
+ */
+export async function runRoundsDetailed(cases: BenchCase[], rounds: number): Promise<Map<string, Sample[]>> {
+  const results = new Map<string, Sample[]>(cases.map((c) => [c.name, []]));
+  for (let r = 0; r < rounds; r++) {
+    for (const c of cases) results.get(c.name)!.push(await c.run());
+    console.error(`bench: round ${r + 1} of ${rounds} done`);
+  }
+  return results;
 }

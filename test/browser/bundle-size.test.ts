@@ -44,23 +44,25 @@ const report = (m: CaseMeasure): string =>
 
 /**
  * The ceilings, in gzipped bytes, as `npm run bench:bundle -- --build` measures the built package (its
- * `browser` build, `dist/browser/`, which a browser bundler resolves). Each call is held to its aim
- * (`scripts/lib/bundle-size-cases.ts`): a per-model image call to `PER_MODEL_AIM_BYTES`, 8 kB (measured
- * 7.99 kB), a root client call to `ROOT_CLIENT_AIM_BYTES`, 15 kB (measured 14.19 kB); queue.run through the
- * root client with its lazy chunks, which has no aim, to its measured 23.85 kB.
+ * `browser` build, `dist/browser/`, which a browser bundler resolves). A per-model image call is held to its
+ * aim (`scripts/lib/bundle-size-cases.ts`), `PER_MODEL_AIM_BYTES`, 8 kB (measured 8.00 kB); a root client
+ * call to its measured 15.51 kB, 0.51 kB over `ROOT_CLIENT_AIM_BYTES` (15 kB) since the client carries the
+ * models catalog and the fine-tune lifecycle (`client.models`, `client.fineTunes`: 10 more methods, +1.32 kB
+ * over the 14.19 kB before them); queue.run through the root client with its lazy chunks, which has no aim,
+ * to its measured 25.18 kB.
  */
-const CEILING_BYTES = { perModel: 8_000, rootClient: 15_000, rootQueueRunWithLazy: 23_851 };
+const CEILING_BYTES = { perModel: 8_000, rootClient: 15_505, rootQueueRunWithLazy: 25_179 };
 /**
  * This test bundles the repository's source (the TypeScript through esbuild, with the browser build's
  * files: `scripts/build/browser.mjs`), not the built `dist/`, and the two differ by case: the per-model call
- * comes out about 20 B smaller from source, while a root client page comes out about 170 B larger (130 B
+ * comes out about 30 B smaller from source, while a root client page comes out about 180 B larger (140 B
  * with its lazy chunks): esbuild splits by file and the source has one more shared file boundary
  * (`runtime/scope.ts` becomes a chunk of its own, which rolldown's build merges into its shared chunk).
  * `SOURCE_OVER_BUILT_BYTES` is that difference, measured (negative: the source is smaller), so that each
  * limit below is the built package's ceiling; `MARGIN_BYTES`, 100 B (about 1%), is headroom should the
  * difference change (an esbuild, rolldown or zlib upgrade), and nothing more: growth beyond it fails.
  */
-const SOURCE_OVER_BUILT_BYTES = { perModel: -20, rootClient: 170, rootQueueRunWithLazy: 130 };
+const SOURCE_OVER_BUILT_BYTES = { perModel: -28, rootClient: 176, rootQueueRunWithLazy: 144 };
 const MARGIN_BYTES = 100;
 const limit = (c: keyof typeof CEILING_BYTES): number => CEILING_BYTES[c] + SOURCE_OVER_BUILT_BYTES[c] + MARGIN_BYTES;
 

@@ -1,8 +1,9 @@
 // The official `openai` package against the local server's /api/ai, directly and through createProxyHandler:
 // an agent loop with runTools (plain and streamed: tool calls arrive in fragments), a streamed answer with
-// usage, finalChatCompletion(), and JSON mode.
+// usage, finalChatCompletion(), JSON mode, and the docs' document and audio parts.
 import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
+import { INPUT_MAX_BYTES, toDataUri, type ChatContentPart, type ChatContentPartFile } from '../../index.ts';
 import { answerFor, useTargets, weather, WEATHER_PARAMETERS } from './helpers.ts';
 
 const { targets } = useTargets();
@@ -81,5 +82,41 @@ describe.each(['direct', 'proxy'] as const)('openai %s', (name) => {
       messages: [{ role: 'user', content: 'json please' }],
     });
     expect(JSON.parse(c.choices[0]!.message.content!)).toEqual({ echo: 'Echo: json please' });
+  });
+
+  it("sends a PDF as openai's own file part (the SDK's file_data part is one); the parts it lacks as the docs shape them", async () => {
+    const file_data = await toDataUri(new TextEncoder().encode('%PDF-1.4\n%%EOF\n'), {
+      maxBytes: INPUT_MAX_BYTES.file,
+    });
+    const ours: ChatContentPartFile = { type: 'file', file: { filename: 'report.pdf', file_data } };
+    const part: OpenAI.ChatCompletionContentPart = ours; // compiles: the SDK's file_data part is openai's type
+    // openai's types have no audio_url part and no file_url: the SDK's types, cast for openai's client
+    const docsOnly: ChatContentPart[] = [
+      { type: 'audio_url', audio_url: { url: 'https://cdn.example/clip.mp3' } },
+      { type: 'file', file: { file_url: 'https://arxiv.org/pdf/1706.03762' } },
+    ];
+    const c = await client().chat.completions.create({
+      model: MODEL,
+      messages: [
+        {
+          role: 'user',
+          content: [
+            part,
+            ...(docsOnly as unknown as OpenAI.ChatCompletionContentPart[]),
+            { type: 'text', text: 'sum up' },
+          ],
+        },
+      ],
+    });
+    expect(c.choices[0]?.message.content).toBe('Echo: sum up');
+    const tiff: OpenAI.ChatCompletionContentPart = {
+      type: 'file',
+      file: { file_data: 'data:image/tiff;base64,SUkqAA==' },
+    };
+    const err: unknown = await client()
+      .chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: [tiff] }] })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(OpenAI.BadRequestError);
+    expect((err as InstanceType<typeof OpenAI.BadRequestError>).status).toBe(400);
   });
 });

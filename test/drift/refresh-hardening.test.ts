@@ -11,10 +11,12 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
 import { generate } from '../../generator/index.ts';
 import { fetchModels, refresh, RefreshError } from '../../generator/refresh/index.ts';
-import { commitPlan, stageSnapshot, treeDigest } from '../../generator/refresh/apply.ts';
+import { commitPlan, stageSnapshot } from '../../generator/refresh/apply.ts';
 import { keyInOutput, keyPointer } from '../../generator/refresh/checks.ts';
 import { MAX_MODEL_BYTES } from '../../generator/stages/schema-check.ts';
-import { JOURNAL_FILE } from '../../generator/output/tree-commit.ts';
+import { withLock } from '../../generator/output/lock.ts';
+import { existingRootState } from '../../generator/output/run-state.ts';
+import { treeDigest } from '../../generator/output/tree-commit.ts';
 import { hashTree, start, tsxArgs } from '../support/index.ts';
 import { cleanupTemp, copySpecs, FAKE_KEY, filesContaining, readModel, REPO_SPECS, scratchDir } from './helpers.ts';
 
@@ -144,7 +146,7 @@ test.each([
     expect(existsSync(path.join(specs, 'models', `${added}.json`))).toBe(point === 'between');
     expect(existsSync(specs)).toBe(point === 'between');
     expect(existsSync(path.join(dir, 'generated', 'models', `${added}.ts`))).toBe(false);
-    expect(existsSync(path.join(dir, JOURNAL_FILE))).toBe(true);
+    expect(existsSync(existingRootState(dir)!.journal)).toBe(true);
     const r = await generate({ specsDir: specs, outRoot: dir });
     expect(r.added.length + r.changed.length + r.removed.length).toBe(0); // the journal's generated/ was already the new one
     expect(existsSync(path.join(dir, 'generated', 'models', `${added}.ts`))).toBe(true);
@@ -153,14 +155,16 @@ test.each([
   },
 );
 
-test('a specs directory changed by another run after staging is not overwritten: the commit refuses, nothing moved', async () => {
+test('a specs directory changed by another writer after staging is not overwritten: the commit refuses, nothing moved', async () => {
   const dir = scratchDir();
   const specs = copySpecs(dir, { generated: true });
   const digest = await treeDigest(specs);
   const staged = await stageSnapshot(specs, new Map([['models.json', '[]\n']]), scratchDir());
   writeFileSync(path.join(specs, 'models', 'other-run.json'), '{}');
   const before = hashTree(dir);
-  const err = (await commitPlan(specs, dir, staged, new Map(), digest).catch((e: unknown) => e)) as RefreshError;
+  const err = (await withLock(dir, (lock) => commitPlan(lock, specs, staged, new Map(), digest)).catch(
+    (e: unknown) => e,
+  )) as RefreshError;
   expect(err).toBeInstanceOf(RefreshError);
   expect(err.restored).toBe(true);
   expect(err.message).toMatch(/changed while this refresh ran/);

@@ -80,7 +80,18 @@ function fakeGenerate(extra: Record<string, string> = {}) {
       ]),
     );
     for (const [f, text] of Object.entries(extra)) files.set(f, text);
-    return { added: [], changed: [], removed: [], unchanged: 0, notes: [], files, models: 0, rebuilt: [] };
+    return {
+      added: [],
+      changed: [],
+      removed: [],
+      unchanged: 0,
+      notes: [],
+      files,
+      models: 0,
+      rebuilt: [],
+      operations: new Map(),
+      runtimeFiles: new Map(),
+    };
   };
   return { fn, calls };
 }

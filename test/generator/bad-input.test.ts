@@ -48,9 +48,9 @@ async function expectSpecError(
 }
 
 beforeAll(async () => {
-  // warm the pipeline once so the per-test runs are fast
+  // warm the pipeline once so the per-test runs are fast (a check rebuilds what this machine has not built itself)
   await generate({ check: true });
-}, 60_000);
+}, 180_000);
 
 describe('bad input', () => {
   it('malformed JSON in a snapshot file', { timeout: 60_000 }, async () => {

@@ -1,6 +1,8 @@
 /**
- * Model text cannot reorder how generated code reads ("Trojan Source"): bidirectional controls are
- * escaped in every output (comments, string literals, unions, keys, validators, MODELS.md), and
+ * Model text cannot reorder how generated code reads ("Trojan Source") nor reach a file or a
+ * terminal as a control character: bidirectional controls, ESC, NUL, the C1 controls and DEL are
+ * escaped in every output (comments, string literals, unions, keys, validators, MODELS.md; a NUL
+ * would make git treat a file as binary, an OSC sequence would drive the terminal showing it), and
  * property names that are equal after Unicode normalization or look alike are refused with a
  * SpecError naming both.
  */
@@ -10,8 +12,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { SpecError } from '../../generator/errors.ts';
 import {
   commentText,
-  escapeBidiInCode,
+  escapeControlsInCode,
   markdownCell,
+  showControls,
   markdownCode,
   markdownText,
   stringLiteral,
@@ -52,11 +55,43 @@ describe('escape.ts: no raw bidirectional control in any form', () => {
       markdownText(text),
       markdownCell(text),
       markdownCode(text),
-      escapeBidiInCode(`"${text}"`),
+      escapeControlsInCode(`"${text}"`),
     ])
       expect(out).not.toMatch(RAW);
     expect(JSON.parse(stringLiteral(text))).toBe(text); // still the same string
     expect(commentText(text)).toBe(`a<U+${hex.toUpperCase().padStart(4, '0')}>b`);
+  });
+});
+
+/** What no output may hold raw: C0 but tab and line feed, DEL, C1 and the bidirectional controls. */
+const ANY_CONTROL = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/;
+
+describe('escape.ts: no raw control character in any form', () => {
+  it.each([
+    ['NUL', '\u0000'],
+    ['ESC (a CSI sequence)', '\u001b[2J'],
+    ['an OSC 52 clipboard write', '\u001b]52;c;ZWNobyBoaQ==\u0007'],
+    ['C1 CSI', '\u009b31m'],
+    ['DEL', '\u007f'],
+    ['CR', 'over\rwrite'],
+  ])('%s', (_what, c) => {
+    const text = `a${c}b`;
+    for (const out of [
+      stringLiteral(text),
+      commentText(text),
+      markdownText(text),
+      markdownCell(text),
+      markdownCode(text),
+      escapeControlsInCode(`"${JSON.stringify(text).slice(1, -1)}"`),
+      showControls(text),
+    ])
+      expect(out).not.toMatch(ANY_CONTROL);
+    expect(JSON.parse(stringLiteral(text))).toBe(text);
+  });
+  it('keeps line feeds and tabs, shows the rest as <U+XXXX>', () => {
+    expect(showControls('a\tb\nc\u001b]0;title\u0007\u009b\u202e')).toBe(
+      'a\tb\nc<U+001B>]0;title<U+0007><U+009B><U+202E>',
+    );
   });
 });
 
@@ -93,6 +128,35 @@ describe('a model whose text carries bidi controls', () => {
       expect(module).toContain('<U+202E>'); // the doc comment shows it
     },
   );
+});
+
+describe('a model whose text carries ESC, NUL, OSC and C1 controls', () => {
+  it('generates files without a raw control character, and without a NUL byte', { timeout: 120_000 }, async () => {
+    const evil = 'x\u001b]52;c;ZWNobyBoaQ==\u0007 \u001b[2J\u0000\u009b31m\u007f y';
+    const model = fixtureModel(
+      'control-model',
+      {
+        type: 'object',
+        properties: {
+          prompt: { type: 'string', description: `prompt ${evil}`, default: `d ${evil}`, pattern: '^[^\u001b]*$' },
+          [`name\u001bx`]: { type: 'string', enum: [`v ${evil}`, 'plain'], title: evil },
+        },
+        required: ['prompt'],
+      },
+      { display_name: `Control ${evil}`, description: `A model ${evil}`, endpoint: '/images/generate' },
+    );
+    const t = await tempSpecs([], { 'control-model': model });
+    temps.push(t);
+    const r = await generate({ specsDir: t.specsDir, outRoot: t.root });
+    expect(r.files.has('generated/validators/control-model.ts')).toBe(true);
+    for (const [file, text] of r.files) expect(ANY_CONTROL.exec(text)?.[0], file).toBeUndefined();
+    const dir = path.join(t.root, 'generated');
+    for (const e of readdirSync(dir, { withFileTypes: true, recursive: true }))
+      if (e.isFile()) expect(readFileSync(path.join(e.parentPath, e.name)).includes(0), e.name).toBe(false);
+    const module = r.files.get('generated/models/control-model.ts')!;
+    expect(module).toContain('<U+001B>]52;c;'); // the doc comment shows it
+    expect(module).toContain('\\u001b]52;c;'); // the union member keeps its value, escaped
+  });
 });
 
 describe('property names equal after normalization or look-alike are refused, naming both', () => {

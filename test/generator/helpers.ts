@@ -6,9 +6,18 @@
 import { realpathSync } from 'node:fs';
 import { cp, mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { load as parseYaml } from 'js-yaml';
 import ts from 'typescript';
 import { compilerOptions } from '../../fuzz/compile.ts';
+import type { OpenApiDoc } from '../../generator/stages/load.ts';
+import { operationsOf, type OperationsTable } from '../../generator/stages/operations.ts';
 import { REPO_ROOT, tempDir } from '../support/index.ts';
+
+/** The operations table of the repository's `specs/openapi.yaml` (`generator/stages/operations.ts`). */
+export async function repositoryOperations(): Promise<OperationsTable> {
+  const text = await readFile(path.join(REPO_ROOT, 'specs', 'openapi.yaml'), 'utf8');
+  return operationsOf(parseYaml(text) as OpenApiDoc, 'specs/openapi.yaml');
+}
 
 /** A temporary directory holding `specs/` (openapi.yaml and the chosen models) and an output root. */
 export interface TempSpecs {

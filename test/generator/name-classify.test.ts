@@ -1,11 +1,16 @@
-/** The naming rule and the endpoint classification, on real ids and models of the snapshot. */
+/**
+ * The naming rule and the endpoint classification, on real ids and models of the snapshot; file
+ * names for ids that Windows reserves.
+ */
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { classify } from '../../generator/stages/classify.ts';
-import { REPO_ROOT } from '../../generator/index.ts';
+import { generate, REPO_ROOT } from '../../generator/index.ts';
 import { load } from '../../generator/stages/load.ts';
 import { modelNames, nameModels } from '../../generator/stages/name.ts';
 import { SpecError } from '../../generator/errors.ts';
+import { fixtureModel, tempSpecs } from './helpers.ts';
 
 describe('modelNames', () => {
   it.each([
@@ -50,4 +55,44 @@ describe('classify', async () => {
   ])('%s is served by %j', (id, expected) => {
     expect(endpoints(id)).toEqual(expected);
   });
+});
+
+describe('file names Windows reserves', () => {
+  it('models named CON and AUX.model get the stems CON~ and AUX~.model everywhere: snapshot, files, imports, reference', async () => {
+    const t = await tempSpecs(['flux-2-pro']);
+    try {
+      for (const id of ['CON', 'AUX.model']) {
+        const file = path.join(t.specsDir, 'models', `${id.replace(/^(CON|AUX)/, '$1~')}.json`);
+        await writeFile(
+          file,
+          JSON.stringify(fixtureModel(id, { type: 'object', properties: { prompt: { type: 'string' } } })),
+        );
+      }
+      await writeFile(path.join(t.specsDir, 'models.json'), JSON.stringify(['AUX.model', 'CON', 'flux-2-pro']));
+      const r = await generate({ specsDir: t.specsDir, outRoot: t.root });
+      const names = [...r.files.keys()];
+      expect(names).toEqual(
+        expect.arrayContaining([
+          'generated/models/CON~.ts',
+          'generated/validators/CON~.ts',
+          'generated/models/AUX~.model.ts',
+          'generated/validators/AUX~.model.ts',
+        ]),
+      );
+      for (const n of names) expect(n, n).not.toMatch(/\/(con|aux)(\.[^/]*)?$/i);
+      const index = r.files.get('generated/index.ts')!;
+      expect(index).toContain("'./models/CON~.ts'");
+      expect(index).toContain("'./validators/AUX~.model.ts'");
+      expect(r.files.get('generated/models/CON~.ts')).toContain("'../validators/CON~.ts'");
+      expect(r.files.get('generated/MODELS.md')).toContain('oxen-inference-sdk/models/AUX~.model');
+      expect(await readFile(path.join(t.root, 'generated', 'models', 'CON~.ts'), 'utf8')).toBe(
+        r.files.get('generated/models/CON~.ts'),
+      );
+      // the snapshot file is read under the same name: the plain id is not looked for
+      await rm(path.join(t.specsDir, 'models', 'CON~.json'));
+      await expect(generate({ specsDir: t.specsDir, outRoot: t.root, check: true })).rejects.toThrow(/CON~\.json/);
+    } finally {
+      await t.cleanup();
+    }
+  }, 120_000);
 });

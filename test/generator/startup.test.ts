@@ -1,45 +1,68 @@
 /**
  * A run with nothing to rebuild loads none of the heavy libraries (ts-morph,
- * json-schema-to-typescript, openapi-typescript, prettier, ajv's code generator), and the committed
- * generated/ is what prettier would print (`prettier --check`), the formatter the design names.
+ * json-schema-to-typescript, openapi-typescript, prettier, ajv's code generator): `generate` in a
+ * fresh clone (through the committed manifest), and `--check` once this machine has built the files
+ * (it does not trust the manifest); and the committed generated/ is what prettier would print
+ * (`prettier --check`), the formatter the design names.
  */
+import { rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { generate } from '../../generator/index.ts';
+import { existingRootState } from '../../generator/output/run-state.ts';
 import { REPO_ROOT, run, tempDir } from '../support/index.ts';
+import { tempSpecs } from './helpers.ts';
 
 describe('npm run generate with nothing to rebuild', () => {
+  const HEAVY = [
+    'ts-morph',
+    'json-schema-to-typescript',
+    'openapi-typescript',
+    'prettier',
+    'ajv/dist/standalone/index.js',
+    'tsx',
+    'typescript',
+  ];
+  let runs = 0;
+  /** The bare packages `run-generate.mjs <args>` imports (it must exit 0 saying `expected`), recorded in `dir`. */
+  async function imports(dir: string, args: string[], expected: string): Promise<Set<string>> {
+    const record = path.join(dir, `imports-${++runs}.txt`);
+    const hook = path.join(REPO_ROOT, 'test', 'generator', 'fixtures', 'record-imports.mjs');
+    const r = await run(
+      process.execPath,
+      ['--import', hook, path.join(REPO_ROOT, 'scripts', 'run-generate.mjs'), ...args],
+      {
+        env: { ...process.env, RECORD_IMPORTS: record },
+      },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain(expected);
+    return new Set((await readFile(record, 'utf8').catch(() => '')).split('\n').filter(Boolean));
+  }
+
   it(
-    'loads no library of the rebuilding stages (it runs the precompiled generator with plain node)',
-    { timeout: 120_000 },
+    'loads no library of the rebuilding stages: a fresh clone through the manifest, --check through what this machine built',
+    { timeout: 180_000 },
     async () => {
-      const { dir, remove } = tempDir('inference-sdk-imports-');
+      const t = await tempSpecs(['flux-2-pro', 'gpt-4o-mini']);
+      const records = tempDir('inference-sdk-imports-');
       try {
-        const record = path.join(dir, 'imports.txt');
-        const hook = path.join(REPO_ROOT, 'test', 'generator', 'fixtures', 'record-imports.mjs');
-        const r = await run(
-          process.execPath,
-          ['--import', hook, path.join(REPO_ROOT, 'scripts', 'run-generate.mjs'), '--check'],
-          { env: { ...process.env, RECORD_IMPORTS: record } },
-        );
-        expect(r.code, r.stderr).toBe(0);
-        expect(r.stdout).toContain('generated/ is up to date');
-        const imported = new Set((await readFile(record, 'utf8')).split('\n').filter(Boolean));
+        await generate({ specsDir: t.specsDir, outRoot: t.root });
+        const where = ['--specs', t.specsDir, '--out', t.root];
+        // a fresh clone: the committed manifest, no record of this machine's builds
+        rmSync(existingRootState(t.root)!.built);
+        const fresh = await imports(records.dir, where, ' 0 changed, 0 removed');
         // what an up-to-date run needs: the snapshot checks (ajv), the description (js-yaml), the templates (handlebars)
-        expect(imported.has('js-yaml')).toBe(true);
-        for (const heavy of [
-          'ts-morph',
-          'json-schema-to-typescript',
-          'openapi-typescript',
-          'prettier',
-          'ajv/dist/standalone/index.js',
-          'tsx',
-          'typescript',
-        ]) {
-          expect(imported.has(heavy), heavy).toBe(false);
-        }
+        expect(fresh.has('js-yaml')).toBe(true);
+        for (const heavy of HEAVY) expect(fresh.has(heavy), heavy).toBe(false);
+        // --check trusts no manifest: it rebuilds what this machine did not build itself, then reuses it
+        await imports(records.dir, ['--check', ...where], 'is up to date');
+        const again = await imports(records.dir, ['--check', ...where], 'is up to date');
+        for (const heavy of HEAVY) expect(again.has(heavy), heavy).toBe(false);
       } finally {
-        remove();
+        await t.cleanup();
+        records.remove();
       }
     },
   );

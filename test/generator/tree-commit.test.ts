@@ -1,17 +1,18 @@
 /**
  * The write stage replaces generated/ whole: two runs at once leave one complete tree (never a mix,
  * never missing files), a run killed with SIGKILL mid-write leaves the old tree (or, mid-swap, a
- * journal) that the next plain run completes or cleans, with no temporary file left, and an
- * up-to-date run takes no lock.
+ * journal in the state folder) that the next plain run completes or cleans, with no temporary file
+ * left, one stopped by SIGINT or SIGTERM cleans up itself, and an up-to-date run takes no lock.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { JOURNAL_FILE, LOCK_FILE, withLock } from '../../generator/output/tree-commit.ts';
+import { withLock } from '../../generator/output/lock.ts';
+import { existingRootState, rootState } from '../../generator/output/run-state.ts';
 import { write } from '../../generator/stages/write.ts';
-import { start, tempDir, tsxArgs, type RunResult } from '../support/index.ts';
+import { start, stateLeftovers, tempDir, tsxArgs, type RunResult } from '../support/index.ts';
 import { variantFiles } from './fixtures/write-variants.ts';
 
 const dirs: Array<{ remove(): void }> = [];
@@ -47,9 +48,9 @@ async function whichVariant(root: string, variants: string[]): Promise<string> {
   return `a mix of ${t.size} files`;
 }
 
-/** Entries of the root other than generated/ (temporary trees, journal, lock). */
+/** Entries of the root other than generated/ (temporary trees), and the root's lock, journal and temporary folders. */
 function leftovers(root: string): string[] {
-  return readdirSync(root).filter((n) => n !== 'generated');
+  return [...readdirSync(root).filter((n) => n !== 'generated'), ...stateLeftovers(root)];
 }
 
 function child(
@@ -122,7 +123,7 @@ describe('kill -9 during the write stage', () => {
       await c.paused();
       c.proc.kill('SIGKILL');
       await c.done;
-      expect(existsSync(path.join(root, JOURNAL_FILE))).toBe(true);
+      expect(existsSync(existingRootState(root)!.journal)).toBe(true);
       expect(existsSync(path.join(root, 'generated'))).toBe(false); // moved aside; never a mix
       // the next run (writing the old variant again) first rolls the journal forward, then writes
       const r = await write(variantFiles('old'), root);
@@ -152,7 +153,7 @@ describe('the lock', () => {
     const dead = spawn(process.execPath, ['-e', '']);
     await new Promise((r) => dead.on('close', r));
     const { hostname } = await import('node:os');
-    await writeFile(path.join(root, LOCK_FILE), JSON.stringify({ pid: dead.pid, host: hostname() }));
+    await writeFile(rootState(root).lock, JSON.stringify({ pid: dead.pid, host: hostname() }));
     await write(variantFiles('a'), root, { lockWaitMs: 0 });
     expect(await whichVariant(root, ['a'])).toBe('a');
     expect(leftovers(root)).toEqual([]);
@@ -164,7 +165,9 @@ describe('the lock', () => {
     const held = withLock(root, () => new Promise<void>((r) => (release = r)));
     await new Promise((r) => setTimeout(r, 50));
     await expect(write(variantFiles('a'), root, { lockWaitMs: 100 })).rejects.toThrow(
-      new RegExp(`another generate run holds .*\\${LOCK_FILE} \\(pid ${process.pid} on `),
+      new RegExp(
+        `another run holds the lock of .* \\(pid ${process.pid} on this host, started [^)]*\\); waited 100 ms\\. If it is not running, delete .*\\.lock and run again`,
+      ),
     );
     expect(existsSync(path.join(root, 'generated'))).toBe(false);
     const waiting = write(variantFiles('a'), root);

@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { generate } from '../../generator/index.ts';
 import { SpecError } from '../../generator/errors.ts';
 import { write, type WriteFs } from '../../generator/stages/write.ts';
-import { rename, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { fixtureModel, tempSpecs, type TempSpecs } from './helpers.ts';
 import { hashTree } from '../support/index.ts';
 
@@ -226,7 +226,6 @@ describe('write is all or nothing', () => {
         if (++writes === 2) throw Object.assign(new Error('EIO: simulated'), { code: 'EIO' });
         await writeFile(f, text);
       },
-      rename: (a, b) => rename(a, b),
     };
     const files = new Map([
       ['generated/a.ts', 'new a\n'],

@@ -21,7 +21,14 @@ function oneOfEach(copy: typeof first): Error[] {
   return [
     new copy.SDKError('x'),
     new copy.APIError('x', { status: 418 }),
+    new copy.BadRequestError('x', { status: 400 }),
+    new copy.AuthenticationError('x', { status: 401 }),
+    new copy.InsufficientCreditsError('x', { status: 402 }),
+    new copy.PermissionDeniedError('x', { status: 403 }),
     new copy.NotFoundError('x', { status: 404 }),
+    new copy.UnprocessableEntityError('x', { status: 422 }),
+    new copy.InternalServerError('x', { status: 500 }),
+    new copy.InvalidResponseError('x', { status: 200 }),
     new copy.RateLimitError('x', { status: 429 }),
     new copy.ConnectionError('x', { notSent: true }),
     new copy.TimeoutError('x'),
@@ -33,6 +40,8 @@ function oneOfEach(copy: typeof first): Error[] {
     new copy.QueueRunTimeoutError('x', [], []),
     new copy.QueueRunAbortError('x', [], []),
     new copy.OutputExpiredError('x', { status: 410 }),
+    new copy.FineTuneWaitTimeoutError('x', undefined),
+    new copy.InputTooLargeError('x', { sizeBytes: 2, limitBytes: 1 }),
   ];
 }
 
@@ -42,6 +51,14 @@ describe('error classes across two copies of the runtime', () => {
     expect(classNames).toEqual(
       expect.arrayContaining(['SDKError', 'APIError', 'ValidationError', 'QueueRunAbortError']),
     );
+  });
+
+  it('every exported error class is among those checked (a new class must be branded and added here)', () => {
+    expect(
+      oneOfEach(first)
+        .map((error) => error.name)
+        .sort(),
+    ).toEqual(classNames);
   });
 
   it('an error of either copy is instanceof a class of the other exactly when it is of its own copy', () => {

@@ -1,9 +1,10 @@
 // Shared setup of the runtime end-to-end tests: a local server on 127.0.0.1 and an SDK client
 // pointed at it (no fetch mocks). Small delays keep the suite fast. What every test area uses
 // (`until`, child processes, temporary directories) is in test/support/.
+import { inspect } from 'node:util';
 import { Ajv } from 'ajv';
-import { afterEach } from 'vitest';
-import { Client } from '../../index.ts';
+import { afterEach, expect } from 'vitest';
+import { APIError, Client, RedirectError } from '../../index.ts';
 import type { ClientOptions, CompiledValidator } from '../../runtime/index.ts';
 import { startServer, type LocalServer, type LocalServerOptions } from '../../fake-service/index.ts';
 
@@ -48,4 +49,37 @@ export async function rejectionOf(p: Promise<unknown>): Promise<Error> {
     return err as Error;
   }
   throw new Error('expected a rejection');
+}
+
+/** Every string form of an error and of its cause chain that a user could log or send. */
+export function renderings(err: unknown): string[] {
+  const out: string[] = [];
+  let e: unknown = err;
+  for (let depth = 0; e !== undefined && depth < 6; depth++) {
+    out.push(inspect(e, { showHidden: true, depth: Infinity }), inspect(e), String(e));
+    if (e instanceof Error) {
+      out.push(e.message, e.stack ?? '', JSON.stringify(e));
+    }
+    if (e instanceof APIError) {
+      out.push(typeof e.body === 'string' ? e.body : (JSON.stringify(e.body) ?? ''));
+      e.headers?.forEach((v, k) => out.push(`${k}: ${v}`));
+    }
+    if (e instanceof RedirectError) out.push(e.location ?? '');
+    e = e instanceof Error ? e.cause : undefined;
+  }
+  return out;
+}
+
+/** The pieces of `secret` of `n` characters or more (all its substrings of length n). */
+export function pieces(secret: string, n = 4): string[] {
+  const out: string[] = [];
+  for (let i = 0; i + n <= secret.length; i++) out.push(secret.slice(i, i + n));
+  return out;
+}
+
+/** Fails when any rendering of `err` holds 4 characters in a row of `secret`. */
+export function expectNoPiece(err: unknown, secret: string): void {
+  const texts = renderings(err);
+  for (const text of texts)
+    for (const p of pieces(secret)) expect(text, `a piece ${JSON.stringify(p)} of the secret`).not.toContain(p);
 }

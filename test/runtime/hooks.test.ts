@@ -1,13 +1,16 @@
 // Hooks (onRequest, onResponse, beforeRetry) over the local server: called in order for each
-// attempt, able to change a request's headers, to veto a retry (no second request), and unable
-// to force one: a generating POST whose outcome is unknown is never resent.
+// attempt, able to change a request's headers, to veto a retry (no second request), unable to force
+// one (a generating POST whose outcome is unknown is never resent), and unable to hold a call past
+// its timeout or its signal by never settling.
 import { describe, expect, it } from 'vitest';
 import { flux1DevGenerateImage } from '../../generated/models/flux-1-dev.ts';
 import {
+  AbortError,
   createTransport,
   InternalServerError,
   OutcomeUnknownError,
   SDKError,
+  TimeoutError,
   type HookRequest,
   type RetryContext,
 } from '../../index.ts';
@@ -140,5 +143,47 @@ describe('hooks', () => {
     // The server refuses an empty prompt: the hook's body was the one sent.
     expect((await rejectionOf(flux1DevGenerateImage(t, { prompt: 'a fox' }))).message).toBe('Prompt cannot be empty');
     await expect(client.images.generate({ model: 'flux-1-dev', prompt: 'a fox' })).resolves.toHaveProperty('images');
+  });
+});
+
+describe('a hook that never settles', () => {
+  const never = () => new Promise<never>(() => undefined);
+
+  it('onRequest: the call ends with TimeoutError at its timeoutMs (a POST too: not sent, so not OutcomeUnknownError), or AbortError', async () => {
+    const { server } = await setup();
+    const t = createTransport({ apiKey: 'test-key', baseUrl: server.url, onRequest: never });
+    const get = await rejectionOf(t.request({ method: 'GET', path: '/api/ai/queue' }, { timeoutMs: 100 }));
+    expect(get).toBeInstanceOf(TimeoutError);
+    const post = await rejectionOf(flux1DevGenerateImage(t, { prompt: 'a fox' }, { timeoutMs: 100 }));
+    expect(post).toBeInstanceOf(TimeoutError);
+    expect(post).not.toBeInstanceOf(OutcomeUnknownError);
+    const controller = new AbortController();
+    const aborted = rejectionOf(t.request({ method: 'GET', path: '/api/ai/queue' }, { signal: controller.signal }));
+    setTimeout(() => controller.abort(), 50);
+    expect(await aborted).toBeInstanceOf(AbortError);
+    expect(server.requests).toHaveLength(0); // nothing was sent
+  });
+
+  it('onResponse: TimeoutError for a GET; for a generating POST that was answered, OutcomeUnknownError (timeout)', async () => {
+    const { server } = await setup();
+    const t = createTransport({ apiKey: 'test-key', baseUrl: server.url, onResponse: never });
+    expect(await rejectionOf(t.request({ method: 'GET', path: '/api/ai/queue' }, { timeoutMs: 100 }))).toBeInstanceOf(
+      TimeoutError,
+    );
+    const post = await rejectionOf(flux1DevGenerateImage(t, { prompt: 'a fox' }, { timeoutMs: 200 }));
+    expect(post).toBeInstanceOf(OutcomeUnknownError);
+    expect((post as OutcomeUnknownError).reason).toBe('timeout');
+    expect(server.count('POST', '/api/ai/images/generate')).toBe(1);
+  });
+
+  it('beforeRetry: the call ends with TimeoutError at its timeoutMs, or AbortError when its signal aborts; no retry is sent', async () => {
+    const { client, server } = await setup({}, { beforeRetry: never });
+    server.faults.add({ method: 'GET', path: '/api/ai/queue', kind: '503', times: 2 });
+    expect(await rejectionOf(client.queue.list({}, { timeoutMs: 200 }))).toBeInstanceOf(TimeoutError);
+    const controller = new AbortController();
+    const aborted = rejectionOf(client.queue.list({}, { signal: controller.signal }));
+    setTimeout(() => controller.abort(), 100);
+    expect(await aborted).toBeInstanceOf(AbortError);
+    expect(server.count('GET', '/api/ai/queue')).toBe(2); // one attempt each, no retry
   });
 });

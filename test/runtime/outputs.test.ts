@@ -1,12 +1,20 @@
 // Saving outputs: fetchOutput / fetchOutputBlob (browser-safe) and saveOutput (Node), over the
 // local server's output files: the bytes and content type, the extension, the size bound, no
-// client header sent to the output host, and the error of an expired URL.
+// client header sent to the output host, the error of an expired URL, and redirects (followed hop by
+// hop, each target checked first: never from https to http, over a local https server).
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { generate } from 'selfsigned';
 import { afterEach, describe, expect, it } from 'vitest';
 import { saveOutput } from '../../runtime/node/index.ts';
 import {
+  OUTPUT_MAX_REDIRECTS,
   OutputExpiredError,
+  RedirectError,
   ResponseTooLargeError,
   SDKError,
   extensionFor,
@@ -14,7 +22,7 @@ import {
   fetchOutputBlob,
 } from '../../index.ts';
 import { FILE_BYTES } from '../../fake-service/state.ts';
-import { tempDir } from '../support/index.ts';
+import { run, tempDir, tsxArgs } from '../support/index.ts';
 import { rejectionOf, useServers } from './helpers.ts';
 
 const setup = useServers();
@@ -27,6 +35,8 @@ function outputDir(): string {
   dirs.push(d);
   return d.dir;
 }
+const portOf = (s: http.Server): number => (s.address() as AddressInfo).port;
+const script = fileURLToPath(new URL('./fixtures/save-output.ts', import.meta.url));
 
 describe('saveOutput', () => {
   it('writes an image and a video with the right bytes and extension, sending no client header to the output host', async () => {
@@ -138,4 +148,95 @@ describe('fetchOutput', () => {
     expect(plain).toBeInstanceOf(SDKError);
     expect(plain.message).toContain('must be an https: URL');
   });
+});
+
+describe('redirects of an output URL', () => {
+  it('are followed hop by hop (here between loopback http URLs), with no client header', async () => {
+    const { client, server } = await setup({}, { headers: { 'x-oxen-token': 'custom-secret' } });
+    const { images } = await client.images.generate({ model: 'flux-1-dev', prompt: 'a fox' });
+    server.faults.add({
+      method: 'GET',
+      path: '/moved/fox.png',
+      kind: 'redirect',
+      status: 301,
+      location: '/moved/again',
+    });
+    server.faults.add({ method: 'GET', path: '/moved/again', kind: 'redirect', status: 307, location: images[0]!.url });
+    const out = await fetchOutput({ url: `${server.url}/moved/fox.png` });
+    expect(Buffer.from(out.bytes).equals(FILE_BYTES.image)).toBe(true);
+    const hops = server.requests.filter((r) => r.method === 'GET' && r.path !== '/api/ai/images/generate');
+    expect(hops.map((r) => r.path)).toEqual(['/moved/fox.png', '/moved/again', new URL(images[0]!.url).pathname]);
+    for (const r of hops) expect(r.headerNames).not.toContain('x-oxen-token');
+  });
+
+  it(`more than ${OUTPUT_MAX_REDIRECTS} are refused; so is a Location that is no URL, or plain http to another host, before it is fetched`, async () => {
+    const { server } = await setup();
+    server.faults.add({ method: 'GET', path: '/loop.png', kind: 'redirect', location: '/loop.png', times: 50 });
+    const loop = await rejectionOf(fetchOutput({ url: `${server.url}/loop.png` }));
+    expect(loop).toBeInstanceOf(RedirectError);
+    expect(loop.message).toContain(`redirected more than ${OUTPUT_MAX_REDIRECTS} times`);
+    expect(server.count('GET', '/loop.png')).toBe(OUTPUT_MAX_REDIRECTS + 1);
+    server.faults.add({ method: 'GET', path: '/bad.png', kind: 'redirect', location: 'http://[not a host/x.png' });
+    expect((await rejectionOf(fetchOutput({ url: `${server.url}/bad.png` }))).message).toContain(
+      'without a usable Location',
+    );
+    server.faults.add({
+      method: 'GET',
+      path: '/away.png',
+      kind: 'redirect',
+      location: 'http://example.com/x.png?sig=s3cr3t',
+    });
+    const away = await rejectionOf(fetchOutput({ url: `${server.url}/away.png` }));
+    expect(away).toBeInstanceOf(RedirectError);
+    expect(away.message).toContain('redirected to http://example.com/x.png: an output URL must be https:');
+    expect((away as RedirectError).location).toBe('http://example.com/x.png'); // never the query (a signature)
+  });
+
+  it('from https to http is refused before the http URL is fetched, and nothing is written; https to https is followed', async () => {
+    // A self-signed certificate for 127.0.0.1, trusted by the child process through NODE_EXTRA_CA_CERTS,
+    // so that saveOutput runs with the runtime's own fetch.
+    const pems = await generate([{ name: 'commonName', value: '127.0.0.1' }], {
+      keyType: 'ec',
+      algorithm: 'sha256',
+      extensions: [{ name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }] }],
+    });
+    const dir = outputDir();
+    const ca = path.join(dir, 'ca.pem');
+    writeFileSync(ca, pems.cert);
+    const plainHits: string[] = [];
+    const plain = http.createServer((req, res) => {
+      plainHits.push(req.url ?? '');
+      res.writeHead(200, { 'content-type': 'image/png' }).end(FILE_BYTES.image);
+    });
+    const secure = https.createServer({ key: pems.private, cert: pems.cert }, (req, res) => {
+      if (req.url === '/to-http') res.writeHead(302, { location: `http://127.0.0.1:${portOf(plain)}/fox.png` }).end();
+      else if (req.url === '/to-https') res.writeHead(302, { location: '/fox.png' }).end();
+      else res.writeHead(200, { 'content-type': 'image/png' }).end(FILE_BYTES.image);
+    });
+    await Promise.all([plain, secure].map((s) => new Promise<void>((r) => s.listen(0, '127.0.0.1', r))));
+    try {
+      const save = async (url: string, file: string) => {
+        const { code, stdout, stderr } = await run(process.execPath, [...tsxArgs(script), url, path.join(dir, file)], {
+          env: { ...process.env, NODE_EXTRA_CA_CERTS: ca },
+          timeoutMs: 60_000,
+        });
+        expect(code, stderr).toBe(0);
+        return JSON.parse(stdout) as {
+          saved?: { path: string; size: number };
+          error?: { name: string; message: string; location?: string };
+        };
+      };
+      const base = `https://127.0.0.1:${portOf(secure)}`;
+      const followed = await save(`${base}/to-https`, 'secure');
+      expect(followed.saved?.size).toBe(FILE_BYTES.image.length);
+      const refused = await save(`${base}/to-http`, 'downgraded');
+      expect(refused.error?.name).toBe('RedirectError');
+      expect(refused.error?.message).toContain('a redirect from https: to http: is refused');
+      expect(refused.error?.location).toBe(`http://127.0.0.1:${portOf(plain)}/fox.png`);
+      expect(plainHits).toEqual([]);
+      expect(readdirSync(dir).sort()).toEqual(['ca.pem', 'secure.png']);
+    } finally {
+      await Promise.all([plain, secure].map((s) => new Promise((r) => s.close(r))));
+    }
+  }, 120_000);
 });

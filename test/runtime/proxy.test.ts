@@ -120,6 +120,44 @@ describe('createProxyHandler', () => {
     expect((err as Error).message).toBe('Model not found: no-such-model');
   });
 
+  it('forwards the catalog and the fine-tune operations of the operations table, with their query parameters', async () => {
+    const { server } = await setup();
+    const urls: string[] = [];
+    const proxyUrl = await serveHandler(
+      createProxyHandler({
+        apiKey: KEY,
+        baseUrl: server.url,
+        fetch: (input, init) => {
+          urls.push(String(input));
+          return fetch(input, init);
+        },
+      }),
+    );
+    const client = new Client({ baseUrl: proxyUrl, retryBaseDelayMs: 10 });
+    expect((await client.models.search('flux')).data.length).toBeGreaterThan(0);
+    expect((await client.models.list({ developer_name: 'openai' })).data.length).toBeGreaterThan(0);
+    const repo = { namespace: 'alice', repo_name: 'data' };
+    const { fine_tune } = await client.fineTunes.create(repo, {
+      resource: 'main/t.parquet',
+      base_model: 'flux-1-dev',
+      script_type: 'image_generation',
+      training_params: { caption_column: 'c', image_column: 'i' },
+    });
+    await client.fineTunes.run({ ...repo, id: fine_tune.id });
+    expect((await client.fineTunes.retrieve({ ...repo, id: fine_tune.id })).fine_tune.status).toBe('running');
+    // only the query parameters the description lists for the operation are passed on
+    const stray = await fetch(`${proxyUrl}/api/ai/models/search?search=kling&admin=1`);
+    expect(stray.status).toBe(200);
+    expect(urls.map((u) => new URL(u).search)).toEqual([
+      '?search=flux',
+      '?developer_name=openai',
+      '',
+      '',
+      '',
+      '?search=kling',
+    ]);
+  });
+
   it('refuses other paths (404), other methods (405 with Allow), unsafe path parameters (400), and paths outside its prefix', async () => {
     const { proxyUrl, server } = await setup();
     const call = (method: string, path: string) => fetch(`${proxyUrl}${path}`, { method });

@@ -187,7 +187,7 @@ describe('timeouts and aborts', () => {
   it('a slow body ends with TimeoutError', async () => {
     const { client, server } = await setup();
     server.faults.add({ method: 'GET', path: '/api/ai/models/*', kind: 'slow-body', delayMs: 2_000 });
-    const err = await rejectionOf(client.models.retrieve('flux-1-dev', { timeoutMs: 150 }));
+    const err = await rejectionOf(client.models.retrieve('flux-1-dev', {}, { timeoutMs: 150 }));
     expect(err).toBeInstanceOf(TimeoutError);
   });
 

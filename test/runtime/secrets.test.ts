@@ -17,7 +17,7 @@ import {
 } from '../../index.ts';
 import { MAX_MESSAGE_CHARS, redactorOf } from '../../runtime/errors.ts';
 import { run, tsxArgs } from '../support/index.ts';
-import { Client, rejectionOf, useServers } from './helpers.ts';
+import { Client, expectNoPiece, pieces, rejectionOf, useServers } from './helpers.ts';
 
 const setup = useServers();
 
@@ -26,39 +26,6 @@ const setup = useServers();
 const KEY = 'sk-QXZJVKWYQJZXWKVYZQXJWVKYJXQZVWYK';
 const TOKEN = 'tok-JQZXVWKYXZQJKVYWQJXZWKVY';
 const OTHER_KEY = 'sk-WYZQJXVKWJQZYXKVWZYQXJKV';
-
-/** Every string form of an error and of its cause chain that a user could log or send. */
-function renderings(err: unknown): string[] {
-  const out: string[] = [];
-  let e: unknown = err;
-  for (let depth = 0; e !== undefined && depth < 6; depth++) {
-    out.push(inspect(e, { showHidden: true, depth: Infinity }), inspect(e), String(e));
-    if (e instanceof Error) {
-      out.push(e.message, e.stack ?? '', JSON.stringify(e));
-    }
-    if (e instanceof APIError) {
-      out.push(typeof e.body === 'string' ? e.body : (JSON.stringify(e.body) ?? ''));
-      e.headers?.forEach((v, k) => out.push(`${k}: ${v}`));
-    }
-    if (e instanceof RedirectError) out.push(e.location ?? '');
-    e = e instanceof Error ? e.cause : undefined;
-  }
-  return out;
-}
-
-/** The pieces of `secret` of `n` characters or more (all its substrings of length n). */
-function pieces(secret: string, n = 4): string[] {
-  const out: string[] = [];
-  for (let i = 0; i + n <= secret.length; i++) out.push(secret.slice(i, i + n));
-  return out;
-}
-
-/** Fails when any rendering of `err` holds 4 characters in a row of `secret`. */
-function expectNoPiece(err: unknown, secret: string): void {
-  const texts = renderings(err);
-  for (const text of texts)
-    for (const p of pieces(secret)) expect(text, `a piece ${JSON.stringify(p)} of the secret`).not.toContain(p);
-}
 
 const users = { [KEY]: { user: 'alice', orgs: [] }, [OTHER_KEY]: { user: 'bob', orgs: [] } };
 

@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { existingRootState, stateDir } from '../../generator/output/run-state.ts';
 
 /** The repository root (absolute, no trailing separator): the generator's, found from its own files. */
 export { REPO_ROOT } from '../../generator/paths.ts';
@@ -55,4 +56,16 @@ export function hashTree(dir: string): Record<string, string> {
   for (const full of files)
     out[path.relative(dir, full)] = createHash('sha256').update(readFileSync(full)).digest('hex');
   return out;
+}
+
+/**
+ * What the generator keeps for the output root `root` in its state folder other than its record
+ * of built files (generator/output/run-state.ts): a lock, a journal, temporary folders. Empty when
+ * no run is active or interrupted there.
+ */
+export function stateLeftovers(root: string): string[] {
+  const state = existingRootState(root);
+  if (!state) return [];
+  const key = path.basename(state.lock, '.lock');
+  return readdirSync(stateDir()).filter((n) => n.startsWith(`${key}.`) && n !== path.basename(state.built));
 }

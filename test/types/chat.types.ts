@@ -12,6 +12,8 @@ import {
   type ChatCompletionChunk,
   type ChatCompletionChunkToolCall,
   type ChatCompletionStream,
+  type ChatContentPart,
+  type ChatContentPartFile,
   type ChatMessage,
   type ClaudeSonnet45Params,
   type Gpt4oMiniParams,
@@ -97,6 +99,33 @@ export async function streams(): Promise<void> {
   const noIndex: ChatCompletionChunkToolCall = { function: { arguments: '' } };
   void fragment;
   void noIndex;
+}
+
+/** The docs' audio and document parts: a `file` part gives exactly one of `file_data` and `file_url`. */
+export async function audioAndFileParts(): Promise<void> {
+  const parts: ChatContentPart[] = [
+    { type: 'audio_url', audio_url: { url: 'data:audio/mp3;base64,SUQzBAAAAAA' } },
+    { type: 'file', file: { filename: 'report.pdf', file_data: 'data:application/pdf;base64,JVBERi0xLjQK' } },
+    { type: 'file', file: { file_url: 'https://arxiv.org/pdf/1706.03762' } },
+    { type: 'text', text: 'Summarize the key findings.' },
+  ];
+  await client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: parts }] });
+  // @ts-expect-error both file_data and file_url
+  parts.push({ type: 'file', file: { file_data: 'data:application/pdf;base64,JVBE', file_url: 'https://x/a.pdf' } });
+  // @ts-expect-error neither file_data nor file_url
+  parts.push({ type: 'file', file: { filename: 'report.pdf' } });
+  // @ts-expect-error OpenAI's file_id is not supported by the service
+  parts.push({ type: 'file', file: { file_id: 'file-abc' } });
+  // @ts-expect-error an audio part has a url
+  parts.push({ type: 'audio_url', audio_url: {} });
+  // Not only literals: a value typed with both keys is refused too.
+  const both = { file_data: 'data:application/pdf;base64,JVBE', file_url: 'https://x/a.pdf' };
+  // @ts-expect-error both file_data and file_url
+  const part: ChatContentPartFile = { type: 'file', file: both };
+  // @ts-expect-error audio and files belong to user messages; a system message takes text parts
+  const system: ChatMessage = { role: 'system', content: [{ type: 'audio_url', audio_url: { url: 'u' } }] };
+  void part;
+  void system;
 }
 
 export async function chatModelParams(): Promise<void> {

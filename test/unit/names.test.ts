@@ -1,13 +1,14 @@
 /**
  * Model ids to TypeScript identifiers (generator/stages/name.ts): the documented rule on the odd
  * ids of the snapshot, a valid and distinct identifier for every id of the documented character
- * set, and the collisions that are refused.
+ * set, and the collisions that are refused; file names that Windows does not reserve, distinct
+ * for distinct ids.
  */
 import fc from 'fast-check';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { SpecError } from '../../generator/errors.ts';
-import { modelNames, nameModels } from '../../generator/stages/name.ts';
+import { fileStem, modelNames, nameModels, specFile } from '../../generator/stages/name.ts';
 
 /** The characters a model id may hold (the generator refuses others before naming). */
 const idChar = fc.constantFrom(...'abcXYZ019.-_'.split(''));
@@ -86,6 +87,44 @@ describe('nameModels', () => {
         const run = () => nameModels(models(...ids), 'specs/models.json').map((m) => m.names);
         if (distinct) expect(run()).toEqual(run());
         else expect(run).toThrow(SpecError);
+      }),
+    );
+  });
+});
+
+/** A name Windows reserves: a device name before the first dot, in any case. */
+const windowsReserved = (name: string) => /^(con|prn|aux|nul|com[0-9]|lpt[0-9])$/i.test(name.split('.')[0]!);
+
+describe('fileStem', () => {
+  it.each([
+    ['flux-2-pro', 'flux-2-pro'],
+    ['CON', 'CON~'],
+    ['aux', 'aux~'],
+    ['AUX.model', 'AUX~.model'],
+    ['nul.v1.2', 'nul~.v1.2'],
+    ['Com1', 'Com1~'],
+    ['lpt9-x', 'lpt9-x'], // not a device name before the first dot
+    ['console', 'console'],
+    ['x.aux', 'x.aux'],
+  ])('%s -> %s', (id, stem) => {
+    expect(fileStem(id)).toBe(stem);
+    expect(windowsReserved(`${fileStem(id)}.ts`)).toBe(false);
+  });
+  it('names the snapshot file the same way', () => {
+    expect(specFile('AUX.model')).toBe('models/AUX~.model.json');
+  });
+  it('gives every id of the documented character set a stem Windows accepts, distinct from every other id', () => {
+    const reservedOrNot = fc.oneof(
+      modelId,
+      fc
+        .tuple(fc.constantFrom('con', 'PRN', 'Aux', 'nul', 'COM0', 'lpt7'), fc.constantFrom('', '.model', '.1.2', '-x'))
+        .map(([a, b]) => a + b),
+    );
+    fc.assert(
+      fc.property(fc.uniqueArray(reservedOrNot, { minLength: 2, maxLength: 12 }), (ids) => {
+        const stems = ids.map(fileStem);
+        expect(new Set(stems).size).toBe(ids.length);
+        for (const s of stems) expect(windowsReserved(s)).toBe(false);
       }),
     );
   });

@@ -45,3 +45,41 @@ describe('Redactor.cutText', () => {
     );
   });
 });
+
+describe('a secret written with escapes (JSON \\uXXXX, \\/, percent-encoded), in any mix', () => {
+  const r = new Redactor([KEY]);
+  /** One character of the key as raw, JSON-escaped (with 1 or 2 backslashes), or percent-encoded (either case). */
+  const written = (c: string, how: number): string => {
+    const hex = c.charCodeAt(0).toString(16);
+    return [c, `\\u${hex.padStart(4, '0')}`, `\\\\u${hex.padStart(4, '0')}`, `%${hex}`, `%${hex.toUpperCase()}`][how]!;
+  };
+  /** The key with each character written as `hows` says. */
+  const form = (hows: number[]) => [...KEY].map((c, i) => written(c, hows[i % hows.length]!)).join('');
+  /** Text around it that looks like escapes: backslashes, percent signs, hex digits. */
+  const around = fc.string({ unit: fc.constantFrom('a', 'u', '0', '7', '\\', '%', ' ', 's', 'k'), maxLength: 12 });
+  const hows = fc.array(fc.integer({ min: 0, max: 4 }), { minLength: 1, maxLength: KEY.length });
+
+  it('is replaced whole, and the text around it is kept', () => {
+    fc.assert(
+      fc.property(around, hows, around, (before, h, after) => {
+        const out = r.text(`${before}|${form(h)}|${after}`);
+        expect(out).toContain(`|${REDACTED}|`);
+        expect(r.contains(out)).toBe(false);
+      }),
+    );
+  });
+
+  it('leaves no start of it of 4 characters or more at a cut (cutText), wherever the text is cut', () => {
+    fc.assert(
+      fc.property(hows, fc.nat(), (h, at) => {
+        const whole = `x ${form(h)} y`;
+        const out = r.cutText(whole.slice(0, at % (whole.length + 1)));
+        // Decoded as a reader would, nothing of the key's start of 4 characters or more is left.
+        const decoded = out.replace(/\\+u([\da-f]{4})|%([\da-f]{2})/gi, (_, u: string, p: string) =>
+          String.fromCharCode(parseInt(u ?? p, 16)),
+        );
+        for (let k = KEY.length; k >= 4; k--) expect(decoded, `${out}`).not.toContain(KEY.slice(0, k));
+      }),
+    );
+  });
+});

@@ -1,9 +1,10 @@
 /**
  * The body of `POST /api/repos/{namespace}/{repo_name}/fine_tunes` (`client.fineTunes.create`),
- * written from the `training_params` tables of the API description (v0.224.2): a union
- * discriminated by `script_type`, each with its own `training_params`. Columns marked required by
- * the tables are required; every other parameter is optional and documented with its default and
- * minimum. Names match `components.schemas` of `specs/openapi.yaml`.
+ * written from the `training_params` tables of the API description (v0.224.2), and `text_to_video`
+ * from the service's docs today (`fine-tuning-api/reference/text_to_video.mdx` in `Oxen-AI/docs`):
+ * a union discriminated by `script_type`, each with its own `training_params`. Columns marked
+ * required by the tables are required; every other parameter is optional and documented with its
+ * default and minimum. Names match `components.schemas` of `specs/openapi.yaml`.
  */
 
 // ---------------------------------------------------------------------------------------------
@@ -121,9 +122,9 @@ export interface ImageToTextTrainingParams extends Omit<TextTrainingParamsBase, 
 }
 
 // ---------------------------------------------------------------------------------------------
-// Image and video script types: image_generation, image_editing, multi_image_editing, image_to_video
+// Image and video script types: image_generation, image_editing, multi_image_editing, image_to_video, text_to_video
 
-/** Parameters common to the four image and video script types. */
+/** Parameters common to the five image and video script types. */
 export interface MediaTrainingParamsBase {
   /** Dataset column holding the captions. Required. */
   caption_column: string;
@@ -166,7 +167,7 @@ export interface MediaTrainingParamsBase {
   sample_every?: number;
 }
 
-/** A progress sample of `image_generation` and `image_to_video` fine-tunes. */
+/** A progress sample of `image_generation`, `image_to_video` and `text_to_video` fine-tunes. */
 export interface TrainingSample {
   prompt: string;
 }
@@ -287,14 +288,8 @@ export interface MultiImageEditingTrainingParams extends MediaTrainingParamsBase
   samples?: MultiControlImageTrainingSample[];
 }
 
-/** `training_params` of script type `image_to_video`. */
-export interface ImageToVideoTrainingParams extends MediaTrainingParamsBase {
-  /**
-   * Frames per generated clip.
-   * @default 81
-   * @minimum 1
-   */
-  num_frames?: number;
+/** `training_params` of script type `text_to_video` (the docs' `text_to_video.mdx`; `image_column` names the training media). */
+export interface TextToVideoTrainingParams extends MediaTrainingParamsBase {
   /**
    * Training steps.
    * @default 3000
@@ -306,10 +301,20 @@ export interface ImageToVideoTrainingParams extends MediaTrainingParamsBase {
    * @default "weighted"
    */
   timestep_type?: 'weighted' | 'sigmoid' | 'linear';
-  /** Train a LoRA adapter. The description lists this parameter for `image_to_video` without a default. */
+  /** Train a LoRA adapter. Listed without a default. */
   use_lora?: boolean;
-  /** Samples used to show progress during training. Default: a built-in list of two items (values not shown by the description). */
+  /** Samples used to show progress during training. Default: a built-in list of two items. */
   samples?: TrainingSample[];
+}
+
+/** `training_params` of script type `image_to_video`: those of `text_to_video` and `num_frames`. */
+export interface ImageToVideoTrainingParams extends TextToVideoTrainingParams {
+  /**
+   * Frames per generated clip.
+   * @default 81
+   * @minimum 1
+   */
+  num_frames?: number;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -358,6 +363,11 @@ export interface FineTuneCreateImageToVideo extends FineTuneCreateBase {
   script_type: 'image_to_video';
   training_params: ImageToVideoTrainingParams;
 }
+/** Fine-tune body for `text_to_video` (3 supported base models, e.g. `Wan-AI/Wan2.1-T2V-1.3B-Diffusers`). */
+export interface FineTuneCreateTextToVideo extends FineTuneCreateBase {
+  script_type: 'text_to_video';
+  training_params: TextToVideoTrainingParams;
+}
 
 /**
  * The body of `client.fineTunes.create`: discriminated by `script_type`, whose value selects the
@@ -370,7 +380,8 @@ export type FineTuneCreateParams =
   | FineTuneCreateImageGeneration
   | FineTuneCreateImageEditing
   | FineTuneCreateMultiImageEditing
-  | FineTuneCreateImageToVideo;
+  | FineTuneCreateImageToVideo
+  | FineTuneCreateTextToVideo;
 
 /** The same union under the name `specs/openapi.yaml` gives it (`components.schemas.FineTuneCreateRequest`). */
 export type FineTuneCreateRequest = FineTuneCreateParams;
