@@ -72,11 +72,13 @@ describe('the packed package in each runtime', () => {
     async ({ name, command, args }) => {
       expect(existsSync(command()), `${command()} is missing`).toBe(true);
       const outDir = path.join(root!.dir, 'out');
-      // Once the script's second client has asked for a held generation (queue.follow's first check), it fails.
+      // Once the script's second client follows a held generation (its event stream is the second connection,
+      // or it reads the generation), the generation fails.
       const failFollowed = setInterval(() => {
         for (const g of server.queue.list()) {
           const id = String(g['generation_id']);
-          if (String(g['prompt']).includes('[hold]') && server.count('GET', `/api/ai/queue/${id}`) > 0)
+          const followed = server.count('GET', '/api/events') >= 2 || server.count('GET', `/api/ai/queue/${id}`) > 0;
+          if (String(g['prompt']).includes('[hold]') && followed)
             server.queue.complete(id, 'failed', 'held, then failed');
         }
       }, 20);
