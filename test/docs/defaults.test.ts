@@ -17,6 +17,7 @@ import {
   DEFAULT_TIMEOUT_MS,
   DEFAULT_TIMEOUTS_MS,
 } from '../../runtime/options.ts';
+import { INPUT_MAX_BYTES } from '../../runtime/inputs.ts';
 import { OUTPUT_DEFAULT_TIMEOUT_MS } from '../../runtime/outputs.ts';
 import { PROXY_DEFAULTS } from '../../runtime/proxy/handler.ts';
 import { QUEUE_RUN_DEFAULT_TIMEOUT_MS } from '../../runtime/queue/outcomes.ts';
@@ -100,6 +101,18 @@ const PROSE: Record<string, { kind: Kind; values: number[] }> = {
     ],
   },
   '`DEFAULT_TIMEOUTS_MS`': { kind: 'ms', values: ENDPOINT_TIMEOUTS },
+  ...Object.fromEntries(
+    Object.entries(DEFAULT_TIMEOUTS_MS).map(([k, v]) => [
+      `\`DEFAULT_TIMEOUTS_MS.${k}\``,
+      { kind: 'ms' as const, values: [v] },
+    ]),
+  ),
+  ...Object.fromEntries(
+    Object.entries(INPUT_MAX_BYTES).map(([k, v]) => [
+      `\`INPUT_MAX_BYTES.${k}\``,
+      { kind: 'bytes' as const, values: [v] },
+    ]),
+  ),
   '`maxRetries`': { kind: 'count', values: [DEFAULT_MAX_RETRIES, REFRESH_DEFAULTS.maxRetries] },
   '`retryBaseDelayMs`': { kind: 'ms', values: [DEFAULT_RETRY_BASE_DELAY_MS, REFRESH_DEFAULTS.retryBaseDelayMs] },
   '`retryMaxDelayMs`': { kind: 'ms', values: [DEFAULT_RETRY_MAX_DELAY_MS] },
@@ -196,10 +209,16 @@ describe('documented defaults agree with their constants', () => {
     ).toEqual([]);
     expect(
       stated('`DEFAULT_TIMEOUTS_MS`: 1 200 000 = 20 minutes; 300 000 = 4 minutes', '`DEFAULT_TIMEOUTS_MS`', 'ms'),
-    ).toEqual([1_200_000, 1_200_000, 300_000, 240_000]);
+    ).toEqual([1_200_000, 1_200_000, 1_200_000, 300_000, 240_000]);
     expect(stated('`bodyTimeoutMs` (milliseconds, default 60,000; longer: 408)', '`bodyTimeoutMs`', 'ms')).toEqual([
       60_000,
     ]);
+    expect(
+      stated('its default timeout is 20 minutes (`DEFAULT_TIMEOUTS_MS.videos`)', '`DEFAULT_TIMEOUTS_MS.videos`', 'ms'),
+    ).toEqual([1_200_000]);
+    expect(
+      stated('by default `INPUT_MAX_BYTES.input_image`, 10,000,000 bytes', '`INPUT_MAX_BYTES.input_image`', 'bytes'),
+    ).toEqual([10_000_000]);
     expect(inconsistentRestatements('600_000 (10 minutes), 300_000 (4 minutes)')).toEqual(['300_000 (4 minutes']);
   });
 });

@@ -102,7 +102,8 @@ export function quantities(text: string, kind: Kind): number[] {
  * The defaults that `text` states for an option mentioned as `mention` (a backticked name, or a command's
  * `--flag`): in the text from the mention to the next mention of any of `others` (or a blank line, at most
  * 400 characters), the first quantity after the word "default" (within 60 characters, not across `;`), the
- * quantity before "by default", and both sides of every `N = M` restatement (`1 200 000 = 20 minutes`).
+ * quantity before "by default", a quantity right after the name (`NAME`: N) or right before it in parentheses
+ * (N (`NAME`)), and both sides of every `N = M` restatement (`1 200 000 = 20 minutes`).
  */
 export function statedDefaults(
   text: string,
@@ -111,11 +112,22 @@ export function statedDefaults(
   kind: Kind,
 ): { value: number; at: number; quote: string }[] {
   const out: { value: number; at: number; quote: string }[] = [];
+  // A value, then the name in parentheses: 20 minutes (`DEFAULT_TIMEOUTS_MS.videos`)
+  const before = new RegExp(
+    String.raw`(\d+(?:[ _,]\d{3})*(?:\.\d+)?(?:\s*\w+)?)\s*\(${mention.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`,
+    'g',
+  );
+  for (const m of text.matchAll(before)) {
+    const q = [...m[1]!.matchAll(QUANTITY)][0];
+    const v = q && quantityValue(q[1]!, q[2], kind);
+    if (v !== undefined) out.push({ value: v, at: m.index, quote: m[0] });
+  }
   for (let at = text.indexOf(mention); at >= 0; at = text.indexOf(mention, at + 1)) {
     const after = text[at + mention.length] ?? '';
     if (mention.startsWith('--') && /[\w-]/.test(after)) continue;
     let end = Math.min(text.length, at + mention.length + 400);
-    const blank = text.slice(at, end).search(/\n\s*\n|\n\s*\*\s*\n/);
+    // a blank line, or a doc comment's next tag (`@default` there speaks of another option)
+    const blank = text.slice(at, end).search(/\n\s*\n|\n\s*\*\s*\n|\n\s*\*\s*@/);
     if (blank > 0) end = at + blank;
     for (const other of others) {
       if (other === mention || other.startsWith(mention) || mention.startsWith(other)) continue;
@@ -131,6 +143,9 @@ export function statedDefaults(
     };
     const def = DEFAULT_STATEMENT.exec(window);
     if (def) push(def[2]);
+    // A constant's name, then its value: `DEFAULT_TIMEOUTS_MS`: 1 200 000, `INPUT_MAX_BYTES.input_image`, 10,000,000 bytes
+    const named = /^[\s,:=]{1,4}(\d+(?:[ _,]\d{3})*(?:\.\d+)?(?:\s*\w+)?)/.exec(window);
+    if (named) push(named[1]);
     const by = /(\d+(?:[ _,]\d{3})*(?:\.\d+)?(?:\s*\w+)?)\s+by default/.exec(window);
     if (by) push(by[1]);
     for (const eq of window.matchAll(/(\d+(?:[ _,]\d{3})*)\s*=\s*(\d+(?:\.\d+)?\s*\w+)/g)) {

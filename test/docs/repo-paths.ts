@@ -14,6 +14,8 @@ import ts from 'typescript';
 const SKIPPED = new Set(['node_modules', '.git', 'dist', '.tmp', 'coverage']);
 /** Output that a command makes and no commit holds: named in prose, absent from a clean clone. */
 const BUILT = ['dist/', 'docs/api/', '.tmp/', 'generator/dist/', 'node_modules/', 'coverage/'];
+/** Files whose relative names start from the repository root (they run there). */
+const RUN_FROM_ROOT = /^\.github\/|^\.ci\//;
 /** Declaration files exist only in `dist/` (`flux-2-pro.d.ts`); `.d.ts` alone names a kind of file. */
 const DECLARATION = /\.d\.[mc]?ts$/;
 /** File kinds whose names are checked (a bare name of another kind, such as `x.json`, is data, not a file). */
@@ -94,7 +96,9 @@ export function resolveName(
   if (BUILT.some((b) => name === b || name.startsWith(b))) return 'ok';
   const dir = path.posix.dirname(from);
   if (name.startsWith('./') || name.startsWith('../')) {
-    const p = path.posix.normalize(path.posix.join(dir, name));
+    // CI's scripts and workflows run in the repository root; any other file names a path from its own folder.
+    const base = RUN_FROM_ROOT.test(from) ? '.' : dir;
+    const p = path.posix.normalize(path.posix.join(base, name));
     return repo.entries.has(p) || repo.entries.has(`${p}/`) ? 'ok' : 'missing';
   }
   const segments = name.split('/').filter(Boolean);
