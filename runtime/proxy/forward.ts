@@ -5,9 +5,9 @@
  */
 import { MAX_ERROR_BODY_BYTES } from '../errors.ts';
 import { readLimited } from '../internal/read-limited.ts';
+import { eventsStream } from '../operations.ts';
 import { readBody, type ForwardBody } from './body.ts';
 import type { KeyRedaction } from './redact-key.ts';
-import { eventsStream } from '../operations.ts';
 import { passThrough, redactedErrorText } from './support.ts';
 
 /** Request headers forwarded to the service (everything else, `Authorization` and `Cookie` included, is dropped). */
@@ -16,6 +16,7 @@ const FORWARDED_REQUEST_HEADERS = ['accept', 'content-type', 'last-event-id'];
 const FORWARDED_RESPONSE_HEADERS = ['content-type', 'cache-control', 'retry-after', 'x-request-id'];
 /** Sent first on the event stream, so that its headers pass intermediaries that hold them until a body byte. */
 const EVENT_STREAM_OPENING = ': connected\n\n';
+const EVENTS_PATH = eventsStream.path;
 
 /** What `createProxyHandler` resolved from its options. */
 export interface ForwardSettings {
@@ -169,7 +170,7 @@ export async function forward(settings: ForwardSettings, call: ForwardCall): Pro
     settle();
     return new Response(null, { status: upstream.status, headers: out });
   }
-  if (path === eventsStream.path && eventStream) {
+  if (path === EVENTS_PATH && eventStream) {
     // The event stream lives as long as the caller stays: only its headers were bounded by timeoutMs.
     clearTimeout(timer);
     return new Response(passThrough(upstream.body, settle, new TextEncoder().encode(EVENT_STREAM_OPENING)), {
