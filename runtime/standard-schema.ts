@@ -39,9 +39,9 @@ const META_SCHEMAS = {
  *   with its `$schema` set; a fresh copy on each call.
  */
 export interface StandardQueueSchema<Params> extends StandardSchemaV1<Params>, StandardJSONSchemaV1<Params> {
-  readonly '~standard': StandardSchemaV1.Props<Params> &
+  readonly '~standard': Omit<StandardSchemaV1.Props<Params>, 'validate'> &
     StandardJSONSchemaV1.Props<Params> & {
-      /** Synchronous: never a promise. */
+      /** Validates a value: synchronous, never a promise. */
       readonly validate: (value: unknown, options?: StandardSchemaV1.Options) => StandardSchemaV1.Result<Params>;
     };
 }
