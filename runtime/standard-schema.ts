@@ -39,6 +39,7 @@ const META_SCHEMAS = {
  *   with its `$schema` set; a fresh copy on each call.
  */
 export interface StandardQueueSchema<Params> extends StandardSchemaV1<Params>, StandardJSONSchemaV1<Params> {
+  /** The Standard Schema and Standard JSON Schema properties (`version` 1, `vendor`, `validate`, `jsonSchema`; `types` for inference only, absent at run time). */
   readonly '~standard': Omit<StandardSchemaV1.Props<Params>, 'validate'> &
     StandardJSONSchemaV1.Props<Params> & {
       /** Validates a value: synchronous, never a promise. */
