@@ -405,5 +405,5 @@ console.log(JSON.stringify(result));
     const both = await codegen(project, ['generate', '--out', 'formatted/oxen-models', '--format', '--no-format']);
     expect(both.code).toBe(2);
     expect(both.stderr).toContain('give --format or --no-format, not both');
-  });
+  }, 180_000); // seven runs of the CLI, each loading TypeScript (and prettier): over 30 s on a busy machine
 });
