@@ -216,6 +216,7 @@ export type {
   FineTuneRunResponse,
   FineTuneStatus,
   Generation,
+  GenerationStatus,
   ImageResult,
   MediaGenerationCompleted,
   MediaGenerationCompletedEvent,
