@@ -94,6 +94,12 @@ export interface LocalServer {
     complete(generation_id: string, outcome: 'succeeded' | 'failed' | 'vanish', error?: string): void;
   };
   setCredits(namespace: string, credits: number): void;
+  /**
+   * Stop serving a model, as the service removes models from its catalog (ours: the docs do not
+   * say what a removed model answers; we answer as for an unknown id, 404 `Model not found`): its
+   * details, the catalog and the search leave it out. @returns whether it was served.
+   */
+  removeModel(id: string): boolean;
 }
 
 const DEFAULT_USERS = { 'test-key': { user: 'alice', orgs: ['acme'] } };
@@ -590,6 +596,7 @@ export async function startServer(options: LocalServerOptions = {}): Promise<Loc
       complete: (id, outcome, error) => queue.finish(id, outcome, error),
     },
     setCredits: (ns, n) => accounts.setCredits(ns, n),
+    removeModel: (id) => models.delete(id),
     close() {
       closing ??= new Promise<void>((resolve) => {
         clearInterval(sweeper);
