@@ -69,8 +69,12 @@ const client = new Client({ baseUrl: '/api/oxen' });
 const result = await client.queue.run({ model: 'flux-2-pro', prompt: 'a red fox in the snow' });
 ${show}`,
     aimBytes: ROOT_CLIENT_AIM_BYTES,
-    // `runtime/queue/run.ts` in the source; the built package's chunk of it is `dist/chunks/run-<hash>.js`
-    lazyInputs: [/(^|\/)(queue|chunks)\/run(\.ts|[-.])/, /(^|\/)flux-2-pro(\.ts|[-.])/],
+    // `runtime/queue/run.ts`, the table of validator loaders and the model's validator (in the built package, chunks `dist/chunks/run-<hash>.js`, `validator-table-<hash>.js`)
+    lazyInputs: [
+      /(^|\/)(queue|chunks)\/run(\.ts|[-.])/,
+      /(^|\/)validator-table(\.ts|[-.])/,
+      /(^|\/)flux-2-pro(\.ts|[-.])/,
+    ],
   },
   {
     id: 'per-model-run',
