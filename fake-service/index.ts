@@ -1,8 +1,9 @@
 // The local HTTP server that stands in for the hosted inference service (node:http only).
 // It behaves as the API description (v0.224.2) says, and serves what the service's docs add today
-// (specs/openapi.yaml notes each with its source); where both say "not shown", the choices are
-// ours and are marked "ours" in comments across fake-service/*.ts. Its routes are the operations
-// of specs/openapi.yaml (runtime/operations.ts, generated), each with a handler below.
+// (specs/openapi.yaml notes each with its source); its queue behaves as the docs say today by default,
+// as 0.224.2 says with `queueMode: '0.224.2'` (see `QueueMode` in queue.ts). Where both say "not
+// shown", the choices are ours and are marked "ours" in comments across fake-service/*.ts. Its routes
+// are the operations of specs/openapi.yaml (runtime/operations.ts, generated), each with a handler below.
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import path from 'node:path';
@@ -18,11 +19,11 @@ import {
   resourceNotFoundBody,
   type Reply,
 } from './http.ts';
-import { Accounts, Clock, FileStore, loadModels, type UserInfo } from './state.ts';
+import { Accounts, Clock, FileStore, loadModels, mediaTypeOf, type UserInfo } from './state.ts';
 import { EventHub } from './sse.ts';
 import { encodeEcho, Faults, pathMatches, type Fault, type FaultController } from './faults.ts';
 import { ParamValidator } from './validate.ts';
-import { GenerationQueue, defaultDecide } from './queue.ts';
+import { GenerationQueue, defaultDecide, type QueueMode } from './queue.ts';
 import { FineTuneStore, fineTuneHandlers } from './routes-finetunes.ts';
 import { chatHandlers } from './routes-chat.ts';
 import { fileRoutes, mediaHandlers } from './routes-media.ts';
@@ -32,6 +33,7 @@ import type { Handler, RequestCtx, Route, ServerCtx } from './context.ts';
 import { OPERATIONS, type OperationId } from '../runtime/operations.ts';
 
 export type { Fault, FaultController } from './faults.ts';
+export type { QueueMode } from './queue.ts';
 
 export interface LocalServerOptions {
   port?: number; // default 0 (ephemeral); host is always 127.0.0.1
@@ -42,6 +44,7 @@ export interface LocalServerOptions {
   costPerGeneration?: number; // default 1 (chat completions cost 0; a chat call with credits <= 0 still fails)
   keepAliveMs?: number; // SSE keep-alive interval, default 15_000
   workerDelayMs?: number; // default 50: how long the queue worker takes for a generation
+  queueMode?: QueueMode; // default 'today': the queue as the service's docs say today; '0.224.2' as the API description says
   decide?: (g: {
     generation_id: string;
     model: string;
@@ -64,6 +67,8 @@ export interface LocalServerOptions {
 export interface LocalServer {
   url: string;
   port: number;
+  /** How the queue behaves (`LocalServerOptions.queueMode`). */
+  queueMode: QueueMode;
   close(): Promise<void>;
   faults: FaultController;
   /**
@@ -90,8 +95,17 @@ export interface LocalServer {
   emit(user: string, event: string, data: unknown): void;
   dropEventStreams(): void;
   queue: {
+    /** The active generations (queued or processing), each with its `namespace`. */
     list(): Array<Record<string, unknown>>;
     complete(generation_id: string, outcome: 'succeeded' | 'failed' | 'vanish', error?: string): void;
+    /**
+     * Enqueue `count` generations of `model` (default `flux-1-dev`) for `user` (default `alice`,
+     * in her namespace) without a request or a charge, as `POST /api/ai/queue` would (`decide`
+     * applies): many generations at once for tests and benchmarks.
+     * @returns their ids.
+     * @throws Error for a model the server does not have or one without image or video output.
+     */
+    add(count: number, options?: { model?: string; user?: string; params?: Record<string, unknown> }): string[];
   };
   setCredits(namespace: string, credits: number): void;
 }
@@ -146,6 +160,7 @@ export async function startServer(options: LocalServerOptions = {}): Promise<Loc
     validator,
     decide: options.decide ?? defaultDecide(workerDelayMs),
     workerDelayMs,
+    mode: options.queueMode ?? 'today',
   });
   const ctx: ServerCtx = {
     models,
@@ -572,6 +587,7 @@ export async function startServer(options: LocalServerOptions = {}): Promise<Loc
   return {
     url: baseUrl,
     port,
+    queueMode: queue.mode,
     faults,
     requests,
     count(m, p) {
@@ -588,6 +604,16 @@ export async function startServer(options: LocalServerOptions = {}): Promise<Loc
     queue: {
       list: () => queue.all(),
       complete: (id, outcome, error) => queue.finish(id, outcome, error),
+      add: (count, o = {}) => {
+        const model = models.get(o.model ?? 'flux-1-dev');
+        const media = model ? mediaTypeOf(model) : null;
+        if (!model || !media) throw new Error(`queue.add: no image or video model ${o.model ?? 'flux-1-dev'}`);
+        const user = o.user ?? 'alice';
+        const ids: string[] = [];
+        for (let left = count; left > 0; left -= 4)
+          ids.push(...queue.enqueue(user, user, model, media, { prompt: 'x', ...o.params }, Math.min(4, left)));
+        return ids;
+      },
     },
     setCredits: (ns, n) => accounts.setCredits(ns, n),
     close() {

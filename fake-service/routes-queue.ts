@@ -28,26 +28,35 @@ async function enqueue(s: ServerCtx, r: RequestCtx): Promise<HandlerResult> {
       model: model.id,
     });
   }
-  return json(200, { generations: ids.map((generation_id) => ({ generation_id, status: 'processing' })) });
+  const status = s.queue.enqueuedStatus;
+  return json(200, { generations: ids.map((generation_id) => ({ generation_id, status })) });
 }
 
 function list(s: ServerCtx, r: RequestCtx): HandlerResult {
   const namespace = s.accounts.namespaceFor(r.user, r.query.get('namespace'), 'namespace');
-  const model = r.query.get('model') || undefined;
-  const generations = s.queue.list(namespace, model);
+  const param = (name: string): string | undefined => r.query.get(name) || undefined;
+  const generations = s.queue.list({
+    namespace,
+    model: param('model'),
+    status: param('status'),
+    media_type: param('media_type'),
+    repo: param('repo'),
+    folder: param('folder'),
+  });
   return json(200, { count: generations.length, generations });
 }
 
 function get(s: ServerCtx, r: RequestCtx, [id]: string[]): HandlerResult {
-  // Terminal, unknown, or in a namespace this user cannot access: the exact 404 body.
+  // Unknown, in a namespace this user cannot access, or (0.224.2) ended: the exact 404 body.
   const g = s.queue.find(id!, (ns) => s.accounts.canAccess(r.user, ns));
   if (!g) throw resourceNotFound();
-  return json(200, { ...g.resource });
+  return json(200, s.queue.resource(g));
 }
 
 function cancel(s: ServerCtx, r: RequestCtx, [id]: string[]): HandlerResult {
   const g = s.queue.find(id!, (ns) => s.accounts.canAccess(r.user, ns));
   if (!g) throw resourceNotFound();
+  // Today an ended generation is left as it is; the answer is still the success body (ours: the docs say only "no effect").
   s.queue.cancel(id!);
   return json(200, { status: 'success', generation_id: id });
 }

@@ -7,6 +7,7 @@ import type { Family } from './build.ts';
 import type { FuzzCase } from './case.ts';
 import { BOUNDS_FAMILIES } from './families/bounds.ts';
 import { MODEL_FAMILIES } from './families/model.ts';
+import { PATTERN_FAMILIES } from './families/patterns.ts';
 import { REGRESSION_FAMILIES } from './families/regressions.ts';
 import { SCHEMA_FAMILIES } from './families/schema.ts';
 import { Planter } from './hostile.ts';
@@ -15,6 +16,7 @@ import { Rng } from './rng.ts';
 /** Every family. */
 export const FAMILIES: readonly Family[] = [
   ...SCHEMA_FAMILIES,
+  ...PATTERN_FAMILIES,
   ...BOUNDS_FAMILIES,
   ...MODEL_FAMILIES,
   ...REGRESSION_FAMILIES,

@@ -45,8 +45,8 @@ export interface ChildResult {
   partial: string[];
   /** Unhandled rejections and uncaught exceptions seen while the case ran. */
   stray: string[];
-  /** After a successful run: sentinels that ran when the output was imported, and modules or validators that threw. */
-  ran?: { sentinels: string[]; throws: string[] };
+  /** After a successful run: sentinels that ran when the output was imported, modules or validators that threw, validators slow on hostile input. */
+  ran?: { sentinels: string[]; throws: string[]; slow: string[] };
 }
 
 /** The files every case's `generated/` starts with (from the template run). */
@@ -109,7 +109,7 @@ async function runCase(c: FuzzCase, dir: string, template: string): Promise<Chil
   result.ms = performance.now() - t0;
   if (result.files) {
     const t1 = performance.now();
-    result.ran = await exercise(outRoot);
+    result.ran = await exercise(outRoot, requestSchemas(c));
     result.exerciseMs = performance.now() - t1;
   }
   // let late rejections of this case surface here, not in the next one
@@ -145,6 +145,19 @@ async function runCase(c: FuzzCase, dir: string, template: string): Promise<Chil
     for (const rel of before.keys())
       if (!after.has(rel)) result.partial.push(`generated/${rel} removed by a failed run`);
   return result;
+}
+
+/** The request schema of each model file of the case, by file name (the model id of a case that generated). */
+function requestSchemas(c: FuzzCase): Map<string, unknown> {
+  const out = new Map<string, unknown>();
+  for (const f of c.files) {
+    const m = f.content;
+    if (m instanceof RawText || m === null || typeof m !== 'object') continue;
+    const schema =
+      (m as Record<string, unknown>)['request_schema'] ?? (m as Record<string, unknown>)['json_request_schema'];
+    if (schema !== undefined && schema !== null) out.set(f.name, schema);
+  }
+  return out;
 }
 
 /** The parsed document a SpecError's file names, when it is one of the case's JSON files. */

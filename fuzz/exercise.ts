@@ -1,11 +1,13 @@
 /**
  * Running a case's output: import every generated module and call its validators, watching for
- * planted sentinels that run and for code that throws (used by `fuzz/child.ts`, in the process
- * that generated the case, through the tsx loader).
+ * planted sentinels that run, for code that throws, and for validators that are slow on hostile
+ * input (`fuzz/adversarial.ts`) (used by `fuzz/child.ts`, in the process that generated the case,
+ * through the tsx loader).
  */
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { slowInputs } from './adversarial.ts';
 
 /** Inputs each exported validator is called with: it must answer true or false, never throw. */
 const VALIDATOR_INPUTS: readonly unknown[] = [
@@ -22,11 +24,16 @@ const VALIDATOR_INPUTS: readonly unknown[] = [
  * Import every `.ts` file the run wrote (through tsx, in this process) with a recording
  * `globalThis.__sentinel`, and call every exported function of `generated/validators/` with
  * `VALIDATOR_INPUTS`: a sentinel that runs is an injection; a module or validator that throws is
- * output that does not run.
+ * output that does not run. `schemas` (model id -> request schema) gives each validator
+ * `generated/validators/<id>.ts` its hostile inputs: one that takes over `SLOW_MS` is in `slow`.
  */
-export async function exercise(outRoot: string): Promise<{ sentinels: string[]; throws: string[] }> {
+export async function exercise(
+  outRoot: string,
+  schemas: ReadonlyMap<string, unknown> = new Map(),
+): Promise<{ sentinels: string[]; throws: string[]; slow: string[] }> {
   const sentinels: string[] = [];
   const throws: string[] = [];
+  const slow: string[] = [];
   const g = globalThis as { __sentinel?: (n: unknown) => void };
   let current = '';
   g.__sentinel = (n) => void sentinels.push(`sentinel ${String(n)} ran when ${current} was imported or run`);
@@ -48,8 +55,21 @@ export async function exercise(outRoot: string): Promise<{ sentinels: string[]; 
         continue;
       }
       if (!current.startsWith('generated/validators/')) continue;
+      const schema = schemas.get(path.basename(f, '.ts'));
       for (const [name, fn] of Object.entries(mod)) {
         if (typeof fn !== 'function') continue;
+        if (schema !== undefined) {
+          try {
+            for (const x of slowInputs(fn as (d: unknown) => unknown, schema))
+              slow.push(`${current}: ${name} took ${x}`);
+          } catch (e) {
+            throws.push(
+              `${current}: ${name} throws on a hostile input: ${e instanceof Error ? `${e.name}: ${e.message}` : String(e)}`.split(
+                '\n',
+              )[0]!,
+            );
+          }
+        }
         for (const input of VALIDATOR_INPUTS) {
           try {
             const ok: unknown = (fn as (d: unknown) => unknown)(input);
@@ -68,5 +88,5 @@ export async function exercise(outRoot: string): Promise<{ sentinels: string[]; 
   } finally {
     delete g.__sentinel;
   }
-  return { sentinels, throws };
+  return { sentinels, throws, slow };
 }

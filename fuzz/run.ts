@@ -250,6 +250,7 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
       }
       for (const x of r.ran?.sentinels ?? []) outcome.reasons.push(`injection: ${x}`);
       for (const x of r.ran?.throws ?? []) outcome.reasons.push(`invalid-ts: ${x}`);
+      for (const x of r.ran?.slow ?? []) outcome.reasons.push(`slow-validator: ${x}`);
       const files = tsFiles(r.outRoot);
       for (const f of files) {
         try {

@@ -14,6 +14,7 @@ export const CLASSES = [
   'injection',
   'partial-write',
   'unnamed-crash',
+  'slow-validator',
   'invalid-ts',
   'refused',
   'generated',
@@ -28,6 +29,7 @@ export const FAILURE_CLASSES: readonly CaseClass[] = [
   'escape',
   'partial-write',
   'hang',
+  'slow-validator',
 ];
 
 /** How each class is named in the summary. */
@@ -40,6 +42,7 @@ export const CLASS_LABELS: Record<CaseClass, string> = {
   escape: 'file outside the output directory',
   'partial-write': 'partial write on failure',
   hang: 'hang (over the time limit)',
+  'slow-validator': 'slow validator (over 100 ms on an input of 10 KB)',
 };
 
 /**

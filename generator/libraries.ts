@@ -11,21 +11,10 @@ const require = createRequire(import.meta.url);
 /** ts-morph (with TypeScript), for the modules emitted from structures. */
 export const loadTsMorph = (): typeof import('ts-morph') => require('ts-morph') as typeof import('ts-morph');
 
-/** ajv and its standalone code generation. */
-export function loadAjv(): {
-  Ajv: typeof import('ajv').Ajv;
-  standalone: typeof import('ajv/dist/standalone/index.js').default;
-} {
-  const { Ajv } = require('ajv') as typeof import('ajv');
-  const standalone = require('ajv/dist/standalone') as typeof import('ajv/dist/standalone/index.js') & {
-    default?: typeof import('ajv/dist/standalone/index.js').default;
-  };
-  return {
-    Ajv,
-    standalone: standalone.default ?? standalone,
-  };
-}
-
 /** ajv-formats' format tables. */
 export const loadAjvFormats = (): Record<'fullFormats' | 'fastFormats', Record<string, unknown>> =>
   require('ajv-formats/dist/formats') as Record<'fullFormats' | 'fastFormats', Record<string, unknown>>;
+
+/** redos-detector, the check that a schema's pattern cannot backtrack catastrophically (`stages/pattern-check.ts`). */
+export const loadRedosDetector = (): typeof import('redos-detector') =>
+  require('redos-detector') as typeof import('redos-detector');

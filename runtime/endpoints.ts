@@ -213,8 +213,10 @@ export function enqueueRequest(body: Record<string, unknown>): HttpRequest {
 
 /* endpoint-doc: queue.list */
 /**
- * List the generations in progress of `namespace` (default the user), optionally of one `model`: `GET /api/ai/queue`.
- * `timeoutMs` (milliseconds) defaults to the client's, else 600_000 (10 minutes).
+ * List the generations of `namespace` (default the user), optionally of one `model`: `GET /api/ai/queue`. By default
+ * the active ones (`queued`, `processing`; 0.224.2: the processing ones); today's service also filters by `status`
+ * (then ended ones too), `media_type`, `repo` and `folder`. `timeoutMs` (milliseconds) defaults to the client's, else
+ * 600_000 (10 minutes).
  * @returns `{ count, generations }`.
  * @throws AuthenticationError, PermissionDeniedError, TimeoutError, AbortError, ConnectionError.
  */
@@ -228,11 +230,12 @@ export function listGenerations(
 
 /* endpoint-doc: queue.get */
 /**
- * Get one generation while it is processing: `GET /api/ai/queue/{generation_id}`. `timeoutMs` (milliseconds) defaults
- * to the client's, else 600_000 (10 minutes).
+ * Get one generation: `GET /api/ai/queue/{generation_id}`. Today's service keeps a generation after it ended: its
+ * `status`, `result_url` (succeeded) and `error_message` (failed); 0.224.2 answers only while it is processing.
+ * `timeoutMs` (milliseconds) defaults to the client's, else 600_000 (10 minutes).
  * @returns the `Generation`.
- * @throws NotFoundError when the generation is terminal (succeeded, failed, cancelled, expired) or unknown; SDKError,
- * before sending, when `generationId` is empty, `.` or `..` (or decodes to one).
+ * @throws NotFoundError when the generation is unknown (0.224.2: also once it ended: succeeded, failed, cancelled,
+ * expired); SDKError, before sending, when `generationId` is empty, `.` or `..` (or decodes to one).
  */
 export function getGeneration(t: Transport, generationId: string, options?: RequestOptions): APIPromise<Generation> {
   return guarded(() =>
@@ -244,12 +247,13 @@ export function getGeneration(t: Transport, generationId: string, options?: Requ
 
 /* endpoint-doc: queue.cancel */
 /**
- * Cancel a processing generation (no completion event follows): `DELETE /api/ai/queue/{generation_id}`. A `queue.run`
- * or `queue.follow` following it through the same client (or a transport sharing its `state`) resolves it `cancelled`.
- * `timeoutMs` (milliseconds) defaults to the client's, else 600_000 (10 minutes).
+ * Cancel a queued or processing generation (no completion event follows): `DELETE /api/ai/queue/{generation_id}`. A
+ * `queue.run` or `queue.follow` following it through the same client (or a transport sharing its `state`) resolves it
+ * `cancelled`. `timeoutMs` (milliseconds) defaults to the client's, else 600_000 (10 minutes).
  * @returns `{ status: 'success', generation_id }`.
- * @throws NotFoundError when the generation is terminal or unknown; SDKError, before sending, when `generationId` is
- * empty, `.` or `..` (or decodes to one). SDKError, before sending, when `t` has no `state` (see `Transport.state`).
+ * @throws NotFoundError when the generation is unknown (0.224.2: or ended; today a cancel of an ended one has no
+ * effect); SDKError, before sending, when `generationId` is empty, `.` or `..` (or decodes to one). SDKError, before
+ * sending, when `t` has no `state` (see `Transport.state`).
  */
 export function cancelGeneration(
   t: Transport,

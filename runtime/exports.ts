@@ -214,6 +214,7 @@ export type {
   FineTuneRunResponse,
   FineTuneStatus,
   Generation,
+  GenerationStatus,
   ImageResult,
   MediaGenerationCompleted,
   MediaGenerationCompletedEvent,

@@ -242,8 +242,10 @@ export class Queue<R extends Registry> {
 
   /* endpoint-doc: queue.list */
   /**
-   * List the generations in progress of `namespace` (default the user), optionally of one `model`: `GET /api/ai/queue`.
-   * `timeoutMs` (milliseconds) defaults to the client's, else 600_000 (10 minutes).
+   * List the generations of `namespace` (default the user), optionally of one `model`: `GET /api/ai/queue`. By default
+   * the active ones (`queued`, `processing`; 0.224.2: the processing ones); today's service also filters by `status`
+   * (then ended ones too), `media_type`, `repo` and `folder`. `timeoutMs` (milliseconds) defaults to the client's, else
+   * 600_000 (10 minutes).
    * @returns `{ count, generations }`.
    * @throws AuthenticationError, PermissionDeniedError, TimeoutError, AbortError, ConnectionError.
    */
@@ -253,11 +255,12 @@ export class Queue<R extends Registry> {
 
   /* endpoint-doc: queue.get */
   /**
-   * Get one generation while it is processing: `GET /api/ai/queue/{generation_id}`. `timeoutMs` (milliseconds) defaults
-   * to the client's, else 600_000 (10 minutes).
+   * Get one generation: `GET /api/ai/queue/{generation_id}`. Today's service keeps a generation after it ended: its
+   * `status`, `result_url` (succeeded) and `error_message` (failed); 0.224.2 answers only while it is processing.
+   * `timeoutMs` (milliseconds) defaults to the client's, else 600_000 (10 minutes).
    * @returns the `Generation`.
-   * @throws NotFoundError when the generation is terminal (succeeded, failed, cancelled, expired) or unknown; SDKError,
-   * before sending, when `generationId` is empty, `.` or `..` (or decodes to one).
+   * @throws NotFoundError when the generation is unknown (0.224.2: also once it ended: succeeded, failed, cancelled,
+   * expired); SDKError, before sending, when `generationId` is empty, `.` or `..` (or decodes to one).
    */
   get(generationId: string, options?: RequestOptions): APIPromise<Generation> {
     return getGeneration(this.t, generationId, options);
@@ -265,12 +268,12 @@ export class Queue<R extends Registry> {
 
   /* endpoint-doc: queue.cancel */
   /**
-   * Cancel a processing generation (no completion event follows): `DELETE /api/ai/queue/{generation_id}`. A `queue.run`
-   * or `queue.follow` following it through the same client (or a transport sharing its `state`) resolves it
+   * Cancel a queued or processing generation (no completion event follows): `DELETE /api/ai/queue/{generation_id}`. A
+   * `queue.run` or `queue.follow` following it through the same client (or a transport sharing its `state`) resolves it
    * `cancelled`. `timeoutMs` (milliseconds) defaults to the client's, else 600_000 (10 minutes).
    * @returns `{ status: 'success', generation_id }`.
-   * @throws NotFoundError when the generation is terminal or unknown; SDKError, before sending, when `generationId` is
-   * empty, `.` or `..` (or decodes to one).
+   * @throws NotFoundError when the generation is unknown (0.224.2: or ended; today a cancel of an ended one has no
+   * effect); SDKError, before sending, when `generationId` is empty, `.` or `..` (or decodes to one).
    */
   cancel(generationId: string, options?: RequestOptions): APIPromise<CancelResponse> {
     return cancelGeneration(this.t, generationId, options);
@@ -301,11 +304,12 @@ export class Queue<R extends Registry> {
   /**
    * Follow generations enqueued earlier (e.g. before a restart, with the ids persisted in
    * `run`'s `onEnqueued`) to one outcome each, as `run` does: `succeeded` (with `url`), `failed`,
-   * `cancelled` (through this client), or `lost` (`missed_event` when it had already ended when
-   * followed: its completion event, which carries the URL, was missed). Checks each id with
-   * `queue.get`, over the client's shared event stream. See `followGenerations`.
-   * @returns a `QueueFollow`: `await` it for every outcome (in the order of the ids), or
-   * `for await` it for each outcome as it settles (leaving the loop early stops following).
+   * `cancelled`, or `lost`. Today's service keeps ended generations, so one that ended while nobody
+   * followed it settles at once with its URL; against a service that drops them (0.224.2) it is
+   * `lost`, `missed_event`. Checks the ids with one `queue.list` and a `queue.get` of each id the
+   * list does not show, over the client's shared event stream. See `followGenerations`.
+   * @returns a `QueueFollow`: `await` it for every outcome (one per id given, in the order given),
+   * or `for await` it for each outcome as it settles (leaving the loop early stops following).
    * @throws (from the promise or the iteration) SDKError for bad ids (nothing sent), the stream's
    * connection error, `QueueRunTimeoutError` after `timeoutMs` (default one hour),
    * `QueueRunAbortError` on `signal`.

@@ -1,6 +1,7 @@
 /**
  * Resource and request types of the fixed endpoints, written by hand from the API description
- * (v0.224.2). They are kept equal to `components.schemas` of `specs/openapi.yaml` by
+ * (v0.224.2) and, for the queue, the service's documentation of today (`async_queue.mdx`: both
+ * shapes are accepted). They are kept equal to `components.schemas` of `specs/openapi.yaml` by
  * `test/types/openapi-compat.types.ts`, which compares them with openapi-typescript's output in
  * `generated/openapi.ts`. The runtime cannot import `generated/` (dependencies point one way),
  * hence this copy and that guard.
@@ -30,17 +31,41 @@ export interface VideoResult<F extends ResponseFormat = 'url'> {
   videos: MediaItem<F>[];
 }
 
-/** An item of the async queue. The output URL is never part of it: it arrives only in the completion event. */
+/**
+ * The status of a generation. Today's service: `queued` (the enqueue answer), `processing`, then one
+ * of the terminal `succeeded`, `failed`, `cancelled`, kept readable after the end. 0.224.2: only
+ * `processing` (an ended generation is gone, 404). Open to values neither describes.
+ */
+export type GenerationStatus = 'queued' | 'processing' | 'succeeded' | 'failed' | 'cancelled' | (string & {});
+
+/**
+ * A generation as `queue.list` and `queue.get` return it. Today's service sends every field below
+ * but `model`, `seed`, `aspect_ratio` and `duration` (the nullable ones as `null` when unset), plus
+ * the other parameters of the enqueue request; 0.224.2 sends `model`, `prompt`, `media_type`,
+ * `enqueued_at` and the submitted `seed`, `aspect_ratio`, `duration`, and no status (a listed or
+ * readable generation is processing). Timestamps are Unix seconds.
+ */
 export interface Generation {
   /** UUID returned by enqueue. */
   generation_id: string;
-  /** Only on the enqueue response: `processing`. */
-  status?: 'processing' | (string & {});
+  /** Today: always (`queued`, `processing`, `succeeded`, `failed`, `cancelled`). 0.224.2: absent (processing). */
+  status?: GenerationStatus;
+  /** Today's name of the model (0.224.2: `model`). */
+  model_name?: string;
+  /** 0.224.2's name of the model (today: `model_name`). */
   model?: string;
   prompt?: string;
   media_type?: 'image' | 'video' | (string & {});
+  /** Today: the output URL once `succeeded` (temporary), else null. */
+  result_url?: string | null;
+  /** Today: the reason once `failed`, else null. */
+  error_message?: string | null;
   /** Unix timestamp in seconds of enqueue. */
   enqueued_at?: number;
+  /** Today: Unix timestamp in seconds when processing began, or null. */
+  started_at?: number | null;
+  /** Today: Unix timestamp in seconds when the generation reached a terminal status, or null. */
+  completed_at?: number | null;
   seed?: number;
   aspect_ratio?: string;
   /** Video duration in seconds. */
@@ -48,10 +73,10 @@ export interface Generation {
   [key: string]: unknown;
 }
 
-/** One generation as the enqueue response lists it. */
+/** One generation as the enqueue response lists it: `queued` today, `processing` in 0.224.2. */
 export interface EnqueuedGeneration {
   generation_id: string;
-  status: 'processing' | (string & {});
+  status: GenerationStatus;
 }
 
 /** Response of `POST /api/ai/queue`: one item per generation. */
@@ -59,7 +84,10 @@ export interface EnqueueResponse {
   generations: EnqueuedGeneration[];
 }
 
-/** Response of `GET /api/ai/queue`: only in-progress generations are listed. */
+/**
+ * Response of `GET /api/ai/queue`: the generations the query selects (by default the active ones,
+ * `queued` or `processing`; 0.224.2 lists only processing ones). `count` is the number listed.
+ */
 export interface QueueListResponse {
   count: number;
   generations: Generation[];
@@ -71,10 +99,25 @@ export interface CancelResponse {
   generation_id: string;
 }
 
-/** Query of `GET /api/ai/queue`. `namespace` defaults to the authenticated user. */
+/**
+ * Query of `GET /api/ai/queue`. `namespace` defaults to the authenticated user. Today's service also
+ * filters by `status` (without it, only active generations, `queued` or `processing`, are listed),
+ * `media_type`, `repo` (the target repository's name) and `folder` (the target directory); 0.224.2
+ * knows only `namespace` and `model`.
+ */
 export interface QueueListParams {
+  /** The namespace (user or organization) whose generations are listed; default the authenticated user. */
   namespace?: string;
+  /** Only the generations of this model. */
   model?: string;
+  /** Today: only the generations of this status (without it, only active ones: `queued`, `processing`). */
+  status?: GenerationStatus;
+  /** Today: only `image` or only `video` generations. */
+  media_type?: 'image' | 'video' | (string & {});
+  /** Today: only the generations saved to this repository (its name). */
+  repo?: string;
+  /** Today: only the generations saved to this directory. */
+  folder?: string;
 }
 
 /** Payload of the `media_generation_completed` event when the generation succeeded. */

@@ -5,7 +5,8 @@
  * generator package's dependencies), beside what it reads at run time, laid out as in this
  * repository so that the same code finds them (`generator/paths.ts`): `templates/*.hbs`,
  * `specs/openapi.yaml` (and `specs/openapi.json`, the same parsed once here: the CLI reads it without
- * js-yaml), `generator/stages/worker.mjs` (the generator's worker thread) and `.prettierrc.json`.
+ * js-yaml), `generator/stages/worker.mjs` (the generator's worker thread, with the `ajv-compile.mjs` it
+ * imports) and `.prettierrc.json`.
  * The same esbuild settings as `scripts/run-generate.mjs`, which precompiles `npm run generate`.
  * Skipped when `generator/dist/` is what the current inputs build (a stamp, `scripts/build/stamp.mjs`:
  * the files esbuild read, the copied files, this script and esbuild's version), so `npm pack` after a
@@ -25,6 +26,7 @@ const copies = [
   ...(await readdir(path.join(root, 'templates'))).filter((n) => n.endsWith('.hbs')).map((n) => `templates/${n}`),
   'specs/openapi.yaml',
   'generator/stages/worker.mjs',
+  'generator/stages/ajv-compile.mjs',
   '.prettierrc.json',
 ];
 // the modules esbuild bundled are in the stamp (from its metafile) and are re-hashed by staleReason

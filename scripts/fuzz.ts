@@ -27,15 +27,19 @@
  *                   is an internal exception's text (URI malformed, ... is not a function, Maximum
  *                   call stack size exceeded, Cannot read properties of ...), or that names no
  *                   model or a JSON pointer that is not in the file; or its process died
+ *   slow-validator  a generated validator took over 100 ms on an input of at most 10 KB: hostile
+ *                   strings for each pattern and format of its schema (fuzz/adversarial.ts), long
+ *                   runs of the characters it is about and one that breaks the match
  *   invalid-ts      the output does not type-check with the repository's tsconfig.json (strict),
  *                   or a module of it throws when imported, or a generated validator throws (or
  *                   answers a non-boolean) on {}, null, [], a string, 0 or __proto__/constructor keys
  *   refused         generate threw a named SpecError (file, model, JSON pointer): a success
  *   generated       generate wrote output that type-checks and holds no injected code: a success
  *
- * Families (fuzz/families/schema.ts, fuzz/families/model.ts; `--list` prints them): hostile
+ * Families (fuzz/families/schema.ts, patterns.ts, model.ts; `--list` prints them): hostile
  * strings, property keys, patternProperties, required, enums, values, nesting, $ref, $schema
- * dialects, combinators, invalid JSON Schema, request-schema shapes, model ids, id collisions,
+ * dialects, combinators, invalid JSON Schema, request-schema shapes, backtracking patterns,
+ * formats, model ids, id collisions,
  * model fields, file text, random mutations of real models, random JSON, size, and a control of
  * real models. Case K of seed N is built from its own PRNG (fuzz/rng.ts): it is the same alone.
  *

@@ -5,7 +5,8 @@
  * `.tmp/generate-<hash>.mjs` (inside this repository, so that its package imports resolve to this
  * repository's node_modules and the generator finds this repository as its root, even where
  * node_modules is a link to another copy); later runs import that file directly.
- * The hash covers every source file the bundle is made from, so a stale bundle is never run.
+ * The hash covers every source file the bundle is made from (`.ts`, and `.mjs` such as
+ * `generator/stages/ajv-compile.mjs`), so a stale bundle is never run.
  * Arguments are passed through (`npm run generate -- --check`).
  */
 import { createHash } from 'node:crypto';
@@ -26,7 +27,8 @@ for (const file of [
       sourceDirs.map(async (d) =>
         (await readdir(path.join(root, d), { recursive: true }))
           .filter(
-            (n) => n.endsWith('.ts') && !n.split(path.sep).includes('node_modules') && !n.startsWith(`dist${path.sep}`),
+            (n) =>
+              /\.(ts|mjs)$/.test(n) && !n.split(path.sep).includes('node_modules') && !n.startsWith(`dist${path.sep}`),
           )
           .sort()
           .map((n) => path.join(root, d, n)),

@@ -1,5 +1,6 @@
-// npm run serve -- --port N [--models-dir DIR] [--keep-alive-ms N] [--worker-delay-ms N] [--log]
+// npm run serve -- --port N [--models-dir DIR] [--keep-alive-ms N] [--worker-delay-ms N] [--queue-mode today|0.224.2] [--log]
 // Starts the local stand-in for the inference service on 127.0.0.1 and prints `listening on http://127.0.0.1:N`.
+// `--queue-mode 0.224.2` makes its queue behave as the API description 0.224.2 says (default: as the docs say today).
 //
 // Stops cleanly (closing the port, exit 0) on SIGINT, SIGTERM and SIGHUP, and also when the
 // processes that started it are gone. The second matters under `npm run serve`: npm runs
@@ -12,7 +13,7 @@ import { startServer, type LocalServerOptions } from '../fake-service/index.ts';
 
 function usage(message: string): never {
   process.stderr.write(
-    `${message}\nusage: npm run serve -- [--port N] [--models-dir DIR] [--keep-alive-ms N] [--worker-delay-ms N] [--log]\n`,
+    `${message}\nusage: npm run serve -- [--port N] [--models-dir DIR] [--keep-alive-ms N] [--worker-delay-ms N] [--queue-mode today|0.224.2] [--log]\n`,
   );
   process.exit(2);
 }
@@ -44,6 +45,12 @@ function parseArgs(argv: string[]): LocalServerOptions {
       case '--worker-delay-ms':
         opts.workerDelayMs = int(flag, value());
         break;
+      case '--queue-mode': {
+        const v = value();
+        if (v !== 'today' && v !== '0.224.2') usage(`--queue-mode needs today or 0.224.2, got ${v ?? 'nothing'}`);
+        opts.queueMode = v;
+        break;
+      }
       case '--log':
         opts.log = true;
         break;

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { spawn, type ChildProcess } from 'node:child_process';
 import OpenAI from 'openai';
 import { startServer, type LocalServer, type LocalServerOptions } from '../fake-service/index.ts';
-import { REPO_ROOT, start as startProcess, tsxArgs, until } from './support/index.ts';
+import { REPO_ROOT, runTsx, start as startProcess, tsxArgs, until } from './support/index.ts';
 
 const AUTH = { Authorization: 'Bearer test-key' };
 const NOT_FOUND_BODY = {
@@ -132,8 +132,11 @@ afterAll(async () => {
 });
 
 let srv: LocalServer;
+/** The queue as the API description 0.224.2 says (`srv`'s is as the service's docs say today). */
+let legacy: LocalServer;
 beforeAll(async () => {
   srv = await start();
+  legacy = await start({ queueMode: '0.224.2' });
 });
 
 describe('auth, models, routing', () => {
@@ -604,37 +607,62 @@ describe('images and videos', () => {
 });
 
 describe('queue and events', () => {
-  it('delivers succeeded events (plus an unrelated event) to a stream opened first', async () => {
-    const ev = await openEvents(srv);
-    expect(ev.res.headers.get('content-type')).toBe('text/event-stream');
-    expect(ev.res.headers.get('cache-control')).toBe('no-cache');
-    const r = await call(srv, 'POST', '/api/ai/queue', {
-      model: 'flux-1-dev',
-      prompt: 'a dog',
-      num_generations: 2,
-      seed: 7,
-    });
-    expect(r.status).toBe(200);
-    expect(r.json.generations).toHaveLength(2);
-    for (const g of r.json.generations) {
-      expect(g.status).toBe('processing');
-      expect(g.generation_id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
-    }
-    await ev.until(() => ev.completed().length >= 2);
-    const byId = new Map(ev.completed().map((e) => [e.generation_id, e]));
-    for (const g of r.json.generations) {
-      const e = byId.get(g.generation_id);
-      expect(Object.keys(e).sort()).toEqual(['generation_id', 'media_type', 'model', 'status', 'url']);
-      expect(e).toMatchObject({ status: 'succeeded', media_type: 'image', model: 'flux-1-dev' });
-      expect((await fetch(e.url)).status).toBe(200);
-      expect((await call(srv, 'GET', `/api/ai/queue/${g.generation_id}`)).json).toEqual(NOT_FOUND_BODY);
-    }
-    const unrelated = ev.frames().filter((f) => f.event === 'deployment_updated');
-    expect(unrelated.length).toBeGreaterThanOrEqual(1);
-    expect(typeof JSON.parse(unrelated[0]!.data!)).toBe('object');
-    expect(ev.text()).toMatch(/event: media_generation_completed\ndata: \{[^\n]*\}\n\n/);
-    ev.close();
-  });
+  it.each(['today', '0.224.2'] as const)(
+    'delivers succeeded events (plus an unrelated event) to a stream opened first; afterwards (%s) the generation is readable with its URL, or 404',
+    async (mode) => {
+      const s = mode === 'today' ? srv : legacy;
+      expect(s.queueMode).toBe(mode);
+      const ev = await openEvents(s);
+      expect(ev.res.headers.get('content-type')).toBe('text/event-stream');
+      expect(ev.res.headers.get('cache-control')).toBe('no-cache');
+      const r = await call(s, 'POST', '/api/ai/queue', {
+        model: 'flux-1-dev',
+        prompt: 'a dog',
+        num_generations: 2,
+        seed: 7,
+      });
+      expect(r.status).toBe(200);
+      expect(r.json.generations).toHaveLength(2);
+      for (const g of r.json.generations) {
+        expect(g.status).toBe(mode === 'today' ? 'queued' : 'processing');
+        expect(g.generation_id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      }
+      await ev.until(() => ev.completed().length >= 2);
+      const byId = new Map(ev.completed().map((e) => [e.generation_id, e]));
+      for (const g of r.json.generations) {
+        const e = byId.get(g.generation_id);
+        expect(Object.keys(e).sort()).toEqual(['generation_id', 'media_type', 'model', 'status', 'url']);
+        expect(e).toMatchObject({ status: 'succeeded', media_type: 'image', model: 'flux-1-dev' });
+        expect((await fetch(e.url)).status).toBe(200);
+        const after = await call(s, 'GET', `/api/ai/queue/${g.generation_id}`);
+        if (mode === '0.224.2') {
+          expect(after.json).toEqual(NOT_FOUND_BODY);
+          continue;
+        }
+        expect(after.status).toBe(200);
+        expect(after.json).toEqual({
+          generation_id: g.generation_id,
+          model_name: 'flux-1-dev',
+          prompt: 'a dog',
+          media_type: 'image',
+          status: 'succeeded',
+          result_url: e.url,
+          error_message: null,
+          enqueued_at: after.json.enqueued_at,
+          started_at: after.json.started_at,
+          completed_at: after.json.completed_at,
+          seed: 7,
+        });
+        expect(after.json.enqueued_at).toBeLessThanOrEqual(after.json.started_at);
+        expect(after.json.started_at).toBeLessThanOrEqual(after.json.completed_at);
+      }
+      const unrelated = ev.frames().filter((f) => f.event === 'deployment_updated');
+      expect(unrelated.length).toBeGreaterThanOrEqual(1);
+      expect(typeof JSON.parse(unrelated[0]!.data!)).toBe('object');
+      expect(ev.text()).toMatch(/event: media_generation_completed\ndata: \{[^\n]*\}\n\n/);
+      ev.close();
+    },
+  );
 
   it('delivers failed events for [fail] and for parameters the model rejects; vanish gives no event', async () => {
     const ev = await openEvents(srv);
@@ -667,9 +695,9 @@ describe('queue and events', () => {
     ev.close();
   });
 
-  it('lists and gets held generations; cancel returns success, then get and delete give the exact 404 body; no event', async () => {
+  it('0.224.2: lists and gets held generations; cancel returns success, then get and delete give the exact 404 body; no event', async () => {
     const ev = await openEvents(srv);
-    const r = await call(srv, 'POST', '/api/ai/queue', {
+    const r = await call(legacy, 'POST', '/api/ai/queue', {
       model: 'ltx-2-3-pro-22b-IC-LoRA-Union-Control',
       prompt: 'wait [hold]',
       aspect_ratio: '16:9',
@@ -677,7 +705,7 @@ describe('queue and events', () => {
     });
     const id = r.json.generations[0].generation_id;
     await sleep(100);
-    const got = await call(srv, 'GET', `/api/ai/queue/${id}`);
+    const got = await call(legacy, 'GET', `/api/ai/queue/${id}`);
     expect(got.status).toBe(200);
     expect(got.json).toEqual({
       generation_id: id,
@@ -689,15 +717,15 @@ describe('queue and events', () => {
       seed: 3,
     });
     expect(Math.abs(got.json.enqueued_at - Date.now() / 1000)).toBeLessThan(5);
-    const list = await call(srv, 'GET', '/api/ai/queue?model=ltx-2-3-pro-22b-IC-LoRA-Union-Control');
+    const list = await call(legacy, 'GET', '/api/ai/queue?model=ltx-2-3-pro-22b-IC-LoRA-Union-Control');
     expect(list.json.count).toBe(1);
     expect(list.json.generations[0].generation_id).toBe(id);
-    expect((await call(srv, 'GET', '/api/ai/queue?model=flux-1-dev')).json).toEqual({ count: 0, generations: [] });
-    const del = await call(srv, 'DELETE', `/api/ai/queue/${id}`);
+    expect((await call(legacy, 'GET', '/api/ai/queue?model=flux-1-dev')).json).toEqual({ count: 0, generations: [] });
+    const del = await call(legacy, 'DELETE', `/api/ai/queue/${id}`);
     expect(del.status).toBe(200);
     expect(del.json).toEqual({ status: 'success', generation_id: id });
     for (const method of ['GET', 'DELETE']) {
-      const again = await call(srv, method, `/api/ai/queue/${id}`);
+      const again = await call(legacy, method, `/api/ai/queue/${id}`);
       expect(again.status).toBe(404);
       expect(again.json).toEqual(NOT_FOUND_BODY);
     }
@@ -706,8 +734,104 @@ describe('queue and events', () => {
     ev.close();
   });
 
-  it('expires generations after 24 hours via clock.advance, with no event', async () => {
-    const s = await start();
+  it('today: a held generation is processing; cancel makes it cancelled (readable, no event); a second DELETE has no effect', async () => {
+    const ev = await openEvents(srv);
+    const r = await call(srv, 'POST', '/api/ai/queue', {
+      model: 'ltx-2-3-pro-22b-IC-LoRA-Union-Control',
+      prompt: 'wait [hold]',
+      aspect_ratio: '16:9',
+      seed: 3,
+      input_image: 'https://example.com/a.png',
+    });
+    expect(r.json.generations[0].status).toBe('queued');
+    const id = r.json.generations[0].generation_id;
+    await sleep(50);
+    const got = await call(srv, 'GET', `/api/ai/queue/${id}`);
+    expect(got.status).toBe(200);
+    expect(got.json).toEqual({
+      generation_id: id,
+      model_name: 'ltx-2-3-pro-22b-IC-LoRA-Union-Control',
+      prompt: 'wait [hold]',
+      media_type: 'video',
+      status: 'processing',
+      result_url: null,
+      error_message: null,
+      enqueued_at: got.json.enqueued_at,
+      started_at: got.json.started_at,
+      completed_at: null,
+      aspect_ratio: '16:9',
+      seed: 3,
+      input_image: 'https://example.com/a.png',
+    });
+    expect(Math.abs(got.json.enqueued_at - Date.now() / 1000)).toBeLessThan(5);
+    expect(got.json.started_at).toBeGreaterThanOrEqual(got.json.enqueued_at);
+    const list = await call(srv, 'GET', '/api/ai/queue?model=ltx-2-3-pro-22b-IC-LoRA-Union-Control');
+    expect(list.json.generations.map((g: { generation_id: string }) => g.generation_id)).toEqual([id]);
+    const del = await call(srv, 'DELETE', `/api/ai/queue/${id}`);
+    expect(del.json).toEqual({ status: 'success', generation_id: id });
+    const cancelled = await call(srv, 'GET', `/api/ai/queue/${id}`);
+    expect(cancelled.json).toMatchObject({ status: 'cancelled', result_url: null, error_message: null });
+    expect(cancelled.json.completed_at).toBeGreaterThanOrEqual(cancelled.json.started_at);
+    const again = await call(srv, 'DELETE', `/api/ai/queue/${id}`);
+    expect(again.status).toBe(200);
+    expect((await call(srv, 'GET', `/api/ai/queue/${id}`)).json).toEqual(cancelled.json);
+    // The default list shows the active generations only; a status filter shows the ended ones.
+    expect((await call(srv, 'GET', '/api/ai/queue?model=ltx-2-3-pro-22b-IC-LoRA-Union-Control')).json).toEqual({
+      count: 0,
+      generations: [],
+    });
+    const byStatus = await call(
+      srv,
+      'GET',
+      '/api/ai/queue?status=cancelled&model=ltx-2-3-pro-22b-IC-LoRA-Union-Control',
+    );
+    expect(byStatus.json).toEqual({ count: 1, generations: [cancelled.json] });
+    expect((await call(srv, 'GET', '/api/ai/queue/no-such-id')).json).toEqual(NOT_FOUND_BODY);
+    await sleep(50);
+    expect(ev.completed().some((e) => e.generation_id === id)).toBe(false);
+    ev.close();
+  });
+
+  it('today: ended generations keep status, result_url and error_message; the list filters by status, media_type, repo and folder', async () => {
+    const s = await start({
+      decide: ({ params }) =>
+        String(params['prompt']).includes('[fail]')
+          ? { outcome: 'failed', delayMs: 5, error: 'the model crashed' }
+          : String(params['prompt']).includes('[hold]')
+            ? { outcome: 'hold' }
+            : { outcome: 'succeeded', delayMs: 5 },
+    });
+    const enqueue = async (body: Record<string, unknown>) =>
+      (await call(s, 'POST', '/api/ai/queue', body)).json.generations[0].generation_id as string;
+    const ok = await enqueue({ model: 'flux-1-dev', prompt: 'ok', repo: 'photos', folder: 'cats' });
+    const failed = await enqueue({ model: 'flux-1-dev', prompt: 'no [fail]', repo: 'photos', folder: 'dogs' });
+    const held = await enqueue({ model: 'google-veo-3-1', prompt: 'wait [hold]', duration: 4 });
+    await until(() => s.queue.list().length === 1);
+    const ids = async (query: string) =>
+      (await call(s, 'GET', `/api/ai/queue${query}`)).json.generations.map(
+        (g: { generation_id: string }) => g.generation_id,
+      );
+    expect(await ids('')).toEqual([held]);
+    expect(await ids('?status=succeeded')).toEqual([ok]);
+    expect(await ids('?status=failed')).toEqual([failed]);
+    expect(await ids('?status=processing&media_type=video')).toEqual([held]);
+    expect(await ids('?status=processing&media_type=image')).toEqual([]);
+    expect(await ids('?status=failed&repo=photos&folder=dogs')).toEqual([failed]);
+    expect(await ids('?status=succeeded&folder=dogs')).toEqual([]);
+    const [a, b] = (await call(s, 'GET', '/api/ai/queue?status=succeeded')).json.generations.concat(
+      (await call(s, 'GET', '/api/ai/queue?status=failed')).json.generations,
+    );
+    expect(a).toMatchObject({ status: 'succeeded', error_message: null, model_name: 'flux-1-dev' });
+    expect(a.result_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/files\/alice\/.+\.png$/);
+    expect(b).toMatchObject({ status: 'failed', result_url: null, error_message: 'the model crashed' });
+    for (const g of [a, b]) expect(Object.keys(g)).not.toContain('model');
+    // A DELETE of an ended generation has no effect.
+    expect((await call(s, 'DELETE', `/api/ai/queue/${ok}`)).status).toBe(200);
+    expect((await call(s, 'GET', `/api/ai/queue/${ok}`)).json).toEqual(a);
+  });
+
+  it('0.224.2: expires generations after 24 hours via clock.advance, with no event', async () => {
+    const s = await start({ queueMode: '0.224.2' });
     const ev = await openEvents(s);
     const r = await call(s, 'POST', '/api/ai/queue', { model: 'flux-1-dev', prompt: 'slow [hold]' });
     const id = r.json.generations[0].generation_id;
@@ -1110,6 +1234,28 @@ describe('scripts/serve.ts', () => {
     serve.child.kill('SIGTERM');
     expect((await serve.done).code).toBe(0);
   }, 15_000);
+
+  it('--queue-mode 0.224.2 serves the queue as the API description says; another value is refused (exit 2)', async () => {
+    const serve = startProcess(
+      process.execPath,
+      tsxArgs('scripts/serve.ts', ['--port', '0', '--queue-mode', '0.224.2']),
+    );
+    const out = await serve.waitFor('API key', { stream: 'stdout', ms: 10_000 });
+    const url = /listening on (\S+)/.exec(out)![1]!;
+    const res = await fetch(`${url}/api/ai/queue`, {
+      method: 'POST',
+      headers: { ...AUTH, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ model: 'flux-1-dev', prompt: 'x [hold]' }),
+    });
+    expect(((await res.json()) as { generations: Array<{ status: string }> }).generations[0]!.status).toBe(
+      'processing',
+    );
+    serve.child.kill('SIGTERM');
+    expect((await serve.done).code).toBe(0);
+    const bad = await runTsx('scripts/serve.ts', ['--queue-mode', 'tomorrow']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--queue-mode needs today or 0.224.2, got tomorrow');
+  }, 20_000);
 });
 
 /** The pids of `pid`'s descendants (Linux /proc). */

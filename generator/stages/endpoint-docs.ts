@@ -200,8 +200,9 @@ export const ENDPOINT_DOCS: Readonly<Record<EndpointKey, EndpointDoc>> = {
   },
   'queue.list': {
     operation: 'queueList',
-    summary: () => 'List the generations in progress of `namespace` (default the user), optionally of one `model`',
-    details: '',
+    summary: () => 'List the generations of `namespace` (default the user), optionally of one `model`',
+    details:
+      "By default the active ones (`queued`, `processing`; 0.224.2: the processing ones); today's service also filters by `status` (then ended ones too), `media_type`, `repo` and `folder`.",
     timeout: DEFAULT_TIMEOUT,
     options: REQUEST_OPTIONS,
     resend: '',
@@ -210,24 +211,25 @@ export const ENDPOINT_DOCS: Readonly<Record<EndpointKey, EndpointDoc>> = {
   },
   'queue.get': {
     operation: 'queueGet',
-    summary: () => 'Get one generation while it is processing',
-    details: '',
+    summary: () => 'Get one generation',
+    details:
+      "Today's service keeps a generation after it ended: its `status`, `result_url` (succeeded) and `error_message` (failed); 0.224.2 answers only while it is processing.",
     timeout: DEFAULT_TIMEOUT,
     options: REQUEST_OPTIONS,
     resend: '',
     returns: 'the `Generation`.',
-    throws: `NotFoundError when the generation is terminal (succeeded, failed, cancelled, expired) or unknown; ${BAD_PATH('`generationId`')}.`,
+    throws: `NotFoundError when the generation is unknown (0.224.2: also once it ended: succeeded, failed, cancelled, expired); ${BAD_PATH('`generationId`')}.`,
   },
   'queue.cancel': {
     operation: 'queueCancel',
-    summary: () => 'Cancel a processing generation (no completion event follows)',
+    summary: () => 'Cancel a queued or processing generation (no completion event follows)',
     details:
       'A `queue.run` or `queue.follow` following it through the same client (or a transport sharing its `state`) resolves it `cancelled`.',
     timeout: DEFAULT_TIMEOUT,
     options: REQUEST_OPTIONS,
     resend: '',
     returns: "`{ status: 'success', generation_id }`.",
-    throws: `NotFoundError when the generation is terminal or unknown; ${BAD_PATH('`generationId`')}.`,
+    throws: `NotFoundError when the generation is unknown (0.224.2: or ended; today a cancel of an ended one has no effect); ${BAD_PATH('`generationId`')}.`,
     functionOnly: { throws: 'SDKError, before sending, when `t` has no `state` (see `Transport.state`).' },
   },
   'models.list': {

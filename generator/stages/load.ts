@@ -4,7 +4,10 @@
  * service names it `request_schema` or `json_request_schema`; this is the only place that knows).
  *
  * Every problem is a `SpecError` naming the file, the model and the JSON pointer. Inputs are
- * deep-frozen so that no later stage can mutate them.
+ * deep-frozen so that no later stage can mutate them. `checkModel` is synchronous (refresh and the
+ * CLI check fetched objects with it); the patterns' proof against catastrophic backtracking, which
+ * must let the event loop turn, comes after it here (`pattern-check.ts`), so every run that
+ * generates does it.
  */
 import { readFile, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -12,6 +15,7 @@ import path from 'node:path';
 import { Ajv, type ErrorObject } from 'ajv';
 import { load as parseYaml } from 'js-yaml';
 import { SpecError, pointerToken } from '../errors.ts';
+import { checkPatterns } from './pattern-check.ts';
 import {
   checkBounds,
   checkSupported,
@@ -360,5 +364,7 @@ export async function load(options: LoadOptions): Promise<Specs> {
       return checkModel(deepFreeze(raw), id, file); // deepFreeze is iterative: checkModel's depth check comes after it safely
     }),
   );
+  // one model after the other: each check holds memory until the event loop turns (pattern-check.ts)
+  for (const m of models) await checkPatterns(m);
   return { dir, label, openapi: deepFreeze(openapi) as OpenApiDoc, models };
 }

@@ -6,7 +6,9 @@
  * Supported: JSON Schema draft-07 (no `$schema`, or a draft-07 `$schema`), local `$ref`s
  * (`#/...` JSON pointers) that are not recursive, nesting up to `MAX_JSON_DEPTH` levels.
  * Refused: other dialects, remote or malformed `$ref`s, recursive `$ref`s, `$id` below the root,
- * `$anchor`/`$dynamicRef`/`$recursiveRef`, deeper nesting.
+ * `$anchor`/`$dynamicRef`/`$recursiveRef`, deeper nesting, and regular expressions (`pattern`,
+ * `patternProperties` keys) that are invalid, longer than `MAX_PATTERN_LENGTH` or more than
+ * `MAX_PATTERNS` (each is then proven free of catastrophic backtracking: `pattern-check.ts`, after).
  *
  * Bounded work (`checkBounds`, before any other check): at most `MAX_MODEL_BYTES` of JSON per model
  * object, `MAX_JSON_VALUES` values in it, `MAX_ENUM_VALUES` values per `enum`, `MAX_ARRAY_ITEMS`
@@ -38,6 +40,10 @@ export const MAX_OBJECT_KEYS = 1_000;
 export const MAX_TEXT_LENGTH = 20_000;
 /** Longest other string or object key (the corpus: under 50). */
 export const MAX_STRING_LENGTH = 4_096;
+/** Longest `pattern` or `patternProperties` key (the corpus: no pattern at all). */
+export const MAX_PATTERN_LENGTH = 1_000;
+/** Most distinct patterns (`pattern`s and `patternProperties` keys) in one schema (the corpus: none). */
+export const MAX_PATTERNS = 20;
 /** Keys whose string value is prose, with the larger `MAX_TEXT_LENGTH`. */
 const TEXT_KEYS = new Set(['description', 'title', 'display_name']);
 
@@ -185,6 +191,7 @@ export function checkSupported(schema: Record<string, unknown>, file: string, mo
   }
   // Walk every subschema, checking the keywords that libraries would otherwise choke on.
   const refs: Array<{ ref: string; pointer: string }> = [];
+  const patterns = new Set<string>();
   for (const { node: s, pointer, root } of subschemas(schema)) {
     if (Array.isArray(s['enum'])) {
       const first = new Map<string, number>();
@@ -217,22 +224,21 @@ export function checkSupported(schema: Record<string, unknown>, file: string, mo
     for (const k of ['$anchor', '$dynamicRef', '$dynamicAnchor', '$recursiveRef', '$recursiveAnchor', '$vocabulary']) {
       if (Object.hasOwn(s, k)) fail(`${pointer}/${pointerToken(k)}`, `${k} is not supported (only draft-07 is)`);
     }
-    const regexes: Array<[string, unknown]> = [
-      ['pattern', s['pattern']],
-      ...Object.keys(isMap(s['patternProperties']) ? (s['patternProperties'] as object) : {}).map(
-        (k): [string, unknown] => [`patternProperties/${pointerToken(k)}`, k],
-      ),
-    ];
-    for (const [where, re] of regexes) {
-      if (typeof re !== 'string') continue;
+    for (const { where, source, what } of regexesOf(s)) {
       try {
-        new RegExp(re, 'u');
+        new RegExp(source, 'u');
       } catch {
+        fail(`${pointer}/${where}`, `${what} is not a valid regular expression (ECMA-262, unicode mode)`);
+      }
+      // each is then proven free of catastrophic backtracking, at a cost that grows with both (pattern-check.ts)
+      if (source.length > MAX_PATTERN_LENGTH)
         fail(
           `${pointer}/${where}`,
-          `${where.startsWith('pattern/') || where === 'pattern' ? 'pattern' : 'a patternProperties key'} is not a valid regular expression (ECMA-262, unicode mode)`,
+          `${what} of ${source.length} characters: longer than the ${MAX_PATTERN_LENGTH} supported`,
         );
-      }
+      patterns.add(source);
+      if (patterns.size > MAX_PATTERNS)
+        fail(`${pointer}/${where}`, `more than ${MAX_PATTERNS} distinct patterns in one schema: not supported`);
     }
     if (!root && (Object.hasOwn(s, '$id') || Object.hasOwn(s, '$schema')))
       fail(
@@ -282,6 +288,19 @@ export function checkSupported(schema: Record<string, unknown>, file: string, mo
       }
     }
   }
+}
+
+/**
+ * The regular expressions of one subschema that are strings: its `pattern` and its
+ * `patternProperties` keys, each with its place relative to the subschema and how a reason names it.
+ */
+export function regexesOf(s: Record<string, unknown>): Array<{ where: string; source: string; what: string }> {
+  const out: Array<{ where: string; source: string; what: string }> = [];
+  if (typeof s['pattern'] === 'string') out.push({ where: 'pattern', source: s['pattern'], what: 'pattern' });
+  if (isMap(s['patternProperties']))
+    for (const k of Object.keys(s['patternProperties'] as object))
+      out.push({ where: `patternProperties/${pointerToken(k)}`, source: k, what: 'a patternProperties key' });
+  return out;
 }
 
 /** Every `$ref` of the subschemas below `node`, canonical (see `canonicalRef`). */

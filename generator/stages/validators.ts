@@ -12,14 +12,17 @@
  * video model's body may carry `multi_prompt` instead of `prompt` (see `queueRequestSchema`).
  *
  * Formats: ajv-formats' checks where they are regular expressions (inlined as regex literals;
- * `uri` uses its "fast" form); other formats are not checked. Schema strings reach the code only
- * as JSON (ajv's own serialisation); a key `__proto__` stays a data key.
+ * `uri` uses its "fast" form), except `url`, whose regular expression backtracks (8.8 s on 128 KB):
+ * the runtime's `isUrl` checks it in linear time (`HELPER_FORMATS`); other formats are not checked.
+ * The regular expressions kept stay under 100 ms on the fuzzer's hostile strings of 10 KB
+ * (`test/generator/formats.test.ts`). Schema strings reach the code only as JSON (ajv's own
+ * serialisation); a key `__proto__` stays a data key.
  */
 import { SpecError } from '../errors.ts';
 import type { ClassifiedModel } from './classify.ts';
 import { commentText, escapeControlsInCode } from '../escape.ts';
-import type { Options as AjvOptions } from 'ajv';
-import { loadAjv, loadAjvFormats } from '../libraries.ts';
+import { compileStandalone, HELPER_MODULE, type CompileOptions } from './ajv-compile.mjs';
+import { loadAjvFormats } from '../libraries.ts';
 import { subschemas } from './schema-walk.ts';
 import { packageTarget, type Target } from '../output/target.ts';
 
@@ -44,10 +47,16 @@ const ANNOTATIONS = new Set([
   'basic',
 ]);
 
+/**
+ * Formats checked by a helper of the runtime's `validator-support` instead of ajv-formats' regular
+ * expression, which backtracks: format name -> the helper's name (a function of the string).
+ */
+export const HELPER_FORMATS: Readonly<Record<string, string>> = { url: 'isUrl' };
+
 let formatTable: Record<string, RegExp> | undefined;
 
-/** ajv-formats' formats that are regular expressions (the others are not checked), loaded once. */
-function regexFormats(): Record<string, RegExp> {
+/** ajv-formats' formats that are regular expressions (the others are not checked), loaded once; without `HELPER_FORMATS`. */
+export function regexFormats(): Record<string, RegExp> {
   if (formatTable) return formatTable;
   const { fullFormats, fastFormats } = loadAjvFormats();
   const asRegex = (f: unknown): RegExp | undefined =>
@@ -59,7 +68,7 @@ function regexFormats(): Record<string, RegExp> {
   const formats: Record<string, RegExp> = {};
   for (const name of Object.keys(fullFormats).sort()) {
     const re = asRegex(fullFormats[name]) ?? asRegex(fastFormats[name]);
-    if (re && !re.global && !re.sticky) formats[name] = re;
+    if (re && !re.global && !re.sticky && !Object.hasOwn(HELPER_FORMATS, name)) formats[name] = re;
   }
   formatTable = formats;
   return formats;
@@ -67,17 +76,13 @@ function regexFormats(): Record<string, RegExp> {
 
 /**
  * Compiles one validator to ajv's standalone code: here (the default, on the calling thread) or in
- * the generator's worker thread (`GeneratorWorker.compileValidator`, which runs this same call).
+ * the generator's worker thread (`GeneratorWorker.compileValidator`); both run `ajv-compile.mjs`.
  */
-export type CompileValidator = (schema: Record<string, unknown>, options: AjvOptions) => Promise<string>;
+export type CompileValidator = (schema: Record<string, unknown>, options: CompileOptions) => Promise<string>;
 
 /** `CompileValidator` on the calling thread. */
 export const compileHere: CompileValidator = (schema, options) =>
-  Promise.resolve().then(() => {
-    const { Ajv, standalone } = loadAjv();
-    const ajv = new Ajv(options);
-    return standalone(ajv, ajv.compile(schema));
-  });
+  Promise.resolve().then(() => compileStandalone(schema, options));
 
 /** Errors that mean ajv failed inside (its message would say nothing about the schema). */
 const INTERNAL_ERRORS = new Set(['RangeError', 'TypeError', 'ReferenceError', 'URIError', 'SyntaxError']);
@@ -136,10 +141,17 @@ export function queueRequestSchema(schema: Record<string, unknown>, video = fals
   return out;
 }
 
-/** ajv's `require(...)` of its run-time helpers, mapped to the SDK runtime's equivalents. */
+/** ajv's `require(...)` of its run-time helpers and of the helper formats, mapped to the SDK runtime's equivalents. */
 const RUNTIME_HELPERS: Record<string, string> = {
   'require("ajv/dist/runtime/ucs2length").default': 'ucs2length',
   'require("ajv/dist/runtime/equal").default': 'equal',
+  // as ajv names a format: `.name`, or `["name"]` when it is not an identifier
+  ...Object.fromEntries(
+    Object.entries(HELPER_FORMATS).map(([format, helper]) => [
+      `require(${JSON.stringify(HELPER_MODULE)})${/^[A-Za-z_$][\w$]*$/.test(format) ? `.${format}` : `[${JSON.stringify(format)}]`}`,
+      helper,
+    ]),
+  ),
 };
 
 /**
@@ -157,13 +169,14 @@ export async function validatorModule(
   const fail = (problem: string): never => {
     throw new SpecError(m.file, m.id, `/${field}`, problem);
   };
-  const options: AjvOptions = {
+  const options: CompileOptions = {
     allErrors: true,
     strict: false,
     logger: false,
     validateSchema: false,
     addUsedSchema: false,
     formats: regexFormats(),
+    helperFormats: Object.keys(HELPER_FORMATS),
     code: { source: true, esm: true, lines: true },
   };
   let code: string;
@@ -176,10 +189,12 @@ export async function validatorModule(
     );
   }
   const imports = new Set<string>();
-  code = code.replace(/require\("[^"]*"\)(?:\.default)?/g, (req) => {
+  code = code.replace(/require\("[^"]*"\)(?:\.[A-Za-z_$][\w$]*|\["[^"]*"\])?/g, (req) => {
     const helper = RUNTIME_HELPERS[req];
     if (!helper)
-      return fail(`the schema uses a JSON Schema feature whose validator needs ${req.slice(9, -2)}: not supported`);
+      return fail(
+        `the schema uses a JSON Schema feature whose validator needs ${/"([^"]*)"/.exec(req)![1]}: not supported`,
+      );
     imports.add(helper);
     return helper;
   });

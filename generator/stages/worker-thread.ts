@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import type { Options as AjvOptions } from 'ajv';
+import type { CompileOptions } from './ajv-compile.mjs';
 import type { Options as PrettierOptions } from 'prettier';
 import { compileHere } from './validators.ts';
 
@@ -38,7 +38,7 @@ export class WorkerJobError extends Error {
 /** A job as the worker receives it (without its id and claim). */
 type Job =
   | { kind: 'format'; text: string; options: PrettierOptions }
-  | { kind: 'validator'; schema: Record<string, unknown>; options: AjvOptions };
+  | { kind: 'validator'; schema: Record<string, unknown>; options: CompileOptions };
 
 /** Who does a job: its claim (shared with the worker) holds 0 until one thread takes it. */
 const UNCLAIMED = 0;
@@ -94,7 +94,7 @@ export class GeneratorWorker {
    * @throws WorkerJobError with ajv's message and the error's class name when ajv cannot compile
    * it; Error when the worker is closed.
    */
-  compileValidator(schema: Record<string, unknown>, options: AjvOptions): Promise<string> {
+  compileValidator(schema: Record<string, unknown>, options: CompileOptions): Promise<string> {
     return this.run({ kind: 'validator', schema, options });
   }
 

@@ -4,30 +4,24 @@
  * - `validator`: ajv's standalone code for one schema (stage 6a, `validators.ts` prepares the
  *   schema and the options, and finishes the code);
  * - `format`: prettier over one output file (stage 7a).
- * Plain JavaScript so that the worker starts without a TypeScript loader; ajv is loaded with
- * `require` on the first validator job (see `generator/libraries.ts` for why not `import`).
+ * Plain JavaScript so that the worker starts without a TypeScript loader; ajv is loaded on the
+ * first validator job (`ajv-compile.mjs`, which the main thread's `compileHere` runs too).
  * Messages in: { id, kind: 'format', text, options } or { id, kind: 'validator', schema, options },
  * each with `claim`, a shared Int32 that the thread which does the job sets first (1 here, 2 on
  * the main thread, which compiles the validators not yet started once its own work is done).
  * Messages out: { id, text }, { id, error, name } (the error's message and class name), or
  * { id, skipped: true } when the main thread had claimed the job.
  */
-import { createRequire } from 'node:module';
 import { parentPort, workerData } from 'node:worker_threads';
+import { compileStandalone } from './ajv-compile.mjs';
 
-const require = createRequire(import.meta.url);
 // When files will be formatted, prettier loads at once, with the TypeScript parser it loads on first
 // use (the first files come after TypeScript has loaded on the main thread); else on the first job.
 let prettier = workerData?.preloadPrettier ? import('prettier') : undefined;
 prettier?.then((p) => p.format(';', { parser: 'babel-ts' })).catch(() => undefined); // a failed load is reported by the first format job
-let ajv;
 
 async function run(message) {
-  if (message.kind === 'validator') {
-    ajv ??= { Ajv: require('ajv').Ajv, standalone: require('ajv/dist/standalone').default };
-    const instance = new ajv.Ajv(message.options);
-    return ajv.standalone(instance, instance.compile(message.schema));
-  }
+  if (message.kind === 'validator') return compileStandalone(message.schema, message.options);
   prettier ??= import('prettier');
   return (await prettier).format(message.text, message.options);
 }

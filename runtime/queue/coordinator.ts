@@ -3,7 +3,6 @@
  * the run that follows each generation, buffers events that beat their enqueue response, and
  * tells runs when the stream goes down, comes back up, or cannot connect.
  */
-import { Limiter } from '../internal/limit.ts';
 import type { Run } from './run-state.ts';
 import type { SharedEventListener, SharedEventStream } from './shared-event-stream.ts';
 import type { MediaGenerationCompleted, ServerEvent } from '../types.ts';
@@ -24,7 +23,8 @@ export const MAX_EARLY_EVENT_CHARS = 16 * 1024 * 1024;
  * (checked at once; one that is gone resolves `lost` with `missed_event`).
  */
 export class RunCoordinator implements SharedEventListener {
-  private readonly owners = new Map<string, Set<Run>>();
+  /** Generation id -> the run that follows it, or the runs when several do (one `Set` per id only then). */
+  private readonly owners = new Map<string, Run | Set<Run>>();
   private readonly runs = new Set<Run>();
   private unsubscribe: (() => void) | undefined;
   private seq = 0;
@@ -36,9 +36,15 @@ export class RunCoordinator implements SharedEventListener {
   private droppedSeq = 0;
   private droppedCount = 0;
   private readonly inflight = new Map<symbol, number>();
-  readonly limiter = new Limiter(16);
 
-  constructor(readonly hub: SharedEventStream) {}
+  /**
+   * @param hub the shared event stream (the coordinator subscribes while runs remain).
+   * @param reconcile checks a run's pending generations soon (after a reconnect); default none.
+   */
+  constructor(
+    readonly hub: SharedEventStream,
+    private readonly reconcile: (run: Run) => void = () => undefined,
+  ) {}
 
   /** Add a run (connecting the shared stream if it is the first); resolves once the stream is up. */
   join(run: Run, signal: AbortSignal): Promise<void> {
@@ -61,11 +67,14 @@ export class RunCoordinator implements SharedEventListener {
   /** Remove a run (closing the shared stream if it was the last). */
   leave(run: Run): void {
     for (const id of run.tracked.keys()) {
-      const set = this.owners.get(id);
-      set?.delete(run);
-      if (set?.size === 0) this.owners.delete(id);
+      const owner = this.owners.get(id);
+      if (owner === run) this.owners.delete(id);
+      else if (owner instanceof Set) {
+        owner.delete(run);
+        if (owner.size === 1) this.owners.set(id, owner.values().next().value!);
+      }
     }
-    for (const t of run.tracked.values()) t.graceTimer?.();
+    for (const t of run.tracked.values()) t.cancelGrace?.();
     this.runs.delete(run);
     if (this.runs.size === 0 && this.unsubscribe) {
       this.unsubscribe();
@@ -76,9 +85,10 @@ export class RunCoordinator implements SharedEventListener {
   /** Route the events of `run`'s generations to it from now on. */
   adopt(run: Run): void {
     for (const id of run.tracked.keys()) {
-      let set = this.owners.get(id);
-      if (!set) this.owners.set(id, (set = new Set()));
-      set.add(run);
+      const owner = this.owners.get(id);
+      if (owner === undefined || owner === run) this.owners.set(id, run);
+      else if (owner instanceof Set) owner.add(run);
+      else this.owners.set(id, new Set([owner, run]));
     }
   }
 
@@ -101,7 +111,7 @@ export class RunCoordinator implements SharedEventListener {
       this.adopt(run);
       for (let i = this.head; i < this.buffer.length; i++) {
         const b = this.buffer[i]!;
-        if (b.seq >= from && run.tracked.has(b.data.generation_id)) run.onCompleted(b.data);
+        if (b.seq >= from && run.tracked.has(b.data.generation_id)) run.completed(b.data);
       }
     }
     // Drop what no enqueue still in flight can claim.
@@ -117,9 +127,9 @@ export class RunCoordinator implements SharedEventListener {
 
   /** `queue.cancel` succeeded for `id` through this transport (`TransportState` calls this). */
   onCancel(id: string): void {
-    for (const run of this.owners.get(id) ?? []) {
-      const t = run.tracked.get(id);
-      if (t) run.settle({ generation_id: id, index: t.index, status: 'cancelled' });
+    for (const run of this.runsOf(id)) {
+      const g = run.tracked.get(id);
+      if (g) run.apply(g, 'cancelled_here');
     }
   }
 
@@ -129,9 +139,16 @@ export class RunCoordinator implements SharedEventListener {
     if (event.event !== 'media_generation_completed') return; // other event types are not ours
     const data = event.data;
     this.seq++;
-    const runs = this.owners.get(data.generation_id);
-    if (runs) for (const run of [...runs]) run.onCompleted(data);
+    const owner = this.owners.get(data.generation_id);
+    if (owner instanceof Set) for (const run of [...owner]) run.completed(data);
+    else if (owner) owner.completed(data);
     else if (this.inflight.size > 0) this.keep(data);
+  }
+
+  /** The runs that follow `id`. */
+  private runsOf(id: string): Run[] {
+    const owner = this.owners.get(id);
+    return owner === undefined ? [] : owner instanceof Set ? [...owner] : [owner];
   }
 
   /** Buffer an event of an unknown id, dropping the oldest beyond the bounds. */
@@ -179,12 +196,12 @@ export class RunCoordinator implements SharedEventListener {
         run.progress({ type: 'stream_up' });
       }
     }
-    if (info.reconnected) for (const run of this.runs) this.reconcileHook?.(run);
+    if (info.reconnected) for (const run of this.runs) this.reconcile(run);
   }
 
   onDown(error: unknown): void {
     for (const run of this.runs) {
-      for (const t of run.tracked.values()) t.gap = true;
+      for (const g of run.tracked.values()) run.apply(g, 'stream_down');
       run.progress({ type: 'stream_down', error });
     }
   }
@@ -195,9 +212,6 @@ export class RunCoordinator implements SharedEventListener {
       else if (!run.everUp && info.consecutiveFailures > run.maxRetries) run.fail(error);
     }
   }
-
-  /** Set by the queue: reconcile a run's pending generations (after a reconnect). */
-  reconcileHook: ((run: Run) => void) | undefined;
 
   /** True when `run`'s enqueue started in `epoch` and the stream stayed up since. */
   continuous(epoch: number): boolean {

@@ -1,16 +1,17 @@
 /**
  * `followGenerations`: the light entry of `queue.follow`. It returns at once a `QueueFollow`,
  * which is both a promise of every outcome and an async iterable of the outcomes as they settle;
- * the machinery (`queue-run.ts`) is loaded on first use with a dynamic `import()`.
+ * the machinery (`queue/run.ts`) is loaded on first use with a dynamic `import()`.
  */
 import { SDKError } from '../errors.ts';
-import type { QueueFollowOptions, QueueRunOutcome, QueueRunProgress } from './outcomes.ts';
+import type { QueueFollowOptions, QueueRunOutcome } from './outcomes.ts';
 import type { Transport } from '../transport.ts';
 
 /**
- * The generations being followed by `queue.follow`. Await it for every outcome (in the order of
- * the ids given), or iterate it with `for await` to get each outcome as it settles (in the order
- * they settle); both may be used together. Following starts when `queue.follow` is called.
+ * The generations being followed by `queue.follow`. Await it for every outcome (one per id given,
+ * in the order given), or iterate it with `for await` to get each distinct id's outcome as it
+ * settles (in the order they settle); both may be used together. Following starts when
+ * `queue.follow` is called.
  *
  * Leaving a `for await` early (`break`, `return`, a throw) stops following (the awaited promise
  * then rejects with `QueueRunAbortError`); the generations continue on the server. When following
@@ -26,20 +27,20 @@ export class QueueFollow implements PromiseLike<QueueRunOutcome[]>, AsyncIterabl
   #iterated = false;
 
   /** @internal Use `client.queue.follow` or `followGenerations`. */
-  constructor(start: (options: QueueFollowOptions) => Promise<QueueRunOutcome[]>, options: QueueFollowOptions) {
+  constructor(
+    start: (options: QueueFollowOptions, onSettled: (outcome: QueueRunOutcome) => void) => Promise<QueueRunOutcome[]>,
+    options: QueueFollowOptions,
+  ) {
     const user = options.signal;
     const onUserAbort = () => this.#stop.abort(user?.reason);
     if (user?.aborted) onUserAbort();
     else user?.addEventListener('abort', onUserAbort, { once: true });
-    const onProgress = (p: QueueRunProgress): void => {
-      if (p.type === 'settled') {
-        this.#settled.push(p.outcome);
-        this.#notify();
-      }
-      options.onProgress?.(p);
+    const onSettled = (outcome: QueueRunOutcome): void => {
+      this.#settled.push(outcome);
+      this.#notify();
     };
     this.#promise = Promise.resolve()
-      .then(() => start({ ...options, signal: this.#stop.signal, onProgress }))
+      .then(() => start({ ...options, signal: this.#stop.signal }, onSettled))
       .finally(() => {
         user?.removeEventListener('abort', onUserAbort);
         this.#ended = true;
@@ -59,7 +60,7 @@ export class QueueFollow implements PromiseLike<QueueRunOutcome[]>, AsyncIterabl
     this.#stop.abort();
   }
 
-  /** Every outcome, in the order of the ids given (as a promise's `then`). */
+  /** Every outcome, one per id given, in the order given (as a promise's `then`). */
   then<A = QueueRunOutcome[], B = never>(
     onfulfilled?: ((value: QueueRunOutcome[]) => A | PromiseLike<A>) | null,
     onrejected?: ((reason: unknown) => B | PromiseLike<B>) | null,
@@ -98,12 +99,15 @@ export class QueueFollow implements PromiseLike<QueueRunOutcome[]>, AsyncIterabl
 
 /**
  * Follow existing generations to one outcome each (`succeeded` with `url`, `failed`, `cancelled`,
- * `lost`) over `t`'s shared event stream: see `followGenerations` of `queue-run.ts` for what each
- * outcome means and how the ids are checked. Use it after a restart with the ids persisted by
- * `queue.run`'s `onEnqueued`. Options: `signal`, `timeoutMs` (milliseconds, default one hour),
+ * `lost`) over `t`'s shared event stream: see `followGenerations` of `queue/run.ts` for what each
+ * outcome means and how the ids are checked (one `queue.list`, then a `queue.get` of each id it
+ * does not show). Use it after a restart with the ids persisted by `queue.run`'s `onEnqueued`: a
+ * service that keeps ended generations (today's) says at once how each that ended while nobody
+ * followed it ended, with its URL. Options: `signal`, `timeoutMs` (milliseconds, default one hour),
  * `onProgress`, `onEvent`, `reconcileIntervalMs`, `lostGraceMs`, `maxRetries`.
- * @returns a `QueueFollow`: awaitable (every outcome, in the order of the ids given) and async
- * iterable (each outcome as it settles).
+ * @returns a `QueueFollow`: awaitable (one outcome per id given, in the order given: an id given
+ * twice has its outcome at both positions, each with its position as `index`) and async iterable
+ * (each distinct id's outcome once, as it settles).
  * @throws (from the promise or the iteration) SDKError for bad ids (nothing sent), the stream's
  * connection error (`AuthenticationError`, `ConnectionError`), `QueueRunTimeoutError`,
  * `QueueRunAbortError` (`signal`, `abort()`, or leaving the iteration early).
@@ -113,5 +117,8 @@ export function followGenerations(
   generationIds: readonly string[],
   options: QueueFollowOptions = {},
 ): QueueFollow {
-  return new QueueFollow(async (o) => (await import('./run.ts')).followGenerations(t, generationIds, o), options);
+  return new QueueFollow(
+    async (o, onSettled) => (await import('./run.ts')).followGenerations(t, generationIds, o, onSettled),
+    options,
+  );
 }

@@ -5,6 +5,7 @@
  */
 import type { EnqueueOptions } from '../endpoints.ts';
 import { AbortError, TimeoutError } from '../errors.ts';
+import { brandErrors } from '../internal/brand.ts';
 import type { RequestOptions } from '../scope.ts';
 import type { MediaGenerationCompleted } from '../types.ts';
 
@@ -14,31 +15,42 @@ export interface QueueRunOutcomeBase {
   /** Position of the generation within its enqueue call (0 to `num_generations - 1`). */
   index: number;
 }
-/** The generation succeeded; `url` is the presigned output URL from the completion event (it expires). */
+/**
+ * The generation succeeded; `url` is the presigned output URL (it expires): the completion event's
+ * `url`, or the generation's `result_url` when a check found it ended (today's service keeps it).
+ * `model` is the event's `model` or the generation's `model_name` (`''` when neither says).
+ */
 export interface QueueRunSucceeded extends QueueRunOutcomeBase {
   status: 'succeeded';
   url: string;
   media_type: 'image' | 'video' | (string & {});
   model: string;
 }
-/** The generation failed; `error` is the service's human-readable reason. */
+/** The generation failed; `error` is the service's human-readable reason (the event's `error`, or the generation's `error_message`). */
 export interface QueueRunFailed extends QueueRunOutcomeBase {
   status: 'failed';
   error: string;
   media_type: 'image' | 'video' | (string & {});
 }
-/** The generation was cancelled through this transport's `queue.cancel` (no event is emitted for it). */
+/**
+ * The generation was cancelled through this transport's `queue.cancel` (no event is emitted for
+ * it), or a check found it `cancelled` (today's service keeps cancelled generations). In today's
+ * service a cancel of a generation that had already ended has no effect; should it still answer
+ * success (its docs do not say), a run that had not yet learnt how it ended reports it `cancelled`.
+ */
 export interface QueueRunCancelled extends QueueRunOutcomeBase {
   status: 'cancelled';
 }
 /**
- * The generation's outcome is not known to this client.
- * `reason`: `missed_event` (it left the queue while the event stream was down, or, for
- * `queue.follow`, before it was followed: it may have succeeded or failed, the event is lost),
- * `vanished` (it left while the stream was up with no event: it failed without result, expired, or
- * was cancelled by someone else), or `invalid_event` (its completion event was malformed: a
- * `succeeded` event without a non-empty string `url`; the output cannot be fetched, and the event
- * is in `message`, cut to 1,000 characters).
+ * The generation's outcome is not known to this client: the service no longer has it (404, or
+ * not listed by a service that drops ended generations, as 0.224.2 does) and no completion event
+ * reached us within `lostGraceMs`, or what the service said is unusable.
+ * `reason`: `missed_event` (it left while the event stream was down, or, for `queue.follow`,
+ * before it was followed: it may have succeeded or failed, the event is lost), `vanished` (it left
+ * while the stream was up with no event: it failed without result, expired, or was cancelled by
+ * someone else), or `invalid_event` (a `succeeded` completion event without a non-empty string
+ * `url`, or a `succeeded` generation without a `result_url` string: the output cannot be fetched;
+ * the event or answer is in `message`, cut to 1,000 characters).
  */
 export interface QueueRunLost extends QueueRunOutcomeBase {
   status: 'lost';
@@ -58,15 +70,16 @@ export type QueueRunProgress =
   /** `queue.follow`: these generations (the distinct ids given) are followed from now on. */
   | { type: 'following'; generation_ids: string[] }
   /**
-   * A reconciliation (`queue.list` or `queue.get`) found the generation still in the queue,
-   * `elapsedMs` after this run enqueued it (`queue.follow`: after the follow began).
+   * A check (`queue.list` or `queue.get`) found the generation still active (`queued`,
+   * `processing`, no status as in 0.224.2, or a status this SDK does not know), `elapsedMs` after
+   * this run enqueued it (`queue.follow`: after the follow began).
    */
   | { type: 'processing'; generation_id: string; index: number; elapsedMs: number }
   /** The generation reached its outcome; `settled` of `total` are done. */
   | { type: 'settled'; outcome: QueueRunOutcome; settled: number; total: number }
   /** The event stream dropped (or went silent); it reconnects at once (with backoff only if connecting fails). */
   | { type: 'stream_down'; error: unknown }
-  /** The event stream is connected again; pending generations are being reconciled (`queue.list`). */
+  /** The event stream is connected again; pending generations are being checked (`queue.list`). */
   | { type: 'stream_up' };
 
 /** Options of `queue.follow` (and of `queue.run`, which adds its own). Times in milliseconds. */
@@ -81,14 +94,18 @@ export interface QueueFollowOptions extends RequestOptions {
   /** Called with each completion event of this run's generations, as received. */
   onEvent?: ((event: MediaGenerationCompleted) => void) | undefined;
   /**
-   * While the stream is up, pending generations are checked this often (`queue.run`: one
-   * `queue.list` per namespace and model; `queue.follow`: one `queue.get` per generation), so that
-   * one that left the queue without an event resolves `lost` instead of waiting. Default 30_000.
+   * While the stream is up, pending generations are checked this often (milliseconds), so that one
+   * that ended without an event reaching us settles instead of waiting: one `queue.list` per
+   * namespace and model (`queue.follow`: of the key's namespace, every model), then a `queue.get`
+   * of each generation it does not show (when more than 16 do, the lists of ended generations are
+   * asked first). Checks of one query are at least 2_000 apart (the docs' shortest suggested
+   * polling interval, for images), or this interval when it is shorter. Default 30_000.
    */
   reconcileIntervalMs?: number | undefined;
   /**
-   * How long to wait for a completion event after a check found the generation gone before resolving
-   * `lost` (the event may be on its way). Default 2_000.
+   * How long (milliseconds) to wait for a completion event after a check found the generation gone
+   * (404, or not listed by a service that drops ended generations) before resolving `lost` (the
+   * event may be on its way). Default 2_000.
    */
   lostGraceMs?: number | undefined;
 }
@@ -137,3 +154,6 @@ export class QueueRunAbortError extends AbortError {
     super(message);
   }
 }
+
+// `instanceof` across the ES module and CommonJS copies of the package (`internal/brand.ts`).
+brandErrors({ QueueRunTimeoutError, QueueRunAbortError });

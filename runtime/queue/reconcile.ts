@@ -1,25 +1,270 @@
 /**
- * The queue machinery of one transport: its coordinator (with the shared `/api/events` stream),
- * kept in the transport's `TransportState`, and the reconciliation of pending generations with
- * `queue.list` / `queue.get` (which finds generations that left the queue without an event
- * reaching us). Used by `queue-run.ts`.
+ * The reconciliation of pending generations with the service (`Reconciler`: `queue.list`, then
+ * `queue.get` of each generation a list does not show), which finds the generations whose
+ * completion event did not reach us, and the queue machinery of one transport (`machineryOf`: the
+ * shared event stream, the coordinator and the reconciler, kept in the transport's state).
  */
 import { getGeneration, listGenerations } from '../endpoints.ts';
 import { NotFoundError } from '../errors.ts';
-import { RunCoordinator } from './coordinator.ts';
-import type { Run, Tracked } from './run-state.ts';
-import type { RequestOptions } from '../scope.ts';
+import { Limiter } from '../internal/limit.ts';
 import { openEventStream } from '../streaming/event-stream.ts';
-import { SharedEventStream } from './shared-event-stream.ts';
 import { stateOf, type Transport } from '../transport.ts';
-import { startTimer } from '../internal/timer.ts';
 import type { TransportState } from '../transport-state.ts';
+import type { RequestOptions } from '../scope.ts';
+import type { Generation, QueueListParams, QueueListResponse } from '../types.ts';
+import { SYSTEM_CLOCK, type QueueClock } from './clock.ts';
+import { RunCoordinator } from './coordinator.ts';
+import { answerEvent, type GenerationPayload, type Run, type RunPorts, type Tracked } from './run-state.ts';
+import { SharedEventStream } from './shared-event-stream.ts';
 
-/** A transport's queue machinery: the coordinator and its reconciliation scheduler. */
+/** The terminal statuses of today's service: the status filters of the lists of ended generations. */
+const ENDED = ['succeeded', 'failed', 'cancelled'] as const;
+/**
+ * When more generations than this (the reads in flight at once) are not in a list of active ones,
+ * and the service may keep ended ones, the lists of ended generations are asked before reading each.
+ */
+export const ENDED_LISTS_FROM = 16;
+
+/** What the reconciler needs, given at construction. */
+export interface ReconcilerDeps {
+  /** `queue.list`. */
+  list(params: QueueListParams, options: RequestOptions): Promise<QueueListResponse>;
+  /** `queue.get`; rejects with `NotFoundError` when the service does not have the generation. */
+  get(generationId: string, options: RequestOptions): Promise<Generation>;
+  /** The shared event stream's state and connection count: an answer got while it stayed up on one connection closes a generation's gap. */
+  stream: { readonly state: string; readonly epoch: number };
+  /** Timeout of each check request, in milliseconds. */
+  timeoutMs: number;
+  /** Default `Date.now` and `setTimeout`. */
+  clock?: QueueClock | undefined;
+  /** Check requests in flight at once. Default `ENDED_LISTS_FROM` (16). */
+  concurrency?: number | undefined;
+}
+
+/** The checks of one `queue.list` query: at most one list in flight, entries waiting for the next. */
+interface ListGroup {
+  params: Pick<QueueListParams, 'namespace' | 'model'>;
+  /** The generations waiting for the next list (`listing`), by run. */
+  waiting: Map<Run, Tracked[]>;
+  running: boolean;
+  /** When the last list of this query was sent (clock milliseconds). */
+  lastStart: number;
+  /** Cancels the delay before the next list (spacing). */
+  timer: (() => void) | undefined;
+}
+
+/**
+ * Checks pending generations with the service. The runs asking within one turn of the event loop
+ * (e.g. every run after a reconnect) are checked together: one `queue.list` per namespace and
+ * model (the active generations), one at a time per query and at least `checkSpacingMs` apart
+ * (generations asked meanwhile wait for the next list). A listed generation is active or, with a
+ * terminal status, ended. When more than `ENDED_LISTS_FROM` are not listed, the lists of ended
+ * generations of the same query (`status` `succeeded`, `failed`, `cancelled`) are asked too. One no
+ * list shows is asked with `queue.get` (a service that keeps ended generations says how it ended;
+ * 404: gone), unless the service is known to drop ended generations (its list items carry no
+ * `status`, as 0.224.2's): then it is gone at once. When a list fails, each of its generations is
+ * asked with `queue.get`. Answers become events of the run's
+ * generations (`GENERATION_TABLE`).
+ */
+export class Reconciler {
+  /**
+   * Whether the service keeps ended generations readable (today's service): learned from its
+   * answers (a `status` on a listed or read generation: yes; listed generations without one: no),
+   * undefined until then.
+   */
+  keepsEnded: boolean | undefined;
+  private readonly clock: QueueClock;
+  private readonly limiter: Limiter;
+  private readonly groups = new Map<string, ListGroup>();
+  private readonly batch = new Set<Run>();
+  private batchTimer: (() => void) | undefined;
+
+  constructor(private readonly deps: ReconcilerDeps) {
+    this.clock = deps.clock ?? SYSTEM_CLOCK;
+    this.limiter = new Limiter(deps.concurrency ?? ENDED_LISTS_FROM);
+  }
+
+  /** Check `run`'s waiting generations soon (with the other runs asking in the same turn). */
+  soon(run: Run): void {
+    this.batch.add(run);
+    this.batchTimer ??= this.clock.after(0, () => {
+      this.batchTimer = undefined;
+      const runs = [...this.batch];
+      this.batch.clear();
+      const groups = new Set<ListGroup>();
+      for (const r of runs) {
+        const group = this.check(r);
+        if (group) groups.add(group);
+      }
+      for (const group of groups) this.kick(group);
+    });
+  }
+
+  /** Check `run` every `intervalMs` milliseconds (none when not a positive finite number) until the returned function is called. */
+  every(run: Run, intervalMs: number): () => void {
+    if (!(intervalMs > 0 && Number.isFinite(intervalMs))) return () => undefined;
+    let cancel: () => void;
+    const tick = (): void => {
+      this.soon(run);
+      cancel = this.clock.after(intervalMs, tick);
+    };
+    cancel = this.clock.after(intervalMs, tick);
+    return () => cancel();
+  }
+
+  /** The service's answer said whether it keeps ended generations. */
+  learn(answers: Iterable<Generation>): void {
+    let any = false;
+    for (const a of answers) {
+      if (a.status !== undefined) {
+        this.keepsEnded = true;
+        return;
+      }
+      any = true;
+    }
+    if (any) this.keepsEnded ??= false;
+  }
+
+  /** Put `run`'s waiting generations in its query's group (`listing`); returns the group. */
+  private check(run: Run): ListGroup | undefined {
+    if (run.done || run.inner.signal?.aborted) return undefined;
+    const { namespace, model } = run.listParams;
+    const key = `${namespace ?? ''}\u0000${model ?? ''}`;
+    let group = this.groups.get(key);
+    if (!group)
+      this.groups.set(
+        key,
+        (group = {
+          params: run.listParams,
+          waiting: new Map(),
+          running: false,
+          lastStart: -Infinity,
+          timer: undefined,
+        }),
+      );
+    let gs = group.waiting.get(run);
+    for (const g of run.tracked.values()) {
+      if (g.state !== 'waiting') continue;
+      run.apply(g, 'check');
+      if (!gs) group.waiting.set(run, (gs = []));
+      gs.push(g);
+    }
+    return group;
+  }
+
+  /** Send the group's next list when none is in flight and the spacing since the last one has passed. */
+  private kick(group: ListGroup): void {
+    if (group.running || group.timer !== undefined || group.waiting.size === 0) return;
+    let spacing = Infinity;
+    for (const run of group.waiting.keys()) spacing = Math.min(spacing, run.checkSpacingMs);
+    const wait = group.lastStart + spacing - this.clock.now();
+    if (wait > 0) {
+      group.timer = this.clock.after(wait, () => {
+        group.timer = undefined;
+        this.kick(group);
+      });
+      return;
+    }
+    this.list(group);
+  }
+
+  private list(group: ListGroup): void {
+    const entries = group.waiting;
+    group.waiting = new Map();
+    for (const run of entries.keys()) if (run.inner.signal?.aborted) entries.delete(run);
+    if (entries.size === 0) return;
+    group.running = true;
+    group.lastStart = this.clock.now();
+    void this.answer(group.params, entries).finally(() => {
+      group.running = false;
+      this.kick(group);
+    });
+  }
+
+  /** List `params`' active generations (and, when many are not listed, its ended ones) and tell each entry what the lists say. */
+  private async answer(params: ListGroup['params'], entries: Map<Run, Tracked[]>): Promise<void> {
+    const since = this.since();
+    const listed = await this.listed(params);
+    for (const run of entries.keys()) if (run.inner.signal?.aborted) entries.delete(run); // ended meanwhile
+    if (!listed) {
+      for (const [run, gs] of entries) for (const g of gs) run.apply(g, 'check_failed');
+      return;
+    }
+    let missing = 0;
+    for (const gs of entries.values()) for (const g of gs) if (!listed.has(g.id)) missing++;
+    if (missing > ENDED_LISTS_FROM && this.keepsEnded !== false) {
+      // Many left the active list: the lists of ended ones answer for them in three requests, not one read each.
+      const ended = await Promise.all(ENDED.map((status) => this.listed({ ...params, status })));
+      for (const m of ended) if (m) for (const [id, item] of m) if (!listed.has(id)) listed.set(id, item);
+    }
+    const continuous = since();
+    const payload: GenerationPayload = { continuous }; // read by the effects at once: one for all
+    for (const [run, gs] of entries)
+      for (const g of gs) {
+        if (run.inner.signal?.aborted) break; // an effect ended the run
+        const item = listed.get(g.id);
+        payload.answer = item;
+        if (item) run.apply(g, answerEvent(item), payload);
+        else run.apply(g, this.keepsEnded === false ? 'gone' : 'not_listed');
+      }
+  }
+
+  /** The generations one list shows, by id (learning from them whether the service keeps ended ones), or undefined when it failed. */
+  private async listed(params: QueueListParams): Promise<Map<string, Generation> | undefined> {
+    try {
+      const res = await this.limiter.run(() => this.deps.list(params, { timeoutMs: this.deps.timeoutMs }));
+      const listed = new Map<string, Generation>();
+      for (const x of res.generations as unknown[])
+        if (typeof x === 'object' && x !== null && typeof (x as Generation).generation_id === 'string')
+          listed.set((x as Generation).generation_id, x as Generation);
+      this.learn(listed.values());
+      return listed;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** `queue.get` of `g` (in state `getting`), through a child of the run's signal. */
+  get(run: Run, g: Tracked): void {
+    const since = this.since();
+    const child = run.childSignal();
+    void this.limiter
+      .run(async () => {
+        if (g.state !== 'getting' || child.signal.aborted) return undefined; // settled or ended meanwhile
+        return this.deps.get(g.id, {
+          signal: child.signal,
+          timeoutMs: this.deps.timeoutMs,
+          maxRetries: run.maxRetries,
+        });
+      })
+      .then(
+        (answer) => {
+          if (answer === undefined || run.inner.signal?.aborted) return;
+          this.learn([answer]);
+          run.apply(g, answerEvent(answer), { answer, continuous: since() });
+        },
+        (err: unknown) => {
+          if (!run.inner.signal?.aborted) run.apply(g, err instanceof NotFoundError ? 'gone' : 'check_failed');
+        },
+      )
+      .finally(child.release);
+  }
+
+  /** A function that says whether the stream stayed up on its current connection since now. */
+  private since(): () => boolean {
+    const { stream } = this.deps;
+    const epoch = stream.epoch;
+    const wasUp = stream.state === 'up';
+    return () => wasUp && stream.state === 'up' && stream.epoch === epoch;
+  }
+}
+
+/** A transport's queue machinery. */
 export interface QueueMachinery {
   coordinator: RunCoordinator;
-  /** Check `run`'s pending generations soon (batched with the other runs asking in the same turn). */
-  reconcileSoon: (run: Run) => void;
+  reconciler: Reconciler;
+  /** What each run's effects need (`Run`'s constructor). */
+  ports: RunPorts;
   /** The transport's state (cancellations). */
   state: TransportState;
 }
@@ -27,184 +272,31 @@ export interface QueueMachinery {
 /**
  * The queue machinery of `t` (one shared event stream per transport state), made on first use
  * through `t` and kept in `t.state`: a wrapper sharing the state shares it, and its connection
- * and checks go through the transport that made it. `reconcileSoon` batches: the runs asking
- * within one turn of the event loop (e.g. every run after a reconnect) are checked together, with
- * one `queue.list` per namespace and model rather than one `queue.get` per generation.
+ * and checks go through the transport that made it.
  * @throws SDKError when `t` has no `state` (see `Transport.state`).
  */
 export function machineryOf(t: Transport): QueueMachinery {
   const state = stateOf(t);
-  const entry = state.queue(() => {
+  return state.queue(() => {
     const s = t.settings;
-    const hub = new SharedEventStream({
-      open: (signal) =>
-        openEventStream(t, { signal, maxRetries: 0, timeoutMs: Math.min(s.timeoutMs || 30_000, 30_000) }),
+    const timeoutMs = Math.min(s.timeoutMs || 30_000, 30_000);
+    const stream = new SharedEventStream({
+      open: (signal) => openEventStream(t, { signal, maxRetries: 0, timeoutMs }),
       baseDelayMs: s.retryBaseDelayMs,
       maxDelayMs: s.retryMaxDelayMs,
     });
-    const coordinator = new RunCoordinator(hub);
-    const groups = new Map<string, ListGroup>();
-    const batch = new Set<Run>();
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const m: QueueMachinery & { stream: SharedEventStream; onCancel(id: string): void } = {
-      coordinator,
-      state,
-      stream: hub,
-      onCancel: (id) => coordinator.onCancel(id),
-      reconcileSoon: (run) => {
-        batch.add(run);
-        timer ??= setTimeout(() => {
-          timer = undefined;
-          const runs = [...batch];
-          batch.clear();
-          reconcile(t, m, groups, runs);
-        }, 0);
-      },
+    const reconciler = new Reconciler({
+      list: (params, options) => listGenerations(t, params, options),
+      get: (id, options) => getGeneration(t, id, options),
+      stream,
+      timeoutMs,
+    });
+    const coordinator = new RunCoordinator(stream, (run) => reconciler.soon(run));
+    const ports: RunPorts = {
+      clock: SYSTEM_CLOCK,
+      get: (run, g) => reconciler.get(run, g),
+      wasCancelled: (id) => state.wasCancelled(id),
     };
-    coordinator.reconcileHook = m.reconcileSoon;
-    return m;
-  });
-  return entry;
-}
-
-/** The checks of one `queue.list` query: at most one list in flight, entries waiting for the next. */
-interface ListGroup {
-  params: NonNullable<Run['listParams']>;
-  waiting: Array<{ run: Run; g: Tracked }>;
-  running: boolean;
-}
-
-/**
- * Check the pending generations of `runs`: still processing (the gap, if any, is closed when the
- * stream stayed up meanwhile), or gone: `cancelled` when cancelled through this transport state,
- * else `lost` after the grace period unless its event arrives meanwhile. One `queue.list` per
- * namespace and model finds which are still processing, one at a time per query (generations asked
- * while a list is in flight wait for the next one, which is sent after they were enqueued); if a
- * list fails, or the run knows no query (`queue.follow`), each generation is asked with
- * `queue.get` (404: gone).
- */
-function reconcile(t: Transport, m: QueueMachinery, groups: Map<string, ListGroup>, runs: Run[]): void {
-  for (const run of runs) {
-    if (run.done || run.inner.signal?.aborted) continue;
-    const params = run.listParams;
-    if (params === undefined) {
-      for (const g of run.pending()) {
-        if (g.checking || g.graceTimer !== undefined) continue;
-        g.checking = true;
-        getEach(t, m, run, g);
-      }
-      continue;
-    }
-    const key = `${params.namespace ?? ''}\u0000${params.model ?? ''}`;
-    let group = groups.get(key);
-    if (!group) groups.set(key, (group = { params, waiting: [], running: false }));
-    for (const g of run.pending()) {
-      if (g.checking || g.graceTimer !== undefined) continue;
-      g.checking = true;
-      group.waiting.push({ run, g });
-    }
-    if (!group.running && group.waiting.length > 0) listGroup(t, m, group);
-  }
-}
-
-function listGroup(t: Transport, m: QueueMachinery, group: ListGroup): void {
-  const { coordinator } = m;
-  const entries = group.waiting;
-  group.waiting = [];
-  group.running = true;
-  const epoch = coordinator.hub.epoch;
-  const wasUp = coordinator.hub.state === 'up';
-  const options: RequestOptions = { timeoutMs: Math.min(t.settings.timeoutMs || 30_000, 30_000) };
-  void coordinator.limiter
-    .run(() => listGenerations(t, group.params, options))
-    .then(
-      (res) => {
-        const present = new Set(res.generations.map((x) => x.generation_id));
-        for (const { run, g } of entries) {
-          g.checking = false;
-          if (present.has(g.id)) processing(m, run, g, wasUp, epoch);
-          else gone(m, run, g);
-        }
-      },
-      () => {
-        for (const { run, g } of entries) getEach(t, m, run, g);
-      },
-    )
-    .finally(() => {
-      group.running = false;
-      if (group.waiting.length > 0) listGroup(t, m, group);
-    });
-}
-
-/** `queue.get` one generation (`g.checking` is set). */
-function getEach(t: Transport, m: QueueMachinery, run: Run, g: Tracked): void {
-  if (run.outcomes.has(g.id) || run.inner.signal?.aborted) {
-    g.checking = false;
-    return;
-  }
-  const epoch = m.coordinator.hub.epoch;
-  const wasUp = m.coordinator.hub.state === 'up';
-  void m.coordinator.limiter
-    .run(() => getGeneration(t, g.id, run.inner))
-    .then(
-      () => processing(m, run, g, wasUp, epoch),
-      (err) => {
-        if (err instanceof NotFoundError) gone(m, run, g); // other errors: try again next time
-      },
-    )
-    .finally(() => {
-      g.checking = false;
-    });
-}
-
-/** The generation is still processing. */
-function processing(m: QueueMachinery, run: Run, g: Tracked, wasUp: boolean, epoch: number): void {
-  g.seenProcessing = true;
-  if (wasUp && m.coordinator.continuous(epoch)) g.gap = false;
-  // Elapsed by our clock (the service's `enqueued_at` has a resolution of one second).
-  if (!run.outcomes.has(g.id))
-    run.progress({
-      type: 'processing',
-      generation_id: g.id,
-      index: g.index,
-      elapsedMs: Math.max(0, Date.now() - run.enqueuedAt),
-    });
-}
-
-/** The generation left the queue: cancelled through this state, or lost unless its event arrives within the grace period. */
-function gone(m: QueueMachinery, run: Run, g: Tracked): void {
-  if (run.outcomes.has(g.id) || g.graceTimer !== undefined || run.inner.signal?.aborted) return; // settled, waiting, or the run ended
-  if (m.state.wasCancelled(g.id)) return run.settle({ generation_id: g.id, index: g.index, status: 'cancelled' });
-  g.graceTimer = startTimer(run.options.lostGraceMs ?? 2_000, () => {
-    g.graceTimer = undefined;
-    if (m.state.wasCancelled(g.id)) return run.settle({ generation_id: g.id, index: g.index, status: 'cancelled' });
-    run.settle(
-      !g.gap
-        ? {
-            generation_id: g.id,
-            index: g.index,
-            status: 'lost',
-            reason: 'vanished',
-            message:
-              'The generation left the queue without a completion event (it failed without result, expired, or was cancelled elsewhere).',
-          }
-        : run.followed && !g.seenProcessing
-          ? {
-              generation_id: g.id,
-              index: g.index,
-              status: 'lost',
-              reason: 'missed_event',
-              message:
-                'The generation was no longer in the queue when it was followed: it had already ended (succeeded, failed, expired or was cancelled) and its completion event was missed, or the id is unknown.',
-            }
-          : {
-              generation_id: g.id,
-              index: g.index,
-              status: 'lost',
-              reason: 'missed_event',
-              message:
-                'The generation left the queue while the event stream was down; its completion event was missed (it may have succeeded or failed).',
-            },
-    );
+    return { coordinator, reconciler, ports, state, stream, onCancel: (id: string) => coordinator.onCancel(id) };
   });
 }

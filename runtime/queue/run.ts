@@ -15,7 +15,7 @@ import {
   type QueueRunOutcome,
 } from './outcomes.ts';
 import { machineryOf, type QueueMachinery } from './reconcile.ts';
-import { Run } from './run-state.ts';
+import { Run, type Tracked } from './run-state.ts';
 import { CallScope, type RequestOptions } from '../scope.ts';
 import type { Transport } from '../transport.ts';
 import type { EnqueueResponse } from '../types.ts';
@@ -29,18 +29,22 @@ import type { CompiledValidator } from '../validation.ts';
  *    buffer events).
  * 2. Enqueues (`POST /api/ai/queue`, never resent when its outcome is unknown), then calls and
  *    awaits `onEnqueued(ids)` (persist the ids there to `queue.follow` them after a restart).
- * 3. Resolves each generation to exactly one `QueueRunOutcome`: `succeeded` (with `url`) or
- *    `failed` (with `error`) from its completion event; `cancelled` when `queue.cancel` through the
- *    same transport (or one sharing its `state`) cancelled it; `lost` when it left the queue
- *    without an event reaching us (`missed_event`: while the stream was down; `vanished`: failed
- *    without result, expired, or cancelled elsewhere) or its event was malformed
- *    (`invalid_event`: `succeeded` without a `url` string).
+ * 3. Resolves each generation to exactly one `QueueRunOutcome`, from whatever the service says
+ *    first: its completion event, `succeeded` (with `url`) or `failed` (with `error`); a check
+ *    that finds it ended (today's service keeps ended generations: `succeeded` with its
+ *    `result_url` as `url`, `failed` with its `error_message`, `cancelled`); `cancelled` when
+ *    `queue.cancel` through the same transport (or one sharing its `state`) cancelled it; `lost`
+ *    when the service no longer has it (404, or not listed by a service that drops ended
+ *    generations, as 0.224.2 does) and no event reached us within `lostGraceMs` (`missed_event`:
+ *    it left while the stream was down; `vanished`: failed without result, expired, or cancelled
+ *    elsewhere), or its event or answer was malformed (`invalid_event`: `succeeded` without a URL).
  *
  * If the stream drops (or stays silent beyond `eventStreamIdleTimeoutMs`) it reconnects at once
- * and reconciles every pending generation with `queue.list` (one call per namespace and model;
- * `queue.get` per generation if a list fails): one no longer listed is gone, and since its event
- * may have been missed, `lost`. While the stream is up, pending generations are also reconciled
- * every `reconcileIntervalMs`. Concurrent runs and follows through one transport state (the root
+ * and checks every pending generation (`Reconciler`): one `queue.list` per namespace and model,
+ * at least 2 s apart (the docs' shortest polling interval) unless `reconcileIntervalMs` is
+ * shorter, and a `queue.get` of each generation the list does not show (or of each, if the list
+ * fails). While the stream is up, pending generations are also checked every
+ * `reconcileIntervalMs`. Concurrent runs and follows through one transport state (the root
  * `client.queue.run`, `client.queue.follow` and the per-model `<model>Run(client, ...)` alike, and
  * wrappers that pass the state on) share one `/api/events` connection, closed when the last one
  * ends. Events of other generations and other event types are ignored; events that beat the
@@ -65,8 +69,8 @@ export async function runGenerations(
 ): Promise<QueueRunOutcome[]> {
   validateQueueBody(body, options, validate);
   const m = machineryOf(t);
-  const { coordinator, reconcileSoon } = m;
-  const { run, scope, interrupted } = start('queue.run', t, options);
+  const { coordinator, reconciler } = m;
+  const { run, scope, interrupted } = start('queue.run', t, m, options);
   const namespace = body['target_namespace'];
   run.listParams = {
     model: String(body['model']),
@@ -105,17 +109,13 @@ export async function runGenerations(
       }
       throw err;
     }
-    run.enqueuedAt = Date.now();
+    run.enqueuedAt = m.ports.clock.now();
     const continuous = coordinator.continuous(started.epoch);
+    // Only today's service answers `queued`: it keeps ended generations readable.
+    if (res.generations.some((g) => g.status === 'queued')) reconciler.keepsEnded = true;
     res.generations.forEach((g, index) => {
       if (run.tracked.has(g.generation_id)) return; // listed twice: followed once
-      run.tracked.set(g.generation_id, {
-        id: g.generation_id,
-        index,
-        gap: !continuous,
-        checking: false,
-        graceTimer: undefined,
-      });
+      run.tracked.set(g.generation_id, track(g.generation_id, index, !continuous));
       run.order.push(g.generation_id);
     });
     run.progress({ type: 'enqueued', generation_ids: [...run.order] });
@@ -125,7 +125,7 @@ export async function runGenerations(
     if (!complete) for (const g of run.tracked.values()) g.gap = true;
     for (const id of run.order) if (m.state.wasCancelled(id)) coordinator.onCancel(id);
     // The stream dropped during the enqueue (or events were dropped): check now (and after the reconnect).
-    if (!continuous || !complete) reconcileSoon(run);
+    if (!continuous || !complete) reconciler.soon(run);
 
     // 3. Let the caller persist the ids, then wait for every outcome.
     if (options.onEnqueued)
@@ -144,51 +144,72 @@ export async function runGenerations(
 /**
  * Follow generations enqueued earlier (by this process or another, e.g. before a restart) to one
  * outcome each, the same outcomes as `runGenerations`: `succeeded` (with `url`) or `failed` from
- * the completion event; `cancelled` when cancelled through this transport (or one sharing its
- * `state`); `lost` with `missed_event` when the generation had already left the queue when it was
- * followed (its completion event, which carries the output URL, was emitted while nobody listened:
- * the service keeps no record of it) or left while the stream was down, `vanished` when it left
- * while followed without an event, `invalid_event` for a malformed event.
+ * the completion event, or from the service's answer when it keeps ended generations (today's
+ * service: `result_url`, `error_message`), so one that ended before it was followed settles at the
+ * first check; `cancelled` (cancelled through this transport, or so the service says); `lost` with
+ * `missed_event` when a service that drops ended generations (0.224.2) no longer had it when it was
+ * followed (its completion event, which carries the output URL, was emitted while nobody listened),
+ * or it left while the stream was down; `vanished` when it left while followed without an event;
+ * `invalid_event` for a malformed event or answer.
  *
- * Subscribes to `/api/events` first (shared with the transport's runs), then checks each id with
- * `queue.get` (the namespace and model are not known, so no `queue.list`), again after each
- * reconnect and every `reconcileIntervalMs`. An id given twice is followed once (`index` is its
- * first position in `generationIds`). An empty list resolves to `[]` without connecting.
+ * Subscribes to `/api/events` first (shared with the transport's runs), then checks the ids: one
+ * `queue.list` of the key's namespace (the active generations, whatever their model), and a
+ * `queue.get` of each id that list does not show (none when the service is known to drop ended
+ * generations); again after each reconnect and every `reconcileIntervalMs`.
  *
- * @returns the outcomes, in the order of the distinct ids given.
+ * An id given more than once is followed once: the outcomes hold one entry per position given
+ * (`outcomes[i].generation_id === generationIds[i]` and `outcomes[i].index === i`), the outcome
+ * of a repeated id repeated; progress (`settled` of `total`) and the async iteration of
+ * `QueueFollow` count each distinct id once, at its first position. An empty list resolves to `[]`
+ * without connecting.
+ *
+ * @returns the outcomes, one per id given, in the order given.
  * @throws SDKError (nothing sent) when `generationIds` is not an array of non-empty strings (or
  * holds `.` or `..`); the stream's connection error when it cannot connect (`AuthenticationError`,
  * or `ConnectionError` after `maxRetries` retries); `QueueRunTimeoutError` after `timeoutMs`
- * (default one hour) and `QueueRunAbortError` when `signal` aborts, with `settled` and `pending`.
+ * (default one hour) and `QueueRunAbortError` when `signal` aborts, with `settled` and `pending`
+ * (distinct ids).
  */
 export async function followGenerations(
   t: Transport,
   generationIds: readonly string[],
   options: QueueFollowOptions = {},
+  onSettled?: (outcome: QueueRunOutcome) => void,
 ): Promise<QueueRunOutcome[]> {
   const ids = checkIds(generationIds);
   if (ids.length === 0) return [];
   const m = machineryOf(t);
-  const { run, scope, interrupted } = start('queue.follow', t, options);
-  run.listParams = undefined;
+  const { run, scope, interrupted } = start('queue.follow', t, m, options, onSettled);
+  run.listParams = {};
   run.followed = true;
   try {
     await subscribe(m, run, scope, interrupted);
-    run.enqueuedAt = Date.now();
+    run.enqueuedAt = m.ports.clock.now();
     ids.forEach((id, index) => {
       if (run.tracked.has(id)) return;
       // Events emitted before the subscription were missed: every generation starts with a gap.
-      run.tracked.set(id, { id, index, gap: true, checking: false, graceTimer: undefined });
+      run.tracked.set(id, track(id, index, true));
       run.order.push(id);
     });
     m.coordinator.adopt(run);
     run.progress({ type: 'following', generation_ids: [...run.order] });
     for (const id of run.order) if (m.state.wasCancelled(id)) m.coordinator.onCancel(id);
-    m.reconcileSoon(run);
-    return await waitForOutcomes(m, run, scope, interrupted);
+    m.reconciler.soon(run);
+    const outcomes = await waitForOutcomes(m, run, scope, interrupted);
+    if (outcomes.length === ids.length) return outcomes;
+    // Some ids were given more than once: one outcome per position.
+    return ids.map((id, index) => {
+      const o = run.outcomes.get(id)!;
+      return o.index === index ? o : { ...o, index };
+    });
   } finally {
     finish(m, run, scope);
   }
+}
+
+/** A generation followed from now on, waiting for its event (`gap`: the event may already have been missed). */
+function track(id: string, index: number, gap: boolean): Tracked {
+  return { id, index, state: 'waiting', gap, seen: false, cancelGrace: undefined };
 }
 
 /** The ids of `queue.follow`, checked. @throws SDKError naming the bad entry. */
@@ -209,11 +230,13 @@ function checkIds(ids: readonly string[]): string[] {
 function start(
   what: 'queue.run' | 'queue.follow',
   t: Transport,
+  m: QueueMachinery,
   options: QueueFollowOptions,
+  onSettled?: (outcome: QueueRunOutcome) => void,
 ): { run: Run; scope: CallScope; interrupted: () => Error } {
   const scope = new CallScope(options.signal, options.timeoutMs ?? QUEUE_RUN_DEFAULT_TIMEOUT_MS);
   const maxRetries = options.maxRetries ?? t.settings.maxRetries;
-  const run = new Run(options, maxRetries);
+  const run = new Run(options, maxRetries, m.ports, onSettled);
   const inner: RequestOptions = { signal: scope.signal, maxRetries };
   run.inner = inner;
   const interrupted = (): Error => {
@@ -264,9 +287,7 @@ async function waitForOutcomes(
   scope: CallScope,
   interrupted: () => Error,
 ): Promise<QueueRunOutcome[]> {
-  const interval = run.options.reconcileIntervalMs ?? 30_000;
-  const timer =
-    interval > 0 && Number.isFinite(interval) ? setInterval(() => m.reconcileSoon(run), interval) : undefined;
+  const stopChecks = m.reconciler.every(run, run.options.reconcileIntervalMs ?? 30_000);
   try {
     const aborted = new Promise<void>((resolve) => {
       if (scope.signal.aborted) resolve();
@@ -279,7 +300,7 @@ async function waitForOutcomes(
     if (run.failure !== undefined) throw run.failure as unknown; // what the run failed with, as thrown
     throw interrupted();
   } finally {
-    if (timer !== undefined) clearInterval(timer);
+    stopChecks();
   }
 }
 

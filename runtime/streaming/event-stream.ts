@@ -83,18 +83,10 @@ export class EventStream<E extends AnyServerEvent = ServerEvent> implements Asyn
   }
 
   async *[Symbol.asyncIterator](): AsyncGenerator<E, void, undefined> {
-    if (this.used) throw new SDKError('An EventStream can be iterated only once');
-    this.used = true;
-    const body = this.response.body;
-    if (!body) return this.close();
+    const messages = this.messages();
+    if (!messages) return;
     const all = this.settings.allEvents === true;
     try {
-      const messages = sseMessages(body, {
-        onActivity: this.settings.onActivity,
-        idleTimeoutMs: this.settings.idleTimeoutMs,
-        maxEventBytes: this.settings.maxEventBytes,
-        request: EVENTS_REQUEST,
-      });
       for await (const m of messages) {
         if (this.closed) return; // close() takes effect even for messages already received
         if (this.scope.signal.aborted) throw this.scope.endError('GET /api/events');
@@ -102,20 +94,68 @@ export class EventStream<E extends AnyServerEvent = ServerEvent> implements Asyn
         if (ev) yield ev as E;
       }
     } catch (err) {
-      if (this.closed) return;
-      if (this.scope.signal.aborted) throw this.scope.endError('GET /api/events', err);
-      if (err instanceof APIError) throw err;
-      throw new ConnectionError(
-        `The event stream (GET /api/events) was interrupted: ${err instanceof Error ? err.message : String(err)}`,
-        {
-          request: EVENTS_REQUEST,
-          cause: err,
-          redactor: this.scope.redactor,
-        },
-      );
+      const error = this.failure(err);
+      if (error) throw error;
     } finally {
       this.close();
     }
+  }
+
+  /**
+   * Call `onEvent` with each event, as the iteration would yield it, until the stream ends (then
+   * it resolves) or fails (it rejects with the iteration's errors): for a consumer that handles
+   * each event at once (the queue's shared stream), without a promise per event. `onEvent` must
+   * not throw. It uses the stream up, as an iteration does.
+   */
+  async forEach(onEvent: (event: E) => void): Promise<void> {
+    const messages = this.messages();
+    if (!messages) return;
+    const all = this.settings.allEvents === true;
+    try {
+      for await (const m of messages) {
+        if (this.closed) return;
+        if (this.scope.signal.aborted) throw this.scope.endError('GET /api/events');
+        const ev = toServerEvent(m, all);
+        if (ev) onEvent(ev as E);
+      }
+    } catch (err) {
+      const error = this.failure(err);
+      if (error) throw error;
+    } finally {
+      this.close();
+    }
+  }
+
+  /** The body's SSE messages (read once; undefined when there is no body: the stream is then closed). */
+  private messages(): AsyncGenerator<EventSourceMessage, void, undefined> | undefined {
+    if (this.used) throw new SDKError('An EventStream can be iterated only once');
+    this.used = true;
+    const body = this.response.body;
+    if (!body) {
+      this.close();
+      return undefined;
+    }
+    return sseMessages(body, {
+      onActivity: this.settings.onActivity,
+      idleTimeoutMs: this.settings.idleTimeoutMs,
+      maxEventBytes: this.settings.maxEventBytes,
+      request: EVENTS_REQUEST,
+    });
+  }
+
+  /** What a read's error becomes: nothing after `close()`, the scope's end, the service's error, else a `ConnectionError`. */
+  private failure(err: unknown): Error | undefined {
+    if (this.closed) return undefined;
+    if (this.scope.signal.aborted) return this.scope.endError('GET /api/events', err);
+    if (err instanceof APIError) return err;
+    return new ConnectionError(
+      `The event stream (GET /api/events) was interrupted: ${err instanceof Error ? err.message : String(err)}`,
+      {
+        request: EVENTS_REQUEST,
+        cause: err,
+        redactor: this.scope.redactor,
+      },
+    );
   }
 }
 

@@ -151,9 +151,12 @@ describe.each(BUNDLERS)('browser bundle size with %s (gzip -9, entry chunk plus 
     expect(markersIn(m.loadedText), report(m)).toEqual([]);
   });
 
-  it("no case carries Node's util.inspect hook (the browser build's runtime/internal/inspect.browser.ts)", () => {
-    for (const m of measures.values())
-      if (m.bundler === b) expect(allText(m), m.case.id).not.toContain('nodejs.util.inspect.custom');
+  it("no case carries Node's util.inspect hook nor the errors' brand (the browser build's inspect.browser.ts, brand.browser.ts)", () => {
+    for (const m of measures.values()) {
+      if (m.bundler !== b) continue;
+      expect(allText(m), m.case.id).not.toContain('nodejs.util.inspect.custom');
+      expect(allText(m), m.case.id).not.toContain('oxen-inference-sdk.error');
+    }
   });
 
   it('no case evaluates code from strings (new Function, eval)', () => {

@@ -173,11 +173,67 @@ describe('exercise', () => {
       'export const validate = (d: unknown): boolean => d !== null;\n',
     );
     const r = await exercise(root);
+    expect(r.slow).toEqual([]);
     expect(r.sentinels).toEqual(['sentinel 7 ran when generated/a.ts was imported or run']);
     expect(r.throws).toEqual([
       'importing generated/b.ts throws: SyntaxError: Invalid regular expression: /(/: Unterminated group',
       "generated/validators/m.ts: validate(null) throws: TypeError: Cannot read properties of null (reading 'x')",
     ]);
     expect((globalThis as { __sentinel?: unknown }).__sentinel).toBeUndefined();
+  });
+});
+
+describe('slow validators', () => {
+  test("a validator that backtracks on its schema's pattern is reported, at a small size; a linear one is not", async () => {
+    const { exercise } = await import('../../fuzz/exercise.ts');
+    const root = temp();
+    writeFileSync(path.join(root, 'package.json'), '{ "type": "module" }\n');
+    mkdirSync(path.join(root, 'generated', 'validators'), { recursive: true });
+    const validator = (re: string) =>
+      `const re = ${re};\nexport const validate = (d: unknown): boolean => typeof d !== 'object' || d === null || typeof (d as { tags?: unknown }).tags !== 'object' || Object.keys((d as { tags: object }).tags).every((k) => re.test(k));\n`;
+    writeFileSync(path.join(root, 'generated', 'validators', 'slow.ts'), validator('/^(a+)+$/u'));
+    writeFileSync(path.join(root, 'generated', 'validators', 'fast.ts'), validator('/^a+$/u'));
+    const schema = (pattern: string) => ({
+      type: 'object',
+      properties: { tags: { type: 'object', patternProperties: { [pattern]: { type: 'string' } } } },
+    });
+    const r = await exercise(
+      root,
+      new Map([
+        ['slow', schema('^(a+)+$')],
+        ['fast', schema('^a+$')],
+      ]),
+    );
+    expect(r.throws).toEqual([]);
+    expect(r.slow).toEqual([
+      expect.stringMatching(
+        /^generated\/validators\/slow\.ts: validate took \d+ ms on (?:2\d|3\d) characters at \/tags\/<key> \(pattern "\^\(a\+\)\+\$"\): "" \+ "a" repeated \+ /,
+      ),
+    ]);
+  });
+
+  test('checkSites finds each pattern and format once, where the schema applies it (values, items, keys, $ref, allOf)', async () => {
+    const { checkSites } = await import('../../fuzz/adversarial.ts');
+    const sites = checkSites({
+      type: 'object',
+      properties: {
+        prompt: { type: 'string', pattern: '^p$' },
+        list: { type: 'array', items: { format: 'url' } },
+        again: { type: 'string', pattern: '^p$' },
+        ref: { $ref: '#/definitions/D' },
+        both: { allOf: [{ format: 'email' }] },
+        tags: { type: 'object', propertyNames: { pattern: '^k$' }, patternProperties: { '^x-': {} } },
+      },
+      definitions: { D: { format: 'uuid' } },
+    });
+    const placed = Object.fromEntries(sites.map((s) => [s.check, [s.where, s.place('S')]]));
+    expect(placed).toEqual({
+      'pattern "^p$"': ['/prompt', { prompt: 'S' }],
+      'format "url"': ['/list/0', { list: ['S'] }],
+      'format "uuid"': ['/ref', { ref: 'S' }],
+      'format "email"': ['/both', { both: 'S' }],
+      'pattern "^x-"': ['/tags/<key>', { tags: { S: null } }],
+      'pattern "^k$"': ['/tags/<key>', { tags: { S: null } }],
+    });
   });
 });

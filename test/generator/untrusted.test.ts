@@ -60,8 +60,13 @@ async function refusal(id: string, model: unknown, list?: unknown[]): Promise<Sp
 
 const PAYLOAD =
   'x*/y*/ } export const INJECTED = (globalThis as any).console.log("INJECTED CODE RAN at import"); export interface Z { /*';
-/** The same, as a valid regular expression (a patternProperties key is one). */
-const PATTERN = 'x*/y*/ export const INJECTED = (globalThis as any).console.log("INJECTED CODE RAN at import"); /*';
+/**
+ * The same, as a valid regular expression (a patternProperties key is one) that matches in linear
+ * time: anchored, its stars escaped (`\*` still ends a comment). The report's own key, unanchored
+ * `x*` then `/`, takes quadratic time and is refused (test/generator/patterns.test.ts).
+ */
+const PATTERN =
+  '^x\\*/y\\*/ export const INJECTED = (globalThis as any).console.log("INJECTED CODE RAN at import"); /\\*';
 
 describe('hostile model objects stay data', () => {
   it(

@@ -10,6 +10,12 @@ import { startServer, type LocalServer, type LocalServerOptions } from '../../fa
 
 export { Client };
 
+/**
+ * The two queues the SDK must work against (`LocalServerOptions.queueMode`): as the service's docs
+ * say today (the local server's default) and as the API description 0.224.2 says.
+ */
+export const QUEUE_MODES = ['today', '0.224.2'] as const;
+
 /** Close every server a test started. Call once at the top of each test file. */
 export function useServers(): (
   serverOptions?: LocalServerOptions,

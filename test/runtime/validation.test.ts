@@ -1,13 +1,15 @@
 // Validation without ajv at run time: the generated standalone validators, the mapping of their
-// errors to ValidationError issues, and the two helpers they import from the runtime
-// (runtime/validator-support.ts), checked against the modules ajv itself uses.
+// errors to ValidationError issues, and the helpers they import from the runtime
+// (runtime/validator-support.ts), checked against the modules ajv itself uses and, for isUrl,
+// ajv-formats' regular expression of the `url` format.
 import ucs2lengthAjv from 'ajv/dist/runtime/ucs2length.js';
+import { fullFormats } from 'ajv-formats/dist/formats.js';
 import fastDeepEqual from 'fast-deep-equal';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { snapshotValidators, ValidationError } from '../../index.ts';
 import { checkRequest } from '../../runtime/index.ts';
-import { equal, ucs2length } from '../../runtime/validator-support.ts';
+import { equal, isUrl, ucs2length } from '../../runtime/validator-support.ts';
 import { issuesOf } from '../../runtime/validation.ts';
 
 const ajvLength = ((ucs2lengthAjv as unknown as { default?: (s: string) => number }).default ?? ucs2lengthAjv) as (
@@ -44,6 +46,72 @@ describe('validator-support', () => {
           equal(a, JSON.parse(JSON.stringify(a)) as unknown) === (reference(a, JSON.parse(JSON.stringify(a))) ?? true)
         );
       }),
+    );
+  });
+});
+
+describe('isUrl', () => {
+  const urlRegex = fullFormats.url as RegExp;
+  const text = (chars: string[], max: number) =>
+    fc.array(fc.constantFrom(...chars), { maxLength: max }).map((a) => a.join(''));
+  const maybe = (arb: fc.Arbitrary<string>) => fc.oneof(fc.constant(''), arb);
+  // URL-shaped strings, valid often enough (about one in twelve) and wrong in every part: scheme
+  // (case, `ſ` which folds to `s`), user part (spaces, `@`, `/`), labels (hyphens, Unicode spaces,
+  // lone surrogates, astral symbols), top-level domain, private and malformed IPv4, port, path.
+  const label = fc.oneof(
+    { weight: 3, arbitrary: fc.constantFrom('example', 'a-b', 'x1', 'é', 'ſ', 'K') },
+    { weight: 1, arbitrary: text(['a', '0', '-', '\u3000', 'Z', '\ud800'], 4) },
+  );
+  const tld = fc.oneof(
+    { weight: 3, arbitrary: fc.constantFrom('com', 'io', 'テスト', 'Co') },
+    { weight: 1, arbitrary: text(['a', 'é', '1', '\ud800', '\ud83d\ude00'], 3) },
+  );
+  const octet = fc.oneof(
+    fc.integer({ min: 0, max: 260 }).map(String),
+    fc.constantFrom('10', '127', '169', '254', '192', '168', '172', '16', '31', '01'),
+  );
+  const url = fc
+    .tuple(
+      fc.constantFrom('http://', 'https://', 'ftp://', 'HTTPS://', 'httpſ://', 'http:/', 'file://'),
+      maybe(text(['u', ':', '@', '/', ' ', 'p', '\u3000'], 5).map((u) => `${u}@`)),
+      fc.oneof(
+        fc.tuple(fc.array(label, { maxLength: 3 }), tld).map(([a, t]) => [...a, t].join('.')),
+        fc.array(octet, { minLength: 3, maxLength: 5 }).map((a) => a.join('.')),
+      ),
+      maybe(fc.oneof(fc.integer({ min: 0, max: 999_999 }).map(String), text(['1', 'a'], 3)).map((p) => `:${p}`)),
+      maybe(text(['/', 'a', '@', ' ', '?', '#', '\u3000', ':'], 6).map((p) => `/${p}`)),
+      maybe(maybe(text(['@', ':', '/', ' ', '.', '-', '\u3000', 'x', '\n'], 2))),
+    )
+    .map((parts) => parts.join(''));
+
+  it("answers as ajv-formats' regular expression for the url format", () => {
+    for (const [s, want] of [
+      ['http://example.com', true],
+      ['https://user:pass@example.com:8080/p?q=1#f', true],
+      ['http://a@b@example.com/x@y', true],
+      ['http://例え.テスト', true],
+      ['http://1.1.1.1:80/x', true],
+      ['http://10.0.0.1', false],
+      ['http://192.168.0.1', false],
+      ['http://-a.com', false],
+      ['http://a--b.com', false],
+      ['http://a.b', false],
+      ['ftp://x.yz/ ', false],
+      ['http://example.com:1', false],
+      ['mailto:a@example.com', false],
+    ] as const) {
+      expect(urlRegex.test(s), s).toBe(want);
+      expect(isUrl(s), s).toBe(want);
+    }
+    fc.assert(
+      fc.property(url, (s) => isUrl(s) === urlRegex.test(s)),
+      { numRuns: 20_000 },
+    );
+    fc.assert(
+      fc.property(
+        fc.string({ unit: 'binary', maxLength: 24 }),
+        (s) => isUrl(`http://${s}`) === urlRegex.test(`http://${s}`),
+      ),
     );
   });
 });

@@ -113,28 +113,8 @@ export const fineTuneCreateParamsCompatible = (x: S['FineTuneCreateRequest']): r
 export const typedCatchesAnUntypedField: Typed<{ id: string; extra?: string }, { id: string; [k: string]: unknown }> =
   true;
 export const typedAcceptsANamedField: Typed<{ id: string; extra?: string }, { id: string; extra?: string }> = true;
-/**
- * Today's generation fields (`inference-api/reference/async_queue.mdx`), described by the spec and
- * typed by the queue's own change (issue 23 item 2): until it lands, named here so that any OTHER
- * field added to the spec still fails. Remove this list when `rt.Generation` and `rt.QueueListParams`
- * type them.
- */
-type QueueFieldsTypedByTheQueueChange =
-  | 'model_name'
-  | 'result_url'
-  | 'error_message'
-  | 'started_at'
-  | 'completed_at'
-  | 'status'
-  | 'media_type'
-  | 'repo'
-  | 'folder';
-export const generationFields: Typed<S['Generation'], rt.Generation, QueueFieldsTypedByTheQueueChange> = true;
-export const queueListQueryFields: Typed<
-  Query<'/api/ai/queue', 'get'>,
-  rt.QueueListParams,
-  QueueFieldsTypedByTheQueueChange
-> = true;
+export const generationFields: Typed<S['Generation'], rt.Generation> = true;
+export const queueListQueryFields: Typed<Query<'/api/ai/queue', 'get'>, rt.QueueListParams> = true;
 export const enqueuedGenerationFields: Typed<S['EnqueuedGeneration'], rt.EnqueuedGeneration> = true;
 export const enqueueResponseFields: Typed<S['EnqueueResponse'], rt.EnqueueResponse> = true;
 export const queueListResponseFields: Typed<S['QueueListResponse'], rt.QueueListResponse> = true;

@@ -1,0 +1,225 @@
+// `npm run bench:follow`: queue.follow of 1,000 pending generations against a hand-written reader of
+// the event stream that waits for the same 1,000 completion events (alone, and with the one list
+// that queue.follow makes to check the ids): the client's CPU time and heap growth, in interleaved
+// rounds (each round runs every case, the first in turn), as medians and min-max.
+// The local server runs in a child process (`follow-server.ts`; its queue as the service's docs
+// say today), so that only the client's work is measured. Each round adds 1,000 held generations
+// (not measured); each case starts, and once it is ready (queue.follow: its list was answered;
+// the reader: its stream is connected) the server completes them all; it ends at the last event.
+// The SDK is the built package (`dist/index.js`, as users run it) when it exists, else the source
+// (`--source` forces it): the source runs through tsx, whose helpers (`__name` on every function
+// made) cost more than the SDK's own code per event. Absolute figures depend on the machine; the
+// ratios are the result. Run with `node --expose-gc` (the npm script does) so that each case
+// starts from a collected heap.
+import { fork, type ChildProcess } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { Client as ClientType } from '../../index.ts';
+import { REPO_ROOT } from '../../generator/paths.ts';
+import { median } from '../lib/rounds.ts';
+
+const IDS = Number(process.env['BENCH_FOLLOW_IDS'] ?? 1000);
+const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 7);
+const KEY = 'test-key';
+
+interface Sample {
+  cpuMs: number;
+  heapMiB: number;
+}
+
+/** The SDK to measure, and what it is. */
+async function sdkModule(): Promise<{ Client: typeof ClientType; what: string }> {
+  const dist = path.join(REPO_ROOT, 'dist/index.js');
+  if (process.argv.includes('--source') || !existsSync(dist))
+    return {
+      Client: (await import('../../index.ts')).Client,
+      what: 'the source through tsx (no dist/: run `npm run build` to measure the built package)',
+    };
+  const newest = Math.max(
+    ...readdirSync(path.join(REPO_ROOT, 'runtime'), { recursive: true })
+      .map(String)
+      .filter((f) => f.endsWith('.ts'))
+      .map((f) => statSync(path.join(REPO_ROOT, 'runtime', f)).mtimeMs),
+  );
+  const stale = statSync(dist).mtimeMs < newest ? ' WARNING: dist/ is older than runtime/: run `npm run build`' : '';
+  const mod = (await import(pathToFileURL(dist).href)) as { Client: typeof ClientType };
+  return { Client: mod.Client, what: `the built package (dist/)${stale}` };
+}
+const { Client, what } = await sdkModule();
+
+const gc = (globalThis as { gc?: () => void }).gc;
+if (!gc) console.error('bench: run with node --expose-gc for comparable heap figures (npm run bench:follow does)');
+
+/** Run `f`, measuring this process's CPU time (user + system) and its peak heap growth (sampled every 5 ms). */
+async function measure(f: () => Promise<void>): Promise<Sample> {
+  gc?.();
+  const heap0 = process.memoryUsage().heapUsed;
+  let peak = heap0;
+  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().heapUsed)), 5);
+  const cpu0 = process.cpuUsage();
+  try {
+    await f();
+  } finally {
+    clearInterval(sampler);
+  }
+  const cpu = process.cpuUsage(cpu0);
+  peak = Math.max(peak, process.memoryUsage().heapUsed);
+  return { cpuMs: (cpu.user + cpu.system) / 1000, heapMiB: (peak - heap0) / 2 ** 20 };
+}
+
+/** The server child, and a request to it answered by its next message. */
+class ServerChild {
+  private constructor(
+    private readonly child: ChildProcess,
+    readonly url: string,
+  ) {}
+
+  static async start(): Promise<ServerChild> {
+    const child = fork(fileURLToPath(new URL('./follow-server.ts', import.meta.url)), {
+      execArgv: ['--import', 'tsx'],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    const { url } = await new Promise<{ url: string }>((resolve) => child.once('message', resolve));
+    return new ServerChild(child, url);
+  }
+
+  ask<T>(message: unknown): Promise<T> {
+    return new Promise((resolve) => {
+      this.child.once('message', (m) => resolve(m as T));
+      this.child.send(message as object);
+    });
+  }
+
+  stop(): void {
+    this.child.disconnect();
+  }
+}
+
+/**
+ * The hand-written reader: `GET /api/events`, the body split into SSE blocks by hand, the data of
+ * each `media_generation_completed` parsed, until every id was seen.
+ */
+async function handWritten(url: string, ids: string[], ready: () => void, list = false): Promise<void> {
+  const pending = new Set(ids);
+  const ctrl = new AbortController();
+  const res = await fetch(`${url}/api/events`, {
+    headers: { authorization: `Bearer ${KEY}`, accept: 'text/event-stream' },
+    signal: ctrl.signal,
+  });
+  if (list) {
+    // What queue.follow must do besides: check the ids once (one list of the active generations).
+    const listed = await fetch(`${url}/api/ai/queue`, { headers: { authorization: `Bearer ${KEY}` } });
+    const body = (await listed.json()) as { generations: Array<{ generation_id: string }> };
+    const active = new Set(body.generations.map((g) => g.generation_id));
+    if (!ids.every((id) => active.has(id))) throw new Error('the list does not show every id');
+  }
+  ready();
+  const reader = res.body!.getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  try {
+    while (pending.size > 0) {
+      const { done, value } = await reader.read();
+      if (done) throw new Error('the event stream ended');
+      buffer += decoder.decode(value, { stream: true });
+      let end: number;
+      while ((end = buffer.indexOf('\n\n')) >= 0) {
+        const block = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        let event = '';
+        let data = '';
+        for (const line of block.split('\n')) {
+          if (line.startsWith('event:')) event = line.slice(6).trim();
+          else if (line.startsWith('data:')) data += line.slice(5).trim();
+        }
+        if (event !== 'media_generation_completed') continue;
+        const payload = JSON.parse(data) as { generation_id: string };
+        pending.delete(payload.generation_id);
+      }
+    }
+  } finally {
+    ctrl.abort();
+  }
+}
+
+/** `queue.follow` through a new client (as after a restart), counting its requests; `ready` once its list was answered. */
+async function sdk(url: string, ids: string[], ready: () => void, requests: string[]): Promise<void> {
+  const counting: typeof fetch = async (input, init) => {
+    const u = new URL(input instanceof Request ? input.url : String(input));
+    requests.push(`${init?.method ?? 'GET'} ${u.pathname}`);
+    const res = await fetch(input, init);
+    if (u.pathname === '/api/ai/queue') ready(); // the list was made: every id is still pending in it
+    return res;
+  };
+  const client = new Client({ apiKey: KEY, baseUrl: url, fetch: counting });
+  const outcomes = await client.queue.follow(ids, { timeoutMs: 120_000 });
+  const ok = outcomes.filter((o) => o.status === 'succeeded').length;
+  if (ok !== ids.length) throw new Error(`queue.follow: ${ok} of ${ids.length} succeeded`);
+}
+
+const warnings: string[] = [];
+process.on('warning', (w) => warnings.push(w.name));
+
+const server = await ServerChild.start();
+try {
+  const sdkRequests: string[] = [];
+  const cases = {
+    'hand-written reader': (ids: string[], ready: () => void) => handWritten(server.url, ids, ready),
+    'reader + one list': (ids: string[], ready: () => void) => handWritten(server.url, ids, ready, true),
+    'queue.follow': (ids: string[], ready: () => void) => sdk(server.url, ids, ready, sdkRequests),
+  };
+  const names = Object.keys(cases) as Array<keyof typeof cases>;
+  const samples = new Map(names.map((n) => [n, [] as Sample[]]));
+  for (let r = -1; r < ROUNDS; r++) {
+    // Round -1 warms up (module loading, JIT) and is not counted; the order rotates.
+    const first = ((r % names.length) + names.length) % names.length;
+    for (const name of [...names.slice(first), ...names.slice(0, first)]) {
+      const { ids } = await server.ask<{ ids: string[] }>({ add: IDS });
+      if (name === 'queue.follow') sdkRequests.length = 0;
+      let completed: Promise<unknown> | undefined;
+      const ready = () => void (completed ??= server.ask({ complete: ids }));
+      const sample = await measure(() => cases[name](ids, ready));
+      await completed;
+      if (r >= 0) samples.get(name)!.push(sample);
+    }
+    if (r >= 0) console.error(`bench: round ${r + 1} of ${ROUNDS} done`);
+  }
+  const fmt = (xs: number[], unit: string, digits: number) =>
+    `${median(xs).toFixed(digits)} ${unit} (${Math.min(...xs).toFixed(digits)}-${Math.max(...xs).toFixed(digits)})`;
+  console.log(`queue.follow of ${IDS} pending ids vs a hand-written event-stream reader, ${ROUNDS} interleaved rounds`);
+  console.log(`  SDK: ${what}`);
+  console.log('  case                   CPU median (min-max)          heap growth median (min-max)');
+  for (const name of names) {
+    const s = samples.get(name)!;
+    console.log(
+      `  ${name.padEnd(22)} ${fmt(
+        s.map((x) => x.cpuMs),
+        'ms',
+        0,
+      ).padEnd(29)} ${fmt(
+        s.map((x) => x.heapMiB),
+        'MiB',
+        1,
+      )}`,
+    );
+  }
+  for (const base of ['hand-written reader', 'reader + one list'] as const) {
+    const ratio = (f: (x: Sample) => number) =>
+      median(samples.get('queue.follow')!.map(f)) / median(samples.get(base)!.map(f));
+    console.log(
+      `  ratio queue.follow / ${base}: CPU ${ratio((x) => x.cpuMs).toFixed(2)}x, heap growth ${ratio((x) => x.heapMiB).toFixed(2)}x`,
+    );
+  }
+  const byKind = new Map<string, number>();
+  for (const r of sdkRequests) {
+    const kind = r.replace(/\/api\/ai\/queue\/[^/]+$/, '/api/ai/queue/{id}');
+    byKind.set(kind, (byKind.get(kind) ?? 0) + 1);
+  }
+  console.log(
+    `  queue.follow's requests (last round): ${[...byKind].map(([k, n]) => `${k} x${n}`).join(', ')}; ` +
+      `MaxListenersExceededWarning: ${warnings.filter((w) => w === 'MaxListenersExceededWarning').length}`,
+  );
+} finally {
+  server.stop();
+}
