@@ -59,14 +59,14 @@ const report = (m: CaseMeasure): string =>
  * module, no code splitting).
  */
 const CEILING_BYTES: Record<Bundler, Record<Ceiling, number>> = {
-  vite: { perModel: 8_215, rootClient: 14_289, rootQueueRunWithLazy: 26_453, runtimeUnsplit: 26_481 },
-  esbuild: { perModel: 9_430, rootClient: 15_064, rootQueueRunWithLazy: 26_473, runtimeUnsplit: 26_519 },
+  vite: { perModel: 8_269, rootClient: 14_312, rootQueueRunWithLazy: 28_716, runtimeUnsplit: 28_757 },
+  esbuild: { perModel: 9_488, rootClient: 15_086, rootQueueRunWithLazy: 28_788, runtimeUnsplit: 28_908 },
 };
 type Ceiling = 'perModel' | 'rootClient' | 'rootQueueRunWithLazy' | 'runtimeUnsplit';
 /**
  * This test bundles the repository's source (the TypeScript, with the browser build's files:
  * `scripts/build/browser.mjs`), not the built `dist/`, and the two differ, measured (negative: the source is
- * smaller). With Vite by a chunk boundary or two (up to about 160 B). With esbuild a split page of the
+ * smaller). With Vite by a chunk boundary or two (up to about 190 B). With esbuild a split page of the
  * built package loads `redact.ts`' chunk as well (about 1.7 kB): the built `./runtime` entry imports that
  * chunk for its `Redactor` export, and esbuild keeps a statically imported chunk that is also an `import()`
  * target in the first load, used or not (from source, a re-export of a module that is not used imports
@@ -74,8 +74,8 @@ type Ceiling = 'perModel' | 'rootClient' | 'rootQueueRunWithLazy' | 'runtimeUnsp
  * upgrade), and nothing more: growth beyond it fails.
  */
 const SOURCE_OVER_BUILT_BYTES: Record<Bundler, Record<Ceiling, number>> = {
-  vite: { perModel: -55, rootClient: 135, rootQueueRunWithLazy: -137, runtimeUnsplit: 157 },
-  esbuild: { perModel: -1_784, rootClient: -1_730, rootQueueRunWithLazy: -1_716, runtimeUnsplit: 76 },
+  vite: { perModel: -54, rootClient: 143, rootQueueRunWithLazy: -135, runtimeUnsplit: 186 },
+  esbuild: { perModel: -1_794, rootClient: -1_708, rootQueueRunWithLazy: -1_663, runtimeUnsplit: 117 },
 };
 const MARGIN_BYTES = 100;
 const limit = (c: Ceiling, b: Bundler): number => CEILING_BYTES[b][c] + SOURCE_OVER_BUILT_BYTES[b][c] + MARGIN_BYTES;
