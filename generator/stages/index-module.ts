@@ -168,9 +168,9 @@ export async function validatorTableModule(models: IndexModel[], validated: Read
 }
 
 /**
- * The two constants both index modules declare: the exported list of the models' ids (`name`, typed
+ * The two constants of a model list: the exported list of the models' ids (`name`, typed
  * `readonly <idType>[]`, in the snapshot's order), and `validatorLoaders`, from model id to a loader
- * of its validator (`loader` writes each entry's arrow, `loaderType` is their type, given to `Map`
+ * of its validator (a user's index declares both; the package's, the ids, and `validator-table.ts` the loaders) (`loader` writes each entry's arrow, `loaderType` is their type, given to `Map`
  * so that the compiler checks each arrow against it instead of inferring one union of them all).
  */
 export function idsAndLoaders(
