@@ -112,6 +112,8 @@ async function buildJs(input, format, { browser = false } = {}) {
         !path.isAbsolute(id) &&
         !bundled.some((d) => id === d || id.startsWith(`${d}/`))),
     plugins: browser ? [browserFilesPlugin(ROOT), reexportsPlugin()] : [],
+    // what `BROWSER_CHUNKS` needs (rolldown's implicit choice, said): an entry's chunk may export more than its module
+    ...(browser ? { preserveEntrySignatures: 'allow-extension' } : {}),
     logLevel: 'warn',
   });
   try {
