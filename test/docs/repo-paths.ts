@@ -94,12 +94,21 @@ export function resolveName(
   repo: { entries: Set<string>; topLevel: Set<string>; folders: Set<string>; byBase: Map<string, string[]> },
 ): 'ok' | 'missing' | 'foreign' {
   if (BUILT.some((b) => name === b || name.startsWith(b))) return 'ok';
+  // The built file of a source (`runtime/index.js` of `runtime/index.ts`), as the build docs name them.
+  const source = name.replace(/\.c?js$/, '.ts');
+  if (source !== name && resolveName(source, from, repo) === 'ok') return 'ok';
   const dir = path.posix.dirname(from);
   if (name.startsWith('./') || name.startsWith('../')) {
     // CI's scripts and workflows run in the repository root; any other file names a path from its own folder.
     const base = RUN_FROM_ROOT.test(from) ? '.' : dir;
     const p = path.posix.normalize(path.posix.join(base, name));
-    return repo.entries.has(p) || repo.entries.has(`${p}/`) ? 'ok' : 'missing';
+    if (repo.entries.has(p) || repo.entries.has(`${p}/`)) return 'ok';
+    // An import specifier quoted from another module (`./exports.js` of `runtime/index.ts`): the name without
+    // its leading `./` or `../` must still be this repository's.
+    const bare = name.replace(/^(?:\.{1,2}\/)+/, '');
+    return bare.includes('/') || BARE_EXTENSIONS.test(bare) || /\.c?js$/.test(bare)
+      ? resolveName(bare, from, repo)
+      : 'missing';
   }
   const segments = name.split('/').filter(Boolean);
   if (segments.length > 1 || name.endsWith('/')) {
