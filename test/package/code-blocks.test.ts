@@ -5,16 +5,21 @@
  * No list of exceptions: a block that shows a type error marks the line with `// @ts-expect-error`
  * (then the error must happen), and the compiler output the documentation prints after such a block
  * is checked against the real one. Examples hold no cast (`as`, but `as const`; `<T>x`; `x!`).
+ * The blocks sit in the consumer's `src/`, beside `src/oxen-models/` as `oxen-inference-codegen add
+ * <id>... --out src/oxen-models` (the generator's CLI, from its sources) writes it for the ids the
+ * documentation adds, each model a copy of flux-2-pro's details under that id.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { REPO_ROOT, run, tempDir } from '../support/index.ts';
-import { casts, documentationBlocks, withoutExpectError, type CodeBlock } from './code-blocks.ts';
+import { addedModelIds, casts, documentationBlocks, withoutExpectError, type CodeBlock } from './code-blocks.ts';
 
 const TSC = path.join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
 const VARIANT = '.unexpected.ts';
+const TSX_LOADER = pathToFileURL(path.join(REPO_ROOT, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
 
 interface Diagnostic {
   file: string;
@@ -25,6 +30,7 @@ interface Diagnostic {
 }
 
 const blocks = documentationBlocks(REPO_ROOT);
+const added = addedModelIds(REPO_ROOT);
 const root = tempDir('inference-sdk-code-blocks-');
 let diagnostics: Diagnostic[] = [];
 let output = '';
@@ -44,17 +50,29 @@ function sourcePaths(): Record<string, string[]> {
 
 beforeAll(async () => {
   const dir = path.join(root.dir, 'consumer');
-  mkdirSync(dir, { recursive: true });
+  mkdirSync(path.join(dir, 'src'), { recursive: true });
   const files: string[] = [];
   for (const block of blocks) {
-    writeFileSync(path.join(dir, block.file), block.code);
-    files.push(block.file);
+    writeFileSync(path.join(dir, 'src', block.file), block.code);
+    files.push(`src/${block.file}`);
     const variant = withoutExpectError(block.code);
     if (variant !== undefined) {
-      writeFileSync(path.join(dir, block.file.replace(/\.ts$/, VARIANT)), variant);
-      files.push(block.file.replace(/\.ts$/, VARIANT));
+      writeFileSync(path.join(dir, 'src', block.file.replace(/\.ts$/, VARIANT)), variant);
+      files.push(`src/${block.file.replace(/\.ts$/, VARIANT)}`);
     }
   }
+  const flux = JSON.parse(readFileSync(path.join(REPO_ROOT, 'specs', 'models', 'flux-2-pro.json'), 'utf8')) as object;
+  const from = added.flatMap((id, i) => {
+    const file = path.join(root.dir, `model-${i}.json`);
+    writeFileSync(file, JSON.stringify({ ...flux, id }));
+    return ['--from', file];
+  });
+  // the CLI from its sources, run in the consumer project (tsx named by its file: the project has no node_modules)
+  const bin = path.join(REPO_ROOT, 'generator', 'cli', 'bin.ts');
+  const add = await run(process.execPath, ['--import', TSX_LOADER, bin, 'add', ...from, '--out', 'src/oxen-models'], {
+    cwd: dir,
+  });
+  if (add.code !== 0) throw new Error(`oxen-inference-codegen add failed: ${add.stdout}${add.stderr}`);
   writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'code-blocks', private: true, type: 'module' }));
   writeFileSync(
     path.join(dir, 'tsconfig.json'),
@@ -87,7 +105,8 @@ beforeAll(async () => {
     if (m) diagnostics.push({ file: path.basename(m[1]!), line: Number(m[2]), code: m[3]!, message: m[4]! });
     else if (/^error TS\d+/.test(line)) diagnostics.push({ file: '', line: 0, code: 'config', message: line });
   }
-  if (result.code !== 0 && diagnostics.length === 0) diagnostics = [{ file: '', line: 0, code: 'exit', message: output }];
+  if (result.code !== 0 && diagnostics.length === 0)
+    diagnostics = [{ file: '', line: 0, code: 'exit', message: output }];
 }, 300_000);
 
 afterAll(() => root.remove());
@@ -95,7 +114,9 @@ afterAll(() => root.remove());
 /** `doc:line: TSxxxx message` for a diagnostic of a block's file. */
 function located(d: Diagnostic): string {
   const block = blocks.find((b) => d.file === b.file || d.file === b.file.replace(/\.ts$/, VARIANT));
-  return block ? `${block.doc}:${block.line + d.line - 1}: ${d.code} ${d.message}` : `${d.file}:${d.line}: ${d.code} ${d.message}`;
+  return block
+    ? `${block.doc}:${block.line + d.line - 1}: ${d.code} ${d.message}`
+    : `${d.file}:${d.line}: ${d.code} ${d.message}`;
 }
 
 describe('the documentation code blocks', { timeout: 300_000 }, () => {
@@ -105,6 +126,7 @@ describe('the documentation code blocks', { timeout: 300_000 }, () => {
     expect([...docs].some((d) => d.startsWith('docs/'))).toBe(true);
     expect(blocks.filter((b) => b.doc === 'README.md').length).toBeGreaterThan(5);
     expect(blocks.some((b) => b.doc === 'README.md' && withoutExpectError(b.code) !== undefined)).toBe(true);
+    expect(added).toContain('brand-new-model');
   });
 
   test('compile under @tsconfig/strictest as they stand, every @ts-expect-error line an error', () => {
@@ -120,10 +142,11 @@ describe('the documentation code blocks', { timeout: 300_000 }, () => {
       const got = diagnostics.filter((d) => d.file === file);
       const where = `${block.doc}:${block.line}`;
       // each @ts-expect-error line marks exactly one error, on the line after it
-      const marked = block.code
-        .split('\n')
-        .flatMap((l, i) => (/^\s*\/\/ @ts-expect-error\b/.test(l) ? [i + 2] : []));
-      expect(got.map((d) => d.line), where).toEqual(marked);
+      const marked = block.code.split('\n').flatMap((l, i) => (/^\s*\/\/ @ts-expect-error\b/.test(l) ? [i + 2] : []));
+      expect(
+        got.map((d) => d.line),
+        where,
+      ).toEqual(marked);
       if (block.shownOutput) {
         const shown = block.shownOutput.text
           .split('\n')

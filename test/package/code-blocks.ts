@@ -103,6 +103,20 @@ export function casts(code: string): string[] {
   return found;
 }
 
+/**
+ * The model ids of the documentation's `oxen-inference-codegen add <id>... --out src/oxen-models` commands
+ * (placeholders such as `<id>` left out): the models its blocks import from `./oxen-models/index.js`.
+ */
+export function addedModelIds(root: string): string[] {
+  const ids = new Set<string>();
+  for (const doc of documentationFiles(root)) {
+    const text = readFileSync(path.join(root, doc), 'utf8');
+    for (const m of text.matchAll(/oxen-inference-codegen add ((?:[^\s`#<>-][^\s`#<>]* )+)--out src\/oxen-models/g))
+      for (const id of m[1]!.trim().split(/\s+/)) ids.add(id);
+  }
+  return [...ids].sort();
+}
+
 /** Every block of the documentation files under `root`. */
 export function documentationBlocks(root: string): CodeBlock[] {
   return documentationFiles(root).flatMap((doc) => codeBlocks(doc, readFileSync(path.join(root, doc), 'utf8')));
