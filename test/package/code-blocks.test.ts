@@ -9,11 +9,12 @@
  * <id>... --out src/oxen-models` (the generator's CLI, from its sources) writes it for the ids the
  * documentation adds, each model a copy of flux-2-pro's details under that id.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { existingRootState } from '../../generator/output/run-state.ts';
 import { REPO_ROOT, run, tempDir } from '../support/index.ts';
 import { addedModelIds, casts, documentationBlocks, withoutExpectError, type CodeBlock } from './code-blocks.ts';
 
@@ -109,7 +110,12 @@ beforeAll(async () => {
     diagnostics = [{ file: '', line: 0, code: 'exit', message: output }];
 }, 300_000);
 
-afterAll(() => root.remove());
+afterAll(() => {
+  // the generator's record of what it built in src/oxen-models lives in the user's state folder: drop it with the folder
+  const state = existingRootState(path.join(root.dir, 'consumer', 'src', 'oxen-models'));
+  if (state) rmSync(state.built, { force: true });
+  root.remove();
+});
 
 /** `doc:line: TSxxxx message` for a diagnostic of a block's file. */
 function located(d: Diagnostic): string {
