@@ -9,7 +9,7 @@
  * <id>... --out src/oxen-models` (the generator's CLI, from its sources) writes it for the ids the
  * documentation adds, each model a copy of flux-2-pro's details under that id.
  */
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import ts from 'typescript';
@@ -75,6 +75,8 @@ beforeAll(async () => {
   });
   if (add.code !== 0) throw new Error(`oxen-inference-codegen add failed: ${add.stdout}${add.stderr}`);
   writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'code-blocks', private: true, type: 'module' }));
+  // the libraries a block uses beside the SDK (the AI SDK, openai, ...) resolve to the repository's
+  symlinkSync(path.join(REPO_ROOT, 'node_modules'), path.join(dir, 'node_modules'), 'junction');
   writeFileSync(
     path.join(dir, 'tsconfig.json'),
     JSON.stringify(
@@ -85,7 +87,6 @@ beforeAll(async () => {
           module: 'NodeNext',
           moduleResolution: 'NodeNext',
           lib: ['ES2022', 'DOM', 'DOM.Iterable'],
-          typeRoots: [path.join(REPO_ROOT, 'node_modules', '@types')],
           types: ['node'],
           moduleDetection: 'force',
           noEmit: true,
