@@ -9,7 +9,9 @@
  * inlined, recursion refused by the load stage, expansion bounded here), then typed as
  * json-schema-to-typescript types it (the rules are kept, so the types are those it gave): the
  * kinds a node matches are intersected (`type`, `enum`, `anyOf`/`oneOf` as unions, `allOf`), an
- * `enum` (or `const`) is the union of its values, a type array the union of its types, an array
+ * `enum` (or `const`) is the union of its values (one holding an object or array value is typed by
+ * `type`, else by the JSON types of its values), OpenAPI's `nullable: true` beside `type` adds
+ * `null` (the validators accept it), a type array the union of its types, an array
  * with `minItems`/`maxItems` (up to 20) or an `items` array a union of tuples, an object with no
  * `additionalProperties` open. Every string of the model reaches the output as a leaf written by
  * `generator/escape.ts`: a key through `propertyKey`, a value through `stringLiteral`, a
@@ -84,12 +86,17 @@ interface Ctx {
   field: string;
 }
 
-/** An enum or const value typed as a literal (objects and arrays are not: the node is typed by `type` only). */
+/** An enum or const value typed as a literal (objects and arrays are not: see `jsonType`). */
 function literal(v: unknown): { ok: true; value: unknown } | { ok: false } {
   if (typeof v === 'string') return { ok: true, value: v };
   if (typeof v === 'number') return Number.isFinite(v) ? { ok: true, value: v } : { ok: false };
   if (typeof v === 'boolean' || v === null) return { ok: true, value: v };
   return { ok: false }; // objects and arrays: typed by `type` only
+}
+
+/** The JSON type name of a value, as a `type` keyword names it. */
+function jsonType(v: unknown): string {
+  return v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v;
 }
 
 /**
@@ -120,16 +127,24 @@ function typeSchema(node: unknown, ctx: Ctx, pointer: string, docPath: string, d
   const out: Record<string, unknown> = {};
   const t = s['type'];
   if (typeof t === 'string' || Array.isArray(t)) out['type'] = t;
-  for (const k of ['enum'] as const) {
-    const v = s[k];
-    if (Array.isArray(v)) {
-      const items = v.map((x) => literal(x));
-      if (items.every((i) => i.ok)) out[k] = items.map((i) => (i as { value: unknown }).value);
-    }
+  let structured: unknown[] | undefined; // an enum or const holding an object or array value
+  if (Array.isArray(s['enum'])) {
+    const items = (s['enum'] as unknown[]).map((x) => literal(x));
+    if (items.every((i) => i.ok)) out['enum'] = items.map((i) => (i as { value: unknown }).value);
+    else structured = s['enum'] as unknown[];
   }
   if (Object.hasOwn(s, 'const')) {
     const c = literal(s['const']);
     if (c.ok) out['enum'] = [c.value];
+    else structured = [s['const']];
+  }
+  // typed by `type`, else by the JSON types of its values (not as an object, which an array value is not)
+  if (structured && out['enum'] === undefined && out['type'] === undefined)
+    out['type'] = [...new Set(structured.map(jsonType))];
+  // OpenAPI's `nullable: true` (beside `type`), which the validators (ajv) accept null for.
+  if (s['nullable'] === true && out['type'] !== undefined && out['enum'] === undefined) {
+    const types = Array.isArray(out['type']) ? (out['type'] as unknown[]) : [out['type']];
+    if (!types.includes('null')) out['type'] = [...types, 'null'];
   }
   for (const k of ['anyOf', 'oneOf', 'allOf'] as const) {
     const v = s[k];
