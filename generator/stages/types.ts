@@ -183,7 +183,16 @@ function typeSchema(node: unknown, ctx: Ctx, pointer: string, docPath: string, d
       const doc = propertyDoc(ctx.model.id, ctx.field, subPath, isObject(sub) ? sub : {});
       // `__proto__` as an own key (a plain assignment would set the copy's prototype)
       Object.defineProperty(properties, name, {
-        value: isObject(typed) ? { ...typed, description: doc } : typed === true ? { description: doc } : typed,
+        value:
+          // `true` or `{}` takes any value: jstt's `any` type (`unknown`), which keeps the doc (a
+          // doc alone would make it a schema without a typing keyword: an object)
+          sub === true || (isObject(sub) && Object.keys(sub).length === 0)
+            ? { type: 'any', description: doc }
+            : isObject(typed)
+              ? { ...typed, description: doc }
+              : typed === true
+                ? { description: doc }
+                : typed,
         enumerable: true,
         writable: true,
         configurable: true,
