@@ -39,6 +39,9 @@ export const JSTT_ROOT = 'JsttParams';
 export async function jsttModule(schema: unknown): Promise<{ ok: true; text: string } | { ok: false; reason: string }> {
   if (schema === null || typeof schema !== 'object' || Array.isArray(schema))
     return { ok: false, reason: 'the schema is not an object' };
+  // jstt prints what it refuses with console.error before it throws: the reason is returned instead
+  const error = console.error;
+  console.error = () => undefined;
   try {
     const copy = JSON.parse(JSON.stringify(schema)) as Record<string, unknown>;
     delete copy['$id'];
@@ -46,6 +49,8 @@ export async function jsttModule(schema: unknown): Promise<{ ok: true; text: str
     return { ok: true, text: await compile(copy, JSTT_ROOT, JSTT_OPTIONS) };
   } catch (e) {
     return { ok: false, reason: (e instanceof Error ? e.message : String(e)).split('\n')[0]!.slice(0, 200) };
+  } finally {
+    console.error = error;
   }
 }
 
