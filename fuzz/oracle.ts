@@ -96,6 +96,25 @@ const someNode = (schema: unknown, test: (s: Node, root: boolean) => boolean): b
   return false;
 };
 
+/** The keywords the types stage types a schema by (`generator/stages/types.ts`, `typeSchema`). */
+const TYPING_KEYWORDS = new Set([
+  'type',
+  'enum',
+  'const',
+  'anyOf',
+  'oneOf',
+  'allOf',
+  'items',
+  'additionalItems',
+  'minItems',
+  'maxItems',
+  'properties',
+  'required',
+  'additionalProperties',
+  'patternProperties',
+  '$ref',
+]);
+
 /** A deliberate difference between the emitted type and jstt's. */
 export interface OracleRule {
   name: string;
@@ -153,6 +172,22 @@ export const ORACLE_RULES: readonly OracleRule[] = [
         const types = typeNames(s);
         return 'default' in s && types.length > 0 && !jsonTypes(s['default']).some((t) => types.includes(t));
       }),
+  },
+  {
+    name: 'untyped-subschema',
+    why: 'a subschema (not a property) with keywords but none the generator types by (e.g. only `not`, `if`/`then`) takes any value: unknown; jstt types a schema without a typing keyword as an open object',
+    allows: ['emitted-to-jstt'],
+    applies: (schema) => {
+      for (const { node, pointer, root } of subschemas(schema))
+        if (
+          !root &&
+          !/\/properties\/[^/]*$/.test(pointer) &&
+          Object.keys(node).length > 0 &&
+          !Object.keys(node).some((k) => TYPING_KEYWORDS.has(k))
+        )
+          return true;
+      return false;
+    },
   },
   {
     name: 'untyped-root',

@@ -50,6 +50,10 @@ const RULE_FIXTURES: Record<string, Schema> = {
   },
   'structured-enum': { type: 'object', properties: { fixed: { const: ['x'] } } },
   'default-is-not-a-type': { type: 'object', properties: { keep: { type: 'boolean', default: 'yes' } } },
+  'untyped-subschema': {
+    type: 'object',
+    properties: { deep: { type: 'object', additionalProperties: { not: { type: 'string' } } } },
+  },
   'untyped-root': { description: 'no type, no properties' },
 };
 
