@@ -5,7 +5,7 @@
  * consumer flags (nodenext and bundler) and run. One pack, one install and one server serve the
  * whole file; the steps run in order on one `oxen-models/`.
  */
-import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startServer, type LocalServer } from '../../fake-service/index.ts';
@@ -43,6 +43,9 @@ const fineTuned = (() => {
   };
   return { ...m, id: 'ft-alice-flux-v1', display_name: 'Alice fine-tune' };
 })();
+/** A deployed fine-tune, served under its `oxen:` slug (what `fineTunes.deploy` answers as `deployment.model_slug`). */
+const SLUG = 'oxen:acme-ft_123';
+const deployed = { ...flux(), id: SLUG, display_name: 'acme-ft_123', model_type: 'custom' };
 /** The package's flux-2-pro, newer: one more parameter. */
 const newerFlux = (() => {
   const m = flux();
@@ -54,7 +57,7 @@ beforeAll(async () => {
   mkdirSync(modelsDir, { recursive: true });
   for (const id of ['gpt-4o-mini'])
     cpSync(path.join(REPO_ROOT, 'specs', 'models', `${id}.json`), path.join(modelsDir, `${id}.json`));
-  for (const m of [acme, fineTuned, newerFlux]) serve(m);
+  for (const m of [acme, fineTuned, newerFlux, deployed]) serve(m);
   writeFileSync(path.join(tmp.dir, 'ft-alice-flux-v1.json'), `${JSON.stringify(fineTuned, null, 2)}\n`);
   const [tarballs, s] = await Promise.all([packBoth(tmp.dir), startServer({ modelsDir })]);
   server = s;
@@ -94,7 +97,12 @@ describe('oxen-inference-codegen in a user project', () => {
         bin?: Record<string, string>;
         files?: string[];
       };
-    expect(Object.keys(pkg('oxen-inference-sdk').dependencies ?? {}).sort()).toEqual(['eventsource-parser', 'p-retry']);
+    // @standard-schema/spec: types only (the models' Standard Schema objects), nothing of it runs
+    expect(Object.keys(pkg('oxen-inference-sdk').dependencies ?? {}).sort()).toEqual([
+      '@standard-schema/spec',
+      'eventsource-parser',
+      'p-retry',
+    ]);
     const gen = pkg('oxen-inference-codegen');
     expect(gen.bin).toEqual({ 'oxen-inference-codegen': 'dist/cli.js' });
     expect(Object.keys(gen.dependencies ?? {})).toEqual(
@@ -171,10 +179,13 @@ describe('oxen-inference-codegen in a user project', () => {
     writeFileSync(
       path.join(project, 'check.ts'),
       `import { Client, ADDED_MODEL_IDS, type ModelId, type ModelParams, type QueueModelId, type ImageGenerateModelId, type VideoModelId, type ChatModelId } from './oxen-models/index.js';
-import { acmeFlux9GenerateImage, acmeFlux9Enqueue, type AcmeFlux9Params } from './oxen-models/models/acme-flux-9.js';
+import { acmeFlux9GenerateImage, acmeFlux9Enqueue, acmeFlux9QueueSchema, type AcmeFlux9Params, type AcmeFlux9QueueParams } from './oxen-models/models/acme-flux-9.js';
+import type { StandardJSONSchemaV1, StandardSchemaV1 } from '@standard-schema/spec';
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
 function assertType<T extends true>(_: T): void {}
 assertType<Equal<ModelParams['acme-flux-9'], AcmeFlux9Params>>(true);
+assertType<Equal<StandardSchemaV1.InferInput<typeof acmeFlux9QueueSchema>, AcmeFlux9QueueParams>>(true);
+export const standard: StandardSchemaV1<AcmeFlux9QueueParams> & StandardJSONSchemaV1<AcmeFlux9QueueParams> = acmeFlux9QueueSchema;
 export const ids: ModelId[] = ['acme-flux-9', 'ft-alice-flux-v1', 'flux-2-pro', 'gpt-4o-mini', ...ADDED_MODEL_IDS];
 export const queued: QueueModelId = 'ft-alice-flux-v1';
 export const image: ImageGenerateModelId = 'acme-flux-9';
@@ -203,6 +214,8 @@ export async function typed(client: Client): Promise<void> {
     writeFileSync(
       path.join(project, 'run.ts'),
       `import { Client } from './oxen-models/index.js';
+import { acmeFlux9QueueSchema } from './oxen-models/models/acme-flux-9.js';
+import { ftAliceFluxV1QueueSchema } from './oxen-models/models/ft-alice-flux-v1.js';
 import { ValidationError } from 'oxen-inference-sdk/runtime';
 const env = (globalThis as unknown as { process: { env: Record<string, string | undefined> } }).process.env;
 const client = new Client({ apiKey: env['KEY'] ?? '', baseUrl: env['BASE'] ?? '' });
@@ -215,6 +228,12 @@ try {
 }
 const ok = await client.queue.enqueue({ model: 'acme-flux-9', prompt: 'a fox' });
 result['ok'] = ok.generations.length;
+// the added models' Standard Schema objects validate with their compiled validators
+result['standardBad'] = acmeFlux9QueueSchema['~standard'].validate({ prompt: 42, input_image: ['a', 1] }).issues;
+result['standardOk'] = acmeFlux9QueueSchema['~standard'].validate({ prompt: 'a fox' }).issues ?? 'valid';
+result['loraScale'] = ftAliceFluxV1QueueSchema['~standard'].validate({ prompt: 'x', lora_scale: 3 }).issues;
+const json = ftAliceFluxV1QueueSchema['~standard'].jsonSchema.input({ target: 'draft-2020-12' });
+result['jsonSchema'] = [json['$schema'], (json['properties'] as Record<string, unknown>)['lora_scale']];
 console.log(JSON.stringify(result));
 `,
     );
@@ -225,16 +244,72 @@ console.log(JSON.stringify(result));
     expect(bundler.code).toBe(0);
   }, 180_000);
 
-  test('queue.enqueue refuses a bad body before sending (ValidationError; the server received nothing)', async () => {
+  test("queue.enqueue refuses a bad body before sending (ValidationError; the server received nothing); the models' Standard Schema objects validate", async () => {
     const before = server.count('POST', '/api/ai/queue');
     const r = await run(process.execPath, [path.join(project, 'build', 'run.js')], {
       cwd: project,
       env: { ...process.env, KEY, BASE: server.url },
     });
     expect(r.code, r.stderr).toBe(0);
-    expect(JSON.parse(r.stdout.trim())).toEqual({ bad: 'ValidationError', ok: 1 });
+    expect(JSON.parse(r.stdout.trim())).toEqual({
+      bad: 'ValidationError',
+      ok: 1,
+      standardBad: [
+        { message: 'must be string', path: ['prompt'] },
+        { message: 'must be string', path: ['input_image', 1] },
+      ],
+      standardOk: 'valid',
+      loraScale: [{ message: 'must be <= 2', path: ['lora_scale'] }],
+      jsonSchema: [
+        'https://json-schema.org/draft/2020-12/schema',
+        { type: 'number', minimum: 0, maximum: 2, description: 'LoRA strength' },
+      ],
+    });
     expect(server.count('POST', '/api/ai/queue') - before).toBe(1); // only the good body
   });
+
+  test('models lists the catalog through the installed bin, marking what the snapshot has; --search; --json', async () => {
+    const r = await codegen(project, ['models'], withServer());
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^acme-flux-9 +base +image +yes$/m);
+    expect(r.stdout).toMatch(/^gpt-4o-mini +base +text +no$/m);
+    expect(r.stdout).toMatch(new RegExp(`^${SLUG} +custom +image +no$`, 'm'));
+    const found = await codegen(project, ['models', '--search', 'acme', '--json'], withServer());
+    expect(found.code, found.stderr).toBe(0);
+    const ids = (JSON.parse(found.stdout) as { data: Array<{ id: string }> }).data.map((m) => m.id).sort();
+    expect(ids).toEqual(['acme-flux-9', SLUG]);
+    expect(r.stdout + r.stderr + found.stdout + found.stderr).not.toContain(KEY);
+  });
+
+  test('add of a deployed fine-tune slug (oxen:...): files named with ~, typed by its slug, compiled', async () => {
+    const r = await codegen(project, ['add', SLUG], withServer());
+    expect(r.code, r.stderr).toBe(0);
+    for (const f of [
+      'models/oxen~acme-ft_123.ts',
+      'validators/oxen~acme-ft_123.ts',
+      'specs/models/oxen~acme-ft_123.json',
+    ])
+      expect(existsSync(path.join(out, f)), f).toBe(true);
+    writeFileSync(
+      path.join(project, 'slug.ts'),
+      `import { Client, type ModelId } from './oxen-models/index.js';
+import { oxenAcmeFt123Id, type OxenAcmeFt123Params } from './oxen-models/models/oxen~acme-ft_123.js';
+export const id: ModelId = oxenAcmeFt123Id;
+export const p: OxenAcmeFt123Params = { prompt: 'a fox' };
+export async function call(client: Client): Promise<void> {
+  await client.queue.enqueue({ model: '${SLUG}', prompt: 'a fox' });
+  // @ts-expect-error a parameter the deployed model does not take
+  await client.queue.enqueue({ model: '${SLUG}', prompt: 'a fox', not_a_param: 1 });
+}
+`,
+    );
+    const bundler = await tsc(tsconfig('bundler'));
+    expect(bundler.stdout + bundler.stderr).toBe('');
+    expect((await codegen(project, ['generate', '--check'])).code).toBe(0);
+    expect((await codegen(project, ['remove', SLUG])).code).toBe(0);
+    expect(existsSync(path.join(out, 'models', 'oxen~acme-ft_123.ts'))).toBe(false);
+    rmSync(path.join(project, 'slug.ts'));
+  }, 180_000);
 
   test('generate --check passes when up to date, and exits 1 naming a hand-edited file; generate repairs it', async () => {
     expect((await codegen(project, ['generate', '--check'])).code).toBe(0);
@@ -323,6 +398,24 @@ console.log(JSON.stringify(result));
     expect((await codegen(project, ['generate', '--check'])).code).toBe(0);
   }, 120_000);
 
+  test('refresh after the service removed a model: exit 2 naming it, the model kept, the others refreshed', async () => {
+    const listed = JSON.parse(readFileSync(path.join(out, 'specs', 'models.json'), 'utf8')) as string[];
+    expect(listed).toContain('acme-flux-9');
+    expect(server.removeModel('acme-flux-9')).toBe(true);
+    const kept = readFileSync(path.join(out, 'models', 'acme-flux-9.ts'), 'utf8');
+    const before = server.count('GET', '/api/ai/models/');
+    const r = await codegen(project, ['refresh'], withServer());
+    expect(r.code, r.stderr).toBe(2);
+    expect(server.count('GET', '/api/ai/models/') - before).toBe(listed.length); // every model asked for
+    expect(r.stdout).toMatch(/no longer served \(HTTP 404\), kept in oxen-models\/specs until removed: acme-flux-9/);
+    expect(r.stdout).toMatch(/acme-flux-9 \(removed[^\n]*\n +BREAKING +\(model\) +no longer served/);
+    expect(JSON.parse(readFileSync(path.join(out, 'specs', 'models.json'), 'utf8'))).toEqual(listed);
+    expect(readFileSync(path.join(out, 'models', 'acme-flux-9.ts'), 'utf8')).toBe(kept);
+    expect((await codegen(project, ['generate', '--check'])).code).toBe(0);
+    await server.close();
+    server = await startServer({ modelsDir }); // serving it again, for what follows
+  }, 120_000);
+
   test('remove <id> removes the model and its files', async () => {
     const r = await codegen(project, ['remove', 'ft-alice-flux-v1']);
     expect(r.code, r.stderr).toBe(0);
@@ -380,5 +473,5 @@ console.log(JSON.stringify(result));
     const both = await codegen(project, ['generate', '--out', 'formatted/oxen-models', '--format', '--no-format']);
     expect(both.code).toBe(2);
     expect(both.stderr).toContain('give --format or --no-format, not both');
-  });
+  }, 180_000); // seven runs of the CLI, each loading TypeScript (and prettier): over 30 s on a busy machine
 });
