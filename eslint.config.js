@@ -1,16 +1,87 @@
 // Lint of the hand-written code (runtime/, generator/, scripts/, fake-service/, fuzz/, test/, index.ts) with
-// typescript-eslint's type-aware rules. generated/ is the generator's output: `generate --check` pins it.
+// typescript-eslint's type-aware rules, and the import boundaries of every folder, generated/ included (the
+// generator's output, otherwise pinned by `generate --check`).
 import js from '@eslint/js';
+import importX from 'eslint-plugin-import-x';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
+const CODE = ['**/*.ts', '**/*.mts', '**/*.cts', '**/*.js', '**/*.mjs', '**/*.cjs'];
+
+/** What each folder may not import (paths from the repository root; an import of a listed folder is an error). */
+const BOUNDARIES = [
+  {
+    target: './runtime',
+    from: ['./generator', './generated', './scripts', './test', './fake-service', './fuzz', './index.ts'],
+    message: 'runtime/ is what ships and runs anywhere: it imports no other folder of the repository.',
+  },
+  {
+    target: './generated',
+    from: ['./generator', './scripts', './test', './fake-service', './fuzz', './index.ts'],
+    message: 'generated/ imports only runtime/ (and itself).',
+  },
+  {
+    // Tests may reach internals to test them.
+    target: ['./generator', './generated', './scripts', './fake-service', './fuzz', './index.ts'],
+    from: './runtime/internal',
+    message: 'runtime/internal/ may change in any release: only runtime/ (and tests) import it.',
+  },
+  {
+    target: ['./runtime', './generated', './generator', './index.ts', './scripts', './fake-service', './fuzz'],
+    from: './test',
+    message: 'Test helpers stay in test/: what ships, the tools and the local server never import them.',
+  },
+  {
+    target: './generator',
+    from: ['./scripts', './fake-service', './fuzz'],
+    message: "The generator (a package of its own) imports no entry point (scripts/, fuzz/) nor the tests' server.",
+  },
+  {
+    target: './fake-service',
+    from: ['./scripts', './fuzz'],
+    message: 'fake-service/ is imported by scripts/ and test/, and imports neither.',
+  },
+  {
+    target: './fuzz',
+    from: ['./scripts', './fake-service'],
+    message: 'fuzz/ is an entry point of its own (scripts/fuzz.ts runs it); it imports no other entry point.',
+  },
+];
+/**
+ * The generator's refresh reads model objects with the runtime's capped reader and path encoding (one reader,
+ * one encoding); the runtime bundled into the generator package carries them.
+ */
+const REFRESH_FETCH = 'generator/refresh/fetch.ts';
+
 export default tseslint.config(
   {
-    ignores: ['generated/**', 'dist/**', '**/dist/**', 'node_modules/**', '.tmp/**', 'docs/api/**'],
+    ignores: ['dist/**', '**/dist/**', 'node_modules/**', '.tmp/**', 'docs/api/**'],
   },
-  js.configs.recommended,
-  ...tseslint.configs.recommendedTypeChecked,
   {
+    files: CODE,
+    ignores: ['generated/**'],
+    extends: [js.configs.recommended, ...tseslint.configs.recommendedTypeChecked],
+  },
+  {
+    files: CODE,
+    plugins: { 'import-x': importX },
+    settings: { 'import-x/resolver-next': [importX.createNodeResolver()] },
+    rules: { 'import-x/no-restricted-paths': ['error', { zones: BOUNDARIES }] },
+  },
+  {
+    files: [REFRESH_FETCH],
+    rules: {
+      'import-x/no-restricted-paths': ['error', { zones: BOUNDARIES.filter((z) => z.from !== './runtime/internal') }],
+    },
+  },
+  {
+    // generated/ is checked for its imports only: its code is the generator's, pinned by `generate --check`.
+    files: ['generated/**'],
+    languageOptions: { parser: tseslint.parser },
+  },
+  {
+    files: CODE,
+    ignores: ['generated/**'],
     languageOptions: {
       parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
       globals: { ...globals.node },

@@ -7,7 +7,6 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import {
   ERROR_TYPES,
   HttpError,
@@ -30,6 +29,7 @@ import { fileRoutes, mediaHandlers } from './routes-media.ts';
 import { modelHandlers } from './routes-models.ts';
 import { queueHandlers } from './routes-queue.ts';
 import type { Handler, RequestCtx, Route, ServerCtx } from './context.ts';
+import { REPO_ROOT } from '../generator/root.mjs';
 import { OPERATIONS, type OperationId } from '../runtime/operations.ts';
 
 export type { Fault, FaultController } from './faults.ts';
@@ -148,7 +148,7 @@ const ROUTES: Route[] = [
 const NO_USER: UserInfo = { user: '', orgs: [] };
 
 export async function startServer(options: LocalServerOptions = {}): Promise<LocalServer> {
-  const specsDir = options.specsDir ?? fileURLToPath(new URL('../specs/', import.meta.url));
+  const specsDir = options.specsDir ?? path.join(REPO_ROOT, 'specs');
   const modelsDir = options.modelsDir ?? path.join(specsDir, 'models');
   const models = await loadModels(modelsDir);
   const workerDelayMs = options.workerDelayMs ?? 50;

@@ -959,10 +959,9 @@ export const snapshotValidators: ValidatorSource = (model) =>
   import('./validator-table.ts').then((t) => t.validatorOf(model));
 
 /**
- * The SDK client, typed with the snapshot's models: `model` autocompletes per endpoint, each model's parameters are checked, results are typed by `response_format`.
- * Options: `apiKey` (default env `OXEN_API_KEY`), `baseUrl` (default env `OXEN_BASE_URL`, then https://hub.oxen.ai), `fetch`, `timeoutMs` (milliseconds), `maxRetries` and the other `ClientOptions`; queue requests are validated with the snapshot's compiled validators (`snapshotValidators`).
- * For a model newer than the snapshot, use `client.untyped`.
- * @throws Error at construction for a `baseUrl` that is not https (except to a loopback host), and in a browser for an `apiKey` without `dangerouslyAllowBrowser`.
+ * The runtime's `Client` typed with the snapshot's models: `model` autocompletes per endpoint, each model's parameters are checked, results are typed by `response_format`, and queue requests are validated with the snapshot's compiled validators (`snapshotValidators`).
+ * Options (`ClientOptions`), errors and an example: see the runtime's `Client`. For a model newer than the snapshot, use `client.untyped`.
+ * @throws SDKError at construction for a bad option (which ones: the runtime's `Client`).
  */
 export class Client extends RuntimeClient<ModelRegistry> {
   constructor(options: ClientOptions = {}) {

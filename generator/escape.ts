@@ -10,7 +10,7 @@
  * - `docText`, `docCode`: model text in a doc comment, with no `@` that could start a tag;
  * - `jsonLiteral`: a JSON value as a TypeScript expression in which every key is kept as data
  *   (`"__proto__"` is emitted as a computed key, so it is an own property, not the prototype).
- * Identifiers never come from model data: only from `generator/name.ts`.
+ * Identifiers never come from model data: only from `generator/stages/name.ts`.
  *
  * Control characters (`CONTROLS`: C0 but tab and line feed, DEL, C1, and the bidirectional-text
  * controls of `BIDI_CONTROLS`) never reach any output raw: a NUL makes git treat a file as binary,

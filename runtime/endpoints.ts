@@ -5,7 +5,7 @@
  * `fine-tunes/endpoints.ts`. The resources of `Client` and the generated per-model functions both call these, so a
  * bundle of one call carries only that call (plus HTTP, retries and errors). The synchronous
  * generating endpoints default to their own timeout (`DEFAULT_TIMEOUTS_MS`). Streaming (chat with
- * `stream: true`) is in `chat-stream.ts`, `/api/events` in `sse.ts`; `queue.run` in `queue-run.ts`.
+ * `stream: true`) is in `chat/stream.ts`, `/api/events` in `streaming/event-stream.ts`; `queue.run` in `queue/run.ts`.
  *
  * A success answer that is empty, `null`, not JSON or not the documented shape is an
  * `InvalidResponseError`; for a generating POST it arrives as an `OutcomeUnknownError` with reason

@@ -12,6 +12,14 @@ import type { ValidatorSource } from './validation.ts';
 /**
  * Options of `new Client(...)` and `createTransport(...)`. Times are in milliseconds, sizes in
  * bytes. The hooks `onRequest`, `onResponse` and `beforeRetry` are described in `HookOptions`.
+ *
+ * @example
+ * const client = new Client({
+ *   apiKey: process.env.OXEN_API_KEY,
+ *   timeoutMs: 120_000, // every call of this client: 2 minutes
+ *   maxRetries: 4,
+ *   logLevel: 'info',
+ * });
  */
 export interface ClientOptions extends HookOptions {
   /**
@@ -22,49 +30,77 @@ export interface ClientOptions extends HookOptions {
    * service (the default `baseUrl`, `https://hub.oxen.ai`) unless `headers` has an `Authorization`:
    * without one, construction throws `SDKError`. Another `baseUrl` (a proxy that adds the key, a
    * local server) works without one.
+   *
+   * @default env `OXEN_API_KEY`
    */
   apiKey?: string | undefined;
   /**
-   * Service base URL. Default: env `OXEN_BASE_URL`, then `https://hub.oxen.ai` (the spec's server).
-   * Must be `https:`, except `http:` to a loopback host (`localhost`, `127.0.0.0/8`, `[::1]`); no
-   * credentials, query or fragment. In a browser a relative URL (`/api/oxen`) is resolved against
-   * the page. @throws SDKError at construction otherwise.
+   * Service base URL. Must be `https:`, except `http:` to a loopback host (`localhost`, `127.0.0.0/8`,
+   * `[::1]`); no credentials, query or fragment. In a browser a relative URL (`/api/oxen`) is resolved
+   * against the page.
+   *
+   * @default env `OXEN_BASE_URL`, then `DEFAULT_BASE_URL` (`https://hub.oxen.ai`, the spec's server)
+   * @example 'http://127.0.0.1:8080'
+   * @throws SDKError at construction for any other URL.
    */
   baseUrl?: string | undefined;
-  /** The `fetch` to use. Default: the global `fetch`. */
+  /**
+   * The `fetch` to use.
+   *
+   * @default the global `fetch`
+   */
   fetch?: typeof fetch | undefined;
   /**
-   * Per-call timeout in milliseconds for every call of this client. Default: per endpoint
-   * (`DEFAULT_TIMEOUTS_MS`): 1_200_000 (20 minutes) for `videos.generate`, which blocks up to 15
-   * minutes; 300_000 (5 minutes) for `images.generate` / `images.edit` (typically 5 to 30 s);
-   * 600_000 (10 minutes) for chat and every other call. A call's own `timeoutMs` wins over both.
+   * Per-call timeout for every call of this client, retries included. Unset, each endpoint has its
+   * own (`DEFAULT_TIMEOUTS_MS`): `videos.generate` blocks up to 15 minutes, `images.generate` /
+   * `images.edit` typically 5 to 30 s. A call's own `timeoutMs` wins over both.
+   *
+   * @default per endpoint: 1_200_000 (20 minutes) for `videos.generate`, 300_000 (5 minutes) for the
+   * image endpoints, 600_000 (10 minutes) for chat and every other call
+   * @unit milliseconds
+   * @example 120_000
    */
   timeoutMs?: number | undefined;
   /**
-   * How many times a retryable call is retried (default 2, so at most 3 attempts). GET and DELETE
-   * retry on connection errors, 429 and 5xx; a generating POST only on 429 or a refused connection.
+   * How many times a retryable call is retried (2: at most 3 attempts). GET and DELETE retry on
+   * connection errors, 429 and 5xx; a generating POST only on 429 or a refused connection.
+   *
+   * @default 2
    */
   maxRetries?: number | undefined;
-  /** Base delay of the jittered exponential retry backoff, in milliseconds (default 500). */
+  /**
+   * Base delay of the jittered exponential retry backoff.
+   *
+   * @default 500
+   * @unit milliseconds
+   */
   retryBaseDelayMs?: number | undefined;
   /**
-   * Upper bound of one backoff delay, in milliseconds (default 10_000). A longer `Retry-After` is
-   * still honoured when it fits in the call's remaining time; one longer than that (or than about
-   * 24.8 days, the longest timer, for a call without a timeout) ends the call at once with the
-   * `RateLimitError` (429) or `InternalServerError` (503), whose `Retry-After` says when to come back.
+   * Upper bound of one backoff delay. A longer `Retry-After` is still honoured when it fits in the call's
+   * remaining time; one longer than that (or than about 24.8 days, the longest timer, for a call without a
+   * timeout) ends the call at once with the `RateLimitError` (429) or `InternalServerError` (503), whose
+   * `Retry-After` says when to come back.
+   *
+   * @default 10_000
+   * @unit milliseconds
    */
   retryMaxDelayMs?: number | undefined;
   /**
    * An event stream (`events.stream`, and `queue.run`'s shared stream, which then reconnects) is
    * presumed dead when nothing, not even the server's keep-alive comment (sent every 15 s when
-   * idle), arrived for this many milliseconds while it was being read. Default 45_000; 0 disables.
+   * idle), arrived for this long while it was being read; 0 disables.
+   *
+   * @default 45_000
+   * @unit milliseconds
    */
   eventStreamIdleTimeoutMs?: number | undefined;
   /**
    * The largest response body the SDK reads, in bytes (and the largest single server-sent event):
-   * beyond it the SDK stops reading and throws `ResponseTooLargeError`. Default 104_857_600
-   * (100 MiB): room for a `b64_json` video of about 75 MB; ask for `response_format: 'url'` for
-   * larger media.
+   * beyond it the SDK stops reading and throws `ResponseTooLargeError`. The default leaves room for a
+   * `b64_json` video of about 75 MB; ask for `response_format: 'url'` for larger media.
+   *
+   * @default 104_857_600 (100 MiB)
+   * @unit bytes
    */
   maxResponseBytes?: number | undefined;
   /**
@@ -72,27 +108,40 @@ export interface ClientOptions extends HookOptions {
    * as `Bearer `) is a secret of this client, redacted from its errors and log lines like the key,
    * except the values of the standard headers of `PUBLIC_HEADERS` (`accept`, `content-type`,
    * `user-agent`, ...); a value under 4 characters is never printed but not searched for in text.
+   *
+   * @default none
+   * @example { 'x-trace-id': 'checkout-42' }
    */
   headers?: Record<string, string> | undefined;
   /**
-   * How much to log: `'off'` (default), `'error'` (failed calls), `'warn'` (and each retry),
-   * `'info'` (and each call: method, path, status, duration in ms, retries and why), `'debug'` (and
-   * each attempt's headers and bodies). Default: env `OXEN_LOG`, else `'off'`. The key and the
-   * values of the client's, the call's and the hooks' headers (but the standard ones of
-   * `PUBLIC_HEADERS`) never appear in a line, whatever the level.
+   * How much to log: `'off'`, `'error'` (failed calls), `'warn'` (and each retry), `'info'` (and each
+   * call: method, path, status, duration in ms, retries and why), `'debug'` (and each attempt's headers
+   * and bodies). The key and the values of the client's, the call's and the hooks' headers (but the
+   * standard ones of `PUBLIC_HEADERS`) never appear in a line, whatever the level.
+   *
+   * @default env `OXEN_LOG`, else `'off'`
+   * @example 'info'
    * @throws SDKError at construction for another value.
    */
   logLevel?: LogLevel | undefined;
-  /** Where log lines go: any object with console's `debug`, `info`, `warn`, `error` (default the global `console`). */
+  /**
+   * Where log lines go: any object with console's `debug`, `info`, `warn`, `error`.
+   *
+   * @default the global `console`
+   */
   logger?: Logger | undefined;
   /**
    * Where `queue.enqueue` / `queue.run` find a model's compiled validator (the generated `Client`
    * supplies the snapshot's, loaded lazily per model).
+   *
+   * @default none: queue bodies are sent unvalidated
    */
   validators?: ValidatorSource | undefined;
   /**
-   * Allow an `apiKey` in a browser (default false). A key in a page is visible to every visitor of
-   * that page: use it only for local tools, or when every visitor may hold the key.
+   * Allow an `apiKey` in a browser. A key in a page is visible to every visitor of that page: use it
+   * only for local tools, or when every visitor may hold the key.
+   *
+   * @default false
    */
   dangerouslyAllowBrowser?: boolean | undefined;
 }

@@ -20,15 +20,38 @@ import { readLimited } from './internal/read-limited.ts';
  */
 export type OutputSource = { readonly url: string } | { readonly b64_json: string };
 
-/** Options of `fetchOutput`. Sizes in bytes, times in milliseconds. */
+/**
+ * Options of `fetchOutput`. Sizes in bytes, times in milliseconds.
+ *
+ * @example
+ * const { bytes, extension } = await fetchOutput(image, { timeoutMs: 60_000, maxResponseBytes: 20_000_000 });
+ */
 export interface OutputOptions {
-  /** The largest output read, in bytes; beyond it `ResponseTooLargeError`. Default 104_857_600 (100 MiB, the client's default `maxResponseBytes`). */
+  /**
+   * The largest output read; beyond it `ResponseTooLargeError`.
+   *
+   * @default 104_857_600 (100 MiB, the client's default `maxResponseBytes`)
+   * @unit bytes
+   */
   maxResponseBytes?: number | undefined;
-  /** Ends the download (connection and body) with `TimeoutError` after this many milliseconds. Default 300_000 (5 minutes). */
+  /**
+   * Ends the download (connection and body) with `TimeoutError` after this long.
+   *
+   * @default 300_000 (5 minutes)
+   * @unit milliseconds
+   */
   timeoutMs?: number | undefined;
-  /** Ends the download with `AbortError`. */
+  /**
+   * Ends the download with `AbortError`.
+   *
+   * @default none
+   */
   signal?: AbortSignal | undefined;
-  /** The `fetch` to use (default the global one). It is given the URL and no client header. */
+  /**
+   * The `fetch` to use. It is given the URL and no client header.
+   *
+   * @default the global `fetch`
+   */
   fetch?: typeof fetch | undefined;
 }
 
@@ -56,9 +79,9 @@ export const OUTPUT_MAX_REDIRECTS = 10;
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 /**
- * The output host answered 403, 404 or 410: output URLs are presigned links that expire some time after the generation (the service does not say
- * how long). Fetch outputs when they arrive, or generate again. The message names the host and
- * path, never the query (which holds the signature).
+ * The output host answered 403, 404 or 410: output URLs are presigned links that expire some time after the generation
+ * (the service does not say how long). Fetch outputs when they arrive, or generate again. The message names the host
+ * and path, never the query (which holds the signature).
  */
 export class OutputExpiredError extends APIError {
   override name = 'OutputExpiredError';

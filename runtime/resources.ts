@@ -2,9 +2,9 @@
  * The resources of the client, one class per endpoint group, over a `Transport` (`client.models` is
  * `models/resource.ts`, `client.fineTunes` `fine-tunes/resource.ts`). Each method's
  * `model` accepts exactly the ids of the registry that the endpoint serves. The methods call the
- * light functions of `endpoints.ts`; streaming (`chat-stream.ts`, `sse.ts`) and `queue.run` (`queue-run.ts`) are
- * loaded on first use with a dynamic `import()`, which a bundler splits into its own chunk, so
- * that a page making one image call does not load them.
+ * light functions of `endpoints.ts`; streaming (`chat/stream.ts`, `streaming/event-stream.ts`) and
+ * `queue.run` (`queue/run.ts`) are loaded on first use with a dynamic `import()`, which a bundler splits into
+ * its own chunk, so that a page making one image call does not load them.
  *
  * Every method that makes one request returns an `APIPromise` (`await` gives the result;
  * `withResponse()` / `asResponse()` give the HTTP `Response` too). `queue.run` and the event

@@ -7,19 +7,39 @@ import type { Redactor } from './redact.ts';
 import { startTimer } from './internal/timer.ts';
 import type { TimedEndpoint, TransportSettings } from './options.ts';
 
-/** Options every call takes. Times are in milliseconds. */
+/**
+ * Options every call takes. Times are in milliseconds.
+ *
+ * @example
+ * await client.images.generate({ model: 'flux-2-pro', prompt: 'a fox' }, { timeoutMs: 60_000, signal });
+ */
 export interface RequestOptions {
-  /** Ends the call (and any retries) with `TimeoutError` after this many milliseconds. */
+  /**
+   * Ends the call (and any retries) with `TimeoutError` after this long.
+   *
+   * @default the client's `timeoutMs`, else the endpoint's (`ClientOptions.timeoutMs`)
+   * @unit milliseconds
+   */
   timeoutMs?: number | undefined;
-  /** Ends the call with `AbortError` when aborted. */
+  /**
+   * Ends the call with `AbortError` when aborted.
+   *
+   * @default none
+   */
   signal?: AbortSignal | undefined;
-  /** Override the client's `maxRetries` for this call. */
+  /**
+   * Override the client's `maxRetries` for this call.
+   *
+   * @default the client's `maxRetries`
+   */
   maxRetries?: number | undefined;
   /**
    * Extra headers for this call, over the client's `headers` (names compared in lower case). The
    * SDK's own `accept` and `content-type` win, and so does the client's key: an `authorization`
    * here is sent only by a client without `apiKey`. The values (but those of `PUBLIC_HEADERS`)
    * are secrets of the call: never logged, and redacted from its errors, log lines and `requestId`.
+   *
+   * @default none
    */
   headers?: Record<string, string> | undefined;
 }

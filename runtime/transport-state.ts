@@ -31,7 +31,7 @@ export class TransportState {
   readonly #cancelled = new Set<string>();
   /** Told of each cancellation (the queue coordinator, once it exists). */
   #onCancel: ((id: string) => void) | undefined;
-  /** The queue coordinator (typed by `queue-run.ts`, which creates it on first use). */
+  /** The queue coordinator (typed by `queue/run.ts`, which creates it on first use). */
   #queue: { readonly stream: EventStreamStatus } | undefined;
 
   /** Record that `id` was cancelled through this transport, and tell the runs following it. */
@@ -49,7 +49,7 @@ export class TransportState {
 
   /**
    * The queue coordinator of this transport: `create()`'s result, made on first use and kept.
-   * `onCancel` of the result is told of every later cancellation. For `queue-run.ts` only.
+   * `onCancel` of the result is told of every later cancellation. For `queue/run.ts` only.
    */
   queue<Q extends { readonly stream: EventStreamStatus; onCancel(id: string): void }>(create: () => Q): Q {
     if (!this.#queue) {

@@ -196,7 +196,8 @@ export type * from './models/types.ts';
 export type * from './fine-tunes/types.ts';
 
 // ---------------------------------------------------------------------------------------------
-// Chat completions: in `chat-types.ts` (re-exported here, so that every fixed-endpoint type is importable from this module)
+// Chat completions: in `chat/types.ts` (re-exported here, so that every fixed-endpoint type is importable from this
+// module)
 
 export type * from './chat/types.ts';
 

@@ -83,7 +83,7 @@ export function issuesOf(errors: readonly ValidatorErrorObject[] | null | undefi
 /**
  * The video endpoint's rule "exactly one of `prompt` and `multi_prompt`" in words: the generated
  * validators state it as `not: { required: [prompt, multi_prompt] }` and `anyOf` of the two
- * `required`s (see `generator/validators.ts`), whose own messages ("must NOT be valid", two
+ * `required`s (see `generator/stages/validators.ts`), whose own messages ("must NOT be valid", two
  * "is required" and "must match a schema in anyOf") would not say it.
  */
 function promptChoice(body: unknown, issues: ValidationIssue[]): ValidationIssue[] {

@@ -13,11 +13,11 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { REPO_ROOT } from '../generator/root.mjs';
 import { Extractor, ExtractorConfig, ExtractorLogLevel, type ExtractorMessage } from '@microsoft/api-extractor';
 import { createTwoFilesPatch } from 'diff';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const ROOT = REPO_ROOT;
 /** Where the committed reports live. */
 export const REPORT_DIR = 'api-report';
 /** `{ report name: entry's declaration file }` (see `exports` in package.json). */

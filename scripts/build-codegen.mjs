@@ -4,8 +4,8 @@
  * the runtime client it fetches with bundled by esbuild (packages stay external: they are the
  * generator package's dependencies), beside what it reads at run time, laid out as in this
  * repository so that the same code finds them (`generator/paths.ts`): `templates/*.hbs`,
- * `specs/openapi.yaml` (and `specs/openapi.json`, the same parsed once here: the CLI reads it without
- * js-yaml), `generator/stages/worker.mjs` (the generator's worker thread, with the `ajv-compile.mjs` it
+ * `specs/openapi.yaml` (and `generator/dist/specs/openapi.json`, the same parsed once here: the CLI reads it
+ * without js-yaml), `generator/stages/worker.mjs` (the generator's worker thread, with the `ajv-compile.mjs` it
  * imports) and `.prettierrc.json`.
  * The same esbuild settings as `scripts/run-generate.mjs`, which precompiles `npm run generate`.
  * Skipped when `generator/dist/` is what the current inputs build (a stamp, `scripts/build/stamp.mjs`:
@@ -14,12 +14,12 @@
  */
 import { chmod, copyFile, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { REPO_ROOT } from '../generator/root.mjs';
 import { build, version as esbuildVersion } from 'esbuild';
 import { load as parseYaml } from 'js-yaml';
 import { hashFiles, hashValue, listFiles, readStamp, removeStamp, staleReason, writeStamp } from './build/stamp.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const root = REPO_ROOT;
 const dist = path.join(root, 'generator', 'dist');
 const stampFile = path.join(root, '.tmp', 'build-codegen-stamp.json');
 const copies = [

@@ -110,7 +110,7 @@ describe('specs/openapi.yaml contract', () => {
   });
 
   it('notes every difference from 0.224.2 with the docs file it comes from (x-source)', () => {
-    // The files of Oxen-AI/docs the description draws on (../shared/service-today.md names them).
+    // The files of Oxen-AI/docs that the description draws on.
     const docs = new Set([
       'inference-api/overview.mdx',
       'inference-api/reference/async_queue.mdx',

@@ -1,6 +1,6 @@
 /**
  * Families for the generator's bounds and display safety: oversized model objects (enums, arrays,
- * property counts, descriptions and strings at and past the caps of `generator/schema-check.ts`,
+ * property counts, descriptions and strings at and past the caps of `generator/stages/schema-check.ts`,
  * duplicate enum values), bidirectional-text controls in every kind of model text, and property
  * names that are equal after Unicode normalization or look alike. A case passes when it generates
  * (with no raw bidi control in any output: `fuzz/run.ts` checks) or is refused with a named error.

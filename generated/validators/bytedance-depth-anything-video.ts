@@ -4,7 +4,7 @@
  * To change it, change the specs, the generator or the templates and run `npm run generate` again.
  */
 
-// @ts-nocheck -- ajv's standalone code, compiled at generate time (generator/validators.ts); typed by the export below
+// @ts-nocheck -- ajv's standalone code, compiled by generator/stages/validators.ts; typed by the export below
 import type { CompiledValidator } from '../../runtime/validation.ts';
 import { ucs2length } from '../../runtime/validator-support.ts';
 const schema0 = {"properties":{"video_url":{"format":"uri","type":"string"},"depth_model":{"enum":["VDA-Small","VDA-Base","VDA-Large"],"type":"string"},"colormap":{"enum":["grayscale","turbo","inferno","magma","viridis"],"type":"string"},"resolution":{"enum":["auto","360p","480p","720p","1080p"],"type":"string"},"max_frames":{"type":"integer"},"output_fps":{"type":"number"},"side_by_side":{"type":"boolean"},"include_raw_depths":{"type":"boolean"},"model":{"type":"string","minLength":1},"response_format":{"enum":["url","b64_json"]},"target_namespace":{"type":"string"},"num_generations":{"type":"integer","minimum":1,"maximum":4}},"required":["video_url"],"type":"object","additionalProperties":false};

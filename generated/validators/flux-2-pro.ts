@@ -4,7 +4,7 @@
  * To change it, change the specs, the generator or the templates and run `npm run generate` again.
  */
 
-// @ts-nocheck -- ajv's standalone code, compiled at generate time (generator/validators.ts); typed by the export below
+// @ts-nocheck -- ajv's standalone code, compiled by generator/stages/validators.ts; typed by the export below
 import type { CompiledValidator } from '../../runtime/validation.ts';
 import { ucs2length } from '../../runtime/validator-support.ts';
 const schema0 = {"properties":{"prompt":{"type":"string"},"input_image":{"items":{"type":"string"},"type":"array"},"aspect_ratio":{"enum":["1:1","16:9","9:16","4:3","3:4","3:2","2:3","match_input_image"],"type":"string"},"resolution":{"enum":["1 MP","2 MP","0.5 MP"],"type":"string"},"num_inference_steps":{"maximum":50,"minimum":1,"type":"integer"},"guidance":{"maximum":10,"minimum":0,"type":"number"},"seed":{"type":"integer"},"output_format":{"enum":["webp","jpg","png"],"type":"string"},"output_quality":{"maximum":100,"minimum":0,"type":"integer"},"disable_safety_checker":{"type":"boolean"},"model":{"type":"string","minLength":1},"response_format":{"enum":["url","b64_json"]},"target_namespace":{"type":"string"},"num_generations":{"type":"integer","minimum":1,"maximum":4}},"required":["prompt"],"type":"object","additionalProperties":false};

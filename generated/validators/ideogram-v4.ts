@@ -4,7 +4,7 @@
  * To change it, change the specs, the generator or the templates and run `npm run generate` again.
  */
 
-// @ts-nocheck -- ajv's standalone code, compiled at generate time (generator/validators.ts); typed by the export below
+// @ts-nocheck -- ajv's standalone code, compiled by generator/stages/validators.ts; typed by the export below
 import type { CompiledValidator } from '../../runtime/validation.ts';
 import { ucs2length } from '../../runtime/validator-support.ts';
 const schema0 = {"properties":{"prompt":{"type":"string"},"image_size":{"enum":["square_hd","square","portrait_4_3","portrait_16_9","landscape_4_3","landscape_16_9"],"type":"string"},"rendering_speed":{"enum":["TURBO","BALANCED","QUALITY"],"type":"string"},"expansion_model":{"enum":["Medium","Large"],"type":"string"},"acceleration":{"enum":["none","low","regular","high"],"type":"string"},"num_images":{"type":"integer"},"seed":{"type":"integer"},"enable_safety_checker":{"type":"boolean"},"output_format":{"enum":["jpeg","png"],"type":"string"},"model":{"type":"string","minLength":1},"response_format":{"enum":["url","b64_json"]},"target_namespace":{"type":"string"},"num_generations":{"type":"integer","minimum":1,"maximum":4}},"required":["prompt"],"type":"object","additionalProperties":false};

@@ -4,7 +4,7 @@
  * To change it, change the specs, the generator or the templates and run `npm run generate` again.
  */
 
-// @ts-nocheck -- ajv's standalone code, compiled at generate time (generator/validators.ts); typed by the export below
+// @ts-nocheck -- ajv's standalone code, compiled by generator/stages/validators.ts; typed by the export below
 import type { CompiledValidator } from '../../runtime/validation.ts';
 import { ucs2length } from '../../runtime/validator-support.ts';
 const schema0 = {"properties":{"prompt":{"type":"string"},"input_image":{"format":"uri","type":"string"},"num_frames":{"maximum":481,"minimum":9,"type":"integer"},"resolution":{"enum":["auto","square_hd","square","portrait_4_3","portrait_16_9","landscape_4_3","landscape_16_9"],"type":"string"},"frames_per_second":{"maximum":60,"minimum":1,"type":"number"},"image_strength":{"maximum":1,"minimum":0,"type":"number"},"generate_audio":{"type":"boolean"},"video_quality":{"enum":["low","medium","high","maximum"],"type":"string"},"negative_prompt":{"type":"string"},"seed":{"type":"integer"},"model":{"type":"string","minLength":1},"response_format":{"enum":["url","b64_json"]},"target_namespace":{"type":"string"},"num_generations":{"type":"integer","minimum":1,"maximum":4},"multi_prompt":{"type":"array","minItems":1,"items":{"type":"object","required":["prompt","duration"],"properties":{"prompt":{"type":"string"},"duration":{"type":"integer"}},"additionalProperties":false}}},"required":["input_image"],"type":"object","additionalProperties":false,"allOf":[{"not":{"required":["prompt","multi_prompt"]}},{"anyOf":[{"required":["prompt"]},{"required":["multi_prompt"]}]}]};

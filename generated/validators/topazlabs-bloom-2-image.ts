@@ -4,7 +4,7 @@
  * To change it, change the specs, the generator or the templates and run `npm run generate` again.
  */
 
-// @ts-nocheck -- ajv's standalone code, compiled at generate time (generator/validators.ts); typed by the export below
+// @ts-nocheck -- ajv's standalone code, compiled by generator/stages/validators.ts; typed by the export below
 import type { CompiledValidator } from '../../runtime/validation.ts';
 import { ucs2length } from '../../runtime/validator-support.ts';
 const schema0 = {"properties":{"input_image":{"format":"uri","type":"string"},"prompt":{"type":"string"},"creativity":{"maximum":9,"minimum":1,"type":"integer"},"autoprompt":{"type":"boolean"},"model":{"type":"string","minLength":1},"response_format":{"enum":["url","b64_json"]},"target_namespace":{"type":"string"},"num_generations":{"type":"integer","minimum":1,"maximum":4}},"required":["input_image"],"type":"object","additionalProperties":false};

@@ -4,7 +4,7 @@
  * To change it, change the specs, the generator or the templates and run `npm run generate` again.
  */
 
-// @ts-nocheck -- ajv's standalone code, compiled at generate time (generator/validators.ts); typed by the export below
+// @ts-nocheck -- ajv's standalone code, compiled by generator/stages/validators.ts; typed by the export below
 import type { CompiledValidator } from '../../runtime/validation.ts';
 import { ucs2length } from '../../runtime/validator-support.ts';
 const schema0 = {"properties":{"input_video":{"format":"uri","type":"string"},"transfer_function":{"enum":["pq","hlg"],"type":"string"},"adjust_exposure":{"maximum":1,"minimum":0,"type":"number"},"boost_saturation":{"maximum":1,"minimum":0,"type":"number"},"highlight_threshold":{"maximum":0.85,"minimum":0.45,"type":"number"},"output_encoder":{"enum":["H265","ProRes"],"type":"string"},"output_profile":{"enum":["422 Proxy","422 LT","422 Std","422 HQ"],"type":"string"},"model":{"type":"string","minLength":1},"response_format":{"enum":["url","b64_json"]},"target_namespace":{"type":"string"},"num_generations":{"type":"integer","minimum":1,"maximum":4}},"required":["input_video"],"type":"object","additionalProperties":false};

@@ -4,7 +4,7 @@
  * To change it, change the specs, the generator or the templates and run `npm run generate` again.
  */
 
-// @ts-nocheck -- ajv's standalone code, compiled at generate time (generator/validators.ts); typed by the export below
+// @ts-nocheck -- ajv's standalone code, compiled by generator/stages/validators.ts; typed by the export below
 import type { CompiledValidator } from '../../runtime/validation.ts';
 import { ucs2length } from '../../runtime/validator-support.ts';
 const schema0 = {"properties":{"input_image":{"format":"uri","type":"string"},"enhance_model":{"enum":["Standard V2","Low Resolution V2","CGI","High Fidelity V2","Text Refine"],"type":"string"},"upscale_factor":{"enum":["4x","2x"],"type":"string"},"output_format":{"enum":["jpg","png"],"type":"string"},"model":{"type":"string","minLength":1},"response_format":{"enum":["url","b64_json"]},"target_namespace":{"type":"string"},"num_generations":{"type":"integer","minimum":1,"maximum":4}},"required":["input_image"],"type":"object","additionalProperties":false};

@@ -4,7 +4,7 @@
  * To change it, change the specs, the generator or the templates and run `npm run generate` again.
  */
 
-// @ts-nocheck -- ajv's standalone code, compiled at generate time (generator/validators.ts); typed by the export below
+// @ts-nocheck -- ajv's standalone code, compiled by generator/stages/validators.ts; typed by the export below
 import type { CompiledValidator } from '../../runtime/validation.ts';
 import { ucs2length } from '../../runtime/validator-support.ts';
 const schema0 = {"properties":{"input_video":{"format":"uri","type":"string"},"resolution":{"enum":["720p","1080p","2k","4k"],"type":"string"},"interpolate_frames":{"type":"boolean"},"target_fps":{"enum":[24,23.976,25,29.97,30,50,59.94,60],"type":"number"},"blur":{"maximum":1,"minimum":-1,"type":"number"},"compression":{"maximum":1,"minimum":-1,"type":"number"},"details":{"maximum":1,"minimum":-1,"type":"number"},"grain":{"maximum":0.1,"minimum":0,"type":"number"},"grain_type":{"enum":["silver_rich","gaussian","grey"],"type":"string"},"halo":{"maximum":1,"minimum":-1,"type":"number"},"noise":{"maximum":1,"minimum":-1,"type":"number"},"model":{"type":"string","minLength":1},"response_format":{"enum":["url","b64_json"]},"target_namespace":{"type":"string"},"num_generations":{"type":"integer","minimum":1,"maximum":4}},"required":["input_video"],"type":"object","additionalProperties":false};

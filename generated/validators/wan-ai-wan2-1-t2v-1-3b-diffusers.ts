@@ -4,7 +4,7 @@
  * To change it, change the specs, the generator or the templates and run `npm run generate` again.
  */
 
-// @ts-nocheck -- ajv's standalone code, compiled at generate time (generator/validators.ts); typed by the export below
+// @ts-nocheck -- ajv's standalone code, compiled by generator/stages/validators.ts; typed by the export below
 import type { CompiledValidator } from '../../runtime/validation.ts';
 import { ucs2length } from '../../runtime/validator-support.ts';
 const schema0 = {"properties":{"prompt":{"type":"string"},"height":{"maximum":480,"minimum":1,"type":"integer"},"width":{"maximum":640,"minimum":1,"type":"integer"},"negative_prompt":{"type":"string"},"num_inference_steps":{"maximum":100,"minimum":1,"type":"integer"},"num_frames":{"maximum":120,"minimum":1,"type":"integer"},"guidance_scale":{"maximum":10,"minimum":0,"type":"number"},"seed":{"type":"integer"},"model":{"type":"string","minLength":1},"response_format":{"enum":["url","b64_json"]},"target_namespace":{"type":"string"},"num_generations":{"type":"integer","minimum":1,"maximum":4},"multi_prompt":{"type":"array","minItems":1,"items":{"type":"object","required":["prompt","duration"],"properties":{"prompt":{"type":"string"},"duration":{"type":"integer"}},"additionalProperties":false}}},"required":[],"type":"object","additionalProperties":false,"allOf":[{"not":{"required":["prompt","multi_prompt"]}},{"anyOf":[{"required":["prompt"]},{"required":["multi_prompt"]}]}]};

@@ -4,7 +4,7 @@
  * To change it, change the specs, the generator or the templates and run `npm run generate` again.
  */
 
-// @ts-nocheck -- ajv's standalone code, compiled at generate time (generator/validators.ts); typed by the export below
+// @ts-nocheck -- ajv's standalone code, compiled by generator/stages/validators.ts; typed by the export below
 import type { CompiledValidator } from '../../runtime/validation.ts';
 import { ucs2length } from '../../runtime/validator-support.ts';
 const schema0 = {"properties":{"prompt":{"type":"string"},"aspect_ratio":{"enum":["1:1","16:9","9:16","4:3","3:4","3:2","2:3","2:1","20:9","19.5:9","9:19.5","9:20","1:2"],"type":"string"},"resolution":{"enum":["1k","2k"],"type":"string"},"output_format":{"enum":["webp","jpeg","png"],"type":"string"},"model":{"type":"string","minLength":1},"response_format":{"enum":["url","b64_json"]},"target_namespace":{"type":"string"},"num_generations":{"type":"integer","minimum":1,"maximum":4}},"required":["prompt"],"type":"object","additionalProperties":false};

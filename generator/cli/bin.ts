@@ -1,5 +1,5 @@
 /**
- * The generator package's bin (`oxen-inference-codegen`, bundled into `dist/cli.js`): runs `main` of `cli.ts`.
+ * The generator package's bin (`oxen-inference-codegen`, bundled into `dist/cli.js`): runs `main` of `index.ts`.
  * On Node.js 22.1 and later it first turns on Node's module compile cache (in the system's temporary
  * folder), as TypeScript's own `tsc` does: the libraries it loads (TypeScript alone is 9 MB of
  * JavaScript) are then compiled once, not on every run. Node.js 20 has no such cache and runs without.

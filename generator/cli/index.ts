@@ -42,6 +42,7 @@ import {
   FETCH_FLAGS,
   fetchFlagValues,
   redactor,
+  REFRESH_DEFAULTS,
   RefreshError,
   type FetchFlagValues,
 } from '../refresh/checks.ts';
@@ -64,7 +65,8 @@ const USAGE = `usage: ${CODEGEN_PACKAGE} <add|remove|generate|refresh|models> [i
                           --json for machine output
 options: --out DIR (default ${DEFAULT_OUT}; a non-empty folder without this generator's manifest.json is refused
   unless --force), --format | --no-format (prettier with this project's configuration; kept until changed),
-  --base-url URL, --concurrency N, --timeout-ms N, --retries N`;
+  --base-url URL, --concurrency N (default ${REFRESH_DEFAULTS.concurrency}), --timeout-ms N (one model, retries included;
+  default ${REFRESH_DEFAULTS.timeoutMs}), --retries N (default ${REFRESH_DEFAULTS.maxRetries})`;
 
 /** This package's version (from its package.json: the installed package, or generator/ in the repository). */
 function version(): string {
@@ -227,7 +229,8 @@ export async function main(
     }
   }
   const target = userTarget(version(), format);
-  // the generator package's description: pre-parsed JSON where the build made it (scripts/build-codegen.mjs), else the YAML
+  // the generator package's description: pre-parsed JSON where the build made it (scripts/build-codegen.mjs), else the
+  // YAML
   const json = path.join(REPO_ROOT, 'specs', 'openapi.json');
   const openapi = {
     file: existsSync(json) ? json : path.join(REPO_ROOT, 'specs', 'openapi.yaml'),
@@ -294,7 +297,8 @@ export async function main(
 
   worker?.start();
   try {
-    // Loaded only here: `generate` needs neither the fetch machinery (the runtime client, p-limit, cli-progress) nor the drift report.
+    // Loaded only here: `generate` needs neither the fetch machinery (the runtime client, p-limit, cli-progress) nor
+    // the drift report.
     const [{ updateSnapshot }, { driftExitCode, renderText }] = await Promise.all([
       import('./user-snapshot.ts'),
       import('../drift/index.ts'),

@@ -31,7 +31,7 @@ import { MAX_JSON_DEPTH } from '../stages/schema-check.ts';
 import { byCodeUnits as byName } from '../order.ts';
 import { specFile } from '../stages/name.ts';
 
-/** How the user's snapshot is named inside `<out>` (headers and messages; `cli.ts` says the same). */
+/** How the user's snapshot is named inside `<out>` (headers and messages; `index.ts` says the same). */
 export const USER_SPECS = 'specs';
 
 /** Options of `updateSnapshot`. Times in milliseconds. */

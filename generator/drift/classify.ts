@@ -1,6 +1,6 @@
 /**
  * Schema drift, step 2: classify the differences microdiff finds between the normalised shapes
- * (`generator/drift-normalise.ts`) of one model as breaking or compatible for users of the
+ * (`normalise.ts`) of one model as breaking or compatible for users of the
  * generated SDK.
  *
  * Breaking: removed model, removed parameter, removed enum value, newly required parameter (also a

@@ -4,11 +4,11 @@
  * (`npm run drift`, and the report of a refresh). Nothing here reads the network or writes a file
  * except `readSnapshot`, which reads one.
  *
- * The steps, one file each: `drift-snapshot.ts` reads a snapshot directory; `drift-normalise.ts`
+ * The steps, one file each: `snapshot.ts` reads a snapshot directory; `normalise.ts`
  * flattens each model object into a shape built for comparison; microdiff compares two shapes and
- * `drift-classify.ts` maps every difference to one classified change (the breaking/compatible
- * rules are listed there); this file assembles the report; `drift-render.ts` renders it as text or
- * Markdown. The report's types are in `drift-types.ts`. Everything public is re-exported here.
+ * `classify.ts` maps every difference to one classified change (the breaking/compatible
+ * rules are listed there); this file assembles the report; `render.ts` renders it as text or
+ * Markdown. The report's types are in `types.ts`. Everything public is re-exported here.
  */
 import { classifyModel, compareChanges } from './classify.ts';
 import { normalise, type NormModel } from './normalise.ts';

@@ -32,7 +32,7 @@ export interface NormParam {
   other: Record<string, string>;
 }
 
-/** One model in normalised form: what `generator/drift-classify.ts` compares. */
+/** One model in normalised form: what `classify.ts` compares. */
 export interface NormModel {
   schemaField: string | null;
   hasSchema: boolean;

@@ -1,6 +1,6 @@
 /**
  * The shapes of schema drift: one side of a comparison (`Snapshot`), one classified difference
- * (`DriftChange`), and the report (`DriftReport`). See `generator/drift-classify.ts` for how each
+ * (`DriftChange`), and the report (`DriftReport`). See `classify.ts` for how each
  * kind of change is classified.
  */
 

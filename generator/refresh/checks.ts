@@ -9,6 +9,12 @@ import { Redactor } from '../../runtime/redact.ts';
 import { modelIdProblem } from '../stages/schema-check.ts';
 import { pointerToken } from '../errors.ts';
 
+/**
+ * Defaults of the fetch phase (`FetchOptions`; the commands' `--concurrency`, `--timeout-ms`, `--retries`).
+ * Times in milliseconds.
+ */
+export const REFRESH_DEFAULTS = { concurrency: 8, timeoutMs: 30_000, maxRetries: 3, retryBaseDelayMs: 500 } as const;
+
 /** The service's server (`specs/openapi.yaml`); overridden by `OXEN_BASE_URL` or `--base-url`. */
 export const DEFAULT_REFRESH_BASE_URL = DEFAULT_BASE_URL;
 
@@ -68,7 +74,7 @@ export function checkBaseUrl(baseUrl: string): string {
 
 /**
  * Check a model id given on the command line with the snapshot's rule (`modelIdProblem`,
- * generator/schema-check.ts): it names a file and becomes identifiers.
+ * generator/stages/schema-check.ts): it names a file and becomes identifiers.
  * @throws RefreshError naming the id.
  */
 export function checkModelId(id: string): string {

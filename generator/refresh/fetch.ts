@@ -10,19 +10,27 @@
 import pLimit from 'p-limit';
 import { Client } from '../../runtime/client.ts';
 import { APIError, ConnectionError, NotFoundError, ResponseTooLargeError, TimeoutError } from '../../runtime/errors.ts';
-import { encodePath } from '../../runtime/internal/http.ts';
+import { operationRequest } from '../../runtime/internal/operation.ts';
+import { modelsRetrieve } from '../../runtime/operations.ts';
 import { readLimited } from '../../runtime/internal/read-limited.ts';
 import { byCodeUnits } from '../order.ts';
 import { SpecError } from '../errors.ts';
 import { checkModel } from '../stages/load.ts';
 import { MAX_MODEL_BYTES } from '../stages/schema-check.ts';
-import { checkBaseUrl, keyPointer, positiveInt, redactor, RefreshError, type FetchFailure } from './checks.ts';
+import {
+  checkBaseUrl,
+  keyPointer,
+  positiveInt,
+  redactor,
+  REFRESH_DEFAULTS,
+  RefreshError,
+  type FetchFailure,
+} from './checks.ts';
 import { Progress, type ProgressMode } from './progress.ts';
 import { reindentJson } from './reindent-json.ts';
 import { specFile } from '../stages/name.ts';
 
-/** Defaults of the fetch phase. Times in milliseconds. */
-export const REFRESH_DEFAULTS = { concurrency: 8, timeoutMs: 30_000, maxRetries: 3, retryBaseDelayMs: 500 } as const;
+export { REFRESH_DEFAULTS };
 
 /** Options of the fetch phase. Times in milliseconds. */
 export interface FetchOptions {
@@ -30,13 +38,27 @@ export interface FetchOptions {
   baseUrl: string;
   /** Bearer API key (required). */
   apiKey: string;
-  /** Requests in flight at once (default 8). */
+  /**
+   * Requests in flight at once.
+   * @default 8
+   */
   concurrency?: number;
-  /** Time limit of one model's fetch, every retry and backoff delay included (default 30_000). */
+  /**
+   * Time limit of one model's fetch, every retry and backoff delay included.
+   * @default 30_000
+   * @unit milliseconds
+   */
   timeoutMs?: number;
-  /** Retries of one model's fetch after a connection error, 429 or 5xx (default 3). */
+  /**
+   * Retries of one model's fetch after a connection error, 429 or 5xx.
+   * @default 3
+   */
   maxRetries?: number;
-  /** Base delay of the runtime's jittered exponential backoff (default 500). */
+  /**
+   * Base delay of the runtime's jittered exponential backoff.
+   * @default 500
+   * @unit milliseconds
+   */
   retryBaseDelayMs?: number;
   /** Progress display (default `auto`), written to `stream` (default `process.stderr`). */
   progress?: ProgressMode;
@@ -170,7 +192,7 @@ export async function fetchModels(ids: readonly string[], options: FetchOptions)
       ids.map((id) =>
         limit(async (): Promise<FetchedModel | FetchFailure | undefined> => {
           if (stop.signal.aborted) return undefined;
-          const req = { method: 'GET' as const, path: `/api/ai/models/${encodePath(id)}` };
+          const req = operationRequest(modelsRetrieve, { id });
           try {
             const raw = await client.request<unknown>(req, { timeoutMs, signal: stop.signal });
             checkModel(raw, id, fileLabel(id));

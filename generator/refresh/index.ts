@@ -14,9 +14,9 @@
  * `kill -9`. The lock is held from reading the current snapshot to the commit: two snapshot
  * changes at once run one after the other, and neither drops the other's models.
  *
- * The parts, one file each: `refresh-checks.ts` (base URL, ids, numbers, `RefreshError`, key
- * redaction), `refresh-fetch.ts` (the fetch phase), `refresh-progress.ts` (its progress display),
- * `reindent-json.ts` (the snapshot text as sent), `refresh-apply.ts` (plan, staging, commit and
+ * The parts, one file each: `checks.ts` (base URL, ids, numbers, `RefreshError`, key
+ * redaction), `fetch.ts` (the fetch phase), `progress.ts` (its progress display),
+ * `reindent-json.ts` (the snapshot text as sent), `apply.ts` (plan, staging, commit and
  * restore). This file runs them in order and re-exports their public API.
  *
  * The API key goes only into the `Authorization` header of the runtime client: it is never
@@ -152,7 +152,8 @@ export async function refresh(options: RefreshOptions): Promise<RefreshResult> {
     throw new RefreshError(
       `the specs directory ${specsDir} must be inside the output root ${outRoot}: a refresh replaces both together`,
     );
-  // the read-modify-write of the snapshot, whole, under the output root's lock (which first completes an interrupted run)
+  // the read-modify-write of the snapshot, whole, under the output root's lock (which first completes an interrupted
+  // run)
   return withLock(
     outRoot,
     async (lock) => {

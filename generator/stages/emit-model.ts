@@ -5,7 +5,7 @@
  *
  * Endpoint functions take a `Transport` (the root `Client` is one; `createTransport` makes a bare
  * one) and call the runtime's light endpoint functions (`runtime/endpoints.ts`,
- * `runtime/queue-run.ts`), so that a bundle of one model's call carries only what that call needs.
+ * `runtime/queue/run.ts`), so that a bundle of one model's call carries only what that call needs.
  * The queue functions validate with the model's own compiled validator (`generated/validators/<id>.ts`).
  */
 import type { ClassifiedModel, Endpoint } from './classify.ts';
@@ -77,7 +77,8 @@ export function endpointFunctions(e: Endpoint, m: EmitModel, validated: boolean)
   const P = m.names.params;
   const pascal = m.names.pascal;
   const media = ['APIPromise', 'ResponseFormat', 'MediaParams', 'Transport', 'RequestOptions'];
-  // A video model's parameters carry the endpoint's `multi_prompt` (exactly one of prompt / multi_prompt: `VideoParams`).
+  // A video model's parameters carry the endpoint's `multi_prompt` (exactly one of prompt / multi_prompt:
+  // `VideoParams`).
   const video = m.output === 'video';
   const own = video ? `VideoParams<${P}>` : P;
   const ownTypes = video ? ['VideoParams'] : [];

@@ -2,7 +2,7 @@
  * Part of stage 6 (emit): the data of the model reference `generated/MODELS.md` (rendered by
  * `templates/models.md.hbs`). For each model: its import path, its function names, the client
  * methods that serve it, and each parameter with its type, enum values, default and range, read
- * from the same request schema as the types (`generator/types.ts`). Every string of the model
+ * from the same request schema as the types (`stages/types.ts`). Every string of the model
  * object goes into the Markdown through `markdownText`, `markdownCell` or `markdownCode` (generator/escape.ts).
  */
 import type { ClassifiedModel } from './classify.ts';

@@ -148,7 +148,8 @@ export async function userIndexModule(
   st.push(
     clientClass(
       K,
-      "The SDK client typed with the package's models and the added ones: `model` autocompletes per endpoint, each model's parameters are checked, and `queue.enqueue`/`queue.run` refuse a body that breaks the model's schema before sending it (`ValidationError`).\nOptions: `apiKey` (default env `OXEN_API_KEY`), `baseUrl` (default env `OXEN_BASE_URL`, then https://hub.oxen.ai), `fetch`, `timeoutMs` (milliseconds), `maxRetries` and the other `ClientOptions`.\n@throws Error at construction for a `baseUrl` that is not https (except to a loopback host), and in a browser for an `apiKey` without `dangerouslyAllowBrowser`.",
+      // The options, errors and example are documented once, on the runtime's `Client` and `ClientOptions`.
+      "The runtime's `Client` typed with the package's models and the added ones: `model` autocompletes per endpoint, each model's parameters are checked, and `queue.enqueue`/`queue.run` refuse a body that breaks the model's schema before sending it (`ValidationError`).\nOptions (`ClientOptions`), errors and an example: see the runtime's `Client`.\n@throws SDKError at construction for a bad option (which ones: the runtime's `Client`).",
       'validators',
     ),
   );

@@ -230,7 +230,7 @@ export async function validatorModule(
     // a JSON object key "__proto__" would set the prototype in an object literal: keep it a data key
     .replace(/([{,])"__proto__":/g, '$1["__proto__"]:');
   const head = [
-    "// @ts-nocheck -- ajv's standalone code, compiled at generate time (generator/validators.ts); typed by the export below",
+    "// @ts-nocheck -- ajv's standalone code, compiled by generator/stages/validators.ts; typed by the export below",
     `import type { CompiledValidator } from '${target.runtime.validation}';`,
     ...(imports.size > 0
       ? [`import { ${[...imports].sort().join(', ')} } from '${target.runtime.validatorSupport}';`]

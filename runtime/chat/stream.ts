@@ -1,7 +1,7 @@
 /**
  * Streamed chat completions: `ChatCompletionStream` (the result of
  * `chat.completions.create({ ..., stream: true })`), read with the SSE parser of `sse.ts`, which
- * collects its chunks with `ChatCompletionAccumulator` (`chat-accumulate.ts`) into the
+ * collects its chunks with `ChatCompletionAccumulator` (`accumulate.ts`) into the
  * `ChatCompletion` the same request would have returned unstreamed, as openai-node's
  * `finalChatCompletion()` does. Loaded on demand by the client (a dynamic `import()`).
  */

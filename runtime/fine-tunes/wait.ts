@@ -18,23 +18,44 @@ import {
   type FineTuneRef,
 } from './types.ts';
 
-/** Options of `fineTunes.wait` (`waitForFineTune`). */
+/**
+ * Options of `fineTunes.wait` (`waitForFineTune`).
+ *
+ * @example
+ * const done = await client.fineTunes.wait(ref, { intervalMs: 60_000, onStatus: (f) => console.log(f.status) });
+ */
 export interface FineTuneWaitOptions {
   /**
-   * Time between the end of one read and the start of the next, in milliseconds (more than 0).
+   * Time between the end of one read and the start of the next (more than 0).
+   *
    * @default 30_000
+   * @unit milliseconds
    */
   intervalMs?: number | undefined;
   /**
-   * Time the whole wait may take, in milliseconds (more than 0; `Infinity` waits for ever).
+   * Time the whole wait may take (more than 0; `Infinity` waits for ever).
+   *
    * @default 86_400_000 (24 hours)
+   * @unit milliseconds
    */
   timeoutMs?: number | undefined;
-  /** Ends the wait (`AbortError`); the fine-tune goes on. */
+  /**
+   * Ends the wait (`AbortError`); the fine-tune goes on.
+   *
+   * @default none
+   */
   signal?: AbortSignal | undefined;
-  /** Called with the fine-tune of every read, the last (terminal) one included; a throw ends the wait with it. */
+  /**
+   * Called with the fine-tune of every read, the last (terminal) one included; a throw ends the wait with it.
+   *
+   * @default none
+   */
   onStatus?: ((fineTune: FineTune) => void) | undefined;
-  /** Options of each read (`headers`, `maxRetries`, its own `timeoutMs` in milliseconds). */
+  /**
+   * Options of each read (`headers`, `maxRetries`, its own `timeoutMs` in milliseconds).
+   *
+   * @default the client's
+   */
   requestOptions?: Omit<RequestOptions, 'signal'> | undefined;
 }
 

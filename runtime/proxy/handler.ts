@@ -13,19 +13,44 @@ import { keyRedaction } from './redact-key.ts';
 import { OPERATION_ROUTES } from './routes.ts';
 import { checkOrigins, jsonError, originOf } from './support.ts';
 
-/** Options of `createProxyHandler`. Sizes in bytes, times in milliseconds. */
+/**
+ * Options of `createProxyHandler`. Sizes in bytes, times in milliseconds.
+ *
+ * @example
+ * const handler = createProxyHandler({
+ *   pathPrefix: '/api/oxen',
+ *   publicOrigin: 'https://app.example.com',
+ *   authorize: async (request) => (await sessionOf(request)) !== undefined,
+ *   maxRequestBytes: 20 * 1024 * 1024,
+ * });
+ */
 export interface ProxyOptions {
-  /** The API key added to every forwarded call. Default: env `OXEN_API_KEY`. @throws SDKError when there is none. */
+  /**
+   * The API key added to every forwarded call.
+   *
+   * @default env `OXEN_API_KEY`
+   * @throws SDKError when there is none.
+   */
   apiKey?: string | undefined;
-  /** The service. Default: env `OXEN_BASE_URL`, then `https://hub.oxen.ai` (https, or http to loopback). */
+  /**
+   * The service (https, or http to loopback).
+   *
+   * @default env `OXEN_BASE_URL`, then `https://hub.oxen.ai`
+   */
   baseUrl?: string | undefined;
-  /** The `fetch` used to call the service. Default: the global `fetch`. */
+  /**
+   * The `fetch` used to call the service.
+   *
+   * @default the global `fetch`
+   */
   fetch?: typeof fetch | undefined;
   /**
    * The path the handler is mounted at, stripped before matching (e.g. `/api/oxen`: a request for
    * `/api/oxen/api/ai/images/generate` is forwarded to `/api/ai/images/generate`): the whole path
    * browsers use (under Express's `app.use('/api/oxen', listener)` too, where
-   * `createNodeProxyListener` reads the path from `req.originalUrl`). Default: none.
+   * `createNodeProxyListener` reads the path from `req.originalUrl`).
+   *
+   * @default none
    */
   pathPrefix?: string | undefined;
   /**
@@ -33,11 +58,13 @@ export interface ProxyOptions {
    * `http://localhost:3000`): scheme, host and port. A request whose `Origin` is one of them is
    * same-origin and allowed, and a request whose `Host` header names another host (nor one of
    * `allowedHosts`) is refused (421): a DNS-rebinding page (its own name resolving to your server)
-   * sends its own host, and on a GET no `Origin` at all. Default: none, and then the proxy's own
+   * sends its own host, and on a GET no `Origin` at all. Unset, the proxy's own
    * origin is that of `request.url`, and only loopback hosts (`localhost`, names under
    * `.localhost`) and IP addresses are served, in `Host` and in `request.url` (421 otherwise, as
    * Vite's dev server does): set this (or `allowedHosts`) to serve a name. The request's own `Host`
    * header is never what an `Origin` is compared with.
+   *
+   * @default none
    * @throws SDKError at creation when one is not an http(s) origin.
    */
   publicOrigin?: string | readonly string[] | undefined;
@@ -45,7 +72,9 @@ export interface ProxyOptions {
    * Host names served besides those of `publicOrigin` (or, without it, besides loopback hosts and IP
    * addresses), as Vite's `server.allowedHosts`: `app.example.com` (any port), `.example.com` (that
    * name and every name under it), or `true` to serve any `Host` (only behind something that checks
-   * it: a DNS-rebinding page can then use the proxy). Default: none.
+   * it: a DNS-rebinding page can then use the proxy).
+   *
+   * @default none
    * @throws SDKError at creation when an entry is not a host name.
    */
   allowedHosts?: readonly string[] | true | undefined;
@@ -53,41 +82,55 @@ export interface ProxyOptions {
    * Origins of pages on OTHER origins that may call the proxy (CORS): a list of origins
    * (`https://app.example.com`; scheme, host and port must match), `'*'`, or a predicate of the
    * `Origin` header's value. The proxy's own origin (`publicOrigin`) stays allowed whatever this
-   * says. Default: none, and then a request whose `Origin` is not the proxy's own origin (another
-   * host, port or scheme) is refused (403), so another site cannot make a visitor's browser spend
-   * your key.
+   * says. Unset, a request whose `Origin` is not the proxy's own origin (another host, port or
+   * scheme) is refused (403), so another site cannot make a visitor's browser spend your key.
+   *
+   * @default none
    * @throws SDKError at creation when a listed value is not an http(s) origin.
    */
   allowedOrigins?: readonly string[] | '*' | ((origin: string) => boolean) | undefined;
   /**
    * Your own check of the caller (a session cookie, a token of your app): resolve false to refuse
-   * with 401; a callback that throws or rejects is answered 500. Default: none, and then ANYONE
-   * who can reach the handler spends your credits: put it behind your application's
-   * authentication or pass this.
+   * with 401; a callback that throws or rejects is answered 500. Unset, ANYONE who can reach the
+   * handler spends your credits: put it behind your application's authentication or pass this.
+   *
+   * @default none
    */
   authorize?: ((request: Request) => boolean | Promise<boolean>) | undefined;
-  /** The largest request body forwarded, in bytes (default 10 MiB, 10,485,760); larger: 413, read no further. */
+  /**
+   * The largest request body forwarded; larger: 413, read no further.
+   *
+   * @default 10_485_760 (10 MiB)
+   * @unit bytes
+   */
   maxRequestBytes?: number | undefined;
   /**
    * How many requests with a body (POSTs) the proxy holds at once, from reading the body until the
    * service's answer headers arrive. One more is refused at once with 503 and `Retry-After: 1`
-   * (nothing read, nothing queued). Default 32. Each body held takes its size and at most about 1
-   * MiB more while it is read and sent: 32 × `maxRequestBytes` of bodies in memory, and about 10%
+   * (nothing read, nothing queued). Each body held takes its size and at most about 1 MiB more
+   * while it is read and sent: by default 32 × `maxRequestBytes` of bodies in memory, and about 10%
    * more.
+   *
+   * @default 32
    */
   maxConcurrentBodies?: number | undefined;
   /**
-   * How long the proxy waits for a request body to arrive whole, in milliseconds from when it starts
-   * reading it (default 60,000: a 10 MiB body then needs about 1.4 Mbit/s). Longer: 408, and the
-   * request's slot among `maxConcurrentBodies` is free again, so that slow uploads cannot hold
-   * them all.
+   * How long the proxy waits for a request body to arrive whole, from when it starts reading it (by
+   * default a 10 MiB body needs about 1.4 Mbit/s). Longer: 408, and the request's slot among
+   * `maxConcurrentBodies` is free again, so that slow uploads cannot hold them all.
+   *
+   * @default 60_000
+   * @unit milliseconds
    */
   bodyTimeoutMs?: number | undefined;
   /**
-   * The proxy's own limit on each call to the service, in milliseconds (default 600,000: 10
-   * minutes, as the client's `timeoutMs`): the answer's headers and its whole body must arrive
-   * within it. The event stream (`GET /api/events`) needs only its headers within it, then streams
-   * for as long as the caller stays. No headers in time: 504; a body cut by it ends the answer early.
+   * The proxy's own limit on each call to the service: the answer's headers and its whole body must
+   * arrive within it. The event stream (`GET /api/events`) needs only its headers within it, then
+   * streams for as long as the caller stays. No headers in time: 504; a body cut by it ends the
+   * answer early.
+   *
+   * @default 600_000 (10 minutes, as the client's chat `timeoutMs`)
+   * @unit milliseconds
    */
   timeoutMs?: number | undefined;
 }
@@ -111,10 +154,13 @@ function safeSegment(raw: string): boolean {
 
 const CORS_ALLOW_HEADERS = 'content-type, accept, authorization, last-event-id, cache-control';
 const CORS_EXPOSE_HEADERS = 'Retry-After, X-Request-Id';
-const DEFAULT_MAX_REQUEST_BYTES = 10 * 1024 * 1024;
-const DEFAULT_MAX_CONCURRENT_BODIES = 32;
-const DEFAULT_TIMEOUT_MS = 600_000;
-const DEFAULT_BODY_TIMEOUT_MS = 60_000;
+/** The defaults of `ProxyOptions` (its docs are tested against them). */
+export const PROXY_DEFAULTS = Object.freeze({
+  maxRequestBytes: 10 * 1024 * 1024,
+  maxConcurrentBodies: 32,
+  timeoutMs: 600_000,
+  bodyTimeoutMs: 60_000,
+});
 /** The largest delay Node's and browsers' timers honour (about 24.8 days); longer ones fire at once. */
 const MAX_TIMER_MS = 2_147_483_647;
 
@@ -171,7 +217,11 @@ function bound(name: string, value: number | undefined, fallback: number, min: n
  * import { createProxyHandler } from 'oxen-inference-sdk';
  * import { createNodeProxyListener } from 'oxen-inference-sdk/node';
  * const origin = 'http://localhost:3000'; // where browsers reach it
- * const handler = createProxyHandler({ pathPrefix: '/api/oxen', publicOrigin: origin, authorize: (request) => isSignedIn(request) });
+ * const handler = createProxyHandler({
+ *   pathPrefix: '/api/oxen',
+ *   publicOrigin: origin,
+ *   authorize: (request) => isSignedIn(request),
+ * });
  * http.createServer(createNodeProxyListener(handler, { origin })).listen(3000);
  * ```
  * @throws SDKError at creation when there is no API key, the `baseUrl` is not https (or http to a
@@ -195,19 +245,19 @@ export function createProxyHandler(options: ProxyOptions = {}): ProxyHandler {
   const maxRequestBytes = bound(
     'maxRequestBytes',
     options.maxRequestBytes,
-    DEFAULT_MAX_REQUEST_BYTES,
+    PROXY_DEFAULTS.maxRequestBytes,
     1,
     Number.MAX_SAFE_INTEGER,
   );
   const maxConcurrentBodies = bound(
     'maxConcurrentBodies',
     options.maxConcurrentBodies,
-    DEFAULT_MAX_CONCURRENT_BODIES,
+    PROXY_DEFAULTS.maxConcurrentBodies,
     1,
     1_000_000,
   );
-  const timeoutMs = bound('timeoutMs', options.timeoutMs, DEFAULT_TIMEOUT_MS, 1, MAX_TIMER_MS);
-  const bodyTimeoutMs = bound('bodyTimeoutMs', options.bodyTimeoutMs, DEFAULT_BODY_TIMEOUT_MS, 1, MAX_TIMER_MS);
+  const timeoutMs = bound('timeoutMs', options.timeoutMs, PROXY_DEFAULTS.timeoutMs, 1, MAX_TIMER_MS);
+  const bodyTimeoutMs = bound('bodyTimeoutMs', options.bodyTimeoutMs, PROXY_DEFAULTS.bodyTimeoutMs, 1, MAX_TIMER_MS);
   const publicOrigins =
     options.publicOrigin === undefined
       ? undefined
@@ -325,7 +375,8 @@ export function createProxyHandler(options: ProxyOptions = {}): ProxyHandler {
     try {
       return await handle(request);
     } catch (err) {
-      // Whatever went wrong (a throwing allowedOrigins predicate, a malformed request object), the caller gets an answer.
+      // Whatever went wrong (a throwing allowedOrigins predicate, a malformed request object), the caller gets an
+      // answer.
       return jsonError(
         500,
         'internal_error',

@@ -17,12 +17,12 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, sym
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
+import { REPO_ROOT } from '../../generator/root.mjs';
 import { parseArgs } from 'node:util';
 import { BUILD_INPUTS } from '../build/inputs.mjs';
 import { median } from '../lib/rounds.ts';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const ROOT = REPO_ROOT;
 const AIM = { cleanMs: 15_000, cleanMiB: 600, unchangedMs: 2_000 };
 const SAMPLE_MS = 20;
 

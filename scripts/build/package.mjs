@@ -1,8 +1,9 @@
 /**
  * The package build (`npm run build`, also run by `prepack`): `dist/` holds, for the package root,
- * `./runtime`, `./node` (Node.js only: the `node:http` adapter and `saveOutput`), `./chat` (`ChatCompletionAccumulator`), `./validator-support` (what generated validators import), `./openapi` (the
- * description's types) and every `./models/<id>` (the files in `generated/models/` at build time, so a
- * new model needs no change here):
+ * `./runtime`, `./node` (Node.js only: the `node:http` adapter and `saveOutput`), `./chat`
+ * (`ChatCompletionAccumulator`), `./validator-support` (what generated validators import), `./openapi` (the
+ * description's types) and every `./models/<id>` (the files in `generated/models/` at build time, so a new model needs
+ * no change here):
  * - ES module JavaScript (`.js`) and CommonJS (`.cjs`), bundled by rolldown,
  * - a browser variant of every entry but `./node` in `dist/browser/` (ES modules; the `browser` export
  *   condition): the same code with Node's `util.inspect` hook left out (`browser.mjs`), its entries'
@@ -25,12 +26,12 @@
 import { readFileSync, readdirSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { REPO_ROOT } from '../../generator/root.mjs';
 import { BROWSER_DIR, BROWSER_FILES, browserFilesPlugin } from './browser.mjs';
 import { BUILD_DIRS, BUILD_FILES } from './inputs.mjs';
 import { hashFiles, hashValue, listFiles, readStamp, removeStamp, staleReason, writeStamp } from './stamp.mjs';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const ROOT = REPO_ROOT;
 const DIST = 'dist';
 const STAMP = path.join(ROOT, '.tmp', 'build-stamp.json');
 const TSCONFIG = 'tsconfig.build.json';

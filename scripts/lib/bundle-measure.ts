@@ -123,7 +123,7 @@ export const MACHINERY_MARKERS: Readonly<Record<string, readonly string[]>> = {
   'fine-tunes': ['/fine_tunes'],
   'compiled validators': ['must NOT have additional properties', 'schemaPath'],
   'queue validation (ValidationError issues)': ['is not a parameter of this model'],
-  // loaded (runtime/retry-loop.ts) only after a first attempt failed in a way the policy retries
+  // loaded (runtime/internal/retry-loop.ts) only after a first attempt failed in a way the policy retries
   'retries (p-retry)': ['Expected `retries` to be a non-negative number'],
 };
 

@@ -1,7 +1,7 @@
 /**
  * The pages measured by `npm run bench:bundle` and held to a ceiling by
  * `test/browser/bundle-size.test.ts`: each makes one call, importing the SDK by its package name
- * as a user's page would. Written to a scratch directory and bundled by `support/bundle.ts`.
+ * as a user's page would. Written to a scratch directory and bundled by `bundle-measure.ts`.
  */
 
 /** One measured page. */

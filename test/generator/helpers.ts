@@ -92,7 +92,7 @@ export interface Oddity {
   accepts?: Record<string, unknown>[];
   refuses?: Record<string, unknown>[];
   /**
-   * TypeScript that uses the module (`../generated/models/<id>.ts`, `../runtime/index.ts`) and must
+   * TypeScript that uses the module (`generated/models/<id>.ts` and `runtime/index.ts` by relative paths) and must
    * compile, `@ts-expect-error` cases included.
    */
   usage?: string;

@@ -1,5 +1,5 @@
 /**
- * The queue validators of video models carry the endpoint's `multi_prompt` (generator/validators.ts):
+ * The queue validators of video models carry the endpoint's `multi_prompt` (generator/stages/validators.ts):
  * exactly one of `prompt` and `multi_prompt` where the schema requires prompt, not both where prompt is
  * optional, unchanged where the schema declares multi_prompt itself or takes no prompt, and never for
  * image models. Checked on the schema and with the generated validator of a snapshot model.

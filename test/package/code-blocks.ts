@@ -12,13 +12,13 @@ import ts from 'typescript';
 
 /** One ```ts block of a Markdown file. */
 export interface CodeBlock {
-  /** The Markdown file, relative to the repository root (`README.md`, `docs/quick-start.md`). */
+  /** The Markdown file, relative to the repository root (`README.md`, `docs/queue.md`). */
   doc: string;
   /** 1-based line of the block's first code line in `doc`. */
   line: number;
   /** The code as written. */
   code: string;
-  /** The module's file name in the consumer project, e.g. `README.md-03.ts`. */
+  /** The module's file name in the consumer project, the doc with `_` for `/`, then `-<NN>.ts`. */
   file: string;
   /** The fenced block right after this one when its info string is `text` (a compiler's output shown). */
   shownOutput?: { line: number; text: string };

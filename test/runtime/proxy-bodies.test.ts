@@ -1,4 +1,4 @@
-// Request bodies through the proxy (issue 22, finding 12): forwarded byte for byte whatever their size
+// Request bodies through the proxy: forwarded byte for byte whatever their size
 // and framing, held in about their own size (blocks; a large body is sent as a stream of them rather
 // than copied), and read within bodyTimeoutMs: an upload that trickles in (a byte at a time) gets 408
 // and frees its slot among maxConcurrentBodies. The memory test runs the proxy in a process of its own

@@ -1,4 +1,4 @@
-// createNodeProxyListener mounted under a path by Express (issue 24, item 5): Express strips the mount
+// createNodeProxyListener mounted under a path by Express: Express strips the mount
 // path from req.url and keeps the request's own in req.originalUrl; the listener reads that, so the
 // handler's pathPrefix is the path browsers use, at any depth of routers. A body parser mounted before
 // the proxy, or a pathPrefix that is not the mount path, gets an answer that says what to change.

@@ -1,4 +1,4 @@
-// DNS rebinding (issue 22, finding 11): without publicOrigin the proxy serves only loopback hosts and IP
+// DNS rebinding: without publicOrigin the proxy serves only loopback hosts and IP
 // literals, in the Host header and in request.url (which frameworks such as Next.js, Deno and Bun build
 // from Host), as Vite's server.allowedHosts does; allowedHosts and publicOrigin name the others. A page
 // on a name rebound to the server reads neither the event stream nor the queue, and gets no POST

@@ -1,4 +1,4 @@
-// The proxy's error answers and the key in every form (issue 22, finding 10): a service's error body
+// The proxy's error answers and the key in every form: a service's error body
 // that echoes the key JSON-escaped (`\u0073k-…`, `\/`, mixed, nested JSON), percent-encoded (either
 // case, every character, twice) or cut across the 64 KiB limit in one of those forms reaches the page
 // with the key replaced by [REDACTED]; what a JSON or URI reader decodes from it holds no part of the key.

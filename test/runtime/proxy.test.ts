@@ -1,4 +1,4 @@
-// The server-side proxy handler (runtime/proxy.ts) over 127.0.0.1: a Node http server serving the
+// The server-side proxy handler (runtime/proxy/handler.ts) over 127.0.0.1: a Node http server serving the
 // handler through the package's adapter (createNodeProxyListener) in front of the local server, and
 // the SDK pointed at the proxy with no key: an image, queue.run over the event stream, a streamed chat, refused paths
 // and methods, dropped caller credentials, CORS, and a key that never comes back.

@@ -1,6 +1,7 @@
 /**
  * Runtimes that single tests run, installed by those tests on first use rather than by `npm ci`: Deno and
- * Bun (test/package/runtimes.test.ts) and workerd, Cloudflare's Workers runtime (test/package/workers.test.ts).
+ * Bun, and workerd, Cloudflare's Workers runtime (test/package/runtimes.test.ts; workerd's harness is
+ * test/package/workerd.ts).
  * Their npm packages carry the binaries (about 90, 100 and 160 MB, with install scripts), which every
  * contributor's `npm ci` would otherwise fetch. Each is installed at its pinned version with npm into
  * `.tmp/runtimes/<name>@<version>/` (ignored by git), saying so first, and reused while that folder is there;
