@@ -86,7 +86,10 @@ export type QueueRunProgress =
 export interface QueueFollowOptions extends RequestOptions {
   /**
    * Ends the whole call (subscription, enqueue, waiting) after this many milliseconds with
-   * `QueueRunTimeoutError` (a `TimeoutError`). Default 3_600_000 (one hour; videos take minutes).
+   * `QueueRunTimeoutError` (a `TimeoutError`); videos take minutes.
+   *
+   * @default 3_600_000 (one hour)
+   * @unit milliseconds
    */
   timeoutMs?: number | undefined;
   /** Called at each step of the run (see `QueueRunProgress`). Must not throw (errors are ignored). */
@@ -94,23 +97,39 @@ export interface QueueFollowOptions extends RequestOptions {
   /** Called with each completion event of this run's generations, as received. */
   onEvent?: ((event: MediaGenerationCompleted) => void) | undefined;
   /**
-   * While the stream is up, pending generations are checked this often (milliseconds), so that one
-   * that ended without an event reaching us settles instead of waiting: one `queue.list` per
-   * namespace and model (`queue.follow`: of the key's namespace, every model), then a `queue.get`
-   * of each generation it does not show (when more than 16 do, the lists of ended generations are
-   * asked first). Checks of one query are at least 2_000 apart (the docs' shortest suggested
-   * polling interval, for images), or this interval when it is shorter. Default 30_000.
+   * While the stream is up, pending generations are checked this often, so that one that ended
+   * without an event reaching us settles instead of waiting: one `queue.list` per namespace and
+   * model (`queue.follow`: of the key's namespace, every model), then a `queue.get` of each
+   * generation it does not show (when more than 16 do, the lists of ended generations are asked
+   * first). Checks of one query are at least 2_000 ms apart (the docs' shortest suggested polling
+   * interval, for images), or this interval when it is shorter.
+   *
+   * @default 30_000
+   * @unit milliseconds
    */
   reconcileIntervalMs?: number | undefined;
   /**
-   * How long (milliseconds) to wait for a completion event after a check found the generation gone
-   * (404, or not listed by a service that drops ended generations) before resolving `lost` (the
-   * event may be on its way). Default 2_000.
+   * How long to wait for a completion event after a check found the generation gone (404, or not
+   * listed by a service that drops ended generations) before resolving `lost` (the event may be on
+   * its way).
+   *
+   * @default 2_000
+   * @unit milliseconds
    */
   lostGraceMs?: number | undefined;
 }
 
-/** Options of `queue.run`. Times in milliseconds. */
+/**
+ * Options of `queue.run`: those of `queue.enqueue` and of `queue.follow`, and `onEnqueued`.
+ *
+ * @example
+ * ```ts
+ * const outcomes = await client.queue.run(
+ *   { model: 'flux-2-pro', prompt: 'a red fox', aspect_ratio: '16:9' },
+ *   { timeoutMs: 600_000, onEnqueued: (ids) => console.log('persist', ids) },
+ * );
+ * ```
+ */
 export interface QueueRunOptions extends EnqueueOptions, QueueFollowOptions {
   /**
    * Called with the generation ids (in enqueue order, each once) as soon as the service accepted
@@ -124,6 +143,10 @@ export interface QueueRunOptions extends EnqueueOptions, QueueFollowOptions {
 
 /** Default `timeoutMs` of `queue.run` and `queue.follow`: one hour. */
 export const QUEUE_RUN_DEFAULT_TIMEOUT_MS = 3_600_000;
+/** Default `reconcileIntervalMs` of `queue.run` and `queue.follow`, in milliseconds. */
+export const QUEUE_RECONCILE_DEFAULT_INTERVAL_MS = 30_000;
+/** Default `lostGraceMs` of `queue.run` and `queue.follow`, in milliseconds. */
+export const QUEUE_LOST_GRACE_DEFAULT_MS = 2_000;
 
 /**
  * `queue.run` or `queue.follow` timed out. The generations in `pending` continue on the server (cancel them with

@@ -4,7 +4,13 @@
  * and the wake-up of the waiting call.
  */
 import { truncate } from '../errors.ts';
-import type { QueueRunOptions, QueueRunOutcome, QueueRunProgress } from './outcomes.ts';
+import {
+  QUEUE_LOST_GRACE_DEFAULT_MS,
+  QUEUE_RECONCILE_DEFAULT_INTERVAL_MS,
+  type QueueRunOptions,
+  type QueueRunOutcome,
+  type QueueRunProgress,
+} from './outcomes.ts';
 import type { RequestOptions } from '../scope.ts';
 import type { Generation, MediaGenerationCompleted, QueueListParams } from '../types.ts';
 import type { QueueClock } from './clock.ts';
@@ -96,7 +102,7 @@ export class Run {
 
   /** The least time between two checks of this run's generations (milliseconds). */
   get checkSpacingMs(): number {
-    return Math.min(MIN_CHECK_SPACING_MS, this.options.reconcileIntervalMs ?? 30_000);
+    return Math.min(MIN_CHECK_SPACING_MS, this.options.reconcileIntervalMs ?? QUEUE_RECONCILE_DEFAULT_INTERVAL_MS);
   }
 
   progress(p: QueueRunProgress): void {
@@ -160,7 +166,7 @@ export class Run {
       case 'send_get':
         return this.ports.get(this, g);
       case 'start_grace':
-        g.cancelGrace = this.ports.clock.after(this.options.lostGraceMs ?? 2_000, () => {
+        g.cancelGrace = this.ports.clock.after(this.options.lostGraceMs ?? QUEUE_LOST_GRACE_DEFAULT_MS, () => {
           g.cancelGrace = undefined;
           this.apply(g, 'grace_elapsed');
         });

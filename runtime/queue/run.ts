@@ -7,6 +7,7 @@
 import { enqueueRequest, validateQueueBody } from '../endpoints.ts';
 import { AbortError, OutcomeUnknownError, SDKError, TimeoutError } from '../errors.ts';
 import {
+  QUEUE_RECONCILE_DEFAULT_INTERVAL_MS,
   QUEUE_RUN_DEFAULT_TIMEOUT_MS,
   QueueRunAbortError,
   QueueRunTimeoutError,
@@ -287,7 +288,7 @@ async function waitForOutcomes(
   scope: CallScope,
   interrupted: () => Error,
 ): Promise<QueueRunOutcome[]> {
-  const stopChecks = m.reconciler.every(run, run.options.reconcileIntervalMs ?? 30_000);
+  const stopChecks = m.reconciler.every(run, run.options.reconcileIntervalMs ?? QUEUE_RECONCILE_DEFAULT_INTERVAL_MS);
   try {
     const aborted = new Promise<void>((resolve) => {
       if (scope.signal.aborted) resolve();

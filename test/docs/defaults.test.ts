@@ -20,7 +20,11 @@ import {
 import { INPUT_MAX_BYTES } from '../../runtime/inputs.ts';
 import { OUTPUT_DEFAULT_TIMEOUT_MS } from '../../runtime/outputs.ts';
 import { PROXY_DEFAULTS } from '../../runtime/proxy/handler.ts';
-import { QUEUE_RUN_DEFAULT_TIMEOUT_MS } from '../../runtime/queue/outcomes.ts';
+import {
+  QUEUE_LOST_GRACE_DEFAULT_MS,
+  QUEUE_RECONCILE_DEFAULT_INTERVAL_MS,
+  QUEUE_RUN_DEFAULT_TIMEOUT_MS,
+} from '../../runtime/queue/outcomes.ts';
 import {
   FINE_TUNE_WAIT_DEFAULT_INTERVAL_MS,
   FINE_TUNE_WAIT_DEFAULT_TIMEOUT_MS,
@@ -70,6 +74,17 @@ const INTERFACES: { file: string; name: string; every: boolean; defaults: Record
       timeoutMs: [FINE_TUNE_WAIT_DEFAULT_TIMEOUT_MS],
     },
   },
+  {
+    file: 'runtime/queue/outcomes.ts',
+    name: 'QueueFollowOptions',
+    every: false,
+    defaults: {
+      timeoutMs: [QUEUE_RUN_DEFAULT_TIMEOUT_MS],
+      reconcileIntervalMs: [QUEUE_RECONCILE_DEFAULT_INTERVAL_MS],
+      lostGraceMs: [QUEUE_LOST_GRACE_DEFAULT_MS],
+    },
+  },
+  { file: 'runtime/queue/outcomes.ts', name: 'QueueRunOptions', every: false, defaults: {} },
   {
     file: 'generator/refresh/fetch.ts',
     name: 'FetchOptions',
