@@ -7,6 +7,9 @@
  *   oxen-inference-codegen remove <id>...         remove models from the snapshot and generate
  *   oxen-inference-codegen generate [--check]     generate from the snapshot (offline); --check writes nothing
  *   oxen-inference-codegen refresh                re-fetch every model, all or nothing, and print the drift report
+ *   oxen-inference-codegen serve                  the local stand-in for the service, with the package's models and the
+ *                                                 snapshot's, on 127.0.0.1 until stopped (`serve.ts`; its options
+ *                                                 in `fake-service/cli.ts`, and --api-key KEY: accept only that key)
  *
  *   --out DIR          the snapshot and the generated code (default oxen-models); a folder that is not
  *                      empty and holds no manifest.json of this generator is refused
@@ -19,8 +22,9 @@
  *   --retries N        retries on connection errors, 429, 5xx (default 3)
  *
  * Exit codes: 0 done; `generate --check`: 1 files differ; `refresh`: as `npm run drift` (0 nothing
- * changed, 1 compatible changes only, 2 something breaks, 3 failed: nothing written); the other
- * commands: 2 failed, nothing written.
+ * changed, 1 compatible changes only, 2 something breaks, 3 failed: nothing written); `serve`: 0
+ * stopped, 1 closing failed, 2 could not start; the other commands: 2 failed, nothing written. A usage
+ * error is 3 for `refresh`, 2 for every other command.
  *
  * The API key goes only into the `Authorization` header: everything printed is redacted, and
  * shows control characters as `<U+XXXX>` (text from the service or a model cannot drive the terminal).
@@ -37,6 +41,7 @@ import { REPO_ROOT } from '../paths.ts';
 import { FETCH_FLAGS, fetchFlagValues, redactor, RefreshError } from '../refresh/checks.ts';
 import { CODEGEN_PACKAGE, userTarget } from '../output/target.ts';
 import { readManifestSettings } from '../output/manifest.ts';
+import { SERVER_FLAGS, SERVER_FLAGS_HELP, serverFlagValues } from '../../fake-service/cli.ts';
 
 /** How the user's snapshot is named inside `<out>` (as `user-snapshot.ts` names it). */
 const USER_SPECS = 'specs';
@@ -44,12 +49,16 @@ const USER_SPECS = 'specs';
 /** The default output directory. */
 export const DEFAULT_OUT = 'oxen-models';
 
-const USAGE = `usage: ${CODEGEN_PACKAGE} <add|remove|generate|refresh> [ids...] [--out DIR] [--from FILE] [--check]
+const USAGE = `usage: ${CODEGEN_PACKAGE} <add|remove|generate|refresh|serve> [ids...] [--out DIR] [--from FILE] [--check]
   add <id>...             fetch each model's details (OXEN_API_KEY) and generate
   add --from <file.json>  add a saved model-details object, offline
   remove <id>...          remove models and generate
   generate [--check]      generate from the snapshot, offline; --check writes nothing, exit 1 if a file differs
   refresh                 re-fetch every model and print the drift report (exit 0/1/2 as npm run drift, 3 failed)
+  serve                   the local stand-in for the service on 127.0.0.1 (prints \`listening on http://127.0.0.1:N\`),
+                          with this package's models and yours (--out); until Ctrl-C. Accepts any API key, or only
+                          --api-key KEY; its options:
+${SERVER_FLAGS_HELP}
 options: --out DIR (default ${DEFAULT_OUT}; a non-empty folder without this generator's manifest.json is refused
   unless --force), --format | --no-format (prettier with this project's configuration; kept until changed),
   --base-url URL, --concurrency N, --timeout-ms N, --retries N`;
@@ -111,6 +120,8 @@ export async function main(
         'no-format': { type: 'boolean', default: false },
         force: { type: 'boolean', default: false },
         ...FETCH_FLAGS,
+        ...SERVER_FLAGS,
+        'api-key': { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
       strict: true,
@@ -130,8 +141,37 @@ export async function main(
     err(`${CODEGEN_PACKAGE} ${command}: ${problem}\n${USAGE}`);
     return failCode;
   };
-  if (!['add', 'remove', 'generate', 'refresh'].includes(command))
+  if (!['add', 'remove', 'generate', 'refresh', 'serve'].includes(command))
     return usage(`unknown command ${JSON.stringify(command)}`);
+  const outDir = path.resolve(values.out);
+  const outLabel = path.relative(process.cwd(), outDir).split(path.sep).join('/') || '.';
+  const serveFlags = [...Object.keys(SERVER_FLAGS), 'api-key'].filter(
+    (f) => values[f as keyof typeof values] !== undefined,
+  );
+  if (command !== 'serve' && serveFlags.length > 0) return usage(`--${serveFlags[0]} applies only to serve`);
+  if (command === 'serve') {
+    const other = [
+      ...(values.from.length > 0 ? ['from'] : []),
+      ...(['check', 'format', 'no-format', 'force'] as const).filter((f) => values[f]),
+      ...Object.keys(FETCH_FLAGS).filter((f) => values[f as keyof typeof FETCH_FLAGS] !== undefined),
+    ];
+    if (other.length > 0) return usage(`--${other[0]} does not apply to serve`);
+    if (ids.length > 0) return usage(`takes no model ids (got ${ids.join(' ')})`);
+    const server = serverFlagValues(values);
+    if (typeof server === 'string') return usage(server);
+    if (values['api-key'] === '') return usage('--api-key needs a key');
+    const { serve } = await import('./serve.ts');
+    return serve(
+      {
+        out: outDir,
+        outLabel,
+        apiKey: values['api-key'],
+        server,
+      },
+      io,
+      err,
+    );
+  }
   if (values.check && command !== 'generate') return usage('--check applies only to generate');
   if (values.from.length > 0 && command !== 'add') return usage('--from applies only to add');
   if (command === 'add' && ids.length === 0 && values.from.length === 0)
@@ -143,8 +183,6 @@ export async function main(
   const fetchOptions = fetchFlagValues(values);
   if (typeof fetchOptions === 'string') return usage(fetchOptions);
 
-  const outDir = path.resolve(values.out);
-  const outLabel = path.relative(process.cwd(), outDir).split(path.sep).join('/') || '.';
   const formatted =
     values.format ||
     (!values['no-format'] && (await readManifestSettings(path.join(outDir, 'manifest.json'))).format === true);
