@@ -4,7 +4,8 @@
  * the runtime client it fetches with bundled by esbuild (packages stay external: they are the
  * generator package's dependencies), beside what it reads at run time, laid out as in this
  * repository so that the same code finds them (`generator/paths.ts`): `templates/*.hbs`,
- * `specs/models/*.json` (the models `serve` serves, with the local server bundled in the bin), `specs/openapi.yaml` (and `specs/openapi.json`, the same parsed once here: the CLI reads it without
+ * `specs/models/*.json` (the models `serve` serves; the local server is bundled into the bin),
+ * `specs/openapi.yaml` (and `specs/openapi.json`, the same parsed once here: the CLI reads it without
  * js-yaml), `generator/stages/worker.mjs` (the generator's worker thread, with the `ajv-compile.mjs` it
  * imports) and `.prettierrc.json`.
  * The same esbuild settings as `scripts/run-generate.mjs`, which precompiles `npm run generate`.
