@@ -104,7 +104,11 @@ export async function main(
   argv: string[],
   io: { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream & { isTTY?: boolean } } = process,
 ): Promise<number> {
-  const redact = redactor(process.env['OXEN_API_KEY'] ?? '');
+  // serve's --api-key too (read before parsing: a usage error may quote the arguments)
+  const apiKeys = argv.flatMap((a, i) =>
+    a === '--api-key' ? [argv[i + 1] ?? ''] : a.startsWith('--api-key=') ? [a.slice('--api-key='.length)] : [],
+  );
+  const redact = redactor(process.env['OXEN_API_KEY'] ?? '', ...apiKeys);
   const out = (s: string) => void io.stdout.write(`${showControls(redact.text(s))}\n`);
   const err = (s: string) => void io.stderr.write(`${showControls(redact.text(s))}\n`);
   let parsed;

@@ -377,7 +377,7 @@ console.log(JSON.stringify(result));
     const both = await codegen(project, ['generate', '--out', 'formatted/oxen-models', '--format', '--no-format']);
     expect(both.code).toBe(2);
     expect(both.stderr).toContain('give --format or --no-format, not both');
-  });
+  }, 120_000); // six commands, each loading prettier
 });
 
 // after the steps above, on the same project and its oxen-models/

@@ -110,12 +110,15 @@ export function serveTests(ctx: { project: () => string; fixture: (id: string) =
       [['serve', 'flux-2-pro'], 'takes no model ids'],
       [['serve', '--check'], '--check does not apply to serve'],
       [['add', 'x', '--port', '1'], '--port applies only to serve'],
+      // a key given with --api-key is redacted wherever it would be printed
+      [['serve', 'leaked-key-4567', '--api-key', 'leaked-key-4567'], 'takes no model ids (got [REDACTED])'],
     ])('a usage error (%j): exit 2 with the usage line', async (args, problem) => {
       const r = await codegen(ctx.project(), args);
       expect(r.code).toBe(2);
       expect(r.stderr).toContain(problem);
       expect(r.stderr).toMatch(/^usage: oxen-inference-codegen <add\|remove\|generate\|refresh\|serve>/m);
       expect(r.stdout).toBe('');
+      expect(r.stderr).not.toContain('leaked-key-4567');
     });
   });
 }
