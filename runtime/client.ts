@@ -21,7 +21,8 @@ import { HttpTransport } from './transport.ts';
  * const client = new Client({ apiKey: process.env.OXEN_API_KEY });
  * const { images } = await client.images.generate({ model: 'flux-2-pro', prompt: 'a fox', aspect_ratio: '16:9' });
  * @throws SDKError at construction for a bad `baseUrl` (https is required except to a loopback
- * host), a bad number option, or an `apiKey` in a browser without `dangerouslyAllowBrowser: true`.
+ * host), a bad number option, an `apiKey` in a browser without `dangerouslyAllowBrowser: true`, or
+ * no key (`apiKey`, env `OXEN_API_KEY`) for the hosted service (the default `baseUrl`).
  */
 export class Client<R extends Registry = UntypedRegistry> extends HttpTransport {
   /** Chat completions in the widely used chat-completions format. */

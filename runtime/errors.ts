@@ -7,6 +7,7 @@
  * chain (see `redact.ts`). Its `toJSON()` and `util.inspect` forms show only redacted, bounded data.
  * A call without secrets (no key, no header value) has no redactor: its errors are left as they are.
  */
+import { brandErrors } from './internal/brand.ts';
 import { defineInspect } from './internal/inspect.ts';
 import { queueEnqueue } from './operations.ts';
 // Types only: `redact.ts` is loaded on demand, by a transport that has secrets (see `internal/http.ts`).
@@ -84,7 +85,11 @@ const SHOWN_FIELDS = [
   'issues',
 ] as const;
 
-/** Base class of every error this SDK throws. `message`, `stack` and the `cause` chain never contain a secret of the client whose call made it. */
+/**
+ * Base class of every error this SDK throws. `message`, `stack` and the `cause` chain never contain a secret of the client whose call made it.
+ * In Node, Deno and Bun, `instanceof` it (and each of its subclasses here) is true of the errors of every
+ * copy of this package in the program, its ES module and its CommonJS build (`internal/brand.ts`).
+ */
 export class SDKError extends Error {
   override name = 'SDKError';
 
@@ -443,3 +448,25 @@ export function errorClassOf(status: number): typeof APIError {
     )[status] ?? (status >= 500 ? InternalServerError : APIError)
   );
 }
+
+// `instanceof` across the ES module and CommonJS copies of the package (Node, Deno, Bun; nothing in a browser build).
+// `ValidationError` is branded by `validation.ts`, which throws it, so that a bundle that never validates leaves it out.
+brandErrors({
+  SDKError,
+  APIError,
+  BadRequestError,
+  AuthenticationError,
+  PermissionDeniedError,
+  NotFoundError,
+  InsufficientCreditsError,
+  UnprocessableEntityError,
+  RateLimitError,
+  InternalServerError,
+  ConnectionError,
+  TimeoutError,
+  AbortError,
+  RedirectError,
+  InvalidResponseError,
+  ResponseTooLargeError,
+  OutcomeUnknownError,
+});

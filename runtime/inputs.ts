@@ -8,6 +8,7 @@
  * `oxen-inference-sdk/node`.
  */
 import { SDKError } from './errors.ts';
+import { brandErrors } from './internal/brand.ts';
 import { sniffContentType } from './outputs.ts';
 
 /**
@@ -62,6 +63,8 @@ export class InputTooLargeError extends SDKError {
     return { ...super.details(), sizeBytes: this.sizeBytes, limitBytes: this.limitBytes };
   }
 }
+
+brandErrors({ InputTooLargeError });
 
 /** A media type as a data URI carries it: `type/subtype`, no parameters. */
 const MEDIA_TYPE = /^[a-z0-9][\w.+-]*\/[\w.+-]+$/i;

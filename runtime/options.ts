@@ -18,7 +18,10 @@ export interface ClientOptions extends HookOptions {
    * Bearer API key. Default: env `OXEN_API_KEY` (there is no environment in a browser). Never
    * logged, never kept on an inspectable property, and redacted from every error. In a browser it
    * is refused unless `dangerouslyAllowBrowser` is true: put it on a server, behind
-   * `createProxyHandler`, and point `baseUrl` at that proxy instead.
+   * `createProxyHandler`, and point `baseUrl` at that proxy instead. Required for the hosted
+   * service (the default `baseUrl`, `https://hub.oxen.ai`) unless `headers` has an `Authorization`:
+   * without one, construction throws `SDKError`. Another `baseUrl` (a proxy that adds the key, a
+   * local server) works without one.
    */
   apiKey?: string | undefined;
   /**
@@ -226,8 +229,9 @@ export interface ResolvedOptions extends TransportSettings {
 
 /**
  * Apply the defaults (environment variables where there is an environment) and check the options.
- * @throws SDKError for a bad `baseUrl` or number, for a missing `fetch`, and for an `apiKey` in a
- * browser without `dangerouslyAllowBrowser: true`.
+ * @throws SDKError for a bad `baseUrl` or number, for a missing `fetch`, for an `apiKey` in a
+ * browser without `dangerouslyAllowBrowser: true`, and for no key (no `apiKey`, no `OXEN_API_KEY`,
+ * no `authorization` header) with the hosted service's base URL (`DEFAULT_BASE_URL`).
  */
 export function resolveOptions(options: ClientOptions): ResolvedOptions {
   const apiKey = options.apiKey ?? env('OXEN_API_KEY');
@@ -243,6 +247,11 @@ export function resolveOptions(options: ClientOptions): ResolvedOptions {
   if (typeof f !== 'function') throw new SDKError('No fetch: this runtime has no global fetch; pass options.fetch');
   const headers: Record<string, string> = {};
   for (const [k, v] of Object.entries(options.headers ?? {})) headers[k.toLowerCase()] = String(v);
+  // Every endpoint of the hosted service needs a key: fail here, not with a 401 after a prompt was sent.
+  // Another base URL (a proxy that adds the key, a local server) may need none.
+  // (`baseUrl` is checked: the hosted service is `DEFAULT_BASE_URL` or a path under it.)
+  if (!apiKey && !headers['authorization'] && `${baseUrl}/`.startsWith(`${DEFAULT_BASE_URL}/`))
+    throw new SDKError(`No API key for ${DEFAULT_BASE_URL}: set OXEN_API_KEY or pass apiKey`);
   return {
     apiKey: apiKey === '' ? undefined : apiKey,
     baseUrl,

@@ -7,6 +7,7 @@
  * `saveOutput` in `oxen-inference-sdk/node`.
  */
 import { APIError, RedirectError, ResponseTooLargeError, SDKError, truncate } from './errors.ts';
+import { brandErrors } from './internal/brand.ts';
 import { failure } from './internal/http.ts';
 import { DEFAULT_MAX_RESPONSE_BYTES, isLoopbackHost } from './options.ts';
 import { CallScope } from './scope.ts';
@@ -62,6 +63,8 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 export class OutputExpiredError extends APIError {
   override name = 'OutputExpiredError';
 }
+// `instanceof` across the ES module and CommonJS copies of the package (`internal/brand.ts`).
+brandErrors({ OutputExpiredError });
 
 const EXTENSIONS: Record<string, string> = {
   'image/png': '.png',

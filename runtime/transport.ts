@@ -70,7 +70,8 @@ export interface Transport {
  * lines of its calls are redacted of them and of each call's own header values, and nothing of them
  * is kept once the transport is dropped.
  * @throws SDKError at construction for a bad `baseUrl` (not https to a non-loopback host, ...), a
- * bad number option, or an `apiKey` in a browser without `dangerouslyAllowBrowser: true`.
+ * bad number option, an `apiKey` in a browser without `dangerouslyAllowBrowser: true`, or no key
+ * (`apiKey`, env `OXEN_API_KEY`) for the hosted service (the default `baseUrl`).
  */
 export class HttpTransport implements Transport {
   readonly settings: Readonly<TransportSettings>;

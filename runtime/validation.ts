@@ -12,6 +12,10 @@
  * `'unsafe-eval'`).
  */
 import { ValidationError, type ValidationIssue } from './errors.ts';
+import { brandErrors } from './internal/brand.ts';
+
+// Branded here, where it is thrown, rather than with the other classes in `errors.ts` (see there).
+brandErrors({ ValidationError });
 
 /** One error of an ajv standalone validator (`validate.errors`), structurally (no ajv import). */
 export interface ValidatorErrorObject {

@@ -5,6 +5,7 @@
  * time, at most one per interval, and none after the timeout or the caller's signal.
  */
 import { AbortError, SDKError, TimeoutError } from '../errors.ts';
+import { brandErrors } from '../internal/brand.ts';
 import { sleep, startTimer } from '../internal/timer.ts';
 import type { RequestOptions } from '../scope.ts';
 import type { Transport } from '../transport.ts';
@@ -51,6 +52,8 @@ export class FineTuneWaitTimeoutError extends TimeoutError {
     super(message);
   }
 }
+
+brandErrors({ FineTuneWaitTimeoutError });
 
 /** `value` when it is a number above 0 (`Infinity` only where allowed), else the default. @throws SDKError naming the option. */
 function positive(name: string, value: number | undefined, fallback: number, infinite: boolean): number {

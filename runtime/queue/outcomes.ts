@@ -5,6 +5,7 @@
  */
 import type { EnqueueOptions } from '../endpoints.ts';
 import { AbortError, TimeoutError } from '../errors.ts';
+import { brandErrors } from '../internal/brand.ts';
 import type { RequestOptions } from '../scope.ts';
 import type { MediaGenerationCompleted } from '../types.ts';
 
@@ -153,3 +154,6 @@ export class QueueRunAbortError extends AbortError {
     super(message);
   }
 }
+
+// `instanceof` across the ES module and CommonJS copies of the package (`internal/brand.ts`).
+brandErrors({ QueueRunTimeoutError, QueueRunAbortError });

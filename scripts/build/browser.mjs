@@ -13,6 +13,8 @@ import path from 'node:path';
 export const BROWSER_FILES = Object.freeze({
   // util.inspect's hook on SDKError: browsers have no util.inspect
   'runtime/internal/inspect.ts': 'runtime/internal/inspect.browser.ts',
+  // the errors' brand for instanceof across the ES module and CommonJS copies: a browser bundle has one build
+  'runtime/internal/brand.ts': 'runtime/internal/brand.browser.ts',
 });
 
 /** The output directory of the browser variant, relative to `dist/`. */

@@ -49,9 +49,10 @@ const report = (m: CaseMeasure): string =>
  * call to its measured 15.51 kB, 0.51 kB over `ROOT_CLIENT_AIM_BYTES` (15 kB) since the client carries the
  * models catalog and the fine-tune lifecycle (`client.models`, `client.fineTunes`: 10 more methods, +1.32 kB
  * over the 14.19 kB before them); queue.run through the root client with its lazy chunks, which has no aim,
- * to its measured 25.18 kB.
+ * to its measured 27.24 kB (2.06 kB over the 25.18 kB before the queue settled generations from lists, reads
+ * and 404s as well as events, through its state tables: `runtime/queue/states.ts`, `reconcile.ts`).
  */
-const CEILING_BYTES = { perModel: 8_000, rootClient: 15_505, rootQueueRunWithLazy: 25_179 };
+const CEILING_BYTES = { perModel: 8_000, rootClient: 15_505, rootQueueRunWithLazy: 27_240 };
 /**
  * This test bundles the repository's source (the TypeScript through esbuild, with the browser build's
  * files: `scripts/build/browser.mjs`), not the built `dist/`, and the two differ by case: the per-model call
@@ -115,8 +116,11 @@ describe('browser bundle size (gzip -9, entry chunk plus static imports)', () =>
     expect(markersIn(m.loadedText), report(m)).toEqual([]);
   });
 
-  it("no case carries Node's util.inspect hook (the browser build's runtime/internal/inspect.browser.ts)", () => {
-    for (const m of measures.values()) expect(allText(m), m.case.id).not.toContain('nodejs.util.inspect.custom');
+  it("no case carries Node's util.inspect hook nor the errors' brand (the browser build's inspect.browser.ts, brand.browser.ts)", () => {
+    for (const m of measures.values()) {
+      expect(allText(m), m.case.id).not.toContain('nodejs.util.inspect.custom');
+      expect(allText(m), m.case.id).not.toContain('oxen-inference-sdk.error');
+    }
   });
 
   it('no case evaluates code from strings (new Function, eval)', () => {

@@ -9,7 +9,7 @@ describe('launchChromium', () => {
 
   it('fails with how to install chromium when the executable is missing', async () => {
     await expect(launchChromium('/nonexistent/chromium')).rejects.toThrow(
-      /\/nonexistent\/chromium is missing.*apt-get install -y chromium.*\.ci\/run/,
+      /\/nonexistent\/chromium is missing.*apt-get install -y chromium.*npm test/,
     );
   });
 });

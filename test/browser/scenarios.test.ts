@@ -5,7 +5,7 @@
  * origin, CORS) with `dangerouslyAllowBrowser` and the key, and through `createProxyHandler`
  * (a third origin, mounted at `/api/oxen`, allowing the page's origin) with no key in the page.
  *
- * Needs Debian's chromium at /usr/bin/chromium (`.ci/run` installs it); fails, does not skip, without it.
+ * Needs Debian's chromium at /usr/bin/chromium (`npm test` installs it); fails, does not skip, without it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProxyHandler } from '../../runtime/proxy/handler.ts';

@@ -88,7 +88,7 @@ function tsconfig(kind: 'nodenext' | 'bundler'): string {
 }
 
 describe('oxen-inference-codegen in a user project', () => {
-  test('the SDK stays light and the generator package ships one bin with its libraries as dependencies', () => {
+  test('the SDK stays light and the generator package ships one bin with its libraries as dependencies, and the LICENSE', () => {
     const pkg = (name: string) =>
       JSON.parse(readFileSync(path.join(project, 'node_modules', name, 'package.json'), 'utf8')) as {
         dependencies?: Record<string, string>;
@@ -100,6 +100,10 @@ describe('oxen-inference-codegen in a user project', () => {
     expect(gen.bin).toEqual({ 'oxen-inference-codegen': 'dist/cli.js' });
     expect(Object.keys(gen.dependencies ?? {})).toEqual(
       expect.arrayContaining(['ajv', 'prettier', 'ts-morph', 'handlebars']),
+    );
+    // generator/LICENSE is a copy of the repository's LICENSE (npm packs only a package's own files)
+    expect(readFileSync(path.join(project, 'node_modules', 'oxen-inference-codegen', 'LICENSE'), 'utf8')).toBe(
+      readFileSync(path.join(REPO_ROOT, 'LICENSE'), 'utf8'),
     );
     for (const f of [
       'dist/cli.js',

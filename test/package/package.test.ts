@@ -272,6 +272,41 @@ describe('JavaScript consumers against the local server', { timeout: TEST_TIMEOU
   }
 });
 
+describe('both copies in one process', { timeout: TEST_TIMEOUT_MS }, () => {
+  test('an error of the ES module copy is instanceof the classes of the CommonJS copy, and the reverse, as of its own', async () => {
+    const dir = path.join(consumers, 'js-dual');
+    writeProject(dir, 'module', 'dual.mjs');
+    const result = await run(process.execPath, [path.join(dir, 'dual.mjs')], {
+      cwd: dir,
+      env: { PATH: process.env['PATH'] ?? '', OXEN_BASE_URL: server.url, OXEN_API_KEY: 'test-key' },
+      timeoutMs: 60_000,
+    });
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    const seen = JSON.parse(result.stdout.trim().split('\n').at(-1)!) as Record<string, unknown>;
+    expect(seen['twoCopies']).toBe(true);
+    expect(seen['classNames']).toEqual(expect.arrayContaining(['APIError', 'SDKError', 'QueueRunTimeoutError']));
+    expect(seen['disagreements']).toEqual([]);
+    for (const copy of ['esm', 'cjs'])
+      expect(seen['memberships']).toMatchObject({
+        [`${copy} notFound`]: ['APIError', 'NotFoundError', 'SDKError'],
+        [`${copy} unauthorized`]: ['APIError', 'AuthenticationError', 'SDKError'],
+        [`${copy} invalid`]: ['SDKError', 'ValidationError'],
+        [`${copy} runTimeout`]: ['APIError', 'QueueRunTimeoutError', 'SDKError', 'TimeoutError'],
+        [`${copy} outputExpired`]: ['APIError', 'OutputExpiredError', 'SDKError'],
+      });
+    // a user's subclass of the ES module's APIError is an APIError of both copies; no package error is one of it
+    expect(seen['mine']).toEqual({
+      ofCjsAPIError: true,
+      ofCjsSDKError: true,
+      ofCjsNotFound: false,
+      cjsNotFoundOfMine: false,
+    });
+    expect(seen['notErrorsOfAny']).toBe(0);
+    expect(seen['names']).toEqual(['NotFoundError', 'ValidationError']);
+  });
+});
+
 describe('the browser export condition', { timeout: TEST_TIMEOUT_MS }, () => {
   const runConditions = async (conditions: string[]) => {
     const dir = path.join(consumers, 'js-conditions');

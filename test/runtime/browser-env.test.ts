@@ -91,6 +91,8 @@ describe('in a browser page', () => {
       'https://app.example/api/oxen',
     );
     expect(() => sdk.createProxyHandler({ apiKey: 'k-123456' })).toThrow(/server/);
+    // no key and the hosted service: refused (the page would be answered 401)
+    expect(thrown(() => new sdk.Client()).message).toMatch(/^No API key for https:\/\/hub\.oxen\.ai: /);
   });
 
   it('a relative baseUrl resolves against the page; plain http to a non-loopback page is still refused', () => {
@@ -117,7 +119,7 @@ describe('in a browser page', () => {
       'globalThis.calls = 0; globalThis.fetch = async () => { calls++; throw new TypeError("Failed to fetch"); };',
       context,
     );
-    const client = new sdk.Client({ baseUrl: 'https://hub.oxen.ai', retryBaseDelayMs: 1 });
+    const client = new sdk.Client({ baseUrl: 'https://app.example/api/oxen', retryBaseDelayMs: 1 });
     const err = (await client.images
       .generate({ model: 'flux-1-dev', prompt: 'x' })
       .catch((e: unknown) => e)) as InstanceType<SDK['OutcomeUnknownError']>;

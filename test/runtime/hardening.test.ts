@@ -147,7 +147,7 @@ describe('https is required except for loopback hosts', () => {
     'https://example.com/api/oxen',
   ])('accepts %s', (baseUrl) => {
     expect(new RuntimeClient({ apiKey: KEY, baseUrl }).settings.baseUrl).toBe(baseUrl.replace(/\/$/, ''));
-    expect(createTransport({ baseUrl }).settings.baseUrl).toBe(baseUrl.replace(/\/$/, ''));
+    expect(createTransport({ apiKey: KEY, baseUrl }).settings.baseUrl).toBe(baseUrl.replace(/\/$/, ''));
   });
 
   it('refuses bad numbers by name', () => {

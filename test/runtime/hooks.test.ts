@@ -126,7 +126,9 @@ describe('hooks', () => {
     });
     await flux1DevGenerateImage(t, { prompt: 'a fox' });
     expect(paths).toEqual(['POST /api/ai/images/generate', '200']);
-    expect(() => createTransport({ onRequest: 'nope' as never })).toThrow(SDKError);
+    expect(() => createTransport({ baseUrl: server.url, onRequest: 'nope' as never })).toThrow(
+      new SDKError('onRequest must be a function or an array of functions'),
+    );
   });
 
   it('onRequest may replace the body (sent as JSON after the hooks ran)', async () => {

@@ -4,9 +4,10 @@
  */
 import { accessSync, constants } from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
+import { CHROMIUM_PATH } from '../../../scripts/lib/prerequisites.mjs';
 
-/** Where Debian's `chromium` package installs the browser. */
-export const CHROMIUM_PATH = '/usr/bin/chromium';
+/** Where Debian's `chromium` package installs the browser (`npm test` installs it there when it is missing). */
+export { CHROMIUM_PATH };
 
 /**
  * The flags: headless, no sandbox (containers), and none of Chromium's own background traffic
@@ -26,7 +27,7 @@ export const CHROMIUM_ARGS = [
 /**
  * Launch headless Chromium (default: Debian's, at /usr/bin/chromium).
  * @throws Error saying how to install it when the executable is missing (the tests do not skip:
- * `.ci/run` installs it with `apt-get install chromium`).
+ * `npm test` installs it with `apt-get install chromium` first, `scripts/lib/prerequisites.mjs`).
  */
 export async function launchChromium(executablePath: string = CHROMIUM_PATH): Promise<Browser> {
   try {
@@ -34,7 +35,7 @@ export async function launchChromium(executablePath: string = CHROMIUM_PATH): Pr
   } catch {
     throw new Error(
       `${executablePath} is missing: the browser tests run Debian's chromium package (never a downloaded build). ` +
-        'Install it with `apt-get install -y chromium` (.ci/run does this when it is missing).',
+        'Install it with `apt-get install -y chromium` (npm test does this when it is missing).',
     );
   }
   return chromium.launch({ executablePath, args: CHROMIUM_ARGS, timeout: 60_000 });
