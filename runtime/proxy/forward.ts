@@ -5,6 +5,7 @@
  */
 import { MAX_ERROR_BODY_BYTES } from '../errors.ts';
 import { readLimited } from '../internal/read-limited.ts';
+import { eventsStream } from '../operations.ts';
 import { readBody, type ForwardBody } from './body.ts';
 import type { KeyRedaction } from './redact-key.ts';
 import { passThrough, redactedErrorText } from './support.ts';
@@ -15,7 +16,7 @@ const FORWARDED_REQUEST_HEADERS = ['accept', 'content-type', 'last-event-id'];
 const FORWARDED_RESPONSE_HEADERS = ['content-type', 'cache-control', 'retry-after', 'x-request-id'];
 /** Sent first on the event stream, so that its headers pass intermediaries that hold them until a body byte. */
 const EVENT_STREAM_OPENING = ': connected\n\n';
-const EVENTS_PATH = '/api/events';
+const EVENTS_PATH = eventsStream.path;
 
 /** What `createProxyHandler` resolved from its options. */
 export interface ForwardSettings {

@@ -127,8 +127,7 @@ describe('one source of method and path', () => {
     const all = [...code.values()].join('\n');
     for (const id of Object.keys(OPERATIONS))
       expect(new RegExp(`\\bops\\.${id}\\b|\\b${id}\\.(method|path)\\b`).test(all), id).toBe(true);
-    // API paths in string literals (comments aside): owned by the queue's and the proxy's own changes
-    // for now (their event-stream connection), each to read OPERATIONS.eventsStream when they land.
+    // no API path in a string literal (comments aside)
     const literal = /['`]\/api\/[^'`]*['`]/;
     const offenders = files.filter((f) =>
       code
@@ -136,7 +135,7 @@ describe('one source of method and path', () => {
         .split('\n')
         .some((line) => !/^\s*(\*|\/\/|\/\*)/.test(line) && literal.test(line)),
     );
-    expect(offenders.sort()).toEqual(['runtime/proxy/forward.ts', 'runtime/queue/shared-event-stream.ts']);
+    expect(offenders).toEqual([]);
   });
 
   it('the proxy forwards exactly the operations, each template a pattern of its own', () => {
