@@ -20,9 +20,9 @@ export const SERVER_FLAGS = {
 export const SERVER_FLAGS_HELP = [
   `--port N             the port on 127.0.0.1 (default ${SERVER_DEFAULTS.port}: one the system picks)`,
   `--worker-delay-ms N  how long the queue takes per generation, in milliseconds (default ${SERVER_DEFAULTS.workerDelayMs})`,
-  `--failure-rate R     the share of queued generations that fail, 0 to 1 (default ${SERVER_DEFAULTS.failureRate}; "[fail]" in a prompt always fails)`,
+  `--failure-rate R     the share (0 to 1) of queued generations that fail (default ${SERVER_DEFAULTS.failureRate}; "[fail]" prompts always do)`,
   `--drop-streams-ms N  drop every open event stream (GET /api/events) every N milliseconds (default ${SERVER_DEFAULTS.dropStreamsMs}: never)`,
-  `--queue-mode MODE    today (as the service's docs say today) or 0.224.2 (as the API description says) (default ${SERVER_DEFAULTS.queueMode})`,
+  `--queue-mode MODE    today (as the service's docs say today) or 0.224.2 (the API description) (default ${SERVER_DEFAULTS.queueMode})`,
   `--keep-alive-ms N    the event stream's keep-alive comment interval, in milliseconds (default ${SERVER_DEFAULTS.keepAliveMs})`,
   `--log                one line per request on stderr (method, path, status, time; never a key)`,
 ]

@@ -55,10 +55,10 @@ const USAGE = `usage: ${CODEGEN_PACKAGE} <add|remove|generate|refresh|serve> [id
   remove <id>...          remove models and generate
   generate [--check]      generate from the snapshot, offline; --check writes nothing, exit 1 if a file differs
   refresh                 re-fetch every model and print the drift report (exit 0/1/2 as npm run drift, 3 failed)
-  serve                   the local stand-in for the service on 127.0.0.1 (prints \`listening on http://127.0.0.1:N\`),
-                          with this package's models and yours (--out); until Ctrl-C. Accepts any API key, or only
-                          --api-key KEY; its options:
-${SERVER_FLAGS_HELP}
+  serve                   the local stand-in for the service on 127.0.0.1, for your tests: this package's models and
+                          yours (--out); prints \`listening on http://127.0.0.1:N\`, runs until Ctrl-C. Its options:
+    --api-key KEY        accept only this key (default: any key)
+${SERVER_FLAGS_HELP.replace(/^/gm, '  ')}
 options: --out DIR (default ${DEFAULT_OUT}; a non-empty folder without this generator's manifest.json is refused
   unless --force), --format | --no-format (prettier with this project's configuration; kept until changed),
   --base-url URL, --concurrency N, --timeout-ms N, --retries N`;
