@@ -108,6 +108,8 @@ export {
 // Validation: the compiled validators' contract and the helpers their ajv standalone code calls
 export { checkRequest, type CompiledValidator, type ValidatorErrorObject, type ValidatorSource } from './validation.ts';
 // (`equal`, `ucs2length`, which generated validators import, are `oxen-inference-sdk/validator-support`)
+// Standard Schema: each generated model's `<camel>QueueSchema` is built by `standardSchemaFor`
+export { STANDARD_SCHEMA_VENDOR, standardSchemaFor, type StandardQueueSchema } from './standard-schema.ts';
 
 // Outputs (the URLs and base64 data of results)
 export {

@@ -15,10 +15,12 @@ import type {
   QueueRunOutcome,
   RequestOptions,
   ResponseFormat,
+  StandardQueueSchema,
   Transport,
 } from '../../runtime/index.ts';
 import { editImages, enqueueGenerations, generateImages } from '../../runtime/endpoints.ts';
 import { runGenerations } from '../../runtime/queue/run.ts';
+import { standardSchemaFor } from '../../runtime/standard-schema.ts';
 import { validate } from '../validators/black-forest-labs-flux-2-klein-4b.ts';
 
 /**
@@ -170,6 +172,96 @@ export type BlackForestLabsFlux2Klein4bQueueParams = MediaParams<
   ResponseFormat,
   QueueFields
 >;
+/**
+ * The queue request body of `black-forest-labs-flux-2-klein-4b` as a Standard Schema (`StandardSchemaV1` and `StandardJSONSchemaV1`, vendor `oxen-inference-sdk`; https://standardschema.dev), for libraries that take one: an LLM tool's input (the Vercel AI SDK's `tool({ inputSchema })`, an MCP server's `registerTool`), a form's or a route's validator.
+ * It validates what `blackForestLabsFlux2Klein4bEnqueue` and `blackForestLabsFlux2Klein4bRun` validate (and `client.queue.enqueue` / `client.queue.run` for this model): the model's parameters (`specs/models/black-forest-labs-flux-2-klein-4b.json`, field `request_schema`) with `num_generations`, `response_format`, `target_namespace` and `model` (any non-empty string: the functions set it), with the model's compiled validator (`generated/validators/black-forest-labs-flux-2-klein-4b.ts`, no code evaluated at run time).
+ * `~standard.validate(value)` is synchronous: `{ value }` (the value as given), or `{ issues }`, each `{ message, path }` (path: keys, array indexes as numbers). `~standard.jsonSchema.input({ target })` (and `.output`, the same) returns that JSON Schema, annotations kept, for `target` `'draft-07'` or `'draft-2020-12'`, a fresh object each call; another target throws `SDKError`.
+ */
+export const blackForestLabsFlux2Klein4bQueueSchema: StandardQueueSchema<BlackForestLabsFlux2Klein4bQueueParams> =
+  /* @__PURE__ */ standardSchemaFor(
+    validate,
+    {
+      basic: ['input_image'],
+      properties: {
+        prompt: {
+          description:
+            'Text description of the image to generate. Use @Image1, @Image2, etc. to reference the input images.',
+          type: 'string',
+          'x-order': 0,
+        },
+        input_image: {
+          description:
+            'Input images to transform or use as reference. Reference them in the prompt as @Image1, @Image2, etc.',
+          items: {
+            type: 'string',
+          },
+          type: 'array',
+          'x-order': 1,
+        },
+        aspect_ratio: {
+          default: '16:9',
+          description: 'Aspect ratio for the generated image',
+          enum: ['1:1', '16:9', '9:16', '4:3', '3:4'],
+          type: 'string',
+          'x-order': 2,
+        },
+        output_quality: {
+          default: 'standard',
+          description: 'Quality setting for output image',
+          enum: ['standard', 'high'],
+          type: 'string',
+          'x-order': 3,
+        },
+        output_format: {
+          default: 'png',
+          description: 'Format of the output image',
+          enum: ['png', 'jpg', 'webp'],
+          type: 'string',
+          'x-order': 4,
+        },
+        seed: {
+          description: 'Random seed. Leave blank to randomize',
+          type: 'integer',
+          'x-order': 5,
+        },
+        num_inference_steps: {
+          default: 28,
+          description: 'Number of denoising steps',
+          maximum: 50,
+          minimum: 1,
+          type: 'integer',
+          'x-order': 6,
+        },
+        guidance_scale: {
+          default: 2,
+          description: 'Scale for classifier-free guidance',
+          maximum: 10,
+          minimum: 0,
+          type: 'number',
+          'x-order': 7,
+        },
+        model: {
+          type: 'string',
+          minLength: 1,
+        },
+        response_format: {
+          enum: ['url', 'b64_json'],
+        },
+        target_namespace: {
+          type: 'string',
+        },
+        num_generations: {
+          type: 'integer',
+          minimum: 1,
+          maximum: 4,
+        },
+      },
+      required: ['prompt'],
+      type: 'object',
+      additionalProperties: false,
+    },
+    'black-forest-labs-flux-2-klein-4b',
+  );
 
 /**
  * Generate images with `black-forest-labs-flux-2-klein-4b`, blocking until done (typically 5 to 30 seconds): `POST /api/ai/images/generate`. Never resent unless the service surely did not process it (429, connection refused).

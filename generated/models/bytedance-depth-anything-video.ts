@@ -14,12 +14,14 @@ import type {
   QueueRunOutcome,
   RequestOptions,
   ResponseFormat,
+  StandardQueueSchema,
   Transport,
   VideoParams,
   VideoResult,
 } from '../../runtime/index.ts';
 import { enqueueGenerations, generateVideos } from '../../runtime/endpoints.ts';
 import { runGenerations } from '../../runtime/queue/run.ts';
+import { standardSchemaFor } from '../../runtime/standard-schema.ts';
 import { validate } from '../validators/bytedance-depth-anything-video.ts';
 
 /**
@@ -155,6 +157,88 @@ export type BytedanceDepthAnythingVideoQueueParams = MediaParams<
   ResponseFormat,
   QueueFields
 >;
+/**
+ * The queue request body of `bytedance-depth-anything-video` as a Standard Schema (`StandardSchemaV1` and `StandardJSONSchemaV1`, vendor `oxen-inference-sdk`; https://standardschema.dev), for libraries that take one: an LLM tool's input (the Vercel AI SDK's `tool({ inputSchema })`, an MCP server's `registerTool`), a form's or a route's validator.
+ * It validates what `bytedanceDepthAnythingVideoEnqueue` and `bytedanceDepthAnythingVideoRun` validate (and `client.queue.enqueue` / `client.queue.run` for this model): the model's parameters (`specs/models/bytedance-depth-anything-video.json`, field `request_schema`) with `num_generations`, `response_format`, `target_namespace` and `model` (any non-empty string: the functions set it), with the model's compiled validator (`generated/validators/bytedance-depth-anything-video.ts`, no code evaluated at run time).
+ * `~standard.validate(value)` is synchronous: `{ value }` (the value as given), or `{ issues }`, each `{ message, path }` (path: keys, array indexes as numbers). `~standard.jsonSchema.input({ target })` (and `.output`, the same) returns that JSON Schema, annotations kept, for `target` `'draft-07'` or `'draft-2020-12'`, a fresh object each call; another target throws `SDKError`.
+ */
+export const bytedanceDepthAnythingVideoQueueSchema: StandardQueueSchema<BytedanceDepthAnythingVideoQueueParams> =
+  /* @__PURE__ */ standardSchemaFor(
+    validate,
+    {
+      basic: [],
+      properties: {
+        video_url: {
+          description: 'URL of the input video to estimate depth for.',
+          format: 'uri',
+          type: 'string',
+          'x-order': 0,
+        },
+        depth_model: {
+          default: 'VDA-Large',
+          description: 'Depth estimation model size. VDA-Large = best quality, VDA-Small = fastest.',
+          enum: ['VDA-Small', 'VDA-Base', 'VDA-Large'],
+          type: 'string',
+          'x-order': 1,
+        },
+        colormap: {
+          default: 'grayscale',
+          description: 'Colormap for depth visualization.',
+          enum: ['grayscale', 'turbo', 'inferno', 'magma', 'viridis'],
+          type: 'string',
+          'x-order': 2,
+        },
+        resolution: {
+          default: 'auto',
+          description: 'Output resolution. Auto preserves input resolution up to 1080p.',
+          enum: ['auto', '360p', '480p', '720p', '1080p'],
+          type: 'string',
+          'x-order': 3,
+        },
+        max_frames: {
+          description: 'Maximum number of frames to process. Leave unset to process all frames.',
+          type: 'integer',
+          'x-order': 4,
+        },
+        output_fps: {
+          description: 'Output video FPS. Leave unset to use the input frame rate.',
+          type: 'number',
+          'x-order': 5,
+        },
+        side_by_side: {
+          default: false,
+          description: 'If true, output a side-by-side original and depth comparison video.',
+          type: 'boolean',
+          'x-order': 6,
+        },
+        include_raw_depths: {
+          default: false,
+          description: 'If true, exports raw float32 depths as an NPZ file.',
+          type: 'boolean',
+          'x-order': 7,
+        },
+        model: {
+          type: 'string',
+          minLength: 1,
+        },
+        response_format: {
+          enum: ['url', 'b64_json'],
+        },
+        target_namespace: {
+          type: 'string',
+        },
+        num_generations: {
+          type: 'integer',
+          minimum: 1,
+          maximum: 4,
+        },
+      },
+      required: ['video_url'],
+      type: 'object',
+      additionalProperties: false,
+    },
+    'bytedance-depth-anything-video',
+  );
 
 /**
  * Generate videos with `bytedance-depth-anything-video`, blocking until the video is ready (1 to 15 minutes; prefer the queue for anything long): `POST /api/ai/videos/generate`. Exactly one of `prompt` and `multi_prompt` (`[{ prompt, duration }]`, one item per shot, `duration` in seconds) for a model that takes a prompt (`VideoParams`). Never resent unless the service surely did not process it (429, connection refused).

@@ -14,12 +14,14 @@ import type {
   QueueRunOutcome,
   RequestOptions,
   ResponseFormat,
+  StandardQueueSchema,
   Transport,
   VideoParams,
   VideoResult,
 } from '../../runtime/index.ts';
 import { enqueueGenerations, generateVideos } from '../../runtime/endpoints.ts';
 import { runGenerations } from '../../runtime/queue/run.ts';
+import { standardSchemaFor } from '../../runtime/standard-schema.ts';
 import { validate } from '../validators/bytedance-seedance-2-0-fast-reference-to-video.ts';
 
 /**
@@ -209,6 +211,159 @@ export type BytedanceSeedance20FastReferenceToVideoQueueParams = MediaParams<
   ResponseFormat,
   QueueFields
 >;
+/**
+ * The queue request body of `bytedance-seedance-2-0-fast-reference-to-video` as a Standard Schema (`StandardSchemaV1` and `StandardJSONSchemaV1`, vendor `oxen-inference-sdk`; https://standardschema.dev), for libraries that take one: an LLM tool's input (the Vercel AI SDK's `tool({ inputSchema })`, an MCP server's `registerTool`), a form's or a route's validator.
+ * It validates what `bytedanceSeedance20FastReferenceToVideoEnqueue` and `bytedanceSeedance20FastReferenceToVideoRun` validate (and `client.queue.enqueue` / `client.queue.run` for this model): the model's parameters (`specs/models/bytedance-seedance-2-0-fast-reference-to-video.json`, field `json_request_schema`) with `num_generations`, `response_format`, `target_namespace` and `model` (any non-empty string: the functions set it), with the model's compiled validator (`generated/validators/bytedance-seedance-2-0-fast-reference-to-video.ts`, no code evaluated at run time).
+ * `~standard.validate(value)` is synchronous: `{ value }` (the value as given), or `{ issues }`, each `{ message, path }` (path: keys, array indexes as numbers). `~standard.jsonSchema.input({ target })` (and `.output`, the same) returns that JSON Schema, annotations kept, for `target` `'draft-07'` or `'draft-2020-12'`, a fresh object each call; another target throws `SDKError`.
+ */
+export const bytedanceSeedance20FastReferenceToVideoQueueSchema: StandardQueueSchema<BytedanceSeedance20FastReferenceToVideoQueueParams> =
+  /* @__PURE__ */ standardSchemaFor(
+    validate,
+    {
+      basic: ['input_face_images', 'input_images', 'input_face_videos', 'input_videos', 'input_audios'],
+      properties: {
+        prompt: {
+          description:
+            'The text prompt used to generate the video. Use @Image1, @Image2, @Video1, @Audio1, etc. to reference inputs. Face-containing media is indexed before non-face media within its type.',
+          type: 'string',
+          'x-order': 0,
+        },
+        input_face_images: {
+          description:
+            'Place reference images here when they show a real human face. Content filters may block the request otherwise.',
+          items: {
+            type: 'string',
+          },
+          type: 'array',
+          'x-order': 1,
+        },
+        input_images: {
+          description:
+            'Reference images that guide the generated video. Up to 9 total reference images and up to 15 total references across all types may be used.',
+          items: {
+            type: 'string',
+          },
+          type: 'array',
+          'x-order': 2,
+        },
+        input_face_videos: {
+          description:
+            'Place reference videos here when they show a real human face. Content filters may block the request otherwise.',
+          items: {
+            type: 'string',
+          },
+          type: 'array',
+          'x-order': 3,
+        },
+        input_videos: {
+          description:
+            'Reference videos that guide the generated video. Up to 3 total reference videos and up to 15 total references across all types may be used.',
+          items: {
+            type: 'string',
+          },
+          type: 'array',
+          'x-order': 4,
+        },
+        input_audios: {
+          description:
+            'Reference audios that guide the generated video. Up to 3 total reference audios and up to 15 total references across all types may be used.',
+          items: {
+            type: 'string',
+          },
+          type: 'array',
+          'x-order': 5,
+        },
+        resolution: {
+          default: '720p',
+          description: 'Video resolution.',
+          enum: ['480p', '720p'],
+          type: 'string',
+          'x-order': 6,
+        },
+        duration: {
+          default: -1,
+          description:
+            'Duration of the video in seconds. Supports 4 to 15 seconds, or auto to let the model decide based on the prompt.',
+          enum: [-1, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15],
+          type: 'integer',
+          'x-order': 7,
+        },
+        aspect_ratio: {
+          default: '16:9',
+          description:
+            'The aspect ratio of the generated video. Use 16:9 for landscape, 9:16 for portrait/vertical, 1:1 for square, 21:9 for ultrawide cinematic, or auto to let the model decide.',
+          enum: ['adaptive', '21:9', '16:9', '4:3', '1:1', '3:4', '9:16'],
+          type: 'string',
+          'x-order': 8,
+        },
+        generate_audio: {
+          default: false,
+          description: 'Whether to generate synchronized audio.',
+          type: 'boolean',
+          'x-order': 9,
+        },
+        watermark: {
+          default: false,
+          description: "Whether to add an 'AI generated' watermark to the output.",
+          type: 'boolean',
+          'x-order': 10,
+        },
+        model: {
+          type: 'string',
+          minLength: 1,
+        },
+        response_format: {
+          enum: ['url', 'b64_json'],
+        },
+        target_namespace: {
+          type: 'string',
+        },
+        num_generations: {
+          type: 'integer',
+          minimum: 1,
+          maximum: 4,
+        },
+        multi_prompt: {
+          type: 'array',
+          minItems: 1,
+          items: {
+            type: 'object',
+            required: ['prompt', 'duration'],
+            properties: {
+              prompt: {
+                type: 'string',
+              },
+              duration: {
+                type: 'integer',
+              },
+            },
+            additionalProperties: false,
+          },
+        },
+      },
+      required: [],
+      type: 'object',
+      additionalProperties: false,
+      allOf: [
+        {
+          not: {
+            required: ['prompt', 'multi_prompt'],
+          },
+        },
+        {
+          anyOf: [
+            {
+              required: ['prompt'],
+            },
+            {
+              required: ['multi_prompt'],
+            },
+          ],
+        },
+      ],
+    },
+    'bytedance-seedance-2-0-fast-reference-to-video',
+  );
 
 /**
  * Generate videos with `bytedance-seedance-2-0-fast-reference-to-video`, blocking until the video is ready (1 to 15 minutes; prefer the queue for anything long): `POST /api/ai/videos/generate`. Exactly one of `prompt` and `multi_prompt` (`[{ prompt, duration }]`, one item per shot, `duration` in seconds) for a model that takes a prompt (`VideoParams`). Never resent unless the service surely did not process it (429, connection refused).

@@ -15,10 +15,12 @@ import type {
   QueueRunOutcome,
   RequestOptions,
   ResponseFormat,
+  StandardQueueSchema,
   Transport,
 } from '../../runtime/index.ts';
 import { editImages, enqueueGenerations, generateImages } from '../../runtime/endpoints.ts';
 import { runGenerations } from '../../runtime/queue/run.ts';
+import { standardSchemaFor } from '../../runtime/standard-schema.ts';
 import { validate } from '../validators/bytedance-seedream-4.ts';
 
 /**
@@ -106,6 +108,67 @@ export type BytedanceSeedream4EditImageParams<F extends ResponseFormat = 'url'> 
 >;
 /** The parameters of `bytedanceSeedream4Enqueue` and `bytedanceSeedream4Run`: the model's parameters (`BytedanceSeedream4Params`), `num_generations` (1 to 4), `response_format` and `target_namespace`; `model` is set by the function. */
 export type BytedanceSeedream4QueueParams = MediaParams<BytedanceSeedream4Params, ResponseFormat, QueueFields>;
+/**
+ * The queue request body of `bytedance-seedream-4` as a Standard Schema (`StandardSchemaV1` and `StandardJSONSchemaV1`, vendor `oxen-inference-sdk`; https://standardschema.dev), for libraries that take one: an LLM tool's input (the Vercel AI SDK's `tool({ inputSchema })`, an MCP server's `registerTool`), a form's or a route's validator.
+ * It validates what `bytedanceSeedream4Enqueue` and `bytedanceSeedream4Run` validate (and `client.queue.enqueue` / `client.queue.run` for this model): the model's parameters (`specs/models/bytedance-seedream-4.json`, field `json_request_schema`) with `num_generations`, `response_format`, `target_namespace` and `model` (any non-empty string: the functions set it), with the model's compiled validator (`generated/validators/bytedance-seedream-4.ts`, no code evaluated at run time).
+ * `~standard.validate(value)` is synchronous: `{ value }` (the value as given), or `{ issues }`, each `{ message, path }` (path: keys, array indexes as numbers). `~standard.jsonSchema.input({ target })` (and `.output`, the same) returns that JSON Schema, annotations kept, for `target` `'draft-07'` or `'draft-2020-12'`, a fresh object each call; another target throws `SDKError`.
+ */
+export const bytedanceSeedream4QueueSchema: StandardQueueSchema<BytedanceSeedream4QueueParams> =
+  /* @__PURE__ */ standardSchemaFor(
+    validate,
+    {
+      basic: ['input_image'],
+      properties: {
+        prompt: {
+          description:
+            'Text prompt for image generation. Recommended length <=600 English words. Use @Image1, @Image2, etc. to reference the input images.',
+          type: 'string',
+          'x-order': 0,
+        },
+        input_image: {
+          description:
+            'Optional reference image URLs for image-to-image editing. Provide one image for single-image editing or multiple for multi-reference fusion; reference them in the prompt as @Image1, @Image2, etc. Up to 14 images.',
+          items: {
+            type: 'string',
+          },
+          type: 'array',
+          'x-order': 1,
+        },
+        size: {
+          default: '2K',
+          description: 'Image resolution. Accepts 1K, 2K, or 4K presets, or explicit WxH pixel dimensions.',
+          enum: ['1K', '2K', '4K'],
+          type: 'string',
+          'x-order': 2,
+        },
+        watermark: {
+          default: false,
+          description: "Whether to add an 'AI generated' watermark.",
+          type: 'boolean',
+          'x-order': 3,
+        },
+        model: {
+          type: 'string',
+          minLength: 1,
+        },
+        response_format: {
+          enum: ['url', 'b64_json'],
+        },
+        target_namespace: {
+          type: 'string',
+        },
+        num_generations: {
+          type: 'integer',
+          minimum: 1,
+          maximum: 4,
+        },
+      },
+      required: ['prompt'],
+      type: 'object',
+      additionalProperties: false,
+    },
+    'bytedance-seedream-4',
+  );
 
 /**
  * Generate images with `bytedance-seedream-4`, blocking until done (typically 5 to 30 seconds): `POST /api/ai/images/generate`. Never resent unless the service surely did not process it (429, connection refused).

@@ -15,10 +15,12 @@ import type {
   QueueRunOutcome,
   RequestOptions,
   ResponseFormat,
+  StandardQueueSchema,
   Transport,
 } from '../../runtime/index.ts';
 import { editImages, enqueueGenerations, generateImages } from '../../runtime/endpoints.ts';
 import { runGenerations } from '../../runtime/queue/run.ts';
+import { standardSchemaFor } from '../../runtime/standard-schema.ts';
 import { validate } from '../validators/bytedance-seedream-5-lite.ts';
 
 /**
@@ -119,6 +121,73 @@ export type BytedanceSeedream5LiteEditImageParams<F extends ResponseFormat = 'ur
 >;
 /** The parameters of `bytedanceSeedream5LiteEnqueue` and `bytedanceSeedream5LiteRun`: the model's parameters (`BytedanceSeedream5LiteParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`; `model` is set by the function. */
 export type BytedanceSeedream5LiteQueueParams = MediaParams<BytedanceSeedream5LiteParams, ResponseFormat, QueueFields>;
+/**
+ * The queue request body of `bytedance-seedream-5-lite` as a Standard Schema (`StandardSchemaV1` and `StandardJSONSchemaV1`, vendor `oxen-inference-sdk`; https://standardschema.dev), for libraries that take one: an LLM tool's input (the Vercel AI SDK's `tool({ inputSchema })`, an MCP server's `registerTool`), a form's or a route's validator.
+ * It validates what `bytedanceSeedream5LiteEnqueue` and `bytedanceSeedream5LiteRun` validate (and `client.queue.enqueue` / `client.queue.run` for this model): the model's parameters (`specs/models/bytedance-seedream-5-lite.json`, field `json_request_schema`) with `num_generations`, `response_format`, `target_namespace` and `model` (any non-empty string: the functions set it), with the model's compiled validator (`generated/validators/bytedance-seedream-5-lite.ts`, no code evaluated at run time).
+ * `~standard.validate(value)` is synchronous: `{ value }` (the value as given), or `{ issues }`, each `{ message, path }` (path: keys, array indexes as numbers). `~standard.jsonSchema.input({ target })` (and `.output`, the same) returns that JSON Schema, annotations kept, for `target` `'draft-07'` or `'draft-2020-12'`, a fresh object each call; another target throws `SDKError`.
+ */
+export const bytedanceSeedream5LiteQueueSchema: StandardQueueSchema<BytedanceSeedream5LiteQueueParams> =
+  /* @__PURE__ */ standardSchemaFor(
+    validate,
+    {
+      basic: ['input_image'],
+      properties: {
+        prompt: {
+          description: 'Text prompt for image generation. Use @Image1, @Image2, etc. to reference the input images.',
+          type: 'string',
+          'x-order': 0,
+        },
+        input_image: {
+          description:
+            'Optional reference image URLs for image-to-image editing. Provide one image for single-image editing or multiple for multi-reference fusion; reference them in the prompt as @Image1, @Image2, etc. Up to 14 images.',
+          items: {
+            type: 'string',
+          },
+          type: 'array',
+          'x-order': 1,
+        },
+        size: {
+          default: '2K',
+          description: 'Image resolution.',
+          enum: ['2K', '3K', '4K'],
+          type: 'string',
+          'x-order': 2,
+        },
+        output_format: {
+          default: 'png',
+          description: 'Output image format.',
+          enum: ['png', 'jpeg'],
+          type: 'string',
+          'x-order': 3,
+        },
+        watermark: {
+          default: false,
+          description: "Whether to add an 'AI generated' watermark.",
+          type: 'boolean',
+          'x-order': 4,
+        },
+        model: {
+          type: 'string',
+          minLength: 1,
+        },
+        response_format: {
+          enum: ['url', 'b64_json'],
+        },
+        target_namespace: {
+          type: 'string',
+        },
+        num_generations: {
+          type: 'integer',
+          minimum: 1,
+          maximum: 4,
+        },
+      },
+      required: ['prompt'],
+      type: 'object',
+      additionalProperties: false,
+    },
+    'bytedance-seedream-5-lite',
+  );
 
 /**
  * Generate images with `bytedance-seedream-5-lite`, blocking until done (typically 5 to 30 seconds): `POST /api/ai/images/generate`. Never resent unless the service surely did not process it (429, connection refused).

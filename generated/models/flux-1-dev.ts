@@ -15,10 +15,12 @@ import type {
   QueueRunOutcome,
   RequestOptions,
   ResponseFormat,
+  StandardQueueSchema,
   Transport,
 } from '../../runtime/index.ts';
 import { enqueueGenerations, generateImages } from '../../runtime/endpoints.ts';
 import { runGenerations } from '../../runtime/queue/run.ts';
+import { standardSchemaFor } from '../../runtime/standard-schema.ts';
 import { validate } from '../validators/flux-1-dev.ts';
 
 /**
@@ -186,6 +188,107 @@ export const flux1DevId = 'flux-1-dev' as const;
 export type Flux1DevGenerateImageParams<F extends ResponseFormat = 'url'> = MediaParams<Flux1DevParams, F>;
 /** The parameters of `flux1DevEnqueue` and `flux1DevRun`: the model's parameters (`Flux1DevParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`; `model` is set by the function. */
 export type Flux1DevQueueParams = MediaParams<Flux1DevParams, ResponseFormat, QueueFields>;
+/**
+ * The queue request body of `flux-1-dev` as a Standard Schema (`StandardSchemaV1` and `StandardJSONSchemaV1`, vendor `oxen-inference-sdk`; https://standardschema.dev), for libraries that take one: an LLM tool's input (the Vercel AI SDK's `tool({ inputSchema })`, an MCP server's `registerTool`), a form's or a route's validator.
+ * It validates what `flux1DevEnqueue` and `flux1DevRun` validate (and `client.queue.enqueue` / `client.queue.run` for this model): the model's parameters (`specs/models/flux-1-dev.json`, field `json_request_schema`) with `num_generations`, `response_format`, `target_namespace` and `model` (any non-empty string: the functions set it), with the model's compiled validator (`generated/validators/flux-1-dev.ts`, no code evaluated at run time).
+ * `~standard.validate(value)` is synchronous: `{ value }` (the value as given), or `{ issues }`, each `{ message, path }` (path: keys, array indexes as numbers). `~standard.jsonSchema.input({ target })` (and `.output`, the same) returns that JSON Schema, annotations kept, for `target` `'draft-07'` or `'draft-2020-12'`, a fresh object each call; another target throws `SDKError`.
+ */
+export const flux1DevQueueSchema: StandardQueueSchema<Flux1DevQueueParams> = /* @__PURE__ */ standardSchemaFor(
+  validate,
+  {
+    basic: [],
+    properties: {
+      prompt: {
+        description: 'Prompt for generated image',
+        type: 'string',
+        'x-order': 0,
+      },
+      negative_prompt: {
+        description: 'Negative prompt for generated image',
+        type: 'string',
+        'x-order': 1,
+      },
+      aspect_ratio: {
+        default: '16:9',
+        description: 'Aspect ratio for the generated image',
+        enum: ['1:1', '16:9', '9:16', '4:3', '3:4', '3:2', '2:3'],
+        type: 'string',
+        'x-order': 2,
+      },
+      image_size: {
+        default: 'optimize_for_quality',
+        description: 'Image size for the generated image',
+        enum: ['optimize_for_quality', 'optimize_for_speed'],
+        type: 'string',
+        'x-order': 3,
+      },
+      num_inference_steps: {
+        default: 30,
+        description:
+          'Number of denoising steps. Recommended range is 28-50, and lower number of steps produce lower quality outputs, faster.',
+        maximum: 50,
+        minimum: 1,
+        type: 'integer',
+        'x-order': 4,
+      },
+      guidance: {
+        default: 3,
+        description:
+          'Guidance for generated image. Lower values can give more realistic images. Good values to try are 2, 2.5, 3 and 3.5',
+        maximum: 10,
+        minimum: 0,
+        type: 'number',
+        'x-order': 5,
+      },
+      seed: {
+        description: 'Random seed. Set for reproducible generation',
+        type: 'integer',
+        'x-order': 6,
+      },
+      output_format: {
+        default: 'webp',
+        description: 'Format of the output images',
+        enum: ['webp', 'jpg', 'png'],
+        type: 'string',
+        'x-order': 7,
+      },
+      output_quality: {
+        default: 80,
+        description:
+          'Quality when saving the output images, from 0 to 100. 100 is best quality, 0 is lowest quality. Not relevant for .png outputs',
+        maximum: 100,
+        minimum: 0,
+        type: 'integer',
+        'x-order': 8,
+      },
+      disable_safety_checker: {
+        default: false,
+        description: 'Disable safety checker for generated images.',
+        type: 'boolean',
+        'x-order': 9,
+      },
+      model: {
+        type: 'string',
+        minLength: 1,
+      },
+      response_format: {
+        enum: ['url', 'b64_json'],
+      },
+      target_namespace: {
+        type: 'string',
+      },
+      num_generations: {
+        type: 'integer',
+        minimum: 1,
+        maximum: 4,
+      },
+    },
+    required: ['prompt'],
+    type: 'object',
+    additionalProperties: false,
+  },
+  'flux-1-dev',
+);
 
 /**
  * Generate images with `flux-1-dev`, blocking until done (typically 5 to 30 seconds): `POST /api/ai/images/generate`. Never resent unless the service surely did not process it (429, connection refused).

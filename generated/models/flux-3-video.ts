@@ -14,12 +14,14 @@ import type {
   QueueRunOutcome,
   RequestOptions,
   ResponseFormat,
+  StandardQueueSchema,
   Transport,
   VideoParams,
   VideoResult,
 } from '../../runtime/index.ts';
 import { enqueueGenerations, generateVideos } from '../../runtime/endpoints.ts';
 import { runGenerations } from '../../runtime/queue/run.ts';
+import { standardSchemaFor } from '../../runtime/standard-schema.ts';
 import { validate } from '../validators/flux-3-video.ts';
 
 /**
@@ -170,6 +172,133 @@ export type Flux3VideoGenerateVideoParams<F extends ResponseFormat = 'url'> = Me
 >;
 /** The parameters of `flux3VideoEnqueue` and `flux3VideoRun`: the model's parameters (`Flux3VideoParams`, with exactly one of `prompt` and `multi_prompt` when it takes a prompt), `num_generations` (1 to 4), `response_format` and `target_namespace`; `model` is set by the function. */
 export type Flux3VideoQueueParams = MediaParams<VideoParams<Flux3VideoParams>, ResponseFormat, QueueFields>;
+/**
+ * The queue request body of `flux-3-video` as a Standard Schema (`StandardSchemaV1` and `StandardJSONSchemaV1`, vendor `oxen-inference-sdk`; https://standardschema.dev), for libraries that take one: an LLM tool's input (the Vercel AI SDK's `tool({ inputSchema })`, an MCP server's `registerTool`), a form's or a route's validator.
+ * It validates what `flux3VideoEnqueue` and `flux3VideoRun` validate (and `client.queue.enqueue` / `client.queue.run` for this model): the model's parameters (`specs/models/flux-3-video.json`, field `json_request_schema`) with `num_generations`, `response_format`, `target_namespace` and `model` (any non-empty string: the functions set it), with the model's compiled validator (`generated/validators/flux-3-video.ts`, no code evaluated at run time).
+ * `~standard.validate(value)` is synchronous: `{ value }` (the value as given), or `{ issues }`, each `{ message, path }` (path: keys, array indexes as numbers). `~standard.jsonSchema.input({ target })` (and `.output`, the same) returns that JSON Schema, annotations kept, for `target` `'draft-07'` or `'draft-2020-12'`, a fresh object each call; another target throws `SDKError`.
+ */
+export const flux3VideoQueueSchema: StandardQueueSchema<Flux3VideoQueueParams> = /* @__PURE__ */ standardSchemaFor(
+  validate,
+  {
+    basic: ['input_images', 'input_video'],
+    properties: {
+      prompt: {
+        description: 'Free-form prompt describing the video.',
+        type: 'string',
+        'x-order': 0,
+      },
+      input_images: {
+        description:
+          'Images that become frames of the generated video, 1 to 10 in order: one image starts the video, two start and end it, and beyond that the first starts it, the last ends it, and the rest fall evenly in between. They are frames, not references, so the prompt cannot cite them. Leave empty to generate from the prompt alone. Cannot be combined with Continue From Video.',
+        items: {
+          type: 'string',
+        },
+        type: 'array',
+        'x-order': 1,
+      },
+      input_video: {
+        description:
+          'Clip to extend; the generated video carries on from its final frames. MP4. Cannot be combined with Keyframes. Billed at a higher per-second rate than generating from a prompt or keyframes.',
+        format: 'uri',
+        type: 'string',
+        'x-order': 2,
+      },
+      resolution: {
+        default: '720p',
+        description: 'Output resolution. 1080p costs more per second.',
+        enum: ['720p', '1080p'],
+        type: 'string',
+        'x-order': 3,
+      },
+      aspect_ratio: {
+        default: 'auto',
+        description: 'Aspect ratio of the generated video. Auto lets the model choose.',
+        enum: ['auto', '21:9', '2:1', '16:9', '4:3', '1:1', '3:4', '9:16'],
+        type: 'string',
+        'x-order': 4,
+      },
+      duration: {
+        default: 5,
+        description: 'Duration in seconds.',
+        enum: [5, 6, 7, 8, 9, 10, 12, 15, 18, 20],
+        type: 'integer',
+        'x-order': 5,
+      },
+      generate_audio: {
+        default: true,
+        description: 'Generate synchronized audio for the video.',
+        type: 'boolean',
+        'x-order': 6,
+      },
+      draft: {
+        default: false,
+        description: 'Draft mode: rapid, cost-effective exploration at a lower per-second rate. HD only.',
+        type: 'boolean',
+        'x-order': 7,
+      },
+      safety_tolerance: {
+        default: 2,
+        description: 'Safety filter strictness, 0 is strictest.',
+        enum: [0, 1, 2, 3, 4],
+        type: 'integer',
+        'x-order': 8,
+      },
+      model: {
+        type: 'string',
+        minLength: 1,
+      },
+      response_format: {
+        enum: ['url', 'b64_json'],
+      },
+      target_namespace: {
+        type: 'string',
+      },
+      num_generations: {
+        type: 'integer',
+        minimum: 1,
+        maximum: 4,
+      },
+      multi_prompt: {
+        type: 'array',
+        minItems: 1,
+        items: {
+          type: 'object',
+          required: ['prompt', 'duration'],
+          properties: {
+            prompt: {
+              type: 'string',
+            },
+            duration: {
+              type: 'integer',
+            },
+          },
+          additionalProperties: false,
+        },
+      },
+    },
+    required: [],
+    type: 'object',
+    additionalProperties: false,
+    allOf: [
+      {
+        not: {
+          required: ['prompt', 'multi_prompt'],
+        },
+      },
+      {
+        anyOf: [
+          {
+            required: ['prompt'],
+          },
+          {
+            required: ['multi_prompt'],
+          },
+        ],
+      },
+    ],
+  },
+  'flux-3-video',
+);
 
 /**
  * Generate videos with `flux-3-video`, blocking until the video is ready (1 to 15 minutes; prefer the queue for anything long): `POST /api/ai/videos/generate`. Exactly one of `prompt` and `multi_prompt` (`[{ prompt, duration }]`, one item per shot, `duration` in seconds) for a model that takes a prompt (`VideoParams`). Never resent unless the service surely did not process it (429, connection refused).

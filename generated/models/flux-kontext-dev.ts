@@ -15,10 +15,12 @@ import type {
   QueueRunOutcome,
   RequestOptions,
   ResponseFormat,
+  StandardQueueSchema,
   Transport,
 } from '../../runtime/index.ts';
 import { editImages, enqueueGenerations } from '../../runtime/endpoints.ts';
 import { runGenerations } from '../../runtime/queue/run.ts';
+import { standardSchemaFor } from '../../runtime/standard-schema.ts';
 import { validate } from '../validators/flux-kontext-dev.ts';
 
 /**
@@ -174,6 +176,102 @@ export const fluxKontextDevId = 'flux-kontext-dev' as const;
 export type FluxKontextDevEditImageParams<F extends ResponseFormat = 'url'> = MediaParams<FluxKontextDevParams, F>;
 /** The parameters of `fluxKontextDevEnqueue` and `fluxKontextDevRun`: the model's parameters (`FluxKontextDevParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`; `model` is set by the function. */
 export type FluxKontextDevQueueParams = MediaParams<FluxKontextDevParams, ResponseFormat, QueueFields>;
+/**
+ * The queue request body of `flux-kontext-dev` as a Standard Schema (`StandardSchemaV1` and `StandardJSONSchemaV1`, vendor `oxen-inference-sdk`; https://standardschema.dev), for libraries that take one: an LLM tool's input (the Vercel AI SDK's `tool({ inputSchema })`, an MCP server's `registerTool`), a form's or a route's validator.
+ * It validates what `fluxKontextDevEnqueue` and `fluxKontextDevRun` validate (and `client.queue.enqueue` / `client.queue.run` for this model): the model's parameters (`specs/models/flux-kontext-dev.json`, field `json_request_schema`) with `num_generations`, `response_format`, `target_namespace` and `model` (any non-empty string: the functions set it), with the model's compiled validator (`generated/validators/flux-kontext-dev.ts`, no code evaluated at run time).
+ * `~standard.validate(value)` is synchronous: `{ value }` (the value as given), or `{ issues }`, each `{ message, path }` (path: keys, array indexes as numbers). `~standard.jsonSchema.input({ target })` (and `.output`, the same) returns that JSON Schema, annotations kept, for `target` `'draft-07'` or `'draft-2020-12'`, a fresh object each call; another target throws `SDKError`.
+ */
+export const fluxKontextDevQueueSchema: StandardQueueSchema<FluxKontextDevQueueParams> =
+  /* @__PURE__ */ standardSchemaFor(
+    validate,
+    {
+      basic: [],
+      properties: {
+        input_image: {
+          description: 'Image to use as reference. Must be jpeg, png, gif, or webp.',
+          format: 'uri',
+          type: 'string',
+          'x-order': 0,
+        },
+        prompt: {
+          description:
+            'Text description of what you want to generate, or the instruction on how to edit the given image.',
+          type: 'string',
+          'x-order': 1,
+        },
+        aspect_ratio: {
+          default: '16:9',
+          description:
+            "Aspect ratio of the generated image. Use 'match_input_image' to match the aspect ratio of the input image.",
+          enum: ['1:1', '16:9', '21:9', '3:2', '2:3', '4:5', '5:4', '3:4', '4:3', '9:16', '9:21', 'match_input_image'],
+          type: 'string',
+          'x-order': 2,
+        },
+        num_inference_steps: {
+          default: 28,
+          description: 'Number of inference steps',
+          maximum: 50,
+          minimum: 4,
+          type: 'integer',
+          'x-order': 3,
+        },
+        guidance: {
+          default: 2.5,
+          description: 'Guidance scale for generation',
+          maximum: 10,
+          minimum: 0,
+          type: 'number',
+          'x-order': 4,
+        },
+        seed: {
+          description: 'Random seed for reproducible generation. Leave blank for random.',
+          type: 'integer',
+          'x-order': 5,
+        },
+        output_format: {
+          default: 'webp',
+          description: 'Output image format',
+          enum: ['webp', 'jpg', 'png'],
+          type: 'string',
+          'x-order': 6,
+        },
+        output_quality: {
+          default: 80,
+          description:
+            'Quality when saving the output images, from 0 to 100. 100 is best quality, 0 is lowest quality. Not relevant for .png outputs',
+          maximum: 100,
+          minimum: 0,
+          type: 'integer',
+          'x-order': 7,
+        },
+        disable_safety_checker: {
+          default: false,
+          description: 'Disable NSFW safety checker',
+          type: 'boolean',
+          'x-order': 8,
+        },
+        model: {
+          type: 'string',
+          minLength: 1,
+        },
+        response_format: {
+          enum: ['url', 'b64_json'],
+        },
+        target_namespace: {
+          type: 'string',
+        },
+        num_generations: {
+          type: 'integer',
+          minimum: 1,
+          maximum: 4,
+        },
+      },
+      required: ['input_image', 'prompt'],
+      type: 'object',
+      additionalProperties: false,
+    },
+    'flux-kontext-dev',
+  );
 
 /**
  * Edit images with `flux-kontext-dev`, blocking until done (typically 5 to 30 seconds): `POST /api/ai/images/edit`. `input_image` is required exactly when the model's schema requires it (edit-only models), optional for a model that can also generate. Never resent unless the service surely did not process it (429, connection refused).

@@ -14,12 +14,14 @@ import type {
   QueueRunOutcome,
   RequestOptions,
   ResponseFormat,
+  StandardQueueSchema,
   Transport,
   VideoParams,
   VideoResult,
 } from '../../runtime/index.ts';
 import { enqueueGenerations, generateVideos } from '../../runtime/endpoints.ts';
 import { runGenerations } from '../../runtime/queue/run.ts';
+import { standardSchemaFor } from '../../runtime/standard-schema.ts';
 import { validate } from '../validators/gemini-omni-flash-preview.ts';
 
 /**
@@ -122,6 +124,110 @@ export type GeminiOmniFlashPreviewQueueParams = MediaParams<
   ResponseFormat,
   QueueFields
 >;
+/**
+ * The queue request body of `gemini-omni-flash-preview` as a Standard Schema (`StandardSchemaV1` and `StandardJSONSchemaV1`, vendor `oxen-inference-sdk`; https://standardschema.dev), for libraries that take one: an LLM tool's input (the Vercel AI SDK's `tool({ inputSchema })`, an MCP server's `registerTool`), a form's or a route's validator.
+ * It validates what `geminiOmniFlashPreviewEnqueue` and `geminiOmniFlashPreviewRun` validate (and `client.queue.enqueue` / `client.queue.run` for this model): the model's parameters (`specs/models/gemini-omni-flash-preview.json`, field `request_schema`) with `num_generations`, `response_format`, `target_namespace` and `model` (any non-empty string: the functions set it), with the model's compiled validator (`generated/validators/gemini-omni-flash-preview.ts`, no code evaluated at run time).
+ * `~standard.validate(value)` is synchronous: `{ value }` (the value as given), or `{ issues }`, each `{ message, path }` (path: keys, array indexes as numbers). `~standard.jsonSchema.input({ target })` (and `.output`, the same) returns that JSON Schema, annotations kept, for `target` `'draft-07'` or `'draft-2020-12'`, a fresh object each call; another target throws `SDKError`.
+ */
+export const geminiOmniFlashPreviewQueueSchema: StandardQueueSchema<GeminiOmniFlashPreviewQueueParams> =
+  /* @__PURE__ */ standardSchemaFor(
+    validate,
+    {
+      basic: ['first_frame_image', 'input_image', 'input_video'],
+      properties: {
+        prompt: {
+          description:
+            'Text description of the video to generate, how to animate the input images, or the edit to apply to the input video. Reference the first-frame image as @FirstFrame and reference images as @Image1, @Image2, etc.',
+          type: 'string',
+          'x-order': 0,
+        },
+        first_frame_image: {
+          description:
+            "Optional image to use as the video's starting frame. Reference it in the prompt as @FirstFrame.",
+          format: 'uri',
+          type: 'string',
+          'x-order': 1,
+        },
+        input_image: {
+          default: [],
+          description:
+            'Optional reference images (characters, objects, styles to carry into the video). Reference them in the prompt as @Image1, @Image2, etc.',
+          items: {
+            type: 'string',
+          },
+          type: 'array',
+          'x-order': 2,
+        },
+        input_video: {
+          description:
+            'Optional video to edit. The prompt describes the changes to apply; unmentioned elements are preserved. Leave empty to generate a new video.',
+          format: 'uri',
+          type: 'string',
+          'x-order': 3,
+        },
+        aspect_ratio: {
+          default: '16:9',
+          description: 'Output video aspect ratio.',
+          enum: ['16:9', '9:16'],
+          type: 'string',
+          'x-order': 4,
+        },
+        model: {
+          type: 'string',
+          minLength: 1,
+        },
+        response_format: {
+          enum: ['url', 'b64_json'],
+        },
+        target_namespace: {
+          type: 'string',
+        },
+        num_generations: {
+          type: 'integer',
+          minimum: 1,
+          maximum: 4,
+        },
+        multi_prompt: {
+          type: 'array',
+          minItems: 1,
+          items: {
+            type: 'object',
+            required: ['prompt', 'duration'],
+            properties: {
+              prompt: {
+                type: 'string',
+              },
+              duration: {
+                type: 'integer',
+              },
+            },
+            additionalProperties: false,
+          },
+        },
+      },
+      required: [],
+      type: 'object',
+      additionalProperties: false,
+      allOf: [
+        {
+          not: {
+            required: ['prompt', 'multi_prompt'],
+          },
+        },
+        {
+          anyOf: [
+            {
+              required: ['prompt'],
+            },
+            {
+              required: ['multi_prompt'],
+            },
+          ],
+        },
+      ],
+    },
+    'gemini-omni-flash-preview',
+  );
 
 /**
  * Generate videos with `gemini-omni-flash-preview`, blocking until the video is ready (1 to 15 minutes; prefer the queue for anything long): `POST /api/ai/videos/generate`. Exactly one of `prompt` and `multi_prompt` (`[{ prompt, duration }]`, one item per shot, `duration` in seconds) for a model that takes a prompt (`VideoParams`). Never resent unless the service surely did not process it (429, connection refused).

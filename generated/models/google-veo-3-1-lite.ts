@@ -14,12 +14,14 @@ import type {
   QueueRunOutcome,
   RequestOptions,
   ResponseFormat,
+  StandardQueueSchema,
   Transport,
   VideoParams,
   VideoResult,
 } from '../../runtime/index.ts';
 import { enqueueGenerations, generateVideos } from '../../runtime/endpoints.ts';
 import { runGenerations } from '../../runtime/queue/run.ts';
+import { standardSchemaFor } from '../../runtime/standard-schema.ts';
 import { validate } from '../validators/google-veo-3-1-lite.ts';
 
 /**
@@ -126,6 +128,111 @@ export type GoogleVeo31LiteGenerateVideoParams<F extends ResponseFormat = 'url'>
 >;
 /** The parameters of `googleVeo31LiteEnqueue` and `googleVeo31LiteRun`: the model's parameters (`GoogleVeo31LiteParams`, with exactly one of `prompt` and `multi_prompt` when it takes a prompt), `num_generations` (1 to 4), `response_format` and `target_namespace`; `model` is set by the function. */
 export type GoogleVeo31LiteQueueParams = MediaParams<VideoParams<GoogleVeo31LiteParams>, ResponseFormat, QueueFields>;
+/**
+ * The queue request body of `google-veo-3-1-lite` as a Standard Schema (`StandardSchemaV1` and `StandardJSONSchemaV1`, vendor `oxen-inference-sdk`; https://standardschema.dev), for libraries that take one: an LLM tool's input (the Vercel AI SDK's `tool({ inputSchema })`, an MCP server's `registerTool`), a form's or a route's validator.
+ * It validates what `googleVeo31LiteEnqueue` and `googleVeo31LiteRun` validate (and `client.queue.enqueue` / `client.queue.run` for this model): the model's parameters (`specs/models/google-veo-3-1-lite.json`, field `request_schema`) with `num_generations`, `response_format`, `target_namespace` and `model` (any non-empty string: the functions set it), with the model's compiled validator (`generated/validators/google-veo-3-1-lite.ts`, no code evaluated at run time).
+ * `~standard.validate(value)` is synchronous: `{ value }` (the value as given), or `{ issues }`, each `{ message, path }` (path: keys, array indexes as numbers). `~standard.jsonSchema.input({ target })` (and `.output`, the same) returns that JSON Schema, annotations kept, for `target` `'draft-07'` or `'draft-2020-12'`, a fresh object each call; another target throws `SDKError`.
+ */
+export const googleVeo31LiteQueueSchema: StandardQueueSchema<GoogleVeo31LiteQueueParams> =
+  /* @__PURE__ */ standardSchemaFor(
+    validate,
+    {
+      basic: ['input_image'],
+      properties: {
+        prompt: {
+          description: 'Text description of the video to generate, or how to animate the input image.',
+          type: 'string',
+          'x-order': 0,
+        },
+        input_image: {
+          description:
+            'Optional first-frame image to animate (image-to-video). Leave empty to generate from the prompt alone.',
+          format: 'uri',
+          type: 'string',
+          'x-order': 1,
+        },
+        aspect_ratio: {
+          default: '16:9',
+          description: 'Output video aspect ratio.',
+          enum: ['16:9', '9:16'],
+          type: 'string',
+          'x-order': 2,
+        },
+        resolution: {
+          default: '720p',
+          description: 'Output video resolution. 1080p requires an 8 second duration.',
+          enum: ['720p', '1080p'],
+          type: 'string',
+          'x-order': 3,
+        },
+        duration: {
+          default: 8,
+          description: 'Video duration in seconds. 1080p requires 8 seconds.',
+          enum: [4, 6, 8],
+          type: 'integer',
+          'x-order': 4,
+        },
+        seed: {
+          description: 'Random seed for deterministic generation.',
+          type: 'integer',
+          'x-order': 5,
+        },
+        model: {
+          type: 'string',
+          minLength: 1,
+        },
+        response_format: {
+          enum: ['url', 'b64_json'],
+        },
+        target_namespace: {
+          type: 'string',
+        },
+        num_generations: {
+          type: 'integer',
+          minimum: 1,
+          maximum: 4,
+        },
+        multi_prompt: {
+          type: 'array',
+          minItems: 1,
+          items: {
+            type: 'object',
+            required: ['prompt', 'duration'],
+            properties: {
+              prompt: {
+                type: 'string',
+              },
+              duration: {
+                type: 'integer',
+              },
+            },
+            additionalProperties: false,
+          },
+        },
+      },
+      required: [],
+      type: 'object',
+      additionalProperties: false,
+      allOf: [
+        {
+          not: {
+            required: ['prompt', 'multi_prompt'],
+          },
+        },
+        {
+          anyOf: [
+            {
+              required: ['prompt'],
+            },
+            {
+              required: ['multi_prompt'],
+            },
+          ],
+        },
+      ],
+    },
+    'google-veo-3-1-lite',
+  );
 
 /**
  * Generate videos with `google-veo-3-1-lite`, blocking until the video is ready (1 to 15 minutes; prefer the queue for anything long): `POST /api/ai/videos/generate`. Exactly one of `prompt` and `multi_prompt` (`[{ prompt, duration }]`, one item per shot, `duration` in seconds) for a model that takes a prompt (`VideoParams`). Never resent unless the service surely did not process it (429, connection refused).

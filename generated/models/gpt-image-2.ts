@@ -15,10 +15,12 @@ import type {
   QueueRunOutcome,
   RequestOptions,
   ResponseFormat,
+  StandardQueueSchema,
   Transport,
 } from '../../runtime/index.ts';
 import { editImages, enqueueGenerations, generateImages } from '../../runtime/endpoints.ts';
 import { runGenerations } from '../../runtime/queue/run.ts';
+import { standardSchemaFor } from '../../runtime/standard-schema.ts';
 import { validate } from '../validators/gpt-image-2.ts';
 
 /**
@@ -142,6 +144,87 @@ export type GptImage2GenerateImageParams<F extends ResponseFormat = 'url'> = Med
 export type GptImage2EditImageParams<F extends ResponseFormat = 'url'> = MediaParams<GptImage2Params, F>;
 /** The parameters of `gptImage2Enqueue` and `gptImage2Run`: the model's parameters (`GptImage2Params`), `num_generations` (1 to 4), `response_format` and `target_namespace`; `model` is set by the function. */
 export type GptImage2QueueParams = MediaParams<GptImage2Params, ResponseFormat, QueueFields>;
+/**
+ * The queue request body of `gpt-image-2` as a Standard Schema (`StandardSchemaV1` and `StandardJSONSchemaV1`, vendor `oxen-inference-sdk`; https://standardschema.dev), for libraries that take one: an LLM tool's input (the Vercel AI SDK's `tool({ inputSchema })`, an MCP server's `registerTool`), a form's or a route's validator.
+ * It validates what `gptImage2Enqueue` and `gptImage2Run` validate (and `client.queue.enqueue` / `client.queue.run` for this model): the model's parameters (`specs/models/gpt-image-2.json`, field `request_schema`) with `num_generations`, `response_format`, `target_namespace` and `model` (any non-empty string: the functions set it), with the model's compiled validator (`generated/validators/gpt-image-2.ts`, no code evaluated at run time).
+ * `~standard.validate(value)` is synchronous: `{ value }` (the value as given), or `{ issues }`, each `{ message, path }` (path: keys, array indexes as numbers). `~standard.jsonSchema.input({ target })` (and `.output`, the same) returns that JSON Schema, annotations kept, for `target` `'draft-07'` or `'draft-2020-12'`, a fresh object each call; another target throws `SDKError`.
+ */
+export const gptImage2QueueSchema: StandardQueueSchema<GptImage2QueueParams> = /* @__PURE__ */ standardSchemaFor(
+  validate,
+  {
+    basic: ['input_image'],
+    properties: {
+      prompt: {
+        description: 'Text description of the image to generate.',
+        type: 'string',
+        'x-order': 0,
+      },
+      input_image: {
+        description: 'Optional reference image(s) to edit. Leave empty to generate from the prompt alone.',
+        items: {
+          type: 'string',
+        },
+        type: 'array',
+        'x-order': 1,
+      },
+      aspect_ratio: {
+        default: '16:9',
+        description: 'Aspect ratio for the generated image',
+        enum: ['auto', '1:1', '16:9', '9:16', '4:3', '3:4', '3:2', '2:3', '21:9', '9:21'],
+        type: 'string',
+        'x-order': 2,
+      },
+      resolution: {
+        default: '2K',
+        description:
+          'Output image resolution. Higher tiers render more pixels and cost more; see cost_per_image_grid for per-tier pricing.',
+        enum: ['1K', '2K', '4K'],
+        type: 'string',
+        'x-order': 3,
+      },
+      quality: {
+        default: 'high',
+        description: 'Output quality tier: low, medium, or high. Higher quality renders more detail and costs more.',
+        enum: ['low', 'medium', 'high'],
+        type: 'string',
+        'x-order': 4,
+      },
+      output_format: {
+        default: 'png',
+        description: 'File format for the generated image.',
+        enum: ['png', 'jpeg', 'webp'],
+        type: 'string',
+        'x-order': 5,
+      },
+      mask_url: {
+        description:
+          'Optional mask image URL. White pixels mark regions to edit; black pixels are preserved. Leave empty to edit the whole image.',
+        format: 'uri',
+        type: 'string',
+        'x-order': 6,
+      },
+      model: {
+        type: 'string',
+        minLength: 1,
+      },
+      response_format: {
+        enum: ['url', 'b64_json'],
+      },
+      target_namespace: {
+        type: 'string',
+      },
+      num_generations: {
+        type: 'integer',
+        minimum: 1,
+        maximum: 4,
+      },
+    },
+    required: ['prompt'],
+    type: 'object',
+    additionalProperties: false,
+  },
+  'gpt-image-2',
+);
 
 /**
  * Generate images with `gpt-image-2`, blocking until done (typically 5 to 30 seconds): `POST /api/ai/images/generate`. Never resent unless the service surely did not process it (429, connection refused).

@@ -14,12 +14,14 @@ import type {
   QueueRunOutcome,
   RequestOptions,
   ResponseFormat,
+  StandardQueueSchema,
   Transport,
   VideoParams,
   VideoResult,
 } from '../../runtime/index.ts';
 import { enqueueGenerations, generateVideos } from '../../runtime/endpoints.ts';
 import { runGenerations } from '../../runtime/queue/run.ts';
+import { standardSchemaFor } from '../../runtime/standard-schema.ts';
 import { validate } from '../validators/happyhorse-1.0-video-edit.ts';
 
 /**
@@ -122,6 +124,110 @@ export type Happyhorse1_0VideoEditQueueParams = MediaParams<
   ResponseFormat,
   QueueFields
 >;
+/**
+ * The queue request body of `happyhorse-1.0-video-edit` as a Standard Schema (`StandardSchemaV1` and `StandardJSONSchemaV1`, vendor `oxen-inference-sdk`; https://standardschema.dev), for libraries that take one: an LLM tool's input (the Vercel AI SDK's `tool({ inputSchema })`, an MCP server's `registerTool`), a form's or a route's validator.
+ * It validates what `happyhorse1_0VideoEditEnqueue` and `happyhorse1_0VideoEditRun` validate (and `client.queue.enqueue` / `client.queue.run` for this model): the model's parameters (`specs/models/happyhorse-1.0-video-edit.json`, field `request_schema`) with `num_generations`, `response_format`, `target_namespace` and `model` (any non-empty string: the functions set it), with the model's compiled validator (`generated/validators/happyhorse-1.0-video-edit.ts`, no code evaluated at run time).
+ * `~standard.validate(value)` is synchronous: `{ value }` (the value as given), or `{ issues }`, each `{ message, path }` (path: keys, array indexes as numbers). `~standard.jsonSchema.input({ target })` (and `.output`, the same) returns that JSON Schema, annotations kept, for `target` `'draft-07'` or `'draft-2020-12'`, a fresh object each call; another target throws `SDKError`.
+ */
+export const happyhorse1_0VideoEditQueueSchema: StandardQueueSchema<Happyhorse1_0VideoEditQueueParams> =
+  /* @__PURE__ */ standardSchemaFor(
+    validate,
+    {
+      basic: ['reference_images'],
+      properties: {
+        prompt: {
+          description:
+            "Text prompt describing the desired edit. Reference supplied reference images using '@Image1', '@Image2', ... up to '@Image5'. Max 2500 characters.",
+          type: 'string',
+          'x-order': 0,
+        },
+        input_video: {
+          description:
+            'URL of the source video to edit. Formats: MP4, MOV (H.264 recommended). Duration 3-60 seconds. Longer side at most 2160 pixels, shorter side at least 320 pixels. Aspect ratio between 1:2.5 and 2.5:1. Frame rate above 8 fps. Max 100 MB. Output preserves the source aspect ratio and matches the input duration, capped at the first 15 seconds.',
+          format: 'uri',
+          type: 'string',
+          'x-order': 1,
+        },
+        reference_images: {
+          description:
+            "Optional array of up to 5 reference image URLs to guide the edit. Order maps to '@Image1', '@Image2', etc. Formats: JPEG, JPG, PNG, WEBP. Each side must be at least 300 pixels. Aspect ratio between 1:2.5 and 2.5:1. Max 10 MB each.",
+          items: {
+            type: 'string',
+          },
+          type: 'array',
+          'x-order': 2,
+        },
+        resolution: {
+          default: '1080P',
+          description: 'Output video resolution tier.',
+          enum: ['720P', '1080P'],
+          type: 'string',
+          'x-order': 3,
+        },
+        audio_setting: {
+          default: 'auto',
+          description:
+            "Audio handling: 'auto' generates a new synchronized audio track, 'origin' keeps the source video's audio.",
+          enum: ['auto', 'origin'],
+          type: 'string',
+          'x-order': 4,
+        },
+        model: {
+          type: 'string',
+          minLength: 1,
+        },
+        response_format: {
+          enum: ['url', 'b64_json'],
+        },
+        target_namespace: {
+          type: 'string',
+        },
+        num_generations: {
+          type: 'integer',
+          minimum: 1,
+          maximum: 4,
+        },
+        multi_prompt: {
+          type: 'array',
+          minItems: 1,
+          items: {
+            type: 'object',
+            required: ['prompt', 'duration'],
+            properties: {
+              prompt: {
+                type: 'string',
+              },
+              duration: {
+                type: 'integer',
+              },
+            },
+            additionalProperties: false,
+          },
+        },
+      },
+      required: ['input_video'],
+      type: 'object',
+      additionalProperties: false,
+      allOf: [
+        {
+          not: {
+            required: ['prompt', 'multi_prompt'],
+          },
+        },
+        {
+          anyOf: [
+            {
+              required: ['prompt'],
+            },
+            {
+              required: ['multi_prompt'],
+            },
+          ],
+        },
+      ],
+    },
+    'happyhorse-1.0-video-edit',
+  );
 
 /**
  * Generate videos with `happyhorse-1.0-video-edit`, blocking until the video is ready (1 to 15 minutes; prefer the queue for anything long): `POST /api/ai/videos/generate`. Exactly one of `prompt` and `multi_prompt` (`[{ prompt, duration }]`, one item per shot, `duration` in seconds) for a model that takes a prompt (`VideoParams`). Never resent unless the service surely did not process it (429, connection refused).

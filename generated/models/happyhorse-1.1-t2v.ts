@@ -14,12 +14,14 @@ import type {
   QueueRunOutcome,
   RequestOptions,
   ResponseFormat,
+  StandardQueueSchema,
   Transport,
   VideoParams,
   VideoResult,
 } from '../../runtime/index.ts';
 import { enqueueGenerations, generateVideos } from '../../runtime/endpoints.ts';
 import { runGenerations } from '../../runtime/queue/run.ts';
+import { standardSchemaFor } from '../../runtime/standard-schema.ts';
 import { validate } from '../validators/happyhorse-1.1-t2v.ts';
 
 /**
@@ -104,6 +106,100 @@ export type Happyhorse1_1T2vGenerateVideoParams<F extends ResponseFormat = 'url'
 >;
 /** The parameters of `happyhorse1_1T2vEnqueue` and `happyhorse1_1T2vRun`: the model's parameters (`Happyhorse1_1T2vParams`, with exactly one of `prompt` and `multi_prompt` when it takes a prompt), `num_generations` (1 to 4), `response_format` and `target_namespace`; `model` is set by the function. */
 export type Happyhorse1_1T2vQueueParams = MediaParams<VideoParams<Happyhorse1_1T2vParams>, ResponseFormat, QueueFields>;
+/**
+ * The queue request body of `happyhorse-1.1-t2v` as a Standard Schema (`StandardSchemaV1` and `StandardJSONSchemaV1`, vendor `oxen-inference-sdk`; https://standardschema.dev), for libraries that take one: an LLM tool's input (the Vercel AI SDK's `tool({ inputSchema })`, an MCP server's `registerTool`), a form's or a route's validator.
+ * It validates what `happyhorse1_1T2vEnqueue` and `happyhorse1_1T2vRun` validate (and `client.queue.enqueue` / `client.queue.run` for this model): the model's parameters (`specs/models/happyhorse-1.1-t2v.json`, field `request_schema`) with `num_generations`, `response_format`, `target_namespace` and `model` (any non-empty string: the functions set it), with the model's compiled validator (`generated/validators/happyhorse-1.1-t2v.ts`, no code evaluated at run time).
+ * `~standard.validate(value)` is synchronous: `{ value }` (the value as given), or `{ issues }`, each `{ message, path }` (path: keys, array indexes as numbers). `~standard.jsonSchema.input({ target })` (and `.output`, the same) returns that JSON Schema, annotations kept, for `target` `'draft-07'` or `'draft-2020-12'`, a fresh object each call; another target throws `SDKError`.
+ */
+export const happyhorse1_1T2vQueueSchema: StandardQueueSchema<Happyhorse1_1T2vQueueParams> =
+  /* @__PURE__ */ standardSchemaFor(
+    validate,
+    {
+      basic: [],
+      properties: {
+        prompt: {
+          description: 'Text prompt describing the desired video.',
+          type: 'string',
+          'x-order': 0,
+        },
+        aspect_ratio: {
+          default: '16:9',
+          description: 'Aspect ratio of the generated video.',
+          enum: ['16:9', '9:16', '1:1', '4:3', '3:4'],
+          type: 'string',
+          'x-order': 1,
+        },
+        resolution: {
+          default: '1080P',
+          description: 'Output video resolution tier.',
+          enum: ['720P', '1080P'],
+          type: 'string',
+          'x-order': 2,
+        },
+        duration: {
+          default: 5,
+          description: 'Output video duration in seconds (3-15).',
+          maximum: 15,
+          minimum: 3,
+          type: 'integer',
+          'x-order': 3,
+        },
+        model: {
+          type: 'string',
+          minLength: 1,
+        },
+        response_format: {
+          enum: ['url', 'b64_json'],
+        },
+        target_namespace: {
+          type: 'string',
+        },
+        num_generations: {
+          type: 'integer',
+          minimum: 1,
+          maximum: 4,
+        },
+        multi_prompt: {
+          type: 'array',
+          minItems: 1,
+          items: {
+            type: 'object',
+            required: ['prompt', 'duration'],
+            properties: {
+              prompt: {
+                type: 'string',
+              },
+              duration: {
+                type: 'integer',
+              },
+            },
+            additionalProperties: false,
+          },
+        },
+      },
+      required: [],
+      type: 'object',
+      additionalProperties: false,
+      allOf: [
+        {
+          not: {
+            required: ['prompt', 'multi_prompt'],
+          },
+        },
+        {
+          anyOf: [
+            {
+              required: ['prompt'],
+            },
+            {
+              required: ['multi_prompt'],
+            },
+          ],
+        },
+      ],
+    },
+    'happyhorse-1.1-t2v',
+  );
 
 /**
  * Generate videos with `happyhorse-1.1-t2v`, blocking until the video is ready (1 to 15 minutes; prefer the queue for anything long): `POST /api/ai/videos/generate`. Exactly one of `prompt` and `multi_prompt` (`[{ prompt, duration }]`, one item per shot, `duration` in seconds) for a model that takes a prompt (`VideoParams`). Never resent unless the service surely did not process it (429, connection refused).

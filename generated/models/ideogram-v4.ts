@@ -15,10 +15,12 @@ import type {
   QueueRunOutcome,
   RequestOptions,
   ResponseFormat,
+  StandardQueueSchema,
   Transport,
 } from '../../runtime/index.ts';
 import { enqueueGenerations, generateImages } from '../../runtime/endpoints.ts';
 import { runGenerations } from '../../runtime/queue/run.ts';
+import { standardSchemaFor } from '../../runtime/standard-schema.ts';
 import { validate } from '../validators/ideogram-v4.ts';
 
 /**
@@ -163,6 +165,96 @@ export const ideogramV4Id = 'ideogram-v4' as const;
 export type IdeogramV4GenerateImageParams<F extends ResponseFormat = 'url'> = MediaParams<IdeogramV4Params, F>;
 /** The parameters of `ideogramV4Enqueue` and `ideogramV4Run`: the model's parameters (`IdeogramV4Params`), `num_generations` (1 to 4), `response_format` and `target_namespace`; `model` is set by the function. */
 export type IdeogramV4QueueParams = MediaParams<IdeogramV4Params, ResponseFormat, QueueFields>;
+/**
+ * The queue request body of `ideogram-v4` as a Standard Schema (`StandardSchemaV1` and `StandardJSONSchemaV1`, vendor `oxen-inference-sdk`; https://standardschema.dev), for libraries that take one: an LLM tool's input (the Vercel AI SDK's `tool({ inputSchema })`, an MCP server's `registerTool`), a form's or a route's validator.
+ * It validates what `ideogramV4Enqueue` and `ideogramV4Run` validate (and `client.queue.enqueue` / `client.queue.run` for this model): the model's parameters (`specs/models/ideogram-v4.json`, field `request_schema`) with `num_generations`, `response_format`, `target_namespace` and `model` (any non-empty string: the functions set it), with the model's compiled validator (`generated/validators/ideogram-v4.ts`, no code evaluated at run time).
+ * `~standard.validate(value)` is synchronous: `{ value }` (the value as given), or `{ issues }`, each `{ message, path }` (path: keys, array indexes as numbers). `~standard.jsonSchema.input({ target })` (and `.output`, the same) returns that JSON Schema, annotations kept, for `target` `'draft-07'` or `'draft-2020-12'`, a fresh object each call; another target throws `SDKError`.
+ */
+export const ideogramV4QueueSchema: StandardQueueSchema<IdeogramV4QueueParams> = /* @__PURE__ */ standardSchemaFor(
+  validate,
+  {
+    basic: [],
+    properties: {
+      prompt: {
+        description: 'The prompt to generate an image from.',
+        type: 'string',
+        'x-order': 0,
+      },
+      image_size: {
+        default: 'square_hd',
+        description: 'The resolution of the generated image.',
+        enum: ['square_hd', 'square', 'portrait_4_3', 'portrait_16_9', 'landscape_4_3', 'landscape_16_9'],
+        type: 'string',
+        'x-order': 1,
+      },
+      rendering_speed: {
+        default: 'BALANCED',
+        description: 'The rendering speed to use. Faster speeds use fewer denoising steps.',
+        enum: ['TURBO', 'BALANCED', 'QUALITY'],
+        type: 'string',
+        'x-order': 2,
+      },
+      expansion_model: {
+        default: 'Medium',
+        description:
+          "Which model expands the prompt. 'Medium' is fast; 'Large' uses Ideogram's Magic Prompt for the highest quality.",
+        enum: ['Medium', 'Large'],
+        type: 'string',
+        'x-order': 3,
+      },
+      acceleration: {
+        default: 'none',
+        description: 'The acceleration level to use for the image generation.',
+        enum: ['none', 'low', 'regular', 'high'],
+        type: 'string',
+        'x-order': 4,
+      },
+      num_images: {
+        default: 1,
+        description: 'Number of images to generate.',
+        type: 'integer',
+        'x-order': 5,
+      },
+      seed: {
+        description: 'The seed to use for generation. If not provided, a random seed will be used.',
+        type: 'integer',
+        'x-order': 6,
+      },
+      enable_safety_checker: {
+        default: true,
+        description: 'If set to true, the safety checker will be enabled.',
+        type: 'boolean',
+        'x-order': 7,
+      },
+      output_format: {
+        default: 'jpeg',
+        description: 'The format of the generated image.',
+        enum: ['jpeg', 'png'],
+        type: 'string',
+        'x-order': 8,
+      },
+      model: {
+        type: 'string',
+        minLength: 1,
+      },
+      response_format: {
+        enum: ['url', 'b64_json'],
+      },
+      target_namespace: {
+        type: 'string',
+      },
+      num_generations: {
+        type: 'integer',
+        minimum: 1,
+        maximum: 4,
+      },
+    },
+    required: ['prompt'],
+    type: 'object',
+    additionalProperties: false,
+  },
+  'ideogram-v4',
+);
 
 /**
  * Generate images with `ideogram-v4`, blocking until done (typically 5 to 30 seconds): `POST /api/ai/images/generate`. Never resent unless the service surely did not process it (429, connection refused).

@@ -14,12 +14,14 @@ import type {
   QueueRunOutcome,
   RequestOptions,
   ResponseFormat,
+  StandardQueueSchema,
   Transport,
   VideoParams,
   VideoResult,
 } from '../../runtime/index.ts';
 import { enqueueGenerations, generateVideos } from '../../runtime/endpoints.ts';
 import { runGenerations } from '../../runtime/queue/run.ts';
+import { standardSchemaFor } from '../../runtime/standard-schema.ts';
 import { validate } from '../validators/kling-video-o1-video-to-video-edit.ts';
 
 /**
@@ -120,6 +122,107 @@ export type KlingVideoO1VideoToVideoEditQueueParams = MediaParams<
   ResponseFormat,
   QueueFields
 >;
+/**
+ * The queue request body of `kling-video-o1-video-to-video-edit` as a Standard Schema (`StandardSchemaV1` and `StandardJSONSchemaV1`, vendor `oxen-inference-sdk`; https://standardschema.dev), for libraries that take one: an LLM tool's input (the Vercel AI SDK's `tool({ inputSchema })`, an MCP server's `registerTool`), a form's or a route's validator.
+ * It validates what `klingVideoO1VideoToVideoEditEnqueue` and `klingVideoO1VideoToVideoEditRun` validate (and `client.queue.enqueue` / `client.queue.run` for this model): the model's parameters (`specs/models/kling-video-o1-video-to-video-edit.json`, field `json_request_schema`) with `num_generations`, `response_format`, `target_namespace` and `model` (any non-empty string: the functions set it), with the model's compiled validator (`generated/validators/kling-video-o1-video-to-video-edit.ts`, no code evaluated at run time).
+ * `~standard.validate(value)` is synchronous: `{ value }` (the value as given), or `{ issues }`, each `{ message, path }` (path: keys, array indexes as numbers). `~standard.jsonSchema.input({ target })` (and `.output`, the same) returns that JSON Schema, annotations kept, for `target` `'draft-07'` or `'draft-2020-12'`, a fresh object each call; another target throws `SDKError`.
+ */
+export const klingVideoO1VideoToVideoEditQueueSchema: StandardQueueSchema<KlingVideoO1VideoToVideoEditQueueParams> =
+  /* @__PURE__ */ standardSchemaFor(
+    validate,
+    {
+      basic: ['input_image', 'elements'],
+      properties: {
+        prompt: {
+          description:
+            'Edit instructions. Reference @Image1, @Image2 for reference images and @Element1, @Element2 for elements.',
+          type: 'string',
+          'x-order': 0,
+        },
+        input_image: {
+          description: 'Optional reference images. Use @Image1, @Image2, etc. in the prompt to refer to them.',
+          items: {
+            type: 'string',
+          },
+          type: 'array',
+          'x-order': 1,
+        },
+        input_video: {
+          description: 'Video to use as reference.',
+          format: 'uri',
+          type: 'string',
+          'x-order': 2,
+        },
+        elements: {
+          description: 'Optional element references. Use @Element1, @Element2, etc. in the prompt to refer to them.',
+          items: {
+            type: 'object',
+          },
+          type: 'array',
+          'x-order': 3,
+        },
+        keep_audio: {
+          default: true,
+          description: 'Keep the original audio from the source video.',
+          type: 'boolean',
+          'x-order': 4,
+        },
+        model: {
+          type: 'string',
+          minLength: 1,
+        },
+        response_format: {
+          enum: ['url', 'b64_json'],
+        },
+        target_namespace: {
+          type: 'string',
+        },
+        num_generations: {
+          type: 'integer',
+          minimum: 1,
+          maximum: 4,
+        },
+        multi_prompt: {
+          type: 'array',
+          minItems: 1,
+          items: {
+            type: 'object',
+            required: ['prompt', 'duration'],
+            properties: {
+              prompt: {
+                type: 'string',
+              },
+              duration: {
+                type: 'integer',
+              },
+            },
+            additionalProperties: false,
+          },
+        },
+      },
+      required: ['input_video'],
+      type: 'object',
+      additionalProperties: false,
+      allOf: [
+        {
+          not: {
+            required: ['prompt', 'multi_prompt'],
+          },
+        },
+        {
+          anyOf: [
+            {
+              required: ['prompt'],
+            },
+            {
+              required: ['multi_prompt'],
+            },
+          ],
+        },
+      ],
+    },
+    'kling-video-o1-video-to-video-edit',
+  );
 
 /**
  * Generate videos with `kling-video-o1-video-to-video-edit`, blocking until the video is ready (1 to 15 minutes; prefer the queue for anything long): `POST /api/ai/videos/generate`. Exactly one of `prompt` and `multi_prompt` (`[{ prompt, duration }]`, one item per shot, `duration` in seconds) for a model that takes a prompt (`VideoParams`). Never resent unless the service surely did not process it (429, connection refused).

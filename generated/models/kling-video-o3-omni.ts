@@ -14,12 +14,14 @@ import type {
   QueueRunOutcome,
   RequestOptions,
   ResponseFormat,
+  StandardQueueSchema,
   Transport,
   VideoParams,
   VideoResult,
 } from '../../runtime/index.ts';
 import { enqueueGenerations, generateVideos } from '../../runtime/endpoints.ts';
 import { runGenerations } from '../../runtime/queue/run.ts';
+import { standardSchemaFor } from '../../runtime/standard-schema.ts';
 import { validate } from '../validators/kling-video-o3-omni.ts';
 
 /**
@@ -216,6 +218,156 @@ export type KlingVideoO3OmniGenerateVideoParams<F extends ResponseFormat = 'url'
 >;
 /** The parameters of `klingVideoO3OmniEnqueue` and `klingVideoO3OmniRun`: the model's parameters (`KlingVideoO3OmniParams`, with exactly one of `prompt` and `multi_prompt` when it takes a prompt), `num_generations` (1 to 4), `response_format` and `target_namespace`; `model` is set by the function. */
 export type KlingVideoO3OmniQueueParams = MediaParams<VideoParams<KlingVideoO3OmniParams>, ResponseFormat, QueueFields>;
+/**
+ * The queue request body of `kling-video-o3-omni` as a Standard Schema (`StandardSchemaV1` and `StandardJSONSchemaV1`, vendor `oxen-inference-sdk`; https://standardschema.dev), for libraries that take one: an LLM tool's input (the Vercel AI SDK's `tool({ inputSchema })`, an MCP server's `registerTool`), a form's or a route's validator.
+ * It validates what `klingVideoO3OmniEnqueue` and `klingVideoO3OmniRun` validate (and `client.queue.enqueue` / `client.queue.run` for this model): the model's parameters (`specs/models/kling-video-o3-omni.json`, field `json_request_schema`) with `num_generations`, `response_format`, `target_namespace` and `model` (any non-empty string: the functions set it), with the model's compiled validator (`generated/validators/kling-video-o3-omni.ts`, no code evaluated at run time).
+ * `~standard.validate(value)` is synchronous: `{ value }` (the value as given), or `{ issues }`, each `{ message, path }` (path: keys, array indexes as numbers). `~standard.jsonSchema.input({ target })` (and `.output`, the same) returns that JSON Schema, annotations kept, for `target` `'draft-07'` or `'draft-2020-12'`, a fresh object each call; another target throws `SDKError`.
+ */
+export const klingVideoO3OmniQueueSchema: StandardQueueSchema<KlingVideoO3OmniQueueParams> =
+  /* @__PURE__ */ standardSchemaFor(
+    validate,
+    {
+      basic: ['input_image', 'input_video', 'video_mode', 'start_image_url', 'tail_image_url', 'elements'],
+      properties: {
+        prompt: {
+          description:
+            'Generation or edit instructions. Use @Image1, @Image2 for reference images and @Element1, @Element2 for elements.',
+          type: 'string',
+          'x-order': 0,
+        },
+        input_image: {
+          description:
+            'Optional reference images for style or subject. Use @Image1, @Image2 in the prompt. Counts toward the shared limit of 7 with elements (4 when input video is set).',
+          items: {
+            type: 'string',
+          },
+          type: 'array',
+          'x-order': 1,
+        },
+        input_video: {
+          description: 'Source video for edit or motion/style reference.',
+          format: 'uri',
+          type: 'string',
+          'x-order': 2,
+        },
+        video_mode: {
+          default: 'edit',
+          description: 'Edit applies your prompt to the clip. Reference uses it for motion/style only.',
+          enum: ['edit', 'reference'],
+          type: 'string',
+          'x-order': 3,
+        },
+        start_image_url: {
+          description: 'Optional first frame. End frame requires a start frame.',
+          format: 'uri',
+          type: 'string',
+          'x-order': 4,
+        },
+        tail_image_url: {
+          description: 'Optional last frame. Requires start frame.',
+          format: 'uri',
+          type: 'string',
+          'x-order': 5,
+        },
+        elements: {
+          description:
+            'Optional element references. Use @Element1, @Element2 in the prompt. Max 7 reference images and elements total, max 4 when using an input video.',
+          items: {
+            type: 'object',
+          },
+          type: 'array',
+          'x-order': 6,
+        },
+        resolution: {
+          default: '1080p',
+          description: 'Output resolution tier.',
+          enum: ['720p', '1080p', '4k'],
+          type: 'string',
+          'x-order': 7,
+        },
+        duration: {
+          default: 5,
+          description: 'Output length in seconds (3 to 15). Ignored for video edit; output matches input length.',
+          maximum: 15,
+          minimum: 3,
+          type: 'integer',
+          'x-order': 8,
+        },
+        aspect_ratio: {
+          default: '16:9',
+          description: 'Output aspect ratio. Omit when editing video or using only start/end frames.',
+          enum: ['16:9', '9:16', '1:1'],
+          type: 'string',
+          'x-order': 9,
+        },
+        generate_audio: {
+          default: false,
+          description: 'Generate native audio. Must be off when a reference or input video is provided.',
+          type: 'boolean',
+          'x-order': 10,
+        },
+        keep_audio: {
+          default: true,
+          description: 'When editing or referencing a video, keep the source audio.',
+          type: 'boolean',
+          'x-order': 11,
+        },
+        model: {
+          type: 'string',
+          minLength: 1,
+        },
+        response_format: {
+          enum: ['url', 'b64_json'],
+        },
+        target_namespace: {
+          type: 'string',
+        },
+        num_generations: {
+          type: 'integer',
+          minimum: 1,
+          maximum: 4,
+        },
+        multi_prompt: {
+          type: 'array',
+          minItems: 1,
+          items: {
+            type: 'object',
+            required: ['prompt', 'duration'],
+            properties: {
+              prompt: {
+                type: 'string',
+              },
+              duration: {
+                type: 'integer',
+              },
+            },
+            additionalProperties: false,
+          },
+        },
+      },
+      required: [],
+      type: 'object',
+      additionalProperties: false,
+      allOf: [
+        {
+          not: {
+            required: ['prompt', 'multi_prompt'],
+          },
+        },
+        {
+          anyOf: [
+            {
+              required: ['prompt'],
+            },
+            {
+              required: ['multi_prompt'],
+            },
+          ],
+        },
+      ],
+    },
+    'kling-video-o3-omni',
+  );
 
 /**
  * Generate videos with `kling-video-o3-omni`, blocking until the video is ready (1 to 15 minutes; prefer the queue for anything long): `POST /api/ai/videos/generate`. Exactly one of `prompt` and `multi_prompt` (`[{ prompt, duration }]`, one item per shot, `duration` in seconds) for a model that takes a prompt (`VideoParams`). Never resent unless the service surely did not process it (429, connection refused).

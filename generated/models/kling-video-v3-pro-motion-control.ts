@@ -14,12 +14,14 @@ import type {
   QueueRunOutcome,
   RequestOptions,
   ResponseFormat,
+  StandardQueueSchema,
   Transport,
   VideoParams,
   VideoResult,
 } from '../../runtime/index.ts';
 import { enqueueGenerations, generateVideos } from '../../runtime/endpoints.ts';
 import { runGenerations } from '../../runtime/queue/run.ts';
+import { standardSchemaFor } from '../../runtime/standard-schema.ts';
 import { validate } from '../validators/kling-video-v3-pro-motion-control.ts';
 
 /**
@@ -136,6 +138,115 @@ export type KlingVideoV3ProMotionControlQueueParams = MediaParams<
   ResponseFormat,
   QueueFields
 >;
+/**
+ * The queue request body of `kling-video-v3-pro-motion-control` as a Standard Schema (`StandardSchemaV1` and `StandardJSONSchemaV1`, vendor `oxen-inference-sdk`; https://standardschema.dev), for libraries that take one: an LLM tool's input (the Vercel AI SDK's `tool({ inputSchema })`, an MCP server's `registerTool`), a form's or a route's validator.
+ * It validates what `klingVideoV3ProMotionControlEnqueue` and `klingVideoV3ProMotionControlRun` validate (and `client.queue.enqueue` / `client.queue.run` for this model): the model's parameters (`specs/models/kling-video-v3-pro-motion-control.json`, field `request_schema`) with `num_generations`, `response_format`, `target_namespace` and `model` (any non-empty string: the functions set it), with the model's compiled validator (`generated/validators/kling-video-v3-pro-motion-control.ts`, no code evaluated at run time).
+ * `~standard.validate(value)` is synchronous: `{ value }` (the value as given), or `{ issues }`, each `{ message, path }` (path: keys, array indexes as numbers). `~standard.jsonSchema.input({ target })` (and `.output`, the same) returns that JSON Schema, annotations kept, for `target` `'draft-07'` or `'draft-2020-12'`, a fresh object each call; another target throws `SDKError`.
+ */
+export const klingVideoV3ProMotionControlQueueSchema: StandardQueueSchema<KlingVideoV3ProMotionControlQueueParams> =
+  /* @__PURE__ */ standardSchemaFor(
+    validate,
+    {
+      basic: [],
+      properties: {
+        prompt: {
+          description: 'Text prompt for the scene or character.',
+          type: 'string',
+          'x-order': 0,
+        },
+        input_image: {
+          description:
+            'Reference image URL. The characters, backgrounds, and other elements in the generated video are based on this reference image. Characters should have clear body proportions, avoid occlusion, and occupy more than 5% of the image area.',
+          format: 'uri',
+          type: 'string',
+          'x-order': 1,
+        },
+        input_video: {
+          description:
+            "Reference video URL (mp4, mov). The character actions in the generated video will be consistent with this reference video. Should contain a realistic style character with entire body or upper body visible, including head, without obstruction. Minimum 3s. Max depends on character_orientation: 10s for 'image', 30s for 'video'.",
+          format: 'uri',
+          type: 'string',
+          'x-order': 2,
+        },
+        character_orientation: {
+          default: 'video',
+          description:
+            "Controls whether the output character's orientation matches the reference image or video. 'video': orientation matches reference video - better for complex motions (max 30s). 'image': orientation matches reference image - better for following camera movements (max 10s).",
+          enum: ['image', 'video'],
+          type: 'string',
+          'x-order': 3,
+        },
+        keep_original_sound: {
+          default: true,
+          description: 'Whether to keep the original sound from the reference video.',
+          type: 'boolean',
+          'x-order': 4,
+        },
+        elements: {
+          description:
+            "Optional element for facial consistency binding. Upload a facial element to enhance identity preservation in the generated video. Only 1 element is supported. Reference in prompt as @Element1. Element binding is only supported when character_orientation is 'video'.",
+          items: {
+            type: 'object',
+          },
+          type: 'array',
+          'x-order': 5,
+        },
+        model: {
+          type: 'string',
+          minLength: 1,
+        },
+        response_format: {
+          enum: ['url', 'b64_json'],
+        },
+        target_namespace: {
+          type: 'string',
+        },
+        num_generations: {
+          type: 'integer',
+          minimum: 1,
+          maximum: 4,
+        },
+        multi_prompt: {
+          type: 'array',
+          minItems: 1,
+          items: {
+            type: 'object',
+            required: ['prompt', 'duration'],
+            properties: {
+              prompt: {
+                type: 'string',
+              },
+              duration: {
+                type: 'integer',
+              },
+            },
+            additionalProperties: false,
+          },
+        },
+      },
+      required: ['input_image', 'input_video', 'character_orientation'],
+      type: 'object',
+      additionalProperties: false,
+      allOf: [
+        {
+          not: {
+            required: ['prompt', 'multi_prompt'],
+          },
+        },
+        {
+          anyOf: [
+            {
+              required: ['prompt'],
+            },
+            {
+              required: ['multi_prompt'],
+            },
+          ],
+        },
+      ],
+    },
+    'kling-video-v3-pro-motion-control',
+  );
 
 /**
  * Generate videos with `kling-video-v3-pro-motion-control`, blocking until the video is ready (1 to 15 minutes; prefer the queue for anything long): `POST /api/ai/videos/generate`. Exactly one of `prompt` and `multi_prompt` (`[{ prompt, duration }]`, one item per shot, `duration` in seconds) for a model that takes a prompt (`VideoParams`). Never resent unless the service surely did not process it (429, connection refused).

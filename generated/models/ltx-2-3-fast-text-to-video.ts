@@ -14,12 +14,14 @@ import type {
   QueueRunOutcome,
   RequestOptions,
   ResponseFormat,
+  StandardQueueSchema,
   Transport,
   VideoParams,
   VideoResult,
 } from '../../runtime/index.ts';
 import { enqueueGenerations, generateVideos } from '../../runtime/endpoints.ts';
 import { runGenerations } from '../../runtime/queue/run.ts';
+import { standardSchemaFor } from '../../runtime/standard-schema.ts';
 import { validate } from '../validators/ltx-2-3-fast-text-to-video.ts';
 
 /**
@@ -133,6 +135,113 @@ export type Ltx23FastTextToVideoQueueParams = MediaParams<
   ResponseFormat,
   QueueFields
 >;
+/**
+ * The queue request body of `ltx-2-3-fast-text-to-video` as a Standard Schema (`StandardSchemaV1` and `StandardJSONSchemaV1`, vendor `oxen-inference-sdk`; https://standardschema.dev), for libraries that take one: an LLM tool's input (the Vercel AI SDK's `tool({ inputSchema })`, an MCP server's `registerTool`), a form's or a route's validator.
+ * It validates what `ltx23FastTextToVideoEnqueue` and `ltx23FastTextToVideoRun` validate (and `client.queue.enqueue` / `client.queue.run` for this model): the model's parameters (`specs/models/ltx-2-3-fast-text-to-video.json`, field `request_schema`) with `num_generations`, `response_format`, `target_namespace` and `model` (any non-empty string: the functions set it), with the model's compiled validator (`generated/validators/ltx-2-3-fast-text-to-video.ts`, no code evaluated at run time).
+ * `~standard.validate(value)` is synchronous: `{ value }` (the value as given), or `{ issues }`, each `{ message, path }` (path: keys, array indexes as numbers). `~standard.jsonSchema.input({ target })` (and `.output`, the same) returns that JSON Schema, annotations kept, for `target` `'draft-07'` or `'draft-2020-12'`, a fresh object each call; another target throws `SDKError`.
+ */
+export const ltx23FastTextToVideoQueueSchema: StandardQueueSchema<Ltx23FastTextToVideoQueueParams> =
+  /* @__PURE__ */ standardSchemaFor(
+    validate,
+    {
+      basic: [],
+      properties: {
+        prompt: {
+          description: 'The prompt to use for the generated video.',
+          type: 'string',
+          'x-order': 0,
+        },
+        duration: {
+          default: 6,
+          description:
+            'The duration of the generated video in seconds. The fast model supports 6-20 seconds. Durations longer than 10 seconds (12, 14, 16, 18, 20) are only supported with 25 FPS and 1080p resolution.',
+          enum: [6, 8, 10, 12, 14, 16, 18, 20],
+          type: 'integer',
+          'x-order': 1,
+        },
+        resolution: {
+          default: '1080p',
+          description: 'The resolution of the generated video.',
+          enum: ['1080p', '1440p', '2160p'],
+          type: 'string',
+          'x-order': 2,
+        },
+        aspect_ratio: {
+          default: '16:9',
+          description: 'The aspect ratio of the generated video.',
+          enum: ['16:9', '9:16'],
+          type: 'string',
+          'x-order': 3,
+        },
+        fps: {
+          default: 25,
+          description: 'The frames per second of the generated video.',
+          enum: [24, 25, 48, 50],
+          type: 'integer',
+          'x-order': 4,
+        },
+        generate_audio: {
+          default: true,
+          description: 'Whether to generate audio for the generated video.',
+          type: 'boolean',
+          'x-order': 5,
+        },
+        model: {
+          type: 'string',
+          minLength: 1,
+        },
+        response_format: {
+          enum: ['url', 'b64_json'],
+        },
+        target_namespace: {
+          type: 'string',
+        },
+        num_generations: {
+          type: 'integer',
+          minimum: 1,
+          maximum: 4,
+        },
+        multi_prompt: {
+          type: 'array',
+          minItems: 1,
+          items: {
+            type: 'object',
+            required: ['prompt', 'duration'],
+            properties: {
+              prompt: {
+                type: 'string',
+              },
+              duration: {
+                type: 'integer',
+              },
+            },
+            additionalProperties: false,
+          },
+        },
+      },
+      required: [],
+      type: 'object',
+      additionalProperties: false,
+      allOf: [
+        {
+          not: {
+            required: ['prompt', 'multi_prompt'],
+          },
+        },
+        {
+          anyOf: [
+            {
+              required: ['prompt'],
+            },
+            {
+              required: ['multi_prompt'],
+            },
+          ],
+        },
+      ],
+    },
+    'ltx-2-3-fast-text-to-video',
+  );
 
 /**
  * Generate videos with `ltx-2-3-fast-text-to-video`, blocking until the video is ready (1 to 15 minutes; prefer the queue for anything long): `POST /api/ai/videos/generate`. Exactly one of `prompt` and `multi_prompt` (`[{ prompt, duration }]`, one item per shot, `duration` in seconds) for a model that takes a prompt (`VideoParams`). Never resent unless the service surely did not process it (429, connection refused).

@@ -14,12 +14,14 @@ import type {
   QueueRunOutcome,
   RequestOptions,
   ResponseFormat,
+  StandardQueueSchema,
   Transport,
   VideoParams,
   VideoResult,
 } from '../../runtime/index.ts';
 import { enqueueGenerations, generateVideos } from '../../runtime/endpoints.ts';
 import { runGenerations } from '../../runtime/queue/run.ts';
+import { standardSchemaFor } from '../../runtime/standard-schema.ts';
 import { validate } from '../validators/ltx-2-3-pro-22b-IC-LoRA-Union-Control.ts';
 
 /**
@@ -190,6 +192,139 @@ export type Ltx23Pro22bICLoRAUnionControlQueueParams = MediaParams<
   ResponseFormat,
   QueueFields
 >;
+/**
+ * The queue request body of `ltx-2-3-pro-22b-IC-LoRA-Union-Control` as a Standard Schema (`StandardSchemaV1` and `StandardJSONSchemaV1`, vendor `oxen-inference-sdk`; https://standardschema.dev), for libraries that take one: an LLM tool's input (the Vercel AI SDK's `tool({ inputSchema })`, an MCP server's `registerTool`), a form's or a route's validator.
+ * It validates what `ltx23Pro22bICLoRAUnionControlEnqueue` and `ltx23Pro22bICLoRAUnionControlRun` validate (and `client.queue.enqueue` / `client.queue.run` for this model): the model's parameters (`specs/models/ltx-2-3-pro-22b-IC-LoRA-Union-Control.json`, field `json_request_schema`) with `num_generations`, `response_format`, `target_namespace` and `model` (any non-empty string: the functions set it), with the model's compiled validator (`generated/validators/ltx-2-3-pro-22b-IC-LoRA-Union-Control.ts`, no code evaluated at run time).
+ * `~standard.validate(value)` is synchronous: `{ value }` (the value as given), or `{ issues }`, each `{ message, path }` (path: keys, array indexes as numbers). `~standard.jsonSchema.input({ target })` (and `.output`, the same) returns that JSON Schema, annotations kept, for `target` `'draft-07'` or `'draft-2020-12'`, a fresh object each call; another target throws `SDKError`.
+ */
+export const ltx23Pro22bICLoRAUnionControlQueueSchema: StandardQueueSchema<Ltx23Pro22bICLoRAUnionControlQueueParams> =
+  /* @__PURE__ */ standardSchemaFor(
+    validate,
+    {
+      basic: ['input_image', 'input_video'],
+      properties: {
+        prompt: {
+          description: 'Text prompt describing the video to generate',
+          type: 'string',
+          'x-order': 0,
+        },
+        input_image: {
+          description: 'First frame image for image-to-video generation',
+          format: 'uri',
+          type: 'string',
+          'x-order': 1,
+        },
+        input_video: {
+          description: 'Primary conditioning video URL.',
+          format: 'uri',
+          type: 'string',
+          'x-order': 2,
+        },
+        duration: {
+          default: 6,
+          description: 'Duration of the video in seconds',
+          enum: [6, 8, 10],
+          type: 'integer',
+          'x-order': 3,
+        },
+        aspect_ratio: {
+          default: '16:9',
+          description: 'Aspect ratio of the generated video',
+          enum: ['16:9', '9:16'],
+          type: 'string',
+          'x-order': 4,
+        },
+        resolution: {
+          default: '1080p',
+          description: 'Resolution quality of the generated video',
+          enum: ['1080p', '2k', '4k'],
+          type: 'string',
+          'x-order': 5,
+        },
+        fps: {
+          default: 25,
+          description: 'Frame rate in frames per second',
+          enum: [24, 25, 30, 48, 50, 60],
+          type: 'integer',
+          'x-order': 6,
+        },
+        video_conditioning_strength: {
+          default: 1,
+          description: 'Default strength applied to conditioning videos when per-item strength is not provided.',
+          maximum: 1,
+          minimum: 0,
+          type: 'number',
+          'x-order': 7,
+        },
+        conditioning_attention_strength: {
+          default: 1,
+          description: 'Attention strength for IC-LoRA conditioning.',
+          maximum: 1,
+          minimum: 0,
+          type: 'number',
+          'x-order': 8,
+        },
+        seed: {
+          description: 'Random seed. Set for reproducible generation.',
+          type: 'integer',
+          'x-order': 9,
+        },
+        model: {
+          type: 'string',
+          minLength: 1,
+        },
+        response_format: {
+          enum: ['url', 'b64_json'],
+        },
+        target_namespace: {
+          type: 'string',
+        },
+        num_generations: {
+          type: 'integer',
+          minimum: 1,
+          maximum: 4,
+        },
+        multi_prompt: {
+          type: 'array',
+          minItems: 1,
+          items: {
+            type: 'object',
+            required: ['prompt', 'duration'],
+            properties: {
+              prompt: {
+                type: 'string',
+              },
+              duration: {
+                type: 'integer',
+              },
+            },
+            additionalProperties: false,
+          },
+        },
+      },
+      required: [],
+      type: 'object',
+      additionalProperties: false,
+      allOf: [
+        {
+          not: {
+            required: ['prompt', 'multi_prompt'],
+          },
+        },
+        {
+          anyOf: [
+            {
+              required: ['prompt'],
+            },
+            {
+              required: ['multi_prompt'],
+            },
+          ],
+        },
+      ],
+    },
+    'ltx-2-3-pro-22b-IC-LoRA-Union-Control',
+  );
 
 /**
  * Generate videos with `ltx-2-3-pro-22b-IC-LoRA-Union-Control`, blocking until the video is ready (1 to 15 minutes; prefer the queue for anything long): `POST /api/ai/videos/generate`. Exactly one of `prompt` and `multi_prompt` (`[{ prompt, duration }]`, one item per shot, `duration` in seconds) for a model that takes a prompt (`VideoParams`). Never resent unless the service surely did not process it (429, connection refused).

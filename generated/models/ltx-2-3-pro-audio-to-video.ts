@@ -14,12 +14,14 @@ import type {
   QueueRunOutcome,
   RequestOptions,
   ResponseFormat,
+  StandardQueueSchema,
   Transport,
   VideoParams,
   VideoResult,
 } from '../../runtime/index.ts';
 import { enqueueGenerations, generateVideos } from '../../runtime/endpoints.ts';
 import { runGenerations } from '../../runtime/queue/run.ts';
+import { standardSchemaFor } from '../../runtime/standard-schema.ts';
 import { validate } from '../validators/ltx-2-3-pro-audio-to-video.ts';
 
 /**
@@ -90,6 +92,81 @@ export type Ltx23ProAudioToVideoQueueParams = MediaParams<
   ResponseFormat,
   QueueFields
 >;
+/**
+ * The queue request body of `ltx-2-3-pro-audio-to-video` as a Standard Schema (`StandardSchemaV1` and `StandardJSONSchemaV1`, vendor `oxen-inference-sdk`; https://standardschema.dev), for libraries that take one: an LLM tool's input (the Vercel AI SDK's `tool({ inputSchema })`, an MCP server's `registerTool`), a form's or a route's validator.
+ * It validates what `ltx23ProAudioToVideoEnqueue` and `ltx23ProAudioToVideoRun` validate (and `client.queue.enqueue` / `client.queue.run` for this model): the model's parameters (`specs/models/ltx-2-3-pro-audio-to-video.json`, field `json_request_schema`) with `num_generations`, `response_format`, `target_namespace` and `model` (any non-empty string: the functions set it), with the model's compiled validator (`generated/validators/ltx-2-3-pro-audio-to-video.ts`, no code evaluated at run time).
+ * `~standard.validate(value)` is synchronous: `{ value }` (the value as given), or `{ issues }`, each `{ message, path }` (path: keys, array indexes as numbers). `~standard.jsonSchema.input({ target })` (and `.output`, the same) returns that JSON Schema, annotations kept, for `target` `'draft-07'` or `'draft-2020-12'`, a fresh object each call; another target throws `SDKError`.
+ */
+export const ltx23ProAudioToVideoQueueSchema: StandardQueueSchema<Ltx23ProAudioToVideoQueueParams> =
+  /* @__PURE__ */ standardSchemaFor(
+    validate,
+    {
+      basic: ['prompt', 'input_image'],
+      properties: {
+        prompt: {
+          description:
+            'Text description of how the video should be generated. Required if image is not provided. When image is provided, this describes how the image should be animated.',
+          type: 'string',
+          'x-order': 0,
+        },
+        input_image: {
+          description: 'URL of an image to use as the first frame of the video. If not provided, prompt is required.',
+          format: 'uri',
+          type: 'string',
+          'x-order': 1,
+        },
+        input_audio: {
+          description: 'URL of the audio file to generate a video from. Duration must be between 2 and 20 seconds.',
+          format: 'uri',
+          type: 'string',
+          'x-order': 2,
+        },
+        model: {
+          type: 'string',
+          minLength: 1,
+        },
+        response_format: {
+          enum: ['url', 'b64_json'],
+        },
+        target_namespace: {
+          type: 'string',
+        },
+        num_generations: {
+          type: 'integer',
+          minimum: 1,
+          maximum: 4,
+        },
+        multi_prompt: {
+          type: 'array',
+          minItems: 1,
+          items: {
+            type: 'object',
+            required: ['prompt', 'duration'],
+            properties: {
+              prompt: {
+                type: 'string',
+              },
+              duration: {
+                type: 'integer',
+              },
+            },
+            additionalProperties: false,
+          },
+        },
+      },
+      required: ['input_audio'],
+      type: 'object',
+      additionalProperties: false,
+      allOf: [
+        {
+          not: {
+            required: ['prompt', 'multi_prompt'],
+          },
+        },
+      ],
+    },
+    'ltx-2-3-pro-audio-to-video',
+  );
 
 /**
  * Generate videos with `ltx-2-3-pro-audio-to-video`, blocking until the video is ready (1 to 15 minutes; prefer the queue for anything long): `POST /api/ai/videos/generate`. Exactly one of `prompt` and `multi_prompt` (`[{ prompt, duration }]`, one item per shot, `duration` in seconds) for a model that takes a prompt (`VideoParams`). Never resent unless the service surely did not process it (429, connection refused).

@@ -14,12 +14,14 @@ import type {
   QueueRunOutcome,
   RequestOptions,
   ResponseFormat,
+  StandardQueueSchema,
   Transport,
   VideoParams,
   VideoResult,
 } from '../../runtime/index.ts';
 import { enqueueGenerations, generateVideos } from '../../runtime/endpoints.ts';
 import { runGenerations } from '../../runtime/queue/run.ts';
+import { standardSchemaFor } from '../../runtime/standard-schema.ts';
 import { validate } from '../validators/ltx-2-3-quality-image-to-video.ts';
 
 /**
@@ -192,6 +194,140 @@ export type Ltx23QualityImageToVideoQueueParams = MediaParams<
   ResponseFormat,
   QueueFields
 >;
+/**
+ * The queue request body of `ltx-2-3-quality-image-to-video` as a Standard Schema (`StandardSchemaV1` and `StandardJSONSchemaV1`, vendor `oxen-inference-sdk`; https://standardschema.dev), for libraries that take one: an LLM tool's input (the Vercel AI SDK's `tool({ inputSchema })`, an MCP server's `registerTool`), a form's or a route's validator.
+ * It validates what `ltx23QualityImageToVideoEnqueue` and `ltx23QualityImageToVideoRun` validate (and `client.queue.enqueue` / `client.queue.run` for this model): the model's parameters (`specs/models/ltx-2-3-quality-image-to-video.json`, field `request_schema`) with `num_generations`, `response_format`, `target_namespace` and `model` (any non-empty string: the functions set it), with the model's compiled validator (`generated/validators/ltx-2-3-quality-image-to-video.ts`, no code evaluated at run time).
+ * `~standard.validate(value)` is synchronous: `{ value }` (the value as given), or `{ issues }`, each `{ message, path }` (path: keys, array indexes as numbers). `~standard.jsonSchema.input({ target })` (and `.output`, the same) returns that JSON Schema, annotations kept, for `target` `'draft-07'` or `'draft-2020-12'`, a fresh object each call; another target throws `SDKError`.
+ */
+export const ltx23QualityImageToVideoQueueSchema: StandardQueueSchema<Ltx23QualityImageToVideoQueueParams> =
+  /* @__PURE__ */ standardSchemaFor(
+    validate,
+    {
+      basic: [],
+      properties: {
+        prompt: {
+          description: 'The prompt to guide the video generation.',
+          type: 'string',
+          'x-order': 0,
+        },
+        input_image: {
+          description: 'The URL of the starting image.',
+          format: 'uri',
+          type: 'string',
+          'x-order': 1,
+        },
+        num_frames: {
+          default: 121,
+          description: 'The number of frames to generate.',
+          maximum: 481,
+          minimum: 9,
+          type: 'integer',
+          'x-order': 2,
+        },
+        resolution: {
+          default: 'auto',
+          description: "The size of the generated video. 'auto' derives the size from the input image aspect ratio.",
+          enum: ['auto', 'square_hd', 'square', 'portrait_4_3', 'portrait_16_9', 'landscape_4_3', 'landscape_16_9'],
+          type: 'string',
+          'x-order': 3,
+        },
+        frames_per_second: {
+          default: 24,
+          description: 'Frames per second of the generated video.',
+          maximum: 60,
+          minimum: 1,
+          type: 'number',
+          'x-order': 4,
+        },
+        image_strength: {
+          default: 0.7,
+          description:
+            'Conditioning strength on the start image. 1.0 = exact first-frame match, lower = more freedom for the model.',
+          maximum: 1,
+          minimum: 0,
+          type: 'number',
+          'x-order': 5,
+        },
+        generate_audio: {
+          default: true,
+          description:
+            'Whether to include audio in the returned video. When disabled, the final MP4 is returned without an audio track.',
+          type: 'boolean',
+          'x-order': 6,
+        },
+        video_quality: {
+          default: 'high',
+          description: 'The quality preset of the generated video.',
+          enum: ['low', 'medium', 'high', 'maximum'],
+          type: 'string',
+          'x-order': 7,
+        },
+        negative_prompt: {
+          description: 'The negative prompt to steer generation away from.',
+          type: 'string',
+          'x-order': 8,
+        },
+        seed: {
+          description: 'Random seed for reproducibility. If None, a random seed is chosen.',
+          type: 'integer',
+          'x-order': 9,
+        },
+        model: {
+          type: 'string',
+          minLength: 1,
+        },
+        response_format: {
+          enum: ['url', 'b64_json'],
+        },
+        target_namespace: {
+          type: 'string',
+        },
+        num_generations: {
+          type: 'integer',
+          minimum: 1,
+          maximum: 4,
+        },
+        multi_prompt: {
+          type: 'array',
+          minItems: 1,
+          items: {
+            type: 'object',
+            required: ['prompt', 'duration'],
+            properties: {
+              prompt: {
+                type: 'string',
+              },
+              duration: {
+                type: 'integer',
+              },
+            },
+            additionalProperties: false,
+          },
+        },
+      },
+      required: ['input_image'],
+      type: 'object',
+      additionalProperties: false,
+      allOf: [
+        {
+          not: {
+            required: ['prompt', 'multi_prompt'],
+          },
+        },
+        {
+          anyOf: [
+            {
+              required: ['prompt'],
+            },
+            {
+              required: ['multi_prompt'],
+            },
+          ],
+        },
+      ],
+    },
+    'ltx-2-3-quality-image-to-video',
+  );
 
 /**
  * Generate videos with `ltx-2-3-quality-image-to-video`, blocking until the video is ready (1 to 15 minutes; prefer the queue for anything long): `POST /api/ai/videos/generate`. Exactly one of `prompt` and `multi_prompt` (`[{ prompt, duration }]`, one item per shot, `duration` in seconds) for a model that takes a prompt (`VideoParams`). Never resent unless the service surely did not process it (429, connection refused).

@@ -14,12 +14,14 @@ import type {
   QueueRunOutcome,
   RequestOptions,
   ResponseFormat,
+  StandardQueueSchema,
   Transport,
   VideoParams,
   VideoResult,
 } from '../../runtime/index.ts';
 import { enqueueGenerations, generateVideos } from '../../runtime/endpoints.ts';
 import { runGenerations } from '../../runtime/queue/run.ts';
+import { standardSchemaFor } from '../../runtime/standard-schema.ts';
 import { validate } from '../validators/ltx-2-3-quality-reference-video-to-video.ts';
 
 /**
@@ -258,6 +260,173 @@ export type Ltx23QualityReferenceVideoToVideoQueueParams = MediaParams<
   ResponseFormat,
   QueueFields
 >;
+/**
+ * The queue request body of `ltx-2-3-quality-reference-video-to-video` as a Standard Schema (`StandardSchemaV1` and `StandardJSONSchemaV1`, vendor `oxen-inference-sdk`; https://standardschema.dev), for libraries that take one: an LLM tool's input (the Vercel AI SDK's `tool({ inputSchema })`, an MCP server's `registerTool`), a form's or a route's validator.
+ * It validates what `ltx23QualityReferenceVideoToVideoEnqueue` and `ltx23QualityReferenceVideoToVideoRun` validate (and `client.queue.enqueue` / `client.queue.run` for this model): the model's parameters (`specs/models/ltx-2-3-quality-reference-video-to-video.json`, field `json_request_schema`) with `num_generations`, `response_format`, `target_namespace` and `model` (any non-empty string: the functions set it), with the model's compiled validator (`generated/validators/ltx-2-3-quality-reference-video-to-video.ts`, no code evaluated at run time).
+ * `~standard.validate(value)` is synchronous: `{ value }` (the value as given), or `{ issues }`, each `{ message, path }` (path: keys, array indexes as numbers). `~standard.jsonSchema.input({ target })` (and `.output`, the same) returns that JSON Schema, annotations kept, for `target` `'draft-07'` or `'draft-2020-12'`, a fresh object each call; another target throws `SDKError`.
+ */
+export const ltx23QualityReferenceVideoToVideoQueueSchema: StandardQueueSchema<Ltx23QualityReferenceVideoToVideoQueueParams> =
+  /* @__PURE__ */ standardSchemaFor(
+    validate,
+    {
+      basic: ['input_image'],
+      properties: {
+        prompt: {
+          description: 'The prompt to guide generation.',
+          type: 'string',
+          'x-order': 0,
+        },
+        input_video: {
+          description: 'The URL of the reference video that supplies motion/structure.',
+          format: 'uri',
+          type: 'string',
+          'x-order': 1,
+        },
+        input_image: {
+          description: 'Optional reference image used by the IC-LoRA Union node for style/character anchoring.',
+          format: 'uri',
+          type: 'string',
+          'x-order': 2,
+        },
+        control_video_url: {
+          description:
+            'Optional pre-computed control video (e.g. an already-rendered depth / edge / pose composite). When provided together with skip_control_preprocess, the built-in control estimation is skipped and this video is fed directly into the Union Control conditioning, resampled to the output resolution and frame count.',
+          format: 'uri',
+          type: 'string',
+          'x-order': 3,
+        },
+        skip_control_preprocess: {
+          default: false,
+          description:
+            'Skip the built-in control estimation (depth / edge / pose) and use control_video_url directly as the control signal. Requires control_video_url; ignored if it is not set.',
+          type: 'boolean',
+          'x-order': 4,
+        },
+        preserve_original_video: {
+          default: false,
+          description:
+            "True video-to-video: VAE-encode the base video and use it as the sampler's starting latent, while control_video_url still drives the IC-LoRA control guide. The amount preserved is controlled by strength. Requires skip_control_preprocess, video and control_video_url.",
+          type: 'boolean',
+          'x-order': 5,
+        },
+        video_strength: {
+          default: 0.6,
+          description:
+            'Video conditioning strength. Lower values give the model more freedom to change the reference video motion/structure.',
+          type: 'number',
+          'x-order': 6,
+        },
+        strength: {
+          default: 1,
+          description:
+            "Sampler denoise strength. With preserve_original_video on, lower values keep more of the original video's pixels (e.g. 0.5 = keep ~50%), 1.0 fully regenerates. Must be greater than 0.",
+          type: 'number',
+          'x-order': 7,
+        },
+        num_frames: {
+          default: 121,
+          description: 'The number of frames to generate.',
+          maximum: 481,
+          minimum: 9,
+          type: 'integer',
+          'x-order': 8,
+        },
+        resolution: {
+          default: 'auto',
+          description:
+            "The size of the generated video. 'auto' keeps the official Union Control workflow's low-resolution control output size. The output is generated at up to ~720p (shorter side capped at 704px); larger requested sizes are scaled down, preserving the aspect ratio.",
+          enum: ['auto', 'square_hd', 'square', 'portrait_4_3', 'portrait_16_9', 'landscape_4_3', 'landscape_16_9'],
+          type: 'string',
+          'x-order': 9,
+        },
+        frames_per_second: {
+          default: 24,
+          description: 'Frames per second of the generated video.',
+          maximum: 60,
+          minimum: 1,
+          type: 'number',
+          'x-order': 10,
+        },
+        generate_audio: {
+          default: true,
+          description:
+            'Whether to include audio in the returned video. When disabled, the final MP4 is returned without an audio track.',
+          type: 'boolean',
+          'x-order': 11,
+        },
+        video_quality: {
+          default: 'high',
+          description: 'The quality preset of the generated video.',
+          enum: ['low', 'medium', 'high', 'maximum'],
+          type: 'string',
+          'x-order': 12,
+        },
+        negative_prompt: {
+          description: 'The negative prompt to steer generation away from.',
+          type: 'string',
+          'x-order': 13,
+        },
+        seed: {
+          description: 'Random seed for reproducibility. If None, a random seed is chosen.',
+          type: 'integer',
+          'x-order': 14,
+        },
+        model: {
+          type: 'string',
+          minLength: 1,
+        },
+        response_format: {
+          enum: ['url', 'b64_json'],
+        },
+        target_namespace: {
+          type: 'string',
+        },
+        num_generations: {
+          type: 'integer',
+          minimum: 1,
+          maximum: 4,
+        },
+        multi_prompt: {
+          type: 'array',
+          minItems: 1,
+          items: {
+            type: 'object',
+            required: ['prompt', 'duration'],
+            properties: {
+              prompt: {
+                type: 'string',
+              },
+              duration: {
+                type: 'integer',
+              },
+            },
+            additionalProperties: false,
+          },
+        },
+      },
+      required: ['input_video'],
+      type: 'object',
+      additionalProperties: false,
+      allOf: [
+        {
+          not: {
+            required: ['prompt', 'multi_prompt'],
+          },
+        },
+        {
+          anyOf: [
+            {
+              required: ['prompt'],
+            },
+            {
+              required: ['multi_prompt'],
+            },
+          ],
+        },
+      ],
+    },
+    'ltx-2-3-quality-reference-video-to-video',
+  );
 
 /**
  * Generate videos with `ltx-2-3-quality-reference-video-to-video`, blocking until the video is ready (1 to 15 minutes; prefer the queue for anything long): `POST /api/ai/videos/generate`. Exactly one of `prompt` and `multi_prompt` (`[{ prompt, duration }]`, one item per shot, `duration` in seconds) for a model that takes a prompt (`VideoParams`). Never resent unless the service surely did not process it (429, connection refused).

@@ -14,12 +14,14 @@ import type {
   QueueRunOutcome,
   RequestOptions,
   ResponseFormat,
+  StandardQueueSchema,
   Transport,
   VideoParams,
   VideoResult,
 } from '../../runtime/index.ts';
 import { enqueueGenerations, generateVideos } from '../../runtime/endpoints.ts';
 import { runGenerations } from '../../runtime/queue/run.ts';
+import { standardSchemaFor } from '../../runtime/standard-schema.ts';
 import { validate } from '../validators/ltx-2-3-quality-text-to-video.ts';
 
 /**
@@ -161,6 +163,125 @@ export type Ltx23QualityTextToVideoQueueParams = MediaParams<
   ResponseFormat,
   QueueFields
 >;
+/**
+ * The queue request body of `ltx-2-3-quality-text-to-video` as a Standard Schema (`StandardSchemaV1` and `StandardJSONSchemaV1`, vendor `oxen-inference-sdk`; https://standardschema.dev), for libraries that take one: an LLM tool's input (the Vercel AI SDK's `tool({ inputSchema })`, an MCP server's `registerTool`), a form's or a route's validator.
+ * It validates what `ltx23QualityTextToVideoEnqueue` and `ltx23QualityTextToVideoRun` validate (and `client.queue.enqueue` / `client.queue.run` for this model): the model's parameters (`specs/models/ltx-2-3-quality-text-to-video.json`, field `request_schema`) with `num_generations`, `response_format`, `target_namespace` and `model` (any non-empty string: the functions set it), with the model's compiled validator (`generated/validators/ltx-2-3-quality-text-to-video.ts`, no code evaluated at run time).
+ * `~standard.validate(value)` is synchronous: `{ value }` (the value as given), or `{ issues }`, each `{ message, path }` (path: keys, array indexes as numbers). `~standard.jsonSchema.input({ target })` (and `.output`, the same) returns that JSON Schema, annotations kept, for `target` `'draft-07'` or `'draft-2020-12'`, a fresh object each call; another target throws `SDKError`.
+ */
+export const ltx23QualityTextToVideoQueueSchema: StandardQueueSchema<Ltx23QualityTextToVideoQueueParams> =
+  /* @__PURE__ */ standardSchemaFor(
+    validate,
+    {
+      basic: [],
+      properties: {
+        prompt: {
+          description: 'The prompt to generate the video from.',
+          type: 'string',
+          'x-order': 0,
+        },
+        num_frames: {
+          default: 121,
+          description: 'The number of frames to generate.',
+          maximum: 481,
+          minimum: 9,
+          type: 'integer',
+          'x-order': 1,
+        },
+        resolution: {
+          default: 'landscape_16_9',
+          description: 'The size of the generated video.',
+          enum: ['square_hd', 'square', 'portrait_4_3', 'portrait_16_9', 'landscape_4_3', 'landscape_16_9'],
+          type: 'string',
+          'x-order': 2,
+        },
+        frames_per_second: {
+          default: 24,
+          description: 'Frames per second of the generated video.',
+          maximum: 60,
+          minimum: 1,
+          type: 'number',
+          'x-order': 3,
+        },
+        generate_audio: {
+          default: true,
+          description:
+            'Whether to include audio in the returned video. When disabled, the final MP4 is returned without an audio track.',
+          type: 'boolean',
+          'x-order': 4,
+        },
+        video_quality: {
+          default: 'high',
+          description: 'The quality preset of the generated video.',
+          enum: ['low', 'medium', 'high', 'maximum'],
+          type: 'string',
+          'x-order': 5,
+        },
+        negative_prompt: {
+          description: 'The negative prompt to steer generation away from.',
+          type: 'string',
+          'x-order': 6,
+        },
+        seed: {
+          description: 'Random seed for reproducibility. If None, a random seed is chosen.',
+          type: 'integer',
+          'x-order': 7,
+        },
+        model: {
+          type: 'string',
+          minLength: 1,
+        },
+        response_format: {
+          enum: ['url', 'b64_json'],
+        },
+        target_namespace: {
+          type: 'string',
+        },
+        num_generations: {
+          type: 'integer',
+          minimum: 1,
+          maximum: 4,
+        },
+        multi_prompt: {
+          type: 'array',
+          minItems: 1,
+          items: {
+            type: 'object',
+            required: ['prompt', 'duration'],
+            properties: {
+              prompt: {
+                type: 'string',
+              },
+              duration: {
+                type: 'integer',
+              },
+            },
+            additionalProperties: false,
+          },
+        },
+      },
+      required: [],
+      type: 'object',
+      additionalProperties: false,
+      allOf: [
+        {
+          not: {
+            required: ['prompt', 'multi_prompt'],
+          },
+        },
+        {
+          anyOf: [
+            {
+              required: ['prompt'],
+            },
+            {
+              required: ['multi_prompt'],
+            },
+          ],
+        },
+      ],
+    },
+    'ltx-2-3-quality-text-to-video',
+  );
 
 /**
  * Generate videos with `ltx-2-3-quality-text-to-video`, blocking until the video is ready (1 to 15 minutes; prefer the queue for anything long): `POST /api/ai/videos/generate`. Exactly one of `prompt` and `multi_prompt` (`[{ prompt, duration }]`, one item per shot, `duration` in seconds) for a model that takes a prompt (`VideoParams`). Never resent unless the service surely did not process it (429, connection refused).

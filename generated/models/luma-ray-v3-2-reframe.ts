@@ -14,12 +14,14 @@ import type {
   QueueRunOutcome,
   RequestOptions,
   ResponseFormat,
+  StandardQueueSchema,
   Transport,
   VideoParams,
   VideoResult,
 } from '../../runtime/index.ts';
 import { enqueueGenerations, generateVideos } from '../../runtime/endpoints.ts';
 import { runGenerations } from '../../runtime/queue/run.ts';
+import { standardSchemaFor } from '../../runtime/standard-schema.ts';
 import { validate } from '../validators/luma-ray-v3-2-reframe.ts';
 
 /**
@@ -116,6 +118,104 @@ export type LumaRayV32ReframeQueueParams = MediaParams<
   ResponseFormat,
   QueueFields
 >;
+/**
+ * The queue request body of `luma-ray-v3-2-reframe` as a Standard Schema (`StandardSchemaV1` and `StandardJSONSchemaV1`, vendor `oxen-inference-sdk`; https://standardschema.dev), for libraries that take one: an LLM tool's input (the Vercel AI SDK's `tool({ inputSchema })`, an MCP server's `registerTool`), a form's or a route's validator.
+ * It validates what `lumaRayV32ReframeEnqueue` and `lumaRayV32ReframeRun` validate (and `client.queue.enqueue` / `client.queue.run` for this model): the model's parameters (`specs/models/luma-ray-v3-2-reframe.json`, field `json_request_schema`) with `num_generations`, `response_format`, `target_namespace` and `model` (any non-empty string: the functions set it), with the model's compiled validator (`generated/validators/luma-ray-v3-2-reframe.ts`, no code evaluated at run time).
+ * `~standard.validate(value)` is synchronous: `{ value }` (the value as given), or `{ issues }`, each `{ message, path }` (path: keys, array indexes as numbers). `~standard.jsonSchema.input({ target })` (and `.output`, the same) returns that JSON Schema, annotations kept, for `target` `'draft-07'` or `'draft-2020-12'`, a fresh object each call; another target throws `SDKError`.
+ */
+export const lumaRayV32ReframeQueueSchema: StandardQueueSchema<LumaRayV32ReframeQueueParams> =
+  /* @__PURE__ */ standardSchemaFor(
+    validate,
+    {
+      basic: [],
+      properties: {
+        prompt: {
+          description:
+            'Text prompt describing the content to paint into the newly exposed canvas area when reframing to the target aspect ratio.',
+          type: 'string',
+          'x-order': 0,
+        },
+        input_video: {
+          description: 'URL of the source video to reframe (must be 30 seconds or less).',
+          format: 'uri',
+          type: 'string',
+          'x-order': 1,
+        },
+        aspect_ratio: {
+          description: 'Target aspect ratio for the reframed video.',
+          enum: ['3:4', '4:3', '1:1', '9:16', '16:9', '21:9'],
+          type: 'string',
+          'x-order': 2,
+        },
+        resolution: {
+          default: '540p',
+          description: 'Resolution of the reframed video. Higher resolutions cost more.',
+          enum: ['540p', '720p', '1080p'],
+          type: 'string',
+          'x-order': 3,
+        },
+        source_position: {
+          description:
+            'Optional normalized source rectangle controlling where the source video sits in the output canvas.',
+          type: 'object',
+          'x-order': 4,
+        },
+        model: {
+          type: 'string',
+          minLength: 1,
+        },
+        response_format: {
+          enum: ['url', 'b64_json'],
+        },
+        target_namespace: {
+          type: 'string',
+        },
+        num_generations: {
+          type: 'integer',
+          minimum: 1,
+          maximum: 4,
+        },
+        multi_prompt: {
+          type: 'array',
+          minItems: 1,
+          items: {
+            type: 'object',
+            required: ['prompt', 'duration'],
+            properties: {
+              prompt: {
+                type: 'string',
+              },
+              duration: {
+                type: 'integer',
+              },
+            },
+            additionalProperties: false,
+          },
+        },
+      },
+      required: ['input_video', 'aspect_ratio'],
+      type: 'object',
+      additionalProperties: false,
+      allOf: [
+        {
+          not: {
+            required: ['prompt', 'multi_prompt'],
+          },
+        },
+        {
+          anyOf: [
+            {
+              required: ['prompt'],
+            },
+            {
+              required: ['multi_prompt'],
+            },
+          ],
+        },
+      ],
+    },
+    'luma-ray-v3-2-reframe',
+  );
 
 /**
  * Generate videos with `luma-ray-v3-2-reframe`, blocking until the video is ready (1 to 15 minutes; prefer the queue for anything long): `POST /api/ai/videos/generate`. Exactly one of `prompt` and `multi_prompt` (`[{ prompt, duration }]`, one item per shot, `duration` in seconds) for a model that takes a prompt (`VideoParams`). Never resent unless the service surely did not process it (429, connection refused).

@@ -14,12 +14,14 @@ import type {
   QueueRunOutcome,
   RequestOptions,
   ResponseFormat,
+  StandardQueueSchema,
   Transport,
   VideoParams,
   VideoResult,
 } from '../../runtime/index.ts';
 import { enqueueGenerations, generateVideos } from '../../runtime/endpoints.ts';
 import { runGenerations } from '../../runtime/queue/run.ts';
+import { standardSchemaFor } from '../../runtime/standard-schema.ts';
 import { validate } from '../validators/luma-ray-v3-2-video-to-video.ts';
 
 /**
@@ -184,6 +186,139 @@ export type LumaRayV32VideoToVideoQueueParams = MediaParams<
   ResponseFormat,
   QueueFields
 >;
+/**
+ * The queue request body of `luma-ray-v3-2-video-to-video` as a Standard Schema (`StandardSchemaV1` and `StandardJSONSchemaV1`, vendor `oxen-inference-sdk`; https://standardschema.dev), for libraries that take one: an LLM tool's input (the Vercel AI SDK's `tool({ inputSchema })`, an MCP server's `registerTool`), a form's or a route's validator.
+ * It validates what `lumaRayV32VideoToVideoEnqueue` and `lumaRayV32VideoToVideoRun` validate (and `client.queue.enqueue` / `client.queue.run` for this model): the model's parameters (`specs/models/luma-ray-v3-2-video-to-video.json`, field `json_request_schema`) with `num_generations`, `response_format`, `target_namespace` and `model` (any non-empty string: the functions set it), with the model's compiled validator (`generated/validators/luma-ray-v3-2-video-to-video.ts`, no code evaluated at run time).
+ * `~standard.validate(value)` is synchronous: `{ value }` (the value as given), or `{ issues }`, each `{ message, path }` (path: keys, array indexes as numbers). `~standard.jsonSchema.input({ target })` (and `.output`, the same) returns that JSON Schema, annotations kept, for `target` `'draft-07'` or `'draft-2020-12'`, a fresh object each call; another target throws `SDKError`.
+ */
+export const lumaRayV32VideoToVideoQueueSchema: StandardQueueSchema<LumaRayV32VideoToVideoQueueParams> =
+  /* @__PURE__ */ standardSchemaFor(
+    validate,
+    {
+      basic: [],
+      properties: {
+        prompt: {
+          description: 'Text prompt describing how to edit the source video.',
+          type: 'string',
+          'x-order': 0,
+        },
+        input_video: {
+          description: 'URL of the source video to edit.',
+          format: 'uri',
+          type: 'string',
+          'x-order': 1,
+        },
+        input_image: {
+          description:
+            "Optional URL of an image to use as the edited video's first frame — e.g. a restyled version of the source's opening frame to steer the look of the edit. Leave unset to let the model derive the first frame from the source video.",
+          format: 'uri',
+          type: 'string',
+          'x-order': 2,
+        },
+        resolution: {
+          default: '540p',
+          description: 'Resolution of the edited video. Higher resolutions cost more.',
+          enum: ['540p', '720p', '1080p'],
+          type: 'string',
+          'x-order': 3,
+        },
+        duration: {
+          default: '5s',
+          description: 'Duration of the edited video.',
+          enum: ['5s', '10s'],
+          type: 'string',
+          'x-order': 4,
+        },
+        edit_strength: {
+          description:
+            "How closely the edit preserves the source video. 'adhere_*' stays closest to the source, 'flex_*' is balanced, and 'reimagine_*' diverges most. Leave unset to use Luma's default. Cannot be combined with auto_controls.",
+          enum: [
+            'adhere_1',
+            'adhere_2',
+            'adhere_3',
+            'flex_1',
+            'flex_2',
+            'flex_3',
+            'reimagine_1',
+            'reimagine_2',
+            'reimagine_3',
+          ],
+          type: 'string',
+          'x-order': 5,
+        },
+        auto_controls: {
+          description:
+            'Let the model derive the edit conditioning schedule from the source video. Cannot be combined with edit_strength.',
+          type: 'boolean',
+          'x-order': 6,
+        },
+        hdr: {
+          description:
+            'Generate an HDR-encoded MP4. Requires HDR access on the account and a resolution of 720p or 1080p.',
+          type: 'boolean',
+          'x-order': 7,
+        },
+        exr_export: {
+          description: 'Also export an EXR file alongside the MP4. Requires hdr=true and HDR access.',
+          type: 'boolean',
+          'x-order': 8,
+        },
+        model: {
+          type: 'string',
+          minLength: 1,
+        },
+        response_format: {
+          enum: ['url', 'b64_json'],
+        },
+        target_namespace: {
+          type: 'string',
+        },
+        num_generations: {
+          type: 'integer',
+          minimum: 1,
+          maximum: 4,
+        },
+        multi_prompt: {
+          type: 'array',
+          minItems: 1,
+          items: {
+            type: 'object',
+            required: ['prompt', 'duration'],
+            properties: {
+              prompt: {
+                type: 'string',
+              },
+              duration: {
+                type: 'integer',
+              },
+            },
+            additionalProperties: false,
+          },
+        },
+      },
+      required: ['input_video'],
+      type: 'object',
+      additionalProperties: false,
+      allOf: [
+        {
+          not: {
+            required: ['prompt', 'multi_prompt'],
+          },
+        },
+        {
+          anyOf: [
+            {
+              required: ['prompt'],
+            },
+            {
+              required: ['multi_prompt'],
+            },
+          ],
+        },
+      ],
+    },
+    'luma-ray-v3-2-video-to-video',
+  );
 
 /**
  * Generate videos with `luma-ray-v3-2-video-to-video`, blocking until the video is ready (1 to 15 minutes; prefer the queue for anything long): `POST /api/ai/videos/generate`. Exactly one of `prompt` and `multi_prompt` (`[{ prompt, duration }]`, one item per shot, `duration` in seconds) for a model that takes a prompt (`VideoParams`). Never resent unless the service surely did not process it (429, connection refused).

@@ -14,12 +14,14 @@ import type {
   QueueRunOutcome,
   RequestOptions,
   ResponseFormat,
+  StandardQueueSchema,
   Transport,
   VideoParams,
   VideoResult,
 } from '../../runtime/index.ts';
 import { enqueueGenerations, generateVideos } from '../../runtime/endpoints.ts';
 import { runGenerations } from '../../runtime/queue/run.ts';
+import { standardSchemaFor } from '../../runtime/standard-schema.ts';
 import { validate } from '../validators/minimax-h3.ts';
 
 /**
@@ -175,6 +177,138 @@ export type MinimaxH3GenerateVideoParams<F extends ResponseFormat = 'url'> = Med
 >;
 /** The parameters of `minimaxH3Enqueue` and `minimaxH3Run`: the model's parameters (`MinimaxH3Params`, with exactly one of `prompt` and `multi_prompt` when it takes a prompt), `num_generations` (1 to 4), `response_format` and `target_namespace`; `model` is set by the function. */
 export type MinimaxH3QueueParams = MediaParams<VideoParams<MinimaxH3Params>, ResponseFormat, QueueFields>;
+/**
+ * The queue request body of `minimax-h3` as a Standard Schema (`StandardSchemaV1` and `StandardJSONSchemaV1`, vendor `oxen-inference-sdk`; https://standardschema.dev), for libraries that take one: an LLM tool's input (the Vercel AI SDK's `tool({ inputSchema })`, an MCP server's `registerTool`), a form's or a route's validator.
+ * It validates what `minimaxH3Enqueue` and `minimaxH3Run` validate (and `client.queue.enqueue` / `client.queue.run` for this model): the model's parameters (`specs/models/minimax-h3.json`, field `request_schema`) with `num_generations`, `response_format`, `target_namespace` and `model` (any non-empty string: the functions set it), with the model's compiled validator (`generated/validators/minimax-h3.ts`, no code evaluated at run time).
+ * `~standard.validate(value)` is synchronous: `{ value }` (the value as given), or `{ issues }`, each `{ message, path }` (path: keys, array indexes as numbers). `~standard.jsonSchema.input({ target })` (and `.output`, the same) returns that JSON Schema, annotations kept, for `target` `'draft-07'` or `'draft-2020-12'`, a fresh object each call; another target throws `SDKError`.
+ */
+export const minimaxH3QueueSchema: StandardQueueSchema<MinimaxH3QueueParams> = /* @__PURE__ */ standardSchemaFor(
+  validate,
+  {
+    basic: ['input_image', 'tail_image_url', 'input_images', 'input_videos', 'input_audios'],
+    properties: {
+      prompt: {
+        description: 'Describe the video content, motion, and cinematography.',
+        type: 'string',
+        'x-order': 0,
+      },
+      input_image: {
+        description: 'Optional first frame. Cannot be combined with reference images, videos, or audio.',
+        format: 'uri',
+        type: 'string',
+        'x-order': 1,
+      },
+      tail_image_url: {
+        description: 'Optional last frame. Cannot be combined with reference images, videos, or audio.',
+        format: 'uri',
+        type: 'string',
+        'x-order': 2,
+      },
+      input_images: {
+        description:
+          'Optional reference images for subjects or style, up to 9. Cannot be combined with first or last frames.',
+        items: {
+          type: 'string',
+        },
+        type: 'array',
+        'x-order': 3,
+      },
+      input_videos: {
+        description:
+          'Optional reference video clips for motion or style, up to 3 clips of 2 to 15 seconds (15 seconds total). Cannot be combined with first or last frames.',
+        items: {
+          type: 'string',
+        },
+        type: 'array',
+        'x-order': 4,
+      },
+      input_audios: {
+        description:
+          'Optional reference audio for voice timbre, up to 3 clips of 2 to 15 seconds (15 seconds total). Cannot be combined with first or last frames.',
+        items: {
+          type: 'string',
+        },
+        type: 'array',
+        'x-order': 5,
+      },
+      resolution: {
+        default: '2K',
+        description: 'Output resolution tier.',
+        enum: ['768P', '2K'],
+        type: 'string',
+        'x-order': 6,
+      },
+      duration: {
+        default: 5,
+        description: 'Output length in seconds (4 to 15).',
+        maximum: 15,
+        minimum: 4,
+        type: 'integer',
+        'x-order': 7,
+      },
+      aspect_ratio: {
+        default: 'adaptive',
+        description: 'Output aspect ratio. Adaptive follows the input media; text-only prompts fall back to 16:9.',
+        enum: ['adaptive', '21:9', '16:9', '4:3', '1:1', '3:4', '9:16'],
+        type: 'string',
+        'x-order': 8,
+      },
+      model: {
+        type: 'string',
+        minLength: 1,
+      },
+      response_format: {
+        enum: ['url', 'b64_json'],
+      },
+      target_namespace: {
+        type: 'string',
+      },
+      num_generations: {
+        type: 'integer',
+        minimum: 1,
+        maximum: 4,
+      },
+      multi_prompt: {
+        type: 'array',
+        minItems: 1,
+        items: {
+          type: 'object',
+          required: ['prompt', 'duration'],
+          properties: {
+            prompt: {
+              type: 'string',
+            },
+            duration: {
+              type: 'integer',
+            },
+          },
+          additionalProperties: false,
+        },
+      },
+    },
+    required: [],
+    type: 'object',
+    additionalProperties: false,
+    allOf: [
+      {
+        not: {
+          required: ['prompt', 'multi_prompt'],
+        },
+      },
+      {
+        anyOf: [
+          {
+            required: ['prompt'],
+          },
+          {
+            required: ['multi_prompt'],
+          },
+        ],
+      },
+    ],
+  },
+  'minimax-h3',
+);
 
 /**
  * Generate videos with `minimax-h3`, blocking until the video is ready (1 to 15 minutes; prefer the queue for anything long): `POST /api/ai/videos/generate`. Exactly one of `prompt` and `multi_prompt` (`[{ prompt, duration }]`, one item per shot, `duration` in seconds) for a model that takes a prompt (`VideoParams`). Never resent unless the service surely did not process it (429, connection refused).

@@ -15,10 +15,12 @@ import type {
   QueueRunOutcome,
   RequestOptions,
   ResponseFormat,
+  StandardQueueSchema,
   Transport,
 } from '../../runtime/index.ts';
 import { editImages, enqueueGenerations, generateImages } from '../../runtime/endpoints.ts';
 import { runGenerations } from '../../runtime/queue/run.ts';
+import { standardSchemaFor } from '../../runtime/standard-schema.ts';
 import { validate } from '../validators/nano-banana.ts';
 
 /**
@@ -87,6 +89,60 @@ export type NanoBananaGenerateImageParams<F extends ResponseFormat = 'url'> = Me
 export type NanoBananaEditImageParams<F extends ResponseFormat = 'url'> = MediaParams<NanoBananaParams, F>;
 /** The parameters of `nanoBananaEnqueue` and `nanoBananaRun`: the model's parameters (`NanoBananaParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`; `model` is set by the function. */
 export type NanoBananaQueueParams = MediaParams<NanoBananaParams, ResponseFormat, QueueFields>;
+/**
+ * The queue request body of `nano-banana` as a Standard Schema (`StandardSchemaV1` and `StandardJSONSchemaV1`, vendor `oxen-inference-sdk`; https://standardschema.dev), for libraries that take one: an LLM tool's input (the Vercel AI SDK's `tool({ inputSchema })`, an MCP server's `registerTool`), a form's or a route's validator.
+ * It validates what `nanoBananaEnqueue` and `nanoBananaRun` validate (and `client.queue.enqueue` / `client.queue.run` for this model): the model's parameters (`specs/models/nano-banana.json`, field `request_schema`) with `num_generations`, `response_format`, `target_namespace` and `model` (any non-empty string: the functions set it), with the model's compiled validator (`generated/validators/nano-banana.ts`, no code evaluated at run time).
+ * `~standard.validate(value)` is synchronous: `{ value }` (the value as given), or `{ issues }`, each `{ message, path }` (path: keys, array indexes as numbers). `~standard.jsonSchema.input({ target })` (and `.output`, the same) returns that JSON Schema, annotations kept, for `target` `'draft-07'` or `'draft-2020-12'`, a fresh object each call; another target throws `SDKError`.
+ */
+export const nanoBananaQueueSchema: StandardQueueSchema<NanoBananaQueueParams> = /* @__PURE__ */ standardSchemaFor(
+  validate,
+  {
+    basic: ['input_image'],
+    properties: {
+      prompt: {
+        description:
+          'Text description of what you want to generate, or the instruction on how to edit the given image. Use @Image1, @Image2, etc. to reference the input images.',
+        type: 'string',
+        'x-order': 0,
+      },
+      input_image: {
+        description:
+          'Optional reference image(s) to edit. Leave empty to generate from the prompt alone. Reference them in the prompt as @Image1, @Image2, etc.',
+        items: {
+          type: 'string',
+        },
+        type: 'array',
+        'x-order': 1,
+      },
+      aspect_ratio: {
+        default: '16:9',
+        description: 'Aspect ratio for the generated image',
+        enum: ['1:1', '16:9', '9:16', '4:3', '3:4', '3:2', '2:3'],
+        type: 'string',
+        'x-order': 2,
+      },
+      model: {
+        type: 'string',
+        minLength: 1,
+      },
+      response_format: {
+        enum: ['url', 'b64_json'],
+      },
+      target_namespace: {
+        type: 'string',
+      },
+      num_generations: {
+        type: 'integer',
+        minimum: 1,
+        maximum: 4,
+      },
+    },
+    required: ['prompt'],
+    type: 'object',
+    additionalProperties: false,
+  },
+  'nano-banana',
+);
 
 /**
  * Generate images with `nano-banana`, blocking until done (typically 5 to 30 seconds): `POST /api/ai/images/generate`. Never resent unless the service surely did not process it (429, connection refused).

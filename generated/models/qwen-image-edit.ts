@@ -15,10 +15,12 @@ import type {
   QueueRunOutcome,
   RequestOptions,
   ResponseFormat,
+  StandardQueueSchema,
   Transport,
 } from '../../runtime/index.ts';
 import { editImages, enqueueGenerations } from '../../runtime/endpoints.ts';
 import { runGenerations } from '../../runtime/queue/run.ts';
+import { standardSchemaFor } from '../../runtime/standard-schema.ts';
 import { validate } from '../validators/qwen-image-edit.ts';
 
 /**
@@ -82,6 +84,58 @@ export const qwenImageEditId = 'qwen-image-edit' as const;
 export type QwenImageEditEditImageParams<F extends ResponseFormat = 'url'> = MediaParams<QwenImageEditParams, F>;
 /** The parameters of `qwenImageEditEnqueue` and `qwenImageEditRun`: the model's parameters (`QwenImageEditParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`; `model` is set by the function. */
 export type QwenImageEditQueueParams = MediaParams<QwenImageEditParams, ResponseFormat, QueueFields>;
+/**
+ * The queue request body of `qwen-image-edit` as a Standard Schema (`StandardSchemaV1` and `StandardJSONSchemaV1`, vendor `oxen-inference-sdk`; https://standardschema.dev), for libraries that take one: an LLM tool's input (the Vercel AI SDK's `tool({ inputSchema })`, an MCP server's `registerTool`), a form's or a route's validator.
+ * It validates what `qwenImageEditEnqueue` and `qwenImageEditRun` validate (and `client.queue.enqueue` / `client.queue.run` for this model): the model's parameters (`specs/models/qwen-image-edit.json`, field `request_schema`) with `num_generations`, `response_format`, `target_namespace` and `model` (any non-empty string: the functions set it), with the model's compiled validator (`generated/validators/qwen-image-edit.ts`, no code evaluated at run time).
+ * `~standard.validate(value)` is synchronous: `{ value }` (the value as given), or `{ issues }`, each `{ message, path }` (path: keys, array indexes as numbers). `~standard.jsonSchema.input({ target })` (and `.output`, the same) returns that JSON Schema, annotations kept, for `target` `'draft-07'` or `'draft-2020-12'`, a fresh object each call; another target throws `SDKError`.
+ */
+export const qwenImageEditQueueSchema: StandardQueueSchema<QwenImageEditQueueParams> =
+  /* @__PURE__ */ standardSchemaFor(
+    validate,
+    {
+      basic: [],
+      properties: {
+        prompt: {
+          description:
+            'Text description of what you want to generate, or the instruction on how to edit the given image.',
+          type: 'string',
+          'x-order': 0,
+        },
+        input_image: {
+          description: 'Image to use as reference. Must be jpeg, png, gif, or webp.',
+          format: 'uri',
+          type: 'string',
+          'x-order': 1,
+        },
+        aspect_ratio: {
+          default: '16:9',
+          description: 'Aspect ratio for the generated image',
+          enum: ['1:1', '16:9', '9:16', '4:3', '3:4', '3:2', '2:3'],
+          type: 'string',
+          'x-order': 2,
+        },
+        model: {
+          type: 'string',
+          minLength: 1,
+        },
+        response_format: {
+          enum: ['url', 'b64_json'],
+        },
+        target_namespace: {
+          type: 'string',
+        },
+        num_generations: {
+          type: 'integer',
+          minimum: 1,
+          maximum: 4,
+        },
+      },
+      required: ['prompt', 'input_image'],
+      type: 'object',
+      additionalProperties: false,
+    },
+    'qwen-image-edit',
+  );
 
 /**
  * Edit images with `qwen-image-edit`, blocking until done (typically 5 to 30 seconds): `POST /api/ai/images/edit`. `input_image` is required exactly when the model's schema requires it (edit-only models), optional for a model that can also generate. Never resent unless the service surely did not process it (429, connection refused).

@@ -15,10 +15,12 @@ import type {
   QueueRunOutcome,
   RequestOptions,
   ResponseFormat,
+  StandardQueueSchema,
   Transport,
 } from '../../runtime/index.ts';
 import { editImages, enqueueGenerations } from '../../runtime/endpoints.ts';
 import { runGenerations } from '../../runtime/queue/run.ts';
+import { standardSchemaFor } from '../../runtime/standard-schema.ts';
 import { validate } from '../validators/sam-3-image.ts';
 
 /**
@@ -95,6 +97,62 @@ export const sam3ImageId = 'sam-3-image' as const;
 export type Sam3ImageEditImageParams<F extends ResponseFormat = 'url'> = MediaParams<Sam3ImageParams, F>;
 /** The parameters of `sam3ImageEnqueue` and `sam3ImageRun`: the model's parameters (`Sam3ImageParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`; `model` is set by the function. */
 export type Sam3ImageQueueParams = MediaParams<Sam3ImageParams, ResponseFormat, QueueFields>;
+/**
+ * The queue request body of `sam-3-image` as a Standard Schema (`StandardSchemaV1` and `StandardJSONSchemaV1`, vendor `oxen-inference-sdk`; https://standardschema.dev), for libraries that take one: an LLM tool's input (the Vercel AI SDK's `tool({ inputSchema })`, an MCP server's `registerTool`), a form's or a route's validator.
+ * It validates what `sam3ImageEnqueue` and `sam3ImageRun` validate (and `client.queue.enqueue` / `client.queue.run` for this model): the model's parameters (`specs/models/sam-3-image.json`, field `json_request_schema`) with `num_generations`, `response_format`, `target_namespace` and `model` (any non-empty string: the functions set it), with the model's compiled validator (`generated/validators/sam-3-image.ts`, no code evaluated at run time).
+ * `~standard.validate(value)` is synchronous: `{ value }` (the value as given), or `{ issues }`, each `{ message, path }` (path: keys, array indexes as numbers). `~standard.jsonSchema.input({ target })` (and `.output`, the same) returns that JSON Schema, annotations kept, for `target` `'draft-07'` or `'draft-2020-12'`, a fresh object each call; another target throws `SDKError`.
+ */
+export const sam3ImageQueueSchema: StandardQueueSchema<Sam3ImageQueueParams> = /* @__PURE__ */ standardSchemaFor(
+  validate,
+  {
+    basic: [],
+    properties: {
+      input_image: {
+        description: 'Image to use as reference. Must be jpeg, png, gif, or webp.',
+        format: 'uri',
+        type: 'string',
+        'x-order': 0,
+      },
+      prompt: {
+        description: 'Text description of what you want to segment out of the image.',
+        type: 'string',
+        'x-order': 1,
+      },
+      apply_mask: {
+        default: true,
+        description: 'Apply the mask on the image.',
+        type: 'boolean',
+        'x-order': 2,
+      },
+      output_format: {
+        default: 'png',
+        description: 'Format of the output images',
+        enum: ['jpeg', 'png'],
+        type: 'string',
+        'x-order': 3,
+      },
+      model: {
+        type: 'string',
+        minLength: 1,
+      },
+      response_format: {
+        enum: ['url', 'b64_json'],
+      },
+      target_namespace: {
+        type: 'string',
+      },
+      num_generations: {
+        type: 'integer',
+        minimum: 1,
+        maximum: 4,
+      },
+    },
+    required: ['input_image', 'prompt'],
+    type: 'object',
+    additionalProperties: false,
+  },
+  'sam-3-image',
+);
 
 /**
  * Edit images with `sam-3-image`, blocking until done (typically 5 to 30 seconds): `POST /api/ai/images/edit`. `input_image` is required exactly when the model's schema requires it (edit-only models), optional for a model that can also generate. Never resent unless the service surely did not process it (429, connection refused).

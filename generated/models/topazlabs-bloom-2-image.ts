@@ -15,10 +15,12 @@ import type {
   QueueRunOutcome,
   RequestOptions,
   ResponseFormat,
+  StandardQueueSchema,
   Transport,
 } from '../../runtime/index.ts';
 import { editImages, enqueueGenerations } from '../../runtime/endpoints.ts';
 import { runGenerations } from '../../runtime/queue/run.ts';
+import { standardSchemaFor } from '../../runtime/standard-schema.ts';
 import { validate } from '../validators/topazlabs-bloom-2-image.ts';
 
 /**
@@ -103,6 +105,65 @@ export type TopazlabsBloom2ImageEditImageParams<F extends ResponseFormat = 'url'
 >;
 /** The parameters of `topazlabsBloom2ImageEnqueue` and `topazlabsBloom2ImageRun`: the model's parameters (`TopazlabsBloom2ImageParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`; `model` is set by the function. */
 export type TopazlabsBloom2ImageQueueParams = MediaParams<TopazlabsBloom2ImageParams, ResponseFormat, QueueFields>;
+/**
+ * The queue request body of `topazlabs-bloom-2-image` as a Standard Schema (`StandardSchemaV1` and `StandardJSONSchemaV1`, vendor `oxen-inference-sdk`; https://standardschema.dev), for libraries that take one: an LLM tool's input (the Vercel AI SDK's `tool({ inputSchema })`, an MCP server's `registerTool`), a form's or a route's validator.
+ * It validates what `topazlabsBloom2ImageEnqueue` and `topazlabsBloom2ImageRun` validate (and `client.queue.enqueue` / `client.queue.run` for this model): the model's parameters (`specs/models/topazlabs-bloom-2-image.json`, field `request_schema`) with `num_generations`, `response_format`, `target_namespace` and `model` (any non-empty string: the functions set it), with the model's compiled validator (`generated/validators/topazlabs-bloom-2-image.ts`, no code evaluated at run time).
+ * `~standard.validate(value)` is synchronous: `{ value }` (the value as given), or `{ issues }`, each `{ message, path }` (path: keys, array indexes as numbers). `~standard.jsonSchema.input({ target })` (and `.output`, the same) returns that JSON Schema, annotations kept, for `target` `'draft-07'` or `'draft-2020-12'`, a fresh object each call; another target throws `SDKError`.
+ */
+export const topazlabsBloom2ImageQueueSchema: StandardQueueSchema<TopazlabsBloom2ImageQueueParams> =
+  /* @__PURE__ */ standardSchemaFor(
+    validate,
+    {
+      basic: ['prompt', 'creativity'],
+      properties: {
+        input_image: {
+          description: 'Image to enhance and upscale (URL or file path). jpeg, png, gif, or webp.',
+          format: 'uri',
+          type: 'string',
+          'x-order': 0,
+        },
+        prompt: {
+          default: '',
+          description: 'Optional prompt to guide the added detail (max 1024 characters).',
+          type: 'string',
+          'x-order': 1,
+        },
+        creativity: {
+          default: 3,
+          description: 'How much new creative detail to add (1 faithful, 9 most creative).',
+          maximum: 9,
+          minimum: 1,
+          type: 'integer',
+          'x-order': 2,
+        },
+        autoprompt: {
+          default: true,
+          description: 'Let the model write its own prompt from the image when no prompt is given.',
+          type: 'boolean',
+          'x-order': 3,
+        },
+        model: {
+          type: 'string',
+          minLength: 1,
+        },
+        response_format: {
+          enum: ['url', 'b64_json'],
+        },
+        target_namespace: {
+          type: 'string',
+        },
+        num_generations: {
+          type: 'integer',
+          minimum: 1,
+          maximum: 4,
+        },
+      },
+      required: ['input_image'],
+      type: 'object',
+      additionalProperties: false,
+    },
+    'topazlabs-bloom-2-image',
+  );
 
 /**
  * Edit images with `topazlabs-bloom-2-image`, blocking until done (typically 5 to 30 seconds): `POST /api/ai/images/edit`. `input_image` is required exactly when the model's schema requires it (edit-only models), optional for a model that can also generate. Never resent unless the service surely did not process it (429, connection refused).

@@ -14,12 +14,14 @@ import type {
   QueueRunOutcome,
   RequestOptions,
   ResponseFormat,
+  StandardQueueSchema,
   Transport,
   VideoParams,
   VideoResult,
 } from '../../runtime/index.ts';
 import { enqueueGenerations, generateVideos } from '../../runtime/endpoints.ts';
 import { runGenerations } from '../../runtime/queue/run.ts';
+import { standardSchemaFor } from '../../runtime/standard-schema.ts';
 import { validate } from '../validators/topazlabs-hyperion-2-video.ts';
 
 /**
@@ -93,6 +95,59 @@ export type TopazlabsHyperion2VideoQueueParams = MediaParams<
   ResponseFormat,
   QueueFields
 >;
+/**
+ * The queue request body of `topazlabs-hyperion-2-video` as a Standard Schema (`StandardSchemaV1` and `StandardJSONSchemaV1`, vendor `oxen-inference-sdk`; https://standardschema.dev), for libraries that take one: an LLM tool's input (the Vercel AI SDK's `tool({ inputSchema })`, an MCP server's `registerTool`), a form's or a route's validator.
+ * It validates what `topazlabsHyperion2VideoEnqueue` and `topazlabsHyperion2VideoRun` validate (and `client.queue.enqueue` / `client.queue.run` for this model): the model's parameters (`specs/models/topazlabs-hyperion-2-video.json`, field `request_schema`) with `num_generations`, `response_format`, `target_namespace` and `model` (any non-empty string: the functions set it), with the model's compiled validator (`generated/validators/topazlabs-hyperion-2-video.ts`, no code evaluated at run time).
+ * `~standard.validate(value)` is synchronous: `{ value }` (the value as given), or `{ issues }`, each `{ message, path }` (path: keys, array indexes as numbers). `~standard.jsonSchema.input({ target })` (and `.output`, the same) returns that JSON Schema, annotations kept, for `target` `'draft-07'` or `'draft-2020-12'`, a fresh object each call; another target throws `SDKError`.
+ */
+export const topazlabsHyperion2VideoQueueSchema: StandardQueueSchema<TopazlabsHyperion2VideoQueueParams> =
+  /* @__PURE__ */ standardSchemaFor(
+    validate,
+    {
+      basic: [],
+      properties: {
+        input_video: {
+          description: 'SDR video file to convert to HDR (URL or file path).',
+          format: 'uri',
+          type: 'string',
+          'x-order': 0,
+        },
+        output_encoder: {
+          default: 'H265',
+          description: 'Video encoder for the rendered HDR output. ProRes is recommended for pro editing workflows.',
+          enum: ['H265', 'ProRes'],
+          type: 'string',
+          'x-order': 1,
+        },
+        output_profile: {
+          default: '422 HQ',
+          description: 'ProRes quality profile.',
+          enum: ['422 Proxy', '422 LT', '422 Std', '422 HQ'],
+          type: 'string',
+          'x-order': 2,
+        },
+        model: {
+          type: 'string',
+          minLength: 1,
+        },
+        response_format: {
+          enum: ['url', 'b64_json'],
+        },
+        target_namespace: {
+          type: 'string',
+        },
+        num_generations: {
+          type: 'integer',
+          minimum: 1,
+          maximum: 4,
+        },
+      },
+      required: ['input_video'],
+      type: 'object',
+      additionalProperties: false,
+    },
+    'topazlabs-hyperion-2-video',
+  );
 
 /**
  * Generate videos with `topazlabs-hyperion-2-video`, blocking until the video is ready (1 to 15 minutes; prefer the queue for anything long): `POST /api/ai/videos/generate`. Exactly one of `prompt` and `multi_prompt` (`[{ prompt, duration }]`, one item per shot, `duration` in seconds) for a model that takes a prompt (`VideoParams`). Never resent unless the service surely did not process it (429, connection refused).

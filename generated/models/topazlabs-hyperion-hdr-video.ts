@@ -14,12 +14,14 @@ import type {
   QueueRunOutcome,
   RequestOptions,
   ResponseFormat,
+  StandardQueueSchema,
   Transport,
   VideoParams,
   VideoResult,
 } from '../../runtime/index.ts';
 import { enqueueGenerations, generateVideos } from '../../runtime/endpoints.ts';
 import { runGenerations } from '../../runtime/queue/run.ts';
+import { standardSchemaFor } from '../../runtime/standard-schema.ts';
 import { validate } from '../validators/topazlabs-hyperion-hdr-video.ts';
 
 /**
@@ -158,6 +160,90 @@ export type TopazlabsHyperionHdrVideoQueueParams = MediaParams<
   ResponseFormat,
   QueueFields
 >;
+/**
+ * The queue request body of `topazlabs-hyperion-hdr-video` as a Standard Schema (`StandardSchemaV1` and `StandardJSONSchemaV1`, vendor `oxen-inference-sdk`; https://standardschema.dev), for libraries that take one: an LLM tool's input (the Vercel AI SDK's `tool({ inputSchema })`, an MCP server's `registerTool`), a form's or a route's validator.
+ * It validates what `topazlabsHyperionHdrVideoEnqueue` and `topazlabsHyperionHdrVideoRun` validate (and `client.queue.enqueue` / `client.queue.run` for this model): the model's parameters (`specs/models/topazlabs-hyperion-hdr-video.json`, field `json_request_schema`) with `num_generations`, `response_format`, `target_namespace` and `model` (any non-empty string: the functions set it), with the model's compiled validator (`generated/validators/topazlabs-hyperion-hdr-video.ts`, no code evaluated at run time).
+ * `~standard.validate(value)` is synchronous: `{ value }` (the value as given), or `{ issues }`, each `{ message, path }` (path: keys, array indexes as numbers). `~standard.jsonSchema.input({ target })` (and `.output`, the same) returns that JSON Schema, annotations kept, for `target` `'draft-07'` or `'draft-2020-12'`, a fresh object each call; another target throws `SDKError`.
+ */
+export const topazlabsHyperionHdrVideoQueueSchema: StandardQueueSchema<TopazlabsHyperionHdrVideoQueueParams> =
+  /* @__PURE__ */ standardSchemaFor(
+    validate,
+    {
+      basic: [],
+      properties: {
+        input_video: {
+          description: 'Video file to convert to HDR (URL or file path).',
+          format: 'uri',
+          type: 'string',
+          'x-order': 0,
+        },
+        transfer_function: {
+          default: 'hlg',
+          description: 'HDR transfer function. HLG is broadcast-friendly; PQ targets HDR10 mastering.',
+          enum: ['pq', 'hlg'],
+          type: 'string',
+          'x-order': 1,
+        },
+        adjust_exposure: {
+          default: 0.5,
+          description: 'Exposure adjustment applied during HDR conversion.',
+          maximum: 1,
+          minimum: 0,
+          type: 'number',
+          'x-order': 2,
+        },
+        boost_saturation: {
+          default: 0.5,
+          description: 'Saturation boost applied during HDR conversion.',
+          maximum: 1,
+          minimum: 0,
+          type: 'number',
+          'x-order': 3,
+        },
+        highlight_threshold: {
+          default: 0.65,
+          description: 'Threshold above which highlights are expanded into HDR range.',
+          maximum: 0.85,
+          minimum: 0.45,
+          type: 'number',
+          'x-order': 4,
+        },
+        output_encoder: {
+          default: 'H265',
+          description: 'Video encoder for the rendered output. ProRes is recommended for pro editing workflows.',
+          enum: ['H265', 'ProRes'],
+          type: 'string',
+          'x-order': 5,
+        },
+        output_profile: {
+          default: '422 HQ',
+          description: 'ProRes quality profile.',
+          enum: ['422 Proxy', '422 LT', '422 Std', '422 HQ'],
+          type: 'string',
+          'x-order': 6,
+        },
+        model: {
+          type: 'string',
+          minLength: 1,
+        },
+        response_format: {
+          enum: ['url', 'b64_json'],
+        },
+        target_namespace: {
+          type: 'string',
+        },
+        num_generations: {
+          type: 'integer',
+          minimum: 1,
+          maximum: 4,
+        },
+      },
+      required: ['input_video'],
+      type: 'object',
+      additionalProperties: false,
+    },
+    'topazlabs-hyperion-hdr-video',
+  );
 
 /**
  * Generate videos with `topazlabs-hyperion-hdr-video`, blocking until the video is ready (1 to 15 minutes; prefer the queue for anything long): `POST /api/ai/videos/generate`. Exactly one of `prompt` and `multi_prompt` (`[{ prompt, duration }]`, one item per shot, `duration` in seconds) for a model that takes a prompt (`VideoParams`). Never resent unless the service surely did not process it (429, connection refused).

@@ -15,10 +15,12 @@ import type {
   QueueRunOutcome,
   RequestOptions,
   ResponseFormat,
+  StandardQueueSchema,
   Transport,
 } from '../../runtime/index.ts';
 import { editImages, enqueueGenerations } from '../../runtime/endpoints.ts';
 import { runGenerations } from '../../runtime/queue/run.ts';
+import { standardSchemaFor } from '../../runtime/standard-schema.ts';
 import { validate } from '../validators/topazlabs-image-upscale.ts';
 
 /**
@@ -103,6 +105,67 @@ export type TopazlabsImageUpscaleEditImageParams<F extends ResponseFormat = 'url
 >;
 /** The parameters of `topazlabsImageUpscaleEnqueue` and `topazlabsImageUpscaleRun`: the model's parameters (`TopazlabsImageUpscaleParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`; `model` is set by the function. */
 export type TopazlabsImageUpscaleQueueParams = MediaParams<TopazlabsImageUpscaleParams, ResponseFormat, QueueFields>;
+/**
+ * The queue request body of `topazlabs-image-upscale` as a Standard Schema (`StandardSchemaV1` and `StandardJSONSchemaV1`, vendor `oxen-inference-sdk`; https://standardschema.dev), for libraries that take one: an LLM tool's input (the Vercel AI SDK's `tool({ inputSchema })`, an MCP server's `registerTool`), a form's or a route's validator.
+ * It validates what `topazlabsImageUpscaleEnqueue` and `topazlabsImageUpscaleRun` validate (and `client.queue.enqueue` / `client.queue.run` for this model): the model's parameters (`specs/models/topazlabs-image-upscale.json`, field `json_request_schema`) with `num_generations`, `response_format`, `target_namespace` and `model` (any non-empty string: the functions set it), with the model's compiled validator (`generated/validators/topazlabs-image-upscale.ts`, no code evaluated at run time).
+ * `~standard.validate(value)` is synchronous: `{ value }` (the value as given), or `{ issues }`, each `{ message, path }` (path: keys, array indexes as numbers). `~standard.jsonSchema.input({ target })` (and `.output`, the same) returns that JSON Schema, annotations kept, for `target` `'draft-07'` or `'draft-2020-12'`, a fresh object each call; another target throws `SDKError`.
+ */
+export const topazlabsImageUpscaleQueueSchema: StandardQueueSchema<TopazlabsImageUpscaleQueueParams> =
+  /* @__PURE__ */ standardSchemaFor(
+    validate,
+    {
+      basic: [],
+      properties: {
+        input_image: {
+          description: 'Image to use as reference. Must be jpeg, png, gif, or webp.',
+          format: 'uri',
+          type: 'string',
+          'x-order': 0,
+        },
+        enhance_model: {
+          default: 'High Fidelity V2',
+          description:
+            'Models to Use: Standard V2 (general purpose), Low Resolution V2 (for low-res images), CGI (for digital art), High Fidelity V2 (preserves details), Text Refine (optimized for text)',
+          enum: ['Standard V2', 'Low Resolution V2', 'CGI', 'High Fidelity V2', 'Text Refine'],
+          type: 'string',
+          'x-order': 1,
+        },
+        upscale_factor: {
+          default: '2x',
+          description: 'How much to upscale the image',
+          enum: ['4x', '2x'],
+          type: 'string',
+          'x-order': 2,
+        },
+        output_format: {
+          default: 'png',
+          description: 'Format of the output images',
+          enum: ['jpg', 'png'],
+          type: 'string',
+          'x-order': 3,
+        },
+        model: {
+          type: 'string',
+          minLength: 1,
+        },
+        response_format: {
+          enum: ['url', 'b64_json'],
+        },
+        target_namespace: {
+          type: 'string',
+        },
+        num_generations: {
+          type: 'integer',
+          minimum: 1,
+          maximum: 4,
+        },
+      },
+      required: ['input_image'],
+      type: 'object',
+      additionalProperties: false,
+    },
+    'topazlabs-image-upscale',
+  );
 
 /**
  * Edit images with `topazlabs-image-upscale`, blocking until done (typically 5 to 30 seconds): `POST /api/ai/images/edit`. `input_image` is required exactly when the model's schema requires it (edit-only models), optional for a model that can also generate. Never resent unless the service surely did not process it (429, connection refused).

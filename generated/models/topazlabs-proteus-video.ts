@@ -14,12 +14,14 @@ import type {
   QueueRunOutcome,
   RequestOptions,
   ResponseFormat,
+  StandardQueueSchema,
   Transport,
   VideoParams,
   VideoResult,
 } from '../../runtime/index.ts';
 import { enqueueGenerations, generateVideos } from '../../runtime/endpoints.ts';
 import { runGenerations } from '../../runtime/queue/run.ts';
+import { standardSchemaFor } from '../../runtime/standard-schema.ts';
 import { validate } from '../validators/topazlabs-proteus-video.ts';
 
 /**
@@ -220,6 +222,119 @@ export type TopazlabsProteusVideoQueueParams = MediaParams<
   ResponseFormat,
   QueueFields
 >;
+/**
+ * The queue request body of `topazlabs-proteus-video` as a Standard Schema (`StandardSchemaV1` and `StandardJSONSchemaV1`, vendor `oxen-inference-sdk`; https://standardschema.dev), for libraries that take one: an LLM tool's input (the Vercel AI SDK's `tool({ inputSchema })`, an MCP server's `registerTool`), a form's or a route's validator.
+ * It validates what `topazlabsProteusVideoEnqueue` and `topazlabsProteusVideoRun` validate (and `client.queue.enqueue` / `client.queue.run` for this model): the model's parameters (`specs/models/topazlabs-proteus-video.json`, field `request_schema`) with `num_generations`, `response_format`, `target_namespace` and `model` (any non-empty string: the functions set it), with the model's compiled validator (`generated/validators/topazlabs-proteus-video.ts`, no code evaluated at run time).
+ * `~standard.validate(value)` is synchronous: `{ value }` (the value as given), or `{ issues }`, each `{ message, path }` (path: keys, array indexes as numbers). `~standard.jsonSchema.input({ target })` (and `.output`, the same) returns that JSON Schema, annotations kept, for `target` `'draft-07'` or `'draft-2020-12'`, a fresh object each call; another target throws `SDKError`.
+ */
+export const topazlabsProteusVideoQueueSchema: StandardQueueSchema<TopazlabsProteusVideoQueueParams> =
+  /* @__PURE__ */ standardSchemaFor(
+    validate,
+    {
+      basic: [],
+      properties: {
+        input_video: {
+          description: 'Video file to upscale (URL or file path).',
+          format: 'uri',
+          type: 'string',
+          'x-order': 0,
+        },
+        resolution: {
+          default: '1080p',
+          description: 'Target output resolution.',
+          enum: ['720p', '1080p', '2k', '4k'],
+          type: 'string',
+          'x-order': 1,
+        },
+        interpolate_frames: {
+          default: false,
+          description: 'Increase the output frame rate by generating new frames. More expensive.',
+          type: 'boolean',
+          'x-order': 2,
+        },
+        target_fps: {
+          default: 30,
+          description: 'Output frame rate after interpolation.',
+          enum: [24, 23.976, 25, 29.97, 30, 50, 59.94, 60],
+          type: 'number',
+          'x-order': 3,
+        },
+        blur: {
+          default: 0,
+          description: 'Anti-blur / sharpening. Higher values produce a sharper result.',
+          maximum: 1,
+          minimum: -1,
+          type: 'number',
+          'x-order': 4,
+        },
+        compression: {
+          default: 0,
+          description: 'Reduces compression artifacts. Higher values remove more artifacts.',
+          maximum: 1,
+          minimum: -1,
+          type: 'number',
+          'x-order': 5,
+        },
+        details: {
+          default: 0,
+          description: 'Detail enhancement. Higher values boost fine detail.',
+          maximum: 1,
+          minimum: -1,
+          type: 'number',
+          'x-order': 6,
+        },
+        grain: {
+          default: 0.05,
+          description: 'Film grain intensity.',
+          maximum: 0.1,
+          minimum: 0,
+          type: 'number',
+          'x-order': 7,
+        },
+        grain_type: {
+          description: 'Film grain style.',
+          enum: ['silver_rich', 'gaussian', 'grey'],
+          type: 'string',
+          'x-order': 8,
+        },
+        halo: {
+          default: 0,
+          description: 'Halo and ringing reduction. Higher values suppress halos more strongly.',
+          maximum: 1,
+          minimum: -1,
+          type: 'number',
+          'x-order': 9,
+        },
+        noise: {
+          default: 0,
+          description: 'Noise handling. Negative reduces noise, positive adds grain-like noise.',
+          maximum: 1,
+          minimum: -1,
+          type: 'number',
+          'x-order': 10,
+        },
+        model: {
+          type: 'string',
+          minLength: 1,
+        },
+        response_format: {
+          enum: ['url', 'b64_json'],
+        },
+        target_namespace: {
+          type: 'string',
+        },
+        num_generations: {
+          type: 'integer',
+          minimum: 1,
+          maximum: 4,
+        },
+      },
+      required: ['input_video'],
+      type: 'object',
+      additionalProperties: false,
+    },
+    'topazlabs-proteus-video',
+  );
 
 /**
  * Generate videos with `topazlabs-proteus-video`, blocking until the video is ready (1 to 15 minutes; prefer the queue for anything long): `POST /api/ai/videos/generate`. Exactly one of `prompt` and `multi_prompt` (`[{ prompt, duration }]`, one item per shot, `duration` in seconds) for a model that takes a prompt (`VideoParams`). Never resent unless the service surely did not process it (429, connection refused).

@@ -14,12 +14,14 @@ import type {
   QueueRunOutcome,
   RequestOptions,
   ResponseFormat,
+  StandardQueueSchema,
   Transport,
   VideoParams,
   VideoResult,
 } from '../../runtime/index.ts';
 import { enqueueGenerations, generateVideos } from '../../runtime/endpoints.ts';
 import { runGenerations } from '../../runtime/queue/run.ts';
+import { standardSchemaFor } from '../../runtime/standard-schema.ts';
 import { validate } from '../validators/topazlabs-video-upscale.ts';
 
 /**
@@ -93,6 +95,59 @@ export type TopazlabsVideoUpscaleQueueParams = MediaParams<
   ResponseFormat,
   QueueFields
 >;
+/**
+ * The queue request body of `topazlabs-video-upscale` as a Standard Schema (`StandardSchemaV1` and `StandardJSONSchemaV1`, vendor `oxen-inference-sdk`; https://standardschema.dev), for libraries that take one: an LLM tool's input (the Vercel AI SDK's `tool({ inputSchema })`, an MCP server's `registerTool`), a form's or a route's validator.
+ * It validates what `topazlabsVideoUpscaleEnqueue` and `topazlabsVideoUpscaleRun` validate (and `client.queue.enqueue` / `client.queue.run` for this model): the model's parameters (`specs/models/topazlabs-video-upscale.json`, field `json_request_schema`) with `num_generations`, `response_format`, `target_namespace` and `model` (any non-empty string: the functions set it), with the model's compiled validator (`generated/validators/topazlabs-video-upscale.ts`, no code evaluated at run time).
+ * `~standard.validate(value)` is synchronous: `{ value }` (the value as given), or `{ issues }`, each `{ message, path }` (path: keys, array indexes as numbers). `~standard.jsonSchema.input({ target })` (and `.output`, the same) returns that JSON Schema, annotations kept, for `target` `'draft-07'` or `'draft-2020-12'`, a fresh object each call; another target throws `SDKError`.
+ */
+export const topazlabsVideoUpscaleQueueSchema: StandardQueueSchema<TopazlabsVideoUpscaleQueueParams> =
+  /* @__PURE__ */ standardSchemaFor(
+    validate,
+    {
+      basic: [],
+      properties: {
+        input_video: {
+          description: 'Video file to upscale (URL or file path).',
+          format: 'uri',
+          type: 'string',
+          'x-order': 0,
+        },
+        target_resolution: {
+          default: '1080p',
+          description: 'Target resolution to upscale to.',
+          enum: ['720p', '1080p', '4k'],
+          type: 'string',
+          'x-order': 1,
+        },
+        target_fps: {
+          default: 30,
+          description: 'Target frame rate (fps).',
+          enum: [24, 23.976, 25, 29.97, 30, 50, 59.94, 60],
+          type: 'number',
+          'x-order': 2,
+        },
+        model: {
+          type: 'string',
+          minLength: 1,
+        },
+        response_format: {
+          enum: ['url', 'b64_json'],
+        },
+        target_namespace: {
+          type: 'string',
+        },
+        num_generations: {
+          type: 'integer',
+          minimum: 1,
+          maximum: 4,
+        },
+      },
+      required: ['input_video'],
+      type: 'object',
+      additionalProperties: false,
+    },
+    'topazlabs-video-upscale',
+  );
 
 /**
  * Generate videos with `topazlabs-video-upscale`, blocking until the video is ready (1 to 15 minutes; prefer the queue for anything long): `POST /api/ai/videos/generate`. Exactly one of `prompt` and `multi_prompt` (`[{ prompt, duration }]`, one item per shot, `duration` in seconds) for a model that takes a prompt (`VideoParams`). Never resent unless the service surely did not process it (429, connection refused).

@@ -15,10 +15,12 @@ import type {
   QueueRunOutcome,
   RequestOptions,
   ResponseFormat,
+  StandardQueueSchema,
   Transport,
 } from '../../runtime/index.ts';
 import { editImages, enqueueGenerations } from '../../runtime/endpoints.ts';
 import { runGenerations } from '../../runtime/queue/run.ts';
+import { standardSchemaFor } from '../../runtime/standard-schema.ts';
 import { validate } from '../validators/topazlabs-wonder-3-5-image.ts';
 
 /**
@@ -89,6 +91,60 @@ export type TopazlabsWonder35ImageEditImageParams<F extends ResponseFormat = 'ur
 >;
 /** The parameters of `topazlabsWonder35ImageEnqueue` and `topazlabsWonder35ImageRun`: the model's parameters (`TopazlabsWonder35ImageParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`; `model` is set by the function. */
 export type TopazlabsWonder35ImageQueueParams = MediaParams<TopazlabsWonder35ImageParams, ResponseFormat, QueueFields>;
+/**
+ * The queue request body of `topazlabs-wonder-3-5-image` as a Standard Schema (`StandardSchemaV1` and `StandardJSONSchemaV1`, vendor `oxen-inference-sdk`; https://standardschema.dev), for libraries that take one: an LLM tool's input (the Vercel AI SDK's `tool({ inputSchema })`, an MCP server's `registerTool`), a form's or a route's validator.
+ * It validates what `topazlabsWonder35ImageEnqueue` and `topazlabsWonder35ImageRun` validate (and `client.queue.enqueue` / `client.queue.run` for this model): the model's parameters (`specs/models/topazlabs-wonder-3-5-image.json`, field `json_request_schema`) with `num_generations`, `response_format`, `target_namespace` and `model` (any non-empty string: the functions set it), with the model's compiled validator (`generated/validators/topazlabs-wonder-3-5-image.ts`, no code evaluated at run time).
+ * `~standard.validate(value)` is synchronous: `{ value }` (the value as given), or `{ issues }`, each `{ message, path }` (path: keys, array indexes as numbers). `~standard.jsonSchema.input({ target })` (and `.output`, the same) returns that JSON Schema, annotations kept, for `target` `'draft-07'` or `'draft-2020-12'`, a fresh object each call; another target throws `SDKError`.
+ */
+export const topazlabsWonder35ImageQueueSchema: StandardQueueSchema<TopazlabsWonder35ImageQueueParams> =
+  /* @__PURE__ */ standardSchemaFor(
+    validate,
+    {
+      basic: ['enhancement_strength', 'scale'],
+      properties: {
+        input_image: {
+          description: 'Image to enhance and upscale (URL or file path). jpeg, png, gif, or webp.',
+          format: 'uri',
+          type: 'string',
+          'x-order': 0,
+        },
+        enhancement_strength: {
+          default: 'high',
+          description: 'Overall enhancement strength.',
+          enum: ['low', 'medium', 'high'],
+          type: 'string',
+          'x-order': 1,
+        },
+        scale: {
+          default: '1x',
+          description:
+            'Upscale factor. 1x enhances at the original size; 2x, 4x, or 6x enlarge the image by that multiple (Topaz supports up to 6x).',
+          enum: ['1x', '2x', '4x', '6x'],
+          type: 'string',
+          'x-order': 2,
+        },
+        model: {
+          type: 'string',
+          minLength: 1,
+        },
+        response_format: {
+          enum: ['url', 'b64_json'],
+        },
+        target_namespace: {
+          type: 'string',
+        },
+        num_generations: {
+          type: 'integer',
+          minimum: 1,
+          maximum: 4,
+        },
+      },
+      required: ['input_image'],
+      type: 'object',
+      additionalProperties: false,
+    },
+    'topazlabs-wonder-3-5-image',
+  );
 
 /**
  * Edit images with `topazlabs-wonder-3-5-image`, blocking until done (typically 5 to 30 seconds): `POST /api/ai/images/edit`. `input_image` is required exactly when the model's schema requires it (edit-only models), optional for a model that can also generate. Never resent unless the service surely did not process it (429, connection refused).

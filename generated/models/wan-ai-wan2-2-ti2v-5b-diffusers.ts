@@ -14,12 +14,14 @@ import type {
   QueueRunOutcome,
   RequestOptions,
   ResponseFormat,
+  StandardQueueSchema,
   Transport,
   VideoParams,
   VideoResult,
 } from '../../runtime/index.ts';
 import { enqueueGenerations, generateVideos } from '../../runtime/endpoints.ts';
 import { runGenerations } from '../../runtime/queue/run.ts';
+import { standardSchemaFor } from '../../runtime/standard-schema.ts';
 import { validate } from '../validators/wan-ai-wan2-2-ti2v-5b-diffusers.ts';
 
 /**
@@ -170,6 +172,128 @@ export type WanAiWan22Ti2v5bDiffusersQueueParams = MediaParams<
   ResponseFormat,
   QueueFields
 >;
+/**
+ * The queue request body of `wan-ai-wan2-2-ti2v-5b-diffusers` as a Standard Schema (`StandardSchemaV1` and `StandardJSONSchemaV1`, vendor `oxen-inference-sdk`; https://standardschema.dev), for libraries that take one: an LLM tool's input (the Vercel AI SDK's `tool({ inputSchema })`, an MCP server's `registerTool`), a form's or a route's validator.
+ * It validates what `wanAiWan22Ti2v5bDiffusersEnqueue` and `wanAiWan22Ti2v5bDiffusersRun` validate (and `client.queue.enqueue` / `client.queue.run` for this model): the model's parameters (`specs/models/wan-ai-wan2-2-ti2v-5b-diffusers.json`, field `json_request_schema`) with `num_generations`, `response_format`, `target_namespace` and `model` (any non-empty string: the functions set it), with the model's compiled validator (`generated/validators/wan-ai-wan2-2-ti2v-5b-diffusers.ts`, no code evaluated at run time).
+ * `~standard.validate(value)` is synchronous: `{ value }` (the value as given), or `{ issues }`, each `{ message, path }` (path: keys, array indexes as numbers). `~standard.jsonSchema.input({ target })` (and `.output`, the same) returns that JSON Schema, annotations kept, for `target` `'draft-07'` or `'draft-2020-12'`, a fresh object each call; another target throws `SDKError`.
+ */
+export const wanAiWan22Ti2v5bDiffusersQueueSchema: StandardQueueSchema<WanAiWan22Ti2v5bDiffusersQueueParams> =
+  /* @__PURE__ */ standardSchemaFor(
+    validate,
+    {
+      basic: [],
+      properties: {
+        prompt: {
+          description: 'Prompt for generated image',
+          type: 'string',
+          'x-order': 0,
+        },
+        height: {
+          default: 720,
+          description: 'Height of the video',
+          maximum: 720,
+          minimum: 1,
+          type: 'integer',
+          'x-order': 1,
+        },
+        width: {
+          default: 1280,
+          description: 'Width of the video',
+          maximum: 1280,
+          minimum: 1,
+          type: 'integer',
+          'x-order': 2,
+        },
+        negative_prompt: {
+          description: 'Negative prompt for generated image',
+          type: 'string',
+          'x-order': 3,
+        },
+        num_inference_steps: {
+          default: 30,
+          description: 'Number of diffusion steps to take',
+          maximum: 100,
+          minimum: 1,
+          type: 'integer',
+          'x-order': 4,
+        },
+        num_frames: {
+          default: 81,
+          description: 'Number of frames of video to generate',
+          maximum: 120,
+          minimum: 1,
+          type: 'integer',
+          'x-order': 5,
+        },
+        guidance_scale: {
+          default: 5,
+          description: 'Guidance for generated video. Lower values can give more realistic videos.',
+          maximum: 10,
+          minimum: 0,
+          type: 'number',
+          'x-order': 6,
+        },
+        seed: {
+          description: 'Random seed. Set for reproducible generation',
+          type: 'integer',
+          'x-order': 7,
+        },
+        model: {
+          type: 'string',
+          minLength: 1,
+        },
+        response_format: {
+          enum: ['url', 'b64_json'],
+        },
+        target_namespace: {
+          type: 'string',
+        },
+        num_generations: {
+          type: 'integer',
+          minimum: 1,
+          maximum: 4,
+        },
+        multi_prompt: {
+          type: 'array',
+          minItems: 1,
+          items: {
+            type: 'object',
+            required: ['prompt', 'duration'],
+            properties: {
+              prompt: {
+                type: 'string',
+              },
+              duration: {
+                type: 'integer',
+              },
+            },
+            additionalProperties: false,
+          },
+        },
+      },
+      required: [],
+      type: 'object',
+      additionalProperties: false,
+      allOf: [
+        {
+          not: {
+            required: ['prompt', 'multi_prompt'],
+          },
+        },
+        {
+          anyOf: [
+            {
+              required: ['prompt'],
+            },
+            {
+              required: ['multi_prompt'],
+            },
+          ],
+        },
+      ],
+    },
+    'wan-ai-wan2-2-ti2v-5b-diffusers',
+  );
 
 /**
  * Generate videos with `wan-ai-wan2-2-ti2v-5b-diffusers`, blocking until the video is ready (1 to 15 minutes; prefer the queue for anything long): `POST /api/ai/videos/generate`. Exactly one of `prompt` and `multi_prompt` (`[{ prompt, duration }]`, one item per shot, `duration` in seconds) for a model that takes a prompt (`VideoParams`). Never resent unless the service surely did not process it (429, connection refused).

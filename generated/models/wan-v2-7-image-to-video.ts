@@ -14,12 +14,14 @@ import type {
   QueueRunOutcome,
   RequestOptions,
   ResponseFormat,
+  StandardQueueSchema,
   Transport,
   VideoParams,
   VideoResult,
 } from '../../runtime/index.ts';
 import { enqueueGenerations, generateVideos } from '../../runtime/endpoints.ts';
 import { runGenerations } from '../../runtime/queue/run.ts';
+import { standardSchemaFor } from '../../runtime/standard-schema.ts';
 import { validate } from '../validators/wan-v2-7-image-to-video.ts';
 
 /**
@@ -202,6 +204,145 @@ export type WanV27ImageToVideoQueueParams = MediaParams<
   ResponseFormat,
   QueueFields
 >;
+/**
+ * The queue request body of `wan-v2-7-image-to-video` as a Standard Schema (`StandardSchemaV1` and `StandardJSONSchemaV1`, vendor `oxen-inference-sdk`; https://standardschema.dev), for libraries that take one: an LLM tool's input (the Vercel AI SDK's `tool({ inputSchema })`, an MCP server's `registerTool`), a form's or a route's validator.
+ * It validates what `wanV27ImageToVideoEnqueue` and `wanV27ImageToVideoRun` validate (and `client.queue.enqueue` / `client.queue.run` for this model): the model's parameters (`specs/models/wan-v2-7-image-to-video.json`, field `json_request_schema`) with `num_generations`, `response_format`, `target_namespace` and `model` (any non-empty string: the functions set it), with the model's compiled validator (`generated/validators/wan-v2-7-image-to-video.ts`, no code evaluated at run time).
+ * `~standard.validate(value)` is synchronous: `{ value }` (the value as given), or `{ issues }`, each `{ message, path }` (path: keys, array indexes as numbers). `~standard.jsonSchema.input({ target })` (and `.output`, the same) returns that JSON Schema, annotations kept, for `target` `'draft-07'` or `'draft-2020-12'`, a fresh object each call; another target throws `SDKError`.
+ */
+export const wanV27ImageToVideoQueueSchema: StandardQueueSchema<WanV27ImageToVideoQueueParams> =
+  /* @__PURE__ */ standardSchemaFor(
+    validate,
+    {
+      basic: ['input_image', 'end_image_url', 'input_video'],
+      properties: {
+        prompt: {
+          description: 'Text prompt describing the desired video. Supports Chinese and English. Max 5000 characters.',
+          type: 'string',
+          'x-order': 0,
+        },
+        input_image: {
+          description:
+            'URL of the first frame image. Required for first-frame-to-video and first-and-last-frame-to-video. Formats: JPEG, JPG, PNG, BMP, WEBP. Resolution 240-8000 px per side, aspect ratio 1:8 to 8:1, max 20 MB. Mutually exclusive with input_video.',
+          format: 'uri',
+          type: 'string',
+          'x-order': 1,
+        },
+        end_image_url: {
+          description:
+            'Optional URL of the last frame image for first-and-last-frame-to-video. Same format constraints as the first frame image.',
+          format: 'uri',
+          type: 'string',
+          'x-order': 2,
+        },
+        input_video: {
+          description:
+            'URL of an input video for continuation (first_clip). Formats: MP4, MOV. Duration 2-10s, resolution 240-4096 px per side, aspect ratio 1:8 to 8:1, max 100 MB. Mutually exclusive with input_image.',
+          format: 'uri',
+          type: 'string',
+          'x-order': 3,
+        },
+        audio_url: {
+          description:
+            'Optional driving audio URL. Used for lip-sync and action timing. Supports WAV and MP3. Duration 2-30s, max 15 MB. If shorter than the video, the remainder is silent; if longer, it is truncated.',
+          format: 'uri',
+          type: 'string',
+          'x-order': 4,
+        },
+        resolution: {
+          default: '1080P',
+          description: 'Output video resolution tier.',
+          enum: ['720P', '1080P'],
+          type: 'string',
+          'x-order': 5,
+        },
+        duration: {
+          default: 5,
+          description: 'Output video duration in seconds (2-15).',
+          maximum: 15,
+          minimum: 2,
+          type: 'integer',
+          'x-order': 6,
+        },
+        negative_prompt: {
+          description: 'Content to avoid in the video. Supports Chinese and English. Max 500 characters.',
+          type: 'string',
+          'x-order': 7,
+        },
+        prompt_extend: {
+          default: true,
+          description: 'Whether the model rewrites short prompts to improve quality. Adds processing time.',
+          type: 'boolean',
+          'x-order': 8,
+        },
+        watermark: {
+          default: false,
+          description: "Adds an 'AI Generated' watermark to the bottom-right corner.",
+          type: 'boolean',
+          'x-order': 9,
+        },
+        seed: {
+          description: 'Random seed for reproducibility (0-2147483647).',
+          maximum: 2147483647,
+          minimum: 0,
+          type: 'integer',
+          'x-order': 10,
+        },
+        model: {
+          type: 'string',
+          minLength: 1,
+        },
+        response_format: {
+          enum: ['url', 'b64_json'],
+        },
+        target_namespace: {
+          type: 'string',
+        },
+        num_generations: {
+          type: 'integer',
+          minimum: 1,
+          maximum: 4,
+        },
+        multi_prompt: {
+          type: 'array',
+          minItems: 1,
+          items: {
+            type: 'object',
+            required: ['prompt', 'duration'],
+            properties: {
+              prompt: {
+                type: 'string',
+              },
+              duration: {
+                type: 'integer',
+              },
+            },
+            additionalProperties: false,
+          },
+        },
+      },
+      required: [],
+      type: 'object',
+      additionalProperties: false,
+      allOf: [
+        {
+          not: {
+            required: ['prompt', 'multi_prompt'],
+          },
+        },
+        {
+          anyOf: [
+            {
+              required: ['prompt'],
+            },
+            {
+              required: ['multi_prompt'],
+            },
+          ],
+        },
+      ],
+    },
+    'wan-v2-7-image-to-video',
+  );
 
 /**
  * Generate videos with `wan-v2-7-image-to-video`, blocking until the video is ready (1 to 15 minutes; prefer the queue for anything long): `POST /api/ai/videos/generate`. Exactly one of `prompt` and `multi_prompt` (`[{ prompt, duration }]`, one item per shot, `duration` in seconds) for a model that takes a prompt (`VideoParams`). Never resent unless the service surely did not process it (429, connection refused).

@@ -14,12 +14,14 @@ import type {
   QueueRunOutcome,
   RequestOptions,
   ResponseFormat,
+  StandardQueueSchema,
   Transport,
   VideoParams,
   VideoResult,
 } from '../../runtime/index.ts';
 import { enqueueGenerations, generateVideos } from '../../runtime/endpoints.ts';
 import { runGenerations } from '../../runtime/queue/run.ts';
+import { standardSchemaFor } from '../../runtime/standard-schema.ts';
 import { validate } from '../validators/wan-v3-0-video.ts';
 
 /**
@@ -154,6 +156,124 @@ export type WanV30VideoGenerateVideoParams<F extends ResponseFormat = 'url'> = M
 >;
 /** The parameters of `wanV30VideoEnqueue` and `wanV30VideoRun`: the model's parameters (`WanV30VideoParams`, with exactly one of `prompt` and `multi_prompt` when it takes a prompt), `num_generations` (1 to 4), `response_format` and `target_namespace`; `model` is set by the function. */
 export type WanV30VideoQueueParams = MediaParams<VideoParams<WanV30VideoParams>, ResponseFormat, QueueFields>;
+/**
+ * The queue request body of `wan-v3-0-video` as a Standard Schema (`StandardSchemaV1` and `StandardJSONSchemaV1`, vendor `oxen-inference-sdk`; https://standardschema.dev), for libraries that take one: an LLM tool's input (the Vercel AI SDK's `tool({ inputSchema })`, an MCP server's `registerTool`), a form's or a route's validator.
+ * It validates what `wanV30VideoEnqueue` and `wanV30VideoRun` validate (and `client.queue.enqueue` / `client.queue.run` for this model): the model's parameters (`specs/models/wan-v3-0-video.json`, field `json_request_schema`) with `num_generations`, `response_format`, `target_namespace` and `model` (any non-empty string: the functions set it), with the model's compiled validator (`generated/validators/wan-v3-0-video.ts`, no code evaluated at run time).
+ * `~standard.validate(value)` is synchronous: `{ value }` (the value as given), or `{ issues }`, each `{ message, path }` (path: keys, array indexes as numbers). `~standard.jsonSchema.input({ target })` (and `.output`, the same) returns that JSON Schema, annotations kept, for `target` `'draft-07'` or `'draft-2020-12'`, a fresh object each call; another target throws `SDKError`.
+ */
+export const wanV30VideoQueueSchema: StandardQueueSchema<WanV30VideoQueueParams> = /* @__PURE__ */ standardSchemaFor(
+  validate,
+  {
+    basic: ['resolution', 'aspect_ratio', 'duration', 'generate_audio'],
+    properties: {
+      prompt: {
+        description:
+          'Text prompt describing the desired video. Supports Chinese and English. Max 5000 characters. Refer to reference assets as Image 1, Image 2, ... and Video 1, Video 2, ...; images and videos are numbered separately within their own type.',
+        type: 'string',
+        'x-order': 0,
+      },
+      resolution: {
+        default: '1080P',
+        description: 'Output video resolution tier.',
+        enum: ['480P', '720P', '1080P'],
+        type: 'string',
+        'x-order': 1,
+      },
+      aspect_ratio: {
+        default: 'adaptive',
+        description:
+          'Aspect ratio of the generated video. Adaptive lets the model choose, which is usually what you want when supplying a first frame image.',
+        enum: ['adaptive', '16:9', '9:16', '1:1', '4:3', '3:4'],
+        type: 'string',
+        'x-order': 2,
+      },
+      duration: {
+        default: 5,
+        description: 'Output video duration in seconds. Auto lets the model choose the length from the prompt.',
+        enum: [-1, 2, 3, 4, 5, 6, 8, 10, 12, 15, 20, 25, 30],
+        type: 'integer',
+        'x-order': 3,
+      },
+      generate_audio: {
+        default: true,
+        description: 'Whether the model generates sound for the video. Pricing is the same either way.',
+        type: 'boolean',
+        'x-order': 4,
+      },
+      enable_thinking: {
+        default: false,
+        description:
+          'Enables thinking mode, which lets the model reason about the prompt before generating. Adds processing time.',
+        type: 'boolean',
+        'x-order': 5,
+      },
+      seed: {
+        description: 'Random seed for reproducibility (0-2147483647).',
+        type: 'integer',
+        'x-order': 6,
+      },
+      watermark: {
+        default: false,
+        description: "Adds an 'AI generated' watermark to the bottom-right corner.",
+        type: 'boolean',
+        'x-order': 7,
+      },
+      model: {
+        type: 'string',
+        minLength: 1,
+      },
+      response_format: {
+        enum: ['url', 'b64_json'],
+      },
+      target_namespace: {
+        type: 'string',
+      },
+      num_generations: {
+        type: 'integer',
+        minimum: 1,
+        maximum: 4,
+      },
+      multi_prompt: {
+        type: 'array',
+        minItems: 1,
+        items: {
+          type: 'object',
+          required: ['prompt', 'duration'],
+          properties: {
+            prompt: {
+              type: 'string',
+            },
+            duration: {
+              type: 'integer',
+            },
+          },
+          additionalProperties: false,
+        },
+      },
+    },
+    required: [],
+    type: 'object',
+    additionalProperties: false,
+    allOf: [
+      {
+        not: {
+          required: ['prompt', 'multi_prompt'],
+        },
+      },
+      {
+        anyOf: [
+          {
+            required: ['prompt'],
+          },
+          {
+            required: ['multi_prompt'],
+          },
+        ],
+      },
+    ],
+  },
+  'wan-v3-0-video',
+);
 
 /**
  * Generate videos with `wan-v3-0-video`, blocking until the video is ready (1 to 15 minutes; prefer the queue for anything long): `POST /api/ai/videos/generate`. Exactly one of `prompt` and `multi_prompt` (`[{ prompt, duration }]`, one item per shot, `duration` in seconds) for a model that takes a prompt (`VideoParams`). Never resent unless the service surely did not process it (429, connection refused).

@@ -15,10 +15,12 @@ import type {
   QueueRunOutcome,
   RequestOptions,
   ResponseFormat,
+  StandardQueueSchema,
   Transport,
 } from '../../runtime/index.ts';
 import { enqueueGenerations, generateImages } from '../../runtime/endpoints.ts';
 import { runGenerations } from '../../runtime/queue/run.ts';
+import { standardSchemaFor } from '../../runtime/standard-schema.ts';
 import { validate } from '../validators/xai-grok-imagine-image.ts';
 
 /**
@@ -101,6 +103,65 @@ export type XaiGrokImagineImageGenerateImageParams<F extends ResponseFormat = 'u
 >;
 /** The parameters of `xaiGrokImagineImageEnqueue` and `xaiGrokImagineImageRun`: the model's parameters (`XaiGrokImagineImageParams`), `num_generations` (1 to 4), `response_format` and `target_namespace`; `model` is set by the function. */
 export type XaiGrokImagineImageQueueParams = MediaParams<XaiGrokImagineImageParams, ResponseFormat, QueueFields>;
+/**
+ * The queue request body of `xai-grok-imagine-image` as a Standard Schema (`StandardSchemaV1` and `StandardJSONSchemaV1`, vendor `oxen-inference-sdk`; https://standardschema.dev), for libraries that take one: an LLM tool's input (the Vercel AI SDK's `tool({ inputSchema })`, an MCP server's `registerTool`), a form's or a route's validator.
+ * It validates what `xaiGrokImagineImageEnqueue` and `xaiGrokImagineImageRun` validate (and `client.queue.enqueue` / `client.queue.run` for this model): the model's parameters (`specs/models/xai-grok-imagine-image.json`, field `request_schema`) with `num_generations`, `response_format`, `target_namespace` and `model` (any non-empty string: the functions set it), with the model's compiled validator (`generated/validators/xai-grok-imagine-image.ts`, no code evaluated at run time).
+ * `~standard.validate(value)` is synchronous: `{ value }` (the value as given), or `{ issues }`, each `{ message, path }` (path: keys, array indexes as numbers). `~standard.jsonSchema.input({ target })` (and `.output`, the same) returns that JSON Schema, annotations kept, for `target` `'draft-07'` or `'draft-2020-12'`, a fresh object each call; another target throws `SDKError`.
+ */
+export const xaiGrokImagineImageQueueSchema: StandardQueueSchema<XaiGrokImagineImageQueueParams> =
+  /* @__PURE__ */ standardSchemaFor(
+    validate,
+    {
+      basic: [],
+      properties: {
+        prompt: {
+          description: 'Prompt for generated image',
+          type: 'string',
+          'x-order': 0,
+        },
+        aspect_ratio: {
+          default: '16:9',
+          description: 'Aspect ratio for the generated image',
+          enum: ['1:1', '16:9', '9:16', '4:3', '3:4', '3:2', '2:3', '2:1', '20:9', '19.5:9', '9:19.5', '9:20', '1:2'],
+          type: 'string',
+          'x-order': 1,
+        },
+        resolution: {
+          default: '2k',
+          description: 'Resolution of the generated image',
+          enum: ['1k', '2k'],
+          type: 'string',
+          'x-order': 2,
+        },
+        output_format: {
+          default: 'webp',
+          description: 'Format of the output images',
+          enum: ['webp', 'jpeg', 'png'],
+          type: 'string',
+          'x-order': 3,
+        },
+        model: {
+          type: 'string',
+          minLength: 1,
+        },
+        response_format: {
+          enum: ['url', 'b64_json'],
+        },
+        target_namespace: {
+          type: 'string',
+        },
+        num_generations: {
+          type: 'integer',
+          minimum: 1,
+          maximum: 4,
+        },
+      },
+      required: ['prompt'],
+      type: 'object',
+      additionalProperties: false,
+    },
+    'xai-grok-imagine-image',
+  );
 
 /**
  * Generate images with `xai-grok-imagine-image`, blocking until done (typically 5 to 30 seconds): `POST /api/ai/images/generate`. Never resent unless the service surely did not process it (429, connection refused).

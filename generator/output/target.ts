@@ -31,6 +31,8 @@ export interface RuntimeSpecifiers {
   validation: string;
   /** `ucs2length`, `equal` (validator files). */
   validatorSupport: string;
+  /** `standardSchemaFor` (a model's `<camel>QueueSchema`). */
+  standardSchema: string;
 }
 
 /** Where and how one run writes. */
@@ -68,6 +70,7 @@ export const packageTarget: Target = {
     queueRun: '../../runtime/queue/run.ts',
     validation: '../../runtime/validation.ts',
     validatorSupport: '../../runtime/validator-support.ts',
+    standardSchema: '../../runtime/standard-schema.ts',
   },
   packageFiles: true,
   header: {
@@ -97,6 +100,7 @@ export function userTarget(version: string, format: { prettier: Record<string, u
       queueRun: SDK_PACKAGE,
       validation: `${SDK_PACKAGE}/runtime`,
       validatorSupport: `${SDK_PACKAGE}/validator-support`,
+      standardSchema: `${SDK_PACKAGE}/runtime`,
     },
     packageFiles: false,
     header: {

@@ -16,6 +16,7 @@ import type { OperationsTable } from './operations.ts';
 import { endpointFunctions, functionDoc, type EmitModel, type EndpointFn } from './emit-model.ts';
 import { packageTarget, type Target } from '../output/target.ts';
 import { fileStem } from './name.ts';
+import { queueJsonSchemas } from './json-schema-drafts.ts';
 
 type Ts = typeof TS;
 
@@ -140,6 +141,35 @@ function endpointFunction(
 }
 
 /**
+ * `export const <camel>QueueSchema: StandardQueueSchema<<Pascal>QueueParams> = /* @__PURE__ *\/
+ * standardSchemaFor(validate, <draft-07 schema>, '<id>'[, <draft 2020-12 schema>]);`: pure, so that a
+ * bundle of a call that does not use it keeps neither it nor the schema data.
+ */
+function standardSchemaStatement(ts: Ts, m: EmitModel, target: Target): TS.VariableStatement {
+  const f = ts.factory;
+  const schemas = queueJsonSchemas(m.schema!, m.output === 'video');
+  const call = f.createCallExpression(f.createIdentifier('standardSchemaFor'), undefined, [
+    f.createIdentifier('validate'),
+    jsonExpression(ts, schemas.draft07),
+    leaf(ts, stringLiteral(m.id)),
+    ...(schemas.draft2020 ? [jsonExpression(ts, schemas.draft2020)] : []),
+  ]);
+  ts.addSyntheticLeadingComment(call, ts.SyntaxKind.MultiLineCommentTrivia, ' @__PURE__ ', false);
+  const camel = m.names.camel;
+  const field = m.schemaField ?? 'request_schema';
+  const doc = [
+    `The queue request body of \`${m.id}\` as a Standard Schema (\`StandardSchemaV1\` and \`StandardJSONSchemaV1\`, vendor \`oxen-inference-sdk\`; https://standardschema.dev), for libraries that take one: an LLM tool's input (the Vercel AI SDK's \`tool({ inputSchema })\`, an MCP server's \`registerTool\`), a form's or a route's validator.`,
+    `It validates what \`${camel}Enqueue\` and \`${camel}Run\` validate (and \`client.queue.enqueue\` / \`client.queue.run\` for this model): the model's parameters (\`${m.file}\`, field \`${field}\`) with \`num_generations\`, \`response_format\`, \`target_namespace\` and \`model\` (any non-empty string: the functions set it), with the model's compiled validator (\`${target.prefix}validators/${fileStem(m.id)}.ts\`, no code evaluated at run time).`,
+    `\`~standard.validate(value)\` is synchronous: \`{ value }\` (the value as given), or \`{ issues }\`, each \`{ message, path }\` (path: keys, array indexes as numbers). \`~standard.jsonSchema.input({ target })\` (and \`.output\`, the same) returns that JSON Schema, annotations kept, for \`target\` \`'draft-07'\` or \`'draft-2020-12'\`, a fresh object each call; another target throws \`SDKError\`.`,
+  ].join('\n');
+  return withDoc(
+    ts,
+    constStatement(ts, `${camel}QueueSchema`, typeText(ts, `StandardQueueSchema<${m.names.pascal}QueueParams>`), call),
+    commentText(doc),
+  );
+}
+
+/**
  * The first line of a user's `<out>/models/<id>.ts`. It is in the user's program as source (not a
  * declaration file, which `skipLibCheck` would spare), and checking every model module the index
  * imports made each compile of the user's application grow with the models added. The same printer's
@@ -159,12 +189,23 @@ export function printModelModule(
   const f = ts.factory;
   const fns = m.endpoints.flatMap((e) => endpointFunctions(e, m, hasValidator));
   const head: TS.Statement[] = [];
-  const types = [...new Set<string>([...m.type.runtimeImports, ...fns.flatMap((fn) => fn.types)])].sort();
+  // a model with a compiled validator exports its Standard Schema object (`standardSchemaFor`)
+  const standard = hasValidator && m.schema !== null && fns.some((fn) => fn.validates);
+  const types = [
+    ...new Set<string>([
+      ...m.type.runtimeImports,
+      ...fns.flatMap((fn) => fn.types),
+      ...(standard ? ['StandardQueueSchema'] : []),
+    ]),
+  ].sort();
   if (types.length > 0) head.push(importDeclaration(ts, types, target.runtime.types, true));
-  for (const module of ['endpoints', 'queueRun'] as const) {
-    const names = [...new Set(fns.filter((fn) => fn.calls.module === module).map((fn) => fn.calls.name))].sort();
-    if (names.length > 0) head.push(importDeclaration(ts, names, target.runtime[module], false));
-  }
+  // value imports by specifier (a user's target takes several modules' names from one entry)
+  const values = new Map<string, Set<string>>();
+  const value = (specifier: string, name: string) =>
+    values.set(specifier, (values.get(specifier) ?? new Set()).add(name));
+  for (const fn of fns) value(target.runtime[fn.calls.module], fn.calls.name);
+  if (standard) value(target.runtime.standardSchema, 'standardSchemaFor');
+  for (const [specifier, names] of values) head.push(importDeclaration(ts, [...names].sort(), specifier, false));
   if (fns.some((fn) => fn.validates))
     head.push(importDeclaration(ts, ['validate'], `../validators/${fileStem(m.id)}${target.ext}`, false));
 
@@ -206,6 +247,7 @@ export function printModelModule(
     );
     data.push(withDoc(ts, alias, commentText(fn.paramsType.doc)));
   }
+  if (standard) data.push(standardSchemaStatement(ts, m, target));
 
   const printer = ts.createPrinter({ newLine: ts.NewLineKind.LineFeed });
   const file = ts.createSourceFile('model.ts', '', ts.ScriptTarget.ES2022, false, ts.ScriptKind.TS);

@@ -6,7 +6,7 @@
 import { pointerToken } from '../errors.ts';
 
 /** The reference tokens of a local `$ref` (`#/a~1b/%25` -> `['a/b', '%']`). @throws URIError on a malformed escape. */
-function refTokens(ref: string): string[] {
+export function refTokens(ref: string): string[] {
   return ref === '#'
     ? []
     : ref
@@ -51,9 +51,15 @@ export function isMap(v: unknown): boolean {
 }
 
 /** Keywords whose value is a map of name -> schema. */
-const SCHEMA_MAPS = new Set(['properties', 'patternProperties', 'definitions', '$defs', 'dependentSchemas']);
+export const SCHEMA_MAPS: ReadonlySet<string> = new Set([
+  'properties',
+  'patternProperties',
+  'definitions',
+  '$defs',
+  'dependentSchemas',
+]);
 /** Keywords whose value is a schema or an array of schemas. */
-const SCHEMA_VALUES = new Set([
+export const SCHEMA_VALUES: ReadonlySet<string> = new Set([
   'items',
   'additionalItems',
   'additionalProperties',

@@ -109,13 +109,23 @@ export const MULTI_PROMPT_SCHEMA: Readonly<Record<string, unknown>> = {
 };
 
 /**
- * The queue request schema of a model: its schema plus the SDK fields, closed unless it opens itself.
- * For a video model (`video`) whose schema has `prompt` but no `multi_prompt`: `multi_prompt` is
- * added, and not both of them (`not`); when the schema requires `prompt`, one of the two is
- * required instead (`anyOf`). `runtime/validation.ts` words those two failures.
+ * The queue request schema of a model as compiled: `queueBodySchema` without annotation keywords.
  */
 export function queueRequestSchema(schema: Record<string, unknown>, video = false): Record<string, unknown> {
-  const { $schema: _d, $id: _i, ...rest } = stripAnnotations(schema);
+  return queueBodySchema(stripAnnotations(schema), video);
+}
+
+/**
+ * The queue request body schema of a model: its schema plus the SDK fields, closed unless it opens
+ * itself; annotations (`description`, `default`, `x-order`, ...) kept as the model gives them, `$schema`
+ * and `$id` dropped. For a video model (`video`) whose schema has `prompt` but no `multi_prompt`:
+ * `multi_prompt` is added, and not both of them (`not`); when the schema requires `prompt`, one of
+ * the two is required instead (`anyOf`). `runtime/validation.ts` words those two failures.
+ * Compiled without annotations (`queueRequestSchema`); with them, the JSON Schema of the model's
+ * Standard Schema object (`json-schema-drafts.ts`).
+ */
+export function queueBodySchema(schema: Record<string, unknown>, video = false): Record<string, unknown> {
+  const { $schema: _d, $id: _i, ...rest } = structuredClone(schema);
   const properties = { ...((rest['properties'] ?? {}) as Record<string, unknown>) };
   for (const [name, sub] of Object.entries(SDK_QUEUE_FIELDS))
     if (!Object.hasOwn(properties, name)) properties[name] = sub;

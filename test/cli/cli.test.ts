@@ -95,7 +95,12 @@ describe('oxen-inference-codegen in a user project', () => {
         bin?: Record<string, string>;
         files?: string[];
       };
-    expect(Object.keys(pkg('oxen-inference-sdk').dependencies ?? {}).sort()).toEqual(['eventsource-parser', 'p-retry']);
+    // @standard-schema/spec: types only (the models' Standard Schema objects), nothing of it runs
+    expect(Object.keys(pkg('oxen-inference-sdk').dependencies ?? {}).sort()).toEqual([
+      '@standard-schema/spec',
+      'eventsource-parser',
+      'p-retry',
+    ]);
     const gen = pkg('oxen-inference-codegen');
     expect(gen.bin).toEqual({ 'oxen-inference-codegen': 'dist/cli.js' });
     expect(Object.keys(gen.dependencies ?? {})).toEqual(
@@ -172,10 +177,13 @@ describe('oxen-inference-codegen in a user project', () => {
     writeFileSync(
       path.join(project, 'check.ts'),
       `import { Client, ADDED_MODEL_IDS, type ModelId, type ModelParams, type QueueModelId, type ImageGenerateModelId, type VideoModelId, type ChatModelId } from './oxen-models/index.js';
-import { acmeFlux9GenerateImage, acmeFlux9Enqueue, type AcmeFlux9Params } from './oxen-models/models/acme-flux-9.js';
+import { acmeFlux9GenerateImage, acmeFlux9Enqueue, acmeFlux9QueueSchema, type AcmeFlux9Params, type AcmeFlux9QueueParams } from './oxen-models/models/acme-flux-9.js';
+import type { StandardJSONSchemaV1, StandardSchemaV1 } from '@standard-schema/spec';
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
 function assertType<T extends true>(_: T): void {}
 assertType<Equal<ModelParams['acme-flux-9'], AcmeFlux9Params>>(true);
+assertType<Equal<StandardSchemaV1.InferInput<typeof acmeFlux9QueueSchema>, AcmeFlux9QueueParams>>(true);
+export const standard: StandardSchemaV1<AcmeFlux9QueueParams> & StandardJSONSchemaV1<AcmeFlux9QueueParams> = acmeFlux9QueueSchema;
 export const ids: ModelId[] = ['acme-flux-9', 'ft-alice-flux-v1', 'flux-2-pro', 'gpt-4o-mini', ...ADDED_MODEL_IDS];
 export const queued: QueueModelId = 'ft-alice-flux-v1';
 export const image: ImageGenerateModelId = 'acme-flux-9';
@@ -204,6 +212,8 @@ export async function typed(client: Client): Promise<void> {
     writeFileSync(
       path.join(project, 'run.ts'),
       `import { Client } from './oxen-models/index.js';
+import { acmeFlux9QueueSchema } from './oxen-models/models/acme-flux-9.js';
+import { ftAliceFluxV1QueueSchema } from './oxen-models/models/ft-alice-flux-v1.js';
 import { ValidationError } from 'oxen-inference-sdk/runtime';
 const env = (globalThis as unknown as { process: { env: Record<string, string | undefined> } }).process.env;
 const client = new Client({ apiKey: env['KEY'] ?? '', baseUrl: env['BASE'] ?? '' });
@@ -216,6 +226,12 @@ try {
 }
 const ok = await client.queue.enqueue({ model: 'acme-flux-9', prompt: 'a fox' });
 result['ok'] = ok.generations.length;
+// the added models' Standard Schema objects validate with their compiled validators
+result['standardBad'] = acmeFlux9QueueSchema['~standard'].validate({ prompt: 42, input_image: ['a', 1] }).issues;
+result['standardOk'] = acmeFlux9QueueSchema['~standard'].validate({ prompt: 'a fox' }).issues ?? 'valid';
+result['loraScale'] = ftAliceFluxV1QueueSchema['~standard'].validate({ prompt: 'x', lora_scale: 3 }).issues;
+const json = ftAliceFluxV1QueueSchema['~standard'].jsonSchema.input({ target: 'draft-2020-12' });
+result['jsonSchema'] = [json['$schema'], (json['properties'] as Record<string, unknown>)['lora_scale']];
 console.log(JSON.stringify(result));
 `,
     );
@@ -226,14 +242,27 @@ console.log(JSON.stringify(result));
     expect(bundler.code).toBe(0);
   }, 180_000);
 
-  test('queue.enqueue refuses a bad body before sending (ValidationError; the server received nothing)', async () => {
+  test("queue.enqueue refuses a bad body before sending (ValidationError; the server received nothing); the models' Standard Schema objects validate", async () => {
     const before = server.count('POST', '/api/ai/queue');
     const r = await run(process.execPath, [path.join(project, 'build', 'run.js')], {
       cwd: project,
       env: { ...process.env, KEY, BASE: server.url },
     });
     expect(r.code, r.stderr).toBe(0);
-    expect(JSON.parse(r.stdout.trim())).toEqual({ bad: 'ValidationError', ok: 1 });
+    expect(JSON.parse(r.stdout.trim())).toEqual({
+      bad: 'ValidationError',
+      ok: 1,
+      standardBad: [
+        { message: 'must be string', path: ['prompt'] },
+        { message: 'must be string', path: ['input_image', 1] },
+      ],
+      standardOk: 'valid',
+      loraScale: [{ message: 'must be <= 2', path: ['lora_scale'] }],
+      jsonSchema: [
+        'https://json-schema.org/draft/2020-12/schema',
+        { type: 'number', minimum: 0, maximum: 2, description: 'LoRA strength' },
+      ],
+    });
     expect(server.count('POST', '/api/ai/queue') - before).toBe(1); // only the good body
   });
 
@@ -381,7 +410,7 @@ console.log(JSON.stringify(result));
     const both = await codegen(project, ['generate', '--out', 'formatted/oxen-models', '--format', '--no-format']);
     expect(both.code).toBe(2);
     expect(both.stderr).toContain('give --format or --no-format, not both');
-  }, 120_000); // six commands, each loading prettier
+  }, 180_000); // seven runs of the CLI, each loading TypeScript (and prettier): over 30 s on a busy machine
 });
 
 // after the steps above, on the same project and its oxen-models/

@@ -96,26 +96,38 @@ describe('the tarball', { timeout: TEST_TIMEOUT_MS }, () => {
     expect(pack.files.filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts') && !f.endsWith('.d.cts'))).toEqual([]);
   });
 
-  test('depends at run time only on what the built JavaScript imports', () => {
+  test('depends only on what the built JavaScript imports, and on packages of types its declarations import', () => {
     const distDir = path.join(consumers, 'node_modules', 'oxen-inference-sdk', 'dist');
-    const imported = { esm: new Set<string>(), cjs: new Set<string>() };
+    const imported = { esm: new Set<string>(), cjs: new Set<string>(), types: new Set<string>() };
     const walk = (dir: string): string[] =>
       readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
         e.isDirectory() ? walk(path.join(dir, e.name)) : [path.join(dir, e.name)],
       );
     for (const file of walk(distDir)) {
-      const format = file.endsWith('.cjs') ? 'cjs' : file.endsWith('.js') ? 'esm' : undefined;
+      const format = /\.d\.c?ts$/.test(file)
+        ? 'types'
+        : file.endsWith('.cjs')
+          ? 'cjs'
+          : file.endsWith('.js')
+            ? 'esm'
+            : undefined;
       if (!format) continue;
       const text = readFileSync(file, 'utf8');
-      for (const m of text.matchAll(
-        /(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*|^import\s+)["']([^"'.][^"']*)["']/gm,
-      )) {
+      // in declarations, only statements and import types: their doc comments show example imports
+      const pattern =
+        format === 'types'
+          ? /(?:^\s*(?:import|export)\s[^;]*?\bfrom\s*|\bimport\(\s*)["']([^"'.][^"']*)["']/gm
+          : /(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*|^import\s+)["']([^"'.][^"']*)["']/gm;
+      for (const m of text.matchAll(pattern)) {
         if (!m[1]!.startsWith('node:')) imported[format].add(packageName(m[1]!)); // Node built-ins (the ./node entry) are no dependency
       }
     }
     const dependencies = Object.keys(pack.manifest.dependencies ?? {}).sort();
-    // every bare import of the built code is a dependency, and every dependency is imported
-    expect([...imported.esm].sort()).toEqual(dependencies);
+    // every bare import of the built code is a dependency, and every dependency is imported: by the
+    // JavaScript, or (@standard-schema/spec, whose interfaces the models' schema objects implement) by
+    // the declarations only, so that nothing of it runs
+    expect([...new Set([...imported.esm, ...imported.types])].sort()).toEqual(dependencies);
+    expect(imported.esm.has('@standard-schema/spec') || imported.cjs.has('@standard-schema/spec')).toBe(false);
     for (const name of imported.cjs) expect(dependencies).toContain(name);
     // p-retry is ESM-only: the CommonJS build carries its own copy instead of require('p-retry')
     expect(imported.cjs.has('p-retry')).toBe(false);
