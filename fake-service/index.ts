@@ -112,6 +112,12 @@ export interface LocalServer {
     add(count: number, options?: { model?: string; user?: string; params?: Record<string, unknown> }): string[];
   };
   setCredits(namespace: string, credits: number): void;
+  /**
+   * Stop serving a model, as the service removes models from its catalog (ours: the docs do not
+   * say what a removed model answers; we answer as for an unknown id, 404 `Model not found`): its
+   * details, the catalog and the search leave it out. @returns whether it was served.
+   */
+  removeModel(id: string): boolean;
 }
 
 const DEFAULT_USERS = { 'test-key': { user: 'alice', orgs: ['acme'] } };
@@ -633,6 +639,7 @@ export async function startServer(options: LocalServerOptions = {}): Promise<Loc
       },
     },
     setCredits: (ns, n) => accounts.setCredits(ns, n),
+    removeModel: (id) => models.delete(id),
     close() {
       closing ??= new Promise<void>((resolve) => {
         clearInterval(sweeper);

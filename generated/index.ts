@@ -7,7 +7,6 @@
 import { Client as RuntimeClient } from '../runtime/client.ts';
 import type {
   ClientOptions,
-  CompiledValidator,
   QueueFields,
   Registry,
   SdkFields,
@@ -955,103 +954,9 @@ export const MODEL_IDS: readonly ModelId[] = [
   'zai-org-glm-5',
   'zai-org-glm-5-1',
 ];
-/** Loads one model's compiled validator module on demand (a bundler splits each into its own chunk). Plain `import()` arrows: the table is in every bundle of the root `Client`, so each entry is kept short. */
-const validatorLoaders: ReadonlyMap<string, () => Promise<{ validate: CompiledValidator }>> = new Map<
-  string,
-  () => Promise<{ validate: CompiledValidator }>
->([
-  ['black-forest-labs-flux-2-klein-4b', () => import('./validators/black-forest-labs-flux-2-klein-4b.ts')],
-  ['black-forest-labs-flux-2-klein-9b', () => import('./validators/black-forest-labs-flux-2-klein-9b.ts')],
-  ['bytedance-depth-anything-video', () => import('./validators/bytedance-depth-anything-video.ts')],
-  [
-    'bytedance-seedance-2-0-fast-reference-to-video',
-    () => import('./validators/bytedance-seedance-2-0-fast-reference-to-video.ts'),
-  ],
-  ['bytedance-seedance-2-0-image-to-video', () => import('./validators/bytedance-seedance-2-0-image-to-video.ts')],
-  [
-    'bytedance-seedance-2-0-mini-image-to-video',
-    () => import('./validators/bytedance-seedance-2-0-mini-image-to-video.ts'),
-  ],
-  [
-    'bytedance-seedance-2-0-mini-reference-to-video',
-    () => import('./validators/bytedance-seedance-2-0-mini-reference-to-video.ts'),
-  ],
-  ['bytedance-seedance-2-0-text-to-video', () => import('./validators/bytedance-seedance-2-0-text-to-video.ts')],
-  ['bytedance-seedream-4', () => import('./validators/bytedance-seedream-4.ts')],
-  ['bytedance-seedream-5-lite', () => import('./validators/bytedance-seedream-5-lite.ts')],
-  ['flux-1-dev', () => import('./validators/flux-1-dev.ts')],
-  ['flux-2-dev', () => import('./validators/flux-2-dev.ts')],
-  ['flux-2-pro', () => import('./validators/flux-2-pro.ts')],
-  ['flux-3-video', () => import('./validators/flux-3-video.ts')],
-  ['flux-kontext-dev', () => import('./validators/flux-kontext-dev.ts')],
-  ['gemini-omni-flash-preview', () => import('./validators/gemini-omni-flash-preview.ts')],
-  ['google-nano-banana-pro', () => import('./validators/google-nano-banana-pro.ts')],
-  ['google-veo-3-1', () => import('./validators/google-veo-3-1.ts')],
-  ['google-veo-3-1-lite', () => import('./validators/google-veo-3-1-lite.ts')],
-  ['gpt-image-2', () => import('./validators/gpt-image-2.ts')],
-  ['happyhorse-1.0-video-edit', () => import('./validators/happyhorse-1.0-video-edit.ts')],
-  ['happyhorse-1.1-r2v', () => import('./validators/happyhorse-1.1-r2v.ts')],
-  ['happyhorse-1.1-t2v', () => import('./validators/happyhorse-1.1-t2v.ts')],
-  ['ideogram-v4', () => import('./validators/ideogram-v4.ts')],
-  ['kling-video-o1-image-to-video', () => import('./validators/kling-video-o1-image-to-video.ts')],
-  ['kling-video-o1-reference-to-video', () => import('./validators/kling-video-o1-reference-to-video.ts')],
-  ['kling-video-o1-video-to-video-edit', () => import('./validators/kling-video-o1-video-to-video-edit.ts')],
-  ['kling-video-o3-omni', () => import('./validators/kling-video-o3-omni.ts')],
-  [
-    'kling-video-v2-5-turbo-pro-image-to-video',
-    () => import('./validators/kling-video-v2-5-turbo-pro-image-to-video.ts'),
-  ],
-  ['kling-video-v2-6-pro-image-to-video', () => import('./validators/kling-video-v2-6-pro-image-to-video.ts')],
-  ['kling-video-v3-pro-motion-control', () => import('./validators/kling-video-v3-pro-motion-control.ts')],
-  ['ltx-2-3-fast-text-to-video', () => import('./validators/ltx-2-3-fast-text-to-video.ts')],
-  ['ltx-2-3-pro-22b-IC-LoRA-Union-Control', () => import('./validators/ltx-2-3-pro-22b-IC-LoRA-Union-Control.ts')],
-  ['ltx-2-3-pro-audio-to-video', () => import('./validators/ltx-2-3-pro-audio-to-video.ts')],
-  ['ltx-2-3-quality-hdr', () => import('./validators/ltx-2-3-quality-hdr.ts')],
-  ['ltx-2-3-quality-image-to-video', () => import('./validators/ltx-2-3-quality-image-to-video.ts')],
-  [
-    'ltx-2-3-quality-reference-video-to-video',
-    () => import('./validators/ltx-2-3-quality-reference-video-to-video.ts'),
-  ],
-  ['ltx-2-3-quality-text-to-video', () => import('./validators/ltx-2-3-quality-text-to-video.ts')],
-  ['luma-ray-v3-2-reframe', () => import('./validators/luma-ray-v3-2-reframe.ts')],
-  ['luma-ray-v3-2-video-to-video', () => import('./validators/luma-ray-v3-2-video-to-video.ts')],
-  ['minimax-h3', () => import('./validators/minimax-h3.ts')],
-  ['nano-banana', () => import('./validators/nano-banana.ts')],
-  ['nano-banana-2', () => import('./validators/nano-banana-2.ts')],
-  ['qwen-image', () => import('./validators/qwen-image.ts')],
-  ['qwen-image-2512', () => import('./validators/qwen-image-2512.ts')],
-  ['qwen-image-edit', () => import('./validators/qwen-image-edit.ts')],
-  ['qwen-image-edit-plus', () => import('./validators/qwen-image-edit-plus.ts')],
-  ['sam-3-image', () => import('./validators/sam-3-image.ts')],
-  ['topazlabs-bloom-2-image', () => import('./validators/topazlabs-bloom-2-image.ts')],
-  ['topazlabs-bloom-image', () => import('./validators/topazlabs-bloom-image.ts')],
-  ['topazlabs-hyperion-2-video', () => import('./validators/topazlabs-hyperion-2-video.ts')],
-  ['topazlabs-hyperion-hdr-video', () => import('./validators/topazlabs-hyperion-hdr-video.ts')],
-  ['topazlabs-image-upscale', () => import('./validators/topazlabs-image-upscale.ts')],
-  ['topazlabs-proteus-video', () => import('./validators/topazlabs-proteus-video.ts')],
-  ['topazlabs-rhea-video', () => import('./validators/topazlabs-rhea-video.ts')],
-  ['topazlabs-video-upscale', () => import('./validators/topazlabs-video-upscale.ts')],
-  ['topazlabs-wonder-3-5-image', () => import('./validators/topazlabs-wonder-3-5-image.ts')],
-  ['wan-ai-wan2-1-t2v-1-3b-diffusers', () => import('./validators/wan-ai-wan2-1-t2v-1-3b-diffusers.ts')],
-  ['wan-ai-wan2-1-t2v-14b-diffusers', () => import('./validators/wan-ai-wan2-1-t2v-14b-diffusers.ts')],
-  ['wan-ai-wan2-2-t2v-a14b-diffusers', () => import('./validators/wan-ai-wan2-2-t2v-a14b-diffusers.ts')],
-  ['wan-ai-wan2-2-ti2v-5b-diffusers', () => import('./validators/wan-ai-wan2-2-ti2v-5b-diffusers.ts')],
-  ['wan-v2-6-image-to-video', () => import('./validators/wan-v2-6-image-to-video.ts')],
-  ['wan-v2-6-reference-to-video', () => import('./validators/wan-v2-6-reference-to-video.ts')],
-  ['wan-v2-7-image-to-video', () => import('./validators/wan-v2-7-image-to-video.ts')],
-  ['wan-v2-7-reference-to-video', () => import('./validators/wan-v2-7-reference-to-video.ts')],
-  ['wan-v3-0-video', () => import('./validators/wan-v3-0-video.ts')],
-  ['xai-grok-imagine-image', () => import('./validators/xai-grok-imagine-image.ts')],
-  [
-    'xai-grok-imagine-video-1-5-image-to-video',
-    () => import('./validators/xai-grok-imagine-video-1-5-image-to-video.ts'),
-  ],
-]);
-/** The compiled request validators of the snapshot's queue models, by model id, loaded lazily: a validator; `null` for a model of the snapshot without one (not validated); `undefined` for an id the snapshot does not have. The generated `Client` validates queue requests with it. */
+/** The compiled request validators of the snapshot's queue models, by model id, loaded lazily: a validator; `null` for a model of the snapshot without one (not validated); `undefined` for an id the snapshot does not have. The generated `Client` validates queue requests with it. Its table of loaders (`validator-table.ts`) loads with the first validation: a page that validates nothing loads neither it nor any validator. */
 export const snapshotValidators: ValidatorSource = (model) =>
-  validatorLoaders
-    .get(model)?.()
-    .then((m) => m.validate) ?? Promise.resolve((MODEL_IDS as readonly string[]).includes(model) ? null : undefined);
+  import('./validator-table.ts').then((t) => t.validatorOf(model));
 
 /**
  * The SDK client, typed with the snapshot's models: `model` autocompletes per endpoint, each model's parameters are checked, results are typed by `response_format`.

@@ -14,7 +14,7 @@ import path from 'node:path';
 import { REPO_ROOT, specsLabel } from './paths.ts';
 import { classify, type ClassifyNote } from './stages/classify.ts';
 import { modelModule, type OutputFiles } from './stages/emit.ts';
-import { indexModule } from './stages/index-module.ts';
+import { indexModule, validatorTableModule } from './stages/index-module.ts';
 import { openapiModule } from './stages/openapi.ts';
 import { operationsOf, type OperationsTable } from './stages/operations.ts';
 import { modelsMarkdown } from './stages/reference.ts';
@@ -228,6 +228,14 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
     build: () =>
       target.kind === 'package' ? indexModule(named, validated, label) : userIndexModule(named, validated, label),
   });
+  if (target.kind === 'package')
+    jobs.push({
+      file: `${out}validator-table.ts`,
+      inputs: hash('validator-table', allKey),
+      sources: list,
+      formatted: true,
+      build: () => validatorTableModule(named, validated),
+    });
   jobs.push(...modelJobs);
 
   // Printed as prettier prints it (no formatter to load: an up-to-date run loads none).

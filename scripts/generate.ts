@@ -119,7 +119,10 @@ if (refreshing) {
   }
 }
 
-/** `--refresh` / `--add` / `--remove`: exit 0 on success (whatever drifted), 2 on any failure. */
+/**
+ * `--refresh` / `--add` / `--remove`: exit 0 on success (whatever drifted, a model the service no
+ * longer serves included: kept, and reported as breaking), 2 on any failure.
+ */
 async function runRefresh(): Promise<void> {
   // Loaded only here: a plain run needs neither the fetch machinery nor the runtime client.
   const [{ refresh, RefreshError, redactor }, { renderText }] = await Promise.all([
@@ -145,6 +148,11 @@ async function runRefresh(): Promise<void> {
         `${r.written.length} snapshot file(s) written, ${r.deleted.length} deleted (fetch ${s(r.timings.fetchMs)}, total ${s(r.timings.totalMs)})`,
       ...r.written.map((f) => `  wrote    ${f}`),
       ...r.deleted.map((f) => `  deleted  ${f}`),
+      ...(r.notServed.length > 0
+        ? [
+            `no longer served (HTTP 404), kept in the snapshot until removed: ${r.notServed.join(', ')} (npm run generate -- ${r.notServed.map((id) => `--remove ${id}`).join(' ')})`,
+          ]
+        : []),
       `generated ${g.models} models: ${g.added.length} added, ${g.changed.length} changed, ${g.removed.length} removed, ${g.unchanged} unchanged`,
       '',
       renderText(r.report),

@@ -7,6 +7,8 @@
  *   oxen-inference-codegen remove <id>...         remove models from the snapshot and generate
  *   oxen-inference-codegen generate [--check]     generate from the snapshot (offline); --check writes nothing
  *   oxen-inference-codegen refresh                re-fetch every model, all or nothing, and print the drift report
+ *   oxen-inference-codegen models [--search TEXT] list (or search) the service's catalog, marking what the
+ *                                                 snapshot has (needs OXEN_API_KEY); --json for machine output
  *   oxen-inference-codegen serve                  the local stand-in for the service, with the package's models and the
  *                                                 snapshot's, on 127.0.0.1 until stopped (`serve.ts`; its options
  *                                                 in `fake-service/cli.ts`, and --api-key KEY: accept only that key)
@@ -22,9 +24,10 @@
  *   --retries N        retries on connection errors, 429, 5xx (default 3)
  *
  * Exit codes: 0 done; `generate --check`: 1 files differ; `refresh`: as `npm run drift` (0 nothing
- * changed, 1 compatible changes only, 2 something breaks, 3 failed: nothing written); `serve`: 0
- * stopped, 1 closing failed, 2 could not start; the other commands: 2 failed, nothing written. A usage
- * error is 3 for `refresh`, 2 for every other command.
+ * changed, 1 compatible changes only, 2 something breaks, a model the service no longer serves
+ * included: it is kept until removed, the others refreshed; 3 failed: nothing written); `serve`: 0
+ * stopped, 1 closing failed, 2 could not start; the other commands: 2 failed, nothing written
+ * (`models` writes nothing in any case). A usage error is 3 for `refresh`, 2 for every other command.
  *
  * The API key goes only into the `Authorization` header: everything printed is redacted, and
  * shows control characters as `<U+XXXX>` (text from the service or a model cannot drive the terminal).
@@ -38,7 +41,14 @@ import { generate, type GenerateResult } from '../index.ts';
 import { GeneratorWorker } from '../stages/worker-thread.ts';
 import { loadTsMorph } from '../libraries.ts';
 import { REPO_ROOT } from '../paths.ts';
-import { FETCH_FLAGS, fetchFlagValues, redactor, RefreshError } from '../refresh/checks.ts';
+import {
+  DEFAULT_REFRESH_BASE_URL,
+  FETCH_FLAGS,
+  fetchFlagValues,
+  redactor,
+  RefreshError,
+  type FetchFlagValues,
+} from '../refresh/checks.ts';
 import { CODEGEN_PACKAGE, userTarget } from '../output/target.ts';
 import { readManifestSettings } from '../output/manifest.ts';
 import { SERVER_FLAGS, SERVER_FLAGS_HELP, serverFlagValues } from '../../fake-service/cli.ts';
@@ -49,12 +59,14 @@ const USER_SPECS = 'specs';
 /** The default output directory. */
 export const DEFAULT_OUT = 'oxen-models';
 
-const USAGE = `usage: ${CODEGEN_PACKAGE} <add|remove|generate|refresh|serve> [ids...] [--out DIR] [--from FILE] [--check]
+const USAGE = `usage: ${CODEGEN_PACKAGE} <add|remove|generate|refresh|models|serve> [ids...] [--out DIR] [--from FILE] [--check]
   add <id>...             fetch each model's details (OXEN_API_KEY) and generate
   add --from <file.json>  add a saved model-details object, offline
   remove <id>...          remove models and generate
   generate [--check]      generate from the snapshot, offline; --check writes nothing, exit 1 if a file differs
   refresh                 re-fetch every model and print the drift report (exit 0/1/2 as npm run drift, 3 failed)
+  models [--search TEXT]  list or search the service's catalog (OXEN_API_KEY): id, type, output, in the snapshot;
+                          --json for machine output
   serve                   the local stand-in for the service on 127.0.0.1, for your tests: this package's models and
                           yours (--out); prints \`listening on http://127.0.0.1:N\`, runs until Ctrl-C. Its options:
     --api-key KEY        accept only this key (default: any key)
@@ -99,6 +111,52 @@ function preloadTypeScript(): void {
   }
 }
 
+/**
+ * `models`: the catalog, each model marked when `<out>/specs/models.json` lists it. Writes nothing.
+ * @returns 0, or 2 when the catalog could not be read (the reason printed, redacted).
+ */
+async function runModels(
+  o: { outDir: string; outLabel: string; search: string | undefined; json: boolean } & FetchFlagValues,
+  out: (s: string) => void,
+  err: (s: string) => void,
+): Promise<number> {
+  const fail = (reason: string) => {
+    err(`${CODEGEN_PACKAGE} models failed: ${reason}`);
+    return 2;
+  };
+  const listFile = path.join(o.outDir, USER_SPECS, 'models.json');
+  let snapshotIds = new Set<string>();
+  if (existsSync(listFile)) {
+    let ids: unknown;
+    try {
+      ids = JSON.parse(readFileSync(listFile, 'utf8'));
+    } catch (e) {
+      return fail(`cannot read ${o.outLabel}/${USER_SPECS}/models.json: ${(e as Error).message}`);
+    }
+    if (!Array.isArray(ids) || !ids.every((id) => typeof id === 'string'))
+      return fail(`${o.outLabel}/${USER_SPECS}/models.json is not a JSON array of model ids`);
+    snapshotIds = new Set(ids);
+  }
+  const baseUrl = o.baseUrl ?? (process.env['OXEN_BASE_URL'] || DEFAULT_REFRESH_BASE_URL);
+  try {
+    const { listCatalog, renderCatalog } = await import('./models.ts');
+    const catalog = await listCatalog({
+      baseUrl,
+      apiKey: process.env['OXEN_API_KEY'] ?? '',
+      snapshotIds,
+      ...(o.search !== undefined ? { search: o.search } : {}),
+      ...(o.timeoutMs !== undefined ? { timeoutMs: o.timeoutMs } : {}),
+      ...(o.maxRetries !== undefined ? { maxRetries: o.maxRetries } : {}),
+    });
+    const n = catalog.models.length;
+    const heading = `${n} model${n === 1 ? '' : 's'} ${o.search === undefined ? 'listed' : `found for ${JSON.stringify(o.search)}`} by ${baseUrl}; IN SNAPSHOT: in ${o.outLabel}/${USER_SPECS}/models.json (\`${CODEGEN_PACKAGE} add <id>\` adds one)`;
+    out(renderCatalog(catalog, { json: o.json, heading }));
+    return 0;
+  } catch (e) {
+    return fail(e instanceof Error ? `${e.message}` : String(e));
+  }
+}
+
 /** Runs the CLI with `argv` (without node and the script). @returns the exit code. */
 export async function main(
   argv: string[],
@@ -123,6 +181,8 @@ export async function main(
         format: { type: 'boolean', default: false },
         'no-format': { type: 'boolean', default: false },
         force: { type: 'boolean', default: false },
+        search: { type: 'string' },
+        json: { type: 'boolean', default: false },
         ...FETCH_FLAGS,
         ...SERVER_FLAGS,
         'api-key': { type: 'string' },
@@ -145,8 +205,10 @@ export async function main(
     err(`${CODEGEN_PACKAGE} ${command}: ${problem}\n${USAGE}`);
     return failCode;
   };
-  if (!['add', 'remove', 'generate', 'refresh', 'serve'].includes(command))
+  if (!['add', 'remove', 'generate', 'refresh', 'models', 'serve'].includes(command))
     return usage(`unknown command ${JSON.stringify(command)}`);
+  if ((values.search !== undefined || values.json) && command !== 'models')
+    return usage(`--${values.json ? 'json' : 'search'} applies only to models`);
   const outDir = path.resolve(values.out);
   const outLabel = path.relative(process.cwd(), outDir).split(path.sep).join('/') || '.';
   const serveFlags = [...Object.keys(SERVER_FLAGS), 'api-key'].filter(
@@ -181,12 +243,17 @@ export async function main(
   if (command === 'add' && ids.length === 0 && values.from.length === 0)
     return usage('give model ids or --from <file.json>');
   if (command === 'remove' && ids.length === 0) return usage('give the model ids to remove');
-  if ((command === 'generate' || command === 'refresh') && ids.length > 0)
+  if ((command === 'generate' || command === 'refresh' || command === 'models') && ids.length > 0)
     return usage(`takes no model ids (got ${ids.join(' ')})`);
   if (values.format && values['no-format']) return usage('give --format or --no-format, not both');
   const fetchOptions = fetchFlagValues(values);
   if (typeof fetchOptions === 'string') return usage(fetchOptions);
 
+  if (command === 'models') {
+    if (values.search !== undefined && values.search.trim() === '') return usage('--search needs some text');
+    if (fetchOptions.concurrency !== undefined) return usage('--concurrency does not apply to models');
+    return runModels({ outDir, outLabel, search: values.search, json: values.json, ...fetchOptions }, out, err);
+  }
   const formatted =
     values.format ||
     (!values['no-format'] && (await readManifestSettings(path.join(outDir, 'manifest.json'))).format === true);
@@ -298,6 +365,10 @@ export async function main(
       ...r.deleted.map((f) => `  deleted  ${outLabel}/${USER_SPECS}/${f}`),
       `generated ${g.models} models into ${outLabel}: ${g.added.length} added, ${g.changed.length} changed, ${g.removed.length} removed, ${g.unchanged} unchanged`,
     ];
+    if (r.notServed.length > 0)
+      lines.push(
+        `no longer served (HTTP 404), kept in ${outLabel}/${USER_SPECS} until removed: ${r.notServed.join(', ')} (\`${CODEGEN_PACKAGE} remove ${r.notServed.join(' ')}${values.out === DEFAULT_OUT ? '' : ` --out ${outLabel}`}\`)`,
+      );
     if (command === 'refresh') lines.push('', renderText(r.report));
     out(lines.join('\n'));
     return command === 'refresh' ? driftExitCode(r.report) : 0;

@@ -109,7 +109,7 @@ async function stage(specsDir: string, plan: SnapshotPlan, tmp: string): Promise
 /**
  * Change the user's snapshot and regenerate `<out>`, all or nothing (see the module comment).
  * @throws RefreshError (no key, refused base URL, bad or unknown ids, failed fetches: all of them,
- * a wrong key: once) or SpecError (file, model, JSON pointer) for an untrusted model object or a
+ * a wrong key: once; a listed model's 404 alone is no failure: `notServed`, kept and reported) or SpecError (file, model, JSON pointer) for an untrusted model object or a
  * snapshot that does not generate; nothing is written then.
  */
 export async function updateSnapshot(options: UpdateOptions): Promise<UpdateResult> {
@@ -164,6 +164,7 @@ async function changeSnapshot(
     : add;
 
   let baseUrl: string | undefined;
+  let notServed: string[] = [];
   const fetched: FetchedModel[] = [...saved];
   if (toFetch.length > 0) {
     const apiKey = options.apiKey ?? process.env['OXEN_API_KEY'] ?? '';
@@ -189,7 +190,9 @@ async function changeSnapshot(
         throw new RefreshError(`nothing was written: ${err.message}`, err.failures, false, true);
       throw err;
     });
-    if (r.failures.length > 0) {
+    // A listed model whose details answer 404 is no longer served: kept, reported (breaking).
+    notServed = r.failures.filter((f) => f.notFound && current.ids.includes(f.id)).map((f) => f.id);
+    if (r.failures.length > notServed.length) {
       const width = Math.max(...r.failures.map((f) => f.id.length));
       throw new RefreshError(
         `nothing was written: ${r.failures.length} of ${toFetch.length} model${toFetch.length === 1 ? '' : 's'} failed:\n${r.failures.map((f) => `  ${f.id.padEnd(width)}  ${f.reason}`).join('\n')}`,
@@ -205,10 +208,14 @@ async function changeSnapshot(
   const staged = await stage(specsDir, plan, tmp);
   // The proof: the staged snapshot generates (named as the real one: `specs`), writing nothing.
   const proof = await options.generate({ specsDir: staged, check: true, reuse: true });
-  const report = diffSnapshots(current.valid, {
-    ...(await readSnapshot(staged, USER_SPECS)),
-    label: baseUrl ? `${USER_SPECS} refreshed from ${baseUrl}` : `${USER_SPECS} (updated)`,
-  });
+  const report = diffSnapshots(
+    current.valid,
+    {
+      ...(await readSnapshot(staged, USER_SPECS)),
+      label: baseUrl ? `${USER_SPECS} refreshed from ${baseUrl}` : `${USER_SPECS} (updated)`,
+    },
+    { notServed },
+  );
   // Commit: the snapshot and the proof's output (no second generate) together, journaled.
   const result = {
     ...proof,
@@ -219,6 +226,7 @@ async function changeSnapshot(
     fetched: toFetch,
     added: [...add, ...fromIds].filter((id) => !current.ids.includes(id)).sort(byName),
     removed: remove,
+    notServed,
     written: [...plan]
       .filter(([, t]) => t !== null)
       .map(([rel]) => rel)

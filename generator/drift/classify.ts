@@ -8,6 +8,10 @@
  * accepted: `integer|string` -> `integer`, `number` -> `integer`, `string` -> `integer`, a type
  * where there was none), narrowed range (lower bound raised or new, upper bound lowered or new),
  * an enum on a parameter that had none, an item schema on an array that had none.
+ * An enum that appears or goes while the range or type of the same parameter changes (an enum of
+ * numbers replaced by `minimum`/`maximum`, or the reverse) is judged by values instead, as one
+ * `enum-replaced` change (`values.ts`): breaking only when a value the old schema accepted (its
+ * enum, or the integers of its bounded range) is refused by the new one.
  * Compatible: everything else (added model, optional parameter, enum value; required dropped;
  * widened type or range; default change; schema field renamed; endpoint or capabilities change;
  * parameter order; other keywords). Description and display-name edits are reported only as one
@@ -17,6 +21,7 @@ import diff, { type Difference } from 'microdiff';
 import { LOWER_BOUNDS, RANGE_KEYS, type NormModel, type NormParam } from './normalise.ts';
 import type { ChangeKind, DriftChange } from './types.ts';
 import { byCodeUnits } from '../order.ts';
+import { acceptedText, accepts, finiteValues, isValueKeyword } from './values.ts';
 
 /** A value of a model object as text in a drift message: strings as they are, anything else as JSON. */
 function shown(v: unknown): string {
@@ -51,6 +56,7 @@ const KIND_ORDER: ChangeKind[] = [
   'type-changed',
   'required-added',
   'required-removed',
+  'enum-replaced',
   'enum-introduced',
   'enum-dropped',
   'enum-removed',
@@ -77,10 +83,50 @@ export function compareChanges(a: DriftChange, b: DriftChange): number {
   );
 }
 
+/** Most refused values named in one `enum-replaced` message. */
+const MAX_SHOWN_VALUES = 10;
+
+/**
+ * The parameters whose enum appears or goes while their range or type changes too, each judged by
+ * the values it accepts (see the module comment): one change per parameter.
+ */
+function valueChanges(id: string, before: NormModel, after: NormModel): Map<string, DriftChange> {
+  const out = new Map<string, DriftChange>();
+  for (const [name, o] of Object.entries(before.params)) {
+    const nw = Object.hasOwn(after.params, name) ? after.params[name] : undefined;
+    if (!nw || (o.enum === undefined) === (nw.enum === undefined)) continue;
+    const bounds = (p: NormParam) => [
+      p.type,
+      ...[...RANGE_KEYS].map((k) => p[k as keyof NormParam]),
+      p.other['multipleOf'],
+    ];
+    if (JSON.stringify(bounds(o)) === JSON.stringify(bounds(nw))) continue; // the enum alone: its own kinds
+    const values = finiteValues(o);
+    if (!values) continue;
+    const refused = values.filter((v) => !accepts(nw, v));
+    const named = refused.slice(0, MAX_SHOWN_VALUES).map(shown).join(', ');
+    const more = refused.length > MAX_SHOWN_VALUES ? ` and ${refused.length - MAX_SHOWN_VALUES} more` : '';
+    out.set(name, {
+      model: id,
+      param: name,
+      kind: 'enum-replaced',
+      severity: refused.length > 0 ? 'breaking' : 'compatible',
+      before: acceptedText(o),
+      after: acceptedText(nw),
+      message: `${acceptedText(o)} replaced by ${acceptedText(nw)}: ${
+        refused.length > 0 ? `no longer accepts ${named}${more}` : 'every value accepted before still is'
+      }`,
+    });
+  }
+  return out;
+}
+
 /** Classify the microdiff differences of one model present on both sides (unsorted). */
 export function classifyModel(id: string, before: NormModel, after: NormModel): DriftChange[] {
   const out: DriftChange[] = [];
   const add = (c: Omit<DriftChange, 'model'>) => out.push({ model: id, ...c });
+  const judged = valueChanges(id, before, after);
+  out.push(...judged.values());
   let descriptions = 0;
   let order = 0;
   const capabilities = new Set<string>();
@@ -180,6 +226,7 @@ export function classifyModel(id: string, before: NormModel, after: NormModel): 
         }
         continue;
       }
+      if (judged.has(name) && isValueKeyword(third, fourth)) continue; // judged by values above
       if (third === 'type') {
         const o = oldV as string | undefined;
         const nw = newV as string | undefined;

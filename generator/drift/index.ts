@@ -21,12 +21,26 @@ export type { ChangeKind, DriftChange, DriftReport, ModelDrift, Severity, Snapsh
 export { readSnapshot } from './snapshot.ts';
 export { renderMarkdown, renderText, summaryLine } from './render.ts';
 
+/** Options of `diffSnapshots`. */
+export interface DiffOptions {
+  /**
+   * Ids the service no longer serves (a refresh's 404 on their details) that both snapshots keep:
+   * each is reported as a breaking `model-removed` change (its code would call a model that is gone),
+   * its files left as they were until the user removes it.
+   */
+  notServed?: readonly string[];
+}
+
+/** The message of a model the service no longer serves (`DiffOptions.notServed`). */
+export const NOT_SERVED_MESSAGE =
+  'no longer served (HTTP 404 on its details): kept in the snapshot, and typed, until you remove it';
+
 /**
  * Compare two snapshots in memory.
  * @returns the classified report (sorted: model id, then parameter, then kind).
  * @throws SpecError when a listed id has no model object or a model object is invalid (`checkModel`).
  */
-export function diffSnapshots(oldSnap: Snapshot, newSnap: Snapshot): DriftReport {
+export function diffSnapshots(oldSnap: Snapshot, newSnap: Snapshot, options: DiffOptions = {}): DriftReport {
   const normAll = (s: Snapshot): Map<string, NormModel> => {
     const out = new Map<string, NormModel>();
     for (const id of s.ids) {
@@ -49,6 +63,15 @@ export function diffSnapshots(oldSnap: Snapshot, newSnap: Snapshot): DriftReport
         message: `model removed (had ${Object.keys(m.params).length} parameters)`,
       });
   }
+  const notServed = new Set((options.notServed ?? []).filter((id) => a.has(id) && b.has(id)));
+  for (const id of notServed)
+    changes.push({
+      model: id,
+      param: undefined,
+      kind: 'model-removed',
+      severity: 'breaking',
+      message: NOT_SERVED_MESSAGE,
+    });
   for (const [id, m] of b) {
     const old = a.get(id);
     if (!old)
@@ -68,7 +91,7 @@ export function diffSnapshots(oldSnap: Snapshot, newSnap: Snapshot): DriftReport
     if (!md) {
       md = {
         id: c.model,
-        status: !a.has(c.model) ? 'added' : !b.has(c.model) ? 'removed' : 'changed',
+        status: !a.has(c.model) ? 'added' : !b.has(c.model) || notServed.has(c.model) ? 'removed' : 'changed',
         breaking: 0,
         compatible: 0,
         changes: [],

@@ -14,6 +14,7 @@ export type ChangeKind =
   | 'enum-added'
   | 'enum-removed'
   | 'enum-introduced'
+  | 'enum-replaced'
   | 'enum-dropped'
   | 'required-added'
   | 'required-removed'

@@ -16,6 +16,8 @@ export const DEFAULT_REFRESH_BASE_URL = DEFAULT_BASE_URL;
 export interface FetchFailure {
   id: string;
   reason: string;
+  /** True when the service answered 404 for the model's details: it no longer serves (or never served) it. */
+  notFound?: boolean;
 }
 
 /**

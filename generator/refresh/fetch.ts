@@ -200,7 +200,7 @@ export async function fetchModels(ids: readonly string[], options: FetchOptions)
             }
             const reason = redact.text(failureReason(err, attempts.get(urlOf(req)) ?? 1, timeoutMs));
             progress.tick(id, reason);
-            return { id, reason };
+            return err instanceof NotFoundError ? { id, reason, notFound: true } : { id, reason };
           }
         }),
       ),

@@ -4,7 +4,9 @@
  * snapshot and `generated/` all or nothing.
  *
  * All or nothing: every failure is collected (one reason per id) and reported together, and then
- * nothing is written. On success the new snapshot is staged in a temporary copy of the specs
+ * nothing is written. A model of the snapshot whose details answer 404 is not a failure: the
+ * service no longer serves it, so it is kept as it was (its code still compiles), reported as a
+ * breaking change, and the other models are refreshed. On success the new snapshot is staged in a temporary copy of the specs
  * directory, proved to generate there (`generate({ check: true })`), its output checked for the
  * API key, compared with the current one (the drift report), and only then committed: the specs
  * directory and `generated/` are swapped in together under the generator's lock and journal
@@ -95,6 +97,11 @@ export interface RefreshResult {
   /** Ids added to / removed from `models.json`. */
   added: string[];
   removed: string[];
+  /**
+   * Listed ids the service answered 404 for (sorted): no longer served, kept in the snapshot as
+   * they were and reported as breaking (`model-removed`) until removed (`--remove <id>`).
+   */
+  notServed: string[];
   /** Snapshot files whose bytes changed (`models.json`, `models/<id>.json`), sorted. */
   written: string[];
   /** Snapshot files deleted (`--remove`), sorted. */
@@ -116,7 +123,8 @@ function formatFailures(failures: FetchFailure[], total: number): string {
  * Refresh the snapshot and regenerate, all or nothing (see the module comment).
  * @returns what was fetched, written and generated, and the drift report (old vs new snapshot).
  * @throws RefreshError when nothing was written: missing key, refused base URL, bad ids, one or
- * more failed models (`failures`, all of them), a new snapshot that does not generate or whose output
+ * more failed models (`failures`, all of them; a listed model's 404 alone is not a failure, see
+ * `RefreshResult.notServed`), a new snapshot that does not generate or whose output
  * would carry the API key (naming the model), or a specs directory changed by another run meanwhile;
  * or when the commit failed (`restored: true` when it failed before anything was moved; otherwise
  * the swap is rolled forward, now or by the next run).
@@ -168,6 +176,7 @@ export async function refresh(options: RefreshOptions): Promise<RefreshResult> {
       // 1. Fetch and check (nothing written).
       let baseUrl: string | undefined;
       let fetched = new Map<string, FetchedModel>();
+      let notServed: string[] = [];
       const t0 = performance.now();
       if (toFetch.length > 0) {
         const apiKey = key;
@@ -194,10 +203,17 @@ export async function refresh(options: RefreshOptions): Promise<RefreshResult> {
             throw new RefreshError(`refresh failed, nothing was written: ${err.message}`, err.failures, false, true);
           throw err;
         });
-        if (r.failures.length > 0)
+        // A listed model whose details answer 404 is no longer served: kept as it is and reported
+        // (breaking), the others refreshed. Any other failure still fails the whole refresh.
+        notServed = r.failures.filter((f) => f.notFound && oldIds.includes(f.id)).map((f) => f.id);
+        if (r.failures.length > notServed.length)
           throw new RefreshError(
             `refresh failed, nothing was written: ${formatFailures(r.failures, toFetch.length)}`,
             r.failures,
+          );
+        if (notServed.length > 0)
+          say(
+            `refresh: ${notServed.length} model${notServed.length === 1 ? '' : 's'} no longer served (HTTP 404), kept in the snapshot: ${notServed.join(', ')}`,
           );
         fetched = r.models;
       }
@@ -238,10 +254,14 @@ export async function refresh(options: RefreshOptions): Promise<RefreshResult> {
         }
       }
       const proveMs = performance.now() - t1;
-      const report = diffSnapshots(current.valid, {
-        ...(await readSnapshot(staged, label)),
-        label: baseUrl ? `${label} refreshed from ${baseUrl}` : `${label} (updated)`,
-      });
+      const report = diffSnapshots(
+        current.valid,
+        {
+          ...(await readSnapshot(staged, label)),
+          label: baseUrl ? `${label} refreshed from ${baseUrl}` : `${label} (updated)`,
+        },
+        { notServed },
+      );
 
       // 4. Commit: swap the staged specs and the proved generated/ in together (or generate plainly).
       const t2 = performance.now();
@@ -254,6 +274,7 @@ export async function refresh(options: RefreshOptions): Promise<RefreshResult> {
         fetched: sorted([...fetched.keys()]),
         added: add.filter((id) => !oldIds.includes(id)),
         removed: remove,
+        notServed,
         written: sorted([...plan].filter(([, t]) => t !== null).map(([rel]) => rel)),
         deleted: sorted([...plan].filter(([, t]) => t === null).map(([rel]) => rel)),
         generate: result,

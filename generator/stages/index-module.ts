@@ -1,8 +1,8 @@
 /**
  * Part of stage 6 (emit): `generated/index.ts` (ts-morph): `ModelId`, the per-endpoint id unions,
  * `ModelParams`, the per-model request bodies (`ModelMediaBodies`, `ModelQueueBodies`),
- * `ModelRegistry`, `MODEL_IDS`, `snapshotValidators` (one lazy `import()` per model) and `Client`
- * specialised with them. `modelRegistryInterface` and `bodyInterfaces` are shared with the user
+ * `ModelRegistry`, `MODEL_IDS`, `snapshotValidators` (which loads `generated/validator-table.ts`, one lazy
+ * `import()` per model, on first use: `validatorTableModule`) and `Client` specialised with them. `modelRegistryInterface` and `bodyInterfaces` are shared with the user
  * target's index (`user-index.ts`).
  */
 import type { InterfaceDeclarationStructure, OptionalKind, StatementStructures } from 'ts-morph';
@@ -40,7 +40,7 @@ export async function indexModule(
     kind: K.ImportDeclaration,
     isTypeOnly: true,
     moduleSpecifier: '../runtime/index.ts',
-    namedImports: ['ClientOptions', 'CompiledValidator', 'Registry', 'ValidatorSource', ...bodyTypes(models)].sort(),
+    namedImports: ['ClientOptions', 'Registry', 'ValidatorSource', ...bodyTypes(models)].sort(),
   });
   for (const m of models)
     st.push({
@@ -80,32 +80,19 @@ export async function indexModule(
   });
   st.push(...bodyInterfaces(K, models, "the snapshot's"));
   st.push(modelRegistryInterface(K, "The snapshot's models as the runtime `Client` is generic over them."));
-  st.push(
-    ...idsAndLoaders(tm, {
-      name: 'MODEL_IDS',
-      idType: 'ModelId',
-      idsDoc: 'Every model id of the snapshot, in the order of `models.json`.',
-      models,
-      withValidator: models.filter((m) => validated.has(m.id)),
-      loadersDoc:
-        "Loads one model's compiled validator module on demand (a bundler splits each into its own chunk). Plain `import()` arrows: the table is in every bundle of the root `Client`, so each entry is kept short.",
-      loaderType: '() => Promise<{ validate: CompiledValidator }>',
-      loader: (m) => `() => import(${stringLiteral(`./validators/${fileStem(m.id)}.ts`)})`,
-    }),
-  );
+  st.push(idsAndLoaders(tm, snapshotTable(models, validated))[0]!);
   st.push({
     kind: K.VariableStatement,
     isExported: true,
     declarationKind: V.Const,
     docs: docs(
-      "The compiled request validators of the snapshot's queue models, by model id, loaded lazily: a validator; `null` for a model of the snapshot without one (not validated); `undefined` for an id the snapshot does not have. The generated `Client` validates queue requests with it.",
+      "The compiled request validators of the snapshot's queue models, by model id, loaded lazily: a validator; `null` for a model of the snapshot without one (not validated); `undefined` for an id the snapshot does not have. The generated `Client` validates queue requests with it. Its table of loaders (`validator-table.ts`) loads with the first validation: a page that validates nothing loads neither it nor any validator.",
     ),
     declarations: [
       {
         name: 'snapshotValidators',
         type: 'ValidatorSource',
-        initializer:
-          '(model) => validatorLoaders.get(model)?.().then((m) => m.validate) ?? Promise.resolve((MODEL_IDS as readonly string[]).includes(model) ? null : undefined)',
+        initializer: "(model) => import('./validator-table.ts').then((t) => t.validatorOf(model))",
       },
     ],
   });
@@ -119,10 +106,71 @@ export async function indexModule(
   return print(tm, st);
 }
 
+/** `idsAndLoaders`' arguments for the snapshot's models (`MODEL_IDS` and the loaders of `validator-table.ts`). */
+function snapshotTable(models: IndexModel[], validated: ReadonlySet<string>): Parameters<typeof idsAndLoaders>[1] {
+  return {
+    name: 'MODEL_IDS',
+    idType: 'ModelId',
+    idsDoc: 'Every model id of the snapshot, in the order of `models.json`.',
+    models,
+    withValidator: models.filter((m) => validated.has(m.id)),
+    loadersDoc:
+      "Loads one model's compiled validator module on demand (a bundler splits each into its own chunk). Plain `import()` arrows, each kept short.",
+    loaderType: '() => Promise<{ validate: CompiledValidator }>',
+    loader: (m) => `() => import(${stringLiteral(`./validators/${fileStem(m.id)}.ts`)})`,
+  };
+}
+
 /**
- * The two constants both index modules declare: the exported list of the models' ids (`name`, typed
+ * Body of `generated/validator-table.ts`, which `snapshotValidators` (`generated/index.ts`) loads with
+ * `import()` on its first call: the loader of each validated model's validator, and the snapshot's
+ * models without one. Kept out of `index.ts` so that a page of the root `Client` that validates nothing
+ * (an image call, a chat) carries none of the table (111 `import()`s, each naming a chunk).
+ */
+export async function validatorTableModule(models: IndexModel[], validated: ReadonlySet<string>): Promise<string> {
+  const tm = await loadTsMorph();
+  const { StructureKind: K, VariableDeclarationKind: V } = tm;
+  const unvalidated = models.filter((m) => !validated.has(m.id)).map((m) => stringLiteral(m.id));
+  const st: Array<string | StatementStructures> = [
+    {
+      kind: K.ImportDeclaration,
+      isTypeOnly: true,
+      moduleSpecifier: '../runtime/index.ts',
+      namedImports: ['CompiledValidator'],
+    },
+    idsAndLoaders(tm, snapshotTable(models, validated))[1]!,
+    {
+      kind: K.VariableStatement,
+      declarationKind: V.Const,
+      docs: [{ description: commentText("The snapshot's models without a compiled validator (not validated).") }],
+      declarations: [
+        { name: 'unvalidated', type: 'ReadonlySet<string>', initializer: `new Set([${unvalidated.join(', ')}])` },
+      ],
+    },
+    {
+      kind: K.Function,
+      isExported: true,
+      name: 'validatorOf',
+      docs: [
+        {
+          description: commentText(
+            "The compiled validator of `model` (loaded on first use), `null` for a model of the snapshot without one, `undefined` for an id the snapshot does not have: `snapshotValidators`' answer.",
+          ),
+        },
+      ],
+      parameters: [{ name: 'model', type: 'string' }],
+      returnType: 'Promise<CompiledValidator | null | undefined>',
+      statements:
+        'return validatorLoaders.get(model)?.().then((m) => m.validate) ?? Promise.resolve(unvalidated.has(model) ? null : undefined);',
+    },
+  ];
+  return print(tm, st);
+}
+
+/**
+ * The two constants of a model list: the exported list of the models' ids (`name`, typed
  * `readonly <idType>[]`, in the snapshot's order), and `validatorLoaders`, from model id to a loader
- * of its validator (`loader` writes each entry's arrow, `loaderType` is their type, given to `Map`
+ * of its validator (a user's index declares both; the package's, the ids, and `validator-table.ts` the loaders) (`loader` writes each entry's arrow, `loaderType` is their type, given to `Map`
  * so that the compiler checks each arrow against it instead of inferring one union of them all).
  */
 export function idsAndLoaders(

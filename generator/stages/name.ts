@@ -4,7 +4,8 @@
  * turn `Klein4b` into `Klein4B`).
  *
  * The rule, for an id such as `ltx-2-3-pro-22b-IC-LoRA-Union-Control` or `happyhorse-1.0-video-edit`:
- * 1. Split the id at every character that is not a letter, digit or `.` (`-`, `_`, spaces...).
+ * 1. Split the id at every character that is not a letter, digit or `.` (`-`, `_`, the `:` of a
+ *    deployed fine-tune's slug such as `oxen:acme-ft_123` -> `OxenAcmeFt123`...).
  * 2. In each part, `.` becomes `_` (so `1.0` and `1-0` stay distinct: `1_0` vs `10`), and the
  *    first character is upper-cased; the rest keeps its case.
  * 3. The parts are joined: `pascal` (`Happyhorse1_0VideoEdit`). One that would start with a digit
@@ -15,11 +16,15 @@
  * would collide on case-insensitive file systems), are an error naming both ids.
  *
  * File names (`fileStem`): a model's files are named by its id (`models/<id>.ts`,
- * `validators/<id>.ts`, `specs/models/<id>.json`), except an id whose part before its first `.` is
- * a device name that Windows reserves in any case and with any extension (`CON`, `PRN`, `AUX`,
- * `NUL`, `COM0`-`COM9`, `LPT0`-`LPT9`: `aux`, `AUX.model`): that part gets a `~` after it
- * (`aux~`, `AUX~.model`). `~` is outside the id character set, so the stem of no other id is the
- * same (no collision), and the rule is the same on every system.
+ * `validators/<id>.ts`, `specs/models/<id>.json`), with two changes, the same on every system:
+ * - each `:` becomes `~` (`oxen:acme-ft_123` -> `oxen~acme-ft_123`): Windows allows no `:` in a
+ *   file name (and macOS shows it as `/`);
+ * - an id whose part before its first `.` is a device name that Windows reserves in any case and
+ *   with any extension (`CON`, `PRN`, `AUX`, `NUL`, `COM0`-`COM9`, `LPT0`-`LPT9`: `aux`,
+ *   `AUX.model`) gets a `~` after that part (`aux~`, `AUX~.model`).
+ * `~` is outside the id character set, and the two kinds of `~` cannot be confused: a `:` stands
+ * between two letters or digits (`MODEL_ID`), so its `~` is followed by a letter or digit, a device
+ * name's by `.` or nothing. So the stem of no other id is the same: no two ids share a file name.
  */
 import { SpecError } from '../errors.ts';
 
@@ -38,11 +43,15 @@ export interface ModelNames {
 /** Windows' reserved device names (compared without case). */
 const WINDOWS_DEVICE = /^(?:con|prn|aux|nul|com[0-9]|lpt[0-9])$/i;
 
-/** The stem of a model's file names (see the module comment): the id, or with `~` after a reserved device name. */
+/**
+ * The stem of a model's file names (see the module comment): the id with each `:` as `~`, and a
+ * `~` after a reserved device name.
+ */
 export function fileStem(id: string): string {
-  const dot = id.indexOf('.');
-  const head = dot === -1 ? id : id.slice(0, dot);
-  return WINDOWS_DEVICE.test(head) ? `${head}~${id.slice(head.length)}` : id;
+  const stem = id.replaceAll(':', '~');
+  const dot = stem.indexOf('.');
+  const head = dot === -1 ? stem : stem.slice(0, dot);
+  return WINDOWS_DEVICE.test(head) ? `${head}~${stem.slice(head.length)}` : stem;
 }
 
 /** A model's snapshot file, relative to the specs directory: `models/<stem>.json`. */

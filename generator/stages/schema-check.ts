@@ -19,7 +19,8 @@
  * skeleton, UTS #39, through `unhomoglyph`) are refused.
  *
  * Model ids: 1 to 128 characters, letters, digits, `.`, `_` and `-`, starting and ending with a
- * letter or digit, never `..` (the real ids are in `specs/models.json`; see `MODEL_ID`).
+ * letter or digit, never `..`, and `:` between two letters or digits (a deployed fine-tune's slug,
+ * `oxen:acme-ft_123`); the real ids are in `specs/models.json`; see `MODEL_ID`.
  */
 import unhomoglyph from 'unhomoglyph';
 import { SpecError, pointerToken } from '../errors.ts';
@@ -47,13 +48,19 @@ export const MAX_PATTERNS = 20;
 /** Keys whose string value is prose, with the larger `MAX_TEXT_LENGTH`. */
 const TEXT_KEYS = new Set(['description', 'title', 'display_name']);
 
-/** The documented model id character set and length. */
-export const MODEL_ID = /^[A-Za-z0-9](?:[A-Za-z0-9._-]{0,126}[A-Za-z0-9])?$/;
+/**
+ * The documented model id character set and length: 1 to 128 characters; parts of letters, digits,
+ * `.`, `_` and `-`, each starting and ending with a letter or digit, joined by single `:` (a
+ * deployed fine-tune's slug, `oxen:acme-ft_123`). `generator/stages/name.ts` relies on a `:`
+ * standing between two letters or digits for its file names.
+ */
+export const MODEL_ID =
+  /^(?=[^]{1,128}$)[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?(?::[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)*$/;
 
 /** Why an id is refused, or undefined when it is valid. */
 export function modelIdProblem(id: string): string | undefined {
   if (!MODEL_ID.test(id))
-    return 'a model id must be 1 to 128 characters of letters, digits, ".", "_" and "-", starting and ending with a letter or digit';
+    return 'a model id must be 1 to 128 characters of letters, digits, ".", "_", "-" and ":", starting and ending with a letter or digit, with a letter or digit on each side of a ":"';
   if (id.includes('..')) return 'a model id cannot contain ".."';
   return undefined;
 }

@@ -11,8 +11,10 @@
  * kinds a node matches are intersected (`type`, `enum`, `anyOf`/`oneOf` as unions, `allOf`), an
  * `enum` (or `const`) is the union of its values, a type array the union of its types, an array
  * with `minItems`/`maxItems` (up to 20) or an `items` array a union of tuples, an object with no
- * `additionalProperties` open. Every string of the model reaches the output as a leaf written by
- * `generator/escape.ts`: a key through `propertyKey`, a value through `stringLiteral`, a
+ * `additionalProperties` open; OpenAPI's `nullable: true` adds `| null` (`nullable.ts`, shared
+ * with the validators). Extension keys (`x-*`) are not typing keywords and never reach a type; a
+ * parameter marked `x-hidden: true` says so in its doc comment. Every string of the model reaches
+ * the output as a leaf written by `generator/escape.ts`: a key through `propertyKey`, a value through `stringLiteral`, a
  * description through `commentText`. Nothing is substituted in printed text.
  *
  * Objects are closed (`additionalProperties: false`) unless the schema itself opens them (an
@@ -30,6 +32,7 @@ import { SpecError, pointerToken } from '../errors.ts';
 import { commentText, docCode, docText } from '../escape.ts';
 import { interfaceDeclaration } from './type-emit.ts';
 import { resolveLocalRef } from './schema-walk.ts';
+import { draftNullable } from './nullable.ts';
 import { loadTsMorph } from '../libraries.ts';
 import { isObject } from '../order.ts';
 
@@ -70,6 +73,12 @@ export function propertyDoc(model: string, field: string, path: string, prop: Re
   const lines: string[] = [];
   if (typeof prop['description'] === 'string' && prop['description'].trim() !== '')
     lines.push(docText(prop['description'].trim()), '');
+  // What the service does with `x-hidden` is not shown (its forms leave such a field out): it stays typed.
+  if (prop['x-hidden'] === true)
+    lines.push(
+      'Hidden: the model marks this parameter `x-hidden` (not shown by default); it is typed and sent as any other.',
+      '',
+    );
   for (const k of DOC_KEYWORDS)
     if (prop[k] !== undefined) lines.push(`@${k} ${docText(JSON.stringify(prop[k]) ?? '')}`);
   lines.push(`@see model \`${model}\`, schema field ${docCode(`${field}${path}`)}`);
@@ -106,7 +115,7 @@ function typeSchema(node: unknown, ctx: Ctx, pointer: string, docPath: string, d
     fail(`the schema nests deeper than ${MAX_TYPE_DEPTH} levels once its $refs are followed: not supported`);
   if (typeof node === 'boolean') return node;
   if (!isObject(node)) return true;
-  let s = node;
+  let s = draftNullable(node);
   const seen = new Set<string>();
   while (typeof s['$ref'] === 'string') {
     const ref = s['$ref'];
@@ -115,7 +124,7 @@ function typeSchema(node: unknown, ctx: Ctx, pointer: string, docPath: string, d
     const target = resolveLocalRef(ctx.root, ref);
     if (typeof target === 'boolean') return target;
     if (!isObject(target)) fail(`$ref ${JSON.stringify(ref)} does not point to a schema`);
-    s = target as Record<string, unknown>; // draft-07: siblings of $ref are ignored
+    s = draftNullable(target as Record<string, unknown>); // draft-07: siblings of $ref are ignored
   }
   const out: Record<string, unknown> = {};
   const t = s['type'];

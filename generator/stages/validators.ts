@@ -11,6 +11,9 @@
  * with `additionalProperties: false` unless the schema opens it (then the types are open too). A
  * video model's body may carry `multi_prompt` instead of `prompt` (see `queueRequestSchema`).
  *
+ * OpenAPI's `nullable: true` admits null (`nullable.ts`, shared with the types); extension keys
+ * (`x-*`) are removed before compiling.
+ *
  * Formats: ajv-formats' checks where they are regular expressions (inlined as regex literals;
  * `uri` uses its "fast" form), except `url`, whose regular expression backtracks (8.8 s on 128 KB):
  * the runtime's `isUrl` checks it in linear time (`HELPER_FORMATS`); other formats are not checked.
@@ -24,6 +27,7 @@ import { commentText, escapeControlsInCode } from '../escape.ts';
 import { compileStandalone, HELPER_MODULE, type CompileOptions } from './ajv-compile.mjs';
 import { loadAjvFormats } from '../libraries.ts';
 import { subschemas } from './schema-walk.ts';
+import { draftNullable } from './nullable.ts';
 import { packageTarget, type Target } from '../output/target.ts';
 
 /** The fields the SDK adds to a queue request, as JSON Schema. */
@@ -87,10 +91,20 @@ export const compileHere: CompileValidator = (schema, options) =>
 /** Errors that mean ajv failed inside (its message would say nothing about the schema). */
 const INTERNAL_ERRORS = new Set(['RangeError', 'TypeError', 'ReferenceError', 'URIError', 'SyntaxError']);
 
-/** A copy of a schema without annotation keywords (values of data keywords are kept as they are). */
+/**
+ * A copy of a schema without annotation keywords and extension keys (`x-*`: never compiled, so
+ * ajv's strict mode never sees one), `nullable` as its draft-07 equivalent (`nullable.ts`), values
+ * of data keywords kept as they are.
+ */
 function stripAnnotations(schema: Record<string, unknown>): Record<string, unknown> {
   const copy: Record<string, unknown> = structuredClone(schema);
   for (const { node } of subschemas(copy)) {
+    const plain = draftNullable(node);
+    if (plain !== node) {
+      // in place: the walk visits the children of what the node now holds (an `anyOf` member too)
+      for (const k of Object.keys(node)) delete node[k];
+      Object.assign(node, plain);
+    }
     for (const k of Object.keys(node)) if (ANNOTATIONS.has(k) || k.startsWith('x-')) delete node[k];
   }
   return copy;

@@ -2,18 +2,20 @@
  * `npm run bench:bundle`: what a browser page loads before one SDK call runs.
  *
  * Each case (`scripts/lib/bundle-size-cases.ts`) is a page making one call; it is bundled on its
- * own with esbuild (`--bundle --splitting --minify --format=esm --platform=browser`) and measured
- * as the entry chunk plus every chunk it imports statically (chunks reached only through a dynamic
- * `import()` are excluded), each chunk gzipped at level 9. For `queue.run` through the root client
- * the chunks it loads lazily before sending (the queue machinery, the model's validator) are shown
- * as a second figure.
+ * own by each of the two bundlers users build with: Vite 8 (rolldown; a production `vite build` with
+ * its defaults, `scripts/lib/vite-bundle.ts`) and esbuild (`--bundle --splitting --minify --format=esm
+ * --platform=browser`), and measured as the entry chunk plus every chunk it imports statically (chunks
+ * reached only through a dynamic `import()` are excluded), each chunk gzipped at level 9 (`gzip -9`).
+ * For `queue.run` through the root client the chunks it loads lazily before sending (the queue
+ * machinery, the model's validator) are shown as a second figure. The cases without code splitting
+ * (a worker's single file) are the whole file, and their ratio to the split case they name.
  *
  * The SDK is the built package (`dist/`, through a `node_modules/oxen-inference-sdk` link, so the
  * package's `exports` and `sideEffects` apply, as for an installed package) when `dist/` exists,
  * else the repository's source; the output says which, and warns when `dist/` is older than the
  * source. Flags: `--build` runs `npm run build` in a scratch copy of the package's sources (the
  * working tree's `dist/` is left alone) and measures that; `--source` / `--dist` force one;
- * `--modules` lists the source modules of each case by size; `--json` prints JSON.
+ * `--chunks` lists each case's chunks; `--modules` also the modules in them by size; `--json` prints JSON.
  */
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync } from 'node:fs';
@@ -21,18 +23,26 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { BUILD_INPUTS } from '../build/inputs.mjs';
 import { REPO_ROOT, type SdkSource } from '../lib/browser-bundle.ts';
+import type { Bundler } from '../lib/browser-bundle.ts';
 import { measureCase, type CaseMeasure } from '../lib/bundle-measure.ts';
 import { REFERENCE_FIGURES, SIZE_CASES } from '../lib/bundle-size-cases.ts';
 
 const args = new Set(process.argv.slice(2));
 for (const a of args) {
-  if (!['--build', '--source', '--dist', '--modules', '--json'].includes(a)) {
-    console.error(`unknown option ${a} (known: --build, --source, --dist, --modules, --json)`);
+  if (!['--build', '--source', '--dist', '--modules', '--chunks', '--json'].includes(a)) {
+    console.error(`unknown option ${a} (known: --build, --source, --dist, --modules, --chunks, --json)`);
     process.exit(2);
   }
 }
 
 const kB = (bytes: number) => `${(bytes / 1000).toFixed(2)} kB`;
+/** The bundlers, in the order shown: Vite first (what most users build with), then esbuild. */
+const BUNDLERS: readonly Bundler[] = ['vite', 'esbuild'];
+/** How each bundler is run, for the report. */
+const HOW: Record<Bundler, string> = {
+  vite: 'Vite 8 (rolldown), `vite build` defaults (Oxc minify, browser condition)',
+  esbuild: 'esbuild --bundle --splitting --minify --format=esm --platform=browser',
+};
 
 /** The newest modification time (ms) of the files under `dirs` (recursively) with one of `exts`. */
 function newestMtime(dirs: string[], exts: string[]): { file: string; ms: number } {
@@ -96,7 +106,8 @@ async function main(): Promise<void> {
     const chosen = chooseSdk(workRoot);
     ({ sdk, note } = chosen);
     for (const c of SIZE_CASES)
-      measures.push(await measureCase(c, path.join(workRoot, 'cases'), sdk, chosen.packageDir));
+      for (const bundler of BUNDLERS)
+        measures.push(await measureCase(c, path.join(workRoot, 'cases'), sdk, chosen.packageDir, bundler));
   } finally {
     rmSync(workRoot, { recursive: true, force: true });
   }
@@ -104,8 +115,11 @@ async function main(): Promise<void> {
   if (args.has('--json')) {
     const out = {
       sdk,
+      compression: 'gzip -9',
       cases: measures.map((m) => ({
         id: m.case.id,
+        bundler: m.bundler,
+        splitting: m.case.splitting ?? true,
         title: m.case.title,
         gzipBytes: m.gzipBytes,
         gzipBytesWithLazy: m.gzipBytesWithLazy,
@@ -121,31 +135,44 @@ async function main(): Promise<void> {
   }
 
   console.log('bench:bundle: bytes a page loads before one call runs (entry chunk + its static imports, each gzip -9)');
-  console.log(`esbuild --bundle --splitting --minify --format=esm --platform=browser; SDK from ${note}\n`);
+  for (const b of BUNDLERS) console.log(`  ${b}: ${HOW[b]}`);
+  console.log(`SDK from ${note}\n`);
+  const find = (id: string, bundler: Bundler) => measures.find((x) => x.case.id === id && x.bundler === bundler);
   for (const m of measures) {
     const aim =
       m.case.aimBytes === undefined
         ? ''
         : `   aim <= ${kB(m.case.aimBytes)}: ${m.gzipBytes <= m.case.aimBytes ? 'met' : `OVER by ${kB(m.gzipBytes - m.case.aimBytes)}`}`;
-    console.log(`${m.case.title}`);
-    console.log(`  ${kB(m.gzipBytes)} gz${aim}`);
-    for (const c of m.loaded)
-      console.log(`    ${c.file.padEnd(34)} ${String(c.bytes).padStart(7)} B  ${String(c.gzipBytes).padStart(6)} B gz`);
+    const split = m.case.splitOf && find(m.case.splitOf.id, m.bundler);
+    const ratio =
+      split && m.case.splitOf
+        ? `   ${(m.gzipBytes / split.gzipBytes).toFixed(2)}x ${m.case.splitOf.id} (aim <= ${m.case.splitOf.aimRatio}x; ${(m.gzipBytes / split.gzipBytesWithAllLazy).toFixed(2)}x its split build's every chunk but validators, ${kB(split.gzipBytesWithAllLazy)})`
+        : '';
+    if (m.bundler === BUNDLERS[0]) console.log(`${m.case.title}`);
+    console.log(`  ${m.bundler.padEnd(8)} ${kB(m.gzipBytes)} gz${aim}${ratio}`);
+    if (args.has('--modules') || args.has('--chunks'))
+      for (const c of m.loaded)
+        console.log(
+          `    ${c.file.padEnd(40)} ${String(c.bytes).padStart(7)} B  ${String(c.gzipBytes).padStart(6)} B gz`,
+        );
     if (m.lazy.length > 0) {
       console.log(
-        `  + loaded lazily before the request is sent: ${kB(m.gzipBytesWithLazy - m.gzipBytes)} gz -> ${kB(m.gzipBytesWithLazy)} gz in all`,
+        `    + loaded lazily before the request is sent: ${kB(m.gzipBytesWithLazy - m.gzipBytes)} gz -> ${kB(m.gzipBytesWithLazy)} gz in all`,
       );
-      for (const c of m.lazy)
-        console.log(
-          `    ${c.file.padEnd(34)} ${String(c.bytes).padStart(7)} B  ${String(c.gzipBytes).padStart(6)} B gz  (${c.entryPoint?.replace(/^.*\/package\//, '') ?? 'shared'})`,
-        );
+      if (args.has('--modules') || args.has('--chunks'))
+        for (const c of m.lazy)
+          console.log(
+            `    ${c.file.padEnd(40)} ${String(c.bytes).padStart(7)} B  ${String(c.gzipBytes).padStart(6)} B gz  (${c.entryPoint?.replace(/^.*\/package\//, '') ?? 'shared'})`,
+          );
     }
     if (args.has('--modules')) {
-      console.log('  modules (minified bytes in the loaded chunks):');
-      for (const mod of m.modules.filter((x) => x.bytes > 0))
-        console.log(`    ${String(mod.bytes).padStart(7)}  ${mod.input}`);
+      console.log(
+        `    modules (${m.bundler === 'vite' ? 'rendered bytes before minification' : 'minified bytes'} in the loaded chunks):`,
+      );
+      for (const mod of m.modules.filter((x) => x.bytes > 0).slice(0, 25))
+        console.log(`      ${String(mod.bytes).padStart(7)}  ${mod.input.replace(/^.*\/package\//, '')}`);
     }
-    console.log('');
+    if (m.bundler === BUNDLERS[BUNDLERS.length - 1]) console.log('');
   }
   console.log('reference figures (measured on this machine the same way):');
   for (const r of REFERENCE_FIGURES) console.log(`  ${r.name.padEnd(28)} ${kB(r.gzipBytes)} gz`);

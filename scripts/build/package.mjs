@@ -5,7 +5,8 @@
  * new model needs no change here):
  * - ES module JavaScript (`.js`) and CommonJS (`.cjs`), bundled by rolldown,
  * - a browser variant of every entry but `./node` in `dist/browser/` (ES modules; the `browser` export
- *   condition): the same code with Node's `util.inspect` hook left out (`browser.mjs`), and
+ *   condition): the same code with Node's `util.inspect` hook left out (`browser.mjs`), its entries'
+ *   `export *` kept as written (`REEXPORTED`: what a bundler leaves out of a page then), and
  * - declarations for both (`.d.ts`, `.d.cts`), emitted by TypeScript (`declarations.mjs`).
  *
  * Code splitting is on for both formats, so that code shared by several entries (the runtime's
@@ -110,7 +111,9 @@ async function buildJs(input, format, { browser = false } = {}) {
         !id.startsWith('.') &&
         !path.isAbsolute(id) &&
         !bundled.some((d) => id === d || id.startsWith(`${d}/`))),
-    plugins: browser ? [browserFilesPlugin(ROOT)] : [],
+    plugins: browser ? [browserFilesPlugin(ROOT), reexportsPlugin()] : [],
+    // what `BROWSER_CHUNKS` needs (rolldown's implicit choice, said): an entry's chunk may export more than its module
+    ...(browser ? { preserveEntrySignatures: 'allow-extension' } : {}),
     logLevel: 'warn',
   });
   try {
@@ -119,6 +122,7 @@ async function buildJs(input, format, { browser = false } = {}) {
       format,
       entryFileNames: `[name].${ext}`,
       chunkFileNames: `chunks/[name]-[hash].${ext}`,
+      ...(browser ? { codeSplitting: BROWSER_CHUNKS } : {}),
       // the declarations carry the docs; the JavaScript keeps what tools read (licences, pure annotations)
       comments: { jsdoc: false, legal: true, annotation: true },
     });
@@ -128,6 +132,49 @@ async function buildJs(input, format, { browser = false } = {}) {
   } finally {
     await bundle.close();
   }
+}
+
+/**
+ * The browser build's `export *` statements of the package's entries, kept as they are written, each naming
+ * the built file of the module it re-exports (`index.js`: `export * from './runtime/index.js'` and
+ * `'./generated/index.js'`; `runtime/index.js`: `export * from './exports.js'`), instead of being flattened
+ * into named imports of chunks. esbuild resolves a page's names through them without using the entry module
+ * itself, and so leaves out what the entry names beside them: `Redactor`, whose chunk the runtime also loads
+ * with `import()`, and which esbuild would otherwise put in every page's first load (it keeps a chunk that a
+ * used module imports and an `import()` loads, used or not: 1.7 kB gz). `REEXPORTED`: re-exported module ->
+ * the entry that re-exports it; each is built as an entry too (`BROWSER_REEXPORT_ENTRIES`), so its file exists.
+ */
+const REEXPORTED = {
+  'runtime/index.ts': 'index.ts',
+  'generated/index.ts': 'index.ts',
+  'runtime/exports.ts': 'runtime/index.ts',
+};
+/** The modules of `REEXPORTED` that are not entries of the package, as entries of the browser build. */
+const BROWSER_REEXPORT_ENTRIES = { 'runtime/exports': 'runtime/exports.ts', 'generated/index': 'generated/index.ts' };
+/**
+ * The browser build's chunk groups: the proxy handler (server code) in a chunk of its own, without the
+ * modules it imports, so that the `./runtime` entry's module (`exports.js`) does not import `redact.ts`' chunk
+ * for it (see `REEXPORTED`).
+ */
+const BROWSER_CHUNKS = {
+  includeDependenciesRecursively: false,
+  groups: [{ name: 'proxy', test: /[\\/]runtime[\\/]proxy[\\/]/ }],
+};
+/** The rolldown plugin that keeps the `export *` statements of `REEXPORTED`, as external `.js` specifiers. */
+function reexportsPlugin() {
+  return {
+    name: 'oxen-inference-sdk-reexports',
+    resolveId(source, importer) {
+      if (!importer || !source.startsWith('.')) return null;
+      const target = path
+        .relative(ROOT, path.resolve(path.dirname(importer), source))
+        .split(path.sep)
+        .join('/');
+      if (REEXPORTED[target] !== path.relative(ROOT, importer).split(path.sep).join('/')) return null;
+      // the entries sit where their sources do (`index.js`, `runtime/index.js`): the specifier stays, as `.js`
+      return { id: source.replace(/\.ts$/, '.js'), external: true };
+    },
+  };
 }
 
 /** Files (relative to the repository) among module ids: the dependencies' files the bundler read. */
@@ -163,7 +210,7 @@ async function main() {
   const js = Promise.all([
     buildJs(jsInput, 'esm'),
     buildJs(jsInput, 'cjs'),
-    buildJs(jsInput, 'esm', { browser: true }),
+    buildJs({ ...jsInput, ...BROWSER_REEXPORT_ENTRIES }, 'esm', { browser: true }),
   ]);
   js.catch(() => {}); // awaited below, after the declarations
   const declarations = emitDeclarations({

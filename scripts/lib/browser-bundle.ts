@@ -16,10 +16,12 @@
  */
 import { mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
-import { gzipSync } from 'node:zlib';
 import { build, type Metafile, type Plugin } from 'esbuild';
 import { REPO_ROOT } from '../../generator/paths.ts';
 import { BROWSER_FILES } from '../build/browser.mjs';
+import { gzipBytes, sourceSpecifier, type BrowserBundle, type OutputChunk } from './bundle-common.ts';
+
+export { gzipBytes, sourceSpecifier, type BrowserBundle, type OutputChunk };
 
 export { REPO_ROOT };
 
@@ -44,15 +46,10 @@ function sourceAliasPlugin(): Plugin {
       });
       b.onResolve({ filter: /^oxen-inference-sdk(\/.*)?$/ }, (args) => {
         const sub = args.path.slice('oxen-inference-sdk'.length);
-        // sideEffects: false, as the package.json the built files sit under declares.
-        if (sub === '') return { path: path.join(REPO_ROOT, 'index.ts'), sideEffects: false };
-        if (sub === '/runtime') return { path: path.join(REPO_ROOT, 'runtime/index.ts'), sideEffects: false };
-        if (sub === '/chat') return { path: path.join(REPO_ROOT, 'runtime/chat/index.ts'), sideEffects: false };
-        if (sub === '/validator-support')
-          return { path: path.join(REPO_ROOT, 'runtime/validator-support.ts'), sideEffects: false };
-        const model = /^\/models\/([a-z0-9][a-z0-9.-]*)$/.exec(sub);
-        if (model) return { path: path.join(REPO_ROOT, 'generated/models', `${model[1]}.ts`), sideEffects: false };
-        return { errors: [{ text: `oxen-inference-sdk has no export ${JSON.stringify(sub)}` }] };
+        const resolved = sourceSpecifier(sub);
+        return resolved
+          ? { path: resolved, sideEffects: false }
+          : { errors: [{ text: `oxen-inference-sdk has no export ${JSON.stringify(sub)}` }] };
       });
     },
   };
@@ -70,38 +67,17 @@ export interface BrowserBundleOptions {
   packageDir?: string;
   /** Minify (default true, as measured). */
   minify?: boolean;
+  /** The bundler: esbuild (default) or Vite (`vite-bundle.ts`), each as a user's build runs it. */
+  bundler?: Bundler;
+  /**
+   * Code splitting (default true): a chunk per dynamically imported module. False: one file, every
+   * `import()` inlined (a Cloudflare Worker's or a plain esbuild build).
+   */
+  splitting?: boolean;
 }
 
-/** One output chunk of a browser bundle. */
-export interface OutputChunk {
-  /** Path relative to the output directory (`main.js`, `chunk-ABC123.js`). */
-  file: string;
-  bytes: number;
-  /** Size gzipped at level 9. */
-  gzipBytes: number;
-  /** Chunks it imports with a static `import` statement (relative to the output directory). */
-  staticImports: string[];
-  /** Chunks it imports with a dynamic `import()` (relative to the output directory). */
-  dynamicImports: string[];
-  /** For an entry chunk or a dynamically imported module's chunk: its source file, relative to the repository root. */
-  entryPoint: string | undefined;
-  /** The source files (relative to the repository root) whose code is in this chunk, with their bytes in it. */
-  inputs: Record<string, number>;
-}
-
-/** A browser bundle: its output directory and chunks. */
-export interface BrowserBundle {
-  outdir: string;
-  /** Every `.js` output, by file (relative to `outdir`). */
-  chunks: Map<string, OutputChunk>;
-  /** The repository files and dependencies esbuild read (relative to the repository root). */
-  inputs: string[];
-}
-
-/** Gzip at level 9 (as the issue measures), in bytes. */
-export function gzipBytes(data: Uint8Array | string): number {
-  return gzipSync(typeof data === 'string' ? Buffer.from(data) : data, { level: 9 }).length;
-}
+/** The bundlers measured. */
+export type Bundler = 'esbuild' | 'vite';
 
 /** A path of esbuild's metafile (relative to its working directory) as a path relative to the repository root. */
 function repoRelative(workDir: string, p: string): string {
@@ -137,12 +113,24 @@ export async function bundleForBrowser(options: BrowserBundleOptions): Promise<B
   const entryPoints = Object.fromEntries(
     Object.entries(options.entryPoints).map(([name, file]) => [name, path.resolve(workDir, file)]),
   );
+  const splitting = options.splitting ?? true;
+  if (options.bundler === 'vite') {
+    const { bundleWithVite } = await import('./vite-bundle.ts');
+    return bundleWithVite({
+      entryPoints,
+      workDir,
+      outdir,
+      fromSource: sdk === 'source',
+      splitting,
+      minify: options.minify ?? true,
+    });
+  }
   const result = await build({
     entryPoints,
     absWorkingDir: workDir,
     outdir,
     bundle: true,
-    splitting: true,
+    splitting,
     format: 'esm',
     platform: 'browser',
     minify: options.minify ?? true,

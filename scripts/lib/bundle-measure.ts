@@ -11,14 +11,20 @@ import {
   staticClosure,
   totalGzip,
   type BrowserBundle,
+  type Bundler,
   type OutputChunk,
   type SdkSource,
 } from './browser-bundle.ts';
 import type { SizeCase } from './bundle-size-cases.ts';
 
+/** The entry of a model's validator chunk (source `generated/validators/<id>.ts`, built `dist/browser/validators/<id>.js`). */
+const VALIDATOR_CHUNK = /(^|\/)validators\/[^/]+\.(ts|js)$/;
+
 /** The measure of one case. */
 export interface CaseMeasure {
   case: SizeCase;
+  /** The bundler that built it. */
+  bundler: Bundler;
   bundle: BrowserBundle;
   /** The entry chunk and the chunks it imports statically, in load order. */
   loaded: OutputChunk[];
@@ -28,6 +34,11 @@ export interface CaseMeasure {
   lazy: OutputChunk[];
   /** `gzipBytes` plus the lazy chunks, in bytes. */
   gzipBytesWithLazy: number;
+  /**
+   * Every chunk of the build but the models' validators, gzipped (each chunk on its own), in bytes: all the
+   * code the page may ever load, which a build without code splitting carries in one file.
+   */
+  gzipBytesWithAllLazy: number;
   /** All the text of `loaded` (to look for strings). */
   loadedText: string;
   /** The source modules of `loaded`, largest first, with their minified bytes. */
@@ -59,14 +70,18 @@ function lazyChunks(bundle: BrowserBundle, from: OutputChunk[], patterns: RegExp
   return out;
 }
 
-/** Bundle and measure one case in `<workRoot>/<case id>` (for `dist`, the package in `packageDir`, default the repository). */
+/**
+ * Bundle and measure one case with `bundler` in `<workRoot>/<bundler>/<case id>` (for `dist`, the package in
+ * `packageDir`, default the repository), with code splitting unless the case says otherwise.
+ */
 export async function measureCase(
   sizeCase: SizeCase,
   workRoot: string,
   sdk: SdkSource,
   packageDir?: string,
+  bundler: Bundler = 'esbuild',
 ): Promise<CaseMeasure> {
-  const workDir = path.join(workRoot, sizeCase.id);
+  const workDir = path.join(workRoot, bundler, sizeCase.id);
   mkdirSync(workDir, { recursive: true });
   const entry = path.join(workDir, `${sizeCase.id}.js`);
   writeFileSync(entry, sizeCase.code);
@@ -74,6 +89,8 @@ export async function measureCase(
     entryPoints: { [sizeCase.id]: entry },
     workDir,
     sdk,
+    bundler,
+    splitting: sizeCase.splitting ?? true,
     ...(packageDir ? { packageDir } : {}),
   });
   const loaded = staticClosure(bundle, `${sizeCase.id}.js`);
@@ -81,11 +98,15 @@ export async function measureCase(
   const gzipBytes = totalGzip(loaded);
   return {
     case: sizeCase,
+    bundler,
     bundle,
     loaded,
     gzipBytes,
     lazy,
     gzipBytesWithLazy: gzipBytes + totalGzip(lazy),
+    gzipBytesWithAllLazy: totalGzip(
+      [...bundle.chunks.values()].filter((c) => !VALIDATOR_CHUNK.test(c.entryPoint ?? '')),
+    ),
     loadedText: chunkText(bundle, loaded),
     modules: inputBreakdown(loaded),
   };

@@ -1,7 +1,8 @@
 /**
- * Browser bundle size: ceilings on what a page loads before one call, and what
- * a per-model image call must not carry. The figures themselves are reported by
- * `npm run bench:bundle`. Built here from the repository's source, each case on its own.
+ * Browser bundle size: ceilings on what a page loads before one call, with each of the two bundlers users
+ * build with (Vite 8, rolldown; esbuild), and what a per-model image call must not carry. The figures
+ * themselves are reported by `npm run bench:bundle`. Built here from the repository's source, each case on
+ * its own.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chunkText } from '../../scripts/lib/browser-bundle.ts';
@@ -12,6 +13,7 @@ import {
   measureCase,
   type CaseMeasure,
 } from '../../scripts/lib/bundle-measure.ts';
+import type { Bundler } from '../../scripts/lib/browser-bundle.ts';
 import { SIZE_CASES } from '../../scripts/lib/bundle-size-cases.ts';
 import { tempDir } from '../support/index.ts';
 
@@ -19,22 +21,29 @@ const measures = new Map<string, CaseMeasure>();
 const work = tempDir('inference-sdk-bundle-size-');
 const workRoot = work.dir;
 
+const BUNDLERS: readonly Bundler[] = ['vite', 'esbuild'];
+
 beforeAll(async () => {
-  for (const c of SIZE_CASES) measures.set(c.id, await measureCase(c, workRoot, 'source'));
-}, 120_000);
+  for (const c of SIZE_CASES)
+    for (const b of BUNDLERS) measures.set(`${c.id} ${b}`, await measureCase(c, workRoot, 'source', undefined, b));
+}, 240_000);
 
 afterAll(() => {
   work.remove();
 });
 
-const measure = (id: string): CaseMeasure => {
-  const m = measures.get(id);
-  if (!m) throw new Error(`no size case ${id}`);
+const measure = (id: string, bundler: Bundler = 'esbuild'): CaseMeasure => {
+  const m = measures.get(`${id} ${bundler}`);
+  if (!m) throw new Error(`no size case ${id} (${bundler})`);
   return m;
 };
 
 /** Every chunk of a case's build (loaded at once or later). */
 const allText = (m: CaseMeasure): string => chunkText(m.bundle, [...m.bundle.chunks.values()]);
+
+/** The models' validators whose code is in the chunks a case loads (esbuild's inputs list every file read). */
+const validatorsIn = (m: CaseMeasure): string[] =>
+  m.modules.filter((x) => x.bytes > 0 && x.input.startsWith('generated/validators/')).map((x) => x.input);
 
 const report = (m: CaseMeasure): string =>
   `${m.gzipBytes} B gz: ${m.loaded.map((c) => `${c.file} ${c.gzipBytes}`).join(', ')}; largest modules ${m.modules
@@ -44,52 +53,74 @@ const report = (m: CaseMeasure): string =>
 
 /**
  * The ceilings, in gzipped bytes, as `npm run bench:bundle -- --build` measures the built package (its
- * `browser` build, `dist/browser/`, which a browser bundler resolves). A per-model image call is held to its
- * aim (`scripts/lib/bundle-size-cases.ts`), `PER_MODEL_AIM_BYTES`, 8 kB (measured 8.00 kB); a root client
- * call to its measured 15.51 kB, 0.51 kB over `ROOT_CLIENT_AIM_BYTES` (15 kB) since the client carries the
- * models catalog and the fine-tune lifecycle (`client.models`, `client.fineTunes`: 10 more methods, +1.32 kB
- * over the 14.19 kB before them); queue.run through the root client with its lazy chunks, which has no aim,
- * to its measured 27.24 kB (2.06 kB over the 25.18 kB before the queue settled generations from lists, reads
- * and 404s as well as events, through its state tables: `runtime/queue/states.ts`, `reconcile.ts`).
+ * `browser` build, `dist/browser/`, which a browser bundler resolves), per bundler: its measured values
+ * (issue 25's aims, 5 kB for a per-model call and 10 kB for a root client call, are not met: see the
+ * README's "Bundle size"). `runtimeUnsplit` is a worker's single file (`RuntimeClient` with one model
+ * module, no code splitting).
  */
-const CEILING_BYTES = { perModel: 8_000, rootClient: 15_505, rootQueueRunWithLazy: 27_240 };
+const CEILING_BYTES: Record<Bundler, Record<Ceiling, number>> = {
+  vite: { perModel: 8_261, rootClient: 14_311, rootQueueRunWithLazy: 28_722, runtimeUnsplit: 28_767 },
+  esbuild: { perModel: 7_760, rootClient: 13_176, rootQueueRunWithLazy: 27_102, runtimeUnsplit: 28_908 },
+};
+type Ceiling = 'perModel' | 'rootClient' | 'rootQueueRunWithLazy' | 'runtimeUnsplit';
 /**
- * This test bundles the repository's source (the TypeScript through esbuild, with the browser build's
- * files: `scripts/build/browser.mjs`), not the built `dist/`, and the two differ by case: the per-model call
- * comes out about 30 B smaller from source, while a root client page comes out about 180 B larger (140 B
- * with its lazy chunks): esbuild splits by file and the source has one more shared file boundary
- * (`runtime/scope.ts` becomes a chunk of its own, which rolldown's build merges into its shared chunk).
- * `SOURCE_OVER_BUILT_BYTES` is that difference, measured (negative: the source is smaller), so that each
- * limit below is the built package's ceiling; `MARGIN_BYTES`, 100 B (about 1%), is headroom should the
- * difference change (an esbuild, rolldown or zlib upgrade), and nothing more: growth beyond it fails.
+ * This test bundles the repository's source (the TypeScript, with the browser build's files:
+ * `scripts/build/browser.mjs`), not the built `dist/`, and the two differ by a chunk boundary or two (up to
+ * about 200 B), measured (negative: the source is smaller). `MARGIN_BYTES`, 100 B (about 1%), is headroom
+ * should the difference change (a bundler or zlib upgrade), and nothing more: growth beyond it fails.
  */
-const SOURCE_OVER_BUILT_BYTES = { perModel: -28, rootClient: 176, rootQueueRunWithLazy: 144 };
+const SOURCE_OVER_BUILT_BYTES: Record<Bundler, Record<Ceiling, number>> = {
+  vite: { perModel: -46, rootClient: 144, rootQueueRunWithLazy: -141, runtimeUnsplit: 176 },
+  esbuild: { perModel: -66, rootClient: 202, rootQueueRunWithLazy: 23, runtimeUnsplit: 117 },
+};
 const MARGIN_BYTES = 100;
-const limit = (c: keyof typeof CEILING_BYTES): number => CEILING_BYTES[c] + SOURCE_OVER_BUILT_BYTES[c] + MARGIN_BYTES;
+const limit = (c: Ceiling, b: Bundler): number => CEILING_BYTES[b][c] + SOURCE_OVER_BUILT_BYTES[b][c] + MARGIN_BYTES;
 
-describe('browser bundle size (gzip -9, entry chunk plus static imports)', () => {
-  it(`a per-model image call loads at most ${limit('perModel') / 1000} kB (from source)`, () => {
-    const m = measure('per-model-image');
-    expect(m.gzipBytes, report(m)).toBeLessThanOrEqual(limit('perModel'));
+describe.each(BUNDLERS)('browser bundle size with %s (gzip -9, entry chunk plus static imports)', (b) => {
+  it(`a per-model image call loads at most its ceiling (from source)`, () => {
+    const m = measure('per-model-image', b);
+    expect(m.gzipBytes, report(m)).toBeLessThanOrEqual(limit('perModel', b));
   });
 
   it.each(['root-client-image', 'root-client-queue-run'])(
-    `%s loads at most ${limit('rootClient') / 1000} kB before its request (from source)`,
+    `%s loads at most the root client's ceiling before its request (from source)`,
     (id) => {
-      const m = measure(id);
-      expect(m.gzipBytes, report(m)).toBeLessThanOrEqual(limit('rootClient'));
+      const m = measure(id, b);
+      expect(m.gzipBytes, report(m)).toBeLessThanOrEqual(limit('rootClient', b));
     },
   );
 
-  it(`queue.run through the root client loads at most ${limit('rootQueueRunWithLazy') / 1000} kB with its lazy chunks (from source)`, () => {
-    const m = measure('root-client-queue-run');
-    expect(m.gzipBytesWithLazy, report(m)).toBeLessThanOrEqual(limit('rootQueueRunWithLazy'));
+  it(`queue.run through the root client loads at most its ceiling with its lazy chunks (from source)`, () => {
+    const m = measure('root-client-queue-run', b);
+    expect(m.gzipBytesWithLazy, report(m)).toBeLessThanOrEqual(limit('rootQueueRunWithLazy', b));
   });
 
-  it('the root client loads queue.run and the model validator lazily, as separate chunks', () => {
-    const m = measure('root-client-queue-run');
+  it("without code splitting, RuntimeClient with one model module carries that model's validator only, within its ceiling", () => {
+    const m = measure('runtime-client-unsplit', b);
+    expect(m.loaded.length).toBe(1);
+    expect(validatorsIn(m)).toEqual(['generated/validators/flux-2-pro.ts']);
+    expect(m.gzipBytes, report(m)).toBeLessThanOrEqual(limit('runtimeUnsplit', b));
+  });
+
+  it('without code splitting, the root Client carries every validator (what the worker set-up avoids)', () => {
+    const m = measure('root-client-image-unsplit', b);
+    expect(validatorsIn(m).length).toBeGreaterThan(50);
+  });
+
+  it('a root client page that validates nothing loads no validator loader: the table loads with the first validation', () => {
+    const m = measure('root-client-image', b);
+    expect(m.modules.map((x) => x.input)).not.toContain('generated/validator-table.ts');
+    expect(m.loadedText).not.toMatch(/flux-2-pro-[\w-]*\.js/);
+  });
+
+  it('the root client loads queue.run, the validator table and the model validator lazily, as separate chunks', () => {
+    const m = measure('root-client-queue-run', b);
     expect(m.lazy.map((c) => c.entryPoint)).toEqual(
-      expect.arrayContaining(['runtime/queue/run.ts', 'generated/validators/flux-2-pro.ts']),
+      expect.arrayContaining([
+        'runtime/queue/run.ts',
+        'generated/validator-table.ts',
+        'generated/validators/flux-2-pro.ts',
+      ]),
     );
     // (Fine-tunes and the queue's own validation are part of the root client's resources.)
     expect(
@@ -104,7 +135,7 @@ describe('browser bundle size (gzip -9, entry chunk plus static imports)', () =>
   });
 
   it('the markers of the machinery are real: the root client bundle carries each of them', () => {
-    const text = allText(measure('root-client-queue-run'));
+    const text = allText(measure('root-client-queue-run', b));
     const all = Object.entries(MACHINERY_MARKERS).flatMap(([what, markers]) =>
       markers.map((s) => `${what} (${JSON.stringify(s)})`),
     );
@@ -112,18 +143,20 @@ describe('browser bundle size (gzip -9, entry chunk plus static imports)', () =>
   });
 
   it('a per-model image call carries no queue coordinator, event-stream parser, fine-tunes, validator or p-retry code', () => {
-    const m = measure('per-model-image');
+    const m = measure('per-model-image', b);
     expect(markersIn(m.loadedText), report(m)).toEqual([]);
   });
 
   it("no case carries Node's util.inspect hook nor the errors' brand (the browser build's inspect.browser.ts, brand.browser.ts)", () => {
     for (const m of measures.values()) {
+      if (m.bundler !== b) continue;
       expect(allText(m), m.case.id).not.toContain('nodejs.util.inspect.custom');
       expect(allText(m), m.case.id).not.toContain('oxen-inference-sdk.error');
     }
   });
 
   it('no case evaluates code from strings (new Function, eval)', () => {
-    for (const m of measures.values()) expect(EVAL_PATTERN.exec(allText(m))?.[0], m.case.id).toBeUndefined();
+    for (const m of measures.values())
+      if (m.bundler === b) expect(EVAL_PATTERN.exec(allText(m))?.[0], m.case.id).toBeUndefined();
   });
 });

@@ -5,7 +5,7 @@
  * consumer flags (nodenext and bundler) and run. One pack, one install and one server serve the
  * whole file; the steps run in order on one `oxen-models/`, then `serve` (serve-steps.ts) on it.
  */
-import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startServer, type LocalServer } from '../../fake-service/index.ts';
@@ -44,6 +44,9 @@ const fineTuned = (() => {
   };
   return { ...m, id: 'ft-alice-flux-v1', display_name: 'Alice fine-tune' };
 })();
+/** A deployed fine-tune, served under its `oxen:` slug (what `fineTunes.deploy` answers as `deployment.model_slug`). */
+const SLUG = 'oxen:acme-ft_123';
+const deployed = { ...flux(), id: SLUG, display_name: 'acme-ft_123', model_type: 'custom' };
 /** The package's flux-2-pro, newer: one more parameter. */
 const newerFlux = (() => {
   const m = flux();
@@ -55,7 +58,7 @@ beforeAll(async () => {
   mkdirSync(modelsDir, { recursive: true });
   for (const id of ['gpt-4o-mini'])
     cpSync(path.join(REPO_ROOT, 'specs', 'models', `${id}.json`), path.join(modelsDir, `${id}.json`));
-  for (const m of [acme, fineTuned, newerFlux]) serve(m);
+  for (const m of [acme, fineTuned, newerFlux, deployed]) serve(m);
   writeFileSync(path.join(tmp.dir, 'ft-alice-flux-v1.json'), `${JSON.stringify(fineTuned, null, 2)}\n`);
   const [tarballs, s] = await Promise.all([packBoth(tmp.dir), startServer({ modelsDir })]);
   server = s;
@@ -266,6 +269,49 @@ console.log(JSON.stringify(result));
     expect(server.count('POST', '/api/ai/queue') - before).toBe(1); // only the good body
   });
 
+  test('models lists the catalog through the installed bin, marking what the snapshot has; --search; --json', async () => {
+    const r = await codegen(project, ['models'], withServer());
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^acme-flux-9 +base +image +yes$/m);
+    expect(r.stdout).toMatch(/^gpt-4o-mini +base +text +no$/m);
+    expect(r.stdout).toMatch(new RegExp(`^${SLUG} +custom +image +no$`, 'm'));
+    const found = await codegen(project, ['models', '--search', 'acme', '--json'], withServer());
+    expect(found.code, found.stderr).toBe(0);
+    const ids = (JSON.parse(found.stdout) as { data: Array<{ id: string }> }).data.map((m) => m.id).sort();
+    expect(ids).toEqual(['acme-flux-9', SLUG]);
+    expect(r.stdout + r.stderr + found.stdout + found.stderr).not.toContain(KEY);
+  });
+
+  test('add of a deployed fine-tune slug (oxen:...): files named with ~, typed by its slug, compiled', async () => {
+    const r = await codegen(project, ['add', SLUG], withServer());
+    expect(r.code, r.stderr).toBe(0);
+    for (const f of [
+      'models/oxen~acme-ft_123.ts',
+      'validators/oxen~acme-ft_123.ts',
+      'specs/models/oxen~acme-ft_123.json',
+    ])
+      expect(existsSync(path.join(out, f)), f).toBe(true);
+    writeFileSync(
+      path.join(project, 'slug.ts'),
+      `import { Client, type ModelId } from './oxen-models/index.js';
+import { oxenAcmeFt123Id, type OxenAcmeFt123Params } from './oxen-models/models/oxen~acme-ft_123.js';
+export const id: ModelId = oxenAcmeFt123Id;
+export const p: OxenAcmeFt123Params = { prompt: 'a fox' };
+export async function call(client: Client): Promise<void> {
+  await client.queue.enqueue({ model: '${SLUG}', prompt: 'a fox' });
+  // @ts-expect-error a parameter the deployed model does not take
+  await client.queue.enqueue({ model: '${SLUG}', prompt: 'a fox', not_a_param: 1 });
+}
+`,
+    );
+    const bundler = await tsc(tsconfig('bundler'));
+    expect(bundler.stdout + bundler.stderr).toBe('');
+    expect((await codegen(project, ['generate', '--check'])).code).toBe(0);
+    expect((await codegen(project, ['remove', SLUG])).code).toBe(0);
+    expect(existsSync(path.join(out, 'models', 'oxen~acme-ft_123.ts'))).toBe(false);
+    rmSync(path.join(project, 'slug.ts'));
+  }, 180_000);
+
   test('generate --check passes when up to date, and exits 1 naming a hand-edited file; generate repairs it', async () => {
     expect((await codegen(project, ['generate', '--check'])).code).toBe(0);
     const file = path.join(out, 'models', 'acme-flux-9.ts');
@@ -351,6 +397,24 @@ console.log(JSON.stringify(result));
     expect(JSON.parse(readFileSync(path.join(out, 'specs', 'models', 'acme-flux-9.json'), 'utf8'))).toEqual(changed);
     expect(readFileSync(path.join(out, 'models', 'acme-flux-9.ts'), 'utf8')).not.toContain('seed?:');
     expect((await codegen(project, ['generate', '--check'])).code).toBe(0);
+  }, 120_000);
+
+  test('refresh after the service removed a model: exit 2 naming it, the model kept, the others refreshed', async () => {
+    const listed = JSON.parse(readFileSync(path.join(out, 'specs', 'models.json'), 'utf8')) as string[];
+    expect(listed).toContain('acme-flux-9');
+    expect(server.removeModel('acme-flux-9')).toBe(true);
+    const kept = readFileSync(path.join(out, 'models', 'acme-flux-9.ts'), 'utf8');
+    const before = server.count('GET', '/api/ai/models/');
+    const r = await codegen(project, ['refresh'], withServer());
+    expect(r.code, r.stderr).toBe(2);
+    expect(server.count('GET', '/api/ai/models/') - before).toBe(listed.length); // every model asked for
+    expect(r.stdout).toMatch(/no longer served \(HTTP 404\), kept in oxen-models\/specs until removed: acme-flux-9/);
+    expect(r.stdout).toMatch(/acme-flux-9 \(removed[^\n]*\n +BREAKING +\(model\) +no longer served/);
+    expect(JSON.parse(readFileSync(path.join(out, 'specs', 'models.json'), 'utf8'))).toEqual(listed);
+    expect(readFileSync(path.join(out, 'models', 'acme-flux-9.ts'), 'utf8')).toBe(kept);
+    expect((await codegen(project, ['generate', '--check'])).code).toBe(0);
+    await server.close();
+    server = await startServer({ modelsDir }); // serving it again, for what follows
   }, 120_000);
 
   test('remove <id> removes the model and its files', async () => {

@@ -116,7 +116,7 @@ export function serveTests(ctx: { project: () => string; fixture: (id: string) =
       const r = await codegen(ctx.project(), args);
       expect(r.code).toBe(2);
       expect(r.stderr).toContain(problem);
-      expect(r.stderr).toMatch(/^usage: oxen-inference-codegen <add\|remove\|generate\|refresh\|serve>/m);
+      expect(r.stderr).toMatch(/^usage: oxen-inference-codegen <add\|remove\|generate\|refresh\|models\|serve>/m);
       expect(r.stdout).toBe('');
       expect(r.stderr).not.toContain('leaked-key-4567');
     });

@@ -8,6 +8,7 @@ import { Writable } from 'node:stream';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import type { GenerateOptions, GenerateResult } from '../../generator/index.ts';
 import { checkBaseUrl, fetchModels, refresh, RefreshError, reindentJson } from '../../generator/refresh/index.ts';
+import { driftExitCode } from '../../generator/drift/index.ts';
 import { startServer, type LocalServer } from '../../fake-service/index.ts';
 import { hashTree } from '../support/index.ts';
 import {
@@ -309,6 +310,62 @@ describe('refresh() (in process, generate replaced)', () => {
     expect(gen.calls[0]!.specsDir).not.toBe(ws.specs);
     expect(r.report.added).toEqual([ADDED]);
     expect(readdirSync(ws.dir).sort()).toEqual(['generated', 'specs']); // no journal, lock or temporary tree left
+  });
+
+  test('a model the service no longer serves (404 on its details): kept as it was, reported as breaking, the others refreshed', async () => {
+    const GONE = 'flux-1-dev';
+    const gone = await startServer({ modelsDir: served, users: SERVER_USERS });
+    try {
+      expect(gone.removeModel(GONE)).toBe(true);
+      const ws = workspace();
+      const keptBytes = readFileSync(path.join(ws.specs, 'models', `${GONE}.json`));
+      const gen = fakeGenerate();
+      const out = sink();
+      const r = await refresh({
+        ...common(),
+        baseUrl: gone.url,
+        stream: out.stream,
+        specsDir: ws.specs,
+        outRoot: ws.dir,
+        all: true,
+        generate: gen.fn,
+      });
+      expect(gone.count('GET', `/api/ai/models/${GONE}`)).toBe(1); // a 404 is not retried
+      expect(r.notServed).toEqual([GONE]);
+      expect(readList(ws.specs)).toContain(GONE);
+      expect(readFileSync(path.join(ws.specs, 'models', `${GONE}.json`))).toEqual(keptBytes);
+      expect(r.written).toContain(`models/${CHANGED}.json`); // the others refreshed
+      expect(readFileSync(path.join(ws.specs, 'models', `${CHANGED}.json`), 'utf8')).toBe(
+        reindentJson(servedChanged.trim()) + '\n',
+      );
+      expect(r.report.changes.filter((c) => c.model === GONE)).toEqual([
+        expect.objectContaining({
+          kind: 'model-removed',
+          severity: 'breaking',
+          message: expect.stringMatching(/no longer served \(HTTP 404/),
+        }),
+      ]);
+      expect(r.report.removed).toEqual([GONE]);
+      expect(driftExitCode(r.report)).toBe(2);
+      expect(out.text()).toMatch(new RegExp(`1 model no longer served \\(HTTP 404\\), kept in the snapshot: ${GONE}`));
+    } finally {
+      await gone.close();
+    }
+  });
+
+  test('an id to add that the service does not serve (404) is a failure: nothing written', async () => {
+    const ws = workspace();
+    const before = hashTree(ws.specs);
+    const err = await refresh({
+      ...common(),
+      specsDir: ws.specs,
+      outRoot: ws.dir,
+      add: ['no-such-model'],
+      generate: fakeGenerate().fn,
+    }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(RefreshError);
+    expect((err as RefreshError).failures).toEqual([expect.objectContaining({ id: 'no-such-model', notFound: true })]);
+    expect(hashTree(ws.specs)).toEqual(before);
   });
 
   test('nothing changed: no file written, no proof run, one plain generate, an empty report', async () => {

@@ -11,6 +11,7 @@ import ts from 'typescript';
 import { compilerOptions } from '../../fuzz/compile.ts';
 import type { OpenApiDoc } from '../../generator/stages/load.ts';
 import { operationsOf, type OperationsTable } from '../../generator/stages/operations.ts';
+import { specFile } from '../../generator/stages/name.ts';
 import { REPO_ROOT, tempDir } from '../support/index.ts';
 
 /** The operations table of the repository's `specs/openapi.yaml` (`generator/stages/operations.ts`). */
@@ -36,12 +37,11 @@ export async function tempSpecs(ids?: string[], extra: Record<string, unknown> =
   await cp(path.join(REPO_ROOT, 'specs', 'openapi.yaml'), path.join(specsDir, 'openapi.yaml'));
   const all = JSON.parse(await readFile(path.join(REPO_ROOT, 'specs', 'models.json'), 'utf8')) as string[];
   const chosen = ids ?? all;
-  for (const id of chosen)
-    await cp(path.join(REPO_ROOT, 'specs', 'models', `${id}.json`), path.join(specsDir, 'models', `${id}.json`));
+  for (const id of chosen) await cp(path.join(REPO_ROOT, 'specs', specFile(id)), path.join(specsDir, specFile(id)));
   await mkdir(path.join(specsDir, 'models'), { recursive: true });
   for (const [id, value] of Object.entries(extra)) {
     await writeFile(
-      path.join(specsDir, 'models', `${id}.json`),
+      path.join(specsDir, specFile(id)),
       typeof value === 'string' ? value : JSON.stringify(value, null, 2),
     );
   }

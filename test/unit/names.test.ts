@@ -9,10 +9,19 @@ import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { SpecError } from '../../generator/errors.ts';
 import { fileStem, modelNames, nameModels, specFile } from '../../generator/stages/name.ts';
+import { MODEL_ID, modelIdProblem } from '../../generator/stages/schema-check.ts';
 
 /** The characters a model id may hold (the generator refuses others before naming). */
 const idChar = fc.constantFrom(...'abcXYZ019.-_'.split(''));
 const modelId = fc.string({ unit: idChar, minLength: 1, maxLength: 24 }).filter((s) => /[A-Za-z0-9]/.test(s));
+/** Valid ids of the documented set (`MODEL_ID`), `:` included (`oxen:acme-ft_123`). */
+const validId = fc
+  .array(fc.string({ unit: fc.constantFrom(...'abcXYZ019.-_:'.split('')), minLength: 1, maxLength: 24 }), {
+    minLength: 1,
+    maxLength: 3,
+  })
+  .map((parts) => parts.join(':'))
+  .filter((s) => modelIdProblem(s) === undefined);
 
 /** True when `name` is one identifier token that is not a reserved word. */
 function isIdentifier(name: string): boolean {
@@ -32,6 +41,8 @@ describe('modelNames', () => {
     ['happyhorse-1-0-video-edit', 'Happyhorse10VideoEdit', 'happyhorse10VideoEdit'],
     ['3d-gen', 'Model3dGen', 'model3dGen'],
     ['flux-2-klein-4b', 'Flux2Klein4b', 'flux2Klein4b'],
+    ['oxen:acme-ft_123', 'OxenAcmeFt123', 'oxenAcmeFt123'],
+    ['oxen:my-fine-tuned-image-edit-model', 'OxenMyFineTunedImageEditModel', 'oxenMyFineTunedImageEditModel'],
   ])('%s -> %s / %s', (id, pascal, camel) => {
     expect(modelNames(id)).toEqual({ pascal, camel, params: `${pascal}Params`, schema: `${camel}Schema` });
   });
@@ -42,7 +53,7 @@ describe('modelNames', () => {
 
   it('makes identifiers for every id of the documented character set', () => {
     fc.assert(
-      fc.property(modelId, (id) => {
+      fc.property(fc.oneof(modelId, validId), (id) => {
         const n = modelNames(id);
         for (const name of [n.pascal, n.camel, n.params, n.schema, `${n.camel}GenerateImage`])
           expect(isIdentifier(name), `${id} -> ${name}`).toBe(true);
@@ -74,6 +85,12 @@ describe('nameModels', () => {
     expect((err as Error).message).toMatch(/"a-b" and "a_b" both convert to the identifier AB/);
   });
 
+  it('refuses a slug and an id whose identifiers are the same, naming both', () => {
+    expect(() => nameModels(models('oxen:a-b', 'oxen-a-b'), 'specs/models.json')).toThrow(
+      /"oxen:a-b" and "oxen-a-b" both convert to the identifier OxenAB/,
+    );
+  });
+
   it('refuses two ids equal but for case (their files would collide)', () => {
     expect(() => nameModels(models('x.y', 'X.Y'), 'specs/models.json')).toThrow(/differ only by case/);
   });
@@ -92,6 +109,9 @@ describe('nameModels', () => {
   });
 });
 
+/** Characters Windows allows in no file name. */
+const WINDOWS_FORBIDDEN = /[<>:"/\\|?*\u0000-\u001f]/;
+
 /** A name Windows reserves: a device name before the first dot, in any case. */
 const windowsReserved = (name: string) => /^(con|prn|aux|nul|com[0-9]|lpt[0-9])$/i.test(name.split('.')[0]!);
 
@@ -106,16 +126,23 @@ describe('fileStem', () => {
     ['lpt9-x', 'lpt9-x'], // not a device name before the first dot
     ['console', 'console'],
     ['x.aux', 'x.aux'],
+    ['oxen:acme-ft_123', 'oxen~acme-ft_123'],
+    ['a:b:c.d', 'a~b~c.d'],
+    ['con:x', 'con~x'], // `con~x` is no device name
+    ['aux.v:1', 'aux~.v~1'],
   ])('%s -> %s', (id, stem) => {
     expect(fileStem(id)).toBe(stem);
     expect(windowsReserved(`${fileStem(id)}.ts`)).toBe(false);
+    expect(fileStem(id)).not.toMatch(WINDOWS_FORBIDDEN);
   });
   it('names the snapshot file the same way', () => {
     expect(specFile('AUX.model')).toBe('models/AUX~.model.json');
+    expect(specFile('oxen:acme-ft_123')).toBe('models/oxen~acme-ft_123.json');
   });
   it('gives every id of the documented character set a stem Windows accepts, distinct from every other id', () => {
     const reservedOrNot = fc.oneof(
       modelId,
+      validId,
       fc
         .tuple(fc.constantFrom('con', 'PRN', 'Aux', 'nul', 'COM0', 'lpt7'), fc.constantFrom('', '.model', '.1.2', '-x'))
         .map(([a, b]) => a + b),
@@ -125,7 +152,27 @@ describe('fileStem', () => {
         const stems = ids.map(fileStem);
         expect(new Set(stems).size).toBe(ids.length);
         for (const s of stems) expect(windowsReserved(s)).toBe(false);
+        for (const s of stems) expect(s).not.toMatch(WINDOWS_FORBIDDEN);
       }),
     );
   });
+  it('a file stem Windows takes for a file name for every id MODEL_ID accepts', () => {
+    fc.assert(
+      fc.property(validId, (id) => {
+        expect(MODEL_ID.test(id)).toBe(true);
+        expect(fileStem(id)).not.toMatch(WINDOWS_FORBIDDEN);
+        expect(fileStem(id)).not.toMatch(/[. ]$/); // Windows drops a trailing dot or space
+      }),
+    );
+  });
+});
+
+describe('MODEL_ID', () => {
+  it.each(['oxen:acme-ft_123', 'oxen:my-fine-tuned-image-edit-model', 'a:b:c', 'flux-2-pro', 'A.b_c-1'])(
+    'accepts %s',
+    (id) => expect(modelIdProblem(id)).toBeUndefined(),
+  );
+  it.each([':a', 'a:', 'a::b', 'a:-b', 'a.:b', 'a:.b', 'a_:b', `${'a:'.repeat(64)}a`, 'a..b'])('refuses %s', (id) =>
+    expect(modelIdProblem(id)).toBeDefined(),
+  );
 });
