@@ -18,6 +18,7 @@ import { buildCase } from './cases.ts';
 import { RawText, writeCase, type FuzzCase } from './case.ts';
 import { exercise } from './exercise.ts';
 import { namedRefusalProblem } from './verdict.ts';
+import { writeOracleModules, type OracleCase } from './oracle-case.ts';
 
 /** What the child reports for one case. */
 export interface ChildResult {
@@ -47,6 +48,8 @@ export interface ChildResult {
   stray: string[];
   /** After a successful run: sentinels that ran when the output was imported, modules or validators that threw, validators slow on hostile input. */
   ran?: { sentinels: string[]; throws: string[]; slow: string[] };
+  /** After a successful run: the oracle modules written under `out/oracle/` (fuzz/oracle-case.ts). */
+  oracle?: OracleCase;
 }
 
 /** The files every case's `generated/` starts with (from the template run). */
@@ -144,6 +147,14 @@ async function runCase(c: FuzzCase, dir: string, template: string): Promise<Chil
   if (result.error)
     for (const rel of before.keys())
       if (!after.has(rel)) result.partial.push(`generated/${rel} removed by a failed run`);
+  // written after the checks above: they are the fuzzer's files, not the generator's
+  if (result.files && result.escapes.length === 0)
+    result.oracle = await writeOracleModules(
+      outRoot,
+      specsDir,
+      c.list instanceof RawText ? undefined : c.list,
+      result.files,
+    );
   return result;
 }
 

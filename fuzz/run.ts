@@ -11,7 +11,9 @@ import { REPO_ROOT } from '../generator/paths.ts';
 import { FAMILIES, buildCase, familyOf } from './cases.ts';
 import type { ChildResult } from './child.ts';
 import { compileCases, compilerOptions, findInjections, type CompileUnit } from './compile.ts';
+import { judgeOracle, type OracleCase } from './oracle-case.ts';
 import { ChildPool, type PoolAnswer } from './pool.ts';
+import { shrinkOracleFailure } from './shrink.ts';
 import { CLASSES, CLASS_LABELS, FAILURE_CLASSES, type CaseClass } from './verdict.ts';
 
 /** Options of a run. */
@@ -55,6 +57,10 @@ export interface CaseOutcome {
   error?: string;
   /** The case directory (`specs/` and `out/`), when kept. */
   dir?: string;
+  /** Models compared with json-schema-to-typescript's type (fuzz/oracle.ts). */
+  oracleCompared?: number;
+  /** Models the oracle could not judge: jstt refused the schema or wrote no valid type. */
+  oracleSkipped?: string[];
 }
 
 /** The result of a run. */
@@ -68,6 +74,8 @@ export interface FuzzReport {
   shared: string[];
   /** Total failing cases. */
   failures: number;
+  /** Models compared with json-schema-to-typescript's type, and those it could not judge. */
+  oracle: { compared: number; skipped: number };
   ms: number;
   /** The run's directory when something in it was kept. */
   workDir: string;
@@ -111,6 +119,7 @@ export function caseIndices(options: Pick<FuzzOptions, 'cases' | 'indices' | 'fa
 interface Pending {
   outcome: CaseOutcome;
   unit: CompileUnit;
+  oracle: OracleCase | undefined;
 }
 
 /** Run the fuzzer. @throws FuzzSetupError when the run cannot start. */
@@ -161,7 +170,7 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
       outcomes.push(o);
       options.onCase?.(o);
     };
-    const compileBatch = (batch: Pending[]) => {
+    const compileBatch = async (batch: Pending[]) => {
       if (batch.length === 0) return;
       const t0 = performance.now();
       let result: { perUnit: string[][]; shared: string[] } | undefined;
@@ -177,7 +186,7 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
       }
       say(`fuzz: type-checked ${batch.length} case outputs in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
       sharedCache.check = false;
-      batch.forEach((p, i) => {
+      for (const [i, p] of batch.entries()) {
         let diagnostics = result?.perUnit[i];
         if (!diagnostics) {
           try {
@@ -189,12 +198,37 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
             ];
           }
         }
+        const oracle = judgeOracle(diagnostics, p.oracle);
+        diagnostics = oracle.rest;
         if (diagnostics.length > 0)
           p.outcome.reasons.push(
             `invalid-ts: ${diagnostics.slice(0, 3).join(' | ')}${diagnostics.length > 3 ? ` (+${diagnostics.length - 3} more)` : ''}`,
           );
+        p.outcome.oracleCompared = (p.oracle?.models.length ?? 0) - oracle.notes.length;
+        p.outcome.oracleSkipped = [...(p.oracle?.skipped ?? []), ...oracle.notes];
+        const first = oracle.failures[0];
+        if (first) {
+          // the smallest schema that still fails so, by the in-process types stage and jstt
+          const spec = path.join(workDir, `case-${p.outcome.index}`, 'specs', first.spec);
+          let shrunk: string;
+          try {
+            const m = JSON.parse(readFileSync(spec, 'utf8')) as Record<string, unknown>;
+            const s = await shrinkOracleFailure(
+              first.model,
+              m['request_schema'] ?? m['json_request_schema'],
+              first.direction,
+            );
+            shrunk = ` | shrunk in ${s.tries} tries to ${JSON.stringify(s.schema)}`;
+          } catch (e) {
+            shrunk = ` | not shrunk: ${e instanceof Error ? e.message : String(e)}`;
+          }
+          p.outcome.reasons.push(
+            `oracle: ${first.model} ${first.direction}: ${first.message}${shrunk}`,
+            ...oracle.failures.slice(1).map((f) => `oracle: ${f.model} ${f.direction}: ${f.message}`),
+          );
+        }
         finish(p.outcome);
-      });
+      }
       for (const d of result?.shared ?? []) shared.add(d);
     };
 
@@ -214,7 +248,7 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
         const p = judge(answer, { seed: options.seed, index, family: c.family, note: c.note });
         if (p) {
           pending.push(p);
-          if (pending.length >= batchSize) compileBatch(pending.splice(0));
+          if (pending.length >= batchSize) await compileBatch(pending.splice(0));
         }
       }
     };
@@ -276,12 +310,17 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
         finish(outcome);
         return undefined;
       }
-      return { outcome, unit: { root: r.outRoot, files } };
+      // jstt's modules and the check modules: compiled with the output, never scanned as the generator's
+      const oracleFiles = (r.oracle?.models ?? []).flatMap((m) => [
+        path.join(r.outRoot, m.check),
+        path.join(r.outRoot, m.jstt),
+      ]);
+      return { outcome, unit: { root: r.outRoot, files: [...files, ...oracleFiles] }, oracle: r.oracle };
     };
 
     say(`fuzz: seed ${options.seed}, ${indices.length} case(s), ${jobs} child process(es)`);
     await Promise.all(Array.from({ length: jobs }, worker));
-    compileBatch(pending.splice(0));
+    await compileBatch(pending.splice(0));
   } finally {
     pool.close();
     if (!kept) rmSync(workDir, { recursive: true, force: true });
@@ -302,6 +341,10 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
     outcomes,
     shared: [...shared].sort(),
     failures: FAILURE_CLASSES.reduce((n, c) => n + counts[c], 0),
+    oracle: {
+      compared: outcomes.reduce((n, o) => n + (o.oracleCompared ?? 0), 0),
+      skipped: outcomes.reduce((n, o) => n + (o.oracleSkipped?.length ?? 0), 0),
+    },
     ms: performance.now() - started,
     workDir,
   };
@@ -318,7 +361,9 @@ function stackHint(stack: string): string {
 
 /** The summary: one line per class, then a table of classes per family. */
 export function formatSummary(r: FuzzReport): string {
-  const lines = [`fuzz: seed ${r.seed}, ${r.cases} cases, ${(r.ms / 1000).toFixed(1)} s`];
+  const lines = [
+    `fuzz: seed ${r.seed}, ${r.cases} cases, ${(r.ms / 1000).toFixed(1)} s; ${r.oracle.compared} parameter types compared with json-schema-to-typescript's (${r.oracle.skipped} it could not type)`,
+  ];
   const width = Math.max(...CLASSES.map((c) => CLASS_LABELS[c].length));
   for (const c of ['generated', 'refused', ...FAILURE_CLASSES] as CaseClass[])
     lines.push(

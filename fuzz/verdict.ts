@@ -16,6 +16,7 @@ export const CLASSES = [
   'unnamed-crash',
   'slow-validator',
   'invalid-ts',
+  'oracle',
   'refused',
   'generated',
 ] as const;
@@ -30,6 +31,7 @@ export const FAILURE_CLASSES: readonly CaseClass[] = [
   'partial-write',
   'hang',
   'slow-validator',
+  'oracle',
 ];
 
 /** How each class is named in the summary. */
@@ -43,6 +45,7 @@ export const CLASS_LABELS: Record<CaseClass, string> = {
   'partial-write': 'partial write on failure',
   hang: 'hang (over the time limit)',
   'slow-validator': 'slow validator (over 100 ms on an input of 10 KB)',
+  oracle: "parameter type not json-schema-to-typescript's (no rule explains it)",
 };
 
 /**

@@ -33,6 +33,10 @@
  *   invalid-ts      the output does not type-check with the repository's tsconfig.json (strict),
  *                   or a module of it throws when imported, or a generated validator throws (or
  *                   answers a non-boolean) on {}, null, [], a string, 0 or __proto__/constructor keys
+ *   oracle          a generated parameter type and json-schema-to-typescript's type of the same
+ *                   schema are not mutually assignable, and no rule of fuzz/oracle.ts (ORACLE_RULES)
+ *                   explains the failing direction; the reason ends with the schema shrunk to what
+ *                   still fails (fuzz/shrink.ts)
  *   refused         generate threw a named SpecError (file, model, JSON pointer): a success
  *   generated       generate wrote output that type-checks and holds no injected code: a success
  *

@@ -86,8 +86,9 @@ const MODEL_OBJECT_SCHEMA = {
   required: ['id'],
   properties: {
     id: { type: 'string', minLength: 1 },
-    display_name: { type: 'string' },
-    description: { type: 'string' },
+    // null where the service has none (today's catalog shows `description: null` for custom models)
+    display_name: { type: ['string', 'null'] },
+    description: { type: ['string', 'null'] },
     endpoint: { type: 'string' },
     capabilities: {
       type: 'object',
@@ -300,8 +301,8 @@ function normalise(obj: Record<string, unknown>, expectedId: string, file: strin
     file,
     schemaField,
     schema,
-    displayName: obj['display_name'] as string | undefined,
-    description: obj['description'] as string | undefined,
+    displayName: (obj['display_name'] as string | null | undefined) ?? undefined,
+    description: (obj['description'] as string | null | undefined) ?? undefined,
     endpoint: obj['endpoint'] as string | undefined,
     capabilities: caps ? { input: caps.input ?? [], output: caps.output ?? [] } : undefined,
     raw: obj,

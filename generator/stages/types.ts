@@ -9,7 +9,8 @@
  * inlined, recursion refused by the load stage, expansion bounded here), then typed as
  * json-schema-to-typescript types it (the rules are kept, so the types are those it gave): the
  * kinds a node matches are intersected (`type`, `enum`, `anyOf`/`oneOf` as unions, `allOf`), an
- * `enum` (or `const`) is the union of its values, a type array the union of its types, an array
+ * `enum` (or `const`) is the union of its values (one holding an object or array value is typed by
+ * `type`, else by the JSON types of its values), a type array the union of its types, an array
  * with `minItems`/`maxItems` (up to 20) or an `items` array a union of tuples, an object with no
  * `additionalProperties` open; OpenAPI's `nullable: true` adds `| null` (`nullable.ts`, shared
  * with the validators). Extension keys (`x-*`) are not typing keywords and never reach a type; a
@@ -93,12 +94,17 @@ interface Ctx {
   field: string;
 }
 
-/** An enum or const value typed as a literal (objects and arrays are not: the node is typed by `type` only). */
+/** An enum or const value typed as a literal (objects and arrays are not: see `jsonType`). */
 function literal(v: unknown): { ok: true; value: unknown } | { ok: false } {
   if (typeof v === 'string') return { ok: true, value: v };
   if (typeof v === 'number') return Number.isFinite(v) ? { ok: true, value: v } : { ok: false };
   if (typeof v === 'boolean' || v === null) return { ok: true, value: v };
   return { ok: false }; // objects and arrays: typed by `type` only
+}
+
+/** The JSON type name of a value, as a `type` keyword names it. */
+function jsonType(v: unknown): string {
+  return v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v;
 }
 
 /**
@@ -129,17 +135,20 @@ function typeSchema(node: unknown, ctx: Ctx, pointer: string, docPath: string, d
   const out: Record<string, unknown> = {};
   const t = s['type'];
   if (typeof t === 'string' || Array.isArray(t)) out['type'] = t;
-  for (const k of ['enum'] as const) {
-    const v = s[k];
-    if (Array.isArray(v)) {
-      const items = v.map((x) => literal(x));
-      if (items.every((i) => i.ok)) out[k] = items.map((i) => (i as { value: unknown }).value);
-    }
+  let structured: unknown[] | undefined; // an enum or const holding an object or array value
+  if (Array.isArray(s['enum'])) {
+    const items = (s['enum'] as unknown[]).map((x) => literal(x));
+    if (items.every((i) => i.ok)) out['enum'] = items.map((i) => (i as { value: unknown }).value);
+    else structured = s['enum'] as unknown[];
   }
   if (Object.hasOwn(s, 'const')) {
     const c = literal(s['const']);
     if (c.ok) out['enum'] = [c.value];
+    else structured = [s['const']];
   }
+  // typed by `type`, else by the JSON types of its values (not as an object, which an array value is not)
+  if (structured && out['enum'] === undefined && out['type'] === undefined)
+    out['type'] = [...new Set(structured.map(jsonType))];
   for (const k of ['anyOf', 'oneOf', 'allOf'] as const) {
     const v = s[k];
     if (Array.isArray(v) && v.length > 0)
@@ -177,7 +186,16 @@ function typeSchema(node: unknown, ctx: Ctx, pointer: string, docPath: string, d
       const doc = propertyDoc(ctx.model.id, ctx.field, subPath, isObject(sub) ? sub : {});
       // `__proto__` as an own key (a plain assignment would set the copy's prototype)
       Object.defineProperty(properties, name, {
-        value: isObject(typed) ? { ...typed, description: doc } : typed === true ? { description: doc } : typed,
+        value:
+          // `true` or `{}` takes any value: jstt's `any` type (`unknown`), which keeps the doc (a
+          // doc alone would make it a schema without a typing keyword: an object)
+          sub === true || (isObject(sub) && Object.keys(sub).length === 0)
+            ? { type: 'any', description: doc }
+            : isObject(typed)
+              ? { ...typed, description: doc }
+              : typed === true
+                ? { description: doc }
+                : typed,
         enumerable: true,
         writable: true,
         configurable: true,

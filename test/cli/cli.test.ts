@@ -56,7 +56,8 @@ const newerFlux = (() => {
 
 beforeAll(async () => {
   mkdirSync(modelsDir, { recursive: true });
-  for (const id of ['gpt-4o-mini'])
+  // qwen-image-edit: the base model of the fine-tune that the walk-through test deploys
+  for (const id of ['gpt-4o-mini', 'qwen-image-edit'])
     cpSync(path.join(REPO_ROOT, 'specs', 'models', `${id}.json`), path.join(modelsDir, `${id}.json`));
   for (const m of [acme, fineTuned, newerFlux, deployed]) serve(m);
   writeFileSync(path.join(tmp.dir, 'ft-alice-flux-v1.json'), `${JSON.stringify(fineTuned, null, 2)}\n`);
@@ -475,6 +476,66 @@ export async function call(client: Client): Promise<void> {
     expect(both.code).toBe(2);
     expect(both.stderr).toContain('give --format or --no-format, not both');
   }, 180_000); // seven runs of the CLI, each loading TypeScript (and prettier): over 30 s on a busy machine
+
+  test('a fine-tune from creation to a typed call: create, run, wait, deploy, add the slug, queue.run it typed', async () => {
+    // the SDK as installed from the packed tarball, driven by a script the project compiles (strictest flags)
+    writeFileSync(
+      path.join(project, 'deploy.ts'),
+      `import { Client } from 'oxen-inference-sdk';
+const env = (globalThis as unknown as { process: { env: Record<string, string | undefined> } }).process.env;
+const client = new Client({ apiKey: env['KEY'] ?? '', baseUrl: env['BASE'] ?? '' });
+const repo = { namespace: 'alice', repo_name: 'data' };
+const { fine_tune: created } = await client.fineTunes.create(repo, {
+  resource: 'main/edits.parquet',
+  base_model: 'Qwen/Qwen-Image-Edit',
+  script_type: 'image_editing',
+  training_params: { caption_column: 'caption', image_column: 'edited', control_image_column: 'control' },
+});
+const ref = { ...repo, id: created.id };
+await client.fineTunes.run(ref);
+const done = await client.fineTunes.wait(ref, { intervalMs: 20 });
+const { deployment } = await client.fineTunes.deploy(ref);
+console.log(JSON.stringify({ status: done.status, slug: deployment.model_slug }));
+`,
+    );
+    const compileAll = async () => {
+      const r = await tsc(tsconfig('nodenext'));
+      expect(r.stdout + r.stderr).toBe('');
+    };
+    await compileAll();
+    const env = { ...process.env, KEY, BASE: server.url };
+    const deployed = await run(process.execPath, [path.join(project, 'build', 'deploy.js')], { cwd: project, env });
+    expect(deployed.code, deployed.stderr).toBe(0);
+    const { status, slug } = JSON.parse(deployed.stdout.trim()) as { status: string; slug: string };
+    expect(status).toBe('completed');
+    expect(slug).toMatch(/^oxen:alice-ft_[0-9a-f]+$/);
+
+    const added = await codegen(project, ['add', slug], withServer());
+    expect(added.code, added.stderr).toBe(0);
+    // typed by the slug: the base model's required input_image is required, a wrong parameter does not compile
+    writeFileSync(
+      path.join(project, 'call-slug.ts'),
+      `import { Client } from './oxen-models/index.js';
+const env = (globalThis as unknown as { process: { env: Record<string, string | undefined> } }).process.env;
+const client = new Client({ apiKey: env['KEY'] ?? '', baseUrl: env['BASE'] ?? '' });
+export async function wrong(): Promise<void> {
+  // @ts-expect-error input_image is required by the deployed model (its base model's schema)
+  await client.queue.run({ model: '${slug}', prompt: 'make it blue' });
+}
+const outcomes = await client.queue.run(
+  { model: '${slug}', prompt: 'make it blue', input_image: 'https://example.com/a.png' },
+  { timeoutMs: 20_000 },
+);
+console.log(JSON.stringify(outcomes.map((o) => o.status)));
+`,
+    );
+    await compileAll();
+    const called = await run(process.execPath, [path.join(project, 'build', 'call-slug.js')], { cwd: project, env });
+    expect(called.code, called.stderr).toBe(0);
+    expect(JSON.parse(called.stdout.trim())).toEqual(['succeeded']);
+    expect((await codegen(project, ['remove', slug])).code).toBe(0);
+    for (const f of ['deploy.ts', 'call-slug.ts']) rmSync(path.join(project, f));
+  }, 300_000);
 });
 
 // after the steps above, on the same project and its oxen-models/

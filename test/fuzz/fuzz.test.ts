@@ -8,7 +8,7 @@ import { FAILURE_CLASSES } from '../../fuzz/verdict.ts';
 const SEED = 1;
 const CASES = 200;
 
-test(`${CASES} hostile model objects (seed ${SEED}): no unnamed crash, invalid TypeScript, injection, escape, partial write or hang`, async () => {
+test(`${CASES} hostile model objects (seed ${SEED}): no unnamed crash, invalid TypeScript, injection, escape, partial write, hang or parameter type unlike json-schema-to-typescript's`, async () => {
   const report = await runFuzz({ seed: SEED, cases: CASES, jobs: 2, timeoutSeconds: 30 });
   expect(report.cases).toBe(CASES);
   // Diagnostics of the runtime or of a real model's output would hide the cases' own: none allowed.
@@ -20,4 +20,6 @@ test(`${CASES} hostile model objects (seed ${SEED}): no unnamed crash, invalid T
   // The slice reached the generator's output stage and its refusals alike.
   expect(report.counts.generated).toBeGreaterThan(CASES / 4);
   expect(report.counts.refused).toBeGreaterThan(CASES / 10);
+  // the oracle (fuzz/oracle.ts) judged the parameter types of the generated cases
+  expect(report.oracle.compared).toBeGreaterThan(CASES / 5);
 }, 600_000); // about 150 s alone; the whole suite shares the 2 cores, so the limit leaves room for that

@@ -4,7 +4,6 @@
  * - ES module and CommonJS JavaScript consumers run with plain `node` against the local server,
  * - TypeScript consumers (nodenext ESM, node16 CommonJS, bundler) compile valid calls and
  *   `@ts-expect-error` negative cases with the strictest flags and `skipLibCheck: false`,
- * - every README code block compiles against the installed package,
  * - @arethetypeswrong/cli (`--profile node16`) and publint (`--strict`) find no problem.
  * One pack and one install serve every test of this file; all of it lives in one temporary directory.
  */
@@ -24,7 +23,6 @@ import {
   type PackResult,
   type ResolutionKind,
 } from './helpers.ts';
-import { readmeSnippets, type Snippet } from './readme.ts';
 
 const KINDS: ResolutionKind[] = ['nodenext', 'node16', 'bundler'];
 // the slow checks (attw, the compiles) start in beforeAll and are awaited by the tests: on a busy machine
@@ -39,7 +37,6 @@ let root: ReturnType<typeof tempDir> | undefined;
 let pack: PackResult;
 let consumers: string;
 let server: LocalServer;
-let snippets: Snippet[];
 const compiled = new Map<ResolutionKind, Promise<{ diagnostics: Diagnostic[]; output: string }>>();
 let attw: Promise<RunResult>;
 
@@ -50,7 +47,6 @@ beforeAll(async () => {
   consumers = path.join(root.dir, 'consumers');
   await installTarball(consumers, pack.tarball);
   const typed = readFileSync(path.join(FIXTURES, 'typed.ts.txt'), 'utf8');
-  snippets = readmeSnippets(readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8'));
   // the slow checks start here and run while the first tests do
   const attwCli = path.join(REPO_ROOT, 'node_modules', '@arethetypeswrong', 'cli', 'dist', 'index.js');
   const entrypoints = MODEL_IDS.map((id) => `models/${id}`);
@@ -60,10 +56,7 @@ beforeAll(async () => {
     { cwd: root.dir },
   );
   for (const kind of KINDS) {
-    const files: Record<string, string> = { 'typed.ts': typed };
-    // the README's blocks are ES module code (top-level await): they compile in the nodenext project
-    if (kind === 'nodenext') for (const s of snippets) files[s.file] = s.text;
-    compiled.set(kind, compile(writeTsProject(consumers, kind, files)));
+    compiled.set(kind, compile(writeTsProject(consumers, kind, { 'typed.ts': typed })));
   }
 }, 300_000);
 
@@ -384,22 +377,9 @@ describe(
     for (const kind of KINDS) {
       test(`${kind}: valid calls compile, every negative case is an error, the package's declarations have none`, async () => {
         const { diagnostics } = await compiled.get(kind)!;
-        const own = diagnostics.filter((d) => !/readme-\d+\.ts$/.test(d.file));
-        expect(formatDiagnostics(own)).toBe('');
+        expect(formatDiagnostics(diagnostics)).toBe('');
       });
     }
-
-    test('every README code block compiles against the installed package (nodenext)', async () => {
-      expect(snippets.length).toBeGreaterThan(5);
-      const { diagnostics } = await compiled.get('nodenext')!;
-      const readme = diagnostics
-        .filter((d) => /readme-\d+\.ts$/.test(d.file))
-        .map((d) => {
-          const s = snippets.find((x) => d.file.endsWith(x.file))!;
-          return `README.md:${s.line + d.line - 1 - s.preludeLines}: ${d.code} ${d.message}`;
-        });
-      expect(readme.join('\n')).toBe('');
-    });
   },
 );
 

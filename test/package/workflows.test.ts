@@ -74,3 +74,20 @@ test('schema-drift.yml opens its pull request with a token that triggers CI, fal
   const pr = steps.find((s) => s.uses?.startsWith('peter-evans/create-pull-request@'));
   expect(pr?.with?.['token']).toBe('${{ secrets.DRIFT_PR_TOKEN || secrets.GITHUB_TOKEN }}');
 });
+
+// test-command.test.ts checks what npm test does and that .ci/run installs nothing else
+test("the README's Development section gives the two set-up commands, and .ci/run runs its test command", () => {
+  const readme = readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('\n## Development\n'));
+  const block = /```sh\n([\s\S]*?)```/.exec(section)?.[1] ?? '';
+  const commands = block
+    .split('\n')
+    .map((line) => line.replace(/#.*$/, '').trim())
+    .filter(Boolean);
+  expect(commands).toEqual(['npm ci && npm run generate', 'npm test']);
+  const ciRun = readFileSync(path.join(REPO_ROOT, '.ci', 'run'), 'utf8')
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '' && !line.startsWith('#'));
+  expect(ciRun).toContain(commands[1]);
+});

@@ -14,7 +14,7 @@ describe('events.stream', () => {
     const seen: Array<{ id: string; status: string }> = [];
     const reading = (async () => {
       for await (const event of client.events.stream({ signal: ac.signal })) {
-        // The README's code: compiles only if the comparison narrows `event.data`.
+        // The queue docs' code (docs/queue.md): compiles only if the comparison narrows `event.data`.
         if (event.event === 'media_generation_completed')
           seen.push({ id: event.data.generation_id, status: event.data.status });
         if (seen.length === 2) break;

@@ -18,7 +18,7 @@ import { Client, QUEUE_MODES, rejectionOf, useServers } from './helpers.ts';
 
 const setup = useServers();
 
-/** A transport that delegates to `inner` and records each request, as the README's wrapper does. */
+/** A transport that delegates to `inner` and records each request, as the wrapper of docs/queue.md does. */
 function wrap(inner: Transport, seen: string[]): Transport {
   return {
     settings: inner.settings,
