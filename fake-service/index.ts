@@ -31,6 +31,7 @@ import { queueHandlers } from './routes-queue.ts';
 import type { Handler, RequestCtx, Route, ServerCtx } from './context.ts';
 import { REPO_ROOT } from '../generator/root.mjs';
 import { OPERATIONS, type OperationId } from '../runtime/operations.ts';
+import { SERVER_DEFAULTS } from './defaults.ts';
 
 export type { Fault, FaultController } from './faults.ts';
 export type { QueueMode } from './queue.ts';
@@ -38,13 +39,16 @@ export type { QueueMode } from './queue.ts';
 export interface LocalServerOptions {
   port?: number; // default 0 (ephemeral); host is always 127.0.0.1
   specsDir?: string; // default: <repo>/specs
-  modelsDir?: string; // directory of <id>.json model objects (serves every *.json in it); default <specsDir>/models
+  modelsDir?: string | readonly string[]; // directory of <id>.json model objects (serves every *.json in it); default <specsDir>/models. Several: a later directory's model replaces an earlier one's of the same id
   users?: Record<string, { user: string; orgs?: string[] }>; // API key -> user
+  anyKey?: boolean; // default false: any other non-empty Bearer key is accepted too, as the first user of `users` (a missing key is still a 401)
   credits?: Record<string, number>; // namespace -> credits; default 1000 for every namespace not listed
   costPerGeneration?: number; // default 1 (chat completions cost 0; a chat call with credits <= 0 still fails)
   keepAliveMs?: number; // SSE keep-alive interval, default 15_000
   workerDelayMs?: number; // default 50: how long the queue worker takes for a generation
   queueMode?: QueueMode; // default 'today': the queue as the service's docs say today; '0.224.2' as the API description says
+  failureRate?: number; // default 0: the share (0 to 1) of queued generations that fail, chosen at random (default decide only; "[fail]" in a prompt always fails)
+  dropStreamsMs?: number; // default 0 (never): every this many milliseconds, drop every open event stream (as `dropEventStreams()`)
   decide?: (g: {
     generation_id: string;
     model: string;
@@ -151,11 +155,22 @@ export async function startServer(options: LocalServerOptions = {}): Promise<Loc
   const specsDir = options.specsDir ?? path.join(REPO_ROOT, 'specs');
   const modelsDir = options.modelsDir ?? path.join(specsDir, 'models');
   const models = await loadModels(modelsDir);
-  const workerDelayMs = options.workerDelayMs ?? 50;
+  const workerDelayMs = options.workerDelayMs ?? SERVER_DEFAULTS.workerDelayMs;
+  const failureRate = options.failureRate ?? SERVER_DEFAULTS.failureRate;
+  if (!(failureRate >= 0 && failureRate <= 1)) throw new RangeError(`failureRate must be 0 to 1, got ${failureRate}`);
+  const dropStreamsMs = options.dropStreamsMs ?? SERVER_DEFAULTS.dropStreamsMs;
+  if (!(Number.isInteger(dropStreamsMs) && dropStreamsMs >= 0))
+    throw new RangeError(`dropStreamsMs must be a non-negative integer, got ${dropStreamsMs}`);
 
   let baseUrl = '';
-  const accounts = new Accounts(options.users ?? DEFAULT_USERS, options.credits ?? {});
-  const hub = new EventHub(options.keepAliveMs ?? 15_000);
+  const users = options.users ?? DEFAULT_USERS;
+  const first = Object.values(users)[0];
+  const accounts = new Accounts(
+    users,
+    options.credits ?? {},
+    options.anyKey && first ? { user: first.user, orgs: [...(first.orgs ?? [])] } : undefined,
+  );
+  const hub = new EventHub(options.keepAliveMs ?? SERVER_DEFAULTS.keepAliveMs);
   const files = new FileStore(() => baseUrl);
   const validator = new ParamValidator();
   const clock = new Clock(options.now ?? Date.now, () => queue.sweep());
@@ -164,9 +179,9 @@ export async function startServer(options: LocalServerOptions = {}): Promise<Loc
     hub,
     files,
     validator,
-    decide: options.decide ?? defaultDecide(workerDelayMs),
+    decide: options.decide ?? defaultDecide(workerDelayMs, failureRate),
     workerDelayMs,
-    mode: options.queueMode ?? 'today',
+    mode: options.queueMode ?? SERVER_DEFAULTS.queueMode,
   });
   const ctx: ServerCtx = {
     models,
@@ -578,7 +593,7 @@ export async function startServer(options: LocalServerOptions = {}): Promise<Loc
 
   const port = await new Promise<number>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port ?? 0, '127.0.0.1', () => {
+    server.listen(options.port ?? SERVER_DEFAULTS.port, '127.0.0.1', () => {
       server.off('error', reject);
       const addr = server.address();
       resolve(typeof addr === 'object' && addr ? addr.port : 0);
@@ -588,6 +603,8 @@ export async function startServer(options: LocalServerOptions = {}): Promise<Loc
   // Expiry also runs periodically (it runs on every request and on clock.advance as well).
   const sweeper = setInterval(() => queue.sweep(), 60_000);
   sweeper.unref();
+  const dropper = dropStreamsMs > 0 ? setInterval(() => hub.dropAll(), dropStreamsMs) : undefined;
+  dropper?.unref();
 
   let closing: Promise<void> | undefined;
   return {
@@ -626,6 +643,7 @@ export async function startServer(options: LocalServerOptions = {}): Promise<Loc
     close() {
       closing ??= new Promise<void>((resolve) => {
         clearInterval(sweeper);
+        clearInterval(dropper);
         queue.stopAll();
         for (const t of pendingTimers) clearTimeout(t);
         pendingTimers.clear();

@@ -81,11 +81,15 @@ export function promptText(params: Record<string, unknown>): string | undefined 
   return undefined;
 }
 
-/** Default decide: `succeeded`, unless the prompt contains "[fail]", "[vanish]" or "[hold]". */
-export function defaultDecide(workerDelayMs: number): DecideFn {
+/**
+ * Default decide: `succeeded`, unless the prompt contains "[fail]", "[vanish]" or "[hold]"; with a
+ * `failureRate` (0 to 1, default 0), that share of the others fails too, chosen by `random` (default
+ * `Math.random`) per generation.
+ */
+export function defaultDecide(workerDelayMs: number, failureRate = 0, random: () => number = Math.random): DecideFn {
   return (g) => {
     const p = promptText(g.params) ?? '';
-    if (p.includes('[fail]'))
+    if (p.includes('[fail]') || (failureRate > 0 && random() < failureRate))
       return { outcome: 'failed', delayMs: workerDelayMs, error: 'Generation failed: the model returned an error' };
     if (p.includes('[vanish]')) return { outcome: 'vanish', delayMs: workerDelayMs };
     if (p.includes('[hold]')) return { outcome: 'hold' };

@@ -19,8 +19,18 @@ export interface ModelRecord {
   custom?: { owner: string; status: 'active' | 'inactive' };
 }
 
-/** Load every *.json file of `dir` as a model object; the id is the file name without `.json`. */
-export async function loadModels(dir: string): Promise<Map<string, ModelRecord>> {
+/**
+ * Load every *.json file of `dirs` as a model object; the id is the file name without `.json`. With
+ * several directories, a later one's model replaces an earlier one's of the same id.
+ */
+export async function loadModels(dirs: string | readonly string[]): Promise<Map<string, ModelRecord>> {
+  const models = new Map<string, ModelRecord>();
+  for (const dir of typeof dirs === 'string' ? [dirs] : dirs)
+    for (const [id, record] of await loadDir(dir)) models.set(id, record);
+  return models;
+}
+
+async function loadDir(dir: string): Promise<Map<string, ModelRecord>> {
   const models = new Map<string, ModelRecord>();
   const names = (await readdir(dir)).filter((n) => n.endsWith('.json')).sort();
   await Promise.all(
@@ -82,19 +92,28 @@ export class Accounts {
   private readonly byKey: Map<string, UserInfo>;
   private readonly credits = new Map<string, number>();
 
-  constructor(users: Record<string, { user: string; orgs?: string[] }>, credits: Record<string, number>) {
+  /**
+   * @param anyKey - the user every other non-empty key authenticates as (`LocalServerOptions.anyKey`);
+   *   undefined: only the keys of `users` are accepted.
+   */
+  constructor(
+    users: Record<string, { user: string; orgs?: string[] }>,
+    credits: Record<string, number>,
+    private readonly anyKey?: UserInfo,
+  ) {
     this.byKey = new Map(Object.entries(users).map(([k, v]) => [k, { user: v.user, orgs: [...(v.orgs ?? [])] }]));
     for (const [ns, n] of Object.entries(credits)) this.credits.set(ns, n);
   }
 
   /**
-   * `Authorization: Bearer <key>` of a known user, else 401. The 401 message is ours (not shown):
+   * `Authorization: Bearer <key>` of a known user (or any key, with `anyKey`), else 401. The 401 message is ours (not shown):
    * `Missing or invalid API key`. The key is never echoed or logged.
    */
   authenticate(req: IncomingMessage): UserInfo {
     const header = req.headers.authorization;
     const m = typeof header === 'string' ? /^Bearer\s+(.+)$/i.exec(header.trim()) : null;
-    const user = m?.[1] !== undefined ? this.byKey.get(m[1].trim()) : undefined;
+    const key = m?.[1]?.trim();
+    const user = key ? (this.byKey.get(key) ?? this.anyKey) : undefined;
     if (!user) throw new HttpError(401, 'Missing or invalid API key', { headers: { 'WWW-Authenticate': 'Bearer' } });
     return user;
   }

@@ -4,6 +4,7 @@
  * the runtime client it fetches with bundled by esbuild (packages stay external: they are the
  * generator package's dependencies), beside what it reads at run time, laid out as in this
  * repository so that the same code finds them (`generator/paths.ts`): `templates/*.hbs`,
+ * `specs/models/*.json` (the models `serve` serves; the local server is bundled into the bin),
  * `specs/openapi.yaml` (and `generator/dist/specs/openapi.json`, the same parsed once here: the CLI reads it
  * without js-yaml), `generator/stages/worker.mjs` (the generator's worker thread, with the `ajv-compile.mjs` it
  * imports) and `.prettierrc.json`.
@@ -25,6 +26,10 @@ const stampFile = path.join(root, '.tmp', 'build-codegen-stamp.json');
 const copies = [
   ...(await readdir(path.join(root, 'templates'))).filter((n) => n.endsWith('.hbs')).map((n) => `templates/${n}`),
   'specs/openapi.yaml',
+  // the models `oxen-inference-codegen serve` serves beside the user's (the SDK of this release has the same)
+  ...(await readdir(path.join(root, 'specs', 'models')))
+    .filter((n) => n.endsWith('.json'))
+    .map((n) => `specs/models/${n}`),
   'generator/stages/worker.mjs',
   'generator/stages/ajv-compile.mjs',
   '.prettierrc.json',

@@ -9,6 +9,9 @@
  *   oxen-inference-codegen refresh                re-fetch every model, all or nothing, and print the drift report
  *   oxen-inference-codegen models [--search TEXT] list (or search) the service's catalog, marking what the
  *                                                 snapshot has (needs OXEN_API_KEY); --json for machine output
+ *   oxen-inference-codegen serve                  the local stand-in for the service, with the package's models and the
+ *                                                 snapshot's, on 127.0.0.1 until stopped (`serve.ts`; its options
+ *                                                 in `fake-service/cli.ts`, and --api-key KEY: accept only that key)
  *
  *   --out DIR          the snapshot and the generated code (default oxen-models); a folder that is not
  *                      empty and holds no manifest.json of this generator is refused
@@ -22,8 +25,9 @@
  *
  * Exit codes: 0 done; `generate --check`: 1 files differ; `refresh`: as `npm run drift` (0 nothing
  * changed, 1 compatible changes only, 2 something breaks, a model the service no longer serves
- * included: it is kept until removed, the others refreshed; 3 failed: nothing written); the other
- * commands: 2 failed, nothing written (`models` writes nothing in any case).
+ * included: it is kept until removed, the others refreshed; 3 failed: nothing written); `serve`: 0
+ * stopped, 1 closing failed, 2 could not start; the other commands: 2 failed, nothing written
+ * (`models` writes nothing in any case). A usage error is 3 for `refresh`, 2 for every other command.
  *
  * The API key goes only into the `Authorization` header: everything printed is redacted, and
  * shows control characters as `<U+XXXX>` (text from the service or a model cannot drive the terminal).
@@ -48,6 +52,7 @@ import {
 } from '../refresh/checks.ts';
 import { CODEGEN_PACKAGE, userTarget } from '../output/target.ts';
 import { readManifestSettings } from '../output/manifest.ts';
+import { SERVER_FLAGS, SERVER_FLAGS_HELP, serverFlagValues } from '../../fake-service/cli.ts';
 
 /** How the user's snapshot is named inside `<out>` (as `user-snapshot.ts` names it). */
 const USER_SPECS = 'specs';
@@ -55,7 +60,7 @@ const USER_SPECS = 'specs';
 /** The default output directory. */
 export const DEFAULT_OUT = 'oxen-models';
 
-const USAGE = `usage: ${CODEGEN_PACKAGE} <add|remove|generate|refresh|models> [ids...] [--out DIR] [--from FILE] [--check]
+const USAGE = `usage: ${CODEGEN_PACKAGE} <add|remove|generate|refresh|models|serve> [ids...] [--out DIR] [--from FILE] [--check]
   add <id>...             fetch each model's details (OXEN_API_KEY) and generate
   add --from <file.json>  add a saved model-details object, offline
   remove <id>...          remove models and generate
@@ -63,6 +68,10 @@ const USAGE = `usage: ${CODEGEN_PACKAGE} <add|remove|generate|refresh|models> [i
   refresh                 re-fetch every model and print the drift report (exit 0/1/2 as npm run drift, 3 failed)
   models [--search TEXT]  list or search the service's catalog (OXEN_API_KEY): id, type, output, in the snapshot;
                           --json for machine output
+  serve                   the local stand-in for the service on 127.0.0.1, for your tests: this package's models and
+                          yours (--out); prints \`listening on http://127.0.0.1:N\`, runs until Ctrl-C. Its options:
+    --api-key KEY        accept only this key (default: any key)
+${SERVER_FLAGS_HELP.replace(/^/gm, '  ')}
 options: --out DIR (default ${DEFAULT_OUT}; a non-empty folder without this generator's manifest.json is refused
   unless --force), --format | --no-format (prettier with this project's configuration; kept until changed),
   --base-url URL, --concurrency N (default ${REFRESH_DEFAULTS.concurrency}), --timeout-ms N (one model, retries included;
@@ -155,7 +164,11 @@ export async function main(
   argv: string[],
   io: { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream & { isTTY?: boolean } } = process,
 ): Promise<number> {
-  const redact = redactor(process.env['OXEN_API_KEY'] ?? '');
+  // serve's --api-key too (read before parsing: a usage error may quote the arguments)
+  const apiKeys = argv.flatMap((a, i) =>
+    a === '--api-key' ? [argv[i + 1] ?? ''] : a.startsWith('--api-key=') ? [a.slice('--api-key='.length)] : [],
+  );
+  const redact = redactor(process.env['OXEN_API_KEY'] ?? '', ...apiKeys);
   const out = (s: string) => void io.stdout.write(`${showControls(redact.text(s))}\n`);
   const err = (s: string) => void io.stderr.write(`${showControls(redact.text(s))}\n`);
   let parsed;
@@ -173,6 +186,8 @@ export async function main(
         search: { type: 'string' },
         json: { type: 'boolean', default: false },
         ...FETCH_FLAGS,
+        ...SERVER_FLAGS,
+        'api-key': { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
       strict: true,
@@ -192,10 +207,39 @@ export async function main(
     err(`${CODEGEN_PACKAGE} ${command}: ${problem}\n${USAGE}`);
     return failCode;
   };
-  if (!['add', 'remove', 'generate', 'refresh', 'models'].includes(command))
+  if (!['add', 'remove', 'generate', 'refresh', 'models', 'serve'].includes(command))
     return usage(`unknown command ${JSON.stringify(command)}`);
   if ((values.search !== undefined || values.json) && command !== 'models')
     return usage(`--${values.json ? 'json' : 'search'} applies only to models`);
+  const outDir = path.resolve(values.out);
+  const outLabel = path.relative(process.cwd(), outDir).split(path.sep).join('/') || '.';
+  const serveFlags = [...Object.keys(SERVER_FLAGS), 'api-key'].filter(
+    (f) => values[f as keyof typeof values] !== undefined,
+  );
+  if (command !== 'serve' && serveFlags.length > 0) return usage(`--${serveFlags[0]} applies only to serve`);
+  if (command === 'serve') {
+    const other = [
+      ...(values.from.length > 0 ? ['from'] : []),
+      ...(['check', 'format', 'no-format', 'force'] as const).filter((f) => values[f]),
+      ...Object.keys(FETCH_FLAGS).filter((f) => values[f as keyof typeof FETCH_FLAGS] !== undefined),
+    ];
+    if (other.length > 0) return usage(`--${other[0]} does not apply to serve`);
+    if (ids.length > 0) return usage(`takes no model ids (got ${ids.join(' ')})`);
+    const server = serverFlagValues(values);
+    if (typeof server === 'string') return usage(server);
+    if (values['api-key'] === '') return usage('--api-key needs a key');
+    const { serve } = await import('./serve.ts');
+    return serve(
+      {
+        out: outDir,
+        outLabel,
+        apiKey: values['api-key'],
+        server,
+      },
+      io,
+      err,
+    );
+  }
   if (values.check && command !== 'generate') return usage('--check applies only to generate');
   if (values.from.length > 0 && command !== 'add') return usage('--from applies only to add');
   if (command === 'add' && ids.length === 0 && values.from.length === 0)
@@ -207,8 +251,6 @@ export async function main(
   const fetchOptions = fetchFlagValues(values);
   if (typeof fetchOptions === 'string') return usage(fetchOptions);
 
-  const outDir = path.resolve(values.out);
-  const outLabel = path.relative(process.cwd(), outDir).split(path.sep).join('/') || '.';
   if (command === 'models') {
     if (values.search !== undefined && values.search.trim() === '') return usage('--search needs some text');
     if (fetchOptions.concurrency !== undefined) return usage('--concurrency does not apply to models');

@@ -84,12 +84,13 @@ export function checkModelId(id: string): string {
 }
 
 /**
- * The redactor of a refresh's key: `redactor(key).text(s)` is `s` with `key` (4 characters or
- * more; also its JSON-escaped and URI-encoded forms) replaced by `[REDACTED]` (the runtime's
- * `Redactor`, runtime/redact.ts). Holds only this key; nothing is kept once it is dropped.
+ * The redactor of a refresh's key (and of `serve --api-key`): `redactor(key).text(s)` is `s` with
+ * each key (4 characters or more; also its JSON-escaped and URI-encoded forms) replaced by
+ * `[REDACTED]` (the runtime's `Redactor`, runtime/redact.ts). Holds only these keys; nothing is kept
+ * once it is dropped.
  */
-export function redactor(key: string): Redactor {
-  return new Redactor([key]);
+export function redactor(...keys: string[]): Redactor {
+  return new Redactor(keys);
 }
 
 /** The forms of `key` that a text can carry it in: raw and JSON-escaped. Empty for keys under 4 characters. */

@@ -3,7 +3,7 @@
  * installed into a fresh project, `oxen-inference-codegen` against the local server on 127.0.0.1
  * (`GET /api/ai/models/{id}`), and the generated `oxen-models/` compiled with the strictest
  * consumer flags (nodenext and bundler) and run. One pack, one install and one server serve the
- * whole file; the steps run in order on one `oxen-models/`.
+ * whole file; the steps run in order on one `oxen-models/`, then `serve` (serve-steps.ts) on it.
  */
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -12,6 +12,7 @@ import { startServer, type LocalServer } from '../../fake-service/index.ts';
 import { REPO_ROOT, run, tempDir } from '../support/index.ts';
 import { STRICT_FLAGS } from '../package/helpers.ts';
 import { codegen, installBoth, packBoth, treeHash, tsc } from './support.ts';
+import { serveTests } from './serve-steps.ts';
 
 const KEY = 'test-key';
 const tmp = tempDir('inference-sdk-cli-');
@@ -546,3 +547,6 @@ console.log(JSON.stringify(outcomes.map((o) => o.status)));
     for (const f of ['deploy.ts', 'call-slug.ts', 'tsconfig.walk.json']) rmSync(path.join(project, f));
   }, 300_000);
 });
+
+// after the steps above, on the same project and its oxen-models/
+serveTests({ project: () => project, fixture: (id) => ({ ...flux(), id, display_name: id }) });
