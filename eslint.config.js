@@ -39,7 +39,8 @@ const BOUNDARIES = [
   {
     target: './fake-service',
     from: ['./scripts', './fuzz'],
-    message: 'fake-service/ is imported by scripts/, test/ and the serve command (generator/cli/serve.ts), and imports neither scripts/ nor fuzz/.',
+    message:
+      'fake-service/ is imported by scripts/, test/ and the serve command (generator/cli/serve.ts), and imports neither scripts/ nor fuzz/.',
   },
   {
     target: './fuzz',
