@@ -50,20 +50,20 @@ export function serveTests(ctx: { project: () => string; fixture: (id: string) =
       expect(add.code, add.stderr).toBe(0);
       // the application's own test tools
       for (const name of ['vitest', '@types/node']) linkDevPackage(project, name);
-      mkdirSync(path.join(project, 'test'), { recursive: true });
-      writeFileSync(path.join(project, 'test', 'offline.test.mts'), readmeOfflineTest());
+      mkdirSync(path.join(project, 'tests'), { recursive: true });
+      writeFileSync(path.join(project, 'tests', 'offline.test.mts'), readmeOfflineTest());
       const config = path.join(project, 'tsconfig.offline.json');
       writeFileSync(
         config,
         JSON.stringify({
           compilerOptions: { ...STRICT_FLAGS, module: 'NodeNext', moduleResolution: 'NodeNext', types: ['node'] },
-          include: ['test/offline.test.mts', 'oxen-models/**/*.ts'],
+          include: ['tests/offline.test.mts', 'oxen-models/**/*.ts'],
         }),
       );
       const compiled = await tsc(config);
       expect(compiled.stdout + compiled.stderr).toBe('');
       const vitest = path.join(REPO_ROOT, 'node_modules', 'vitest', 'vitest.mjs');
-      const r = await run(process.execPath, [vitest, 'run', 'test/offline.test.mts', '--reporter', 'default'], {
+      const r = await run(process.execPath, [vitest, 'run', 'tests/offline.test.mts', '--reporter', 'default'], {
         cwd: project,
         env: { ...process.env, NO_COLOR: '1', CI: '1' },
         timeoutMs: 120_000,
