@@ -82,7 +82,7 @@ describe('file names Windows reserves', () => {
       for (const n of names) expect(n, n).not.toMatch(/\/(con|aux)(\.[^/]*)?$/i);
       const index = r.files.get('generated/index.ts')!;
       expect(index).toContain("'./models/CON~.ts'");
-      expect(index).toContain("'./validators/AUX~.model.ts'");
+      expect(r.files.get('generated/validator-table.ts')).toContain("'./validators/AUX~.model.ts'");
       expect(r.files.get('generated/models/CON~.ts')).toContain("'../validators/CON~.ts'");
       expect(r.files.get('generated/MODELS.md')).toContain('oxen-inference-sdk/models/AUX~.model');
       expect(await readFile(path.join(t.root, 'generated', 'models', 'CON~.ts'), 'utf8')).toBe(
