@@ -55,6 +55,7 @@ import {
 } from '../refresh/checks.ts';
 import { CODEGEN_PACKAGE, userTarget } from '../output/target.ts';
 import { readManifestSettings } from '../output/manifest.ts';
+import type { HeldLock } from '../output/tree-commit.ts';
 import { SERVER_FLAGS, SERVER_FLAGS_HELP, serverFlagValues } from '../../fake-service/cli.ts';
 
 /** How the user's snapshot is named inside `<out>` (as `user-snapshot.ts` names it). */
@@ -292,12 +293,13 @@ export async function main(
     command === 'add' || command === 'refresh'
       ? new GeneratorWorker(REPO_ROOT, { preloadPrettier: formatted })
       : undefined;
-  const gen = (o: { specsDir: string; check: boolean; reuse?: boolean }): Promise<GenerateResult> =>
+  const gen = (o: { specsDir: string; check: boolean; reuse?: boolean; lock?: HeldLock }): Promise<GenerateResult> =>
     generate({
       specsDir: o.specsDir,
       outRoot: outDir,
       check: o.check,
       ...(o.reuse !== undefined ? { reuse: o.reuse } : {}),
+      ...(o.lock ? { lock: o.lock } : {}),
       force: values.force,
       label: USER_SPECS,
       target: outputTarget,

@@ -133,7 +133,7 @@ describe('runSnapshotChange', () => {
 describe('runGenerate', () => {
   test('--check with one difference: exit 1, "1 file would change"; up to date: exit 0', async () => {
     const differs = capture();
-    const one = { ...oneModel, added: ['models/a.ts'] } as GenerateResult;
+    const one = { ...oneModel, added: ['models/a.ts'] };
     expect(await runGenerate(target, true, async () => ({ result: one }), differs.io)).toBe(EXIT.changed);
     expect(differs.lines.err[0]).toMatch(/^oxen-inference-codegen generate --check: 1 file would change; run/);
     expect(differs.lines.err[0]).toContain('  added    oxen-models/models/a.ts');
