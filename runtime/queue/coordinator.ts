@@ -66,14 +66,17 @@ export class RunCoordinator implements SharedEventListener {
 
   /** Remove a run (closing the shared stream if it was the last). */
   leave(run: Run): void {
-    for (const id of run.tracked.keys()) {
-      const owner = this.owners.get(id);
-      if (owner === run) this.owners.delete(id);
-      else if (owner instanceof Set) {
-        owner.delete(run);
-        if (owner.size === 1) this.owners.set(id, owner.values().next().value!);
+    if (this.runs.size === 1 && this.runs.has(run))
+      this.owners.clear(); // the last run: no id-by-id removal
+    else
+      for (const id of run.tracked.keys()) {
+        const owner = this.owners.get(id);
+        if (owner === run) this.owners.delete(id);
+        else if (owner instanceof Set) {
+          owner.delete(run);
+          if (owner.size === 1) this.owners.set(id, owner.values().next().value!);
+        }
       }
-    }
     for (const t of run.tracked.values()) t.cancelGrace?.();
     this.runs.delete(run);
     if (this.runs.size === 0 && this.unsubscribe) {

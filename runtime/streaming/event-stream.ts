@@ -10,7 +10,7 @@ import { eventsStream } from '../operations.ts';
 import type { CallScope, RequestOptions } from '../scope.ts';
 import type { Transport } from '../transport.ts';
 import type { AnyServerEvent, ServerEvent } from '../types.ts';
-import { sseMessages } from './sse.ts';
+import { sseBatches, sseMessages, type SseReadOptions } from './sse.ts';
 
 /**
  * Turn one SSE message into an event: `data` parsed as JSON when it is JSON, else the raw string.
@@ -83,7 +83,7 @@ export class EventStream<E extends AnyServerEvent = ServerEvent> implements Asyn
   }
 
   async *[Symbol.asyncIterator](): AsyncGenerator<E, void, undefined> {
-    const messages = this.messages();
+    const messages = this.messages(sseMessages);
     if (!messages) return;
     const all = this.settings.allEvents === true;
     try {
@@ -104,19 +104,21 @@ export class EventStream<E extends AnyServerEvent = ServerEvent> implements Asyn
   /**
    * Call `onEvent` with each event, as the iteration would yield it, until the stream ends (then
    * it resolves) or fails (it rejects with the iteration's errors): for a consumer that handles
-   * each event at once (the queue's shared stream), without a promise per event. `onEvent` must
-   * not throw. It uses the stream up, as an iteration does.
+   * each event at once (the queue's shared stream), with one promise per chunk read instead of
+   * one per event. `onEvent` must not throw. It uses the stream up, as an iteration does.
    */
   async forEach(onEvent: (event: E) => void): Promise<void> {
-    const messages = this.messages();
-    if (!messages) return;
+    const batches = this.messages(sseBatches);
+    if (!batches) return;
     const all = this.settings.allEvents === true;
     try {
-      for await (const m of messages) {
-        if (this.closed) return;
-        if (this.scope.signal.aborted) throw this.scope.endError('GET /api/events');
-        const ev = toServerEvent(m, all);
-        if (ev) onEvent(ev as E);
+      for await (const batch of batches) {
+        for (const m of batch) {
+          if (this.closed) return;
+          if (this.scope.signal.aborted) throw this.scope.endError('GET /api/events');
+          const ev = toServerEvent(m, all);
+          if (ev) onEvent(ev as E);
+        }
       }
     } catch (err) {
       const error = this.failure(err);
@@ -126,8 +128,10 @@ export class EventStream<E extends AnyServerEvent = ServerEvent> implements Asyn
     }
   }
 
-  /** The body's SSE messages (read once; undefined when there is no body: the stream is then closed). */
-  private messages(): AsyncGenerator<EventSourceMessage, void, undefined> | undefined {
+  /** The body's SSE messages, read by `read` (once; undefined when there is no body: the stream is then closed). */
+  private messages<T>(
+    read: (body: ReadableStream<Uint8Array>, options: SseReadOptions) => AsyncGenerator<T, void, undefined>,
+  ): AsyncGenerator<T, void, undefined> | undefined {
     if (this.used) throw new SDKError('An EventStream can be iterated only once');
     this.used = true;
     const body = this.response.body;
@@ -135,7 +139,7 @@ export class EventStream<E extends AnyServerEvent = ServerEvent> implements Asyn
       this.close();
       return undefined;
     }
-    return sseMessages(body, {
+    return read(body, {
       onActivity: this.settings.onActivity,
       idleTimeoutMs: this.settings.idleTimeoutMs,
       maxEventBytes: this.settings.maxEventBytes,

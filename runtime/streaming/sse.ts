@@ -61,6 +61,19 @@ export async function* sseMessages(
   body: ReadableStream<Uint8Array>,
   options: SseReadOptions,
 ): AsyncGenerator<EventSourceMessage, void, undefined> {
+  for await (const batch of sseBatches(body, options)) yield* batch;
+}
+
+/**
+ * The SSE messages of a response body as `sseMessages` reads them, one array per chunk read (the
+ * messages that chunk completed, never empty): a consumer that handles each message at once (the
+ * queue's shared event stream) pays one promise per chunk instead of one per message.
+ * @throws as `sseMessages`.
+ */
+export async function* sseBatches(
+  body: ReadableStream<Uint8Array>,
+  options: SseReadOptions,
+): AsyncGenerator<EventSourceMessage[], void, undefined> {
   const reader = body.getReader();
   const decoder = new TextDecoder();
   const maxEventBytes = options.maxEventBytes ?? Infinity;
@@ -120,13 +133,13 @@ export async function* sseMessages(
       if (pending.length > 0) {
         const batch = pending;
         pending = [];
-        for (const m of batch) yield m; // the events completed before the one too large
+        yield batch; // the events completed before the one too large
       }
       if (overflow || partialBytes > maxEventBytes) throw tooLarge();
     }
     const rest = decoder.decode();
     if (rest) parser.feed(rest);
-    for (const m of pending) yield m;
+    if (pending.length > 0) yield pending;
     finished = true;
   } finally {
     if (!finished) await reader.cancel().catch(() => undefined);
