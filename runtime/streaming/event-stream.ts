@@ -113,7 +113,8 @@ export class EventStream<E extends AnyServerEvent = ServerEvent> implements Asyn
     const all = this.settings.allEvents === true;
     try {
       for await (const batch of batches) {
-        for (const m of batch) {
+        for (let i = 0; i < batch.length; i++) {
+          const m = batch[i]!;
           if (this.closed) return;
           if (this.scope.signal.aborted) throw this.scope.endError('GET /api/events');
           const ev = toServerEvent(m, all);
