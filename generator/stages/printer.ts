@@ -145,8 +145,16 @@ export function importDeclaration(
         }),
       ),
     ),
-    stringNode(ts, specifier),
+    moduleSpecifier(ts, specifier),
   );
+}
+
+/**
+ * A module specifier: the generator's own paths (the runtime's entries, `models/<stem>`) are plain
+ * and printed in single quotes as the repository writes them; any other through `stringNode`.
+ */
+function moduleSpecifier(ts: Ts, specifier: string): TS.StringLiteral {
+  return /^[\w\-./@~]+$/.test(specifier) ? ts.factory.createStringLiteral(specifier, true) : stringNode(ts, specifier);
 }
 
 /** `[export] const name[: type] = init;` */
