@@ -4,6 +4,7 @@
  */
 import vm from 'node:vm';
 import ts from 'typescript';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { loadTsMorph } from '../../generator/libraries.ts';
 import { stringLiteral } from '../../generator/escape.ts';
@@ -81,6 +82,16 @@ describe('printer.ts', () => {
     expect(text.indexOf('*/')).toBe(text.indexOf('*/\nexport const v'));
     const exports = evaluate(text);
     expect(exports['v']).toEqual({ [hostile]: hostile, __proto__x: [1, -2, null, true] });
+  });
+
+  it('prints any JSON value as an expression that evaluates to it', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), (v) => {
+        const text = printModule(T, [constStatement(T, 'v', undefined, jsonExpression(T, v))]);
+        expect(evaluate(text)['v']).toEqual(JSON.parse(JSON.stringify(v)));
+      }),
+      { numRuns: 50 },
+    );
   });
 
   it('keeps a "__proto__" key of data an own key (a computed key)', () => {
