@@ -7,7 +7,7 @@
  * Model text reaches a node only through `generator/escape.ts`: `stringNode` (a string literal,
  * `stringLiteral`), `keyNode` (a property name, `propertyKey`), `withDoc` (comment text,
  * `commentText`). The printer writes such a leaf as it is (an identifier's text) and never
- * re-escapes or re-reads it. Every other name (`names.ts`'s type names, the runtime's) is an
+ * re-escapes or re-reads it. Every other name (`name.ts`'s type names, the runtime's) is an
  * identifier of the generator's own.
  */
 import type { ts as TS } from 'ts-morph';
