@@ -123,12 +123,17 @@ export function exported(ts: Ts, isExported = true): TS.Modifier[] | undefined {
   return isExported ? [ts.factory.createModifier(ts.SyntaxKind.ExportKeyword)] : undefined;
 }
 
-/** `import [type] { names } from 'specifier';` (a name may be `a as b`). */
+/**
+ * `import [type] { names } from "specifier";` (a name may be `a as b`). `singleQuote`: a plain
+ * specifier (the generator's own paths) in single quotes, as a module no formatter reads (a
+ * validator) has always written it; else through `stringNode`.
+ */
 export function importDeclaration(
   ts: Ts,
   names: readonly string[],
   specifier: string,
   typeOnly: boolean,
+  singleQuote = false,
 ): TS.ImportDeclaration {
   const f = ts.factory;
   return f.createImportDeclaration(
@@ -145,16 +150,8 @@ export function importDeclaration(
         }),
       ),
     ),
-    moduleSpecifier(ts, specifier),
+    singleQuote && /^[\w\-./@~]+$/.test(specifier) ? f.createStringLiteral(specifier, true) : stringNode(ts, specifier),
   );
-}
-
-/**
- * A module specifier: the generator's own paths (the runtime's entries, `models/<stem>`) are plain
- * and printed in single quotes as the repository writes them; any other through `stringNode`.
- */
-function moduleSpecifier(ts: Ts, specifier: string): TS.StringLiteral {
-  return /^[\w\-./@~]+$/.test(specifier) ? ts.factory.createStringLiteral(specifier, true) : stringNode(ts, specifier);
 }
 
 /** `[export] const name[: type] = init;` */

@@ -287,9 +287,9 @@ export async function validatorModule(
   const { ts } = loadTsMorph();
   const f = ts.factory;
   const imports = [
-    importDeclaration(ts, ['CompiledValidator'], target.runtime.validation, true),
+    importDeclaration(ts, ['CompiledValidator'], target.runtime.validation, true, true),
     ...(rewritten.imports.length > 0
-      ? [importDeclaration(ts, rewritten.imports, target.runtime.validatorSupport, false)]
+      ? [importDeclaration(ts, rewritten.imports, target.runtime.validatorSupport, false, true)]
       : []),
   ];
   const exportValidate = withDoc(

@@ -106,7 +106,7 @@ describe('printer.ts', () => {
 
   it("lays statements out as ts-morph's printer did: a blank line around interfaces, classes and functions", () => {
     const statements = [
-      importDeclaration(T, ['A', 'B as C'], '../runtime/index.ts', true),
+      importDeclaration(T, ['A', 'B as C'], '../runtime/index.ts', true, true),
       constStatement(T, 'x', undefined, f.createNumericLiteral(1)),
       f.createInterfaceDeclaration(undefined, 'I', undefined, undefined, []),
       constStatement(T, 'y', undefined, f.createNumericLiteral(2)),
