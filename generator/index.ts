@@ -35,6 +35,7 @@ import { write, type WriteResult } from './stages/write.ts';
 import { byCodeUnits } from './order.ts';
 import { operationsModuleBody, RUNTIME_OPERATIONS_FILE } from './output/runtime-operations.ts';
 import { docsInputs } from './stages/endpoint-docs.ts';
+import { emptyBreakdown, layerOff, type Breakdown } from './output/layers.ts';
 
 export { REPO_ROOT, specsLabel };
 export { packageTarget, userTarget, type Target } from './output/target.ts';
@@ -143,7 +144,7 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
   // a user's target has no openapi.ts: the generator package does not depend on openapi-typescript
   const fingerprintP = fingerprint(REPO_ROOT, target.packageFiles ? [] : ['openapi-typescript']);
   const priorP =
-    (options.reuse ?? !options.check)
+    (options.reuse ?? !options.check) && !layerOff('manifest')
       ? readManifest(outRoot, manifestFile)
       : Promise.resolve(new Map<string, ManifestEntry>());
   const specs = await load({
@@ -172,6 +173,16 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
   const formatKey = JSON.stringify(target.format);
   const prettierConfig = target.format === 'repository' || target.format === null ? undefined : target.format.prettier;
   const compileInWorker: CompileValidator = (schema, o) => worker.compileValidator(schema, o);
+  const spent = emptyBreakdown();
+  /** `work`'s time on this thread, added to the breakdown's `activity`. */
+  const timed = async <T>(activity: keyof Breakdown, work: () => T | Promise<T>): Promise<T> => {
+    const start = performance.now();
+    try {
+      return await work();
+    } finally {
+      spent[activity] += performance.now() - start;
+    }
+  };
 
   // The reference and the index first: they need no type, and the reference is the largest file to
   // format, so prettier starts on it while the models are typed.
@@ -187,8 +198,10 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
       inputs: hash('model', key),
       sources: [m.file, openapiFile],
       formatted: true,
-      build: async () =>
-        modelModule({ ...m, type: modelType(m, modelDoc(t, m)) }, validated.has(m.id), operations, target),
+      build: async () => {
+        const type = await timed('types', () => modelType(m, modelDoc(t, m)));
+        return timed('emit', () => modelModule({ ...m, type }, validated.has(m.id), operations, target));
+      },
     });
     if (validated.has(m.id))
       modelJobs.push({
@@ -197,6 +210,7 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
         sources: [m.file],
         formatted: false,
         early: true,
+        // the compile's own time is the worker's (`worker.spent`); the rest, the module around it, is emit
         build: async () => (await validatorModule(m, target, compileInWorker))!,
       });
   }
@@ -210,14 +224,14 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
       sources: [openapiFile],
       formatted: true,
       early: true,
-      build: () => openapiModule(specs.openapi, openapiFile, openapiKey),
+      build: () => timed('openapi', () => openapiModule(specs.openapi, openapiFile, openapiKey)),
     });
     jobs.push({
       file: `${out}MODELS.md`,
       inputs: hash('models.md', allKey),
       sources: list,
       formatted: true,
-      build: () => Promise.resolve(modelsMarkdown(t, named, label, PACKAGE_NAME)),
+      build: () => timed('emit', () => modelsMarkdown(t, named, label, PACKAGE_NAME)),
     });
   }
   jobs.push({
@@ -226,7 +240,9 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
     sources: list,
     formatted: true,
     build: () =>
-      target.kind === 'package' ? indexModule(named, validated, label) : userIndexModule(named, validated, label),
+      timed('emit', () =>
+        target.kind === 'package' ? indexModule(named, validated, label) : userIndexModule(named, validated, label),
+      ),
   });
   if (target.kind === 'package')
     jobs.push({
@@ -234,7 +250,7 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
       inputs: hash('validator-table', allKey),
       sources: list,
       formatted: true,
-      build: () => validatorTableModule(named, validated),
+      build: () => timed('emit', () => validatorTableModule(named, validated)),
     });
   jobs.push(...modelJobs);
 
@@ -252,7 +268,8 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
   // while the worker formats the finished ones; then this thread compiles the validators the worker
   // has not started. Every text is kept until the write anyway, so this thread builds on without
   // waiting for the worker: both cores stay busy.
-  const built = readBuilt(outRoot);
+  // with the manifest switched off, a run reuses nothing: a fresh clone has no record of this machine's either
+  const built = layerOff('manifest') ? new Map<string, string>() : readBuilt(outRoot);
   const reused = await Promise.all(jobs.map((job) => reuse(job, { prior, built }, outRoot)));
   const texts: Array<Promise<string>> = [];
   try {
@@ -286,6 +303,8 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
     }
     writeBuilt(outRoot, builtNow);
   } finally {
+    spent.format = worker.spent.format;
+    spent.validators = worker.spent.validator;
     if (!options.worker) await worker.close();
   }
   lap('emit and format');
@@ -294,13 +313,19 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
     renderManifest(manifest, target.header.command, target.kind === 'user' ? { format: target.format !== null } : {}),
   );
   const sorted: OutputFiles = new Map([...files].sort(([a], [b]) => byCodeUnits(a, b)));
-  const result = await write(sorted, outRoot, {
-    check: options.check ?? false,
-    managed: target.managed,
-    ...(inputsDigest ? { inputs: { dir: specsDir, digest: inputsDigest } } : {}),
-    ...(options.lock ? { lock: options.lock } : {}),
-  });
+  const result = await timed('write', () =>
+    write(sorted, outRoot, {
+      check: options.check ?? false,
+      managed: target.managed,
+      ...(inputsDigest ? { inputs: { dir: specsDir, digest: inputsDigest } } : {}),
+      ...(options.lock ? { lock: options.lock } : {}),
+    }),
+  );
   lap('write');
+  if (process.env['GENERATE_TIMING'])
+    console.error(
+      `[timing] breakdown ${JSON.stringify(spent, (_k, v: unknown) => (typeof v === 'number' ? Math.round(v) : v))}`,
+    );
   return { ...result, notes, files: sorted, models: named.length, rebuilt: rebuilt.sort(), operations, runtimeFiles };
 }
 

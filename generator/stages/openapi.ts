@@ -9,6 +9,13 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { OpenApiDoc } from './load.ts';
 import { REPO_ROOT } from '../paths.ts';
+import { layerOff } from '../output/layers.ts';
+
+/** openapi-typescript on this thread (its worker switched off, to measure what it saves). */
+async function openapiHere(doc: OpenApiDoc): Promise<string> {
+  const { default: openapiTS, astToString } = await import('openapi-typescript');
+  return astToString(await openapiTS(doc as never, { silent: true, defaultNonNullable: false }));
+}
 
 /**
  * The body of `generated/openapi.ts`: openapi-typescript's types of the description, built in a
@@ -19,19 +26,21 @@ import { REPO_ROOT } from '../paths.ts';
  */
 export async function openapiModule(doc: OpenApiDoc, file: string, key: string): Promise<string> {
   const cached = path.join(REPO_ROOT, '.tmp', `openapi-${key.slice(0, 32)}.ts`);
-  const hit = await readFile(cached, 'utf8').catch(() => undefined);
+  const hit = layerOff('openapi-cache') ? undefined : await readFile(cached, 'utf8').catch(() => undefined);
   if (hit !== undefined) return hit;
-  const text = await new Promise<string>((resolve, reject) => {
-    const worker = new Worker(path.join(REPO_ROOT, 'generator', 'stages', 'openapi-worker.mjs'), {
-      workerData: { doc },
-    });
-    worker.once('message', (m: { text?: string; error?: string }) => {
-      void worker.terminate();
-      if (m.text !== undefined) resolve(m.text);
-      else reject(new Error(`openapi-typescript failed on ${file}: ${m.error}`));
-    });
-    worker.once('error', reject);
-  });
+  const text = layerOff('openapi-worker')
+    ? await openapiHere(doc)
+    : await new Promise<string>((resolve, reject) => {
+        const worker = new Worker(path.join(REPO_ROOT, 'generator', 'stages', 'openapi-worker.mjs'), {
+          workerData: { doc },
+        });
+        worker.once('message', (m: { text?: string; error?: string }) => {
+          void worker.terminate();
+          if (m.text !== undefined) resolve(m.text);
+          else reject(new Error(`openapi-typescript failed on ${file}: ${m.error}`));
+        });
+        worker.once('error', reject);
+      });
   // best effort: a cache that cannot be written only makes the next run slower
   await mkdir(path.dirname(cached), { recursive: true })
     .then(() => writeFile(`${cached}.${process.pid}`, text))

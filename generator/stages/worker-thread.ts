@@ -10,6 +10,7 @@ import { Worker } from 'node:worker_threads';
 import type { CompileOptions } from './ajv-compile.mjs';
 import type { Options as PrettierOptions } from 'prettier';
 import { compileHere } from './validators.ts';
+import { layerOff } from '../output/layers.ts';
 
 /**
  * The prettier options for one output file: the repository's `.prettierrc.json` (plain JSON, given
@@ -59,6 +60,8 @@ export class GeneratorWorker {
   private closed = false;
   private next = 0;
   private config: PrettierOptions | undefined;
+  /** Milliseconds spent on each kind of job, on either thread (the run's breakdown). */
+  readonly spent = { format: 0, validator: 0 };
   private readonly pending = new Map<
     number,
     { job: Job; claim: Int32Array; resolve: (text: string) => void; reject: (err: Error) => void }
@@ -115,8 +118,10 @@ export class GeneratorWorker {
       if (p?.job.kind !== 'validator') continue;
       if (Atomics.compareExchange(p.claim, 0, UNCLAIMED, MAIN_THREAD) !== UNCLAIMED) continue;
       this.pending.delete(id);
+      const t0 = performance.now();
       try {
         p.resolve(await compileHere(p.job.schema, p.job.options));
+        this.spent.validator += performance.now() - t0;
       } catch (err) {
         p.reject(err instanceof Error ? new WorkerJobError(err.message, err.name) : new Error(String(err)));
       }
@@ -125,6 +130,7 @@ export class GeneratorWorker {
 
   private run(job: Job): Promise<string> {
     if (this.closed) return Promise.reject(new Error('the generator worker is closed'));
+    if (layerOff('worker')) return this.runHere(job);
     const worker = this.thread();
     const id = this.next++;
     const claim = new SharedArrayBuffer(4);
@@ -132,6 +138,20 @@ export class GeneratorWorker {
       this.pending.set(id, { job, claim: new Int32Array(claim), resolve, reject });
       worker.postMessage({ ...job, id, claim });
     });
+  }
+
+  /** A job on this thread (the worker switched off, to measure what it saves). */
+  private async runHere(job: Job): Promise<string> {
+    const t0 = performance.now();
+    try {
+      if (job.kind === 'validator') return await compileHere(job.schema, job.options);
+      const prettier = await import('prettier');
+      return await prettier.format(job.text, job.options);
+    } catch (err) {
+      throw err instanceof Error ? new WorkerJobError(err.message, err.name) : new Error(String(err));
+    } finally {
+      this.spent[job.kind] += performance.now() - t0;
+    }
   }
 
   private prettierConfig(): PrettierOptions {
@@ -146,13 +166,17 @@ export class GeneratorWorker {
     const worker = new Worker(path.join(this.root, 'generator', 'stages', 'worker.mjs'), {
       workerData: { preloadPrettier: this.options.preloadPrettier ?? true },
     });
-    worker.on('message', (m: { id: number; text?: string; error?: string; name?: string; skipped?: true }) => {
-      if (m.skipped) return; // done here by helpHere
-      const p = this.pending.get(m.id);
-      this.pending.delete(m.id);
-      if (m.text !== undefined) p?.resolve(m.text);
-      else p?.reject(new WorkerJobError(m.error ?? 'failed', m.name ?? 'Error'));
-    });
+    worker.on(
+      'message',
+      (m: { id: number; text?: string; ms?: number; error?: string; name?: string; skipped?: true }) => {
+        if (m.skipped) return; // done here by helpHere
+        const p = this.pending.get(m.id);
+        this.pending.delete(m.id);
+        if (p && m.ms !== undefined) this.spent[p.job.kind] += m.ms;
+        if (m.text !== undefined) p?.resolve(m.text);
+        else p?.reject(new WorkerJobError(m.error ?? 'failed', m.name ?? 'Error'));
+      },
+    );
     worker.on('error', (err) => {
       for (const p of this.pending.values()) p.reject(err);
       this.pending.clear();

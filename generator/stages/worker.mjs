@@ -9,7 +9,7 @@
  * Messages in: { id, kind: 'format', text, options } or { id, kind: 'validator', schema, options },
  * each with `claim`, a shared Int32 that the thread which does the job sets first (1 here, 2 on
  * the main thread, which compiles the validators not yet started once its own work is done).
- * Messages out: { id, text }, { id, error, name } (the error's message and class name), or
+ * Messages out: { id, text, ms } (ms: the job's time, for the run's breakdown), { id, error, name } (the error's message and class name), or
  * { id, skipped: true } when the main thread had claimed the job.
  */
 import { parentPort, workerData } from 'node:worker_threads';
@@ -31,8 +31,10 @@ parentPort.on('message', async (message) => {
     parentPort.postMessage({ id: message.id, skipped: true });
     return;
   }
+  const t0 = performance.now();
   try {
-    parentPort.postMessage({ id: message.id, text: await run(message) });
+    const text = await run(message);
+    parentPort.postMessage({ id: message.id, text, ms: performance.now() - t0 });
   } catch (err) {
     parentPort.postMessage({
       id: message.id,
