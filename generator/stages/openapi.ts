@@ -14,7 +14,8 @@ import { layerOff } from '../output/layers.ts';
 /** openapi-typescript on this thread (its worker switched off, to measure what it saves). */
 async function openapiHere(doc: OpenApiDoc): Promise<string> {
   const { default: openapiTS, astToString } = await import('openapi-typescript');
-  return astToString(await openapiTS(doc as never, { silent: true, defaultNonNullable: false }));
+  // a copy: openapi-typescript writes into the document, which load froze
+  return astToString(await openapiTS(structuredClone(doc) as never, { silent: true, defaultNonNullable: false }));
 }
 
 /**

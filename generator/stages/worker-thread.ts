@@ -62,6 +62,7 @@ export class GeneratorWorker {
   private config: PrettierOptions | undefined;
   /** Milliseconds spent on each kind of job, on either thread (the run's breakdown). */
   readonly spent = { format: 0, validator: 0 };
+  private here: Promise<unknown> = Promise.resolve();
   private readonly pending = new Map<
     number,
     { job: Job; claim: Int32Array; resolve: (text: string) => void; reject: (err: Error) => void }
@@ -103,7 +104,7 @@ export class GeneratorWorker {
 
   /** Start the worker now, so that it loads (with prettier, when preloaded) while the first files are being built. */
   start(): void {
-    if (!this.closed) this.thread();
+    if (!this.closed && !layerOff('worker')) this.thread();
   }
 
   /**
@@ -141,7 +142,14 @@ export class GeneratorWorker {
   }
 
   /** A job on this thread (the worker switched off, to measure what it saves). */
-  private async runHere(job: Job): Promise<string> {
+  private runHere(job: Job): Promise<string> {
+    // one at a time, as the worker does them
+    const done = this.here.then(() => this.doHere(job));
+    this.here = done.catch(() => undefined);
+    return done;
+  }
+
+  private async doHere(job: Job): Promise<string> {
     const t0 = performance.now();
     try {
       if (job.kind === 'validator') return await compileHere(job.schema, job.options);

@@ -26,7 +26,14 @@ async function run(message) {
   return (await prettier).format(message.text, message.options);
 }
 
-parentPort.on('message', async (message) => {
+// One job at a time, in order: a job is claimed when its turn comes (so the main thread can still
+// take a later validator) and its time is its own.
+let queue = Promise.resolve();
+parentPort.on('message', (message) => {
+  queue = queue.then(() => handle(message));
+});
+
+async function handle(message) {
   if (Atomics.compareExchange(new Int32Array(message.claim), 0, 0, 1) !== 0) {
     parentPort.postMessage({ id: message.id, skipped: true });
     return;
@@ -42,4 +49,4 @@ parentPort.on('message', async (message) => {
       name: err instanceof Error ? err.name : 'Error',
     });
   }
-});
+}

@@ -32,7 +32,7 @@ import path from 'node:path';
 import { parseArgs, promisify } from 'node:util';
 import { REPO_ROOT } from '../../generator/paths.ts';
 import { timed } from '../lib/process.ts';
-import { median, printRounds, runRoundsDetailed, type BenchCase, type Sample } from '../lib/rounds.ts';
+import { breakdownLine, median, printRounds, runRoundsDetailed, type BenchCase } from '../lib/rounds.ts';
 
 const { values } = parseArgs({
   options: {
@@ -184,13 +184,4 @@ try {
   }
 } finally {
   await rm(root, { recursive: true, force: true });
-}
-
-/** The median of each activity of the breakdowns the samples carry. */
-function breakdownLine(samples: Sample[]): string {
-  const all = samples.flatMap((x) => (x.breakdown ? [x.breakdown] : []));
-  if (all.length === 0) return '(none)';
-  return Object.keys(all[0]!)
-    .map((k) => `${k} ${Math.round(median(all.map((b) => b[k] ?? 0)))}`)
-    .join(', ');
 }

@@ -62,3 +62,12 @@ export async function runRoundsDetailed(cases: BenchCase[], rounds: number): Pro
   }
   return results;
 }
+
+/** The median of each activity of the generator's breakdowns that the samples carry ("(none)" when none does). */
+export function breakdownLine(samples: Sample[]): string {
+  const all = samples.flatMap((x) => (x.breakdown ? [x.breakdown] : []));
+  if (all.length === 0) return '(none)';
+  return Object.keys(all[0]!)
+    .map((k) => `${k} ${Math.round(median(all.map((b) => b[k] ?? 0)))}`)
+    .join(', ');
+}
