@@ -47,8 +47,8 @@ const MAIN_THREAD = 2;
 
 /**
  * The worker thread, started on first use or by `start()`: a run that reuses every file starts
- * none. The worker does jobs in the order they were given; `helpHere()` compiles the validators
- * it has not started on the calling thread instead, from the last one back. A caller that knows
+ * none. The worker does jobs in the order they were given; `helpHere()` does the ones it has not
+ * started on the calling thread instead, from the last one back. A caller that knows
  * work will follow a slow step (the CLI, before it fetches models) calls `start()` first, so that
  * the worker (and prettier, for a run that formats) loads meanwhile, and passes the worker to
  * `generate`. One worker: a second one paid prettier's cold start again and competed with the main
@@ -108,25 +108,25 @@ export class GeneratorWorker {
   }
 
   /**
-   * Compile on this thread, one after the other from the last, the validators the worker has not
-   * started; resolves when none is left to take (the worker may still be finishing the ones it
-   * took). Format jobs stay with the worker: prettier loaded here would start cold, and measured
-   * on 2 cores that cost more time and memory than it saved.
+   * Do on this thread, one after the other from the last, the jobs the worker has not started:
+   * the validators, then the files to format (prettier loads here on the first; formatting is most
+   * of a full run's work, and sharing it was measured 10-15% faster with the same peak RSS, see
+   * docs/design-decisions.md); resolves when none is left to take (the worker may still be
+   * finishing the ones it took).
    */
   async helpHere(): Promise<void> {
-    for (const id of [...this.pending.keys()].reverse()) {
-      const p = this.pending.get(id);
-      if (p?.job.kind !== 'validator') continue;
-      if (Atomics.compareExchange(p.claim, 0, UNCLAIMED, MAIN_THREAD) !== UNCLAIMED) continue;
-      this.pending.delete(id);
-      const t0 = performance.now();
-      try {
-        p.resolve(await compileHere(p.job.schema, p.job.options));
-        this.spent.validator += performance.now() - t0;
-      } catch (err) {
-        p.reject(err instanceof Error ? new WorkerJobError(err.message, err.name) : new Error(String(err)));
+    for (const kind of ['validator', 'format'])
+      for (const id of [...this.pending.keys()].reverse()) {
+        const p = this.pending.get(id);
+        if (p?.job.kind !== kind) continue;
+        if (Atomics.compareExchange(p.claim, 0, UNCLAIMED, MAIN_THREAD) !== UNCLAIMED) continue;
+        this.pending.delete(id);
+        try {
+          p.resolve(await this.doHere(p.job));
+        } catch (err) {
+          p.reject(err as Error);
+        }
       }
-    }
   }
 
   private run(job: Job): Promise<string> {
