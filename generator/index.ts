@@ -81,9 +81,9 @@ export interface GenerateOptions {
   /** The API description when it is not `<specsDir>/openapi.yaml`, and how headers and messages name it. */
   openapi?: { file: string; label: string };
   /**
-   * The worker thread to format and compile validators in, already started (the CLI starts one
-   * before it fetches, so that it loads meanwhile); the caller closes it. Default: one of
-   * the run's own, started when the first file needs it.
+   * What formats and compiles validators (`stages/worker-thread.ts`), already started (the CLI
+   * starts it before it fetches, so that prettier loads meanwhile); the caller closes it. Default:
+   * one of the run's own.
    */
   worker?: GeneratorWorker;
 }
@@ -118,8 +118,6 @@ interface Job {
   build: () => Promise<string>;
   /** Whether prettier formats it (see `.prettierignore`). */
   formatted: boolean;
-  /** Built at once, before the others: its work runs off the main thread (a validator's in the worker). */
-  early?: boolean;
 }
 
 /** Run the pipeline. @throws SpecError (file, model, JSON pointer) on bad input; nothing is written then. */
@@ -209,8 +207,7 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
         inputs: hash('validator', key),
         sources: [m.file],
         formatted: false,
-        early: true,
-        // the compile's own time is the worker's (`worker.spent`); the rest, the module around it, is emit
+        // the compile's own time is `worker.spent`'s
         build: async () => (await validatorModule(m, target, compileInWorker))!,
       });
   }
@@ -223,8 +220,7 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
       inputs: hash(openapiKey, label),
       sources: [openapiFile],
       formatted: true,
-      early: true,
-      build: () => timed('openapi', () => openapiModule(specs.openapi, openapiFile, openapiKey)),
+      build: () => timed('openapi', () => openapiModule(specs.openapi, openapiFile)),
     });
     jobs.push({
       file: `${out}MODELS.md`,
@@ -263,19 +259,12 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
   const files: OutputFiles = new Map();
   const manifest = new Map<string, ManifestEntry>();
   const rebuilt: string[] = [];
-  // Reuse what the manifest allows. Start the early jobs (validators compile in the worker thread,
-  // openapi-typescript runs in a thread of its own), then build the rest in turn on this thread
-  // while the worker formats the finished ones; then this thread compiles the validators the worker
-  // has not started. Every text is kept until the write anyway, so this thread builds on without
-  // waiting for the worker: both cores stay busy.
+  // Reuse what the manifest allows; build the rest in turn, each text formatted after it is built.
   // with the manifest switched off, a run reuses nothing: a fresh clone has no record of this machine's either
   const built = layerOff('manifest') ? new Map<string, string>() : readBuilt(outRoot);
   const reused = await Promise.all(jobs.map((job) => reuse(job, { prior, built }, outRoot)));
   const texts: Array<Promise<string>> = [];
   try {
-    const build = (job: Job) => job.build();
-    const bodies = jobs.map((job, i) => (reused[i] === undefined && job.early ? build(job) : undefined));
-    for (const b of bodies) b?.catch(() => undefined); // awaited below; a failure before then must not be unhandled
     for (const [i, job] of jobs.entries()) {
       const kept = reused[i];
       if (kept !== undefined) {
@@ -283,15 +272,13 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
         continue;
       }
       rebuilt.push(job.file);
-      const body = await (bodies[i] ?? build(job));
+      const body = await job.build();
       const text = `${header(t, job.sources, job.file.endsWith('.md'), target)}\n${body}`;
       const formatted =
         job.formatted && target.format !== null ? worker.format(text, job.file, prettierConfig) : Promise.resolve(text);
       formatted.catch(() => undefined); // awaited below; a failure before then must not be unhandled
       texts.push(formatted);
     }
-    // this thread's own work is done: compile here the validators the worker has not started
-    await worker.helpHere();
     const builtNow = new Map<string, string>();
     for (const [i, job] of jobs.entries()) {
       const text = await texts[i]!;

@@ -6,12 +6,11 @@
  */
 
 /**
- * The layers that can be switched off, as `OXEN_GENERATE_OFF` names them: `worker` (prettier and
- * ajv on the main thread), `openapi-worker`, `openapi-cache`, `manifest` (no file reused: neither
+ * The layers that can be switched off, as `OXEN_GENERATE_OFF` names them: `manifest` (no file reused: neither
  * by the manifest nor by this machine's record, as in a fresh clone without a manifest), and
  * `precompile` (read by `scripts/run-generate.mjs`: the sources run through tsx).
  */
-export type Layer = 'worker' | 'openapi-worker' | 'openapi-cache' | 'manifest' | 'precompile';
+export type Layer = 'manifest' | 'precompile';
 
 /** Whether `layer` is switched off for this process (`OXEN_GENERATE_OFF`). */
 export function layerOff(layer: Layer): boolean {
@@ -19,8 +18,7 @@ export function layerOff(layer: Layer): boolean {
 }
 
 /**
- * Where the time of a run went, in milliseconds summed per activity (on whichever thread it ran, so
- * the sum can exceed the run's wall time): the benchmark's breakdown, printed by `generate` when
+ * Where the time of a run went, in milliseconds summed per activity : the benchmark's breakdown, printed by `generate` when
  * `GENERATE_TIMING` is set.
  */
 export interface Breakdown {
@@ -30,7 +28,7 @@ export interface Breakdown {
   emit: number;
   /** ajv's standalone code of the validators, and their finishing (`stages/validators.ts`). */
   validators: number;
-  /** openapi-typescript (`stages/openapi.ts`), a cache hit included. */
+  /** openapi-typescript (`stages/openapi.ts`). */
   openapi: number;
   /** prettier over the formatted files. */
   format: number;

@@ -15,7 +15,7 @@
  * - `4x empty output` / `4x up to date`: the snapshot copied 4x (ids suffixed `-copy2`..`-copy4`);
  * - `json-schema-to-typescript`: json-schema-to-typescript alone over the same schemas with its
  *   default formatting, the reference of the aims.
- * The breakdown (milliseconds per activity, summed over both threads: types, emit, validators,
+ * The breakdown (milliseconds per activity: types, emit, validators,
  * openapi, format, write) is the generator's own (`GENERATE_TIMING`), medians of the rebuilt and
  * empty-output runs.
  * Aims: fresh clone under 2 s; up to date under 1 s; every file rebuilt and empty output within
@@ -111,7 +111,6 @@ try {
     });
   const rebuilt = (env: Record<string, string>) => () => timed(process.execPath, [generate], REPO_ROOT, env);
   cases.push({ name: 'every file rebuilt', run: rebuilt(off('manifest')) });
-  if (layers) cases.push({ name: 'every file rebuilt, worker off', run: rebuilt(off('manifest', 'worker')) });
   let n = 0;
   const empty =
     (specs: string, env: Record<string, string> = timing) =>
@@ -122,14 +121,7 @@ try {
       return r;
     };
   cases.push({ name: 'empty output', run: empty(specs1) });
-  if (layers) {
-    cases.push({ name: 'empty output, worker off', run: empty(specs1, off('worker')) });
-    cases.push({ name: 'empty output, openapi cache off', run: empty(specs1, off('openapi-cache')) });
-    cases.push({
-      name: 'empty output, openapi cache and worker off',
-      run: empty(specs1, off('openapi-cache', 'openapi-worker')),
-    });
-  } else {
+  if (!layers) {
     cases.push({ name: '4x empty output', run: empty(specs4) });
     cases.push({
       name: '4x up to date',
@@ -149,13 +141,8 @@ try {
   const has = (name: string) => results.has(name);
   const ref = med('json-schema-to-typescript');
   const refPeak = peak('json-schema-to-typescript');
-  console.log('breakdown (ms per activity, summed over both threads; medians)');
-  for (const name of [
-    'every file rebuilt',
-    'empty output',
-    'every file rebuilt, worker off',
-    'empty output, worker off',
-  ])
+  console.log('breakdown (ms per activity; medians)');
+  for (const name of ['every file rebuilt', 'empty output'])
     if (has(name)) console.log(`  ${name.padEnd(32)} ${breakdownLine(results.get(name)!)}`);
   console.log('ratios');
   const line = (label: string, value: string, aim: string) => console.log(`  ${label.padEnd(48)} ${value}  ${aim}`);
@@ -177,10 +164,6 @@ try {
     };
     saves('manifest', 'fresh clone', 'fresh clone, manifest off');
     saves('precompile', 'up to date', 'up to date, precompile off');
-    saves('worker', 'every file rebuilt', 'every file rebuilt, worker off');
-    saves('worker', 'empty output', 'empty output, worker off');
-    saves('openapi cache', 'empty output', 'empty output, openapi cache off');
-    saves('openapi worker', 'empty output, openapi cache off', 'empty output, openapi cache and worker off');
   }
 } finally {
   await rm(root, { recursive: true, force: true });

@@ -12,14 +12,12 @@
  * - `up to date generate`: `generate` in the out of N models (nothing to rebuild);
  * - beside each, json-schema-to-typescript alone compiling the same schemas (1, N, N), its default
  *   formatting: the reference of the aims.
- * The breakdown of the large adds (milliseconds per activity, summed over both threads) is the
+ * The breakdown of the large adds (milliseconds per activity, summed) is the
  * generator's own (`GENERATE_TIMING`).
  * Aims: one model added in at most 1.5 s; up to date at most 0.8 s; N models at most 2x
  * json-schema-to-typescript alone; peak RSS under 300 MiB.
  *   --runs N     rounds (default 5)
  *   --models N   models of the large add (default 64)
- *   --layers     also the large adds with the worker thread switched off (`OXEN_GENERATE_OFF`,
- *                generator/output/layers.ts), and what it saves
  */
 import { execFile } from 'node:child_process';
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -35,7 +33,6 @@ const { values } = parseArgs({
   options: {
     runs: { type: 'string', default: '5' },
     models: { type: 'string', default: '64' },
-    layers: { type: 'boolean', default: false },
   },
 });
 const runs = Number(values.runs);
@@ -89,17 +86,15 @@ try {
   const jsttN = await schemas(ids);
 
   let n = 0;
-  const addAll = (flags: string[], extraEnv: Record<string, string>) => async () => {
+  const addAll = (flags: string[]) => async () => {
     const out = path.join(root, `run-${n++}`);
     const r = await timed(process.execPath, [cli, 'add', ...ids, '--out', out, ...flags], root, {
       ...env,
       GENERATE_TIMING: '1',
-      ...extraEnv,
     });
     await rm(out, { recursive: true, force: true });
     return r;
   };
-  const workerOff = { OXEN_GENERATE_OFF: 'worker' };
   const cases: BenchCase[] = [
     {
       name: 'add 1 into existing out',
@@ -112,10 +107,8 @@ try {
       },
     },
     { name: 'jstt, 1 schema', run: () => timed(process.execPath, [jstt1], root) },
-    { name: `add ${count} into empty out`, run: addAll([], {}) },
-    ...(values.layers ? [{ name: `add ${count}, worker off`, run: addAll([], workerOff) }] : []),
-    { name: `add ${count}, --format`, run: addAll(['--format'], {}) },
-    ...(values.layers ? [{ name: `add ${count}, --format, worker off`, run: addAll(['--format'], workerOff) }] : []),
+    { name: `add ${count} into empty out`, run: addAll([]) },
+    { name: `add ${count}, --format`, run: addAll(['--format']) },
     { name: `jstt, ${count} schemas`, run: () => timed(process.execPath, [jsttN], root) },
     { name: 'up to date generate', run: () => timed(process.execPath, [cli, 'generate', '--out', outN], root) },
   ];
@@ -130,7 +123,7 @@ try {
   const med = (name: string) => median(results.get(name)!.map((x) => x.ms));
   const peak = (name: string) => Math.max(...results.get(name)!.map((x) => x.rssMiB));
   const line = (label: string, value: string, aim: string) => console.log(`  ${label.padEnd(52)} ${value}  ${aim}`);
-  console.log('breakdown (ms per activity, summed over both threads; medians)');
+  console.log('breakdown (ms per activity, summed; medians)');
   for (const [name, samples] of results)
     if (samples.some((x) => x.breakdown)) console.log(`  ${name.padEnd(32)} ${breakdownLine(samples)}`);
   console.log('aims');
@@ -156,14 +149,6 @@ try {
     (med(`add ${count}, --format`) / med(jsttAll)).toFixed(2),
     '(no aim: prettier formats the files too)',
   );
-  if (values.layers) {
-    console.log('what the worker thread saves (1 - on / off, medians; kept when >= 20%)');
-    for (const [on, off] of [
-      [`add ${count} into empty out`, `add ${count}, worker off`],
-      [`add ${count}, --format`, `add ${count}, --format, worker off`],
-    ] as const)
-      line(on, `${((1 - med(on) / med(off)) * 100).toFixed(0)}%`, '');
-  }
 } finally {
   await server.s.close();
   await rm(root, { recursive: true, force: true });
