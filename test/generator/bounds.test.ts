@@ -7,6 +7,7 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { EXIT } from '../../generator/cli/exit-codes.ts';
 import { SpecError } from '../../generator/errors.ts';
 import { checkModel } from '../../generator/stages/load.ts';
 import {
@@ -196,7 +197,7 @@ describe('npm run generate exits after a build-stage SpecError', () => {
         timeoutMs: 90_000,
       });
       expect(r.signal, r.stderr).toBeNull();
-      expect(r.code, r.stderr).toBe(2);
+      expect(r.code, r.stderr).toBe(EXIT.failed);
       expect(r.stderr).toMatch(
         /generate failed, nothing was written: .*fan-out\.json \(model fan-out\) at \/request_schema.*more than 20000 nodes/,
       );
