@@ -35,6 +35,7 @@ import { write, type WriteResult } from './stages/write.ts';
 import { byCodeUnits } from './order.ts';
 import { operationsModuleBody, RUNTIME_OPERATIONS_FILE } from './output/runtime-operations.ts';
 import { docsInputs } from './stages/endpoint-docs.ts';
+import { emptyBreakdown, layerOff, type Breakdown } from './output/layers.ts';
 
 export { REPO_ROOT, specsLabel };
 export { packageTarget, userTarget, type Target } from './output/target.ts';
@@ -80,9 +81,9 @@ export interface GenerateOptions {
   /** The API description when it is not `<specsDir>/openapi.yaml`, and how headers and messages name it. */
   openapi?: { file: string; label: string };
   /**
-   * The worker thread to format and compile validators in, already started (the CLI starts one
-   * before it fetches, so that it loads meanwhile); the caller closes it. Default: one of
-   * the run's own, started when the first file needs it.
+   * What formats and compiles validators (`stages/worker-thread.ts`), already started (the CLI
+   * starts it before it fetches, so that prettier loads meanwhile); the caller closes it. Default:
+   * one of the run's own.
    */
   worker?: GeneratorWorker;
 }
@@ -117,8 +118,6 @@ interface Job {
   build: () => Promise<string>;
   /** Whether prettier formats it (see `.prettierignore`). */
   formatted: boolean;
-  /** Built at once, before the others: its work runs off the main thread (a validator's in the worker). */
-  early?: boolean;
 }
 
 /** Run the pipeline. @throws SpecError (file, model, JSON pointer) on bad input; nothing is written then. */
@@ -143,7 +142,7 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
   // a user's target has no openapi.ts: the generator package does not depend on openapi-typescript
   const fingerprintP = fingerprint(REPO_ROOT, target.packageFiles ? [] : ['openapi-typescript']);
   const priorP =
-    (options.reuse ?? !options.check)
+    (options.reuse ?? !options.check) && !layerOff('manifest')
       ? readManifest(outRoot, manifestFile)
       : Promise.resolve(new Map<string, ManifestEntry>());
   const specs = await load({
@@ -172,6 +171,16 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
   const formatKey = JSON.stringify(target.format);
   const prettierConfig = target.format === 'repository' || target.format === null ? undefined : target.format.prettier;
   const compileInWorker: CompileValidator = (schema, o) => worker.compileValidator(schema, o);
+  const spent = emptyBreakdown();
+  /** `work`'s time on this thread, added to the breakdown's `activity`. */
+  const timed = async <T>(activity: keyof Breakdown, work: () => T | Promise<T>): Promise<T> => {
+    const start = performance.now();
+    try {
+      return await work();
+    } finally {
+      spent[activity] += performance.now() - start;
+    }
+  };
 
   // The reference and the index first: they need no type, and the reference is the largest file to
   // format, so prettier starts on it while the models are typed.
@@ -187,8 +196,10 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
       inputs: hash('model', key),
       sources: [m.file, openapiFile],
       formatted: true,
-      build: async () =>
-        modelModule({ ...m, type: modelType(m, modelDoc(m)) }, validated.has(m.id), operations, target),
+      build: async () => {
+        const type = await timed('types', () => modelType(m, modelDoc(m)));
+        return timed('emit', () => modelModule({ ...m, type }, validated.has(m.id), operations, target));
+      },
     });
     if (validated.has(m.id))
       modelJobs.push({
@@ -196,7 +207,7 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
         inputs: hash('validator', key),
         sources: [m.file],
         formatted: false,
-        early: true,
+        // the compile's own time is `worker.spent`'s
         build: async () => (await validatorModule(m, target, compileInWorker))!,
       });
   }
@@ -209,15 +220,14 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
       inputs: hash(openapiKey, label),
       sources: [openapiFile],
       formatted: true,
-      early: true,
-      build: () => openapiModule(specs.openapi, openapiFile, openapiKey),
+      build: () => timed('openapi', () => openapiModule(specs.openapi, openapiFile)),
     });
     jobs.push({
       file: `${out}MODELS.md`,
       inputs: hash('models.md', allKey),
       sources: list,
       formatted: true,
-      build: () => Promise.resolve(modelsMarkdown(t, named, label, PACKAGE_NAME)),
+      build: () => timed('emit', () => modelsMarkdown(t, named, label, PACKAGE_NAME)),
     });
   }
   jobs.push({
@@ -226,7 +236,9 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
     sources: list,
     formatted: true,
     build: () =>
-      target.kind === 'package' ? indexModule(named, validated, label) : userIndexModule(named, validated, label),
+      timed('emit', () =>
+        target.kind === 'package' ? indexModule(named, validated, label) : userIndexModule(named, validated, label),
+      ),
   });
   if (target.kind === 'package')
     jobs.push({
@@ -234,7 +246,7 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
       inputs: hash('validator-table', allKey),
       sources: list,
       formatted: true,
-      build: () => validatorTableModule(named, validated),
+      build: () => timed('emit', () => validatorTableModule(named, validated)),
     });
   jobs.push(...modelJobs);
 
@@ -247,18 +259,12 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
   const files: OutputFiles = new Map();
   const manifest = new Map<string, ManifestEntry>();
   const rebuilt: string[] = [];
-  // Reuse what the manifest allows. Start the early jobs (validators compile in the worker thread,
-  // openapi-typescript runs in a thread of its own), then build the rest in turn on this thread
-  // while the worker formats the finished ones; then this thread compiles the validators the worker
-  // has not started. Every text is kept until the write anyway, so this thread builds on without
-  // waiting for the worker: both cores stay busy.
-  const built = readBuilt(outRoot);
+  // Reuse what the manifest allows; build the rest in turn, each text formatted after it is built.
+  // with the manifest switched off, a run reuses nothing: a fresh clone has no record of this machine's either
+  const built = layerOff('manifest') ? new Map<string, string>() : readBuilt(outRoot);
   const reused = await Promise.all(jobs.map((job) => reuse(job, { prior, built }, outRoot)));
   const texts: Array<Promise<string>> = [];
   try {
-    const build = (job: Job) => job.build();
-    const bodies = jobs.map((job, i) => (reused[i] === undefined && job.early ? build(job) : undefined));
-    for (const b of bodies) b?.catch(() => undefined); // awaited below; a failure before then must not be unhandled
     for (const [i, job] of jobs.entries()) {
       const kept = reused[i];
       if (kept !== undefined) {
@@ -266,15 +272,13 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
         continue;
       }
       rebuilt.push(job.file);
-      const body = await (bodies[i] ?? build(job));
+      const body = await job.build();
       const text = `${header(t, job.sources, job.file.endsWith('.md'), target)}\n${body}`;
       const formatted =
         job.formatted && target.format !== null ? worker.format(text, job.file, prettierConfig) : Promise.resolve(text);
       formatted.catch(() => undefined); // awaited below; a failure before then must not be unhandled
       texts.push(formatted);
     }
-    // this thread's own work is done: compile here the validators the worker has not started
-    await worker.helpHere();
     const builtNow = new Map<string, string>();
     for (const [i, job] of jobs.entries()) {
       const text = await texts[i]!;
@@ -286,6 +290,8 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
     }
     writeBuilt(outRoot, builtNow);
   } finally {
+    spent.format = worker.spent.format;
+    spent.validators = worker.spent.validator;
     if (!options.worker) await worker.close();
   }
   lap('emit and format');
@@ -294,13 +300,19 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
     renderManifest(manifest, target.header.command, target.kind === 'user' ? { format: target.format !== null } : {}),
   );
   const sorted: OutputFiles = new Map([...files].sort(([a], [b]) => byCodeUnits(a, b)));
-  const result = await write(sorted, outRoot, {
-    check: options.check ?? false,
-    managed: target.managed,
-    ...(inputsDigest ? { inputs: { dir: specsDir, digest: inputsDigest } } : {}),
-    ...(options.lock ? { lock: options.lock } : {}),
-  });
+  const result = await timed('write', () =>
+    write(sorted, outRoot, {
+      check: options.check ?? false,
+      managed: target.managed,
+      ...(inputsDigest ? { inputs: { dir: specsDir, digest: inputsDigest } } : {}),
+      ...(options.lock ? { lock: options.lock } : {}),
+    }),
+  );
   lap('write');
+  if (process.env['GENERATE_TIMING'])
+    console.error(
+      `[timing] breakdown ${JSON.stringify(spent, (_k, v: unknown) => (typeof v === 'number' ? Math.round(v) : v))}`,
+    );
   return { ...result, notes, files: sorted, models: named.length, rebuilt: rebuilt.sort(), operations, runtimeFiles };
 }
 

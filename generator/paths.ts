@@ -4,7 +4,7 @@ import { REPO_ROOT } from './root.mjs';
 
 /**
  * The generator's root (`root.mjs`): this repository, or the installed generator package's `dist/` (its bin,
- * `dist/cli.js`, beside the templates, `specs/openapi.yaml`, `generator/stages/worker.mjs` and
+ * `dist/cli.js`, beside the templates, `specs/openapi.yaml` and
  * `.prettierrc.json`).
  */
 export { REPO_ROOT };

@@ -6,8 +6,7 @@
  * repository so that the same code finds them (`generator/paths.ts`): `templates/*.hbs`,
  * `specs/models/*.json` (the models `serve` serves; the local server is bundled into the bin),
  * `specs/openapi.yaml` (and `generator/dist/specs/openapi.json`, the same parsed once here: the CLI reads it
- * without js-yaml), `generator/stages/worker.mjs` (the generator's worker thread, with the `ajv-compile.mjs` it
- * imports) and `.prettierrc.json`.
+ * without js-yaml), and `.prettierrc.json`.
  * The same esbuild settings as `scripts/run-generate.mjs`, which precompiles `npm run generate`.
  * Skipped when `generator/dist/` is what the current inputs build (a stamp, `scripts/build/stamp.mjs`:
  * the files esbuild read, the copied files, this script and esbuild's version), so `npm pack` after a
@@ -30,8 +29,6 @@ const copies = [
   ...(await readdir(path.join(root, 'specs', 'models')))
     .filter((n) => n.endsWith('.json'))
     .map((n) => `specs/models/${n}`),
-  'generator/stages/worker.mjs',
-  'generator/stages/ajv-compile.mjs',
   '.prettierrc.json',
 ];
 // the modules esbuild bundled are in the stamp (from its metafile) and are re-hashed by staleReason

@@ -18,6 +18,15 @@ import { REPO_ROOT } from '../generator/root.mjs';
 
 const root = REPO_ROOT;
 const entry = path.join(root, 'scripts', 'generate.ts');
+
+// `OXEN_GENERATE_OFF=precompile` (generator/output/layers.ts): run the sources through tsx instead,
+// to measure what the bundle saves
+if ((process.env.OXEN_GENERATE_OFF ?? '').split(',').includes('precompile')) {
+  const { register } = await import('tsx/esm/api');
+  register();
+  await import(pathToFileURL(entry).href);
+  process.exit();
+}
 const sourceDirs = ['generator', 'runtime'];
 
 const h = createHash('sha256');

@@ -288,7 +288,7 @@ export async function main(
     file: existsSync(json) ? json : path.join(REPO_ROOT, 'specs', 'openapi.yaml'),
     label: `${CODEGEN_PACKAGE}/specs/openapi.yaml`,
   };
-  // add and refresh fetch before they generate: the worker thread (with prettier, when formatting) loads meanwhile
+  // add and refresh fetch before they generate: prettier (when formatting) loads meanwhile
   const worker =
     command === 'add' || command === 'refresh'
       ? new GeneratorWorker(REPO_ROOT, { preloadPrettier: formatted })

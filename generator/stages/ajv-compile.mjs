@@ -1,10 +1,8 @@
 /**
- * ajv's standalone code for one validator (stage 6a): the one compile step, run in the generator's
- * worker thread (`worker.mjs`) and, for the jobs the worker has not started, on the main thread
- * (`validators.ts` `compileHere`). Plain JavaScript without side effects, so that the worker loads
- * it without a TypeScript loader (the generator package ships it beside `worker.mjs`).
+ * ajv's standalone code for one validator (stage 6a): the one compile step (`validators.ts`
+ * `compileHere`). Plain JavaScript without side effects.
  *
- * The options cross the thread boundary as data: ajv's options, plus `helperFormats`, the formats
+ * The options are data: ajv's options, plus `helperFormats`, the formats
  * checked by a function of the SDK's `validator-support` instead of a regular expression (see
  * `validators.ts` `HELPER_FORMATS`). ajv gets a stand-in function for each (never called: only the
  * code is kept) and `code.formats`, so that its code names the format as

@@ -1,12 +1,12 @@
 /**
- * The generator's worker thread, seen from the main thread: prettier formatting (stage 7a) and
- * ajv's standalone code generation (stage 6a) run in `worker.mjs`, so that they overlap the main
- * thread's work (loading TypeScript, typing and printing the model modules). `write.ts` then
- * writes what changed.
+ * The run's formatting (prettier, stage 7a) and validator compilation (ajv's standalone code, stage
+ * 6a), done on the calling thread one job at a time, in the order given. They ran in a worker
+ * thread until re-measured: on 2 cores the thread saved 17% of a full regeneration, 8% of a run into
+ * an empty output, and cost 22% of a user's `add` of 64 models and 80 MiB of peak RSS (the figures:
+ * docs/design-decisions.md, "Run machinery, re-measured"). `write.ts` then writes what changed.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { Worker } from 'node:worker_threads';
 import type { CompileOptions } from './ajv-compile.mjs';
 import type { Options as PrettierOptions } from 'prettier';
 import { compileHere } from './validators.ts';
@@ -27,7 +27,7 @@ export function prettierOptions(config: PrettierOptions, file: string): Prettier
   return { ...config, ...(parser ? { parser } : { filepath: file }) };
 }
 
-/** An error of the worker's job, with the class name it had there (`RangeError`, ...). */
+/** An error of a job, with the class name it had (`RangeError`, ...). */
 export class WorkerJobError extends Error {
   constructor(message: string, name: string) {
     super(message);
@@ -35,39 +35,28 @@ export class WorkerJobError extends Error {
   }
 }
 
-/** A job as the worker receives it (without its id and claim). */
+/** A job (a file to format, or a schema to compile). */
 type Job =
   | { kind: 'format'; text: string; options: PrettierOptions }
   | { kind: 'validator'; schema: Record<string, unknown>; options: CompileOptions };
 
-/** Who does a job: its claim (shared with the worker) holds 0 until one thread takes it. */
-const UNCLAIMED = 0;
-const MAIN_THREAD = 2;
-
 /**
- * The worker thread, started on first use or by `start()`: a run that reuses every file starts
- * none. The worker does jobs in the order they were given; `helpHere()` compiles the validators
- * it has not started on the calling thread instead, from the last one back. A caller that knows
- * work will follow a slow step (the CLI, before it fetches models) calls `start()` first, so that
- * the worker (and prettier, for a run that formats) loads meanwhile, and passes the worker to
- * `generate`. One worker: a second one paid prettier's cold start again and competed with the main
- * thread for the second core (measured slower on 2 cores, and over the 300 MiB memory aim).
- * `close()` ends it.
+ * A run's formatting and validator jobs, one at a time on this thread. A caller that knows work will
+ * follow a slow step (the CLI, before it fetches models) calls `start()` first, so that prettier
+ * loads meanwhile, and passes this to `generate`. `close()` refuses later work.
  */
 export class GeneratorWorker {
-  private worker: Worker | undefined;
   private closed = false;
-  private next = 0;
   private config: PrettierOptions | undefined;
-  private readonly pending = new Map<
-    number,
-    { job: Job; claim: Int32Array; resolve: (text: string) => void; reject: (err: Error) => void }
-  >();
+  private prettier: Promise<typeof import('prettier')> | undefined;
+  /** The jobs so far, chained: each starts when the one before has ended. */
+  private queue: Promise<unknown> = Promise.resolve();
+  /** Milliseconds spent on each kind of job (the run's breakdown). */
+  readonly spent = { format: 0, validator: 0 };
 
   /**
-   * @param root the directory that holds `.prettierrc.json` and `generator/stages/worker.mjs`.
-   * @param options `preloadPrettier` (default true): load prettier as the worker starts, for a run
-   * that formats; otherwise on the first format job.
+   * @param root the directory that holds `.prettierrc.json`.
+   * @param options `preloadPrettier` (default true): `start()` loads prettier, for a run that formats.
    */
   constructor(
     private readonly root: string,
@@ -77,8 +66,8 @@ export class GeneratorWorker {
   /**
    * The formatted text of `file` (a path relative to the output root: its extension picks the
    * parser), with prettier's options `config` (default this repository's `.prettierrc.json`).
-   * @throws Error when prettier cannot parse it (the generator emitted invalid code), or when the
-   * worker is closed (also when it was closed before the job ended).
+   * @throws Error when prettier cannot parse it (the generator emitted invalid code), or when this
+   * is closed (also when it was closed before the job started).
    */
   async format(text: string, file: string, config?: PrettierOptions): Promise<string> {
     const options = prettierOptions(config ?? this.prettierConfig(), file);
@@ -92,46 +81,40 @@ export class GeneratorWorker {
   /**
    * ajv's standalone code (an ES module's text) of a validator for `schema`, compiled with `options`.
    * @throws WorkerJobError with ajv's message and the error's class name when ajv cannot compile
-   * it; Error when the worker is closed.
+   * it; Error when this is closed.
    */
   compileValidator(schema: Record<string, unknown>, options: CompileOptions): Promise<string> {
     return this.run({ kind: 'validator', schema, options });
   }
 
-  /** Start the worker now, so that it loads (with prettier, when preloaded) while the first files are being built. */
+  /** Start loading prettier now (when `preloadPrettier`), so that it loads while a caller waits on something else. */
   start(): void {
-    if (!this.closed) this.thread();
+    if (!this.closed && (this.options.preloadPrettier ?? true)) this.loadPrettier().catch(() => undefined);
   }
 
-  /**
-   * Compile on this thread, one after the other from the last, the validators the worker has not
-   * started; resolves when none is left to take (the worker may still be finishing the ones it
-   * took). Format jobs stay with the worker: prettier loaded here would start cold, and measured
-   * on 2 cores that cost more time and memory than it saved.
-   */
-  async helpHere(): Promise<void> {
-    for (const id of [...this.pending.keys()].reverse()) {
-      const p = this.pending.get(id);
-      if (p?.job.kind !== 'validator') continue;
-      if (Atomics.compareExchange(p.claim, 0, UNCLAIMED, MAIN_THREAD) !== UNCLAIMED) continue;
-      this.pending.delete(id);
-      try {
-        p.resolve(await compileHere(p.job.schema, p.job.options));
-      } catch (err) {
-        p.reject(err instanceof Error ? new WorkerJobError(err.message, err.name) : new Error(String(err)));
-      }
-    }
+  private loadPrettier(): Promise<typeof import('prettier')> {
+    this.prettier ??= import('prettier');
+    return this.prettier;
   }
 
   private run(job: Job): Promise<string> {
     if (this.closed) return Promise.reject(new Error('the generator worker is closed'));
-    const worker = this.thread();
-    const id = this.next++;
-    const claim = new SharedArrayBuffer(4);
-    return new Promise((resolve, reject) => {
-      this.pending.set(id, { job, claim: new Int32Array(claim), resolve, reject });
-      worker.postMessage({ ...job, id, claim });
-    });
+    const done = this.queue.then(() => this.runNow(job));
+    this.queue = done.catch(() => undefined);
+    return done;
+  }
+
+  private async runNow(job: Job): Promise<string> {
+    if (this.closed) throw new Error('the generator worker is closed');
+    const t0 = performance.now();
+    try {
+      if (job.kind === 'validator') return await compileHere(job.schema, job.options);
+      return await (await this.loadPrettier()).format(job.text, job.options);
+    } catch (err) {
+      throw err instanceof Error ? new WorkerJobError(err.message, err.name) : new Error(String(err));
+    } finally {
+      this.spent[job.kind] += performance.now() - t0;
+    }
   }
 
   private prettierConfig(): PrettierOptions {
@@ -139,35 +122,9 @@ export class GeneratorWorker {
     return this.config;
   }
 
-  private thread(): Worker {
-    // Closed means closed: a worker started now would keep the process alive after the run ended.
-    if (this.closed) throw new Error('the generator worker is closed');
-    if (this.worker) return this.worker;
-    const worker = new Worker(path.join(this.root, 'generator', 'stages', 'worker.mjs'), {
-      workerData: { preloadPrettier: this.options.preloadPrettier ?? true },
-    });
-    worker.on('message', (m: { id: number; text?: string; error?: string; name?: string; skipped?: true }) => {
-      if (m.skipped) return; // done here by helpHere
-      const p = this.pending.get(m.id);
-      this.pending.delete(m.id);
-      if (m.text !== undefined) p?.resolve(m.text);
-      else p?.reject(new WorkerJobError(m.error ?? 'failed', m.name ?? 'Error'));
-    });
-    worker.on('error', (err) => {
-      for (const p of this.pending.values()) p.reject(err);
-      this.pending.clear();
-    });
-    this.worker = worker;
-    return worker;
-  }
-
-  /** End the worker and refuse later work (idempotent); pending jobs reject. */
-  async close(): Promise<void> {
+  /** Refuse later work (idempotent); jobs not yet started reject. */
+  close(): Promise<void> {
     this.closed = true;
-    const w = this.worker;
-    this.worker = undefined;
-    for (const p of this.pending.values()) p.reject(new Error('the generator worker is closed'));
-    this.pending.clear();
-    if (w) await w.terminate();
+    return Promise.resolve();
   }
 }

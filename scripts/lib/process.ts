@@ -112,7 +112,8 @@ export function runTsx(file: string, args: readonly string[] = [], options: RunO
 
 /**
  * Runs `command` under GNU time (`/usr/bin/time -f %M`) for the benchmarks.
- * @returns its wall time in milliseconds and its peak resident set in MiB.
+ * @returns its wall time in milliseconds, its peak resident set in MiB, and the generator's
+ * breakdown (milliseconds per activity) when it printed one (`GENERATE_TIMING` set).
  * @throws Error with the end of its stderr when it exits non-zero.
  */
 export async function timed(
@@ -120,7 +121,7 @@ export async function timed(
   args: readonly string[],
   cwd: string,
   env: Record<string, string> = {},
-): Promise<{ ms: number; rssMiB: number }> {
+): Promise<{ ms: number; rssMiB: number; breakdown?: Record<string, number> }> {
   const t0 = performance.now();
   const r = await run('/usr/bin/time', ['-f', '%M', command, ...args], {
     cwd,
@@ -129,5 +130,11 @@ export async function timed(
   });
   const ms = performance.now() - t0;
   if (r.code !== 0) throw new Error(`${command} ${args.join(' ')} exited ${r.code}: ${r.stderr.slice(-2000)}`);
-  return { ms, rssMiB: Number(r.stderr.trim().split('\n').pop()) / 1024 };
+  // the generator's breakdown, when the run printed one (GENERATE_TIMING)
+  const breakdown = /^\[timing\] breakdown (\{.*\})$/m.exec(r.stderr)?.[1];
+  return {
+    ms,
+    rssMiB: Number(r.stderr.trim().split('\n').pop()) / 1024,
+    ...(breakdown ? { breakdown: JSON.parse(breakdown) as Record<string, number> } : {}),
+  };
 }

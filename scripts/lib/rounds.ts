@@ -4,10 +4,11 @@
  * every case alike; results are reported as medians.
  */
 
-/** One measured run: wall time in milliseconds and peak RSS in MiB. */
+/** One measured run: wall time in milliseconds and peak RSS in MiB (and a generator's breakdown, milliseconds per activity). */
 export interface Sample {
   ms: number;
   rssMiB: number;
+  breakdown?: Record<string, number>;
 }
 
 /** A benchmark case: a name and one run of it. */
@@ -25,20 +26,27 @@ export function median(xs: number[]): number {
 
 /**
  * Run `rounds` interleaved rounds of `cases`, saying each finished round on stderr, and print one
- * line per case (median wall time in seconds, the largest peak RSS) under `title`.
+ * line per case (median wall time in seconds with its min-max, the largest peak RSS) under `title`.
  * @returns the median wall time (milliseconds) of a case, by name.
  */
 export async function runRounds(title: string, cases: BenchCase[], rounds: number): Promise<(name: string) => number> {
   const results = await runRoundsDetailed(cases, rounds);
-  const med = (name: string) => median(results.get(name)!.map((x) => x.ms));
+  printRounds(title, results);
+  return (name: string) => median(results.get(name)!.map((x) => x.ms));
+}
+
+/** Print one line per case: median wall time in seconds, its min-max, the largest peak RSS in MiB. */
+export function printRounds(title: string, results: Map<string, Sample[]>): void {
   console.log(title);
-  for (const c of cases) {
-    const peak = Math.max(...results.get(c.name)!.map((x) => x.rssMiB));
+  const width = Math.max(26, ...[...results.keys()].map((k) => k.length));
+  for (const [name, samples] of results) {
+    const ms = samples.map((x) => x.ms);
+    const s = (v: number) => (v / 1000).toFixed(2);
+    const peak = Math.max(...samples.map((x) => x.rssMiB));
     console.log(
-      `  ${c.name.padEnd(26)} ${(med(c.name) / 1000).toFixed(2).padStart(6)} s   peak RSS ${peak.toFixed(0).padStart(4)} MiB`,
+      `  ${name.padEnd(width)} ${s(median(ms)).padStart(6)} s (${s(Math.min(...ms))}-${s(Math.max(...ms))})   peak RSS ${peak.toFixed(0).padStart(4)} MiB`,
     );
   }
-  return med;
 }
 
 /**
@@ -53,4 +61,13 @@ export async function runRoundsDetailed(cases: BenchCase[], rounds: number): Pro
     console.error(`bench: round ${r + 1} of ${rounds} done`);
   }
   return results;
+}
+
+/** The median of each activity of the generator's breakdowns that the samples carry ("(none)" when none does). */
+export function breakdownLine(samples: Sample[]): string {
+  const all = samples.flatMap((x) => (x.breakdown ? [x.breakdown] : []));
+  if (all.length === 0) return '(none)';
+  return Object.keys(all[0]!)
+    .map((k) => `${k} ${Math.round(median(all.map((b) => b[k] ?? 0)))}`)
+    .join(', ');
 }

@@ -115,13 +115,7 @@ describe('oxen-inference-codegen in a user project', () => {
     expect(readFileSync(path.join(project, 'node_modules', 'oxen-inference-codegen', 'LICENSE'), 'utf8')).toBe(
       readFileSync(path.join(REPO_ROOT, 'LICENSE'), 'utf8'),
     );
-    for (const f of [
-      'dist/cli.js',
-      'dist/templates/header.hbs',
-      'dist/specs/openapi.yaml',
-      'dist/generator/stages/worker.mjs',
-      'dist/.prettierrc.json',
-    ])
+    for (const f of ['dist/cli.js', 'dist/templates/header.hbs', 'dist/specs/openapi.yaml', 'dist/.prettierrc.json'])
       expect(existsSync(path.join(project, 'node_modules', 'oxen-inference-codegen', f)), f).toBe(true);
   });
 

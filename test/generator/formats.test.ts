@@ -88,7 +88,7 @@ describe('the other formats', () => {
       expect(typeof (support as Record<string, unknown>)[helper], format).toBe('function');
   });
 
-  it('the worker thread compiles a helper format as the main thread does', async () => {
+  it('GeneratorWorker compiles a helper format as compileHere does', async () => {
     const w = new GeneratorWorker(REPO_ROOT);
     try {
       const options = {

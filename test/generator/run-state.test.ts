@@ -21,6 +21,7 @@ import {
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { EXIT } from '../../generator/cli/exit-codes.ts';
 import { withLock } from '../../generator/output/lock.ts';
 import { renderManifest } from '../../generator/output/manifest.ts';
 import { checkOwnedOutput, packageTarget } from '../../generator/output/target.ts';
@@ -78,7 +79,7 @@ describe('a journal or lock committed into the output root', () => {
     writeFileSync(path.join(root, '.generate-journal.json'), plantedJournal(root, outside));
     const before = { root: hashTree(root), outside: hashTree(outside) };
     const r = await runTsx('scripts/generate.ts', ['--out', root, '--specs', path.join(root, 'no-specs')]);
-    expect(r.code, r.stderr).toBe(2);
+    expect(r.code, r.stderr).toBe(EXIT.failed);
     expect(r.stderr).toContain(`${path.join(root, '.generate-journal.json')} was not written by this generator`);
     expect(r.stderr).toContain('Nothing was moved or deleted');
     expect({ root: hashTree(root), outside: hashTree(outside) }).toEqual(before);
