@@ -4,7 +4,7 @@
  * fingerprint a directory (to prove that a failed command wrote nothing).
  */
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { hashTree, REPO_ROOT, run, type RunResult } from '../support/index.ts';
 import { installTarball, npmEnv } from '../package/helpers.ts';

@@ -9,7 +9,7 @@
  * reports its own error.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { copiedForPack, packPackages, type PackedPair } from '../../scripts/lib/pack.ts';
@@ -22,6 +22,8 @@ const PACKED = path.join(
 );
 /** How long a file waits for another's pack, in milliseconds (a pack takes about 30 s; far longer under load). */
 const WAIT_MS = 15 * 60_000;
+/** How long the pack of an earlier tree is kept, in milliseconds. */
+const KEEP_MS = 60 * 60_000;
 
 /** sha256 of the path and bytes of every file the pack copies from the working tree. */
 export function packedTreeHash(): string {
@@ -56,7 +58,7 @@ function tryLock(lock: string): boolean {
     return true;
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-    let pid = Number.NaN;
+    let pid: number;
     try {
       pid = Number(readFileSync(path.join(lock, 'pid'), 'utf8'));
     } catch {
@@ -94,10 +96,13 @@ export function packedTarballs(): Promise<PackedPair> {
       const pair = await packPackages(dir);
       rmSync(path.join(dir, 'source'), { recursive: true, force: true });
       writeFileSync(result, JSON.stringify(pair));
-      // packs of earlier trees go (not one being made now: it holds a lock)
-      for (const old of readdirSync(PACKED))
-        if (old !== path.basename(dir) && !old.endsWith('.lock') && !existsSync(path.join(PACKED, `${old}.lock`)))
-          rmSync(path.join(PACKED, old), { recursive: true, force: true });
+      // packs of earlier trees go after an hour (a run whose files saw the tree before an edit may
+      // still install one), never one being made (it holds a lock)
+      for (const old of readdirSync(PACKED)) {
+        const other = path.join(PACKED, old);
+        if (old === path.basename(dir) || old.endsWith('.lock') || existsSync(`${other}.lock`)) continue;
+        if (Date.now() - statSync(other).mtimeMs > KEEP_MS) rmSync(other, { recursive: true, force: true });
+      }
       return pair;
     } finally {
       rmSync(lock, { recursive: true, force: true });
