@@ -13,7 +13,7 @@ import { compile } from 'json-schema-to-typescript';
 import ts from 'typescript';
 import { modelNames } from '../generator/stages/name.ts';
 import { subschemas } from '../generator/stages/schema-walk.ts';
-import { modelType } from '../generator/stages/types.ts';
+import { modelType, modelTypeText } from '../generator/stages/types.ts';
 
 /** One direction of the comparison. */
 export type Direction = 'emitted-to-jstt' | 'jstt-to-emitted';
@@ -308,5 +308,5 @@ export function compareAll(entries: readonly OracleEntry[]): OracleResult[] {
 export function emittedModule(id: string, schema: Record<string, unknown>): { text: string; params: string } {
   const names = modelNames(id);
   const m = { id, file: 'oracle.json', schemaField: 'request_schema', schema, names, endpoints: [], output: 'image' };
-  return { text: modelType(m as unknown as Parameters<typeof modelType>[0], id).code, params: names.params };
+  return { text: modelTypeText(modelType(m as unknown as Parameters<typeof modelType>[0], id)), params: names.params };
 }

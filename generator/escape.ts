@@ -7,9 +7,9 @@
  *   `__proto__`), else a quoted string literal;
  * - `commentText`: text inside a `/** ... *\/` comment: it can never close the comment (`*\/`
  *   broken up), and CR, LS and PS become line feeds;
- * - `docText`, `docCode`: model text in a doc comment, with no `@` that could start a tag;
- * - `jsonLiteral`: a JSON value as a TypeScript expression in which every key is kept as data
- *   (`"__proto__"` is emitted as a computed key, so it is an own property, not the prototype).
+ * - `docText`, `docCode`: model text in a doc comment, with no `@` that could start a tag.
+ * A JSON value becomes a syntax node through these (`stages/printer.ts` `jsonExpression`, which
+ * writes `"__proto__"` as a computed key, so it is an own property, not the prototype).
  * Identifiers never come from model data: only from `generator/stages/name.ts`.
  *
  * Control characters (`CONTROLS`: C0 but tab and line feed, DEL, C1, and the bidirectional-text
@@ -154,26 +154,4 @@ export function markdownCode(text: string): string {
   const runs = clean.match(/`+/g) ?? [];
   const fence = '`'.repeat(Math.max(0, ...runs.map((r) => r.length)) + 1);
   return clean.includes('`') ? `${fence} ${clean} ${fence}` : `\`${clean}\``;
-}
-
-/**
- * A JSON value as a TypeScript expression (expanded objects and arrays, two-space indent; the
- * write stage formats it). Object keys go through `propertyKey`, except `__proto__`, written as a
- * computed key so that it stays an own data property.
- */
-export function jsonLiteral(value: unknown, indent = ''): string {
-  if (value === null || typeof value === 'boolean') return String(value);
-  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : 'null';
-  if (typeof value === 'string') return stringLiteral(value);
-  const inner = indent + '  ';
-  if (Array.isArray(value)) {
-    if (value.length === 0) return '[]';
-    return `[\n${value.map((v) => `${inner}${jsonLiteral(v, inner)},\n`).join('')}${indent}]`;
-  }
-  if (typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>);
-    if (entries.length === 0) return '{}';
-    return `{\n${entries.map(([k, v]) => `${inner}${k === '__proto__' ? `[${stringLiteral(k)}]` : propertyKey(k)}: ${jsonLiteral(v, inner)},\n`).join('')}${indent}}`;
-  }
-  return 'null';
 }

@@ -188,7 +188,7 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
       sources: [m.file, openapiFile],
       formatted: true,
       build: async () =>
-        modelModule({ ...m, type: modelType(m, modelDoc(t, m)) }, validated.has(m.id), operations, target),
+        modelModule({ ...m, type: modelType(m, modelDoc(m)) }, validated.has(m.id), operations, target),
     });
     if (validated.has(m.id))
       modelJobs.push({

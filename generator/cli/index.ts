@@ -6,7 +6,8 @@
  *   oxen-inference-codegen add --from <file.json> add a saved model-details object (offline; repeatable)
  *   oxen-inference-codegen remove <id>...         remove models from the snapshot and generate
  *   oxen-inference-codegen generate [--check]     generate from the snapshot (offline); --check writes nothing
- *   oxen-inference-codegen refresh                re-fetch every model, all or nothing, and print the drift report
+ *   oxen-inference-codegen refresh                re-fetch every model, all or nothing, and print the drift report;
+ *                                                 --report FILE also writes it (.md Markdown, .json JSON, else text)
  *   oxen-inference-codegen models [--search TEXT] list (or search) the service's catalog, marking what the
  *                                                 snapshot has (needs OXEN_API_KEY); --json for machine output
  *   oxen-inference-codegen serve                  the local stand-in for the service, with the package's models and the
@@ -23,11 +24,12 @@
  *   --timeout-ms N     one model's fetch, retries included (default 30000)
  *   --retries N        retries on connection errors, 429, 5xx (default 3)
  *
- * Exit codes: 0 done; `generate --check`: 1 files differ; `refresh`: as `npm run drift` (0 nothing
- * changed, 1 compatible changes only, 2 something breaks, a model the service no longer serves
- * included: it is kept until removed, the others refreshed; 3 failed: nothing written); `serve`: 0
- * stopped, 1 closing failed, 2 could not start; the other commands: 2 failed, nothing written
- * (`models` writes nothing in any case). A usage error is 3 for `refresh`, 2 for every other command.
+ * Exit codes: 0 done, nothing changed; 1 compatible changes only (`generate --check`: files differ); 2
+ * something breaks (a model the service no longer serves included); 3 failed, nothing written (a usage
+ * error included).
+ * `add` and `remove` exit 0 when done; `refresh` by its drift report (a model the service no longer
+ * serves is kept until removed, the others refreshed); `models` writes nothing in any case; `serve`
+ * exits 0 when stopped, 3 when it could not start or closing failed.
  *
  * The API key goes only into the `Authorization` header: everything printed is redacted, and
  * shows control characters as `<U+XXXX>` (text from the service or a model cannot drive the terminal).
@@ -36,6 +38,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { SpecError } from '../errors.ts';
+import { REPORT_FLAG, reportFilesProblem, runGenerate, runSnapshotChange, type CommandTarget } from './commands.ts';
+import { EXIT, EXIT_CODES_TEXT } from './exit-codes.ts';
 import { showControls } from '../escape.ts';
 import { generate, type GenerateResult } from '../index.ts';
 import { GeneratorWorker } from '../stages/worker-thread.ts';
@@ -47,11 +51,11 @@ import {
   fetchFlagValues,
   redactor,
   REFRESH_DEFAULTS,
-  RefreshError,
   type FetchFlagValues,
 } from '../refresh/checks.ts';
 import { CODEGEN_PACKAGE, userTarget } from '../output/target.ts';
 import { readManifestSettings } from '../output/manifest.ts';
+import type { HeldLock } from '../output/tree-commit.ts';
 import { SERVER_FLAGS, SERVER_FLAGS_HELP, serverFlagValues } from '../../fake-service/cli.ts';
 
 /** How the user's snapshot is named inside `<out>` (as `user-snapshot.ts` names it). */
@@ -65,7 +69,8 @@ const USAGE = `usage: ${CODEGEN_PACKAGE} <add|remove|generate|refresh|models|ser
   add --from <file.json>  add a saved model-details object, offline
   remove <id>...          remove models and generate
   generate [--check]      generate from the snapshot, offline; --check writes nothing, exit 1 if a file differs
-  refresh                 re-fetch every model and print the drift report (exit 0/1/2 as npm run drift, 3 failed)
+  refresh                 re-fetch every model and print the drift report; --report FILE also writes it to FILE
+                          (.md Markdown, .json JSON, else text; repeatable)
   models [--search TEXT]  list or search the service's catalog (OXEN_API_KEY): id, type, output, in the snapshot;
                           --json for machine output
   serve                   the local stand-in for the service on 127.0.0.1, for your tests: this package's models and
@@ -75,7 +80,8 @@ ${SERVER_FLAGS_HELP.replace(/^/gm, '  ')}
 options: --out DIR (default ${DEFAULT_OUT}; a non-empty folder without this generator's manifest.json is refused
   unless --force), --format | --no-format (prettier with this project's configuration; kept until changed),
   --base-url URL, --concurrency N (default ${REFRESH_DEFAULTS.concurrency}), --timeout-ms N (one model, retries included;
-  default ${REFRESH_DEFAULTS.timeoutMs}), --retries N (default ${REFRESH_DEFAULTS.maxRetries})`;
+  default ${REFRESH_DEFAULTS.timeoutMs}), --retries N (default ${REFRESH_DEFAULTS.maxRetries})
+${EXIT_CODES_TEXT}`;
 
 /** This package's version (from its package.json: the installed package, or generator/ in the repository). */
 function version(): string {
@@ -124,7 +130,7 @@ async function runModels(
 ): Promise<number> {
   const fail = (reason: string) => {
     err(`${CODEGEN_PACKAGE} models failed: ${reason}`);
-    return 2;
+    return EXIT.failed;
   };
   const listFile = path.join(o.outDir, USER_SPECS, 'models.json');
   let snapshotIds = new Set<string>();
@@ -185,6 +191,7 @@ export async function main(
         force: { type: 'boolean', default: false },
         search: { type: 'string' },
         json: { type: 'boolean', default: false },
+        ...REPORT_FLAG,
         ...FETCH_FLAGS,
         ...SERVER_FLAGS,
         'api-key': { type: 'string' },
@@ -194,18 +201,17 @@ export async function main(
     });
   } catch (e) {
     err(`${CODEGEN_PACKAGE}: ${(e as Error).message}\n${USAGE}`);
-    return 2;
+    return EXIT.failed;
   }
   const { values, positionals } = parsed;
   const [command, ...ids] = positionals;
   if (values.help || command === undefined) {
     (values.help ? out : err)(USAGE);
-    return values.help ? 0 : 2;
+    return values.help ? EXIT.ok : EXIT.failed;
   }
-  const failCode = command === 'refresh' ? 3 : 2;
   const usage = (problem: string) => {
     err(`${CODEGEN_PACKAGE} ${command}: ${problem}\n${USAGE}`);
-    return failCode;
+    return EXIT.failed;
   };
   if (!['add', 'remove', 'generate', 'refresh', 'models', 'serve'].includes(command))
     return usage(`unknown command ${JSON.stringify(command)}`);
@@ -220,6 +226,7 @@ export async function main(
   if (command === 'serve') {
     const other = [
       ...(values.from.length > 0 ? ['from'] : []),
+      ...(values.report.length > 0 ? ['report'] : []),
       ...(['check', 'format', 'no-format', 'force'] as const).filter((f) => values[f]),
       ...Object.keys(FETCH_FLAGS).filter((f) => values[f as keyof typeof FETCH_FLAGS] !== undefined),
     ];
@@ -241,6 +248,9 @@ export async function main(
     );
   }
   if (values.check && command !== 'generate') return usage('--check applies only to generate');
+  if (values.report.length > 0 && command !== 'refresh') return usage('--report applies only to refresh');
+  const reportProblem = reportFilesProblem(values.report);
+  if (reportProblem) return usage(reportProblem);
   if (values.from.length > 0 && command !== 'add') return usage('--from applies only to add');
   if (command === 'add' && ids.length === 0 && values.from.length === 0)
     return usage('give model ids or --from <file.json>');
@@ -267,10 +277,10 @@ export async function main(
       err(
         `${CODEGEN_PACKAGE} ${command} failed, nothing was written: cannot read the project's prettier configuration: ${(e as Error).message}`,
       );
-      return failCode;
+      return EXIT.failed;
     }
   }
-  const target = userTarget(version(), format);
+  const outputTarget = userTarget(version(), format);
   // the generator package's description: pre-parsed JSON where the build made it (scripts/build-codegen.mjs), else the
   // YAML
   const json = path.join(REPO_ROOT, 'specs', 'openapi.json');
@@ -283,104 +293,77 @@ export async function main(
     command === 'add' || command === 'refresh'
       ? new GeneratorWorker(REPO_ROOT, { preloadPrettier: formatted })
       : undefined;
-  const gen = (o: { specsDir: string; check: boolean; reuse?: boolean }): Promise<GenerateResult> =>
+  const gen = (o: { specsDir: string; check: boolean; reuse?: boolean; lock?: HeldLock }): Promise<GenerateResult> =>
     generate({
       specsDir: o.specsDir,
       outRoot: outDir,
       check: o.check,
       ...(o.reuse !== undefined ? { reuse: o.reuse } : {}),
+      ...(o.lock ? { lock: o.lock } : {}),
       force: values.force,
       label: USER_SPECS,
-      target,
+      target: outputTarget,
       openapi,
       ...(worker ? { worker } : {}),
     });
-  // A SpecError about the snapshot names its file relative to <out>: say where <out> is.
-  const where = (e: unknown) =>
-    e instanceof SpecError && e.file.startsWith(`${USER_SPECS}/`)
-      ? `${outLabel}/${e.message}`
-      : e instanceof Error
-        ? e.message
-        : String(e);
-  const started = performance.now();
-  const ms = () => `${Math.round(performance.now() - started)} ms`;
+  const target: CommandTarget = {
+    tool: CODEGEN_PACKAGE,
+    outPrefix: `${outLabel}/`,
+    into: outLabel,
+    specsPrefix: `${outLabel}/${USER_SPECS}/`,
+    rerun: `${CODEGEN_PACKAGE} generate --out ${outLabel}`,
+    removeCommand: (ids) =>
+      `${CODEGEN_PACKAGE} remove ${ids.join(' ')}${values.out === DEFAULT_OUT ? '' : ` --out ${outLabel}`}`,
+    // A SpecError about the snapshot names its file relative to <out>: say where <out> is.
+    describe: (e) =>
+      e instanceof SpecError && e.file.startsWith(`${USER_SPECS}/`)
+        ? `${outLabel}/${e.message}`
+        : e instanceof Error
+          ? e.message
+          : String(e),
+  };
 
-  if (command === 'generate') {
-    try {
-      const r = await gen({ specsDir: path.join(outDir, USER_SPECS), check: values.check });
-      for (const n of r.notes) out(`note: ${n.model}: ${n.message}`);
-      const diff = [
-        ...r.added.map((f) => `  added    ${outLabel}/${f}`),
-        ...r.changed.map((f) => `  changed  ${outLabel}/${f}`),
-        ...r.removed.map((f) => `  removed  ${outLabel}/${f}`),
-      ];
-      if (values.check) {
-        if (diff.length > 0) {
-          err(
-            `${CODEGEN_PACKAGE} generate --check: ${diff.length} file(s) differ from ${outLabel}/${USER_SPECS}; run \`${CODEGEN_PACKAGE} generate --out ${outLabel}\` and commit the result:\n${diff.join('\n')}`,
-          );
-          return 1;
-        }
-        out(
-          `${CODEGEN_PACKAGE} generate --check: ${outLabel} is up to date (${r.models} models, ${r.files.size} files, ${ms()})`,
-        );
-      } else {
-        out(
-          `generated ${r.models} models into ${outLabel}: ${r.added.length} added, ${r.changed.length} changed, ${r.removed.length} removed, ${r.unchanged} unchanged (${ms()})`,
-        );
-        if (diff.length > 0) out(diff.join('\n'));
-      }
-      return 0;
-    } catch (e) {
-      err(`${CODEGEN_PACKAGE} generate failed, nothing was written: ${where(e)}`);
-      return 2;
-    }
-  }
+  if (command === 'generate')
+    return runGenerate(
+      target,
+      values.check,
+      async () => ({ result: await gen({ specsDir: path.join(outDir, USER_SPECS), check: values.check }) }),
+      { out, err },
+    );
 
   worker?.start();
   try {
-    // Loaded only here: `generate` needs neither the fetch machinery (the runtime client, p-limit, cli-progress) nor
-    // the drift report.
-    const [{ updateSnapshot }, { driftExitCode, renderText }] = await Promise.all([
-      import('./user-snapshot.ts'),
-      import('../drift/index.ts'),
-    ]);
-    const r = await updateSnapshot({
-      out: outDir,
-      outLabel,
+    return await runSnapshotChange(
       target,
-      force: values.force,
-      log: err,
-      add: command === 'add' || command === 'refresh' ? ids : [],
-      from: values.from,
-      remove: command === 'remove' ? ids : [],
-      all: command === 'refresh',
-      stream: io.stderr,
-      progressLabel: command,
-      generate: gen,
-      // new models are typed and printed next: TypeScript loads while the other model details are in flight
-      ...(command === 'add' ? { whileInFlight: preloadTypeScript } : {}),
-      ...fetchOptions,
-    });
-    const g = r.generate;
-    const lines = [
-      `${command}: ${r.fetched.length} fetched${r.baseUrl ? ` from ${r.baseUrl}` : ''}${r.added.length ? `, added ${r.added.join(', ')}` : ''}${r.removed.length ? `, removed ${r.removed.join(', ')}` : ''}; ${r.written.length} snapshot file(s) written, ${r.deleted.length} deleted (${ms()})`,
-      ...r.written.map((f) => `  wrote    ${outLabel}/${USER_SPECS}/${f}`),
-      ...r.deleted.map((f) => `  deleted  ${outLabel}/${USER_SPECS}/${f}`),
-      `generated ${g.models} models into ${outLabel}: ${g.added.length} added, ${g.changed.length} changed, ${g.removed.length} removed, ${g.unchanged} unchanged`,
-    ];
-    if (r.notServed.length > 0)
-      lines.push(
-        `no longer served (HTTP 404), kept in ${outLabel}/${USER_SPECS} until removed: ${r.notServed.join(', ')} (\`${CODEGEN_PACKAGE} remove ${r.notServed.join(' ')}${values.out === DEFAULT_OUT ? '' : ` --out ${outLabel}`}\`)`,
-      );
-    if (command === 'refresh') lines.push('', renderText(r.report));
-    out(lines.join('\n'));
-    return command === 'refresh' ? driftExitCode(r.report) : 0;
-  } catch (e) {
-    const message =
-      e instanceof RefreshError ? e.message.replace(/^(refresh failed, )?nothing was written: /, '') : where(e);
-    err(`${CODEGEN_PACKAGE} ${command} failed, nothing was written: ${message}`);
-    return failCode;
+      {
+        command,
+        refresh: command === 'refresh',
+        reports: values.report,
+        redact: (text) => redact.text(text),
+        run: async () => {
+          // Loaded only here: `generate` needs no fetch machinery (the runtime client, p-limit, cli-progress).
+          const { updateSnapshot } = await import('./user-snapshot.ts');
+          return updateSnapshot({
+            out: outDir,
+            outLabel,
+            target: outputTarget,
+            force: values.force,
+            log: err,
+            add: command === 'add' || command === 'refresh' ? ids : [],
+            from: values.from,
+            remove: command === 'remove' ? ids : [],
+            all: command === 'refresh',
+            stream: io.stderr,
+            progressLabel: command,
+            generate: gen,
+            // new models are typed and printed next: TypeScript loads while the other model details are in flight
+            ...(command === 'add' ? { whileInFlight: preloadTypeScript } : {}),
+            ...fetchOptions,
+          });
+        },
+      },
+      { out, err },
+    );
   } finally {
     await worker?.close();
   }

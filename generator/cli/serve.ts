@@ -11,6 +11,7 @@ import path from 'node:path';
 import { serveUntilStopped } from '../../fake-service/cli.ts';
 import { startServer, type LocalServerOptions } from '../../fake-service/index.ts';
 import { REPO_ROOT } from '../paths.ts';
+import { EXIT } from './exit-codes.ts';
 
 /** What `serve` needs from the command line. */
 export interface ServeRequest {
@@ -27,8 +28,8 @@ export interface ServeRequest {
 /**
  * Starts the server, prints `listening on http://127.0.0.1:N` (the only line on `stdout`) and what it
  * serves (on `stderr`), and waits until it is stopped.
- * @returns the exit code: 0 stopped, 2 it could not start (the port is taken, a model file is not a
- *   JSON object), 1 closing failed.
+ * @returns the exit code (`exit-codes.ts`): `EXIT.ok` stopped, `EXIT.failed` it could not start (the
+ *   port is taken, a model file is not a JSON object) or closing failed.
  */
 export async function serve(
   request: ServeRequest,
@@ -50,12 +51,12 @@ export async function serve(
     });
   } catch (e) {
     err(`oxen-inference-codegen serve failed: ${(e as Error).message}`);
-    return 2;
+    return EXIT.failed;
   }
   const stopped = serveUntilStopped(server, io.stdout);
   const yours = existsSync(userModels) ? `, and your models from ${request.outLabel}/specs/models` : '';
   err(
     `serving this package's models${yours}; ${request.apiKey !== undefined ? 'the --api-key given is' : 'any API key is'} accepted; Ctrl-C stops`,
   );
-  return stopped;
+  return (await stopped) === 0 ? EXIT.ok : EXIT.failed;
 }

@@ -16,6 +16,7 @@ import { readSnapshot } from './snapshot.ts';
 import type { DriftChange, DriftReport, ModelDrift, Snapshot } from './types.ts';
 import { SpecError } from '../errors.ts';
 import { specFile } from '../stages/name.ts';
+import { EXIT } from '../cli/exit-codes.ts';
 
 export type { ChangeKind, DriftChange, DriftReport, ModelDrift, Severity, Snapshot } from './types.ts';
 export { readSnapshot } from './snapshot.ts';
@@ -127,7 +128,10 @@ export async function driftReport(oldSpecsDir: string, newSpecsDir: string): Pro
   return diffSnapshots(a, b);
 }
 
-/** The exit code of `npm run drift` for a report: 0 nothing changed, 1 compatible changes only, 2 something breaks. */
-export function driftExitCode(report: DriftReport): 0 | 1 | 2 {
-  return report.breaking > 0 ? 2 : report.compatible > 0 ? 1 : 0;
+/**
+ * The exit code of a report (`drift`, `refresh`; the table of `cli/exit-codes.ts`): `EXIT.ok` (0)
+ * nothing changed, `EXIT.changed` (1) compatible changes only, `EXIT.breaking` (2) something breaks.
+ */
+export function driftExitCode(report: DriftReport): typeof EXIT.ok | typeof EXIT.changed | typeof EXIT.breaking {
+  return report.breaking > 0 ? EXIT.breaking : report.compatible > 0 ? EXIT.changed : EXIT.ok;
 }

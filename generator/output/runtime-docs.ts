@@ -29,7 +29,10 @@ export const RUNTIME_DOC_FILES: ReadonlyArray<{ file: string; variant: 'function
 /** The repository's line width (`.prettierrc.json`); comment lines are wrapped to it. */
 const WIDTH = 120;
 
-/** A marker line, then the doc comment it owns (up to its first `*\/`). */
+/**
+ * A marker line, then the doc comment it owns (up to its first `*\/`): a text search, so that a run
+ * loads no TypeScript; test/generator/runtime-docs-regions.test.ts pins it to TypeScript's reading.
+ */
 const REGION = /^([ \t]*)\/\* endpoint-doc: ([A-Za-z.]+) \*\/\n(?:\1\/\*\*[\s\S]*?\*\/\n)?/gm;
 
 /**

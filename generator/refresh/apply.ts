@@ -3,6 +3,7 @@
  * staged copy the new snapshot is proved on, and the commit that swaps the staged specs directory
  * and the proved `generated/` in together, under the generator's lock and journal.
  */
+import { existsSync } from 'node:fs';
 import { copyFile, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Snapshot } from '../drift/types.ts';
@@ -109,10 +110,14 @@ export async function applyPlan(dir: string, plan: SnapshotPlan): Promise<void> 
   );
 }
 
-/** Copy the specs directory to `<tmp>/specs` and apply the plan there. @returns the staged directory. */
+/**
+ * Copy the specs directory to `<tmp>/specs` (an empty one when it does not exist yet: a user's first
+ * `add`) and apply the plan there. @returns the staged directory.
+ */
 export async function stageSnapshot(specsDir: string, plan: SnapshotPlan, tmp: string): Promise<string> {
   const staged = path.join(tmp, 'specs');
-  await copyTree(specsDir, staged);
+  if (existsSync(specsDir)) await copyTree(specsDir, staged);
+  await mkdir(path.join(staged, 'models'), { recursive: true });
   await applyPlan(staged, plan);
   return staged;
 }

@@ -1,7 +1,9 @@
 /**
- * Stage 2, refresh (only with `npm run generate -- --refresh`, `--add <id>`, `--remove <id>`):
- * fetch the model objects of the listed ids from the service, check them, and replace the
- * snapshot and `generated/` all or nothing.
+ * Stage 2, refresh: fetch the model objects of the listed ids from the service, check them, and
+ * replace the snapshot and the generated output all or nothing. The one snapshot change of both
+ * targets: this repository's `npm run generate -- --refresh`, `--add <id>`, `--remove <id>`
+ * (`packageTarget`: `specs/` and `generated/`), and `add`, `remove`, `refresh` of
+ * `oxen-inference-codegen` (`cli/user-snapshot.ts` configures it for a user's `<out>`).
  *
  * All or nothing: every failure is collected (one reason per id) and reported together, and then
  * nothing is written. A model of the snapshot whose details answer 404 is not a failure: the
@@ -22,10 +24,11 @@
  * The API key goes only into the `Authorization` header of the runtime client: it is never
  * written, logged or put in an error message.
  */
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { diffSnapshots } from '../drift/index.ts';
 import { readSnapshot } from '../drift/snapshot.ts';
-import type { DriftReport } from '../drift/types.ts';
+import type { DriftReport, Snapshot } from '../drift/types.ts';
 import type { GenerateOptions, GenerateResult } from '../index.ts';
 import { REPO_ROOT, specsLabel } from '../paths.ts';
 import { commitPlan, planChanges, readCurrent, readIfExists, stageSnapshot } from './apply.ts';
@@ -42,7 +45,8 @@ import {
 import { fetchModels, type FetchedModel, type FetchOptions } from './fetch.ts';
 import { withLock } from '../output/lock.ts';
 import { isInside } from '../output/run-state.ts';
-import { checkOwnedOutput, packageTarget } from '../output/target.ts';
+import { checkOwnedOutput, packageTarget, type Target } from '../output/target.ts';
+import { SpecError } from '../errors.ts';
 import { showControls } from '../escape.ts';
 
 export {
@@ -66,7 +70,14 @@ export { reindentJson } from './reindent-json.ts';
  */
 export interface RefreshOptions extends Pick<
   FetchOptions,
-  'concurrency' | 'timeoutMs' | 'maxRetries' | 'retryBaseDelayMs' | 'progress' | 'stream'
+  | 'concurrency'
+  | 'timeoutMs'
+  | 'maxRetries'
+  | 'retryBaseDelayMs'
+  | 'progress'
+  | 'progressLabel'
+  | 'stream'
+  | 'whileInFlight'
 > {
   /** The specs directory (default `<repo>/specs`). */
   specsDir?: string;
@@ -82,11 +93,19 @@ export interface RefreshOptions extends Pick<
   add?: readonly string[];
   /** Ids to remove from `models.json`; their snapshot files are deleted. */
   remove?: readonly string[];
+  /** Models to add as given (read from saved files, checked), not fetched. */
+  saved?: readonly FetchedModel[];
   fetch?: typeof fetch;
   /** The generator to run (default `generate`); replaceable in tests to exercise the rollback. */
   generate?: (options: GenerateOptions) => Promise<GenerateResult>;
-  /** Replace `<outRoot>/generated` even when it holds no manifest of this generator (see `GenerateOptions.force`). */
+  /** Replace the target's output even when it holds no manifest of this generator (see `GenerateOptions.force`). */
   force?: boolean;
+  /** Where the output goes (default `packageTarget`: `<outRoot>/generated`). */
+  target?: Target;
+  /** How messages name the specs directory (default its path relative to the repository). */
+  label?: string;
+  /** Where the lock's messages go (default the status lines of `stream`). */
+  log?: (line: string) => void;
 }
 
 /** What a successful refresh did. Paths are relative to the specs directory. */
@@ -143,10 +162,15 @@ export async function refresh(options: RefreshOptions): Promise<RefreshResult> {
   const say = (line: string) => void stream.write(`${showControls(redact.text(line))}\n`);
   const add = [...new Set((options.add ?? []).map(checkModelId))];
   const remove = [...new Set((options.remove ?? []).map(checkModelId))];
-  const both = add.filter((id) => remove.includes(id));
+  const saved = options.saved ?? [];
+  const savedIds = saved.map((m) => m.id);
+  const both = [...add, ...savedIds].filter((id) => remove.includes(id));
   if (both.length > 0) throw new RefreshError(`cannot both add and remove ${both.join(', ')}`);
-  if (!options.all && add.length === 0 && remove.length === 0)
+  if (!options.all && add.length === 0 && remove.length === 0 && saved.length === 0)
     throw new RefreshError('nothing to do: give --refresh, --add <id> or --remove <id>');
+  const target = options.target ?? packageTarget;
+  const label = options.label ?? specsLabel(specsDir);
+  const tool = options.progressLabel ?? 'refresh';
 
   if (!isInside(outRoot, specsDir))
     throw new RefreshError(
@@ -157,9 +181,11 @@ export async function refresh(options: RefreshOptions): Promise<RefreshResult> {
   return withLock(
     outRoot,
     async (lock) => {
-      await checkOwnedOutput(outRoot, packageTarget, { force: options.force ?? false });
-      const label = specsLabel(specsDir);
-      const current = await readCurrent(specsDir, label);
+      await checkOwnedOutput(outRoot, target, { force: options.force ?? false });
+      // a user's first `add` makes the snapshot
+      const current: { ids: string[]; valid: Snapshot } = existsSync(path.join(specsDir, 'models.json'))
+        ? await readCurrent(specsDir, label)
+        : { ids: [], valid: { label, ids: [], models: new Map() } };
       const oldIds = current.ids;
       for (const id of remove) {
         if (!oldIds.includes(id) && (await readIfExists(path.join(specsDir, specFile(id)))) === null) {
@@ -168,11 +194,13 @@ export async function refresh(options: RefreshOptions): Promise<RefreshResult> {
           );
         }
       }
-      const listChanges = add.length > 0 || remove.length > 0;
+      if (options.all && oldIds.length === 0 && add.length === 0)
+        throw new RefreshError(`nothing to refresh: ${label}/models.json lists no model`);
+      const listChanges = add.length > 0 || remove.length > 0 || saved.length > 0;
       const newIds = listChanges
-        ? [...new Set([...oldIds.filter((id) => !remove.includes(id)), ...add])].sort(byCodeUnits)
+        ? [...new Set([...oldIds.filter((id) => !remove.includes(id)), ...add, ...savedIds])].sort(byCodeUnits)
         : oldIds;
-      const toFetch = options.all ? newIds : add;
+      const toFetch = (options.all ? newIds : add).filter((id) => !savedIds.includes(id));
 
       // 1. Fetch and check (nothing written).
       let baseUrl: string | undefined;
@@ -186,7 +214,7 @@ export async function refresh(options: RefreshOptions): Promise<RefreshResult> {
             `OXEN_API_KEY is not set: fetching ${toFetch.length === 1 ? toFetch[0] : `${toFetch.length} models`} needs an API key (export OXEN_API_KEY=...)`,
           );
         baseUrl = checkBaseUrl(options.baseUrl ?? (process.env['OXEN_BASE_URL'] || DEFAULT_REFRESH_BASE_URL));
-        say(`refresh: fetching ${toFetch.length} model${toFetch.length === 1 ? '' : 's'} from ${baseUrl}`);
+        say(`${tool}: fetching ${toFetch.length} model${toFetch.length === 1 ? '' : 's'} from ${baseUrl}`);
         const r = await fetchModels(toFetch, {
           baseUrl,
           apiKey,
@@ -197,6 +225,8 @@ export async function refresh(options: RefreshOptions): Promise<RefreshResult> {
           ...(options.maxRetries !== undefined ? { maxRetries: options.maxRetries } : {}),
           ...(options.retryBaseDelayMs !== undefined ? { retryBaseDelayMs: options.retryBaseDelayMs } : {}),
           ...(options.progress !== undefined ? { progress: options.progress } : {}),
+          ...(options.progressLabel !== undefined ? { progressLabel: options.progressLabel } : {}),
+          ...(options.whileInFlight ? { whileInFlight: options.whileInFlight } : {}),
           ...(options.fetch ? { fetch: options.fetch } : {}),
         }).catch((err: unknown) => {
           // A 401/403 ends the fetch phase early: say once that nothing was written.
@@ -214,7 +244,7 @@ export async function refresh(options: RefreshOptions): Promise<RefreshResult> {
           );
         if (notServed.length > 0)
           say(
-            `refresh: ${notServed.length} model${notServed.length === 1 ? '' : 's'} no longer served (HTTP 404), kept in the snapshot: ${notServed.join(', ')}`,
+            `${tool}: ${notServed.length} model${notServed.length === 1 ? '' : 's'} no longer served (HTTP 404), kept in the snapshot: ${notServed.join(', ')}`,
           );
         fetched = r.models;
       }
@@ -223,7 +253,7 @@ export async function refresh(options: RefreshOptions): Promise<RefreshResult> {
       // 2. What changes in the specs directory.
       const plan = await planChanges(specsDir, {
         ...(listChanges ? { listText: `${JSON.stringify(newIds, null, 2)}\n` } : {}),
-        fetched: fetched.values(),
+        fetched: [...saved, ...fetched.values()],
         remove,
       });
 
@@ -239,8 +269,10 @@ export async function refresh(options: RefreshOptions): Promise<RefreshResult> {
       let proved: GenerateResult | undefined;
       if (plan.size > 0) {
         try {
-          proved = await gen({ specsDir: staged, outRoot, check: true, reuse: true, label });
+          proved = await gen({ specsDir: staged, outRoot, check: true, reuse: true, label, target });
         } catch (err) {
+          // a SpecError names file, model and pointer as they are: the caller says where
+          if (err instanceof SpecError) throw err;
           throw new RefreshError(
             `refresh failed, nothing was written: the refreshed snapshot does not generate: ${err instanceof Error ? err.message : String(err)}`,
           );
@@ -267,13 +299,13 @@ export async function refresh(options: RefreshOptions): Promise<RefreshResult> {
       // 4. Commit: swap the staged specs and the proved generated/ in together (or generate plainly).
       const t2 = performance.now();
       const result = proved
-        ? { ...proved, ...(await commitPlan(lock, specsDir, staged, proved.files, specsDigest)) }
-        : await gen({ specsDir, outRoot, lock, ...(options.force ? { force: true } : {}) });
+        ? { ...proved, ...(await commitPlan(lock, specsDir, staged, proved.files, specsDigest, target.managed)) }
+        : await gen({ specsDir, outRoot, lock, label, target, ...(options.force ? { force: true } : {}) });
       const sorted = (xs: string[]) => xs.sort(byCodeUnits);
       return {
         baseUrl,
         fetched: sorted([...fetched.keys()]),
-        added: add.filter((id) => !oldIds.includes(id)),
+        added: sorted([...add, ...savedIds].filter((id) => !oldIds.includes(id))),
         removed: remove,
         notServed,
         written: sorted([...plan].filter(([, t]) => t !== null).map(([rel]) => rel)),
@@ -283,6 +315,6 @@ export async function refresh(options: RefreshOptions): Promise<RefreshResult> {
         timings: { fetchMs, proveMs, generateMs: performance.now() - t2, totalMs: performance.now() - started },
       };
     },
-    { log: say },
+    { log: options.log ?? say },
   );
 }

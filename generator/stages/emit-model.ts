@@ -15,6 +15,7 @@ import { exampleBlock, exampleParams } from './example.ts';
 import { modelAnchor, type ModelNames } from './name.ts';
 import type { ModelType } from './types.ts';
 import type { Target } from '../output/target.ts';
+import { ref, type TypeParamSpec, type TypeSpec } from './printer.ts';
 
 /** A model ready to emit. */
 export type EmitModel = ClassifiedModel & { names: ModelNames; type: ModelType };
@@ -33,13 +34,13 @@ export interface EndpointFn {
   details?: string;
   /** The `@param params` text. */
   paramsDoc: string;
-  typeParams: string[];
+  typeParams: TypeParamSpec[];
   /** The named parameter type it takes (exported from the model module), or undefined for the model's own `<Pascal>Params`. */
-  paramsType?: { name: string; typeParams: string[]; type: string; doc: string };
-  params: string;
+  paramsType?: { name: string; typeParams: TypeParamSpec[]; type: TypeSpec; doc: string };
+  params: TypeSpec;
   /** The options type. */
   options: string;
-  returns: string;
+  returns: TypeSpec;
   /** How the example names the result (`const { images } =`). */
   result: string;
   /** The runtime function it calls, and that function's module (`RuntimeSpecifiers`). */
@@ -80,14 +81,14 @@ export function endpointFunctions(e: Endpoint, m: EmitModel, validated: boolean)
   // A video model's parameters carry the endpoint's `multi_prompt` (exactly one of prompt / multi_prompt:
   // `VideoParams`).
   const video = m.output === 'video';
-  const own = video ? `VideoParams<${P}>` : P;
+  const own = video ? ref('VideoParams', P) : P;
   const ownTypes = video ? ['VideoParams'] : [];
   const prompts = video ? ', with exactly one of `prompt` and `multi_prompt` when it takes a prompt' : '';
-  const format = "F extends ResponseFormat = 'url'";
-  const mediaType = (suffix: string, what: string, inner: string) => ({
+  const format: TypeParamSpec = { name: 'F', constraint: 'ResponseFormat', default: { literal: 'url' } };
+  const mediaType = (suffix: string, what: string, inner: TypeSpec) => ({
     name: `${pascal}${suffix}Params`,
     typeParams: [format],
-    type: `MediaParams<${inner}, F>`,
+    type: ref('MediaParams', inner, 'F'),
     doc: `The parameters of \`${m.names.camel}${suffix}\`: ${what}, \`response_format\` (\`F\`: \`'url'\` or \`'b64_json'\`, which types the result) and \`target_namespace\`; \`model\` is set by the function.`,
   });
   // The three media endpoints: one function each, typed by `response_format` (`F`).
@@ -110,9 +111,9 @@ export function endpointFunctions(e: Endpoint, m: EmitModel, validated: boolean)
         paramsDoc: `\`${t.name}\`: ${what}, \`response_format\` and \`target_namespace\`.`,
         typeParams: [format],
         paramsType: t,
-        params: `${t.name}<F>`,
+        params: ref(t.name, 'F'),
         options: 'RequestOptions',
-        returns: `APIPromise<${resultType}<F>>`,
+        returns: ref('APIPromise', ref(resultType, 'F')),
         result: `const { ${o.result} } =`,
         calls: { name: o.calls, module: 'endpoints' },
         validates: false,
@@ -142,7 +143,7 @@ export function endpointFunctions(e: Endpoint, m: EmitModel, validated: boolean)
       const t = {
         name: `${pascal}QueueParams`,
         typeParams: [],
-        type: `MediaParams<${own}, ResponseFormat, QueueFields>`,
+        type: ref('MediaParams', own, 'ResponseFormat', 'QueueFields'),
         doc: `The parameters of \`${m.names.camel}Enqueue\` and \`${m.names.camel}Run\`: the model's parameters (\`${P}\`${prompts}), \`num_generations\` (1 to 4), \`response_format\` and \`target_namespace\`; \`model\` is set by the function.`,
       };
       const paramsDoc = `\`${t.name}\`: the model's parameters (\`${P}\`${prompts}), \`num_generations\` (1 to 4), \`response_format\` and \`target_namespace\`.`;
@@ -156,7 +157,7 @@ export function endpointFunctions(e: Endpoint, m: EmitModel, validated: boolean)
           paramsType: t,
           params: t.name,
           options: 'EnqueueOptions',
-          returns: 'APIPromise<EnqueueResponse>',
+          returns: ref('APIPromise', 'EnqueueResponse'),
           result: 'const { generations } =',
           calls: { name: 'enqueueGenerations', module: 'endpoints' },
           validates: validated,
@@ -170,7 +171,7 @@ export function endpointFunctions(e: Endpoint, m: EmitModel, validated: boolean)
           typeParams: [],
           params: t.name,
           options: 'QueueRunOptions',
-          returns: 'Promise<QueueRunOutcome[]>',
+          returns: ref('Promise', { array: 'QueueRunOutcome' }),
           result: 'const outcomes =',
           calls: { name: 'runGenerations', module: 'queueRun' },
           validates: validated,
@@ -187,7 +188,7 @@ export function endpointFunctions(e: Endpoint, m: EmitModel, validated: boolean)
           typeParams: [],
           params: P,
           options: 'RequestOptions',
-          returns: 'APIPromise<ChatCompletion>',
+          returns: ref('APIPromise', 'ChatCompletion'),
           result: 'const completion =',
           calls: { name: 'createChatCompletion', module: 'endpoints' },
           validates: false,

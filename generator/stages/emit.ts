@@ -1,16 +1,17 @@
 /**
  * Stage 6, emit: the text of each output file, without its generated-file header (the write stage
  * formats the body and adds the header). The stage's parts:
- * - `generated/models/<id>.ts`: `emit-model.ts` (its endpoint functions), as syntax nodes printed by
- *   the TypeScript compiler's printer (`print-model.ts`), with the parameter type of `types.ts`;
+ * - `generated/models/<id>.ts`: `emit-model.ts` (its endpoint functions), as syntax nodes
+ *   (`print-model.ts`), with the parameter type of `types.ts`;
  * - `generated/validators/<id>.ts`: `validators.ts` (ajv standalone code);
  * - `generated/index.ts`: `index-module.ts`; a user's `<out>/index.ts`: `user-index.ts`;
  * - `generated/openapi.ts`: `openapi.ts` (openapi-typescript in a worker thread);
  * - `generated/MODELS.md`: `reference.ts` (`templates/models.md.hbs`);
  * - the templates and the header: `templates.ts`; the endpoint docs: `endpoint-docs.ts`.
+ * Every TypeScript module is printed by one printer, `printer.ts` (syntax nodes, the compiler's
+ * printer); handlebars writes only Markdown and the generated-file header.
  * ts-morph and openapi-typescript are loaded only when a file that needs them is emitted.
  */
-import type { StatementStructures } from 'ts-morph';
 import type { EmitModel } from './emit-model.ts';
 import type { OperationsTable } from './operations.ts';
 import { printModelModule } from './print-model.ts';
@@ -26,14 +27,6 @@ type TsMorph = typeof import('ts-morph');
 /** ts-morph, loaded on first use (a run that reuses every module never loads it; `require`: see libraries.ts). */
 export function loadTsMorph(): Promise<TsMorph> {
   return Promise.resolve().then(requireTsMorph);
-}
-
-/** Print statements with ts-morph's printer (no parsing, no project): the index modules, whose strings are escape.ts's and their own. */
-export function print(m: TsMorph, statements: Array<string | StatementStructures>): string {
-  return m.printStructure(
-    { kind: m.StructureKind.SourceFile, statements },
-    { indentNumberOfSpaces: 2, useSingleQuote: true },
-  );
 }
 
 /** Body of `generated/models/<id>.ts` (or, for a user's target, `<out>/models/<id>.ts`). */

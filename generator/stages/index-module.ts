@@ -5,21 +5,136 @@
  * `import()` per model, on first use: `validatorTableModule`) and `Client` specialised with them. `modelRegistryInterface` and `bodyInterfaces` are shared with the user
  * target's index (`user-index.ts`).
  */
-import type { InterfaceDeclarationStructure, OptionalKind, StatementStructures } from 'ts-morph';
+import type { ts as TS } from 'ts-morph';
 import type { ClassifiedModel, Endpoint } from './classify.ts';
-import { commentText, stringLiteral } from '../escape.ts';
-import { loadTsMorph, print } from './emit.ts';
+import { loadTsMorph } from './emit.ts';
 import { fileStem, type ModelNames } from './name.ts';
 import { SDK_QUEUE_FIELDS } from './validators.ts';
 import { isObject } from '../order.ts';
-
-/** Union of string literal types, or `never`. */
-export function union(ids: string[]): string {
-  return ids.length === 0 ? 'never' : ids.map(stringLiteral).join(' | ');
-}
+import {
+  blockLayout,
+  constStatement,
+  exported,
+  importDeclaration,
+  literalUnion,
+  printModule,
+  ref,
+  stringNode,
+  typeNode,
+  withDoc,
+  type Ts,
+  type TypeSpec,
+} from './printer.ts';
 
 /** A model as the index needs it. */
 export type IndexModel = ClassifiedModel & { names: ModelNames };
+
+/** `export type name = type;` with its doc comment. */
+export function typeAlias(ts: Ts, name: string, type: TS.TypeNode, doc: string): TS.TypeAliasDeclaration {
+  return withDoc(ts, ts.factory.createTypeAliasDeclaration(exported(ts), name, undefined, type), doc);
+}
+
+/** `export type { names };` */
+export function exportTypes(ts: Ts, names: readonly string[]): TS.ExportDeclaration {
+  const f = ts.factory;
+  return f.createExportDeclaration(
+    undefined,
+    true,
+    f.createNamedExports(names.map((n) => f.createExportSpecifier(false, undefined, n))),
+  );
+}
+
+/** `export interface name extends bases { "<id>": type; ... }` with its doc comment (`bases`: type specs). */
+export function idInterface(
+  ts: Ts,
+  name: string,
+  doc: string,
+  entries: ReadonlyArray<[id: string, type: TS.TypeNode]>,
+  bases: readonly TypeSpec[] = [],
+): TS.InterfaceDeclaration {
+  const f = ts.factory;
+  return withDoc(
+    ts,
+    f.createInterfaceDeclaration(
+      exported(ts),
+      name,
+      undefined,
+      heritage(ts, bases),
+      entries.map(([id, type]) => f.createPropertySignature(undefined, stringNode(ts, id), undefined, type)),
+    ),
+    doc,
+  );
+}
+
+/** An `extends` clause naming `bases`, or undefined for none. */
+function heritage(ts: Ts, bases: readonly TypeSpec[]): TS.HeritageClause[] | undefined {
+  const f = ts.factory;
+  if (bases.length === 0) return undefined;
+  return [
+    f.createHeritageClause(
+      ts.SyntaxKind.ExtendsKeyword,
+      bases.map((b) =>
+        typeof b === 'string'
+          ? f.createExpressionWithTypeArguments(f.createIdentifier(b), undefined)
+          : 'name' in b
+            ? f.createExpressionWithTypeArguments(
+                f.createIdentifier(b.name),
+                b.args.map((a) => typeNode(ts, a)),
+              )
+            : (() => {
+                throw new Error('an extends clause names a type');
+              })(),
+      ),
+    ),
+  ];
+}
+
+/** `(param) => body` */
+function arrow(ts: Ts, params: readonly string[], body: TS.ConciseBody): TS.ArrowFunction {
+  const f = ts.factory;
+  return f.createArrowFunction(
+    undefined,
+    undefined,
+    params.map((p) => f.createParameterDeclaration(undefined, undefined, p)),
+    undefined,
+    f.createToken(ts.SyntaxKind.EqualsGreaterThanToken),
+    body,
+  );
+}
+
+/** `object.name(args)` (`object` an identifier's name or an expression). */
+function callMethod(ts: Ts, object: string | TS.Expression, name: string, args: TS.Expression[]): TS.CallExpression {
+  const f = ts.factory;
+  const target = typeof object === 'string' ? f.createIdentifier(object) : object;
+  return f.createCallExpression(f.createPropertyAccessExpression(target, name), undefined, args);
+}
+
+/** `import(specifier)` */
+function dynamicImport(ts: Ts, specifier: string): TS.CallExpression {
+  const f = ts.factory;
+  return f.createCallExpression(f.createToken(ts.SyntaxKind.ImportKeyword) as TS.Expression, undefined, [
+    stringNode(ts, specifier),
+  ]);
+}
+
+/** `validatorLoaders.get(model)?.().then((m) => m.validate)`: the validator of `model`, when a loader has it. */
+export function loadedValidator(ts: Ts): TS.Expression {
+  const f = ts.factory;
+  const loaded = f.createCallChain(
+    callMethod(ts, 'validatorLoaders', 'get', [f.createIdentifier('model')]),
+    f.createToken(ts.SyntaxKind.QuestionDotToken),
+    undefined,
+    [],
+  );
+  return f.createCallChain(f.createPropertyAccessChain(loaded, undefined, 'then'), undefined, undefined, [
+    arrow(ts, ['m'], f.createPropertyAccessExpression(f.createIdentifier('m'), 'validate')),
+  ]);
+}
+
+/** `Promise.resolve(value)` */
+export function resolved(ts: Ts, value: TS.Expression): TS.Expression {
+  return callMethod(ts, 'Promise', 'resolve', [value]);
+}
 
 /** Body of `generated/index.ts`. `validated` holds the ids that have a compiled validator. */
 export async function indexModule(
@@ -27,84 +142,78 @@ export async function indexModule(
   validated: ReadonlySet<string>,
   label: string,
 ): Promise<string> {
-  const tm = await loadTsMorph();
-  const { StructureKind: K, VariableDeclarationKind: V } = tm;
-  const docs = (text: string) => [{ description: commentText(text) }];
-  const st: Array<string | StatementStructures> = [];
-  st.push({
-    kind: K.ImportDeclaration,
-    moduleSpecifier: '../runtime/client.ts',
-    namedImports: ['Client as RuntimeClient'],
-  });
-  st.push({
-    kind: K.ImportDeclaration,
-    isTypeOnly: true,
-    moduleSpecifier: '../runtime/index.ts',
-    namedImports: ['ClientOptions', 'Registry', 'ValidatorSource', ...bodyTypes(models)].sort(),
-  });
-  for (const m of models)
-    st.push({
-      kind: K.ImportDeclaration,
-      isTypeOnly: true,
-      moduleSpecifier: `./models/${fileStem(m.id)}.ts`,
-      namedImports: [m.names.params],
-    });
-  st.push({ kind: K.ExportDeclaration, isTypeOnly: true, namedExports: models.map((m) => m.names.params) });
+  const { ts } = await loadTsMorph();
+  const f = ts.factory;
+  const st: TS.Statement[] = [];
+  st.push(importDeclaration(ts, ['Client as RuntimeClient'], '../runtime/client.ts', false));
+  st.push(
+    importDeclaration(
+      ts,
+      ['ClientOptions', 'Registry', 'ValidatorSource', ...bodyTypes(models)].sort(),
+      '../runtime/index.ts',
+      true,
+    ),
+  );
+  for (const m of models) st.push(importDeclaration(ts, [m.names.params], `./models/${fileStem(m.id)}.ts`, true));
+  st.push(
+    exportTypes(
+      ts,
+      models.map((m) => m.names.params),
+    ),
+  );
   const by = (e: Endpoint) => models.filter((m) => m.endpoints.includes(e)).map((m) => m.id);
-  const aliases: Array<[string, string, string]> = [
-    ['ModelId', union(models.map((m) => m.id)), `Every model id of the snapshot (${models.length}).`],
-    ['ImageGenerateModelId', union(by('images.generate')), 'Model ids served by `images.generate`.'],
-    ['ImageEditModelId', union(by('images.edit')), 'Model ids served by `images.edit`.'],
-    ['VideoModelId', union(by('videos.generate')), 'Model ids served by `videos.generate`.'],
+  const aliases: Array<[string, string[], string]> = [
+    ['ModelId', models.map((m) => m.id), `Every model id of the snapshot (${models.length}).`],
+    ['ImageGenerateModelId', by('images.generate'), 'Model ids served by `images.generate`.'],
+    ['ImageEditModelId', by('images.edit'), 'Model ids served by `images.edit`.'],
+    ['VideoModelId', by('videos.generate'), 'Model ids served by `videos.generate`.'],
     [
       'QueueModelId',
-      union(by('queue')),
+      by('queue'),
       'Model ids accepted by the queue (`queue.enqueue`, `queue.run`): the image and video models.',
     ],
-    ['ChatModelId', union(by('chat')), 'Model ids served by `chat.completions.create`.'],
+    ['ChatModelId', by('chat'), 'Model ids served by `chat.completions.create`.'],
   ];
-  for (const [name, type, doc] of aliases)
-    st.push({
-      kind: K.TypeAlias,
-      isExported: true,
-      name,
-      type,
-      docs: docs(`${doc}\nGenerated from \`${label}/models.json\`.`),
-    });
-  st.push({
-    kind: K.Interface,
-    isExported: true,
-    name: 'ModelParams',
-    docs: docs("Model id -> that model's own parameters (`ModelParams['flux-2-pro']` is `Flux2ProParams`)."),
-    properties: models.map((m) => ({ name: stringLiteral(m.id), type: m.names.params })),
-  });
-  st.push(...bodyInterfaces(K, models, "the snapshot's"));
-  st.push(modelRegistryInterface(K, "The snapshot's models as the runtime `Client` is generic over them."));
-  st.push(idsAndLoaders(tm, snapshotTable(models, validated))[0]!);
-  st.push({
-    kind: K.VariableStatement,
-    isExported: true,
-    declarationKind: V.Const,
-    docs: docs(
+  for (const [name, ids, doc] of aliases)
+    st.push(typeAlias(ts, name, literalUnion(ts, ids), `${doc}\nGenerated from \`${label}/models.json\`.`));
+  st.push(
+    idInterface(
+      ts,
+      'ModelParams',
+      "Model id -> that model's own parameters (`ModelParams['flux-2-pro']` is `Flux2ProParams`).",
+      models.map((m) => [m.id, typeNode(ts, m.names.params)]),
+    ),
+  );
+  st.push(...bodyInterfaces(ts, models, "the snapshot's"));
+  st.push(modelRegistryInterface(ts, "The snapshot's models as the runtime `Client` is generic over them."));
+  st.push(idsAndLoaders(ts, snapshotTable(models, validated))[0]!);
+  st.push(
+    withDoc(
+      ts,
+      constStatement(
+        ts,
+        'snapshotValidators',
+        typeNode(ts, 'ValidatorSource'),
+        arrow(
+          ts,
+          ['model'],
+          callMethod(ts, dynamicImport(ts, './validator-table.ts'), 'then', [
+            arrow(ts, ['t'], callMethod(ts, 't', 'validatorOf', [f.createIdentifier('model')])),
+          ]),
+        ),
+      ),
       "The compiled request validators of the snapshot's queue models, by model id, loaded lazily: a validator; `null` for a model of the snapshot without one (not validated); `undefined` for an id the snapshot does not have. The generated `Client` validates queue requests with it. Its table of loaders (`validator-table.ts`) loads with the first validation: a page that validates nothing loads neither it nor any validator.",
     ),
-    declarations: [
-      {
-        name: 'snapshotValidators',
-        type: 'ValidatorSource',
-        initializer: "(model) => import('./validator-table.ts').then((t) => t.validatorOf(model))",
-      },
-    ],
-  });
+  );
   st.push(
     clientClass(
-      K,
+      ts,
       // The options, errors and example are documented once, on the runtime's `Client` and `ClientOptions`.
       "The runtime's `Client` typed with the snapshot's models: `model` autocompletes per endpoint, each model's parameters are checked, results are typed by `response_format`, and queue requests are validated with the snapshot's compiled validators (`snapshotValidators`).\nOptions (`ClientOptions`), errors and an example: see the runtime's `Client`. For a model newer than the snapshot, use `client.untyped`.\n@throws SDKError at construction for a bad option (which ones: the runtime's `Client`).",
       'snapshotValidators',
     ),
   );
-  return print(tm, st);
+  return printModule(ts, blockLayout(ts, st));
 }
 
 /** `idsAndLoaders`' arguments for the snapshot's models (`MODEL_IDS` and the loaders of `validator-table.ts`). */
@@ -117,8 +226,7 @@ function snapshotTable(models: IndexModel[], validated: ReadonlySet<string>): Pa
     withValidator: models.filter((m) => validated.has(m.id)),
     loadersDoc:
       "Loads one model's compiled validator module on demand (a bundler splits each into its own chunk). Plain `import()` arrows, each kept short.",
-    loaderType: '() => Promise<{ validate: CompiledValidator }>',
-    loader: (m) => `() => import(${stringLiteral(`./validators/${fileStem(m.id)}.ts`)})`,
+    loaderPath: (m) => `./validators/${fileStem(m.id)}.ts`,
   };
 }
 
@@ -129,53 +237,86 @@ function snapshotTable(models: IndexModel[], validated: ReadonlySet<string>): Pa
  * (an image call, a chat) carries none of the table (111 `import()`s, each naming a chunk).
  */
 export async function validatorTableModule(models: IndexModel[], validated: ReadonlySet<string>): Promise<string> {
-  const tm = await loadTsMorph();
-  const { StructureKind: K, VariableDeclarationKind: V } = tm;
-  const unvalidated = models.filter((m) => !validated.has(m.id)).map((m) => stringLiteral(m.id));
-  const st: Array<string | StatementStructures> = [
-    {
-      kind: K.ImportDeclaration,
-      isTypeOnly: true,
-      moduleSpecifier: '../runtime/index.ts',
-      namedImports: ['CompiledValidator'],
-    },
-    idsAndLoaders(tm, snapshotTable(models, validated))[1]!,
-    {
-      kind: K.VariableStatement,
-      declarationKind: V.Const,
-      docs: [{ description: commentText("The snapshot's models without a compiled validator (not validated).") }],
-      declarations: [
-        { name: 'unvalidated', type: 'ReadonlySet<string>', initializer: `new Set([${unvalidated.join(', ')}])` },
-      ],
-    },
-    {
-      kind: K.Function,
-      isExported: true,
-      name: 'validatorOf',
-      docs: [
-        {
-          description: commentText(
-            "The compiled validator of `model` (loaded on first use), `null` for a model of the snapshot without one, `undefined` for an id the snapshot does not have: `snapshotValidators`' answer.",
-          ),
-        },
-      ],
-      parameters: [{ name: 'model', type: 'string' }],
-      returnType: 'Promise<CompiledValidator | null | undefined>',
-      statements:
-        'return validatorLoaders.get(model)?.().then((m) => m.validate) ?? Promise.resolve(unvalidated.has(model) ? null : undefined);',
-    },
+  const { ts } = await loadTsMorph();
+  const f = ts.factory;
+  const unvalidated = models.filter((m) => !validated.has(m.id)).map((m) => stringNode(ts, m.id));
+  const model = f.createIdentifier('model');
+  const st: TS.Statement[] = [
+    importDeclaration(ts, ['CompiledValidator'], '../runtime/index.ts', true),
+    idsAndLoaders(ts, snapshotTable(models, validated))[1]!,
+    withDoc(
+      ts,
+      constStatement(
+        ts,
+        'unvalidated',
+        typeNode(ts, ref('ReadonlySet', 'string')),
+        f.createNewExpression(f.createIdentifier('Set'), undefined, [f.createArrayLiteralExpression(unvalidated)]),
+        false,
+      ),
+      "The snapshot's models without a compiled validator (not validated).",
+    ),
+    withDoc(
+      ts,
+      f.createFunctionDeclaration(
+        exported(ts),
+        undefined,
+        'validatorOf',
+        undefined,
+        [f.createParameterDeclaration(undefined, undefined, 'model', undefined, typeNode(ts, 'string'))],
+        f.createTypeReferenceNode('Promise', [
+          f.createUnionTypeNode([
+            typeNode(ts, 'CompiledValidator'),
+            f.createLiteralTypeNode(f.createNull()),
+            f.createKeywordTypeNode(ts.SyntaxKind.UndefinedKeyword),
+          ]),
+        ]),
+        f.createBlock(
+          [
+            f.createReturnStatement(
+              f.createBinaryExpression(
+                loadedValidator(ts),
+                ts.SyntaxKind.QuestionQuestionToken,
+                resolved(
+                  ts,
+                  f.createConditionalExpression(
+                    callMethod(ts, 'unvalidated', 'has', [model]),
+                    undefined,
+                    f.createNull(),
+                    undefined,
+                    f.createIdentifier('undefined'),
+                  ),
+                ),
+              ),
+            ),
+          ],
+          true,
+        ),
+      ),
+      "The compiled validator of `model` (loaded on first use), `null` for a model of the snapshot without one, `undefined` for an id the snapshot does not have: `snapshotValidators`' answer.",
+    ),
   ];
-  return print(tm, st);
+  return printModule(ts, blockLayout(ts, st));
+}
+
+/** `() => Promise<{ validate: CompiledValidator }>`: a loader of a validator module (one line, as written by hand). */
+function loaderType(ts: Ts): TS.TypeNode {
+  const f = ts.factory;
+  const module = f.createTypeLiteralNode([
+    f.createPropertySignature(undefined, 'validate', undefined, typeNode(ts, 'CompiledValidator')),
+  ]);
+  ts.setEmitFlags(module, ts.EmitFlags.SingleLine);
+  return f.createFunctionTypeNode(undefined, [], f.createTypeReferenceNode('Promise', [module]));
 }
 
 /**
  * The two constants of a model list: the exported list of the models' ids (`name`, typed
  * `readonly <idType>[]`, in the snapshot's order), and `validatorLoaders`, from model id to a loader
- * of its validator (a user's index declares both; the package's, the ids, and `validator-table.ts` the loaders) (`loader` writes each entry's arrow, `loaderType` is their type, given to `Map`
- * so that the compiler checks each arrow against it instead of inferring one union of them all).
+ * of its validator (a user's index declares both; the package's, the ids, and `validator-table.ts` the
+ * loaders). Each loader is a plain `import()` of `loaderPath`; their type is given to `Map` so that
+ * the compiler checks each arrow against it instead of inferring one union of them all.
  */
 export function idsAndLoaders(
-  tm: typeof import('ts-morph'),
+  ts: Ts,
   o: {
     name: string;
     idType: string;
@@ -183,37 +324,36 @@ export function idsAndLoaders(
     models: IndexModel[];
     withValidator: IndexModel[];
     loadersDoc: string;
-    loaderType: string;
-    loader: (m: IndexModel) => string;
+    loaderPath: (m: IndexModel) => string;
   },
-): StatementStructures[] {
-  const { StructureKind: K, VariableDeclarationKind: V } = tm;
+): TS.Statement[] {
+  const f = ts.factory;
+  const ids = f.createTypeOperatorNode(ts.SyntaxKind.ReadonlyKeyword, f.createArrayTypeNode(typeNode(ts, o.idType)));
+  const mapArgs = () => [typeNode(ts, 'string'), loaderType(ts)];
   return [
-    {
-      kind: K.VariableStatement,
-      isExported: true,
-      declarationKind: V.Const,
-      docs: [{ description: commentText(o.idsDoc) }],
-      declarations: [
-        {
-          name: o.name,
-          type: `readonly ${o.idType}[]`,
-          initializer: `[${o.models.map((m) => stringLiteral(m.id)).join(', ')}]`,
-        },
-      ],
-    },
-    {
-      kind: K.VariableStatement,
-      declarationKind: V.Const,
-      docs: [{ description: commentText(o.loadersDoc) }],
-      declarations: [
-        {
-          name: 'validatorLoaders',
-          type: `ReadonlyMap<string, ${o.loaderType}>`,
-          initializer: `new Map<string, ${o.loaderType}>([\n${o.withValidator.map((m) => `[${stringLiteral(m.id)}, ${o.loader(m)}],`).join('\n')}\n])`,
-        },
-      ],
-    },
+    withDoc(
+      ts,
+      constStatement(ts, o.name, ids, f.createArrayLiteralExpression(o.models.map((m) => stringNode(ts, m.id)))),
+      o.idsDoc,
+    ),
+    withDoc(
+      ts,
+      constStatement(
+        ts,
+        'validatorLoaders',
+        f.createTypeReferenceNode('ReadonlyMap', mapArgs()),
+        f.createNewExpression(f.createIdentifier('Map'), mapArgs(), [
+          f.createArrayLiteralExpression(
+            o.withValidator.map((m) =>
+              f.createArrayLiteralExpression([stringNode(ts, m.id), arrow(ts, [], dynamicImport(ts, o.loaderPath(m)))]),
+            ),
+            true,
+          ),
+        ]),
+        false,
+      ),
+      o.loadersDoc,
+    ),
   ];
 }
 
@@ -238,21 +378,24 @@ function plainParams(m: ClassifiedModel): boolean {
  * A model's request-body entry over the SDK fields `fields`: `OwnParams<P, X>`, written as `X & P`
  * where that is the same type; `uses` collects the runtime types it names.
  */
-function bodyEntry(m: IndexModel, fields: 'SdkFields' | 'QueueFields', uses: Set<string>): string {
+function bodyEntry(ts: Ts | undefined, m: IndexModel, fields: 'SdkFields' | 'QueueFields', uses: Set<string>) {
   // a video model's parameters carry the endpoint's `multi_prompt`, as its endpoint functions' do (emit-model.ts)
   const video = m.output === 'video';
-  const own = video ? `VideoParams<${m.names.params}>` : m.names.params;
+  const own = video ? ref('VideoParams', m.names.params) : m.names.params;
   const plain = plainParams(m);
   for (const t of [fields, ...(video ? ['VideoParams'] : []), ...(plain ? [] : ['OwnParams'])]) uses.add(t);
-  return plain ? `${fields} & ${own}` : `OwnParams<${own}, ${fields}>`;
+  if (ts === undefined) return undefined;
+  return plain
+    ? ts.factory.createIntersectionTypeNode([typeNode(ts, fields), typeNode(ts, own)])
+    : typeNode(ts, ref('OwnParams', own, fields));
 }
 
 /** The runtime types the request-body entries of `models` name (to import), sorted. */
 export function bodyTypes(models: IndexModel[]): string[] {
   const uses = new Set<string>();
   for (const m of models) {
-    if (m.endpoints.some((e) => e !== 'queue' && e !== 'chat')) bodyEntry(m, 'SdkFields', uses);
-    if (m.endpoints.includes('queue')) bodyEntry(m, 'QueueFields', uses);
+    if (m.endpoints.some((e) => e !== 'queue' && e !== 'chat')) bodyEntry(undefined, m, 'SdkFields', uses);
+    if (m.endpoints.includes('queue')) bodyEntry(undefined, m, 'QueueFields', uses);
   }
   return [...uses].sort();
 }
@@ -264,11 +407,11 @@ export function bodyTypes(models: IndexModel[]): string[] {
  * (the package's, without the ids the user's snapshot has); `whose` says whose models they hold.
  */
 export function bodyInterfaces(
-  K: typeof import('ts-morph').StructureKind,
+  ts: Ts,
   models: IndexModel[],
   whose: string,
-  extendsFrom?: { media: string; queue: string },
-): StatementStructures[] {
+  extendsFrom?: { media: TypeSpec; queue: TypeSpec },
+): TS.InterfaceDeclaration[] {
   const media = models.filter((m) => m.endpoints.some((e) => e !== 'queue' && e !== 'chat'));
   const queued = models.filter((m) => m.endpoints.includes('queue'));
   const one = (
@@ -276,15 +419,15 @@ export function bodyInterfaces(
     list: IndexModel[],
     fields: 'SdkFields' | 'QueueFields',
     doc: string,
-    base: string | undefined,
-  ): OptionalKind<InterfaceDeclarationStructure> & { kind: typeof K.Interface } => ({
-    kind: K.Interface,
-    isExported: true,
-    name,
-    ...(base ? { extends: [base] } : {}),
-    docs: [{ description: commentText(doc) }],
-    properties: list.map((m) => ({ name: stringLiteral(m.id), type: bodyEntry(m, fields, new Set()) })),
-  });
+    base: TypeSpec | undefined,
+  ) =>
+    idInterface(
+      ts,
+      name,
+      doc,
+      list.map((m) => [m.id, bodyEntry(ts, m, fields, new Set())!]),
+      base === undefined ? [] : [base],
+    );
   return [
     one(
       'ModelMediaBodies',
@@ -308,49 +451,62 @@ export function bodyInterfaces(
  * request-body entries and id unions by endpoint (the same for both targets; `description` says
  * whose models they are).
  */
-export function modelRegistryInterface(
-  K: typeof import('ts-morph').StructureKind,
-  description: string,
-): StatementStructures {
-  return {
-    kind: K.Interface,
-    isExported: true,
-    name: 'ModelRegistry',
-    extends: ['Registry'],
-    docs: [{ description: commentText(description) }],
-    properties: [
-      { name: 'params', type: 'ModelParams' },
-      { name: 'mediaBodies', type: 'ModelMediaBodies' },
-      { name: 'queueBodies', type: 'ModelQueueBodies' },
-      { name: 'imageGenerate', type: 'ImageGenerateModelId' },
-      { name: 'imageEdit', type: 'ImageEditModelId' },
-      { name: 'video', type: 'VideoModelId' },
-      { name: 'queue', type: 'QueueModelId' },
-      { name: 'chat', type: 'ChatModelId' },
-    ],
-  };
+export function modelRegistryInterface(ts: Ts, description: string): TS.InterfaceDeclaration {
+  const f = ts.factory;
+  const members: Array<[string, string]> = [
+    ['params', 'ModelParams'],
+    ['mediaBodies', 'ModelMediaBodies'],
+    ['queueBodies', 'ModelQueueBodies'],
+    ['imageGenerate', 'ImageGenerateModelId'],
+    ['imageEdit', 'ImageEditModelId'],
+    ['video', 'VideoModelId'],
+    ['queue', 'QueueModelId'],
+    ['chat', 'ChatModelId'],
+  ];
+  return withDoc(
+    ts,
+    f.createInterfaceDeclaration(
+      exported(ts),
+      'ModelRegistry',
+      undefined,
+      heritage(ts, ['Registry']),
+      members.map(([name, type]) => f.createPropertySignature(undefined, name, undefined, typeNode(ts, type))),
+    ),
+    description,
+  );
 }
 
 /**
  * `Client`, the runtime client specialised with `ModelRegistry` (the same for both targets): `validators`
- * is the expression of the `ValidatorSource` it passes on, `description` its doc text.
+ * names the `ValidatorSource` it passes on, `description` is its doc text.
  */
-export function clientClass(
-  K: typeof import('ts-morph').StructureKind,
-  description: string,
-  validators: string,
-): StatementStructures {
-  return {
-    kind: K.Class,
-    isExported: true,
-    name: 'Client',
-    extends: 'RuntimeClient<ModelRegistry>',
-    docs: [{ description: commentText(description) }],
-    ctors: [
-      {
-        parameters: [{ name: 'options', type: 'ClientOptions', initializer: '{}' }],
-        statements: `super({ ${validators === 'validators' ? validators : `validators: ${validators}`}, ...options });`,
-      },
+export function clientClass(ts: Ts, description: string, validators: string): TS.ClassDeclaration {
+  const f = ts.factory;
+  const options = f.createObjectLiteralExpression([
+    validators === 'validators'
+      ? f.createShorthandPropertyAssignment(validators)
+      : f.createPropertyAssignment('validators', f.createIdentifier(validators)),
+    f.createSpreadAssignment(f.createIdentifier('options')),
+  ]);
+  const ctor = f.createConstructorDeclaration(
+    undefined,
+    [
+      f.createParameterDeclaration(
+        undefined,
+        undefined,
+        'options',
+        undefined,
+        typeNode(ts, 'ClientOptions'),
+        f.createObjectLiteralExpression([]),
+      ),
     ],
-  };
+    f.createBlock([f.createExpressionStatement(f.createCallExpression(f.createSuper(), undefined, [options]))], true),
+  );
+  return withDoc(
+    ts,
+    f.createClassDeclaration(exported(ts), 'Client', undefined, heritage(ts, [ref('RuntimeClient', 'ModelRegistry')]), [
+      ctor,
+    ]),
+    description,
+  );
 }

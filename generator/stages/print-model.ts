@@ -1,107 +1,32 @@
 /**
- * Part of stage 6 (emit): `generated/models/<id>.ts` as TypeScript syntax nodes (the compiler's
- * `ts.factory`, from ts-morph's copy of TypeScript), printed by the compiler's printer: the
- * imports, the parameter type (`types.ts`), the schema as data, the model id, the functions' named
- * parameter types and the endpoint functions (`emit-model.ts`).
+ * Part of stage 6 (emit): `generated/models/<id>.ts` as TypeScript syntax nodes, printed by the
+ * generator's one printer (`printer.ts`): the imports, the parameter type (`types.ts`), the schema
+ * as data, the model id, the functions' named parameter types and the endpoint functions
+ * (`emit-model.ts`, which gives their types as data: `TypeSpec`).
  *
- * Every piece of model data is a leaf written by `generator/escape.ts`: a string literal
- * (`stringLiteral`), a property key (`propertyKey`, `__proto__` as a computed key so that it stays
- * data), comment text (`commentText`). The printer writes such a leaf as it is (an identifier's
- * text); it never re-escapes or re-reads it, so no text is searched or replaced after printing.
- * The parameter type is the types stage's own text, placed between the printed statements.
+ * Every piece of model data is a leaf written by `generator/escape.ts` (`printer.ts`'s
+ * `stringNode`, `keyNode`, `withDoc`), so no text is searched or replaced after printing.
  */
 import type { ts as TS } from 'ts-morph';
-import { commentText, propertyKey, stringLiteral } from '../escape.ts';
 import type { OperationsTable } from './operations.ts';
 import { endpointFunctions, functionDoc, type EmitModel, type EndpointFn } from './emit-model.ts';
+import type { TypeSpec } from './printer.ts';
 import { packageTarget, type Target } from '../output/target.ts';
 import { fileStem } from './name.ts';
 import { queueJsonSchemas } from './json-schema-drafts.ts';
-
-type Ts = typeof TS;
-
-/** A leaf printed exactly as `text` (text made by escape.ts, or the generator's own names and types). */
-function leaf(ts: Ts, text: string): TS.Identifier {
-  return ts.factory.createIdentifier(text);
-}
-
-/** Attach a doc comment (`text` already through `commentText`): one line as `/** text *\/`, more as a block. */
-function withDoc<T extends TS.Node>(ts: Ts, node: T, text: string): T {
-  const lines = text.split('\n');
-  const body =
-    lines.length === 1 ? `* ${lines[0]} ` : `*\n${lines.map((l) => (l === '' ? ' *' : ` * ${l}`)).join('\n')}\n `;
-  return ts.addSyntheticLeadingComment(node, ts.SyntaxKind.MultiLineCommentTrivia, body, true);
-}
-
-/** A JSON value as an expression: keys through `propertyKey` (`__proto__` computed), strings through `stringLiteral`. */
-function jsonExpression(ts: Ts, value: unknown): TS.Expression {
-  const f = ts.factory;
-  if (value === null) return f.createNull();
-  if (typeof value === 'boolean') return value ? f.createTrue() : f.createFalse();
-  if (typeof value === 'number') {
-    if (!Number.isFinite(value)) return f.createNull();
-    return value < 0 || Object.is(value, -0)
-      ? f.createPrefixUnaryExpression(ts.SyntaxKind.MinusToken, f.createNumericLiteral(String(-value)))
-      : f.createNumericLiteral(String(value));
-  }
-  if (typeof value === 'string') return leaf(ts, stringLiteral(value));
-  if (Array.isArray(value))
-    return f.createArrayLiteralExpression(
-      value.map((v) => jsonExpression(ts, v)),
-      true,
-    );
-  if (typeof value === 'object')
-    return f.createObjectLiteralExpression(
-      Object.entries(value as Record<string, unknown>).map(([k, v]) =>
-        f.createPropertyAssignment(
-          k === '__proto__' ? f.createComputedPropertyName(leaf(ts, stringLiteral(k))) : leaf(ts, propertyKey(k)),
-          jsonExpression(ts, v),
-        ),
-      ),
-      true,
-    );
-  return f.createNull();
-}
-
-/** `import [type] { names } from 'specifier';` */
-function importDeclaration(ts: Ts, names: string[], specifier: string, typeOnly: boolean): TS.ImportDeclaration {
-  const f = ts.factory;
-  return f.createImportDeclaration(
-    undefined,
-    f.createImportClause(
-      typeOnly,
-      undefined,
-      f.createNamedImports(names.map((n) => f.createImportSpecifier(false, undefined, f.createIdentifier(n)))),
-    ),
-    leaf(ts, stringLiteral(specifier)),
-  );
-}
-
-/** `export const name: type = initializer;` */
-function constStatement(
-  ts: Ts,
-  name: string,
-  type: TS.TypeNode | undefined,
-  init: TS.Expression,
-): TS.VariableStatement {
-  const f = ts.factory;
-  return f.createVariableStatement(
-    [f.createModifier(ts.SyntaxKind.ExportKeyword)],
-    f.createVariableDeclarationList([f.createVariableDeclaration(name, undefined, type, init)], ts.NodeFlags.Const),
-  );
-}
-
-/** The generator's own type text (names from `name.ts` and the runtime's type names) as a type node. */
-function typeText(ts: Ts, text: string): TS.TypeNode {
-  return ts.factory.createTypeReferenceNode(leaf(ts, text));
-}
-
-/** A type parameter list such as `F extends ResponseFormat = 'url'` (the generator's own text). */
-function typeParameters(ts: Ts, params: string[]): TS.TypeParameterDeclaration[] | undefined {
-  return params.length === 0
-    ? undefined
-    : params.map((p) => ts.factory.createTypeParameterDeclaration(undefined, leaf(ts, p)));
-}
+import {
+  constStatement,
+  exported,
+  importDeclaration,
+  jsonExpression,
+  printModule,
+  ref,
+  stringNode,
+  typeNode,
+  typeParameters,
+  withDoc,
+  type Ts,
+} from './printer.ts';
 
 /** One endpoint function: `export function <name>(client, params, options?) { return <call>; }`. */
 function endpointFunction(
@@ -114,30 +39,30 @@ function endpointFunction(
   const f = ts.factory;
   const body = f.createObjectLiteralExpression([
     f.createSpreadAssignment(f.createIdentifier('params')),
-    f.createPropertyAssignment('model', leaf(ts, stringLiteral(m.id))),
+    f.createPropertyAssignment('model', stringNode(ts, m.id)),
   ]);
   const args: TS.Expression[] = [f.createIdentifier('client'), body, f.createIdentifier('options')];
   if (fn.validates) args.push(f.createIdentifier('validate'));
   const call = f.createCallExpression(f.createIdentifier(fn.calls.name), undefined, args);
-  const returned = fn.typeParams.length > 0 ? f.createAsExpression(call, typeText(ts, fn.returns)) : call;
-  const param = (name: string, type: string, optional = false) =>
+  const returned = fn.typeParams.length > 0 ? f.createAsExpression(call, typeNode(ts, fn.returns)) : call;
+  const param = (name: string, type: TypeSpec, optional = false) =>
     f.createParameterDeclaration(
       undefined,
       undefined,
       name,
       optional ? f.createToken(ts.SyntaxKind.QuestionToken) : undefined,
-      typeText(ts, type),
+      typeNode(ts, type),
     );
   const decl = f.createFunctionDeclaration(
-    [f.createModifier(ts.SyntaxKind.ExportKeyword)],
+    exported(ts),
     undefined,
     `${m.names.camel}${fn.suffix}`,
     typeParameters(ts, fn.typeParams),
     [param('client', 'Transport'), param('params', fn.params), param('options', fn.options, true)],
-    typeText(ts, fn.returns),
+    typeNode(ts, fn.returns),
     f.createBlock([f.createReturnStatement(returned)], true),
   );
-  return withDoc(ts, decl, commentText(functionDoc(m, fn, target, operations)));
+  return withDoc(ts, decl, functionDoc(m, fn, target, operations));
 }
 
 /**
@@ -151,7 +76,7 @@ function standardSchemaStatement(ts: Ts, m: EmitModel, target: Target): TS.Varia
   const call = f.createCallExpression(f.createIdentifier('standardSchemaFor'), undefined, [
     f.createIdentifier('validate'),
     jsonExpression(ts, schemas.draft07),
-    leaf(ts, stringLiteral(m.id)),
+    stringNode(ts, m.id),
     ...(schemas.draft2020 ? [jsonExpression(ts, schemas.draft2020)] : []),
   ]);
   ts.addSyntheticLeadingComment(call, ts.SyntaxKind.MultiLineCommentTrivia, ' @__PURE__ ', false);
@@ -164,8 +89,13 @@ function standardSchemaStatement(ts: Ts, m: EmitModel, target: Target): TS.Varia
   ].join('\n');
   return withDoc(
     ts,
-    constStatement(ts, `${camel}QueueSchema`, typeText(ts, `StandardQueueSchema<${m.names.pascal}QueueParams>`), call),
-    commentText(doc),
+    constStatement(
+      ts,
+      `${camel}QueueSchema`,
+      typeNode(ts, ref('StandardQueueSchema', `${m.names.pascal}QueueParams`)),
+      call,
+    ),
+    doc,
   );
 }
 
@@ -219,10 +149,10 @@ export function printModelModule(
         : constStatement(
             ts,
             m.names.schema,
-            typeText(ts, 'Readonly<Record<string, unknown>>'),
+            typeNode(ts, ref('Readonly', ref('Record', 'string', 'unknown'))),
             jsonExpression(ts, m.schema),
           ),
-      commentText(schemaDoc),
+      schemaDoc,
     ),
   );
   data.push(
@@ -232,34 +162,30 @@ export function printModelModule(
         ts,
         `${m.names.camel}Id`,
         undefined,
-        f.createAsExpression(leaf(ts, stringLiteral(m.id)), typeText(ts, 'const')),
+        f.createAsExpression(stringNode(ts, m.id), f.createTypeReferenceNode('const')),
       ),
-      commentText(`The model id of \`${m.names.params}\`.`),
+      `The model id of \`${m.names.params}\`.`,
     ),
   );
   for (const fn of fns) {
     if (!fn.paramsType) continue;
     const alias = f.createTypeAliasDeclaration(
-      [f.createModifier(ts.SyntaxKind.ExportKeyword)],
+      exported(ts),
       fn.paramsType.name,
       typeParameters(ts, fn.paramsType.typeParams),
-      typeText(ts, fn.paramsType.type),
+      typeNode(ts, fn.paramsType.type),
     );
-    data.push(withDoc(ts, alias, commentText(fn.paramsType.doc)));
+    data.push(withDoc(ts, alias, fn.paramsType.doc));
   }
   if (standard) data.push(standardSchemaStatement(ts, m, target));
 
-  const printer = ts.createPrinter({ newLine: ts.NewLineKind.LineFeed });
-  const file = ts.createSourceFile('model.ts', '', ts.ScriptTarget.ES2022, false, ts.ScriptKind.TS);
-  const print = (nodes: TS.Statement[]) => nodes.map((n) => printer.printNode(ts.EmitHint.Unspecified, n, file));
-  // Statements as ts-morph's printer laid them out: a blank line after the imports, around the
-  // parameter type and before each function; the data statements one after the other.
-  const parts = [
+  // A blank line after the imports, around the parameter type and before each function; the data
+  // statements one after the other.
+  return printModule(ts, [
     ...(target.kind === 'user' ? [USER_NOCHECK] : []),
-    print(head).join('\n'),
-    m.type.code.trimEnd(),
-    print(data).join('\n'),
-    ...print(fns.map((fn) => endpointFunction(ts, m, fn, target, operations))),
-  ].filter((p) => p !== '');
-  return `${parts.join('\n\n')}\n`;
+    head,
+    m.type.declaration,
+    data,
+    ...fns.map((fn) => endpointFunction(ts, m, fn, target, operations)),
+  ]);
 }

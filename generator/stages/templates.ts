@@ -1,7 +1,8 @@
 /**
  * Part of stage 6 (emit): the handlebars templates of `templates/` (`header.hbs`, every generated
- * file's header; `model-doc.hbs`, a model's doc comment; `models.md.hbs`, `generated/MODELS.md`)
- * and the two texts rendered from them before emitting: the header and a model's doc text.
+ * file's header; `models.md.hbs`, `generated/MODELS.md`), the header rendered from it, and a
+ * model's doc text. Handlebars writes Markdown and the header only; TypeScript is printed by
+ * `printer.ts`.
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -14,7 +15,6 @@ import { packageTarget, type Target } from '../output/target.ts';
 /** The compiled templates. */
 export interface Templates {
   header: Handlebars.TemplateDelegate<{ sources: string[]; markdown?: boolean; prefix?: string } & Target['header']>;
-  modelDoc: Handlebars.TemplateDelegate<Record<string, unknown>>;
   modelsMd: Handlebars.TemplateDelegate<Record<string, unknown>>;
 }
 
@@ -25,7 +25,6 @@ export async function loadTemplates(templatesDir: string): Promise<Templates> {
   const opts = { noEscape: true, strict: false };
   return {
     header: hb.compile(await read('header.hbs'), opts),
-    modelDoc: hb.compile(await read('model-doc.hbs'), opts),
     modelsMd: hb.compile(await read('models.md.hbs'), opts),
   };
 }
@@ -44,17 +43,17 @@ function nullMeaning(m: ClassifiedModel): string {
 }
 
 /** The doc comment text of a model's parameter type (unescaped; the types stage escapes it). */
-export function modelDoc(t: Templates, m: ClassifiedModel): string {
-  return t
-    .modelDoc({
-      id: m.id,
-      displayName: docText(m.displayName ?? m.id),
-      description: m.description === undefined ? undefined : docText(m.description),
-      file: m.file,
-      schemaField: m.schemaField,
-      nullMeaning: nullMeaning(m),
-      endpoints: m.endpoints.flatMap(endpointLabels),
-      uncovered: m.uncovered,
-    })
+export function modelDoc(m: ClassifiedModel): string {
+  const description = m.description === undefined ? '' : docText(m.description);
+  const endpoints = m.endpoints.flatMap(endpointLabels);
+  return [
+    `${docText(m.displayName ?? m.id)}${description ? `: ${description}` : ''}`,
+    '',
+    `Parameters of model \`${m.id}\`, generated from \`${m.file}\`${m.schemaField ? ` (field \`${m.schemaField}\`)` : ` (its schema is null: ${nullMeaning(m)})`}.`,
+    endpoints.length > 0
+      ? `Served by: ${endpoints.map((e) => `\`${e}\``).join(', ')}.`
+      : `No endpoint function: the model's endpoint \`${m.uncovered ?? ''}\` is not covered by the API description.`,
+  ]
+    .join('\n')
     .trim();
 }

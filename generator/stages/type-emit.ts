@@ -2,7 +2,8 @@
  * Part of stage 5 (types): a typing-only schema (`types.ts`'s whitelisted copy, `$ref`s inlined)
  * to TypeScript syntax nodes, by json-schema-to-typescript's rules (normalize, kinds, parse,
  * optimize, print), so that every model keeps the type it had; the nodes are built with the
- * compiler's `ts.factory`, every string of the model a leaf written by `generator/escape.ts`.
+ * compiler's `ts.factory`, every string of the model a leaf written by `generator/escape.ts`
+ * (`printer.ts`'s `stringNode`, `keyNode`, `withDoc`).
  *
  * The rules, as json-schema-to-typescript 15 applies them with the options the generator used
  * (`unknownAny`, `additionalProperties: true`, `maxItems: 20`):
@@ -18,9 +19,8 @@
  *   (not inside a tuple, which is kept as parsed).
  */
 import type { ts as TS } from 'ts-morph';
-import { commentText, propertyKey, stringLiteral } from '../escape.ts';
+import { keyNode, stringNode, withDoc, type Ts } from './printer.ts';
 
-type Ts = typeof TS;
 type Schema = Record<string, unknown>;
 
 /** The type of one schema node. */
@@ -256,19 +256,6 @@ function optimize(a: Ast): Ast {
   }
 }
 
-/** A leaf printed as `text` (text written by escape.ts). */
-function leaf(ts: Ts, text: string): TS.Identifier {
-  return ts.factory.createIdentifier(text);
-}
-
-/** A doc comment (text through `commentText`) on `node`. */
-function withDoc<T extends TS.Node>(ts: Ts, node: T, text: string | undefined): T {
-  if (text === undefined) return node;
-  const lines = commentText(text).split('\n');
-  const body = `*\n${lines.map((l) => (l === '' ? ' *' : ` * ${l}`)).join('\n')}\n `;
-  return ts.addSyntheticLeadingComment(node, ts.SyntaxKind.MultiLineCommentTrivia, body, true);
-}
-
 /** The members of an object type as syntax nodes. */
 function memberNodes(ts: Ts, members: Member[]): TS.TypeElement[] {
   const f = ts.factory;
@@ -291,11 +278,12 @@ function memberNodes(ts: Ts, members: Member[]): TS.TypeElement[] {
           ts,
           f.createPropertySignature(
             undefined,
-            leaf(ts, propertyKey(m.name)),
+            keyNode(ts, m.name),
             m.required ? undefined : f.createToken(ts.SyntaxKind.QuestionToken),
             typeNode(ts, m.type),
           ),
           m.doc,
+          false,
         ),
   );
 }
@@ -329,7 +317,7 @@ function typeNode(ts: Ts, a: Ast): TS.TypeNode {
             ? f.createPrefixUnaryExpression(K.MinusToken, f.createNumericLiteral(String(-v)))
             : f.createNumericLiteral(String(v)),
         );
-      return f.createLiteralTypeNode(leaf(ts, stringLiteral(v)) as unknown as TS.StringLiteral);
+      return f.createLiteralTypeNode(stringNode(ts, v));
     }
     case 'array':
       return f.createArrayTypeNode(typeNode(ts, a.item));
@@ -393,5 +381,6 @@ export function interfaceDeclaration(
       memberNodes(ts, ast.members),
     ),
     doc,
+    false,
   );
 }

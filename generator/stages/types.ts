@@ -3,7 +3,7 @@
  * (the compiler's `ts.factory`, from ts-morph's copy of TypeScript) and printed by the compiler's
  * printer. Enums become literal unions; `description`, `default`, `minimum`/`maximum`, `format`
  * (and the other validation keywords) and the model id and schema field a member came from go
- * into its JSDoc.
+ * into its JSDoc. Printed by `printer.ts`, the generator's one TypeScript printer.
  *
  * The schema is first rebuilt from a whitelist of typing keywords (`typeSchema`: local `$ref`s
  * inlined, recursion refused by the load stage, expansion bounded here), then typed as
@@ -30,7 +30,9 @@
 import type { ClassifiedModel } from './classify.ts';
 import type { ModelNames } from './name.ts';
 import { SpecError, pointerToken } from '../errors.ts';
-import { commentText, docCode, docText } from '../escape.ts';
+import type { ts as TS } from 'ts-morph';
+import { docCode, docText } from '../escape.ts';
+import { exported, printModule, withDoc } from './printer.ts';
 import { interfaceDeclaration } from './type-emit.ts';
 import { resolveLocalRef } from './schema-walk.ts';
 import { draftNullable } from './nullable.ts';
@@ -39,8 +41,8 @@ import { isObject } from '../order.ts';
 
 /** The parameter type of one model. */
 export interface ModelType {
-  /** TypeScript declarations: the `<Pascal>Params` interface or alias, with JSDoc. */
-  code: string;
+  /** The `<Pascal>Params` interface or alias, with JSDoc, as a syntax node (printed by `printer.ts`). */
+  declaration: TS.Statement;
   /** Runtime type names the code uses (to import from the runtime). */
   runtimeImports: string[];
   /** Required and optional parameter names, in schema order (for MODELS.md). */
@@ -228,10 +230,14 @@ function typeSchema(node: unknown, ctx: Ctx, pointer: string, docPath: string, d
 /** Build the parameter type of a model. @throws SpecError when the schema cannot be typed. */
 export function modelType(m: ClassifiedModel & { names: ModelNames }, doc: string): ModelType {
   const { params } = m.names;
-  const head = `/**\n${commentText(doc)
-    .split('\n')
-    .map((l) => ` * ${l}`.trimEnd())
-    .join('\n')}\n */\n`;
+  const { ts } = loadTsMorph();
+  const f = ts.factory;
+  const declared = (declaration: TS.Statement, runtimeImports: string[] = []): ModelType => ({
+    declaration: withDoc(ts, declaration, doc, false),
+    runtimeImports,
+    required: [],
+    optional: [],
+  });
   if (!m.schema) {
     const described: Record<string, string> = {
       text: 'ChatCompletionParamsNonStreaming',
@@ -240,23 +246,30 @@ export function modelType(m: ClassifiedModel & { names: ModelNames }, doc: strin
     };
     const alias = m.uncovered === undefined ? described[m.output] : undefined;
     if (alias)
-      return {
-        code: `${head}export type ${params} = ${alias};\n`,
-        runtimeImports: [alias],
-        required: [],
-        optional: [],
-      };
-    return {
-      code: `${head}export interface ${params} {\n  [key: string]: unknown;\n}\n`,
-      runtimeImports: [],
-      required: [],
-      optional: [],
-    };
+      return declared(f.createTypeAliasDeclaration(exported(ts), params, undefined, f.createTypeReferenceNode(alias)), [
+        alias,
+      ]);
+    return declared(
+      f.createInterfaceDeclaration(exported(ts), params, undefined, undefined, [
+        f.createIndexSignature(
+          undefined,
+          [
+            f.createParameterDeclaration(
+              undefined,
+              undefined,
+              'key',
+              undefined,
+              f.createKeywordTypeNode(ts.SyntaxKind.StringKeyword),
+            ),
+          ],
+          f.createKeywordTypeNode(ts.SyntaxKind.UnknownKeyword),
+        ),
+      ]),
+    );
   }
   const field = m.schemaField ?? 'request_schema';
   const ctx: Ctx = { nodes: 0, root: m.schema, model: m, field };
   const schema = typeSchema(m.schema, ctx, '', '', 0, true) as Record<string, unknown>;
-  const { ts } = loadTsMorph();
   const declaration = interfaceDeclaration(ts, schema, params, doc);
   if (!declaration)
     throw new SpecError(
@@ -265,16 +278,18 @@ export function modelType(m: ClassifiedModel & { names: ModelNames }, doc: strin
       `/${field}`,
       'the schema does not type as one object interface (is it an object schema?)',
     );
-  const printer = ts.createPrinter({ newLine: ts.NewLineKind.LineFeed });
-  const file = ts.createSourceFile('params.ts', '', ts.ScriptTarget.ES2022, false, ts.ScriptKind.TS);
-  const code = `${printer.printNode(ts.EmitHint.Unspecified, declaration, file)}\n`;
   const props = isObject(m.schema['properties']) ? m.schema['properties'] : {};
   const req = new Set(Array.isArray(m.schema['required']) ? (m.schema['required'] as string[]) : []);
   const names = Object.keys(props);
   return {
-    code,
+    declaration,
     runtimeImports: [],
     required: names.filter((n) => req.has(n)),
     optional: names.filter((n) => !req.has(n)),
   };
+}
+
+/** The text of a model's parameter type alone (for the fuzzer's oracle and tests). */
+export function modelTypeText(t: ModelType): string {
+  return printModule(loadTsMorph().ts, [t.declaration]);
 }

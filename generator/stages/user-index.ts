@@ -9,19 +9,32 @@
  * unions, `ModelParams` and request-body entries (`Exclude`, `Omit`) and put back with the added
  * model's types, and its compiled validator is the added one.
  */
-import type { StatementStructures } from 'ts-morph';
+import type { ts as TS } from 'ts-morph';
 import type { Endpoint } from './classify.ts';
-import { loadTsMorph, print } from './emit.ts';
+import { loadTsMorph } from './emit.ts';
 import {
   bodyInterfaces,
   bodyTypes,
   clientClass,
+  exportTypes,
+  idInterface,
   idsAndLoaders,
+  loadedValidator,
   modelRegistryInterface,
-  union,
+  resolved,
+  typeAlias,
   type IndexModel,
 } from './index-module.ts';
-import { commentText, stringLiteral } from '../escape.ts';
+import {
+  blockLayout,
+  constStatement,
+  importDeclaration,
+  literalUnion,
+  printModule,
+  ref,
+  typeNode,
+  withDoc,
+} from './printer.ts';
 import { SDK_PACKAGE } from '../output/target.ts';
 import { fileStem } from './name.ts';
 
@@ -44,80 +57,78 @@ export async function userIndexModule(
   validated: ReadonlySet<string>,
   label: string,
 ): Promise<string> {
-  const tm = await loadTsMorph();
-  const { StructureKind: K, VariableDeclarationKind: V } = tm;
-  const docs = (text: string) => [{ description: commentText(text) }];
-  const st: Array<string | StatementStructures> = [];
-  st.push({
-    kind: K.ImportDeclaration,
-    moduleSpecifier: SDK_PACKAGE,
-    namedImports: ['RuntimeClient', 'snapshotValidators'],
-  });
-  st.push({
-    kind: K.ImportDeclaration,
-    isTypeOnly: true,
-    moduleSpecifier: SDK_PACKAGE,
-    namedImports: [
-      ...ALIASES.map(([n]) => `${n} as Package${n}`),
-      'ModelParams as PackageModelParams',
-      'ModelMediaBodies as PackageModelMediaBodies',
-      'ModelQueueBodies as PackageModelQueueBodies',
-    ],
-  });
-  st.push({
-    kind: K.ImportDeclaration,
-    isTypeOnly: true,
-    moduleSpecifier: `${SDK_PACKAGE}/runtime`,
-    namedImports: ['ClientOptions', 'CompiledValidator', 'Registry', 'ValidatorSource', ...bodyTypes(models)].sort(),
-  });
-  for (const m of models)
-    st.push({
-      kind: K.ImportDeclaration,
-      isTypeOnly: true,
-      moduleSpecifier: `./models/${fileStem(m.id)}.js`,
-      namedImports: [m.names.params],
-    });
+  const { ts } = await loadTsMorph();
+  const f = ts.factory;
+  const st: TS.Statement[] = [];
+  st.push(importDeclaration(ts, ['RuntimeClient', 'snapshotValidators'], SDK_PACKAGE, false));
+  st.push(
+    importDeclaration(
+      ts,
+      [
+        ...ALIASES.map(([n]) => `${n} as Package${n}`),
+        'ModelParams as PackageModelParams',
+        'ModelMediaBodies as PackageModelMediaBodies',
+        'ModelQueueBodies as PackageModelQueueBodies',
+      ],
+      SDK_PACKAGE,
+      true,
+    ),
+  );
+  st.push(
+    importDeclaration(
+      ts,
+      ['ClientOptions', 'CompiledValidator', 'Registry', 'ValidatorSource', ...bodyTypes(models)].sort(),
+      `${SDK_PACKAGE}/runtime`,
+      true,
+    ),
+  );
+  for (const m of models) st.push(importDeclaration(ts, [m.names.params], `./models/${fileStem(m.id)}.js`, true));
   if (models.length > 0)
-    st.push({ kind: K.ExportDeclaration, isTypeOnly: true, namedExports: models.map((m) => m.names.params) });
-  st.push({
-    kind: K.TypeAlias,
-    isExported: true,
-    name: 'AddedModelId',
-    type: union(models.map((m) => m.id)),
-    docs: docs(`The model ids of this directory's snapshot (\`${label}/models.json\`, ${models.length}).`),
-  });
+    st.push(
+      exportTypes(
+        ts,
+        models.map((m) => m.names.params),
+      ),
+    );
+  st.push(
+    typeAlias(
+      ts,
+      'AddedModelId',
+      literalUnion(
+        ts,
+        models.map((m) => m.id),
+      ),
+      `The model ids of this directory's snapshot (\`${label}/models.json\`, ${models.length}).`,
+    ),
+  );
   for (const [name, endpoint, doc] of ALIASES) {
     const added = models.filter((m) => endpoint === undefined || m.endpoints.includes(endpoint)).map((m) => m.id);
-    const type = `Exclude<Package${name}, AddedModelId>${added.length > 0 ? ` | ${union(added)}` : ''}`;
-    st.push({
-      kind: K.TypeAlias,
-      isExported: true,
-      name,
-      type,
-      docs: docs(`${doc} An added id that the package also has is typed by the added schema.`),
-    });
+    const kept = typeNode(ts, ref('Exclude', `Package${name}`, 'AddedModelId'));
+    const union = literalUnion(ts, added);
+    const type =
+      added.length === 0 ? kept : f.createUnionTypeNode([kept, ...(ts.isUnionTypeNode(union) ? union.types : [union])]);
+    st.push(typeAlias(ts, name, type, `${doc} An added id that the package also has is typed by the added schema.`));
   }
-  st.push({
-    kind: K.Interface,
-    isExported: true,
-    name: 'ModelParams',
-    extends: ['Omit<PackageModelParams, AddedModelId>'],
-    docs: docs(
-      "Model id -> that model's own parameters: the package's, with the added models' (which win for an id both have).",
-    ),
-    properties: models.map((m) => ({ name: stringLiteral(m.id), type: m.names.params })),
-  });
   st.push(
-    ...bodyInterfaces(K, models, "the package's and the added", {
-      media: 'Omit<PackageModelMediaBodies, AddedModelId>',
-      queue: 'Omit<PackageModelQueueBodies, AddedModelId>',
+    idInterface(
+      ts,
+      'ModelParams',
+      "Model id -> that model's own parameters: the package's, with the added models' (which win for an id both have).",
+      models.map((m) => [m.id, typeNode(ts, m.names.params)]),
+      [ref('Omit', 'PackageModelParams', 'AddedModelId')],
+    ),
+  );
+  st.push(
+    ...bodyInterfaces(ts, models, "the package's and the added", {
+      media: ref('Omit', 'PackageModelMediaBodies', 'AddedModelId'),
+      queue: ref('Omit', 'PackageModelQueueBodies', 'AddedModelId'),
     }),
   );
   st.push(
-    modelRegistryInterface(K, "The package's and the added models, as the runtime `Client` is generic over them."),
+    modelRegistryInterface(ts, "The package's and the added models, as the runtime `Client` is generic over them."),
   );
   st.push(
-    ...idsAndLoaders(tm, {
+    ...idsAndLoaders(ts, {
       name: 'ADDED_MODEL_IDS',
       idType: 'AddedModelId',
       idsDoc: `The added model ids, in the order of \`${label}/models.json\`.`,
@@ -125,33 +136,48 @@ export async function userIndexModule(
       withValidator: models.filter((m) => validated.has(m.id)),
       loadersDoc:
         "Loads one added model's compiled validator module on demand (a bundler splits each into its own chunk). Plain `import()` arrows: each costs a compile of the user's program one module check.",
-      loaderType: '() => Promise<{ validate: CompiledValidator }>',
-      loader: (m) => `() => import(${stringLiteral(`./validators/${fileStem(m.id)}.js`)})`,
+      loaderPath: (m) => `./validators/${fileStem(m.id)}.js`,
     }),
   );
-  st.push({
-    kind: K.VariableStatement,
-    isExported: true,
-    declarationKind: V.Const,
-    docs: docs(
+  // `validatorLoaders.get(model)?.().then((m) => m.validate) ?? ((ADDED_MODEL_IDS as readonly string[]).includes(model) ? Promise.resolve(null) : snapshotValidators(model))`
+  const model = f.createIdentifier('model');
+  const addedIds = f.createAsExpression(
+    f.createIdentifier('ADDED_MODEL_IDS'),
+    f.createTypeOperatorNode(ts.SyntaxKind.ReadonlyKeyword, f.createArrayTypeNode(typeNode(ts, 'string'))),
+  );
+  const fallback = f.createConditionalExpression(
+    f.createCallExpression(f.createPropertyAccessExpression(addedIds, 'includes'), undefined, [model]),
+    undefined,
+    resolved(ts, f.createNull()),
+    undefined,
+    f.createCallExpression(f.createIdentifier('snapshotValidators'), undefined, [model]),
+  );
+  st.push(
+    withDoc(
+      ts,
+      constStatement(
+        ts,
+        'validators',
+        typeNode(ts, 'ValidatorSource'),
+        f.createArrowFunction(
+          undefined,
+          undefined,
+          [f.createParameterDeclaration(undefined, undefined, 'model')],
+          undefined,
+          f.createToken(ts.SyntaxKind.EqualsGreaterThanToken),
+          f.createBinaryExpression(loadedValidator(ts), ts.SyntaxKind.QuestionQuestionToken, fallback),
+        ),
+      ),
       "The compiled request validators by model id, loaded lazily: an added model's own (`null` for an added model without one: not validated), else the package's (`snapshotValidators`). The `Client` below validates queue requests with it.",
     ),
-    declarations: [
-      {
-        name: 'validators',
-        type: 'ValidatorSource',
-        initializer:
-          '(model) => validatorLoaders.get(model)?.().then((m) => m.validate) ?? ((ADDED_MODEL_IDS as readonly string[]).includes(model) ? Promise.resolve(null) : snapshotValidators(model))',
-      },
-    ],
-  });
+  );
   st.push(
     clientClass(
-      K,
+      ts,
       // The options, errors and example are documented once, on the runtime's `Client` and `ClientOptions`.
       "The runtime's `Client` typed with the package's models and the added ones: `model` autocompletes per endpoint, each model's parameters are checked, and `queue.enqueue`/`queue.run` refuse a body that breaks the model's schema before sending it (`ValidationError`).\nOptions (`ClientOptions`), errors and an example: see the runtime's `Client`.\n@throws SDKError at construction for a bad option (which ones: the runtime's `Client`).",
       'validators',
     ),
   );
-  return print(tm, st);
+  return printModule(ts, blockLayout(ts, st));
 }

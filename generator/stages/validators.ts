@@ -23,9 +23,10 @@
  */
 import { SpecError } from '../errors.ts';
 import type { ClassifiedModel } from './classify.ts';
-import { commentText, escapeControlsInCode } from '../escape.ts';
+import { escapeControlsInCode } from '../escape.ts';
 import { compileStandalone, HELPER_MODULE, type CompileOptions } from './ajv-compile.mjs';
-import { loadAjvFormats } from '../libraries.ts';
+import { loadAjvFormats, loadTsMorph } from '../libraries.ts';
+import { constStatement, importDeclaration, printModule, typeNode, withDoc } from './printer.ts';
 import { subschemas } from './schema-walk.ts';
 import { draftNullable } from './nullable.ts';
 import { packageTarget, type Target } from '../output/target.ts';
@@ -178,9 +179,84 @@ const RUNTIME_HELPERS: Record<string, string> = {
   ),
 };
 
+/** ajv's standalone module head with `code: { esm: true, lines: true }`: the strict directive and the two exports of the validate function. */
+const STANDALONE_HEAD = /^"use strict";\nexport const validate = (validate\d+);\nexport default \1;\n/;
+/** A `require(...)` of ajv's code (a run-time helper, or a helper format as `code.formats` names it). */
+const REQUIRE = /require\("[^"]*"\)(?:\.[A-Za-z_$][\w$]*|\["[^"]*"\])?/g;
+/** A JSON object key `"__proto__"` in ajv's serialised schema (a literal with it would set the prototype). */
+const PROTO_KEY = /([{,])"__proto__":/g;
+
+/** What `rewriteStandalone` made of ajv's code, and what it rewrote (pinned by test/generator/ajv-rewrite.test.ts). */
+export interface StandaloneRewrite {
+  /** The module body: ajv's code without its head, helpers and `__proto__` keys rewritten. */
+  body: string;
+  /** The name of ajv's validate function (`validate10`). */
+  validateName: string;
+  /** The runtime helpers the body uses (to import from `validator-support`), sorted. */
+  imports: string[];
+  /** How many of each rewrite matched. */
+  counts: { head: number; requires: number; protoKeys: number };
+}
+
+/**
+ * ajv's standalone output as the body of a validator module. ajv's options cover its module form
+ * (`code.esm`, `code.lines`) and its format code (`code.formats`), but not its run-time helpers,
+ * which it always `require`s; so three text rewrites remain, each anchored to the exact shape ajv
+ * 8 writes (test/generator/ajv-rewrite.test.ts pins the input and output and fails if that shape
+ * changes): the head (`"use strict"` and the two exports: removed, the name kept), each
+ * `require(...)` (to a helper of `validator-support`, imported), each JSON key `"__proto__"` (to
+ * a computed key, so that it stays data). Control characters are escaped by `escape.ts`.
+ * @throws Error when ajv's head is not the expected one, or it requires a module without a helper
+ * (the caller reports both as the model's `SpecError`).
+ */
+export function rewriteStandalone(code: string): StandaloneRewrite {
+  const head = STANDALONE_HEAD.exec(code);
+  if (!head) throw new Error('ajv produced no validate function');
+  const imports = new Set<string>();
+  let requires = 0;
+  let protoKeys = 0;
+  const body = escapeControlsInCode(code.slice(head[0].length))
+    .replace(REQUIRE, (req) => {
+      const helper = RUNTIME_HELPERS[req];
+      if (!helper)
+        throw new Error(
+          `the schema uses a JSON Schema feature whose validator needs ${/"([^"]*)"/.exec(req)![1]}: not supported`,
+        );
+      requires++;
+      imports.add(helper);
+      return helper;
+    })
+    .replace(PROTO_KEY, (_key, before: string) => {
+      protoKeys++;
+      return `${before}["__proto__"]:`;
+    });
+  return {
+    body: body.trim(),
+    validateName: head[1]!,
+    imports: [...imports].sort(),
+    counts: { head: 1, requires, protoKeys },
+  };
+}
+
+/** ajv's options for a validator: every error, standalone ES module code on lines, the formats of `regexFormats` and `HELPER_FORMATS`. */
+export function compileOptions(): CompileOptions {
+  return {
+    allErrors: true,
+    strict: false,
+    logger: false,
+    validateSchema: false,
+    addUsedSchema: false,
+    formats: regexFormats(),
+    helperFormats: Object.keys(HELPER_FORMATS),
+    code: { source: true, esm: true, lines: true },
+  };
+}
+
 /**
  * The text of `generated/validators/<id>.ts` (without the generated-file header), or undefined
- * for a model that is not queueable or has no schema (the SDK does not validate those).
+ * for a model that is not queueable or has no schema (the SDK does not validate those): a
+ * `// @ts-nocheck` line, the imports and the typed export (printed by `printer.ts`) around ajv's
+ * code (`rewriteStandalone`).
  * @throws SpecError (file, model, JSON pointer) when ajv cannot compile the schema.
  */
 export async function validatorModule(
@@ -193,49 +269,41 @@ export async function validatorModule(
   const fail = (problem: string): never => {
     throw new SpecError(m.file, m.id, `/${field}`, problem);
   };
-  const options: CompileOptions = {
-    allErrors: true,
-    strict: false,
-    logger: false,
-    validateSchema: false,
-    addUsedSchema: false,
-    formats: regexFormats(),
-    helperFormats: Object.keys(HELPER_FORMATS),
-    code: { source: true, esm: true, lines: true },
-  };
   let code: string;
   try {
-    code = await compile(queueRequestSchema(m.schema, m.output === 'video'), options);
+    code = await compile(queueRequestSchema(m.schema, m.output === 'video'), compileOptions());
   } catch (err) {
     const internal = err instanceof Error && INTERNAL_ERRORS.has(err.name);
     return fail(
       `ajv could not compile a validator for the schema${internal ? '' : `: ${String((err as Error).message).slice(0, 200)}`}`,
     );
   }
-  const imports = new Set<string>();
-  code = code.replace(/require\("[^"]*"\)(?:\.[A-Za-z_$][\w$]*|\["[^"]*"\])?/g, (req) => {
-    const helper = RUNTIME_HELPERS[req];
-    if (!helper)
-      return fail(
-        `the schema uses a JSON Schema feature whose validator needs ${/"([^"]*)"/.exec(req)![1]}: not supported`,
-      );
-    imports.add(helper);
-    return helper;
-  });
-  const exported = /export const validate = (validate\d+);\s*export default validate\d+;/.exec(code);
-  if (!exported) return fail('ajv produced no validate function');
-  code = escapeControlsInCode(code)
-    .replace(exported[0], '')
-    .replace(/^"use strict";\s*/, '')
-    // a JSON object key "__proto__" would set the prototype in an object literal: keep it a data key
-    .replace(/([{,])"__proto__":/g, '$1["__proto__"]:');
-  const head = [
-    "// @ts-nocheck -- ajv's standalone code, compiled by generator/stages/validators.ts; typed by the export below",
-    `import type { CompiledValidator } from '${target.runtime.validation}';`,
-    ...(imports.size > 0
-      ? [`import { ${[...imports].sort().join(', ')} } from '${target.runtime.validatorSupport}';`]
+  let rewritten: StandaloneRewrite;
+  try {
+    rewritten = rewriteStandalone(code);
+  } catch (err) {
+    return fail((err as Error).message);
+  }
+  const { ts } = loadTsMorph();
+  const f = ts.factory;
+  const imports = [
+    importDeclaration(ts, ['CompiledValidator'], target.runtime.validation, true, true),
+    ...(rewritten.imports.length > 0
+      ? [importDeclaration(ts, rewritten.imports, target.runtime.validatorSupport, false, true)]
       : []),
-  ].join('\n');
-  const doc = `/**\n * Validates a whole \`queue.enqueue\` / \`queue.run\` body for model \`${commentText(m.id)}\` against its request schema (\`${commentText(m.file)}\`, field \`${field}\`) and the SDK's queue fields; \`validate.errors\` lists each problem with its JSON pointer (\`instancePath\`).\n */`;
-  return `${head}\n${code.trim()}\n\n${doc}\nexport const validate: CompiledValidator = ${exported[1]};\n`;
+  ];
+  const exportValidate = withDoc(
+    ts,
+    constStatement(ts, 'validate', typeNode(ts, 'CompiledValidator'), f.createIdentifier(rewritten.validateName)),
+    `Validates a whole \`queue.enqueue\` / \`queue.run\` body for model \`${m.id}\` against its request schema (\`${m.file}\`, field \`${field}\`) and the SDK's queue fields; \`validate.errors\` lists each problem with its JSON pointer (\`instancePath\`).`,
+    false,
+  );
+  return printModule(ts, [
+    [
+      "// @ts-nocheck -- ajv's standalone code, compiled by generator/stages/validators.ts; typed by the export below",
+      printModule(ts, [imports]).trimEnd(),
+      rewritten.body,
+    ].join('\n'),
+    exportValidate,
+  ]);
 }

@@ -13,6 +13,7 @@ import { REPO_ROOT, run, tempDir } from '../support/index.ts';
 import { STRICT_FLAGS } from '../package/helpers.ts';
 import { codegen, installBoth, packedTarballs, treeHash, tsc } from './support.ts';
 import { serveTests } from './serve-steps.ts';
+import { EXIT } from '../../generator/cli/exit-codes.ts';
 
 const KEY = 'test-key';
 const tmp = tempDir('inference-sdk-cli-');
@@ -332,7 +333,7 @@ export async function call(client: Client): Promise<void> {
       OXEN_API_KEY: 'wrong-key-0123456789',
       OXEN_BASE_URL: server.url,
     });
-    expect(r.code).toBe(2);
+    expect(r.code).toBe(EXIT.failed);
     expect(r.stderr).toContain('rejected the API key (HTTP 401)');
     expect(r.stderr.match(/failed, nothing was written/g)).toHaveLength(1);
     expect(r.stdout + r.stderr).not.toContain('wrong-key-0123456789');
@@ -367,7 +368,7 @@ export async function call(client: Client): Promise<void> {
     writeFileSync(file, JSON.stringify({ ...flux(), id, json_request_schema: schema }));
     const before = treeHash(out);
     const r = await codegen(project, ['add', '--from', file]);
-    expect(r.code).toBe(2);
+    expect(r.code).toBe(EXIT.failed);
     expect(r.stderr).toContain(`${file} (model ${id}) at ${pointer}`);
     expect(treeHash(out)).toBe(before);
   });
@@ -377,7 +378,7 @@ export async function call(client: Client): Promise<void> {
     writeFileSync(file, JSON.stringify({ ...flux(), id: '../../escape' }));
     const before = treeHash(out);
     const r = await codegen(project, ['add', '--from', file]);
-    expect(r.code).toBe(2);
+    expect(r.code).toBe(EXIT.failed);
     expect(r.stderr).toContain(`${file} (model "../../escape") at /id`);
     expect(treeHash(out)).toBe(before);
     expect(existsSync(path.join(project, 'escape.json'))).toBe(false);
@@ -393,7 +394,7 @@ export async function call(client: Client): Promise<void> {
     serve(changed);
     server = await startServer({ modelsDir });
     const r = await codegen(project, ['refresh'], withServer());
-    expect(r.code, r.stderr).toBe(2);
+    expect(r.code, r.stderr).toBe(EXIT.breaking);
     expect(r.stdout).toMatch(/acme-flux-9[^\n]*\n[^]*BREAKING[^\n]*seed/);
     expect(JSON.parse(readFileSync(path.join(out, 'specs', 'models', 'acme-flux-9.json'), 'utf8'))).toEqual(changed);
     expect(readFileSync(path.join(out, 'models', 'acme-flux-9.ts'), 'utf8')).not.toContain('seed?:');
@@ -407,7 +408,7 @@ export async function call(client: Client): Promise<void> {
     const kept = readFileSync(path.join(out, 'models', 'acme-flux-9.ts'), 'utf8');
     const before = server.count('GET', '/api/ai/models/');
     const r = await codegen(project, ['refresh'], withServer());
-    expect(r.code, r.stderr).toBe(2);
+    expect(r.code, r.stderr).toBe(EXIT.breaking);
     expect(server.count('GET', '/api/ai/models/') - before).toBe(listed.length); // every model asked for
     expect(r.stdout).toMatch(/no longer served \(HTTP 404\), kept in oxen-models\/specs until removed: acme-flux-9/);
     expect(r.stdout).toMatch(/acme-flux-9 \(removed[^\n]*\n +BREAKING +\(model\) +no longer served/);
@@ -473,7 +474,7 @@ export async function call(client: Client): Promise<void> {
     expect(JSON.parse(readFileSync(path.join(fmtOut, 'manifest.json'), 'utf8'))).toMatchObject({ format: false });
     expect((await codegen(project, ['generate', '--check', '--out', 'formatted/oxen-models'])).code).toBe(0);
     const both = await codegen(project, ['generate', '--out', 'formatted/oxen-models', '--format', '--no-format']);
-    expect(both.code).toBe(2);
+    expect(both.code).toBe(EXIT.failed);
     expect(both.stderr).toContain('give --format or --no-format, not both');
   }, 180_000); // seven runs of the CLI, each loading TypeScript (and prettier): over 30 s on a busy machine
 

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../generator/cli/index.ts';
 import { startServer, type LocalServer } from '../../fake-service/index.ts';
 import { REPO_ROOT, tempDir } from '../support/index.ts';
+import { EXIT } from '../../generator/cli/exit-codes.ts';
 
 const KEY = 'sk-FAKE-models-4b1d9c2e7a';
 const tmp = tempDir('codegen-models-');
@@ -118,17 +119,17 @@ describe('models', () => {
     expect((await cli(['models'], withServer())).stdout).toContain('evil<U+001B>]52;c;aGk=<U+0007><U+009B>31m');
   });
 
-  it('a wrong key, no key, bad flags: exit 2, one line, nothing written', async () => {
+  it('a wrong key, no key, bad flags: exit 3, one line, nothing written', async () => {
     const before = readdirSync(out, { recursive: true }).sort();
     const wrong = await cli(['models'], { OXEN_API_KEY: 'sk-WRONG-0000', OXEN_BASE_URL: server.url });
-    expect(wrong.code).toBe(2);
+    expect(wrong.code).toBe(EXIT.failed);
     expect(wrong.stderr).toMatch(/^oxen-inference-codegen models failed: /);
     expect(wrong.stderr).not.toContain('sk-WRONG-0000');
     const none = await cli(['models'], { OXEN_API_KEY: undefined, OXEN_BASE_URL: server.url });
-    expect(none.code).toBe(2);
+    expect(none.code).toBe(EXIT.failed);
     expect(none.stderr).toMatch(/OXEN_API_KEY is not set/);
-    expect((await cli(['models', 'flux-2-pro'], withServer())).code).toBe(2);
-    expect((await cli(['models', '--search', ''], withServer())).code).toBe(2);
+    expect((await cli(['models', 'flux-2-pro'], withServer())).code).toBe(EXIT.failed);
+    expect((await cli(['models', '--search', ''], withServer())).code).toBe(EXIT.failed);
     expect((await cli(['generate', '--json'], withServer())).stderr).toMatch(/--json applies only to models/);
     expect(readdirSync(out, { recursive: true }).sort()).toEqual(before);
   });

@@ -16,6 +16,7 @@ import { hash } from '../../generator/output/manifest.ts';
 import { existingRootState } from '../../generator/output/run-state.ts';
 import { hashTree, REPO_ROOT, stateLeftovers, tempDir } from '../support/index.ts';
 import { codegen, installBoth, packedTarballs, treeHash } from './support.ts';
+import { EXIT } from '../../generator/cli/exit-codes.ts';
 
 const KEY = 'test-key'; // the local server's default key
 const tmp = tempDir('inference-sdk-cli-safety-');
@@ -116,7 +117,7 @@ describe('a journal or lock planted by a commit', () => {
       refresh: await codegen(project, ['refresh'], withServer()),
     };
     for (const [command, r] of Object.entries(runs)) {
-      expect(r.code, `${command}: ${r.stdout}${r.stderr}`).toBe(command === 'refresh' ? 3 : 2);
+      expect(r.code, `${command}: ${r.stdout}${r.stderr}`).toBe(EXIT.failed);
       expect(r.stderr, command).toContain(
         `${path.join(out, '.generate-journal.json')} was not written by this generator`,
       );
@@ -130,7 +131,7 @@ describe('a journal or lock planted by a commit', () => {
   test('a lock under the old name in <out> is refused the same way; one in the project root is never read', async () => {
     writeFileSync(path.join(out, '.generate.lock'), JSON.stringify({ pid: 1, host: 'ci' }));
     const locked = await codegen(project, ['generate']);
-    expect(locked.code).toBe(2);
+    expect(locked.code).toBe(EXIT.failed);
     expect(locked.stderr).toContain(`${path.join(out, '.generate.lock')} was not written by this generator`);
     rmSync(path.join(out, '.generate.lock'));
     plant(project);
@@ -193,7 +194,7 @@ describe('control characters from the service or a model', () => {
       OXEN_API_KEY: KEY,
       OXEN_BASE_URL: hostileUrl,
     });
-    expect(r.code).toBe(2);
+    expect(r.code).toBe(EXIT.failed);
     expect(r.stderr).toContain('bad model <U+001B>]52;c;');
     expect(RAW.exec(r.stdout + r.stderr)?.[0]).toBeUndefined();
     expect(existsSync(path.join(project, 'never-made'))).toBe(false);
@@ -205,7 +206,7 @@ describe('control characters from the service or a model', () => {
       m.json_request_schema.properties[`x${EVIL}`] = { $ref: 'https://evil.example/s.json' };
     });
     const r = await codegen(project, ['add', '--from', file]);
-    expect(r.code).toBe(2);
+    expect(r.code).toBe(EXIT.failed);
     expect(r.stderr).toContain('<U+001B>]52;c;');
     expect(RAW.exec(r.stdout + r.stderr)?.[0]).toBeUndefined();
     expect(treeHash(out)).toBe(before);
@@ -237,7 +238,7 @@ describe('--out', () => {
     const before = treeHash(mine);
     for (const args of [['add', '--from', saved('acme-out')], ['generate']]) {
       const r = await codegen(project, [...args, '--out', 'src']);
-      expect(r.code, r.stderr).toBe(2);
+      expect(r.code, r.stderr).toBe(EXIT.failed);
       expect(r.stderr).toContain(
         `${mine} is not empty (index.ts, models) and holds no manifest.json of this generator`,
       );

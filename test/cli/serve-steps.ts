@@ -10,6 +10,7 @@ import { describe, expect, test } from 'vitest';
 import { REPO_ROOT, run, start } from '../support/index.ts';
 import { STRICT_FLAGS } from '../package/helpers.ts';
 import { codegen, tsc } from './support.ts';
+import { EXIT } from '../../generator/cli/exit-codes.ts';
 
 /** The README's example test: the one ```mts block of its "Testing your application offline" section. */
 export function readmeOfflineTest(readme = readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8')): string {
@@ -112,9 +113,9 @@ export function serveTests(ctx: { project: () => string; fixture: (id: string) =
       [['add', 'x', '--port', '1'], '--port applies only to serve'],
       // a key given with --api-key is redacted wherever it would be printed
       [['serve', 'leaked-key-4567', '--api-key', 'leaked-key-4567'], 'takes no model ids (got [REDACTED])'],
-    ])('a usage error (%j): exit 2 with the usage line', async (args, problem) => {
+    ])('a usage error (%j): exit 3 with the usage line', async (args, problem) => {
       const r = await codegen(ctx.project(), args);
-      expect(r.code).toBe(2);
+      expect(r.code).toBe(EXIT.failed);
       expect(r.stderr).toContain(problem);
       expect(r.stderr).toMatch(/^usage: oxen-inference-codegen <add\|remove\|generate\|refresh\|models\|serve>/m);
       expect(r.stdout).toBe('');

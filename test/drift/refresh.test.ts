@@ -9,6 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import type { GenerateOptions, GenerateResult } from '../../generator/index.ts';
 import { checkBaseUrl, fetchModels, refresh, RefreshError, reindentJson } from '../../generator/refresh/index.ts';
 import { driftExitCode } from '../../generator/drift/index.ts';
+import { EXIT } from '../../generator/cli/exit-codes.ts';
 import { startServer, type LocalServer } from '../../fake-service/index.ts';
 import { hashTree } from '../support/index.ts';
 import {
@@ -124,7 +125,8 @@ describe('npm run generate -- --refresh (child process)', () => {
       ],
       { OXEN_API_KEY: FAKE_KEY },
     );
-    expect(r.code, r.stderr).toBe(0);
+    // a narrowed range and a removed model break: the refresh is written, and exits 2 (exit-codes.ts)
+    expect(r.code, r.stderr).toBe(EXIT.breaking);
 
     // fetched: every listed id but the removed one, plus the added one; the two faulty ones twice
     const fetched = server.requests.slice(start).map((q) => q.path.replace('/api/ai/models/', ''));
@@ -157,7 +159,7 @@ describe('npm run generate -- --refresh (child process)', () => {
 
     // the report, on stdout
     expect(r.stdout).toMatch(
-      /^refreshed: \d+ fetched from http:\/\/127\.0\.0\.1:\d+, added flux-2-pro-extra, removed wan-v3-0-video; 3 snapshot file\(s\) written, 1 deleted/,
+      /^refresh: \d+ models fetched from http:\/\/127\.0\.0\.1:\d+, added flux-2-pro-extra, removed wan-v3-0-video; 3 snapshot files written, 1 deleted/,
     );
     expect(r.stdout).toContain(
       'Schema drift: 2 breaking, 2 compatible changes (3 models affected: 1 added, 1 removed, 1 changed;',
@@ -205,7 +207,7 @@ describe('npm run generate -- --refresh (child process)', () => {
       ],
       { OXEN_API_KEY: FAKE_KEY },
     );
-    expect(r.code).toBe(2);
+    expect(r.code).toBe(EXIT.failed);
     expect(r.stderr).toContain('refresh failed, nothing was written: 5 of');
     const failure = (id: string) =>
       r.stderr.split('\n').find((l) => l.startsWith(`  ${id} `)) ?? `(no failure line for ${id})`;
@@ -222,7 +224,7 @@ describe('npm run generate -- --refresh (child process)', () => {
     expect(r.stdout + r.stderr).not.toContain(FAKE_KEY);
   }, 30_000);
 
-  test('a wrong key: stops at the first 401 (at most --concurrency requests), one line without the key, nothing written, exit 2', async () => {
+  test('a wrong key: stops at the first 401 (at most --concurrency requests), one line without the key, nothing written, exit 3', async () => {
     const ws = workspace();
     const before = { ...hashTree(ws.specs), ...hashTree(ws.generated) };
     const wrongKey = 'sk-WRONG-drift-0a1b2c3d4e5f';
@@ -232,7 +234,7 @@ describe('npm run generate -- --refresh (child process)', () => {
       ['--refresh', '--concurrency', '4', '--specs', ws.specs, '--out', ws.dir, '--base-url', server.url],
       { OXEN_API_KEY: wrongKey },
     );
-    expect(r.code).toBe(2);
+    expect(r.code).toBe(EXIT.failed);
     const fetches = server.requests.slice(start).filter((q) => q.path.startsWith('/api/ai/models/'));
     expect(fetches.length).toBeGreaterThanOrEqual(1);
     expect(fetches.length).toBeLessThanOrEqual(4); // of 111 listed models
@@ -250,7 +252,7 @@ describe('npm run generate -- --refresh (child process)', () => {
     expect(readdirSync(ws.dir).sort()).toEqual(['generated', 'specs']);
   }, 30_000);
 
-  test('no key, plain http:// off loopback, bad flags: exit 2 before any request, nothing written', async () => {
+  test('no key, plain http:// off loopback, bad flags: exit 3 before any request, nothing written', async () => {
     const ws = workspace();
     const before = { ...hashTree(ws.specs), ...hashTree(ws.generated) };
     const start = server.requests.length;
@@ -266,13 +268,13 @@ describe('npm run generate -- --refresh (child process)', () => {
         OXEN_API_KEY: FAKE_KEY,
       }),
     ]);
-    expect(noKey.code).toBe(2);
+    expect(noKey.code).toBe(EXIT.failed);
     expect(noKey.stderr).toContain('OXEN_API_KEY is not set');
-    expect(addNoKey.code).toBe(2);
+    expect(addNoKey.code).toBe(EXIT.failed);
     expect(addNoKey.stderr).toContain('OXEN_API_KEY is not set');
-    expect(insecure.code).toBe(2);
+    expect(insecure.code).toBe(EXIT.failed);
     expect(insecure.stderr).toContain('refusing plain http:// to example.com');
-    expect(badConcurrency.code).toBe(2);
+    expect(badConcurrency.code).toBe(EXIT.failed);
     expect(badConcurrency.stderr).toContain('--concurrency needs an integer >= 1');
     for (const x of [noKey, addNoKey, insecure, badConcurrency]) expect(x.stdout + x.stderr).not.toContain(FAKE_KEY);
     expect(server.requests.length).toBe(start);
@@ -346,7 +348,7 @@ describe('refresh() (in process, generate replaced)', () => {
         }),
       ]);
       expect(r.report.removed).toEqual([GONE]);
-      expect(driftExitCode(r.report)).toBe(2);
+      expect(driftExitCode(r.report)).toBe(EXIT.breaking);
       expect(out.text()).toMatch(new RegExp(`1 model no longer served \\(HTTP 404\\), kept in the snapshot: ${GONE}`));
     } finally {
       await gone.close();

@@ -44,7 +44,7 @@ describe('generate --check', () => {
       expect(r.stderr).toContain('changed  generated/models/flux-2-pro.ts');
       expect(r.stderr).toContain('added    generated/models/gpt-4o-mini.ts');
       expect(r.stderr).toContain('removed  generated/models/stale-model.ts');
-      expect(r.stderr).toContain('3 file(s) would change');
+      expect(r.stderr).toContain('3 files would change');
       expect(hashTree(g)).toEqual(before);
       // a plain run repairs it, after which --check exits 0 (and nothing was rebuilt but what was wrong)
       const fix = await run(['--specs', t.specsDir, '--out', t.root]);

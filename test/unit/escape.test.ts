@@ -9,7 +9,6 @@ import {
   commentText,
   docText,
   isPlainKey,
-  jsonLiteral,
   markdownCell,
   markdownCode,
   propertyKey,
@@ -130,23 +129,5 @@ describe('markdown', () => {
         expect(code).not.toMatch(/[\n\r]/);
       }),
     );
-  });
-});
-
-describe('jsonLiteral', () => {
-  it('evaluates to the same JSON value', () => {
-    fc.assert(
-      fc.property(fc.jsonValue(), (v) => {
-        expect(evaluate(jsonLiteral(v))).toEqual(JSON.parse(JSON.stringify(v)));
-      }),
-    );
-  });
-
-  it('keeps `__proto__` as an own data property, not the prototype', () => {
-    const v = JSON.parse('{"__proto__":{"polluted":true},"a":[1,"</script>"]}') as Record<string, unknown>;
-    const out = evaluate(jsonLiteral(v)) as Record<string, unknown>;
-    expect(Object.keys(out)).toEqual(['__proto__', 'a']);
-    expect(Object.getPrototypeOf(out)).toBe(Object.prototype);
-    expect(out).toEqual(v);
   });
 });
