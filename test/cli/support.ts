@@ -1,48 +1,18 @@
 /**
- * Helpers of the CLI tests: pack the SDK and the generator together as a release does
- * (`npm pack --workspaces --include-workspace-root`, from a copy of the working tree with
- * node_modules linked), install both tarballs into a fresh project, run the installed bin, and
+ * Helpers of the CLI tests: both tarballs of a release (packed once per run: `packedTarballs`,
+ * test/support/packed.ts), installed into a fresh project, run the installed bin, and
  * fingerprint a directory (to prove that a failed command wrote nothing).
  */
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { hashTree, REPO_ROOT, run, type RunResult } from '../support/index.ts';
 import { installTarball, npmEnv } from '../package/helpers.ts';
+import type { PackedPair } from '../../scripts/lib/pack.ts';
+export { packedTarballs } from '../support/packed.ts';
 
-const NOT_COPIED = new Set(['node_modules', '.git', 'dist', '.tmp', 'coverage', 'docs/api', 'generator/dist']);
-
-/** Packs both packages into `<root>/tarballs`. @returns the SDK's and the generator's `.tgz`. */
-export async function packBoth(root: string): Promise<{ sdk: string; codegen: string }> {
-  const source = path.join(root, 'source');
-  cpSync(REPO_ROOT, source, {
-    recursive: true,
-    filter: (file) => {
-      const rel = path.relative(REPO_ROOT, file).split(path.sep).join('/');
-      return rel === '' || (!NOT_COPIED.has(rel) && !rel.endsWith('.tgz'));
-    },
-  });
-  symlinkSync(path.join(REPO_ROOT, 'node_modules'), path.join(source, 'node_modules'), 'dir');
-  const out = path.join(root, 'tarballs');
-  mkdirSync(out);
-  const r = await run(
-    'npm',
-    ['pack', '--workspaces', '--include-workspace-root', '--json', '--pack-destination', out],
-    { cwd: source, env: npmEnv() },
-  );
-  if (r.code !== 0) throw new Error(`npm pack failed (exit ${r.code}):\n${r.stdout}\n${r.stderr}`);
-  const json = r.stdout.slice(r.stdout.lastIndexOf('\n[') + 1);
-  const infos = JSON.parse(json) as Array<{ name: string; filename: string }>;
-  const file = (name: string) => {
-    const info = infos.find((i) => i.name === name);
-    if (!info) throw new Error(`npm pack made no ${name} tarball:\n${r.stdout}`);
-    return path.join(out, info.filename);
-  };
-  return { sdk: file('oxen-inference-sdk'), codegen: file('oxen-inference-codegen') };
-}
-
-/** Installs both tarballs into `<dir>` (a new ES module project) from the npm cache where it can. */
-export async function installBoth(dir: string, tarballs: { sdk: string; codegen: string }): Promise<void> {
+/** Installs both tarballs (`packedTarballs()`) into `<dir>` (a new ES module project) from the npm cache where it can. */
+export async function installBoth(dir: string, tarballs: PackedPair): Promise<void> {
   mkdirSync(dir, { recursive: true });
   writeFileSync(
     path.join(dir, 'package.json'),
@@ -50,7 +20,15 @@ export async function installBoth(dir: string, tarballs: { sdk: string; codegen:
   );
   const r = await run(
     'npm',
-    ['install', '--prefer-offline', '--no-audit', '--no-fund', '--no-package-lock', tarballs.sdk, tarballs.codegen],
+    [
+      'install',
+      '--prefer-offline',
+      '--no-audit',
+      '--no-fund',
+      '--no-package-lock',
+      tarballs.sdk.tarball,
+      tarballs.codegen.tarball,
+    ],
     { cwd: dir, env: npmEnv() },
   );
   if (r.code !== 0) throw new Error(`npm install of the tarballs failed (exit ${r.code}):\n${r.stdout}\n${r.stderr}`);

@@ -17,12 +17,12 @@ import {
   compile,
   formatDiagnostics,
   installTarball,
-  packPackage,
   writeTsProject,
   type Diagnostic,
   type PackResult,
   type ResolutionKind,
 } from './helpers.ts';
+import { packedTarballs } from '../support/packed.ts';
 
 const KINDS: ResolutionKind[] = ['nodenext', 'node16', 'bundler'];
 // the slow checks (attw, the compiles) start in beforeAll and are awaited by the tests: on a busy machine
@@ -43,7 +43,7 @@ let attw: Promise<RunResult>;
 beforeAll(async () => {
   root = tempDir('inference-sdk-package-');
   server = await startServer();
-  pack = await packPackage(root.dir);
+  pack = (await packedTarballs()).sdk;
   consumers = path.join(root.dir, 'consumers');
   await installTarball(consumers, pack.tarball);
   const typed = readFileSync(path.join(FIXTURES, 'typed.ts.txt'), 'utf8');

@@ -22,7 +22,8 @@ import { startServer, type LocalServer } from '../../fake-service/index.ts';
 import { FILE_BYTES } from '../../fake-service/state.ts';
 import { run, tempDir } from '../support/index.ts';
 import { installedRuntime } from '../support/tools.ts';
-import { FIXTURES, installTarball, packPackage } from './helpers.ts';
+import { FIXTURES, installTarball } from './helpers.ts';
+import { packedTarballs } from '../support/packed.ts';
 import { startWorkerd, type RunningWorkerd } from './workerd.ts';
 
 const TEST_TIMEOUT_MS = 180_000;
@@ -37,7 +38,7 @@ beforeAll(async () => {
   server = await startServer({ workerDelayMs: 20 });
   const why = 'test/package/runtimes.test.ts';
   const [pack, deno, bun, workerd] = await Promise.all([
-    packPackage(root.dir),
+    packedTarballs().then((p) => p.sdk),
     installedRuntime('deno', why),
     installedRuntime('bun', why),
     installedRuntime('workerd', why),

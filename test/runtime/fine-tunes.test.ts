@@ -31,7 +31,8 @@ const editing = (resource = 'main/edits.parquet'): FineTuneCreateParams => ({
 
 describe('fineTunes: create -> run -> wait -> deploy -> call the slug', () => {
   it('goes from created through running to completed, deploys an oxen: slug that retrieve and the queue serve', async () => {
-    const { client, server } = await setup({ fineTuneMs: 120 });
+    // 1 s of running: long enough that the retrieve right after `run` sees it running on a loaded machine
+    const { client, server } = await setup({ fineTuneMs: 1_000 });
     const { fine_tune: created } = await client.fineTunes.create(repo, editing());
     expect(created.status).toBe('created');
     const ref = { ...repo, id: created.id };
@@ -40,7 +41,7 @@ describe('fineTunes: create -> run -> wait -> deploy -> call the slug', () => {
 
     const seen: string[] = [];
     const done = await client.fineTunes.wait(ref, {
-      intervalMs: 20,
+      intervalMs: 50,
       onStatus: (ft) => void seen.push(String(ft.status)),
     });
     expect(done.status).toBe('completed');
@@ -48,7 +49,7 @@ describe('fineTunes: create -> run -> wait -> deploy -> call the slug', () => {
     expect(isFineTuneEnded(done)).toBe(true);
     expect(seen.at(-1)).toBe('completed');
     expect(seen.slice(0, -1).every((s) => s === 'running')).toBe(true);
-    // bounded: about one read per interval over the run (120 ms / 20 ms), never a burst
+    // bounded: about one read per interval over the run (1,000 ms / 50 ms), never a burst
     expect(seen.length).toBeGreaterThan(1);
     expect(seen.length).toBeLessThan(40);
 
@@ -137,9 +138,11 @@ describe('fineTunes.wait', () => {
     expect(elapsed).toBeLessThan(5_000);
     expect(reads()).toBeGreaterThanOrEqual(2);
     expect(reads()).toBeLessThanOrEqual(300 / 50 + 1);
-    const after = reads();
+    // nothing polls once it ended (a read sent before the end may still arrive: counted from 150 ms on)
     await new Promise((r) => setTimeout(r, 150));
-    expect(reads()).toBe(after); // nothing polls once it ended
+    const after = reads();
+    await new Promise((r) => setTimeout(r, 300));
+    expect(reads()).toBe(after);
   });
 
   it('ends with AbortError on the caller’s signal; checks its options before sending', async () => {

@@ -1,0 +1,112 @@
+/**
+ * Both tarballs of a release, packed once per state of the working tree and shared by every test file
+ * that installs them (test/cli/, test/package/): packing runs both packages' `prepack` builds, about
+ * 20 s of CPU, which each file used to pay again. The first file that needs them packs into
+ * `<system temporary folder>/inference-sdk-packed-<checkout>/<hash>/` (the hash covers every file the
+ * pack copies) while holding a lock folder; the
+ * others wait for its `result.json`. A later run with the same tree reuses them. A lock whose owner
+ * process is gone is taken over; a failed pack leaves no result, so the next file packs again and
+ * reports its own error.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { copiedForPack, packPackages, type PackedPair } from '../../scripts/lib/pack.ts';
+import { REPO_ROOT } from '../../generator/paths.ts';
+
+// outside the working tree (a copy cannot go into the tree it copies), one folder per checkout
+const PACKED = path.join(
+  tmpdir(),
+  `inference-sdk-packed-${createHash('sha256').update(REPO_ROOT).digest('hex').slice(0, 12)}`,
+);
+/** How long a file waits for another's pack, in milliseconds (a pack takes about 30 s; far longer under load). */
+const WAIT_MS = 15 * 60_000;
+/** How long the pack of an earlier tree is kept, in milliseconds. */
+const KEEP_MS = 60 * 60_000;
+
+/** sha256 of the path and bytes of every file the pack copies from the working tree. */
+export function packedTreeHash(): string {
+  const h = createHash('sha256');
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      const full = path.join(dir, entry.name);
+      const rel = path.relative(REPO_ROOT, full).split(path.sep).join('/');
+      if (!copiedForPack(rel)) continue;
+      if (entry.isDirectory()) walk(full);
+      else if (entry.isFile()) h.update(`${rel}\0`).update(readFileSync(full)).update('\0');
+    }
+  };
+  walk(REPO_ROOT);
+  return h.digest('hex').slice(0, 16);
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Takes the lock folder `lock` (atomic `mkdir`); a lock of a dead process is removed first. */
+function tryLock(lock: string): boolean {
+  try {
+    mkdirSync(lock);
+    writeFileSync(path.join(lock, 'pid'), String(process.pid));
+    return true;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    let pid: number;
+    try {
+      pid = Number(readFileSync(path.join(lock, 'pid'), 'utf8'));
+    } catch {
+      return false; // being written: its owner lives
+    }
+    if (Number.isInteger(pid) && !alive(pid)) rmSync(lock, { recursive: true, force: true });
+    return false;
+  }
+}
+
+let mine: Promise<PackedPair> | undefined;
+
+/**
+ * Both packed tarballs of the current working tree (see the file's comment).
+ * @throws Error with npm's output when packing fails, or after 15 minutes of waiting for another
+ * file's pack.
+ */
+export function packedTarballs(): Promise<PackedPair> {
+  mine ??= (async () => {
+    const dir = path.join(PACKED, packedTreeHash());
+    const result = path.join(dir, 'result.json');
+    const lock = `${dir}.lock`;
+    mkdirSync(PACKED, { recursive: true });
+    const end = Date.now() + WAIT_MS;
+    for (;;) {
+      if (existsSync(result)) return JSON.parse(readFileSync(result, 'utf8')) as PackedPair;
+      if (tryLock(lock)) break;
+      if (Date.now() > end) throw new Error(`waited ${WAIT_MS} ms for the pack in ${lock}`);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    try {
+      if (existsSync(result)) return JSON.parse(readFileSync(result, 'utf8')) as PackedPair;
+      rmSync(dir, { recursive: true, force: true });
+      mkdirSync(dir);
+      const pair = await packPackages(dir);
+      rmSync(path.join(dir, 'source'), { recursive: true, force: true });
+      writeFileSync(result, JSON.stringify(pair));
+      // packs of earlier trees go after an hour (a run whose files saw the tree before an edit may
+      // still install one), never one being made (it holds a lock)
+      for (const old of readdirSync(PACKED)) {
+        const other = path.join(PACKED, old);
+        if (old === path.basename(dir) || old.endsWith('.lock') || existsSync(`${other}.lock`)) continue;
+        if (Date.now() - statSync(other).mtimeMs > KEEP_MS) rmSync(other, { recursive: true, force: true });
+      }
+      return pair;
+    } finally {
+      rmSync(lock, { recursive: true, force: true });
+    }
+  })();
+  return mine;
+}
