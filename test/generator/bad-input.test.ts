@@ -6,6 +6,7 @@ import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { generate } from '../../generator/index.ts';
 import { SpecError } from '../../generator/errors.ts';
+import { EXIT } from '../../generator/cli/exit-codes.ts';
 import { fixtureModel, tempSpecs, type TempSpecs } from './helpers.ts';
 import { hashTree, runTsx } from '../support/index.ts';
 
@@ -113,10 +114,10 @@ describe('bad input', () => {
     );
   });
 
-  it('the command exits 2 with the message and writes nothing', { timeout: 60_000 }, async () => {
+  it('the command exits 3 (EXIT.failed) with the message and writes nothing', { timeout: 60_000 }, async () => {
     const { t, before } = await prepared({ 'broken-model': '{ nope' });
     const r = await runTsx('scripts/generate.ts', ['--specs', t.specsDir, '--out', t.root]);
-    expect(r.code).toBe(2);
+    expect(r.code).toBe(EXIT.failed);
     expect(r.stderr).toMatch(/nothing was written: .*broken-model\.json \(model broken-model\) at \/: malformed JSON/);
     expect(hashTree(path.join(t.root, 'generated'))).toEqual(before);
   });
