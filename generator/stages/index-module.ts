@@ -46,7 +46,7 @@ export async function indexModule(
     st.push({
       kind: K.ImportDeclaration,
       isTypeOnly: true,
-      moduleSpecifier: `./models/${fileStem(m.id)}.ts`,
+      moduleSpecifier: `./params/${fileStem(m.id)}.ts`,
       namedImports: [m.names.params],
     });
   st.push({ kind: K.ExportDeclaration, isTypeOnly: true, namedExports: models.map((m) => m.names.params) });

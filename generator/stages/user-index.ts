@@ -74,7 +74,7 @@ export async function userIndexModule(
     st.push({
       kind: K.ImportDeclaration,
       isTypeOnly: true,
-      moduleSpecifier: `./models/${fileStem(m.id)}.js`,
+      moduleSpecifier: `./params/${fileStem(m.id)}.js`,
       namedImports: [m.names.params],
     });
   if (models.length > 0)
