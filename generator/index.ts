@@ -238,14 +238,18 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
     build: () =>
       target.kind === 'package' ? indexModule(named, validated, label) : userIndexModule(named, validated, label),
   });
-  if (target.kind === 'package')
-    jobs.push({
-      file: `${out}validator-table.ts`,
-      inputs: hash('validator-table', allKey),
-      sources: list,
-      formatted: true,
-      build: () => validatorTableModule(named, validated),
-    });
+  jobs.push({
+    file: `${out}validator-table.ts`,
+    inputs: hash('validator-table', allKey),
+    sources: list,
+    formatted: true,
+    build: () =>
+      validatorTableModule(
+        named,
+        validated,
+        target.kind === 'user' ? { runtimeTypes: target.runtime.types } : undefined,
+      ),
+  });
   jobs.push(...modelJobs);
 
   // Printed as prettier prints it (no formatter to load: an up-to-date run loads none).

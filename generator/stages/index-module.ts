@@ -127,23 +127,41 @@ function snapshotTable(models: IndexModel[], validated: ReadonlySet<string>): Pa
  * `import()` on its first call: the loader of each validated model's validator, and the snapshot's
  * models without one. Kept out of `index.ts` so that a page of the root `Client` that validates nothing
  * (an image call, a chat) carries none of the table (111 `import()`s, each naming a chunk).
+ * With `user` (a user's `<out>/validator-table.ts`, loaded by its index's `validators`): the added
+ * models', the runtime's types from the package, `.js` specifiers, and `// @ts-nocheck` first (the
+ * same text compiles here, strict): checking the loaders' `import()`s cost every compile of the
+ * user's program as much as the rest of the index.
  */
-export async function validatorTableModule(models: IndexModel[], validated: ReadonlySet<string>): Promise<string> {
+export async function validatorTableModule(
+  models: IndexModel[],
+  validated: ReadonlySet<string>,
+  user?: { runtimeTypes: string },
+): Promise<string> {
   const tm = await loadTsMorph();
   const { StructureKind: K, VariableDeclarationKind: V } = tm;
   const unvalidated = models.filter((m) => !validated.has(m.id)).map((m) => stringLiteral(m.id));
+  const table = snapshotTable(models, validated);
+  const whose = user ? 'The added' : "The snapshot's";
   const st: Array<string | StatementStructures> = [
     {
       kind: K.ImportDeclaration,
       isTypeOnly: true,
-      moduleSpecifier: '../runtime/index.ts',
+      moduleSpecifier: user?.runtimeTypes ?? '../runtime/index.ts',
       namedImports: ['CompiledValidator'],
     },
-    idsAndLoaders(tm, snapshotTable(models, validated))[1]!,
+    idsAndLoaders(tm, {
+      ...table,
+      ...(user
+        ? {
+            loadersDoc: table.loadersDoc.replace("one model's", "one added model's"),
+            loader: (m: IndexModel) => `() => import(${stringLiteral(`./validators/${fileStem(m.id)}.js`)})`,
+          }
+        : {}),
+    })[1]!,
     {
       kind: K.VariableStatement,
       declarationKind: V.Const,
-      docs: [{ description: commentText("The snapshot's models without a compiled validator (not validated).") }],
+      docs: [{ description: commentText(`${whose} models without a compiled validator (not validated).`) }],
       declarations: [
         { name: 'unvalidated', type: 'ReadonlySet<string>', initializer: `new Set([${unvalidated.join(', ')}])` },
       ],
@@ -155,7 +173,9 @@ export async function validatorTableModule(models: IndexModel[], validated: Read
       docs: [
         {
           description: commentText(
-            "The compiled validator of `model` (loaded on first use), `null` for a model of the snapshot without one, `undefined` for an id the snapshot does not have: `snapshotValidators`' answer.",
+            user
+              ? "The compiled validator of added model `model` (loaded on first use), `null` for an added model without one, `undefined` for an id not added (the index's `validators` asks the package then)."
+              : "The compiled validator of `model` (loaded on first use), `null` for a model of the snapshot without one, `undefined` for an id the snapshot does not have: `snapshotValidators`' answer.",
           ),
         },
       ],
@@ -165,13 +185,39 @@ export async function validatorTableModule(models: IndexModel[], validated: Read
         'return validatorLoaders.get(model)?.().then((m) => m.validate) ?? Promise.resolve(unvalidated.has(model) ? null : undefined);',
     },
   ];
-  return print(tm, st);
+  const body = print(tm, st);
+  return user ? `${USER_NOCHECK}\n\n${body}` : body;
+}
+
+/** The first line of a user's `<out>/validator-table.ts` (see `validatorTableModule`). */
+const USER_NOCHECK =
+  "// @ts-nocheck -- generated code, type-checked where it is generated; the user's program loads it on first validation";
+
+/** The exported list of the models' ids (`name`, typed `readonly <idType>[]`, in the snapshot's order). */
+export function idsConstant(
+  tm: typeof import('ts-morph'),
+  o: { name: string; idType: string; idsDoc: string; models: IndexModel[] },
+): StatementStructures {
+  const { StructureKind: K, VariableDeclarationKind: V } = tm;
+  return {
+    kind: K.VariableStatement,
+    isExported: true,
+    declarationKind: V.Const,
+    docs: [{ description: commentText(o.idsDoc) }],
+    declarations: [
+      {
+        name: o.name,
+        type: `readonly ${o.idType}[]`,
+        initializer: `[${o.models.map((m) => stringLiteral(m.id)).join(', ')}]`,
+      },
+    ],
+  };
 }
 
 /**
  * The two constants of a model list: the exported list of the models' ids (`name`, typed
  * `readonly <idType>[]`, in the snapshot's order), and `validatorLoaders`, from model id to a loader
- * of its validator (a user's index declares both; the package's, the ids, and `validator-table.ts` the loaders) (`loader` writes each entry's arrow, `loaderType` is their type, given to `Map`
+ * of its validator (an index declares the ids, `validator-table.ts` the loaders) (`loader` writes each entry's arrow, `loaderType` is their type, given to `Map`
  * so that the compiler checks each arrow against it instead of inferring one union of them all).
  */
 export function idsAndLoaders(
@@ -189,19 +235,7 @@ export function idsAndLoaders(
 ): StatementStructures[] {
   const { StructureKind: K, VariableDeclarationKind: V } = tm;
   return [
-    {
-      kind: K.VariableStatement,
-      isExported: true,
-      declarationKind: V.Const,
-      docs: [{ description: commentText(o.idsDoc) }],
-      declarations: [
-        {
-          name: o.name,
-          type: `readonly ${o.idType}[]`,
-          initializer: `[${o.models.map((m) => stringLiteral(m.id)).join(', ')}]`,
-        },
-      ],
-    },
+    idsConstant(tm, o),
     {
       kind: K.VariableStatement,
       declarationKind: V.Const,

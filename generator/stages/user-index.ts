@@ -16,7 +16,7 @@ import {
   bodyInterfaces,
   bodyTypes,
   clientClass,
-  idsAndLoaders,
+  idsConstant,
   modelRegistryInterface,
   union,
   type IndexModel,
@@ -68,7 +68,7 @@ export async function userIndexModule(
     kind: K.ImportDeclaration,
     isTypeOnly: true,
     moduleSpecifier: `${SDK_PACKAGE}/runtime`,
-    namedImports: ['ClientOptions', 'CompiledValidator', 'Registry', 'ValidatorSource', ...bodyTypes(models)].sort(),
+    namedImports: ['ClientOptions', 'Registry', 'ValidatorSource', ...bodyTypes(models)].sort(),
   });
   for (const m of models)
     st.push({
@@ -117,16 +117,11 @@ export async function userIndexModule(
     modelRegistryInterface(K, "The package's and the added models, as the runtime `Client` is generic over them."),
   );
   st.push(
-    ...idsAndLoaders(tm, {
+    idsConstant(tm, {
       name: 'ADDED_MODEL_IDS',
       idType: 'AddedModelId',
       idsDoc: `The added model ids, in the order of \`${label}/models.json\`.`,
       models,
-      withValidator: models.filter((m) => validated.has(m.id)),
-      loadersDoc:
-        "Loads one added model's compiled validator module on demand (a bundler splits each into its own chunk). Plain `import()` arrows: each costs a compile of the user's program one module check.",
-      loaderType: '() => Promise<{ validate: CompiledValidator }>',
-      loader: (m) => `() => import(${stringLiteral(`./validators/${fileStem(m.id)}.js`)})`,
     }),
   );
   st.push({
@@ -134,14 +129,14 @@ export async function userIndexModule(
     isExported: true,
     declarationKind: V.Const,
     docs: docs(
-      "The compiled request validators by model id, loaded lazily: an added model's own (`null` for an added model without one: not validated), else the package's (`snapshotValidators`). The `Client` below validates queue requests with it.",
+      "The compiled request validators by model id, loaded lazily: an added model's own (`null` for an added model without one: not validated), else the package's (`snapshotValidators`). The `Client` below validates queue requests with it. The added models' table of loaders (`validator-table.ts`) loads with the first validation.",
     ),
     declarations: [
       {
         name: 'validators',
         type: 'ValidatorSource',
         initializer:
-          '(model) => validatorLoaders.get(model)?.().then((m) => m.validate) ?? ((ADDED_MODEL_IDS as readonly string[]).includes(model) ? Promise.resolve(null) : snapshotValidators(model))',
+          "(model) => import('./validator-table.js').then((t) => t.validatorOf(model)).then((v) => (v === undefined ? snapshotValidators(model) : v))",
       },
     ],
   });
