@@ -235,8 +235,7 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
     inputs: hash('index', allKey),
     sources: list,
     formatted: true,
-    build: () =>
-      target.kind === 'package' ? indexModule(named, validated, label) : userIndexModule(named, validated, label),
+    build: () => (target.kind === 'package' ? indexModule(named, validated, label) : userIndexModule(named, label)),
   });
   jobs.push({
     file: `${out}validator-table.ts`,

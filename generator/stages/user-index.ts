@@ -36,14 +36,10 @@ const ALIASES: Array<[name: string, endpoint: Endpoint | undefined, doc: string]
 ];
 
 /**
- * Body of `<out>/index.ts`. `validated` holds the ids that have a compiled validator; `label` names
+ * Body of `<out>/index.ts` (the added models' validators are `validator-table.ts`'s); `label` names
  * the snapshot (relative to `<out>`) in doc comments.
  */
-export async function userIndexModule(
-  models: IndexModel[],
-  validated: ReadonlySet<string>,
-  label: string,
-): Promise<string> {
+export async function userIndexModule(models: IndexModel[], label: string): Promise<string> {
   const tm = await loadTsMorph();
   const { StructureKind: K, VariableDeclarationKind: V } = tm;
   const docs = (text: string) => [{ description: commentText(text) }];
