@@ -8,7 +8,7 @@ import path from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../support/index.ts';
-import { printParamsModule, type ParamsModel } from '../../generator/stages/params-module.ts';
+import { paramsModule, type ParamsModel } from '../../generator/stages/params-module.ts';
 import { packageTarget, userTarget } from '../../generator/output/target.ts';
 
 const GENERATED = path.join(REPO_ROOT, 'generated');
@@ -65,7 +65,7 @@ describe('generated/params/', () => {
   });
 });
 
-describe('printParamsModule', () => {
+describe('paramsModule', () => {
   const model: ParamsModel = {
     id: 'acme-*/-model',
     file: 'specs/models/acme-*~-model.json',
@@ -78,8 +78,8 @@ describe('printParamsModule', () => {
     },
   };
 
-  it("drops the declaration's comments, keeps its types, and escapes the doc line", () => {
-    const text = printParamsModule(ts, model, packageTarget);
+  it("drops the declaration's comments, keeps its types, and escapes the doc line", async () => {
+    const text = await paramsModule(model, packageTarget);
     expect(text).toContain('import type { ChatMessage } from "../../runtime/index.ts";');
     expect(text).toContain('export interface AcmeParams {\n    prompt: string;\n    messages?: ChatMessage[];\n}');
     expect(text).not.toContain('the prompt');
@@ -88,8 +88,8 @@ describe('printParamsModule', () => {
     expect(sf.statements.map((s) => ts.SyntaxKind[s.kind])).toEqual(['ImportDeclaration', 'InterfaceDeclaration']);
   });
 
-  it("for a user's project: @ts-nocheck first, the runtime's types from the package", () => {
-    const text = printParamsModule(ts, model, userTarget('test'));
+  it("for a user's project: @ts-nocheck first, the runtime's types from the package", async () => {
+    const text = await paramsModule(model, userTarget('test'));
     expect(text.split('\n')[0]).toMatch(/^\/\/ @ts-nocheck /);
     expect(text).toContain('import type { ChatMessage } from "oxen-inference-sdk/runtime";');
   });
