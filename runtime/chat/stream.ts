@@ -19,7 +19,7 @@ import { chatCompletionsCreate } from '../operations.ts';
 import type { HttpRequest } from '../request.ts';
 import { endpointTimeout, type CallScope, type RequestOptions } from '../scope.ts';
 import { expectEventStream } from '../streaming/event-stream.ts';
-import { sseMessages } from '../streaming/sse.ts';
+import { sseBatches } from '../streaming/sse.ts';
 import type { Transport } from '../transport.ts';
 import { ChatCompletionAccumulator } from './accumulate.ts';
 import type { ChatCompletion, ChatCompletionChunk } from './types.ts';
@@ -91,45 +91,46 @@ export class ChatCompletionStream implements AsyncIterable<ChatCompletionChunk> 
     let done = false;
     try {
       if (!body) throw new ConnectionError('The chat stream has no body', { request });
-      for await (const m of sseMessages(body, { maxEventBytes: this.maxEventBytes, request })) {
-        // abort() and the signal take effect even for chunks already received.
-        if (this.aborted) throw new AbortError('The chat stream was aborted');
-        if (this.scope.signal.aborted) throw this.scope.endError('POST /api/ai/chat/completions');
-        if (m.data === '[DONE]') {
-          done = true;
-          this.settle.resolve(this.collected.result());
-          return;
+      for await (const batch of sseBatches(body, { maxEventBytes: this.maxEventBytes, request }))
+        for (const m of batch) {
+          // abort() and the signal take effect even for chunks already received.
+          if (this.aborted) throw new AbortError('The chat stream was aborted');
+          if (this.scope.signal.aborted) throw this.scope.endError('POST /api/ai/chat/completions');
+          if (m.data === '[DONE]') {
+            done = true;
+            this.settle.resolve(this.collected.result());
+            return;
+          }
+          let chunk: unknown;
+          try {
+            chunk = JSON.parse(m.data);
+          } catch (err) {
+            const redactor = this.scope.redactor;
+            throw new APIError('Invalid JSON in a chat stream chunk', {
+              status: this.response.status,
+              body: truncate(redactor ? redactor.text(m.data) : m.data, MAX_ERROR_BODY_BYTES),
+              request,
+              cause: redactedJsonError(err, m.data, redactor),
+              redactor,
+            });
+          }
+          if (chunk && typeof chunk === 'object' && 'error' in chunk && chunk.error) {
+            const redactor = this.scope.redactor;
+            const { message, ...fields } = infoFromBody(
+              { truncate },
+              chunk,
+              'The chat stream reported an error',
+              redactor,
+            );
+            const ErrorClass = classOfAnswer({ classOf: errorClassOf }, this.response.status, fields.type);
+            throw withBodyInfo(
+              new ErrorClass(message, { status: this.response.status, body: chunk, request, redactor }),
+              fields,
+            );
+          }
+          this.collected.add(chunk as ChatCompletionChunk);
+          yield chunk as ChatCompletionChunk;
         }
-        let chunk: unknown;
-        try {
-          chunk = JSON.parse(m.data);
-        } catch (err) {
-          const redactor = this.scope.redactor;
-          throw new APIError('Invalid JSON in a chat stream chunk', {
-            status: this.response.status,
-            body: truncate(redactor ? redactor.text(m.data) : m.data, MAX_ERROR_BODY_BYTES),
-            request,
-            cause: redactedJsonError(err, m.data, redactor),
-            redactor,
-          });
-        }
-        if (chunk && typeof chunk === 'object' && 'error' in chunk && chunk.error) {
-          const redactor = this.scope.redactor;
-          const { message, ...fields } = infoFromBody(
-            { truncate },
-            chunk,
-            'The chat stream reported an error',
-            redactor,
-          );
-          const ErrorClass = classOfAnswer({ classOf: errorClassOf }, this.response.status, fields.type);
-          throw withBodyInfo(
-            new ErrorClass(message, { status: this.response.status, body: chunk, request, redactor }),
-            fields,
-          );
-        }
-        this.collected.add(chunk as ChatCompletionChunk);
-        yield chunk as ChatCompletionChunk;
-      }
       throw new ConnectionError('The chat stream ended before data: [DONE]', { request });
     } catch (err) {
       const e = this.mapError(err);

@@ -66,15 +66,18 @@ export class RunCoordinator implements SharedEventListener {
 
   /** Remove a run (closing the shared stream if it was the last). */
   leave(run: Run): void {
-    for (const id of run.tracked.keys()) {
-      const owner = this.owners.get(id);
-      if (owner === run) this.owners.delete(id);
-      else if (owner instanceof Set) {
-        owner.delete(run);
-        if (owner.size === 1) this.owners.set(id, owner.values().next().value!);
-      }
-    }
-    for (const t of run.tracked.values()) t.cancelGrace?.();
+    if (this.runs.size === 1 && this.runs.has(run))
+      this.owners.clear(); // the last run: no id-by-id removal
+    else
+      run.tracked.forEach((_, id) => {
+        const owner = this.owners.get(id);
+        if (owner === run) this.owners.delete(id);
+        else if (owner instanceof Set) {
+          owner.delete(run);
+          if (owner.size === 1) this.owners.set(id, owner.values().next().value!);
+        }
+      });
+    run.tracked.forEach((t) => t.cancelGrace?.());
     this.runs.delete(run);
     if (this.runs.size === 0 && this.unsubscribe) {
       this.unsubscribe();
@@ -84,12 +87,14 @@ export class RunCoordinator implements SharedEventListener {
 
   /** Route the events of `run`'s generations to it from now on. */
   adopt(run: Run): void {
-    for (const id of run.tracked.keys()) {
+    // Per-id loops of the queue use `forEach` and indices: code that runs once per call is not
+    // optimised, and there a `for...of` allocates an iterator result per element.
+    run.tracked.forEach((_, id) => {
       const owner = this.owners.get(id);
       if (owner === undefined || owner === run) this.owners.set(id, run);
       else if (owner instanceof Set) owner.add(run);
       else this.owners.set(id, new Set([owner, run]));
-    }
+    });
   }
 
   /** An enqueue is about to be sent: buffer events of unknown ids from now on. */
@@ -201,7 +206,7 @@ export class RunCoordinator implements SharedEventListener {
 
   onDown(error: unknown): void {
     for (const run of this.runs) {
-      for (const g of run.tracked.values()) run.apply(g, 'stream_down');
+      run.tracked.forEach((g) => run.apply(g, 'stream_down'));
       run.progress({ type: 'stream_down', error });
     }
   }

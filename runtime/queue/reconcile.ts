@@ -143,12 +143,12 @@ export class Reconciler {
         }),
       );
     let gs = group.waiting.get(run);
-    for (const g of run.tracked.values()) {
-      if (g.state !== 'waiting') continue;
+    run.tracked.forEach((g) => {
+      if (g.state !== 'waiting') return;
       run.apply(g, 'check');
       if (!gs) group.waiting.set(run, (gs = []));
       gs.push(g);
-    }
+    });
     return group;
   }
 
@@ -187,20 +187,21 @@ export class Reconciler {
     const listed = await this.listed(params);
     for (const run of entries.keys()) if (run.inner.signal?.aborted) entries.delete(run); // ended meanwhile
     if (!listed) {
-      for (const [run, gs] of entries) for (const g of gs) run.apply(g, 'check_failed');
+      entries.forEach((gs, run) => gs.forEach((g) => run.apply(g, 'check_failed')));
       return;
     }
     let missing = 0;
-    for (const gs of entries.values()) for (const g of gs) if (!listed.has(g.id)) missing++;
+    entries.forEach((gs) => gs.forEach((g) => void (listed.has(g.id) || missing++)));
     if (missing > ENDED_LISTS_FROM && this.keepsEnded !== false) {
       // Many left the active list: the lists of ended ones answer for them in three requests, not one read each.
       const ended = await Promise.all(ENDED.map((status) => this.listed({ ...params, status })));
-      for (const m of ended) if (m) for (const [id, item] of m) if (!listed.has(id)) listed.set(id, item);
+      for (const m of ended) m?.forEach((item, id) => listed.has(id) || listed.set(id, item));
     }
     const continuous = since();
     const payload: GenerationPayload = { continuous }; // read by the effects at once: one for all
     for (const [run, gs] of entries)
-      for (const g of gs) {
+      for (let i = 0; i < gs.length; i++) {
+        const g = gs[i]!;
         if (run.inner.signal?.aborted) break; // an effect ended the run
         const item = listed.get(g.id);
         payload.answer = item;
@@ -214,9 +215,12 @@ export class Reconciler {
     try {
       const res = await this.limiter.run(() => this.deps.list(params, { timeoutMs: this.deps.timeoutMs }));
       const listed = new Map<string, Generation>();
-      for (const x of res.generations as unknown[])
+      const items = res.generations as unknown[];
+      for (let i = 0; i < items.length; i++) {
+        const x = items[i];
         if (typeof x === 'object' && x !== null && typeof (x as Generation).generation_id === 'string')
           listed.set((x as Generation).generation_id, x as Generation);
+      }
       this.learn(listed.values());
       return listed;
     } catch {

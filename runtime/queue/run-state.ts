@@ -60,6 +60,9 @@ export interface GenerationPayload {
   continuous?: boolean | undefined;
 }
 
+/** The payload of an event that carries none (shared: effects only read it). */
+const NO_PAYLOAD: GenerationPayload = Object.freeze({});
+
 /** The terminal statuses of today's service. */
 const ENDED = new Set(['succeeded', 'failed', 'cancelled']);
 
@@ -118,7 +121,7 @@ export class Run {
   }
 
   /** Take the transition of `GENERATION_TABLE` that `event` takes from `g`'s state, and perform its effects. */
-  apply(g: Tracked, event: GenerationEvent, payload: GenerationPayload = {}): GenerationRow | undefined {
+  apply(g: Tracked, event: GenerationEvent, payload: GenerationPayload = NO_PAYLOAD): GenerationRow | undefined {
     const row = generationTransition(g.state, event, this.ports.wasCancelled, g.id);
     if (!row) return undefined;
     const from = g.state;

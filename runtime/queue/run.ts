@@ -194,7 +194,7 @@ export async function followGenerations(
     });
     m.coordinator.adopt(run);
     run.progress({ type: 'following', generation_ids: [...run.order] });
-    for (const id of run.order) if (m.state.wasCancelled(id)) m.coordinator.onCancel(id);
+    run.order.forEach((id) => m.state.wasCancelled(id) && m.coordinator.onCancel(id));
     m.reconciler.soon(run);
     const outcomes = await waitForOutcomes(m, run, scope, interrupted);
     if (outcomes.length === ids.length) return outcomes;

@@ -10,7 +10,7 @@ import { eventsStream } from '../operations.ts';
 import type { CallScope, RequestOptions } from '../scope.ts';
 import type { Transport } from '../transport.ts';
 import type { AnyServerEvent, ServerEvent } from '../types.ts';
-import { sseMessages } from './sse.ts';
+import { sseBatches } from './sse.ts';
 
 /**
  * Turn one SSE message into an event: `data` parsed as JSON when it is JSON, else the raw string.
@@ -83,16 +83,17 @@ export class EventStream<E extends AnyServerEvent = ServerEvent> implements Asyn
   }
 
   async *[Symbol.asyncIterator](): AsyncGenerator<E, void, undefined> {
-    const messages = this.messages();
-    if (!messages) return;
+    const batches = this.batches();
+    if (!batches) return;
     const all = this.settings.allEvents === true;
     try {
-      for await (const m of messages) {
-        if (this.closed) return; // close() takes effect even for messages already received
-        if (this.scope.signal.aborted) throw this.scope.endError('GET /api/events');
-        const ev = toServerEvent(m, all);
-        if (ev) yield ev as E;
-      }
+      for await (const batch of batches)
+        for (const m of batch) {
+          if (this.closed) return; // close() takes effect even for messages already received
+          if (this.scope.signal.aborted) throw this.scope.endError('GET /api/events');
+          const ev = toServerEvent(m, all);
+          if (ev) yield ev as E;
+        }
     } catch (err) {
       const error = this.failure(err);
       if (error) throw error;
@@ -104,19 +105,22 @@ export class EventStream<E extends AnyServerEvent = ServerEvent> implements Asyn
   /**
    * Call `onEvent` with each event, as the iteration would yield it, until the stream ends (then
    * it resolves) or fails (it rejects with the iteration's errors): for a consumer that handles
-   * each event at once (the queue's shared stream), without a promise per event. `onEvent` must
-   * not throw. It uses the stream up, as an iteration does.
+   * each event at once (the queue's shared stream), with one promise per chunk read instead of
+   * one per event. `onEvent` must not throw. It uses the stream up, as an iteration does.
    */
   async forEach(onEvent: (event: E) => void): Promise<void> {
-    const messages = this.messages();
-    if (!messages) return;
+    const batches = this.batches();
+    if (!batches) return;
     const all = this.settings.allEvents === true;
     try {
-      for await (const m of messages) {
-        if (this.closed) return;
-        if (this.scope.signal.aborted) throw this.scope.endError('GET /api/events');
-        const ev = toServerEvent(m, all);
-        if (ev) onEvent(ev as E);
+      for await (const batch of batches) {
+        for (let i = 0; i < batch.length; i++) {
+          const m = batch[i]!;
+          if (this.closed) return;
+          if (this.scope.signal.aborted) throw this.scope.endError('GET /api/events');
+          const ev = toServerEvent(m, all);
+          if (ev) onEvent(ev as E);
+        }
       }
     } catch (err) {
       const error = this.failure(err);
@@ -126,8 +130,8 @@ export class EventStream<E extends AnyServerEvent = ServerEvent> implements Asyn
     }
   }
 
-  /** The body's SSE messages (read once; undefined when there is no body: the stream is then closed). */
-  private messages(): AsyncGenerator<EventSourceMessage, void, undefined> | undefined {
+  /** The body's SSE messages, one array per chunk (read once; undefined when there is no body: the stream is then closed). */
+  private batches(): AsyncGenerator<EventSourceMessage[], void, undefined> | undefined {
     if (this.used) throw new SDKError('An EventStream can be iterated only once');
     this.used = true;
     const body = this.response.body;
@@ -135,7 +139,7 @@ export class EventStream<E extends AnyServerEvent = ServerEvent> implements Asyn
       this.close();
       return undefined;
     }
-    return sseMessages(body, {
+    return sseBatches(body, {
       onActivity: this.settings.onActivity,
       idleTimeoutMs: this.settings.idleTimeoutMs,
       maxEventBytes: this.settings.maxEventBytes,

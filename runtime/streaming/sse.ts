@@ -9,7 +9,7 @@ import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { ConnectionError, ResponseTooLargeError } from '../errors.ts';
 import { startTimer } from '../internal/timer.ts';
 
-/** How `sseMessages` reads a stream. Times in milliseconds. */
+/** How `sseBatches` reads a stream. Times in milliseconds. */
 export interface SseReadOptions {
   /** Called for every chunk of bytes read (keep-alive comments included). */
   onActivity?: (() => void) | undefined;
@@ -49,18 +49,20 @@ export function bytesAfterLastBlankLine(chunk: Uint8Array, previous: number | un
 }
 
 /**
- * The SSE messages of a response body, parsed by eventsource-parser. Comments (the server's
- * `: keep-alive` lines) are not yielded, but count as activity. Each event is bounded by
- * `maxEventBytes`: the bytes since the end of the last event (comments included), and the
+ * The SSE messages of a response body, parsed by eventsource-parser, one array per chunk read (the
+ * messages that chunk completed, never empty): a consumer that handles each message at once (the
+ * queue's shared event stream) pays one promise per chunk instead of one per message. Comments
+ * (the server's `: keep-alive` lines) are not yielded, but count as activity. Each event is bounded
+ * by `maxEventBytes`: the bytes since the end of the last event (comments included), and the
  * parser's own buffer (`maxBufferSize`), so that neither comments interleaved with `data:` lines
  * nor a line that never ends can grow it.
  * @throws ConnectionError when a read waited longer than `idleTimeoutMs` (the connection is then
  * released); ResponseTooLargeError when one event exceeds `maxEventBytes`; the read's own error.
  */
-export async function* sseMessages(
+export async function* sseBatches(
   body: ReadableStream<Uint8Array>,
   options: SseReadOptions,
-): AsyncGenerator<EventSourceMessage, void, undefined> {
+): AsyncGenerator<EventSourceMessage[], void, undefined> {
   const reader = body.getReader();
   const decoder = new TextDecoder();
   const maxEventBytes = options.maxEventBytes ?? Infinity;
@@ -120,13 +122,13 @@ export async function* sseMessages(
       if (pending.length > 0) {
         const batch = pending;
         pending = [];
-        for (const m of batch) yield m; // the events completed before the one too large
+        yield batch; // the events completed before the one too large
       }
       if (overflow || partialBytes > maxEventBytes) throw tooLarge();
     }
     const rest = decoder.decode();
     if (rest) parser.feed(rest);
-    for (const m of pending) yield m;
+    if (pending.length > 0) yield pending;
     finished = true;
   } finally {
     if (!finished) await reader.cancel().catch(() => undefined);

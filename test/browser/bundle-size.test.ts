@@ -59,8 +59,8 @@ const report = (m: CaseMeasure): string =>
  * module, no code splitting).
  */
 const CEILING_BYTES: Record<Bundler, Record<Ceiling, number>> = {
-  vite: { perModel: 8_261, rootClient: 14_311, rootQueueRunWithLazy: 28_722, runtimeUnsplit: 28_767 },
-  esbuild: { perModel: 7_760, rootClient: 13_176, rootQueueRunWithLazy: 27_102, runtimeUnsplit: 28_908 },
+  vite: { perModel: 8_261, rootClient: 14_311, rootQueueRunWithLazy: 28_819, runtimeUnsplit: 28_846 },
+  esbuild: { perModel: 7_760, rootClient: 13_176, rootQueueRunWithLazy: 27_194, runtimeUnsplit: 28_978 },
 };
 type Ceiling = 'perModel' | 'rootClient' | 'rootQueueRunWithLazy' | 'runtimeUnsplit';
 /**
@@ -70,8 +70,8 @@ type Ceiling = 'perModel' | 'rootClient' | 'rootQueueRunWithLazy' | 'runtimeUnsp
  * should the difference change (a bundler or zlib upgrade), and nothing more: growth beyond it fails.
  */
 const SOURCE_OVER_BUILT_BYTES: Record<Bundler, Record<Ceiling, number>> = {
-  vite: { perModel: -46, rootClient: 144, rootQueueRunWithLazy: -141, runtimeUnsplit: 176 },
-  esbuild: { perModel: -66, rootClient: 202, rootQueueRunWithLazy: 23, runtimeUnsplit: 117 },
+  vite: { perModel: -46, rootClient: 144, rootQueueRunWithLazy: -142, runtimeUnsplit: 193 },
+  esbuild: { perModel: -66, rootClient: 202, rootQueueRunWithLazy: 22, runtimeUnsplit: 126 },
 };
 const MARGIN_BYTES = 100;
 const limit = (c: Ceiling, b: Bundler): number => CEILING_BYTES[b][c] + SOURCE_OVER_BUILT_BYTES[b][c] + MARGIN_BYTES;

@@ -12,7 +12,7 @@ import {
   RuntimeClient,
   SDKError,
 } from '../../index.ts';
-import { bytesAfterLastBlankLine } from '../../runtime/streaming/sse.ts';
+import { bytesAfterLastBlankLine, sseBatches } from '../../runtime/streaming/sse.ts';
 import { MAX_TIMER_MS } from '../../runtime/internal/timer.ts';
 import { until } from '../support/index.ts';
 import { Client, rejectionOf, useServers } from './helpers.ts';
@@ -83,6 +83,36 @@ describe('one server-sent event is bounded by the bytes since the last event, co
     expect(bytesAfterLastBlankLine(bytes('data: a\r\ndata: b\n: c\n'), undefined)).toBe(-1);
     expect(bytesAfterLastBlankLine(bytes('\ndata: b'), 0x0a)).toBe(7);
     expect(bytesAfterLastBlankLine(bytes('\ndata: b'), 0x61)).toBe(-1);
+  });
+
+  it('yields the events each chunk completed as one batch (none for a chunk that completed none), then those before an event too large', async () => {
+    const body = (chunks: string[]) =>
+      new ReadableStream<Uint8Array>({
+        start(c) {
+          for (const s of chunks) c.enqueue(new TextEncoder().encode(s));
+          c.close();
+        },
+      });
+    const request = { method: 'GET', path: '/api/events' };
+    const batches: string[][] = [];
+    for await (const batch of sseBatches(body(['data: a\n\ndata: b\n\nda', 'ta: c', '\n\n: keep-alive\n\n']), {
+      request,
+    }))
+      batches.push(batch.map((m) => m.data));
+    expect(batches).toEqual([['a', 'b'], ['c']]);
+
+    const seen: string[][] = [];
+    const err = await rejectionOf(
+      (async () => {
+        for await (const batch of sseBatches(body(['data: a\n\ndata: ' + 'x'.repeat(64)]), {
+          request,
+          maxEventBytes: 32,
+        }))
+          seen.push(batch.map((m) => m.data));
+      })(),
+    );
+    expect(err).toBeInstanceOf(ResponseTooLargeError);
+    expect(seen).toEqual([['a']]);
   });
 });
 
