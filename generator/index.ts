@@ -15,6 +15,7 @@ import { REPO_ROOT, specsLabel } from './paths.ts';
 import { classify, type ClassifyNote } from './stages/classify.ts';
 import { modelModule, type OutputFiles } from './stages/emit.ts';
 import { indexModule, validatorTableModule } from './stages/index-module.ts';
+import { paramsModule } from './stages/params-module.ts';
 import { openapiModule } from './stages/openapi.ts';
 import { operationsOf, type OperationsTable } from './stages/operations.ts';
 import { modelsMarkdown } from './stages/reference.ts';
@@ -182,13 +183,22 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
     const raw = JSON.stringify(m.raw);
     const key = hash(fp, target.kind, formatKey, label, m.id, raw, pathsKey);
     modelKeys.push(key);
+    // typed once for both modules that print it
+    let type: ReturnType<typeof modelType> | undefined;
+    const typed = () => ({ ...m, type: (type ??= modelType(m, modelDoc(m))) });
     modelJobs.push({
       file: `${out}models/${fileStem(m.id)}.ts`,
       inputs: hash('model', key),
       sources: [m.file, openapiFile],
       formatted: true,
-      build: async () =>
-        modelModule({ ...m, type: modelType(m, modelDoc(m)) }, validated.has(m.id), operations, target),
+      build: async () => modelModule(typed(), validated.has(m.id), operations, target),
+    });
+    modelJobs.push({
+      file: `${out}params/${fileStem(m.id)}.ts`,
+      inputs: hash('params', key),
+      sources: [m.file],
+      formatted: true,
+      build: async () => paramsModule(typed(), target),
     });
     if (validated.has(m.id))
       modelJobs.push({
@@ -225,17 +235,20 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
     inputs: hash('index', allKey),
     sources: list,
     formatted: true,
-    build: () =>
-      target.kind === 'package' ? indexModule(named, validated, label) : userIndexModule(named, validated, label),
+    build: () => (target.kind === 'package' ? indexModule(named, validated, label) : userIndexModule(named, label)),
   });
-  if (target.kind === 'package')
-    jobs.push({
-      file: `${out}validator-table.ts`,
-      inputs: hash('validator-table', allKey),
-      sources: list,
-      formatted: true,
-      build: () => validatorTableModule(named, validated),
-    });
+  jobs.push({
+    file: `${out}validator-table.ts`,
+    inputs: hash('validator-table', allKey),
+    sources: list,
+    formatted: true,
+    build: () =>
+      validatorTableModule(
+        named,
+        validated,
+        target.kind === 'user' ? { runtimeTypes: target.runtime.types } : undefined,
+      ),
+  });
   jobs.push(...modelJobs);
 
   // Printed as prettier prints it (no formatter to load: an up-to-date run loads none).
