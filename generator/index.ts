@@ -15,6 +15,7 @@ import { REPO_ROOT, specsLabel } from './paths.ts';
 import { classify, type ClassifyNote } from './stages/classify.ts';
 import { modelModule, type OutputFiles } from './stages/emit.ts';
 import { indexModule, validatorTableModule } from './stages/index-module.ts';
+import { paramsModule } from './stages/params-module.ts';
 import { openapiModule } from './stages/openapi.ts';
 import { operationsOf, type OperationsTable } from './stages/operations.ts';
 import { modelsMarkdown } from './stages/reference.ts';
@@ -191,14 +192,27 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
     const raw = JSON.stringify(m.raw);
     const key = hash(fp, target.kind, formatKey, label, m.id, raw, pathsKey);
     modelKeys.push(key);
+    // typed once for both modules that print it (its time counted as `types`, the printing as `emit`)
+    let type: Promise<ReturnType<typeof modelType>> | undefined;
+    const typed = async () => ({ ...m, type: await (type ??= timed('types', () => modelType(m, modelDoc(m)))) });
     modelJobs.push({
       file: `${out}models/${fileStem(m.id)}.ts`,
       inputs: hash('model', key),
       sources: [m.file, openapiFile],
       formatted: true,
       build: async () => {
-        const type = await timed('types', () => modelType(m, modelDoc(m)));
-        return timed('emit', () => modelModule({ ...m, type }, validated.has(m.id), operations, target));
+        const t = await typed();
+        return timed('emit', () => modelModule(t, validated.has(m.id), operations, target));
+      },
+    });
+    modelJobs.push({
+      file: `${out}params/${fileStem(m.id)}.ts`,
+      inputs: hash('params', key),
+      sources: [m.file],
+      formatted: true,
+      build: async () => {
+        const t = await typed();
+        return timed('emit', () => paramsModule(t, target));
       },
     });
     if (validated.has(m.id))
@@ -237,17 +251,23 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
     formatted: true,
     build: () =>
       timed('emit', () =>
-        target.kind === 'package' ? indexModule(named, validated, label) : userIndexModule(named, validated, label),
+        target.kind === 'package' ? indexModule(named, validated, label) : userIndexModule(named, label),
       ),
   });
-  if (target.kind === 'package')
-    jobs.push({
-      file: `${out}validator-table.ts`,
-      inputs: hash('validator-table', allKey),
-      sources: list,
-      formatted: true,
-      build: () => timed('emit', () => validatorTableModule(named, validated)),
-    });
+  jobs.push({
+    file: `${out}validator-table.ts`,
+    inputs: hash('validator-table', allKey),
+    sources: list,
+    formatted: true,
+    build: () =>
+      timed('emit', () =>
+        validatorTableModule(
+          named,
+          validated,
+          target.kind === 'user' ? { runtimeTypes: target.runtime.types } : undefined,
+        ),
+      ),
+  });
   jobs.push(...modelJobs);
 
   // Printed as prettier prints it (no formatter to load: an up-to-date run loads none).

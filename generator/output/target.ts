@@ -91,7 +91,7 @@ export function userTarget(version: string, format: { prettier: Record<string, u
   return {
     kind: 'user',
     prefix: '',
-    managed: ['models', 'validators'],
+    managed: ['models', 'params', 'validators'],
     ext: '.js',
     runtime: {
       types: `${SDK_PACKAGE}/runtime`,

@@ -90,7 +90,7 @@ function heritage(ts: Ts, bases: readonly TypeSpec[]): TS.HeritageClause[] | und
 }
 
 /** `(param) => body` */
-function arrow(ts: Ts, params: readonly string[], body: TS.ConciseBody): TS.ArrowFunction {
+export function arrow(ts: Ts, params: readonly string[], body: TS.ConciseBody): TS.ArrowFunction {
   const f = ts.factory;
   return f.createArrowFunction(
     undefined,
@@ -103,14 +103,19 @@ function arrow(ts: Ts, params: readonly string[], body: TS.ConciseBody): TS.Arro
 }
 
 /** `object.name(args)` (`object` an identifier's name or an expression). */
-function callMethod(ts: Ts, object: string | TS.Expression, name: string, args: TS.Expression[]): TS.CallExpression {
+export function callMethod(
+  ts: Ts,
+  object: string | TS.Expression,
+  name: string,
+  args: TS.Expression[],
+): TS.CallExpression {
   const f = ts.factory;
   const target = typeof object === 'string' ? f.createIdentifier(object) : object;
   return f.createCallExpression(f.createPropertyAccessExpression(target, name), undefined, args);
 }
 
 /** `import(specifier)` */
-function dynamicImport(ts: Ts, specifier: string): TS.CallExpression {
+export function dynamicImport(ts: Ts, specifier: string): TS.CallExpression {
   const f = ts.factory;
   return f.createCallExpression(f.createToken(ts.SyntaxKind.ImportKeyword) as TS.Expression, undefined, [
     stringNode(ts, specifier),
@@ -118,7 +123,7 @@ function dynamicImport(ts: Ts, specifier: string): TS.CallExpression {
 }
 
 /** `validatorLoaders.get(model)?.().then((m) => m.validate)`: the validator of `model`, when a loader has it. */
-export function loadedValidator(ts: Ts): TS.Expression {
+function loadedValidator(ts: Ts): TS.Expression {
   const f = ts.factory;
   const loaded = f.createCallChain(
     callMethod(ts, 'validatorLoaders', 'get', [f.createIdentifier('model')]),
@@ -132,7 +137,7 @@ export function loadedValidator(ts: Ts): TS.Expression {
 }
 
 /** `Promise.resolve(value)` */
-export function resolved(ts: Ts, value: TS.Expression): TS.Expression {
+function resolved(ts: Ts, value: TS.Expression): TS.Expression {
   return callMethod(ts, 'Promise', 'resolve', [value]);
 }
 
@@ -154,7 +159,7 @@ export async function indexModule(
       true,
     ),
   );
-  for (const m of models) st.push(importDeclaration(ts, [m.names.params], `./models/${fileStem(m.id)}.ts`, true));
+  for (const m of models) st.push(importDeclaration(ts, [m.names.params], `./params/${fileStem(m.id)}.ts`, true));
   st.push(
     exportTypes(
       ts,
@@ -186,7 +191,14 @@ export async function indexModule(
   );
   st.push(...bodyInterfaces(ts, models, "the snapshot's"));
   st.push(modelRegistryInterface(ts, "The snapshot's models as the runtime `Client` is generic over them."));
-  st.push(idsAndLoaders(ts, snapshotTable(models, validated))[0]!);
+  st.push(
+    idsConstant(ts, {
+      name: 'MODEL_IDS',
+      idType: 'ModelId',
+      idsDoc: 'Every model id of the snapshot, in the order of `models.json`.',
+      models,
+    }),
+  );
   st.push(
     withDoc(
       ts,
@@ -216,34 +228,33 @@ export async function indexModule(
   return printModule(ts, blockLayout(ts, st));
 }
 
-/** `idsAndLoaders`' arguments for the snapshot's models (`MODEL_IDS` and the loaders of `validator-table.ts`). */
-function snapshotTable(models: IndexModel[], validated: ReadonlySet<string>): Parameters<typeof idsAndLoaders>[1] {
-  return {
-    name: 'MODEL_IDS',
-    idType: 'ModelId',
-    idsDoc: 'Every model id of the snapshot, in the order of `models.json`.',
-    models,
-    withValidator: models.filter((m) => validated.has(m.id)),
-    loadersDoc:
-      "Loads one model's compiled validator module on demand (a bundler splits each into its own chunk). Plain `import()` arrows, each kept short.",
-    loaderPath: (m) => `./validators/${fileStem(m.id)}.ts`,
-  };
-}
-
 /**
  * Body of `generated/validator-table.ts`, which `snapshotValidators` (`generated/index.ts`) loads with
  * `import()` on its first call: the loader of each validated model's validator, and the snapshot's
  * models without one. Kept out of `index.ts` so that a page of the root `Client` that validates nothing
  * (an image call, a chat) carries none of the table (111 `import()`s, each naming a chunk).
+ * With `user` (a user's `<out>/validator-table.ts`, loaded by its index's `validators`): the added
+ * models', the runtime's types from the package (`user.runtimeTypes`), `.js` specifiers, and
+ * `// @ts-nocheck` first (the same text compiles here, strict): checking the loaders' `import()`s
+ * cost every compile of the user's program as much as the rest of the index.
  */
-export async function validatorTableModule(models: IndexModel[], validated: ReadonlySet<string>): Promise<string> {
+export async function validatorTableModule(
+  models: IndexModel[],
+  validated: ReadonlySet<string>,
+  user?: { runtimeTypes: string },
+): Promise<string> {
   const { ts } = await loadTsMorph();
   const f = ts.factory;
   const unvalidated = models.filter((m) => !validated.has(m.id)).map((m) => stringNode(ts, m.id));
   const model = f.createIdentifier('model');
+  const whose = user ? 'The added' : "The snapshot's";
   const st: TS.Statement[] = [
-    importDeclaration(ts, ['CompiledValidator'], '../runtime/index.ts', true),
-    idsAndLoaders(ts, snapshotTable(models, validated))[1]!,
+    importDeclaration(ts, ['CompiledValidator'], user?.runtimeTypes ?? '../runtime/index.ts', true),
+    validatorLoaders(ts, {
+      withValidator: models.filter((m) => validated.has(m.id)),
+      loadersDoc: `Loads one ${user ? 'added ' : ''}model's compiled validator module on demand (a bundler splits each into its own chunk). Plain \`import()\` arrows, each kept short.`,
+      loaderPath: (m) => `./validators/${fileStem(m.id)}${user ? '.js' : '.ts'}`,
+    }),
     withDoc(
       ts,
       constStatement(
@@ -253,7 +264,7 @@ export async function validatorTableModule(models: IndexModel[], validated: Read
         f.createNewExpression(f.createIdentifier('Set'), undefined, [f.createArrayLiteralExpression(unvalidated)]),
         false,
       ),
-      "The snapshot's models without a compiled validator (not validated).",
+      `${whose} models without a compiled validator (not validated).`,
     ),
     withDoc(
       ts,
@@ -292,11 +303,17 @@ export async function validatorTableModule(models: IndexModel[], validated: Read
           true,
         ),
       ),
-      "The compiled validator of `model` (loaded on first use), `null` for a model of the snapshot without one, `undefined` for an id the snapshot does not have: `snapshotValidators`' answer.",
+      user
+        ? "The compiled validator of added model `model` (loaded on first use), `null` for an added model without one, `undefined` for an id not added (the index's `validators` asks the package then)."
+        : "The compiled validator of `model` (loaded on first use), `null` for a model of the snapshot without one, `undefined` for an id the snapshot does not have: `snapshotValidators`' answer.",
     ),
   ];
-  return printModule(ts, blockLayout(ts, st));
+  return printModule(ts, [...(user ? [USER_NOCHECK] : []), ...blockLayout(ts, st)]);
 }
+
+/** The first line of a user's `<out>/validator-table.ts` (see `validatorTableModule`). */
+const USER_NOCHECK =
+  "// @ts-nocheck -- generated code, type-checked where it is generated; the user's program loads it on first validation";
 
 /** `() => Promise<{ validate: CompiledValidator }>`: a loader of a validator module (one line, as written by hand). */
 function loaderType(ts: Ts): TS.TypeNode {
@@ -308,53 +325,49 @@ function loaderType(ts: Ts): TS.TypeNode {
   return f.createFunctionTypeNode(undefined, [], f.createTypeReferenceNode('Promise', [module]));
 }
 
-/**
- * The two constants of a model list: the exported list of the models' ids (`name`, typed
- * `readonly <idType>[]`, in the snapshot's order), and `validatorLoaders`, from model id to a loader
- * of its validator (a user's index declares both; the package's, the ids, and `validator-table.ts` the
- * loaders). Each loader is a plain `import()` of `loaderPath`; their type is given to `Map` so that
- * the compiler checks each arrow against it instead of inferring one union of them all.
- */
-export function idsAndLoaders(
+/** `export const <name>: readonly <idType>[] = [...]`: the models' ids, in the snapshot's order, with `idsDoc`. */
+export function idsConstant(
   ts: Ts,
-  o: {
-    name: string;
-    idType: string;
-    idsDoc: string;
-    models: IndexModel[];
-    withValidator: IndexModel[];
-    loadersDoc: string;
-    loaderPath: (m: IndexModel) => string;
-  },
-): TS.Statement[] {
+  o: { name: string; idType: string; idsDoc: string; models: IndexModel[] },
+): TS.Statement {
   const f = ts.factory;
   const ids = f.createTypeOperatorNode(ts.SyntaxKind.ReadonlyKeyword, f.createArrayTypeNode(typeNode(ts, o.idType)));
+  return withDoc(
+    ts,
+    constStatement(ts, o.name, ids, f.createArrayLiteralExpression(o.models.map((m) => stringNode(ts, m.id)))),
+    o.idsDoc,
+  );
+}
+
+/**
+ * `validatorLoaders`, from model id to a loader of its validator (`validator-table.ts`). Each loader
+ * is a plain `import()` of `loaderPath`; their type is given to `Map` so that the compiler checks
+ * each arrow against it instead of inferring one union of them all.
+ */
+function validatorLoaders(
+  ts: Ts,
+  o: { withValidator: IndexModel[]; loadersDoc: string; loaderPath: (m: IndexModel) => string },
+): TS.Statement {
+  const f = ts.factory;
   const mapArgs = () => [typeNode(ts, 'string'), loaderType(ts)];
-  return [
-    withDoc(
+  return withDoc(
+    ts,
+    constStatement(
       ts,
-      constStatement(ts, o.name, ids, f.createArrayLiteralExpression(o.models.map((m) => stringNode(ts, m.id)))),
-      o.idsDoc,
-    ),
-    withDoc(
-      ts,
-      constStatement(
-        ts,
-        'validatorLoaders',
-        f.createTypeReferenceNode('ReadonlyMap', mapArgs()),
-        f.createNewExpression(f.createIdentifier('Map'), mapArgs(), [
-          f.createArrayLiteralExpression(
-            o.withValidator.map((m) =>
-              f.createArrayLiteralExpression([stringNode(ts, m.id), arrow(ts, [], dynamicImport(ts, o.loaderPath(m)))]),
-            ),
-            true,
+      'validatorLoaders',
+      f.createTypeReferenceNode('ReadonlyMap', mapArgs()),
+      f.createNewExpression(f.createIdentifier('Map'), mapArgs(), [
+        f.createArrayLiteralExpression(
+          o.withValidator.map((m) =>
+            f.createArrayLiteralExpression([stringNode(ts, m.id), arrow(ts, [], dynamicImport(ts, o.loaderPath(m)))]),
           ),
-        ]),
-        false,
-      ),
-      o.loadersDoc,
+          true,
+        ),
+      ]),
+      false,
     ),
-  ];
+    o.loadersDoc,
+  );
 }
 
 /**

@@ -69,6 +69,23 @@ export function withDoc<T extends TS.Node>(ts: Ts, node: T, text: string | undef
   return ts.addSyntheticLeadingComment(node, ts.SyntaxKind.MultiLineCommentTrivia, body, true);
 }
 
+/**
+ * `declaration` (an interface or a type alias) again, printed without any of its comments: a new
+ * top node over the same children (the shared node is not changed), its nested comments turned off.
+ * `withDoc` may then give it a doc of its own.
+ */
+export function withoutComments<T extends TS.InterfaceDeclaration | TS.TypeAliasDeclaration>(
+  ts: Ts,
+  declaration: T,
+): T {
+  const f = ts.factory;
+  const d: TS.InterfaceDeclaration | TS.TypeAliasDeclaration = declaration;
+  const copy = ts.isInterfaceDeclaration(d)
+    ? f.createInterfaceDeclaration(d.modifiers, d.name, d.typeParameters, d.heritageClauses, d.members)
+    : f.createTypeAliasDeclaration(d.modifiers, d.name, d.typeParameters, d.type);
+  return ts.setEmitFlags(copy, ts.EmitFlags.NoNestedComments) as T;
+}
+
 /** A type given as data: a name, optionally with type arguments; a string literal type; an array type. */
 export type TypeSpec = string | { name: string; args: TypeSpec[] } | { literal: string } | { array: TypeSpec };
 

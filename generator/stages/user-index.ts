@@ -13,15 +13,16 @@ import type { ts as TS } from 'ts-morph';
 import type { Endpoint } from './classify.ts';
 import { loadTsMorph } from './emit.ts';
 import {
+  arrow,
   bodyInterfaces,
+  callMethod,
+  dynamicImport,
   bodyTypes,
   clientClass,
   exportTypes,
   idInterface,
-  idsAndLoaders,
-  loadedValidator,
+  idsConstant,
   modelRegistryInterface,
-  resolved,
   typeAlias,
   type IndexModel,
 } from './index-module.ts';
@@ -49,14 +50,10 @@ const ALIASES: Array<[name: string, endpoint: Endpoint | undefined, doc: string]
 ];
 
 /**
- * Body of `<out>/index.ts`. `validated` holds the ids that have a compiled validator; `label` names
- * the snapshot (relative to `<out>`) in doc comments.
+ * Body of `<out>/index.ts` (the added models' validators are `validator-table.ts`'s: `validatorTableModule`);
+ * `label` names the snapshot (relative to `<out>`) in doc comments.
  */
-export async function userIndexModule(
-  models: IndexModel[],
-  validated: ReadonlySet<string>,
-  label: string,
-): Promise<string> {
+export async function userIndexModule(models: IndexModel[], label: string): Promise<string> {
   const { ts } = await loadTsMorph();
   const f = ts.factory;
   const st: TS.Statement[] = [];
@@ -77,12 +74,12 @@ export async function userIndexModule(
   st.push(
     importDeclaration(
       ts,
-      ['ClientOptions', 'CompiledValidator', 'Registry', 'ValidatorSource', ...bodyTypes(models)].sort(),
+      ['ClientOptions', 'Registry', 'ValidatorSource', ...bodyTypes(models)].sort(),
       `${SDK_PACKAGE}/runtime`,
       true,
     ),
   );
-  for (const m of models) st.push(importDeclaration(ts, [m.names.params], `./models/${fileStem(m.id)}.js`, true));
+  for (const m of models) st.push(importDeclaration(ts, [m.names.params], `./params/${fileStem(m.id)}.js`, true));
   if (models.length > 0)
     st.push(
       exportTypes(
@@ -128,29 +125,25 @@ export async function userIndexModule(
     modelRegistryInterface(ts, "The package's and the added models, as the runtime `Client` is generic over them."),
   );
   st.push(
-    ...idsAndLoaders(ts, {
+    idsConstant(ts, {
       name: 'ADDED_MODEL_IDS',
       idType: 'AddedModelId',
       idsDoc: `The added model ids, in the order of \`${label}/models.json\`.`,
       models,
-      withValidator: models.filter((m) => validated.has(m.id)),
-      loadersDoc:
-        "Loads one added model's compiled validator module on demand (a bundler splits each into its own chunk). Plain `import()` arrows: each costs a compile of the user's program one module check.",
-      loaderPath: (m) => `./validators/${fileStem(m.id)}.js`,
     }),
   );
-  // `validatorLoaders.get(model)?.().then((m) => m.validate) ?? ((ADDED_MODEL_IDS as readonly string[]).includes(model) ? Promise.resolve(null) : snapshotValidators(model))`
+  // `(model) => import('./validator-table.js').then((t) => t.validatorOf(model)).then((v) => v === undefined ? snapshotValidators(model) : v)`
   const model = f.createIdentifier('model');
-  const addedIds = f.createAsExpression(
-    f.createIdentifier('ADDED_MODEL_IDS'),
-    f.createTypeOperatorNode(ts.SyntaxKind.ReadonlyKeyword, f.createArrayTypeNode(typeNode(ts, 'string'))),
-  );
-  const fallback = f.createConditionalExpression(
-    f.createCallExpression(f.createPropertyAccessExpression(addedIds, 'includes'), undefined, [model]),
-    undefined,
-    resolved(ts, f.createNull()),
+  const v = f.createIdentifier('v');
+  const added = callMethod(ts, dynamicImport(ts, './validator-table.js'), 'then', [
+    arrow(ts, ['t'], callMethod(ts, 't', 'validatorOf', [model])),
+  ]);
+  const orPackage = f.createConditionalExpression(
+    f.createStrictEquality(v, f.createIdentifier('undefined')),
     undefined,
     f.createCallExpression(f.createIdentifier('snapshotValidators'), undefined, [model]),
+    undefined,
+    v,
   );
   st.push(
     withDoc(
@@ -159,16 +152,9 @@ export async function userIndexModule(
         ts,
         'validators',
         typeNode(ts, 'ValidatorSource'),
-        f.createArrowFunction(
-          undefined,
-          undefined,
-          [f.createParameterDeclaration(undefined, undefined, 'model')],
-          undefined,
-          f.createToken(ts.SyntaxKind.EqualsGreaterThanToken),
-          f.createBinaryExpression(loadedValidator(ts), ts.SyntaxKind.QuestionQuestionToken, fallback),
-        ),
+        arrow(ts, ['model'], callMethod(ts, added, 'then', [arrow(ts, ['v'], orPackage)])),
       ),
-      "The compiled request validators by model id, loaded lazily: an added model's own (`null` for an added model without one: not validated), else the package's (`snapshotValidators`). The `Client` below validates queue requests with it.",
+      "The compiled request validators by model id, loaded lazily: an added model's own (`null` for an added model without one: not validated), else the package's (`snapshotValidators`). The `Client` below validates queue requests with it. The added models' table of loaders (`validator-table.ts`) loads with the first validation.",
     ),
   );
   st.push(

@@ -133,7 +133,9 @@ describe('oxen-inference-codegen in a user project', () => {
     expect(JSON.parse(readFileSync(path.join(out, 'specs', 'models', 'acme-flux-9.json'), 'utf8'))).toEqual(acme);
     for (const f of [
       'index.ts',
+      'validator-table.ts',
       'models/acme-flux-9.ts',
+      'params/acme-flux-9.ts',
       'validators/acme-flux-9.ts',
       'models/flux-2-pro.ts',
       'manifest.json',

@@ -90,7 +90,7 @@ describe('generate --check and the manifest', () => {
           expect(r.changed, file).toEqual([file]);
           await writeFile(full, original);
         }
-        // a changed input is a real difference: the model's own file, its validator and the reference (the index names the type only)
+        // a changed input is a real difference: the model's own file, its parameter type, its validator and the reference (the index names the type only)
         const modelFile = path.join(t.specsDir, 'models', 'flux-2-pro.json');
         const model = JSON.parse(await readFile(modelFile, 'utf8')) as {
           json_request_schema: { properties: Record<string, unknown> };
@@ -102,6 +102,7 @@ describe('generate --check and the manifest', () => {
           'generated/MODELS.md',
           'generated/manifest.json',
           'generated/models/flux-2-pro.ts',
+          'generated/params/flux-2-pro.ts',
           'generated/validators/flux-2-pro.ts',
         ]);
         expect(drift.rebuilt).toContain('generated/index.ts'); // its inputs changed, its text did not

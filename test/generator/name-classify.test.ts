@@ -74,6 +74,7 @@ describe('file names Windows reserves', () => {
       expect(names).toEqual(
         expect.arrayContaining([
           'generated/models/CON~.ts',
+          'generated/params/CON~.ts',
           'generated/validators/CON~.ts',
           'generated/models/AUX~.model.ts',
           'generated/validators/AUX~.model.ts',
@@ -81,7 +82,7 @@ describe('file names Windows reserves', () => {
       );
       for (const n of names) expect(n, n).not.toMatch(/\/(con|aux)(\.[^/]*)?$/i);
       const index = r.files.get('generated/index.ts')!;
-      expect(index).toContain("'./models/CON~.ts'");
+      expect(index).toContain("'./params/CON~.ts'");
       expect(r.files.get('generated/validator-table.ts')).toContain("'./validators/AUX~.model.ts'");
       expect(r.files.get('generated/models/CON~.ts')).toContain("'../validators/CON~.ts'");
       expect(r.files.get('generated/MODELS.md')).toContain('oxen-inference-sdk/models/AUX~.model');
