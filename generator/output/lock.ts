@@ -46,7 +46,8 @@ interface Owner {
   started?: string;
 }
 
-function alive(pid: number): boolean {
+/** Whether process `pid` lives (on this host). */
+export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

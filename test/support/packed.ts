@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { copiedForPack, packPackages, type PackedPair } from '../../scripts/lib/pack.ts';
 import { REPO_ROOT } from '../../generator/paths.ts';
+import { alive } from '../../generator/output/lock.ts';
 
 // outside the working tree (a copy cannot go into the tree it copies), one folder per checkout
 const PACKED = path.join(
@@ -39,15 +40,6 @@ export function packedTreeHash(): string {
   };
   walk(REPO_ROOT);
   return h.digest('hex').slice(0, 16);
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /** Takes the lock folder `lock` (atomic `mkdir`); a lock of a dead process is removed first. */
