@@ -31,7 +31,7 @@ import { readBuilt, writeBuilt } from './output/built.ts';
 import { completeInterrupted } from './output/lock.ts';
 import { checkOwnedOutput } from './output/target.ts';
 import { treeDigest, type HeldLock } from './output/tree-commit.ts';
-import { GeneratorWorker } from './stages/worker-thread.ts';
+import { JobQueue } from './stages/job-queue.ts';
 import { write, type WriteResult } from './stages/write.ts';
 import { byCodeUnits } from './order.ts';
 import { operationsModuleBody, RUNTIME_OPERATIONS_FILE } from './output/runtime-operations.ts';
@@ -82,11 +82,11 @@ export interface GenerateOptions {
   /** The API description when it is not `<specsDir>/openapi.yaml`, and how headers and messages name it. */
   openapi?: { file: string; label: string };
   /**
-   * What formats and compiles validators (`stages/worker-thread.ts`), already started (the CLI
+   * What formats and compiles validators (`stages/job-queue.ts`), already started (the CLI
    * starts it before it fetches, so that prettier loads meanwhile); the caller closes it. Default:
    * one of the run's own.
    */
-  worker?: GeneratorWorker;
+  jobs?: JobQueue;
 }
 
 /** What a run did (or, with `check`, would do). */
@@ -125,7 +125,9 @@ interface Job {
 export async function generate(options: GenerateOptions = {}): Promise<GenerateResult> {
   const t0 = performance.now();
   const lap = (stage: string) => {
-    if (process.env['GENERATE_TIMING']) console.error(`[timing] ${stage} ${Math.round(performance.now() - t0)} ms`);
+    if (process.env['GENERATE_TIMING']) console.error(
+        `[timing] ${stage} ${Math.round(performance.now() - t0)} ms, rss ${Math.round(process.memoryUsage().rss / 2 ** 20)} MiB`,
+      );
   };
   const specsDir = path.resolve(options.specsDir ?? path.join(REPO_ROOT, 'specs'));
   const outRoot = path.resolve(options.outRoot ?? REPO_ROOT);
@@ -167,11 +169,11 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
   );
   const validated = new Set(named.filter((m) => m.schema && m.endpoints.includes('queue')).map((m) => m.id));
 
-  const worker = options.worker ?? new GeneratorWorker(REPO_ROOT, { preloadPrettier: target.format !== null });
+  const queue = options.jobs ?? new JobQueue(REPO_ROOT, { preloadPrettier: target.format !== null });
   // how files are formatted is part of every file's inputs: a change rebuilds them all
   const formatKey = JSON.stringify(target.format);
   const prettierConfig = target.format === 'repository' || target.format === null ? undefined : target.format.prettier;
-  const compileInWorker: CompileValidator = (schema, o) => worker.compileValidator(schema, o);
+  const compileQueued: CompileValidator = (schema, o) => queue.compileValidator(schema, o);
   const spent = emptyBreakdown();
   /** `work`'s time on this thread, added to the breakdown's `activity`. */
   const timed = async <T>(activity: keyof Breakdown, work: () => T | Promise<T>): Promise<T> => {
@@ -221,8 +223,8 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
         inputs: hash('validator', key),
         sources: [m.file],
         formatted: false,
-        // the compile's own time is `worker.spent`'s
-        build: async () => (await validatorModule(m, target, compileInWorker))!,
+        // the compile's own time is `queue.spent`'s
+        build: async () => (await validatorModule(m, target, compileQueued))!,
       });
   }
   const allKey = hash(fp, target.kind, formatKey, label, ...modelKeys);
@@ -295,7 +297,7 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
       const body = await job.build();
       const text = `${header(t, job.sources, job.file.endsWith('.md'), target)}\n${body}`;
       const formatted =
-        job.formatted && target.format !== null ? worker.format(text, job.file, prettierConfig) : Promise.resolve(text);
+        job.formatted && target.format !== null ? queue.format(text, job.file, prettierConfig) : Promise.resolve(text);
       formatted.catch(() => undefined); // awaited below; a failure before then must not be unhandled
       texts.push(formatted);
     }
@@ -310,9 +312,9 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
     }
     writeBuilt(outRoot, builtNow);
   } finally {
-    spent.format = worker.spent.format;
-    spent.validators = worker.spent.validator;
-    if (!options.worker) await worker.close();
+    spent.format = queue.spent.format;
+    spent.validators = queue.spent.validator;
+    if (!options.jobs) await queue.close();
   }
   lap('emit and format');
   files.set(

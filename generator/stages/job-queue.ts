@@ -1,9 +1,9 @@
 /**
- * The run's formatting (prettier, stage 7a) and validator compilation (ajv's standalone code, stage
- * 6a), done on the calling thread one job at a time, in the order given. They ran in a worker
- * thread until re-measured: on 2 cores the thread saved 17% of a full regeneration, 8% of a run into
- * an empty output, and cost 22% of a user's `add` of 64 models and 80 MiB of peak RSS (the figures:
- * docs/design-decisions.md, "Run machinery, re-measured"). `write.ts` then writes what changed.
+ * The run's queue of formatting (prettier, stage 7a) and validator compilation (ajv's standalone
+ * code, stage 6a) jobs, done on the calling thread one at a time, in the order given: on 2 cores a
+ * worker thread saved under 20% of a full regeneration and cost a user's `add` of 64 models 22% and
+ * 80 MiB of peak RSS (docs/design-decisions.md, "Run machinery, re-measured"). `write.ts` then
+ * writes what changed.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -28,7 +28,7 @@ export function prettierOptions(config: PrettierOptions, file: string): Prettier
 }
 
 /** An error of a job, with the class name it had (`RangeError`, ...). */
-export class WorkerJobError extends Error {
+export class JobError extends Error {
   constructor(message: string, name: string) {
     super(message);
     this.name = name;
@@ -45,7 +45,7 @@ type Job =
  * follow a slow step (the CLI, before it fetches models) calls `start()` first, so that prettier
  * loads meanwhile, and passes this to `generate`. `close()` refuses later work.
  */
-export class GeneratorWorker {
+export class JobQueue {
   private closed = false;
   private config: PrettierOptions | undefined;
   private prettier: Promise<typeof import('prettier')> | undefined;
@@ -72,7 +72,7 @@ export class GeneratorWorker {
   async format(text: string, file: string, config?: PrettierOptions): Promise<string> {
     const options = prettierOptions(config ?? this.prettierConfig(), file);
     return this.run({ kind: 'format', text, options }).catch((err: unknown) => {
-      throw err instanceof WorkerJobError
+      throw err instanceof JobError
         ? new Error(`prettier could not format the output: ${err.name}: ${err.message}`)
         : err;
     });
@@ -80,7 +80,7 @@ export class GeneratorWorker {
 
   /**
    * ajv's standalone code (an ES module's text) of a validator for `schema`, compiled with `options`.
-   * @throws WorkerJobError with ajv's message and the error's class name when ajv cannot compile
+   * @throws JobError with ajv's message and the error's class name when ajv cannot compile
    * it; Error when this is closed.
    */
   compileValidator(schema: Record<string, unknown>, options: CompileOptions): Promise<string> {
@@ -98,20 +98,20 @@ export class GeneratorWorker {
   }
 
   private run(job: Job): Promise<string> {
-    if (this.closed) return Promise.reject(new Error('the generator worker is closed'));
+    if (this.closed) return Promise.reject(new Error('the job queue is closed'));
     const done = this.queue.then(() => this.runNow(job));
     this.queue = done.catch(() => undefined);
     return done;
   }
 
   private async runNow(job: Job): Promise<string> {
-    if (this.closed) throw new Error('the generator worker is closed');
+    if (this.closed) throw new Error('the job queue is closed');
     const t0 = performance.now();
     try {
       if (job.kind === 'validator') return await compileHere(job.schema, job.options);
       return await (await this.loadPrettier()).format(job.text, job.options);
     } catch (err) {
-      throw err instanceof Error ? new WorkerJobError(err.message, err.name) : new Error(String(err));
+      throw err instanceof Error ? new JobError(err.message, err.name) : new Error(String(err));
     } finally {
       this.spent[job.kind] += performance.now() - t0;
     }
