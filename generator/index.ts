@@ -125,7 +125,8 @@ interface Job {
 export async function generate(options: GenerateOptions = {}): Promise<GenerateResult> {
   const t0 = performance.now();
   const lap = (stage: string) => {
-    if (process.env['GENERATE_TIMING']) console.error(
+    if (process.env['GENERATE_TIMING'])
+      console.error(
         `[timing] ${stage} ${Math.round(performance.now() - t0)} ms, rss ${Math.round(process.memoryUsage().rss / 2 ** 20)} MiB`,
       );
   };

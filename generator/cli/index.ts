@@ -290,9 +290,7 @@ export async function main(
   };
   // add and refresh fetch before they generate: prettier (when formatting) loads meanwhile
   const jobs =
-    command === 'add' || command === 'refresh'
-      ? new JobQueue(REPO_ROOT, { preloadPrettier: formatted })
-      : undefined;
+    command === 'add' || command === 'refresh' ? new JobQueue(REPO_ROOT, { preloadPrettier: formatted }) : undefined;
   const gen = (o: { specsDir: string; check: boolean; reuse?: boolean; lock?: HeldLock }): Promise<GenerateResult> =>
     generate({
       specsDir: o.specsDir,
