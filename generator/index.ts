@@ -285,8 +285,12 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
   // Reuse what the manifest allows; build the rest in turn, each text formatted after it is built.
   // with the manifest switched off, a run reuses nothing: a fresh clone has no record of this machine's either
   const built = layerOff('manifest') ? new Map<string, string>() : readBuilt(outRoot);
-  const reused = await Promise.all(jobs.map((job) => reuse(job, { prior, built }, outRoot)));
+  const reused = layerOff('inputs')
+    ? jobs.map(() => undefined)
+    : await Promise.all(jobs.map((job) => reuse(job, { prior, built }, outRoot)));
   const texts: Array<Promise<string>> = [];
+  /** Per formatted file this run built: `formatKey` of its text, recorded with the formatted text's hash. */
+  const formatKeys = new Map<string, string>();
   try {
     for (const [i, job] of jobs.entries()) {
       const kept = reused[i];
@@ -297,8 +301,15 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
       rebuilt.push(job.file);
       const body = await job.build();
       const text = `${header(t, job.sources, job.file.endsWith('.md'), target)}\n${body}`;
+      const key = job.formatted && target.format !== null ? queue.formatKey(text, job.file, prettierConfig) : undefined;
+      if (key !== undefined) formatKeys.set(job.file, key);
+      const same = key === undefined ? undefined : await formattedBefore(job.file, key, built, outRoot);
       const formatted =
-        job.formatted && target.format !== null ? queue.format(text, job.file, prettierConfig) : Promise.resolve(text);
+        same !== undefined
+          ? Promise.resolve(same)
+          : job.formatted && target.format !== null
+            ? queue.format(text, job.file, prettierConfig)
+            : Promise.resolve(text);
       formatted.catch(() => undefined); // awaited below; a failure before then must not be unhandled
       texts.push(formatted);
     }
@@ -310,6 +321,12 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
       manifest.set(job.file, { inputs: job.inputs, content });
       // what this run built, or found as this machine built it: never a file only the manifest vouches for
       if (reused[i] === undefined || reused[i].built) builtNow.set(job.inputs, content);
+      // how the text was formatted: this run's, or the record's when the file was reused unchanged
+      const key = formatKeys.get(job.file);
+      const before = built.get(`${FORMATTED}${job.file}`);
+      if (key !== undefined) builtNow.set(`${FORMATTED}${job.file}`, `${key} ${content}`);
+      else if (reused[i] !== undefined && before?.endsWith(` ${content}`))
+        builtNow.set(`${FORMATTED}${job.file}`, before);
     }
     writeBuilt(outRoot, builtNow);
   } finally {
@@ -337,6 +354,27 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
       `[timing] breakdown ${JSON.stringify(spent, (_k, v: unknown) => (typeof v === 'number' ? Math.round(v) : v))}`,
     );
   return { ...result, notes, files: sorted, models: named.length, rebuilt: rebuilt.sort(), operations, runtimeFiles };
+}
+
+/** The prefix of the machine's record (`output/built.ts`) entries that say how a file was formatted. */
+const FORMATTED = 'formatted:';
+
+/**
+ * The text of `file` on disk when this machine's record says that it formatted a text with the same
+ * `formatKey` (`stages/job-queue.ts`: prettier's version, options and the unformatted text) into
+ * exactly these bytes: prettier's result without running it, as after a change to the generator
+ * that leaves a file's text as it was. Undefined otherwise (no record, other bytes).
+ */
+async function formattedBefore(
+  file: string,
+  key: string,
+  built: Map<string, string>,
+  outRoot: string,
+): Promise<string | undefined> {
+  const recorded = built.get(`${FORMATTED}${file}`);
+  if (recorded === undefined || !recorded.startsWith(`${key} `)) return undefined;
+  const text = await readFile(path.join(outRoot, file), 'utf8').catch(() => undefined);
+  return text !== undefined && recorded === `${key} ${hash(text)}` ? text : undefined;
 }
 
 /**

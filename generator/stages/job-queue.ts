@@ -6,10 +6,14 @@
  * writes what changed.
  */
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { CompileOptions } from './ajv-compile.mjs';
 import type { Options as PrettierOptions } from 'prettier';
 import { compileHere } from './validators.ts';
+import { hash } from '../output/manifest.ts';
+
+const require = createRequire(import.meta.url);
 
 /**
  * The prettier options for one output file: the repository's `.prettierrc.json` (plain JSON, given
@@ -48,6 +52,7 @@ type Job =
 export class JobQueue {
   private closed = false;
   private config: PrettierOptions | undefined;
+  private version: string | undefined;
   private prettier: Promise<typeof import('prettier')> | undefined;
   /** The jobs so far, chained: each starts when the one before has ended. */
   private queue: Promise<unknown> = Promise.resolve();
@@ -76,6 +81,21 @@ export class JobQueue {
         ? new Error(`prettier could not format the output: ${err.name}: ${err.message}`)
         : err;
     });
+  }
+
+  /**
+   * What decides `format(text, file, config)`'s result: a hash of prettier's version, the options
+   * (`prettierOptions`) and the text; undefined when the options name plugins (their versions are
+   * not known here). Two calls with the same key give the same text, so a run that recorded the
+   * formatted text's hash under this key can take a file with that hash instead of formatting.
+   */
+  formatKey(text: string, file: string, config?: PrettierOptions): string | undefined {
+    const options = prettierOptions(config ?? this.prettierConfig(), file);
+    if (options.plugins !== undefined) return undefined;
+    this.version ??= (
+      JSON.parse(readFileSync(require.resolve('prettier/package.json'), 'utf8')) as { version: string }
+    ).version;
+    return hash('format', this.version, JSON.stringify(options), text);
   }
 
   /**
