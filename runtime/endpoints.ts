@@ -16,7 +16,8 @@
  * when the function is called.
  */
 import { APIPromise } from './api-promise.ts';
-import { SDKError } from './errors.ts';
+import { SDKError, ValidationError } from './errors.ts';
+import { brandErrors } from './internal/brand.ts';
 import { operationRequest } from './internal/operation.ts';
 import * as ops from './operations.ts';
 import type { HttpRequest, ResponseCheck } from './request.ts';
@@ -33,7 +34,7 @@ import type {
   ResponseFormat,
   VideoResult,
 } from './types.ts';
-import { checkQueueFields, checkRequest, type CompiledValidator } from './validation.ts';
+import type { CompiledValidator } from './validation.ts';
 
 /** Options of `queue.enqueue` (and of `queue.run`, which extends them). */
 export interface EnqueueOptions extends RequestOptions {
@@ -163,20 +164,17 @@ export function createChatCompletion(
 }
 
 /**
- * The validation step of `queue.enqueue` / `queue.run`: nothing when `options.validate` is false;
- * the compiled validator when there is one; else the queue's own fields (`model`, `num_generations`).
- * @throws ValidationError (nothing is sent).
+ * `internal/issues.ts` (a validator's errors as `ValidationError` issues, and the checks of the queue's own fields),
+ * loaded with `import()` by the first validated enqueue, so that a page that never enqueues (a root `Client` making an
+ * image call) loads none of it. Should it fail to load, that enqueue rejects with the loader's error (nothing is sent
+ * unvalidated), and the next one tries again.
  */
-export function validateQueueBody(
-  body: Record<string, unknown>,
-  options: EnqueueOptions | undefined,
-  validate: CompiledValidator | null | undefined,
-): void {
-  if (options?.validate === false) return;
-  if (validate)
-    checkRequest(typeof body['model'] === 'string' && body['model'] !== '' ? body['model'] : '(none)', body, validate);
-  else checkQueueFields(body);
-}
+let issues: Promise<typeof import('./internal/issues.ts')> | undefined;
+const loadIssues = () =>
+  (issues ??= import('./internal/issues.ts').catch((err: unknown) => {
+    issues = undefined;
+    throw err;
+  }));
 
 /* endpoint-doc: queue.enqueue */
 /**
@@ -197,13 +195,18 @@ export function enqueueGenerations(
   options?: EnqueueOptions,
   validate?: CompiledValidator | null,
 ): APIPromise<EnqueueResponse> {
-  try {
-    validateQueueBody(body, options, validate);
-  } catch (err) {
-    return APIPromise.rejected(err);
-  }
   const { validate: _v, ...rest } = options ?? {};
-  return APIPromise.from(t.request(enqueueRequest(body), rest));
+  const send = () => APIPromise.from(t.request<EnqueueResponse>(enqueueRequest(body), rest));
+  if (options?.validate === false) return send();
+  return APIPromise.after(loadIssues(), ({ queueBodyIssues, modelOf }) => {
+    const found = queueBodyIssues(body, validate);
+    if (found) {
+      // (branded where it is thrown, as `validation.ts` does: see `errors.ts`)
+      brandErrors({ ValidationError });
+      throw new ValidationError(modelOf(body), found);
+    }
+    return send();
+  });
 }
 
 /** The request of `POST /api/ai/queue` (shared with `queue.run`). */

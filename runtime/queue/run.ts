@@ -4,7 +4,7 @@
  * module with a dynamic `import()` (a bundler splits it off); the generated `<model>Run`
  * functions import it directly.
  */
-import { enqueueRequest, validateQueueBody } from '../endpoints.ts';
+import { enqueueRequest } from '../endpoints.ts';
 import { AbortError, OutcomeUnknownError, SDKError, TimeoutError } from '../errors.ts';
 import {
   QUEUE_RECONCILE_DEFAULT_INTERVAL_MS,
@@ -20,7 +20,7 @@ import { Run, type Tracked } from './run-state.ts';
 import { CallScope, type RequestOptions } from '../scope.ts';
 import type { Transport } from '../transport.ts';
 import type { EnqueueResponse } from '../types.ts';
-import type { CompiledValidator } from '../validation.ts';
+import { validateQueueBody, type CompiledValidator } from '../validation.ts';
 
 /**
  * Enqueue and follow the generations to one outcome each.
