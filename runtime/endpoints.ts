@@ -165,9 +165,10 @@ export function createChatCompletion(
 
 /**
  * `internal/issues.ts` (a validator's errors as `ValidationError` issues, and the checks of the queue's own fields),
- * loaded with `import()` by the first validated enqueue, so that a page that never enqueues (a root `Client` making an
- * image call) loads none of it. Should it fail to load, that enqueue rejects with the loader's error (nothing is sent
- * unvalidated), and the next one tries again.
+ * loaded with `import()` by the first enqueue whose body its compiled validator rejects (or that has no validator), so
+ * that a page that never enqueues (a root `Client` making an image call), or only enqueues valid bodies, loads none of
+ * it. Should it fail to load, that enqueue rejects with the loader's error (nothing is sent unvalidated), and the next
+ * one tries again.
  */
 let issues: Promise<typeof import('./internal/issues.ts')> | undefined;
 const loadIssues = () =>
@@ -176,12 +177,33 @@ const loadIssues = () =>
     throw err;
   }));
 
+/**
+ * The validation step of `queue.enqueue` / `queue.run`: nothing when `options.validate` is false; the compiled
+ * validator when there is one; else the queue's own fields (`model`, `num_generations`). Undefined (nothing to wait
+ * for) when the body is valid by its compiled validator or validation is off; else a promise that rejects with the
+ * `ValidationError` (or with the loader's error, see `loadIssues`), or resolves when the queue's own fields are valid.
+ */
+export function checkQueueBody(
+  body: Record<string, unknown>,
+  options: EnqueueOptions | undefined,
+  validate: CompiledValidator | null | undefined,
+): Promise<void> | undefined {
+  if (options?.validate === false || (validate && validate(body))) return undefined;
+  return loadIssues().then(({ queueBodyIssues, modelOf }) => {
+    const found = queueBodyIssues(body, validate);
+    if (!found) return;
+    // (branded where it is thrown, as `validation.ts` does: see `errors.ts`)
+    brandErrors({ ValidationError });
+    throw new ValidationError(modelOf(body), found);
+  });
+}
+
 /* endpoint-doc: queue.enqueue */
 /**
  * Enqueue 1 to 4 generations (`num_generations`) of an image or video model: `POST /api/ai/queue`. A video model that
  * takes a prompt needs exactly one of `prompt` and `multi_prompt` (`VideoParams`). The body is validated first against
  * the model's compiled validator, unless `validate: false` (see `EnqueueOptions.validate`). `validate` is the model's
- * compiled validator; without one only the queue's own fields are checked (`validateQueueBody`). `timeoutMs`
+ * compiled validator; without one only the queue's own fields are checked (`checkQueueBody`). `timeoutMs`
  * (milliseconds) defaults to the client's, else 600_000 (10 minutes). Never resent unless the service surely did not
  * process it (429, connection refused).
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }` (at least one, each with a `generation_id`).
@@ -197,16 +219,8 @@ export function enqueueGenerations(
 ): APIPromise<EnqueueResponse> {
   const { validate: _v, ...rest } = options ?? {};
   const send = () => APIPromise.from(t.request<EnqueueResponse>(enqueueRequest(body), rest));
-  if (options?.validate === false) return send();
-  return APIPromise.after(loadIssues(), ({ queueBodyIssues, modelOf }) => {
-    const found = queueBodyIssues(body, validate);
-    if (found) {
-      // (branded where it is thrown, as `validation.ts` does: see `errors.ts`)
-      brandErrors({ ValidationError });
-      throw new ValidationError(modelOf(body), found);
-    }
-    return send();
-  });
+  const checking = checkQueueBody(body, options, validate);
+  return checking ? APIPromise.after(checking, send) : send();
 }
 
 /** The request of `POST /api/ai/queue` (shared with `queue.run`). */

@@ -13,7 +13,7 @@
  */
 import { ValidationError } from './errors.ts';
 import { brandErrors } from './internal/brand.ts';
-import { modelOf, queueBodyIssues, queueFieldIssues, requestIssues } from './internal/issues.ts';
+import { requestIssues } from './internal/issues.ts';
 
 export { issuesOf } from './internal/issues.ts';
 
@@ -52,30 +52,4 @@ export type ValidatorSource = (model: string) => Promise<CompiledValidator | nul
 export function checkRequest(model: string, body: unknown, validate: CompiledValidator): void {
   const issues = requestIssues(body, validate);
   if (issues) throw new ValidationError(model, issues);
-}
-
-/**
- * The checks of the queue's own fields, for a body no compiled validator covers (a model without
- * schema, or one the validator source does not know): `model` is a non-empty string,
- * `num_generations`, when given, an integer from 1 to 4 (the description's range), and not both
- * `prompt` and `multi_prompt`.
- * @throws ValidationError (nothing is sent).
- */
-export function checkQueueFields(body: Record<string, unknown>): void {
-  const issues = queueFieldIssues(body);
-  if (issues) throw new ValidationError(modelOf(body), issues);
-}
-
-/**
- * The validation step of `queue.run`: nothing when `options.validate` is false; the compiled
- * validator when there is one; else the queue's own fields (`model`, `num_generations`).
- * @throws ValidationError (nothing is sent).
- */
-export function validateQueueBody(
-  body: Record<string, unknown>,
-  options: { validate?: boolean | undefined } | undefined,
-  validate: CompiledValidator | null | undefined,
-): void {
-  const issues = options?.validate === false ? undefined : queueBodyIssues(body, validate);
-  if (issues) throw new ValidationError(modelOf(body), issues);
 }
