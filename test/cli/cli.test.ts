@@ -503,7 +503,7 @@ console.log(JSON.stringify({ status: done.status, slug: deployment.model_slug })
         include: ['deploy.ts', 'call-slug.ts', 'oxen-models/**/*.ts'],
       }),
     );
-    // run before the slug exists, so only transpiled here; the one compile below type-checks it with call-slug.ts
+    // run before the slug exists, so only transpiled here; the one compile below type-checks it with the slug's call
     mkdirSync(path.join(project, 'build'), { recursive: true });
     const esm = { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 };
     writeFileSync(
