@@ -1,7 +1,7 @@
 /**
  * The state of one `queue.run` or `queue.follow` call (`Run`): the generations it follows, each in
- * a state of `GENERATION_TABLE` (`states.ts`), whose effects `Run.apply` performs; their outcomes;
- * and the wake-up of the waiting call.
+ * a state of `GENERATION_TABLE` (`states.ts`), whose effects `Run.apply` performs, with its outcome
+ * once settled; and the wake-up of the waiting call.
  */
 import { truncate } from '../errors.ts';
 import {
@@ -14,6 +14,7 @@ import {
 import type { RequestOptions } from '../scope.ts';
 import type { Generation, MediaGenerationCompleted, QueueListParams } from '../types.ts';
 import type { QueueClock } from './clock.ts';
+import type { Tracked, TrackedIndex } from './tracked.ts';
 import {
   generationTransition,
   type GenerationEffect,
@@ -25,23 +26,11 @@ import {
 /** The docs' shortest suggested polling interval (images: every 2 to 5 s), in milliseconds: the least time between two checks of one list query, unless `reconcileIntervalMs` is shorter. */
 export const MIN_CHECK_SPACING_MS = 2_000;
 
-/** One generation followed by a run. */
-export interface Tracked {
-  id: string;
-  /** Its position in the enqueue answer (`queue.follow`: its first position in the ids given). */
-  index: number;
-  state: GenerationState;
-  /** Its completion event may have been missed: the stream was down at some time since it was followed (and no check since found it active while the stream stayed up). */
-  gap: boolean;
-  /** A check found it active since it is followed. */
-  seen: boolean;
-  /** Cancels the timer of the grace period (state `grace`). */
-  cancelGrace: (() => void) | undefined;
-}
-
 /** What a run's effects need from the machinery, given at construction. */
 export interface RunPorts {
   clock: QueueClock;
+  /** The followed generations by id, shared by the runs of one transport (the coordinator's): a run indexes its generations there. */
+  index: TrackedIndex;
   /** Ask the service for `g` (`queue.get`); the answer comes back as `run.apply(g, ...)`. */
   get(run: Run, g: Tracked): void;
   /** Whether `id` was cancelled through this transport's state (a function, passed on as it is). */
@@ -73,9 +62,10 @@ export function answerEvent(answer: Generation): 'ended' | 'active' {
 
 /** The state of one `queue.run` or `queue.follow` call. */
 export class Run {
-  readonly tracked = new Map<string, Tracked>();
-  readonly outcomes = new Map<string, QueueRunOutcome>();
-  order: string[] = [];
+  /** The generations it follows, each id once, in the order of their first position. */
+  readonly tracked: Tracked[] = [];
+  /** How many of them have their outcome. */
+  settled = 0;
   enqueuedAt = 0;
   /** Set when the run must end with an error (fatal stream error). */
   failure: unknown;
@@ -117,7 +107,47 @@ export class Run {
   }
 
   get done(): boolean {
-    return this.order.length > 0 && this.outcomes.size === this.order.length;
+    return this.tracked.length > 0 && this.settled === this.tracked.length;
+  }
+
+  /**
+   * Follow `id` (at position `index`; `gap`: its event may already have been missed), indexed in the
+   * transport's table at once, so that its completion events reach this run from now on.
+   * @returns the new generation, or undefined when this run follows `id` already.
+   */
+  track(id: string, index: number, gap: boolean): Tracked | undefined {
+    const g: Tracked = {
+      id,
+      index,
+      run: this,
+      state: 'waiting',
+      gap,
+      seen: false,
+      outcome: undefined,
+      cancelGrace: undefined,
+      batch: undefined,
+      next: undefined,
+    };
+    if (this.ports.index.add(g) !== g) return undefined;
+    this.tracked.push(g);
+    return g;
+  }
+
+  /** This run's generation `id`, if it follows it. */
+  find(id: string): Tracked | undefined {
+    return this.ports.index.find(id, this);
+  }
+
+  /** The generation ids followed, in order. */
+  get ids(): string[] {
+    return this.tracked.map((g) => g.id);
+  }
+
+  /** The outcomes settled so far, in order. */
+  get outcomes(): QueueRunOutcome[] {
+    const out: QueueRunOutcome[] = [];
+    for (const g of this.tracked) if (g.outcome) out.push(g.outcome);
+    return out;
   }
 
   /** Take the transition of `GENERATION_TABLE` that `event` takes from `g`'s state, and perform its effects. */
@@ -133,7 +163,7 @@ export class Run {
 
   /** The completion event of one of this run's generations (ignored for others). */
   completed(data: MediaGenerationCompleted): void {
-    const g = this.tracked.get(data.generation_id);
+    const g = this.find(data.generation_id);
     if (g) this.apply(g, 'completed', { data });
   }
 
@@ -181,10 +211,11 @@ export class Run {
   private settle(g: Tracked, outcome: QueueRunOutcome): void {
     g.cancelGrace?.();
     g.cancelGrace = undefined;
-    this.outcomes.set(g.id, outcome);
+    g.outcome = outcome;
+    this.settled++;
     this.onSettled?.(outcome);
     if (this.options.onProgress)
-      this.progress({ type: 'settled', outcome, settled: this.outcomes.size, total: this.order.length });
+      this.progress({ type: 'settled', outcome, settled: this.settled, total: this.tracked.length });
     if (this.done) this.notify();
   }
 
