@@ -3,7 +3,7 @@
  * the run that follows each generation, buffers events that beat their enqueue response, and
  * tells runs when the stream goes down, comes back up, or cannot connect.
  */
-import type { Run } from './run-state.ts';
+import type { GenerationPayload, Run } from './run-state.ts';
 import type { SharedEventListener, SharedEventStream } from './shared-event-stream.ts';
 import { TrackedIndex, type Tracked } from './tracked.ts';
 import type { MediaGenerationCompleted, ServerEvent } from '../types.ts';
@@ -38,6 +38,7 @@ export class RunCoordinator implements SharedEventListener {
   private droppedSeq = 0;
   private droppedCount = 0;
   private readonly inflight = new Map<symbol, number>();
+  private readonly payload: GenerationPayload = {};
 
   /**
    * @param hub the shared event stream (the coordinator subscribes while runs remain).
@@ -132,12 +133,14 @@ export class RunCoordinator implements SharedEventListener {
       if (this.inflight.size > 0) this.keep(data);
       return;
     }
-    const payload = { data };
+    const payload = this.payload; // read by the effects at once: one for all events
+    payload.data = data;
     do {
       const next: Tracked | undefined = g.next; // read first: a handler (onEvent) may start following the same id
       g.run.apply(g, 'completed', payload);
       g = next;
     } while (g);
+    payload.data = undefined; // the event is not kept
   }
 
   /** Buffer an event of an unknown id, dropping the oldest beyond the bounds. */
