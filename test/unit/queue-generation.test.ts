@@ -6,7 +6,8 @@ import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vites
 import { NotFoundError } from '../../runtime/errors.ts';
 import type { QueueRunOptions, QueueRunOutcome, QueueRunProgress } from '../../runtime/queue/outcomes.ts';
 import { Reconciler, type ReconcilerDeps } from '../../runtime/queue/reconcile.ts';
-import { MIN_CHECK_SPACING_MS, Run, type RunPorts, type Tracked } from '../../runtime/queue/run-state.ts';
+import { MIN_CHECK_SPACING_MS, Run, type RunPorts } from '../../runtime/queue/run-state.ts';
+import { TrackedIndex, type Tracked } from '../../runtime/queue/tracked.ts';
 import { GENERATION_TABLE, type GenerationState } from '../../runtime/queue/states.ts';
 import { SYSTEM_CLOCK } from '../../runtime/queue/clock.ts';
 import type { Generation, QueueListParams } from '../../runtime/types.ts';
@@ -21,6 +22,7 @@ function harness(ids: string[], o: { gap?: boolean; followed?: boolean; options?
   const progress: QueueRunProgress[] = [];
   const ports: RunPorts = {
     clock: SYSTEM_CLOCK,
+    index: new TrackedIndex(),
     get: (_run, g) => void gets.push(g.id),
     wasCancelled: (id) => cancelled.has(id),
     trace: (_g, _from, row) => void taken.add(row),
@@ -28,12 +30,9 @@ function harness(ids: string[], o: { gap?: boolean; followed?: boolean; options?
   const run = new Run({ lostGraceMs: GRACE_MS, onProgress: (p) => progress.push(p), ...o.options }, 2, ports);
   run.followed = o.followed === true;
   run.enqueuedAt = Date.now();
-  ids.forEach((id, index) => {
-    run.tracked.set(id, { id, index, state: 'waiting', gap: o.gap === true, seen: false, cancelGrace: undefined });
-    run.order.push(id);
-  });
-  const g = (id = ids[0]!): Tracked => run.tracked.get(id)!;
-  const outcome = (id = ids[0]!): QueueRunOutcome | undefined => run.outcomes.get(id);
+  ids.forEach((id, index) => run.track(id, index, o.gap === true));
+  const g = (id = ids[0]!): Tracked => run.find(id)!;
+  const outcome = (id = ids[0]!): QueueRunOutcome | undefined => run.find(id)?.outcome;
   return { run, g, outcome, cancelled, gets, progress };
 }
 
@@ -127,7 +126,7 @@ describe('the generation table', () => {
       reach(h.run, h.g(id), state);
       h.run.apply(h.g(id), 'ended', { answer: answers[id] });
     }
-    expect(h.run.order.map((id) => h.outcome(id))).toEqual([
+    expect(h.run.tracked.map((g) => g.outcome)).toEqual([
       { generation_id: 'a', index: 0, status: 'succeeded', url: 'https://x/a.png', media_type: 'image', model: 'm' },
       { generation_id: 'b', index: 1, status: 'failed', error: 'no luck', media_type: 'video' },
       { generation_id: 'c', index: 2, status: 'cancelled' },
@@ -165,7 +164,7 @@ describe('the generation table', () => {
     h.run.apply(h.g('b'), 'gone'); // 404 on a read
     expect(h.g('b').state).toBe('grace');
     await vi.advanceTimersByTimeAsync(GRACE_MS - 1);
-    expect(h.run.outcomes.size).toBe(0);
+    expect(h.run.settled).toBe(0);
     await vi.advanceTimersByTimeAsync(1);
     for (const id of ['a', 'b']) expect(h.outcome(id)).toMatchObject({ status: 'lost', reason: 'vanished' });
   });
@@ -208,7 +207,9 @@ function reconciler(opts: { stream?: { state: string; epoch: number } } = {}) {
     fail: () => void;
   }> = [];
   const gets: Array<{ id: string; answer: (g: Generation) => void; gone: () => void }> = [];
+  const index = new TrackedIndex();
   const deps: ReconcilerDeps = {
+    index,
     list: (params) =>
       new Promise((resolve, reject) =>
         lists.push({
@@ -230,6 +231,7 @@ function reconciler(opts: { stream?: { state: string; epoch: number } } = {}) {
   const runOf = (ids: string[], listParams: QueueListParams = {}, interval?: number) => {
     const ports: RunPorts = {
       clock: SYSTEM_CLOCK,
+      index,
       get: (run, g) => r.get(run, g),
       wasCancelled: () => false,
       trace: (_g, _from, row) => void taken.add(row),
@@ -237,10 +239,7 @@ function reconciler(opts: { stream?: { state: string; epoch: number } } = {}) {
     const run = new Run({ lostGraceMs: GRACE_MS, reconcileIntervalMs: interval }, 0, ports);
     run.inner = { signal: new AbortController().signal };
     run.listParams = listParams;
-    ids.forEach((id, index) => {
-      run.tracked.set(id, { id, index, state: 'waiting', gap: true, seen: false, cancelGrace: undefined });
-      run.order.push(id);
-    });
+    ids.forEach((id, i) => run.track(id, i, true));
     return run;
   };
   return { r, lists, gets, runOf };
@@ -262,12 +261,12 @@ describe('the reconciler', () => {
     expect(lists.map((l) => l.params)).toEqual([{ model: 'm' }, { model: 'n' }]);
     lists[0]!.answer([active('a', 'processing'), active('c', 'queued')]);
     await flush();
-    expect([one.tracked.get('a')!.state, two.tracked.get('c')!.state]).toEqual(['waiting', 'waiting']);
-    expect(one.tracked.get('a')!.gap).toBe(false); // the stream stayed up on one connection
+    expect([one.find('a')!.state, two.find('c')!.state]).toEqual(['waiting', 'waiting']);
+    expect(one.find('a')!.gap).toBe(false); // the stream stayed up on one connection
     expect(gets.map((g) => g.id)).toEqual(['b']); // not listed: read (the service keeps ended ones)
     gets[0]!.answer({ generation_id: 'b', status: 'succeeded', result_url: 'https://x/b.png' });
     await flush();
-    expect(one.outcomes.get('b')).toMatchObject({ status: 'succeeded', url: 'https://x/b.png' });
+    expect(one.find('b')!.outcome).toMatchObject({ status: 'succeeded', url: 'https://x/b.png' });
     expect(r.keepsEnded).toBe(true);
   });
 
@@ -278,7 +277,7 @@ describe('the reconciler', () => {
     await flush();
     lists[0]!.answer([active('a')]);
     await flush();
-    expect([r.keepsEnded, run.tracked.get('b')!.state, gets]).toEqual([false, 'grace', []]);
+    expect([r.keepsEnded, run.find('b')!.state, gets]).toEqual([false, 'grace', []]);
   });
 
   it('one list at a time per query, and the next at least the spacing later', async () => {
@@ -308,7 +307,7 @@ describe('the reconciler', () => {
     gets[0]!.gone();
     gets[1]!.answer(active('b', 'processing'));
     await flush();
-    expect([run.tracked.get('a')!.state, run.tracked.get('b')!.state]).toEqual(['grace', 'waiting']);
+    expect([run.find('a')!.state, run.find('b')!.state]).toEqual(['grace', 'waiting']);
   });
 
   it(`more than 16 not listed: the lists of ended generations answer for them`, async () => {
@@ -328,7 +327,7 @@ describe('the reconciler', () => {
     lists[2]!.answer([{ generation_id: 'g18', status: 'failed', error_message: 'no' }]);
     lists[3]!.fail();
     await flush();
-    expect(run.outcomes.size).toBe(19);
+    expect(run.settled).toBe(19);
     expect(gets.map((g) => g.id)).toEqual(['g19']); // found in no list: read
   });
 
@@ -342,7 +341,7 @@ describe('the reconciler', () => {
     expect(lists).toHaveLength(1);
     lists[0]!.answer([active('a', 'processing')]);
     await flush();
-    expect(run.tracked.get('a')!.gap).toBe(true);
+    expect(run.find('a')!.gap).toBe(true);
     await vi.advanceTimersByTimeAsync(100);
     await flush();
     expect(lists).toHaveLength(2);
