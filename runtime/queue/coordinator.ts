@@ -100,7 +100,8 @@ export class RunCoordinator implements SharedEventListener {
     if (run)
       for (let i = this.head; i < this.buffer.length; i++) {
         const b = this.buffer[i]!;
-        if (b.seq >= from) run.completed(b.data);
+        const g = b.seq >= from ? this.index.find(b.data.generation_id, run) : undefined;
+        if (g) run.apply(g, 'completed', { data: b.data });
       }
     // Drop what no enqueue still in flight can claim.
     let min = Infinity;

@@ -98,18 +98,6 @@ export class QueueFollow implements PromiseLike<QueueRunOutcome[]>, AsyncIterabl
 }
 
 /**
- * The machinery's module, imported once (again after a failed import): each `import()` resolves
- * its specifier anew, and under a module loader (tsx, ts-node) that is a round trip to the
- * loader's thread, about 0.5 ms of CPU.
- */
-let machinery: Promise<typeof import('./run.ts')> | undefined;
-const loadMachinery = (): Promise<typeof import('./run.ts')> =>
-  (machinery ??= import('./run.ts').catch((err: unknown) => {
-    machinery = undefined;
-    throw err;
-  }));
-
-/**
  * Follow existing generations to one outcome each (`succeeded` with `url`, `failed`, `cancelled`,
  * `lost`) over `t`'s shared event stream: see `followGenerations` of `queue/run.ts` for what each
  * outcome means and how the ids are checked (one `queue.list`, then a `queue.get` of each id it
@@ -130,7 +118,7 @@ export function followGenerations(
   options: QueueFollowOptions = {},
 ): QueueFollow {
   return new QueueFollow(
-    async (o, onSettled) => (await loadMachinery()).followGenerations(t, generationIds, o, onSettled),
+    async (o, onSettled) => (await import('./run.ts')).followGenerations(t, generationIds, o, onSettled),
     options,
   );
 }

@@ -124,30 +124,16 @@ export class Run {
       gap,
       seen: false,
       outcome: undefined,
-      cancelGrace: undefined,
       batch: undefined,
-      next: undefined,
     };
     if (this.ports.index.add(g) !== g) return undefined;
     this.tracked.push(g);
     return g;
   }
 
-  /** This run's generation `id`, if it follows it. */
-  find(id: string): Tracked | undefined {
-    return this.ports.index.find(id, this);
-  }
-
   /** The generation ids followed, in order. */
   get ids(): string[] {
     return this.tracked.map((g) => g.id);
-  }
-
-  /** The outcomes settled so far, in order. */
-  get outcomes(): QueueRunOutcome[] {
-    const out: QueueRunOutcome[] = [];
-    for (const g of this.tracked) if (g.outcome) out.push(g.outcome);
-    return out;
   }
 
   /** Take the transition of `GENERATION_TABLE` that `event` takes from `g`'s state, and perform its effects. */
@@ -159,12 +145,6 @@ export class Run {
     this.ports.trace?.(g, from, row);
     for (const effect of row.effects) this.perform(effect, g, payload);
     return row;
-  }
-
-  /** The completion event of one of this run's generations (ignored for others). */
-  completed(data: MediaGenerationCompleted): void {
-    const g = this.find(data.generation_id);
-    if (g) this.apply(g, 'completed', { data });
   }
 
   private perform(effect: GenerationEffect, g: Tracked, p: GenerationPayload): void {

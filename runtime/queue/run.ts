@@ -193,7 +193,7 @@ export async function followGenerations(
     if (outcomes.length === ids.length) return outcomes;
     // Some ids were given more than once: one outcome per position.
     return ids.map((id, index) => {
-      const o = run.find(id)!.outcome!;
+      const o = m.coordinator.index.find(id, run)!.outcome!;
       return o.index === index ? o : { ...o, index };
     });
   } finally {
@@ -229,8 +229,11 @@ function start(
   const inner: RequestOptions = { signal: scope.signal, maxRetries };
   run.inner = inner;
   const interrupted = (): Error => {
-    const settled = run.outcomes;
-    const pending = run.tracked.filter((g) => g.outcome === undefined).map((g) => g.id);
+    const settled: QueueRunOutcome[] = [];
+    const pending: string[] = [];
+    for (const g of run.tracked)
+      if (g.outcome) settled.push(g.outcome);
+      else pending.push(g.id);
     const state =
       run.tracked.length === 0
         ? what === 'queue.run'

@@ -22,12 +22,12 @@ export interface Tracked {
   seen: boolean;
   /** Its outcome, once settled (state `settled`). */
   outcome: QueueRunOutcome | undefined;
-  /** Cancels the timer of the grace period (state `grace`). */
-  cancelGrace: (() => void) | undefined;
+  /** Cancels the timer of the grace period (state `grace`; absent until then). */
+  cancelGrace?: (() => void) | undefined;
   /** The check that lists it (state `listing`): the reconciler's token of one list in flight or waiting. */
   batch: object | undefined;
-  /** The generation of the same id followed by another run (the index links one per run). */
-  next: Tracked | undefined;
+  /** The generation of the same id followed by another run (the index links one per run; absent until then). */
+  next?: Tracked | undefined;
 }
 
 /** The followed generations by id: for each id, one `Tracked` per run that follows it (linked by `next`). */
@@ -67,22 +67,11 @@ export class TrackedIndex {
     if (first === g) {
       if (g.next) this.byId.set(g.id, g.next);
       else this.byId.delete(g.id);
-    } else
-      for (let x = first; x; x = x.next)
-        if (x.next === g) {
-          x.next = g.next;
-          break;
-        }
-    g.next = undefined;
+    } else for (let x = first; x; x = x.next) if (x.next === g) x.next = g.next;
   }
 
   /** Remove every generation (the last run left). */
   clear(): void {
     this.byId.clear();
-  }
-
-  /** The number of ids followed. */
-  get size(): number {
-    return this.byId.size;
   }
 }

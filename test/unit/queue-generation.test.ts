@@ -31,8 +31,8 @@ function harness(ids: string[], o: { gap?: boolean; followed?: boolean; options?
   run.followed = o.followed === true;
   run.enqueuedAt = Date.now();
   ids.forEach((id, index) => run.track(id, index, o.gap === true));
-  const g = (id = ids[0]!): Tracked => run.find(id)!;
-  const outcome = (id = ids[0]!): QueueRunOutcome | undefined => run.find(id)?.outcome;
+  const g = (id = ids[0]!): Tracked => ports.index.find(id, run)!;
+  const outcome = (id = ids[0]!): QueueRunOutcome | undefined => ports.index.find(id, run)?.outcome;
   return { run, g, outcome, cancelled, gets, progress };
 }
 
@@ -57,7 +57,7 @@ describe('the generation table', () => {
     const events: unknown[] = [];
     const h = harness(['a'], { options: { lostGraceMs: GRACE_MS, onEvent: (e) => events.push(e) } });
     reach(h.run, h.g(), state);
-    h.run.completed(succeeded('a'));
+    h.run.apply(h.g(), 'completed', { data: succeeded('a') });
     expect(h.outcome()).toEqual({
       generation_id: 'a',
       index: 0,
@@ -242,7 +242,7 @@ function reconciler(opts: { stream?: { state: string; epoch: number } } = {}) {
     ids.forEach((id, i) => run.track(id, i, true));
     return run;
   };
-  return { r, lists, gets, runOf };
+  return { r, lists, gets, runOf, index };
 }
 
 /** Run what is due now and in the next turn (a 0 ms timer fires after 1 ms of fake time). */
@@ -252,7 +252,7 @@ const active = (id: string, status?: string): Generation =>
 
 describe('the reconciler', () => {
   it('runs asking in one turn share one list per namespace and model; listed ones are active, others read', async () => {
-    const { r, lists, gets, runOf } = reconciler();
+    const { r, lists, gets, runOf, index } = reconciler();
     const one = runOf(['a', 'b'], { model: 'm' });
     const two = runOf(['c'], { model: 'm' });
     const other = runOf(['d'], { model: 'n' });
@@ -261,23 +261,23 @@ describe('the reconciler', () => {
     expect(lists.map((l) => l.params)).toEqual([{ model: 'm' }, { model: 'n' }]);
     lists[0]!.answer([active('a', 'processing'), active('c', 'queued')]);
     await flush();
-    expect([one.find('a')!.state, two.find('c')!.state]).toEqual(['waiting', 'waiting']);
-    expect(one.find('a')!.gap).toBe(false); // the stream stayed up on one connection
+    expect([index.find('a', one)!.state, index.find('c', two)!.state]).toEqual(['waiting', 'waiting']);
+    expect(index.find('a', one)!.gap).toBe(false); // the stream stayed up on one connection
     expect(gets.map((g) => g.id)).toEqual(['b']); // not listed: read (the service keeps ended ones)
     gets[0]!.answer({ generation_id: 'b', status: 'succeeded', result_url: 'https://x/b.png' });
     await flush();
-    expect(one.find('b')!.outcome).toMatchObject({ status: 'succeeded', url: 'https://x/b.png' });
+    expect(index.find('b', one)!.outcome).toMatchObject({ status: 'succeeded', url: 'https://x/b.png' });
     expect(r.keepsEnded).toBe(true);
   });
 
   it('a service whose list items carry no status drops ended generations: not listed is gone at once (0.224.2)', async () => {
-    const { r, lists, gets, runOf } = reconciler();
+    const { r, lists, gets, runOf, index } = reconciler();
     const run = runOf(['a', 'b']);
     r.soon(run);
     await flush();
     lists[0]!.answer([active('a')]);
     await flush();
-    expect([r.keepsEnded, run.find('b')!.state, gets]).toEqual([false, 'grace', []]);
+    expect([r.keepsEnded, index.find('b', run)!.state, gets]).toEqual([false, 'grace', []]);
   });
 
   it('one list at a time per query, and the next at least the spacing later', async () => {
@@ -297,7 +297,7 @@ describe('the reconciler', () => {
   });
 
   it('a list that fails: each of its generations is read; a read that fails leaves it waiting; 404 is gone', async () => {
-    const { r, lists, gets, runOf } = reconciler();
+    const { r, lists, gets, runOf, index } = reconciler();
     const run = runOf(['a', 'b']);
     r.soon(run);
     await flush();
@@ -307,7 +307,7 @@ describe('the reconciler', () => {
     gets[0]!.gone();
     gets[1]!.answer(active('b', 'processing'));
     await flush();
-    expect([run.find('a')!.state, run.find('b')!.state]).toEqual(['grace', 'waiting']);
+    expect([index.find('a', run)!.state, index.find('b', run)!.state]).toEqual(['grace', 'waiting']);
   });
 
   it(`more than 16 not listed: the lists of ended generations answer for them`, async () => {
@@ -333,7 +333,7 @@ describe('the reconciler', () => {
 
   it('every(): a check each interval until stopped; a check made while the stream was down keeps the gap', async () => {
     const stream = { state: 'connecting', epoch: 1 };
-    const { r, lists, runOf } = reconciler({ stream });
+    const { r, lists, runOf, index } = reconciler({ stream });
     const run = runOf(['a'], {}, 100);
     const stop = r.every(run, 100);
     await vi.advanceTimersByTimeAsync(100);
@@ -341,7 +341,7 @@ describe('the reconciler', () => {
     expect(lists).toHaveLength(1);
     lists[0]!.answer([active('a', 'processing')]);
     await flush();
-    expect(run.find('a')!.gap).toBe(true);
+    expect(index.find('a', run)!.gap).toBe(true);
     await vi.advanceTimersByTimeAsync(100);
     await flush();
     expect(lists).toHaveLength(2);
