@@ -59,8 +59,8 @@ const report = (m: CaseMeasure): string =>
  * module, no code splitting).
  */
 const CEILING_BYTES: Record<Bundler, Record<Ceiling, number>> = {
-  vite: { perModel: 8_261, rootClient: 14_311, rootQueueRunWithLazy: 28_819, runtimeUnsplit: 28_846 },
-  esbuild: { perModel: 7_760, rootClient: 13_176, rootQueueRunWithLazy: 27_194, runtimeUnsplit: 28_978 },
+  vite: { perModel: 8_261, rootClient: 14_311, rootQueueRunWithLazy: 28_930, runtimeUnsplit: 28_990 },
+  esbuild: { perModel: 7_760, rootClient: 13_176, rootQueueRunWithLazy: 27_280, runtimeUnsplit: 29_100 },
 };
 type Ceiling = 'perModel' | 'rootClient' | 'rootQueueRunWithLazy' | 'runtimeUnsplit';
 /**
