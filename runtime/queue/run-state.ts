@@ -189,8 +189,10 @@ export class Run {
 
   /** Record an outcome (the table lets each generation settle once). */
   private settle(g: Tracked, outcome: QueueRunOutcome): void {
-    g.cancelGrace?.();
-    g.cancelGrace = undefined;
+    if (g.cancelGrace) {
+      g.cancelGrace(); // set only in the grace period: a generation without one keeps its shape
+      g.cancelGrace = undefined;
+    }
     g.outcome = outcome;
     this.settled++;
     this.onSettled?.(outcome);
