@@ -26,7 +26,7 @@ import { fingerprint, hash, readManifest, renderManifest, type ManifestEntry } f
 import { fileStem, nameModels } from './stages/name.ts';
 import { modelType } from './stages/types.ts';
 import { validatorModule, type CompileValidator } from './stages/validators.ts';
-import { packageTarget, type Target } from './output/target.ts';
+import { packageTarget, RUNTIME_OPERATIONS_FILE, type Target } from './output/target.ts';
 import { userIndexModule } from './stages/user-index.ts';
 import { readBuilt, writeBuilt } from './output/built.ts';
 import { completeInterrupted } from './output/lock.ts';
@@ -35,7 +35,7 @@ import { treeDigest, type HeldLock } from './output/tree-commit.ts';
 import { GeneratorWorker } from './stages/worker-thread.ts';
 import { write, type WriteResult } from './stages/write.ts';
 import { byCodeUnits } from './order.ts';
-import { operationsModule, RUNTIME_OPERATIONS_FILE } from './stages/operations-module.ts';
+import { operationsModule } from './stages/operations-module.ts';
 import { docsInputs } from './stages/endpoint-docs.ts';
 import { emptyBreakdown, layerOff, type Breakdown } from './output/layers.ts';
 

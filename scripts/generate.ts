@@ -94,6 +94,9 @@ process.exitCode = await (async () => {
     describe: (e) => (e instanceof SpecError ? e.message : e instanceof Error ? (e.stack ?? e.message) : String(e)),
   };
   const paths = { ...(values.specs ? { specsDir: values.specs } : {}), ...(values.out ? { outRoot: values.out } : {}) };
+  // This repository's own run also produces the runtime's operations table (`GenerateOptions.runtime`)
+  // and the endpoint docs in the runtime's marked regions; another specs or output folder has neither.
+  const own = !values.specs && !values.out;
 
   if (refreshing) {
     // Loaded only here: a plain run needs no fetch machinery.
@@ -111,6 +114,7 @@ process.exitCode = await (async () => {
             add: values.add,
             remove: values.remove,
             force: values.force,
+            runtime: own,
             ...paths,
             ...fetchOptions,
           }),
@@ -127,9 +131,6 @@ process.exitCode = await (async () => {
         import('../generator/index.ts'),
         import('../generator/output/runtime-docs.ts'),
       ]);
-      // The runtime's operations table (one more output file of the run) and the endpoint docs in its
-      // marked regions come from the same generator; only this repository has them.
-      const own = !values.specs && !values.out;
       const result = await generate({ check: values.check, force: values.force, runtime: own, ...paths });
       const docs = own ? await syncRuntimeDocs(REPO_ROOT, values.check, result.operations) : [];
       return { result, extra: docs.map((f) => `  changed  ${f} (endpoint-doc regions)`) };

@@ -58,6 +58,13 @@ export interface Target {
   format: 'repository' | { prettier: Record<string, unknown> } | null;
 }
 
+/**
+ * The one output file of the package target outside `generated/`, produced with
+ * `GenerateOptions.runtime` (`npm run generate` in this repository): the runtime's operations table
+ * (`stages/operations-module.ts`), relative to the repository.
+ */
+export const RUNTIME_OPERATIONS_FILE = 'runtime/operations.ts';
+
 /** This repository's `generated/`. */
 export const packageTarget: Target = {
   kind: 'package',

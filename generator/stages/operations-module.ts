@@ -27,9 +27,6 @@ import {
   type TypeSpec,
 } from './printer.ts';
 
-/** The file, relative to the repository. */
-export const RUNTIME_OPERATIONS_FILE = 'runtime/operations.ts';
-
 /** `readonly name: type;` with its doc comment (when given). */
 function readonlyMember(ts: Ts, name: string, type: TS.TypeNode, doc?: string): TS.PropertySignature {
   const f = ts.factory;

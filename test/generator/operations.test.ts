@@ -14,7 +14,7 @@ import { SpecError } from '../../generator/errors.ts';
 import type { OpenApiDoc } from '../../generator/stages/load.ts';
 import { ENDPOINT_DOCS } from '../../generator/stages/endpoint-docs.ts';
 import { operationsOf } from '../../generator/stages/operations.ts';
-import { RUNTIME_OPERATIONS_FILE } from '../../generator/stages/operations-module.ts';
+import { RUNTIME_OPERATIONS_FILE } from '../../generator/output/target.ts';
 import { OPERATIONS } from '../../runtime/operations.ts';
 import { OPERATION_ROUTES } from '../../runtime/proxy/routes.ts';
 import { startServer } from '../../fake-service/index.ts';
