@@ -26,7 +26,7 @@ import { fingerprint, hash, readManifest, renderManifest, type ManifestEntry } f
 import { fileStem, nameModels } from './stages/name.ts';
 import { modelType } from './stages/types.ts';
 import { validatorModule, type CompileValidator } from './stages/validators.ts';
-import { packageTarget, RUNTIME_OPERATIONS_FILE, type Target } from './output/target.ts';
+import { packageTarget, RUNTIME_OPERATIONS_FILE, writesRuntime, type Target } from './output/target.ts';
 import { userIndexModule } from './stages/user-index.ts';
 import { readBuilt, writeBuilt } from './output/built.ts';
 import { completeInterrupted } from './output/lock.ts';
@@ -91,8 +91,7 @@ export interface GenerateOptions {
   /**
    * Also produce `runtime/operations.ts` (the package target only: this repository's runtime), as
    * one more output file: reused through the manifest like the files of `generated/`, and written
-   * in the same all-or-nothing commit. `npm run generate` sets it when it writes this repository
-   * (no `--specs`, no `--out`). @default false
+   * in the same all-or-nothing commit. @default whether `outRoot` is this repository (`writesRuntime`)
    */
   runtime?: boolean;
 }
@@ -270,7 +269,7 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
         ),
       ),
   });
-  const runtime = options.runtime === true && target.kind === 'package';
+  const runtime = target.kind === 'package' && (options.runtime ?? writesRuntime(target, outRoot, REPO_ROOT));
   if (runtime)
     jobs.push({
       file: RUNTIME_OPERATIONS_FILE,

@@ -94,9 +94,6 @@ process.exitCode = await (async () => {
     describe: (e) => (e instanceof SpecError ? e.message : e instanceof Error ? (e.stack ?? e.message) : String(e)),
   };
   const paths = { ...(values.specs ? { specsDir: values.specs } : {}), ...(values.out ? { outRoot: values.out } : {}) };
-  // This repository's own run also produces the runtime's operations table (`GenerateOptions.runtime`)
-  // and the endpoint docs in the runtime's marked regions; another specs or output folder has neither.
-  const own = !values.specs && !values.out;
 
   if (refreshing) {
     // Loaded only here: a plain run needs no fetch machinery.
@@ -114,7 +111,6 @@ process.exitCode = await (async () => {
             add: values.add,
             remove: values.remove,
             force: values.force,
-            runtime: own,
             ...paths,
             ...fetchOptions,
           }),
@@ -131,7 +127,10 @@ process.exitCode = await (async () => {
         import('../generator/index.ts'),
         import('../generator/output/runtime-docs.ts'),
       ]);
-      const result = await generate({ check: values.check, force: values.force, runtime: own, ...paths });
+      // Written into this repository, the run also produces the runtime's operations table
+      // (`GenerateOptions.runtime`); from its own specs, the endpoint docs in the runtime's marked regions.
+      const result = await generate({ check: values.check, force: values.force, ...paths });
+      const own = !values.specs && !values.out;
       const docs = own ? await syncRuntimeDocs(REPO_ROOT, values.check, result.operations) : [];
       return { result, extra: docs.map((f) => `  changed  ${f} (endpoint-doc regions)`) };
     },

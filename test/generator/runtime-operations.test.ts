@@ -80,7 +80,7 @@ describe('runtime/operations.ts through the manifest', () => {
         expect(edited.rebuilt).toEqual([RUNTIME_OPERATIONS_FILE]);
         expect(await readFile(file, 'utf8')).toBe(now);
 
-        // without `runtime` (another specs or output folder) it is not an output, and is left alone
+        // by default only a run into this repository produces it: elsewhere it is not an output, and is left alone
         const without = await generate({ specsDir: t.specsDir, outRoot: t.root, label: 'specs' });
         expect(without.files.has(RUNTIME_OPERATIONS_FILE)).toBe(false);
         expect(without.removed).toEqual([]);
@@ -123,7 +123,7 @@ describe('runtime/operations.ts is written with generated/, all or nothing', () 
   for (const failing of [RUNTIME_FILE, 'generated/models/m100.ts'])
     it(`a write that fails (writing ${failing}) changes neither, and leaves no staged file`, async () => {
       const dir = await root();
-      // the runtime file is staged as `runtime/.operations.ts.new-<run>`, a generated one inside the staged tree
+      // the runtime file is staged beside itself (`.operations.ts.new-<run>`), a generated one inside the staged tree
       const fails = (f: string) =>
         failing === RUNTIME_FILE
           ? path.basename(f).startsWith('.operations.ts.new-')
