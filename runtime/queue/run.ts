@@ -4,7 +4,7 @@
  * module with a dynamic `import()` (a bundler splits it off); the generated `<model>Run`
  * functions import it directly.
  */
-import { enqueueRequest, validateQueueBody } from '../endpoints.ts';
+import { checkQueueBody, enqueueRequest } from '../endpoints.ts';
 import { AbortError, OutcomeUnknownError, SDKError, TimeoutError } from '../errors.ts';
 import {
   QUEUE_RECONCILE_DEFAULT_INTERVAL_MS,
@@ -25,7 +25,7 @@ import type { CompiledValidator } from '../validation.ts';
 /**
  * Enqueue and follow the generations to one outcome each.
  *
- * 1. Validates the body (unless `validate: false`; see `validateQueueBody`), then subscribes to
+ * 1. Validates the body (unless `validate: false`; see `checkQueueBody`), then subscribes to
  *    `/api/events` and waits until the stream's response headers arrived (the service does not
  *    buffer events).
  * 2. Enqueues (`POST /api/ai/queue`, never resent when its outcome is unknown), then calls and
@@ -68,7 +68,7 @@ export async function runGenerations(
   options: QueueRunOptions = {},
   validate?: CompiledValidator | null,
 ): Promise<QueueRunOutcome[]> {
-  validateQueueBody(body, options, validate);
+  await checkQueueBody(body, options, validate);
   const m = machineryOf(t);
   const { coordinator, reconciler } = m;
   const { run, scope, interrupted } = start('queue.run', t, m, options);
