@@ -198,6 +198,28 @@ describe('the generation table', () => {
   });
 });
 
+describe('the index by id', () => {
+  it('links one generation per run under an id; an id twice in one run is tracked once; removal keeps the others', () => {
+    const index = new TrackedIndex();
+    const ports: RunPorts = { clock: SYSTEM_CLOCK, index, get: () => undefined, wasCancelled: () => false };
+    const [a, b, c] = [0, 1, 2].map(() => new Run({}, 0, ports));
+    for (const run of [a!, b!, c!]) expect(run.track('x', 0, false)).toBeDefined();
+    expect(a!.track('x', 1, false)).toBeUndefined();
+    const runsOf = () => {
+      const runs: Run[] = [];
+      for (let g = index.get('x'); g; g = g.next) runs.push(g.run);
+      return runs;
+    };
+    expect(runsOf()).toEqual([a, b, c]);
+    index.remove(index.find('x', b!)!);
+    expect(runsOf()).toEqual([a, c]);
+    index.remove(index.find('x', a!)!);
+    expect([runsOf(), index.find('x', c!)?.run]).toEqual([[c], c]);
+    index.remove(index.find('x', c!)!);
+    expect(index.get('x')).toBeUndefined();
+  });
+});
+
 /** A reconciler over fake list/get functions whose answers the test gives. */
 function reconciler(opts: { stream?: { state: string; epoch: number } } = {}) {
   const lists: Array<{
