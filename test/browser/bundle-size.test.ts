@@ -59,8 +59,8 @@ const report = (m: CaseMeasure): string =>
  * module, no code splitting).
  */
 const CEILING_BYTES: Record<Bundler, Record<Ceiling, number>> = {
-  vite: { perModel: 8_261, rootClient: 13_788, rootQueueRunWithLazy: 28_289, runtimeUnsplit: 28_990 },
-  esbuild: { perModel: 7_764, rootClient: 12_551, rootQueueRunWithLazy: 26_574, runtimeUnsplit: 29_118 },
+  vite: { perModel: 8_261, rootClient: 13_788, rootQueueRunWithLazy: 28_410, runtimeUnsplit: 29_130 },
+  esbuild: { perModel: 7_764, rootClient: 12_551, rootQueueRunWithLazy: 26_660, runtimeUnsplit: 29_240 },
 };
 type Ceiling = 'perModel' | 'rootClient' | 'rootQueueRunWithLazy' | 'runtimeUnsplit';
 /**
