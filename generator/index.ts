@@ -32,7 +32,7 @@ import { readBuilt, writeBuilt } from './output/built.ts';
 import { completeInterrupted } from './output/lock.ts';
 import { checkOwnedOutput } from './output/target.ts';
 import { treeDigest, type HeldLock } from './output/tree-commit.ts';
-import { GeneratorWorker } from './stages/worker-thread.ts';
+import { JobQueue } from './stages/job-queue.ts';
 import { write, type WriteResult } from './stages/write.ts';
 import { byCodeUnits } from './order.ts';
 import { operationsModule } from './stages/operations-module.ts';
@@ -83,11 +83,11 @@ export interface GenerateOptions {
   /** The API description when it is not `<specsDir>/openapi.yaml`, and how headers and messages name it. */
   openapi?: { file: string; label: string };
   /**
-   * What formats and compiles validators (`stages/worker-thread.ts`), already started (the CLI
+   * What formats and compiles validators (`stages/job-queue.ts`), already started (the CLI
    * starts it before it fetches, so that prettier loads meanwhile); the caller closes it. Default:
    * one of the run's own.
    */
-  worker?: GeneratorWorker;
+  jobs?: JobQueue;
   /**
    * Also produce `runtime/operations.ts` (the package target only: this repository's runtime), as
    * one more output file: reused through the manifest like the files of `generated/`, and written
@@ -126,7 +126,10 @@ interface Job {
 export async function generate(options: GenerateOptions = {}): Promise<GenerateResult> {
   const t0 = performance.now();
   const lap = (stage: string) => {
-    if (process.env['GENERATE_TIMING']) console.error(`[timing] ${stage} ${Math.round(performance.now() - t0)} ms`);
+    if (process.env['GENERATE_TIMING'])
+      console.error(
+        `[timing] ${stage} ${Math.round(performance.now() - t0)} ms, rss ${Math.round(process.memoryUsage().rss / 2 ** 20)} MiB`,
+      );
   };
   const specsDir = path.resolve(options.specsDir ?? path.join(REPO_ROOT, 'specs'));
   const outRoot = path.resolve(options.outRoot ?? REPO_ROOT);
@@ -168,11 +171,11 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
   );
   const validated = new Set(named.filter((m) => m.schema && m.endpoints.includes('queue')).map((m) => m.id));
 
-  const worker = options.worker ?? new GeneratorWorker(REPO_ROOT, { preloadPrettier: target.format !== null });
+  const queue = options.jobs ?? new JobQueue(REPO_ROOT, { preloadPrettier: target.format !== null });
   // how files are formatted is part of every file's inputs: a change rebuilds them all
   const formatKey = JSON.stringify(target.format);
   const prettierConfig = target.format === 'repository' || target.format === null ? undefined : target.format.prettier;
-  const compileInWorker: CompileValidator = (schema, o) => worker.compileValidator(schema, o);
+  const compileQueued: CompileValidator = (schema, o) => queue.compileValidator(schema, o);
   const spent = emptyBreakdown();
   /** `work`'s time on this thread, added to the breakdown's `activity`. */
   const timed = async <T>(activity: keyof Breakdown, work: () => T | Promise<T>): Promise<T> => {
@@ -222,8 +225,8 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
         inputs: hash('validator', key),
         sources: [m.file],
         formatted: false,
-        // the compile's own time is `worker.spent`'s
-        build: async () => (await validatorModule(m, target, compileInWorker))!,
+        // the compile's own time is `queue.spent`'s
+        build: async () => (await validatorModule(m, target, compileQueued))!,
       });
   }
   const allKey = hash(fp, target.kind, formatKey, label, ...modelKeys);
@@ -287,8 +290,12 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
   // Reuse what the manifest allows; build the rest in turn, each text formatted after it is built.
   // with the manifest switched off, a run reuses nothing: a fresh clone has no record of this machine's either
   const built = layerOff('manifest') ? new Map<string, string>() : readBuilt(outRoot);
-  const reused = await Promise.all(jobs.map((job) => reuse(job, { prior, built }, outRoot)));
+  const reused = layerOff('inputs')
+    ? jobs.map(() => undefined)
+    : await Promise.all(jobs.map((job) => reuse(job, { prior, built }, outRoot)));
   const texts: Array<Promise<string>> = [];
+  /** Per formatted file this run built: `formatKey` of its text, recorded with the formatted text's hash. */
+  const formatKeys = new Map<string, string>();
   try {
     for (const [i, job] of jobs.entries()) {
       const kept = reused[i];
@@ -299,8 +306,15 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
       rebuilt.push(job.file);
       const body = await job.build();
       const text = `${header(t, job.sources, job.file.endsWith('.md'), target)}\n${body}`;
+      const key = job.formatted && target.format !== null ? queue.formatKey(text, job.file, prettierConfig) : undefined;
+      if (key !== undefined) formatKeys.set(job.file, key);
+      const same = key === undefined ? undefined : await formattedBefore(job.file, key, built, outRoot);
       const formatted =
-        job.formatted && target.format !== null ? worker.format(text, job.file, prettierConfig) : Promise.resolve(text);
+        same !== undefined
+          ? Promise.resolve(same)
+          : job.formatted && target.format !== null
+            ? queue.format(text, job.file, prettierConfig)
+            : Promise.resolve(text);
       formatted.catch(() => undefined); // awaited below; a failure before then must not be unhandled
       texts.push(formatted);
     }
@@ -312,12 +326,18 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
       manifest.set(job.file, { inputs: job.inputs, content });
       // what this run built, or found as this machine built it: never a file only the manifest vouches for
       if (reused[i] === undefined || reused[i].built) builtNow.set(job.inputs, content);
+      // how the text was formatted: this run's, or the record's when the file was reused unchanged
+      const key = formatKeys.get(job.file);
+      const before = built.get(`${FORMATTED}${job.file}`);
+      if (key !== undefined) builtNow.set(`${FORMATTED}${job.file}`, `${key} ${content}`);
+      else if (reused[i] !== undefined && before?.endsWith(` ${content}`))
+        builtNow.set(`${FORMATTED}${job.file}`, before);
     }
     writeBuilt(outRoot, builtNow);
   } finally {
-    spent.format = worker.spent.format;
-    spent.validators = worker.spent.validator;
-    if (!options.worker) await worker.close();
+    spent.format = queue.spent.format;
+    spent.validators = queue.spent.validator;
+    if (!options.jobs) await queue.close();
   }
   lap('emit and format');
   files.set(
@@ -340,6 +360,27 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
       `[timing] breakdown ${JSON.stringify(spent, (_k, v: unknown) => (typeof v === 'number' ? Math.round(v) : v))}`,
     );
   return { ...result, notes, files: sorted, models: named.length, rebuilt: rebuilt.sort(), operations };
+}
+
+/** The prefix of the machine's record (`output/built.ts`) entries that say how a file was formatted. */
+const FORMATTED = 'formatted:';
+
+/**
+ * The text of `file` on disk when this machine's record says that it formatted a text with the same
+ * `formatKey` (`stages/job-queue.ts`: prettier's version, options and the unformatted text) into
+ * exactly these bytes: prettier's result without running it, as after a change to the generator
+ * that leaves a file's text as it was. Undefined otherwise (no record, other bytes).
+ */
+async function formattedBefore(
+  file: string,
+  key: string,
+  built: Map<string, string>,
+  outRoot: string,
+): Promise<string | undefined> {
+  const recorded = built.get(`${FORMATTED}${file}`);
+  if (recorded === undefined || !recorded.startsWith(`${key} `)) return undefined;
+  const text = await readFile(path.join(outRoot, file), 'utf8').catch(() => undefined);
+  return text !== undefined && recorded === `${key} ${hash(text)}` ? text : undefined;
 }
 
 /**

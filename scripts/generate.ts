@@ -38,6 +38,9 @@ import { SpecError } from '../generator/errors.ts';
 import { showControls } from '../generator/escape.ts';
 import { REPO_ROOT, specsLabel } from '../generator/paths.ts';
 import { FETCH_FLAGS, fetchFlagValues, redactor } from '../generator/refresh/checks.ts';
+import { setGeneratorHeap } from '../generator/heap.ts';
+
+setGeneratorHeap();
 
 const redact = redactor(process.env['OXEN_API_KEY'] ?? '');
 const io = {

@@ -42,7 +42,7 @@ import { REPORT_FLAG, reportFilesProblem, runGenerate, runSnapshotChange, type C
 import { EXIT, EXIT_CODES_TEXT } from './exit-codes.ts';
 import { showControls } from '../escape.ts';
 import { generate, type GenerateResult } from '../index.ts';
-import { GeneratorWorker } from '../stages/worker-thread.ts';
+import { JobQueue } from '../stages/job-queue.ts';
 import { loadTsMorph } from '../libraries.ts';
 import { REPO_ROOT } from '../paths.ts';
 import {
@@ -289,10 +289,8 @@ export async function main(
     label: `${CODEGEN_PACKAGE}/specs/openapi.yaml`,
   };
   // add and refresh fetch before they generate: prettier (when formatting) loads meanwhile
-  const worker =
-    command === 'add' || command === 'refresh'
-      ? new GeneratorWorker(REPO_ROOT, { preloadPrettier: formatted })
-      : undefined;
+  const jobs =
+    command === 'add' || command === 'refresh' ? new JobQueue(REPO_ROOT, { preloadPrettier: formatted }) : undefined;
   const gen = (o: { specsDir: string; check: boolean; reuse?: boolean; lock?: HeldLock }): Promise<GenerateResult> =>
     generate({
       specsDir: o.specsDir,
@@ -304,7 +302,7 @@ export async function main(
       label: USER_SPECS,
       target: outputTarget,
       openapi,
-      ...(worker ? { worker } : {}),
+      ...(jobs ? { jobs } : {}),
     });
   const target: CommandTarget = {
     tool: CODEGEN_PACKAGE,
@@ -331,7 +329,7 @@ export async function main(
       { out, err },
     );
 
-  worker?.start();
+  jobs?.start();
   try {
     return await runSnapshotChange(
       target,
@@ -365,6 +363,6 @@ export async function main(
       { out, err },
     );
   } finally {
-    await worker?.close();
+    await jobs?.close();
   }
 }

@@ -6,13 +6,14 @@
  * 20% of the runs they served (docs/design-decisions.md, "Run machinery, re-measured").
  */
 import type { OpenApiDoc } from './load.ts';
+import { loadOpenapiTypescript } from '../libraries.ts';
 
 /**
  * The body of `generated/openapi.ts`: openapi-typescript's types of the description (unformatted).
  * @throws Error naming `file` when openapi-typescript fails.
  */
 export async function openapiModule(doc: OpenApiDoc, file: string): Promise<string> {
-  const { default: openapiTS, astToString } = await import('openapi-typescript');
+  const { default: openapiTS, astToString } = loadOpenapiTypescript();
   try {
     // a copy: openapi-typescript writes into the document, which load froze;
     // defaultNonNullable: false keeps request properties that have a default optional

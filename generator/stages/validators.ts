@@ -81,7 +81,7 @@ export function regexFormats(): Record<string, RegExp> {
 
 /**
  * Compiles one validator to ajv's standalone code: here (the default, on the calling thread) or in
- * `GeneratorWorker.compileValidator` (`worker-thread.ts`, one job at a time); both run `ajv-compile.mjs`.
+ * `JobQueue.compileValidator` (`job-queue.ts`, one job at a time); both run `ajv-compile.mjs`.
  */
 export type CompileValidator = (schema: Record<string, unknown>, options: CompileOptions) => Promise<string>;
 

@@ -1,7 +1,7 @@
 /**
  * The generator bounds its work and always exits: oversized model objects are refused by caps with
  * a SpecError (file, model, JSON pointer) before any library sees them, enum uniqueness is checked
- * in linear time, and a build-stage SpecError ends `npm run generate` (no formatter worker is left
+ * in linear time, and a build-stage SpecError ends `npm run generate` (no job queue is left
  * running once the formatter is closed).
  */
 import { writeFile } from 'node:fs/promises';
@@ -19,7 +19,7 @@ import {
   MAX_STRING_LENGTH,
   MAX_TEXT_LENGTH,
 } from '../../generator/stages/schema-check.ts';
-import { GeneratorWorker } from '../../generator/stages/worker-thread.ts';
+import { JobQueue } from '../../generator/stages/job-queue.ts';
 import { compileHere } from '../../generator/stages/validators.ts';
 import { fixtureModel, tempSpecs, type TempSpecs } from './helpers.ts';
 import { hashTree, REPO_ROOT, run } from '../support/index.ts';
@@ -143,20 +143,20 @@ describe('caps refuse oversized model objects with a SpecError naming file, mode
   });
 });
 
-describe('the generator worker: close means closed', () => {
+describe('the job queue: close means closed', () => {
   it('a job after close rejects, also when close came before the job started', async () => {
-    const w = new GeneratorWorker(REPO_ROOT);
-    const during = expect(w.format('const a   = 1', 'x.ts')).rejects.toThrow('the generator worker is closed');
+    const w = new JobQueue(REPO_ROOT);
+    const during = expect(w.format('const a   = 1', 'x.ts')).rejects.toThrow('the job queue is closed');
     await w.close();
     await during;
-    await expect(w.format('const b = 2', 'y.ts')).rejects.toThrow('the generator worker is closed');
-    await expect(w.compileValidator({ type: 'string' }, {})).rejects.toThrow('the generator worker is closed');
+    await expect(w.format('const b = 2', 'y.ts')).rejects.toThrow('the job queue is closed');
+    await expect(w.compileValidator({ type: 'string' }, {})).rejects.toThrow('the job queue is closed');
     w.start(); // no effect once closed
     expect((w as unknown as { prettier: unknown }).prettier).toBeUndefined();
   });
 
   it('formats and compiles as compileHere does, and names a job that fails', async () => {
-    const w = new GeneratorWorker(REPO_ROOT);
+    const w = new JobQueue(REPO_ROOT);
     try {
       await expect(w.format('const a   = 1', 'x.ts')).resolves.toBe('const a = 1;\n');
       const options = { code: { source: true, esm: true }, allErrors: true };

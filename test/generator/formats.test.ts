@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { slowInputs } from '../../fuzz/adversarial.ts';
 import { generate } from '../../generator/index.ts';
 import { compileHere, HELPER_FORMATS, regexFormats } from '../../generator/stages/validators.ts';
-import { GeneratorWorker } from '../../generator/stages/worker-thread.ts';
+import { JobQueue } from '../../generator/stages/job-queue.ts';
 import type { CompiledValidator } from '../../runtime/index.ts';
 import * as support from '../../runtime/validator-support.ts';
 import { REPO_ROOT } from '../support/index.ts';
@@ -88,8 +88,8 @@ describe('the other formats', () => {
       expect(typeof (support as Record<string, unknown>)[helper], format).toBe('function');
   });
 
-  it('GeneratorWorker compiles a helper format as compileHere does', async () => {
-    const w = new GeneratorWorker(REPO_ROOT);
+  it('JobQueue compiles a helper format as compileHere does', async () => {
+    const w = new JobQueue(REPO_ROOT);
     try {
       const options = {
         code: { source: true, esm: true },

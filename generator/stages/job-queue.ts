@@ -1,15 +1,19 @@
 /**
- * The run's formatting (prettier, stage 7a) and validator compilation (ajv's standalone code, stage
- * 6a), done on the calling thread one job at a time, in the order given. They ran in a worker
- * thread until re-measured: on 2 cores the thread saved 17% of a full regeneration, 8% of a run into
- * an empty output, and cost 22% of a user's `add` of 64 models and 80 MiB of peak RSS (the figures:
- * docs/design-decisions.md, "Run machinery, re-measured"). `write.ts` then writes what changed.
+ * The run's queue of formatting (prettier, stage 7a) and validator compilation (ajv's standalone
+ * code, stage 6a) jobs, done on the calling thread one at a time, in the order given: on 2 cores a
+ * worker thread saved under 20% of a full regeneration and cost a user's `add` of 64 models 22% and
+ * 80 MiB of peak RSS (docs/design-decisions.md, "Run machinery, re-measured"). `write.ts` then
+ * writes what changed.
  */
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { CompileOptions } from './ajv-compile.mjs';
 import type { Options as PrettierOptions } from 'prettier';
 import { compileHere } from './validators.ts';
+import { hash } from '../output/manifest.ts';
+
+const require = createRequire(import.meta.url);
 
 /**
  * The prettier options for one output file: the repository's `.prettierrc.json` (plain JSON, given
@@ -28,7 +32,7 @@ export function prettierOptions(config: PrettierOptions, file: string): Prettier
 }
 
 /** An error of a job, with the class name it had (`RangeError`, ...). */
-export class WorkerJobError extends Error {
+export class JobError extends Error {
   constructor(message: string, name: string) {
     super(message);
     this.name = name;
@@ -45,9 +49,10 @@ type Job =
  * follow a slow step (the CLI, before it fetches models) calls `start()` first, so that prettier
  * loads meanwhile, and passes this to `generate`. `close()` refuses later work.
  */
-export class GeneratorWorker {
+export class JobQueue {
   private closed = false;
   private config: PrettierOptions | undefined;
+  private version: string | undefined;
   private prettier: Promise<typeof import('prettier')> | undefined;
   /** The jobs so far, chained: each starts when the one before has ended. */
   private queue: Promise<unknown> = Promise.resolve();
@@ -72,15 +77,30 @@ export class GeneratorWorker {
   async format(text: string, file: string, config?: PrettierOptions): Promise<string> {
     const options = prettierOptions(config ?? this.prettierConfig(), file);
     return this.run({ kind: 'format', text, options }).catch((err: unknown) => {
-      throw err instanceof WorkerJobError
+      throw err instanceof JobError
         ? new Error(`prettier could not format the output: ${err.name}: ${err.message}`)
         : err;
     });
   }
 
   /**
+   * What decides `format(text, file, config)`'s result: a hash of prettier's version, the options
+   * (`prettierOptions`) and the text; undefined when the options name plugins (their versions are
+   * not known here). Two calls with the same key give the same text, so a run that recorded the
+   * formatted text's hash under this key can take a file with that hash instead of formatting.
+   */
+  formatKey(text: string, file: string, config?: PrettierOptions): string | undefined {
+    const options = prettierOptions(config ?? this.prettierConfig(), file);
+    if (options.plugins !== undefined) return undefined;
+    this.version ??= (
+      JSON.parse(readFileSync(require.resolve('prettier/package.json'), 'utf8')) as { version: string }
+    ).version;
+    return hash('format', this.version, JSON.stringify(options), text);
+  }
+
+  /**
    * ajv's standalone code (an ES module's text) of a validator for `schema`, compiled with `options`.
-   * @throws WorkerJobError with ajv's message and the error's class name when ajv cannot compile
+   * @throws JobError with ajv's message and the error's class name when ajv cannot compile
    * it; Error when this is closed.
    */
   compileValidator(schema: Record<string, unknown>, options: CompileOptions): Promise<string> {
@@ -98,20 +118,20 @@ export class GeneratorWorker {
   }
 
   private run(job: Job): Promise<string> {
-    if (this.closed) return Promise.reject(new Error('the generator worker is closed'));
+    if (this.closed) return Promise.reject(new Error('the job queue is closed'));
     const done = this.queue.then(() => this.runNow(job));
     this.queue = done.catch(() => undefined);
     return done;
   }
 
   private async runNow(job: Job): Promise<string> {
-    if (this.closed) throw new Error('the generator worker is closed');
+    if (this.closed) throw new Error('the job queue is closed');
     const t0 = performance.now();
     try {
       if (job.kind === 'validator') return await compileHere(job.schema, job.options);
       return await (await this.loadPrettier()).format(job.text, job.options);
     } catch (err) {
-      throw err instanceof Error ? new WorkerJobError(err.message, err.name) : new Error(String(err));
+      throw err instanceof Error ? new JobError(err.message, err.name) : new Error(String(err));
     } finally {
       this.spent[job.kind] += performance.now() - t0;
     }
