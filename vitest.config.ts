@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import { LongestFirst } from './test/support/sequencer.ts';
 
 // Files that replace or reset modules (vi.mock, vi.resetModules) get a fresh module graph each; the
 // others share one per worker (isolate: false), so a worker does not import the generator, the runtime
@@ -21,6 +22,7 @@ export default defineConfig({
     // one worker per core (vitest's default leaves one core to itself, which on 2 cores runs one file
     // at a time while most files wait on child processes)
     maxWorkers: availableParallelism(),
+    sequence: { sequencer: LongestFirst },
     projects: [
       { extends: true, test: { name: 'isolated', include: ISOLATED, isolate: true } },
       {

@@ -14,7 +14,8 @@ import path from 'node:path';
 import { REPO_ROOT, specsLabel } from './paths.ts';
 import { classify, type ClassifyNote } from './stages/classify.ts';
 import { modelModule, type OutputFiles } from './stages/emit.ts';
-import { indexModule, validatorTableModule } from './stages/index-module.ts';
+import { indexModule } from './stages/index-module.ts';
+import { validatorTableModule } from './stages/validator-table-module.ts';
 import { paramsModule } from './stages/params-module.ts';
 import { openapiModule } from './stages/openapi.ts';
 import { operationsOf, type OperationsTable } from './stages/operations.ts';
@@ -25,7 +26,7 @@ import { fingerprint, hash, readManifest, renderManifest, type ManifestEntry } f
 import { fileStem, nameModels } from './stages/name.ts';
 import { modelType } from './stages/types.ts';
 import { validatorModule, type CompileValidator } from './stages/validators.ts';
-import { packageTarget, type Target } from './output/target.ts';
+import { packageTarget, RUNTIME_OPERATIONS_FILE, writesRuntime, type Target } from './output/target.ts';
 import { userIndexModule } from './stages/user-index.ts';
 import { readBuilt, writeBuilt } from './output/built.ts';
 import { completeInterrupted } from './output/lock.ts';
@@ -34,7 +35,7 @@ import { treeDigest, type HeldLock } from './output/tree-commit.ts';
 import { GeneratorWorker } from './stages/worker-thread.ts';
 import { write, type WriteResult } from './stages/write.ts';
 import { byCodeUnits } from './order.ts';
-import { operationsModuleBody, RUNTIME_OPERATIONS_FILE } from './output/runtime-operations.ts';
+import { operationsModule } from './stages/operations-module.ts';
 import { docsInputs } from './stages/endpoint-docs.ts';
 import { emptyBreakdown, layerOff, type Breakdown } from './output/layers.ts';
 
@@ -87,6 +88,12 @@ export interface GenerateOptions {
    * one of the run's own.
    */
   worker?: GeneratorWorker;
+  /**
+   * Also produce `runtime/operations.ts` (the package target only: this repository's runtime), as
+   * one more output file: reused through the manifest like the files of `generated/`, and written
+   * in the same all-or-nothing commit. @default whether `outRoot` is this repository (`writesRuntime`)
+   */
+  runtime?: boolean;
 }
 
 /** What a run did (or, with `check`, would do). */
@@ -100,12 +107,6 @@ export interface GenerateResult extends WriteResult {
   rebuilt: string[];
   /** The operations table of the API description (`stages/operations.ts`). */
   operations: OperationsTable;
-  /**
-   * Files of the hand-written runtime that the generator writes (the package target only, else
-   * empty): `runtime/operations.ts`, by path relative to the repository, header and formatting
-   * included. Not written by `generate()`: `npm run generate` syncs them (`--check` compares).
-   */
-  runtimeFiles: OutputFiles;
 }
 
 /** One output file to produce. */
@@ -268,14 +269,18 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
         ),
       ),
   });
+  const runtime = target.kind === 'package' && (options.runtime ?? writesRuntime(target, outRoot, REPO_ROOT));
+  if (runtime)
+    jobs.push({
+      file: RUNTIME_OPERATIONS_FILE,
+      // made from the operations table alone (and the generator: `fp`)
+      inputs: hash('runtime-operations', fp, formatKey, openapiFile, JSON.stringify([...operations.values()])),
+      sources: [openapiFile],
+      formatted: true,
+      build: () => timed('emit', () => operationsModule(operations)),
+    });
   jobs.push(...modelJobs);
 
-  // Printed as prettier prints it (no formatter to load: an up-to-date run loads none).
-  const runtimeFiles: OutputFiles = new Map(
-    target.kind === 'package'
-      ? [[RUNTIME_OPERATIONS_FILE, `${header(t, [openapiFile], false, target)}\n${operationsModuleBody(operations)}`]]
-      : [],
-  );
   const files: OutputFiles = new Map();
   const manifest = new Map<string, ManifestEntry>();
   const rebuilt: string[] = [];
@@ -324,6 +329,7 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
     write(sorted, outRoot, {
       check: options.check ?? false,
       managed: target.managed,
+      ...(runtime ? { outside: [RUNTIME_OPERATIONS_FILE] } : {}),
       ...(inputsDigest ? { inputs: { dir: specsDir, digest: inputsDigest } } : {}),
       ...(options.lock ? { lock: options.lock } : {}),
     }),
@@ -333,7 +339,7 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
     console.error(
       `[timing] breakdown ${JSON.stringify(spent, (_k, v: unknown) => (typeof v === 'number' ? Math.round(v) : v))}`,
     );
-  return { ...result, notes, files: sorted, models: named.length, rebuilt: rebuilt.sort(), operations, runtimeFiles };
+  return { ...result, notes, files: sorted, models: named.length, rebuilt: rebuilt.sort(), operations };
 }
 
 /**

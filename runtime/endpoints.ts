@@ -16,7 +16,8 @@
  * when the function is called.
  */
 import { APIPromise } from './api-promise.ts';
-import { SDKError } from './errors.ts';
+import { SDKError, ValidationError } from './errors.ts';
+import { brandErrors } from './internal/brand.ts';
 import { operationRequest } from './internal/operation.ts';
 import * as ops from './operations.ts';
 import type { HttpRequest, ResponseCheck } from './request.ts';
@@ -33,7 +34,7 @@ import type {
   ResponseFormat,
   VideoResult,
 } from './types.ts';
-import { checkQueueFields, checkRequest, type CompiledValidator } from './validation.ts';
+import type { CompiledValidator } from './validation.ts';
 
 /** Options of `queue.enqueue` (and of `queue.run`, which extends them). */
 export interface EnqueueOptions extends RequestOptions {
@@ -163,19 +164,38 @@ export function createChatCompletion(
 }
 
 /**
- * The validation step of `queue.enqueue` / `queue.run`: nothing when `options.validate` is false;
- * the compiled validator when there is one; else the queue's own fields (`model`, `num_generations`).
- * @throws ValidationError (nothing is sent).
+ * `internal/issues.ts` (a validator's errors as `ValidationError` issues, and the checks of the queue's own fields),
+ * loaded with `import()` by the first enqueue whose body its compiled validator rejects (or that has no validator), so
+ * that a page that never enqueues (a root `Client` making an image call), or only enqueues valid bodies, loads none of
+ * it. Should it fail to load, that enqueue rejects with the loader's error (nothing is sent unvalidated), and the next
+ * one tries again.
  */
-export function validateQueueBody(
+let issues: Promise<typeof import('./internal/issues.ts')> | undefined;
+const loadIssues = () =>
+  (issues ??= import('./internal/issues.ts').catch((err: unknown) => {
+    issues = undefined;
+    throw err;
+  }));
+
+/**
+ * The validation step of `queue.enqueue` / `queue.run`: nothing when `options.validate` is false; the compiled
+ * validator when there is one; else the queue's own fields (`model`, `num_generations`). Undefined (nothing to wait
+ * for) when the body is valid by its compiled validator or validation is off; else a promise that rejects with the
+ * `ValidationError` (or with the loader's error, see `loadIssues`), or resolves when the queue's own fields are valid.
+ */
+export function checkQueueBody(
   body: Record<string, unknown>,
   options: EnqueueOptions | undefined,
   validate: CompiledValidator | null | undefined,
-): void {
-  if (options?.validate === false) return;
-  if (validate)
-    checkRequest(typeof body['model'] === 'string' && body['model'] !== '' ? body['model'] : '(none)', body, validate);
-  else checkQueueFields(body);
+): Promise<void> | undefined {
+  if (options?.validate === false || (validate && validate(body))) return undefined;
+  return loadIssues().then(({ queueBodyIssues, modelOf }) => {
+    const found = queueBodyIssues(body, validate);
+    if (!found) return;
+    // (branded where it is thrown, as `validation.ts` does: see `errors.ts`)
+    brandErrors({ ValidationError });
+    throw new ValidationError(modelOf(body), found);
+  });
 }
 
 /* endpoint-doc: queue.enqueue */
@@ -183,7 +203,7 @@ export function validateQueueBody(
  * Enqueue 1 to 4 generations (`num_generations`) of an image or video model: `POST /api/ai/queue`. A video model that
  * takes a prompt needs exactly one of `prompt` and `multi_prompt` (`VideoParams`). The body is validated first against
  * the model's compiled validator, unless `validate: false` (see `EnqueueOptions.validate`). `validate` is the model's
- * compiled validator; without one only the queue's own fields are checked (`validateQueueBody`). `timeoutMs`
+ * compiled validator; without one only the queue's own fields are checked (`checkQueueBody`). `timeoutMs`
  * (milliseconds) defaults to the client's, else 600_000 (10 minutes). Never resent unless the service surely did not
  * process it (429, connection refused).
  * @returns `{ generations: [{ generation_id, status: 'processing' }] }` (at least one, each with a `generation_id`).
@@ -197,13 +217,10 @@ export function enqueueGenerations(
   options?: EnqueueOptions,
   validate?: CompiledValidator | null,
 ): APIPromise<EnqueueResponse> {
-  try {
-    validateQueueBody(body, options, validate);
-  } catch (err) {
-    return APIPromise.rejected(err);
-  }
   const { validate: _v, ...rest } = options ?? {};
-  return APIPromise.from(t.request(enqueueRequest(body), rest));
+  const send = () => APIPromise.from(t.request<EnqueueResponse>(enqueueRequest(body), rest));
+  const checking = checkQueueBody(body, options, validate);
+  return checking ? APIPromise.after(checking, send) : send();
 }
 
 /** The request of `POST /api/ai/queue` (shared with `queue.run`). */

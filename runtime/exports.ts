@@ -106,7 +106,8 @@ export {
 } from './errors.ts';
 
 // Validation: the compiled validators' contract and the helpers their ajv standalone code calls
-export { checkRequest, type CompiledValidator, type ValidatorErrorObject, type ValidatorSource } from './validation.ts';
+// (`checkRequest` is exported by `index.ts`, beside this list: see there)
+export type { CompiledValidator, ValidatorErrorObject, ValidatorSource } from './validation.ts';
 // (`equal`, `ucs2length`, which generated validators import, are `oxen-inference-sdk/validator-support`)
 // Standard Schema: each generated model's `<camel>QueueSchema` is built by `standardSchemaFor`
 export { STANDARD_SCHEMA_VENDOR, standardSchemaFor, type StandardQueueSchema } from './standard-schema.ts';

@@ -7,7 +7,10 @@
  * load, even when the name itself is unused. Names taken through `export *` do not make this module
  * used, so a page that imports only names of `exports.ts` (a per-model call through
  * `createTransport`) does not load `redact.ts`; named here, beside that list, `Redactor` stays
- * public without being loaded by every page.
+ * public without being loaded by every page. The same holds for `checkRequest` (`validation.ts`, which
+ * `enqueueGenerations` loads on demand).
  */
 export * from './exports.ts';
 export { PUBLIC_HEADERS, REDACTED, Redactor } from './redact.ts';
+// The helper generated validators' callers use; `validation.ts` is loaded on demand, by the first validated enqueue.
+export { checkRequest } from './validation.ts';

@@ -123,24 +123,16 @@ process.exitCode = await (async () => {
     values.check,
     async () => {
       // Imported here: loading the generator takes seconds.
-      const [{ generate }, { syncRuntimeDocs }, { syncRuntimeFiles }] = await Promise.all([
+      const [{ generate }, { syncRuntimeDocs }] = await Promise.all([
         import('../generator/index.ts'),
         import('../generator/output/runtime-docs.ts'),
-        import('../generator/output/runtime-operations.ts'),
       ]);
+      // Written into this repository, the run also produces the runtime's operations table
+      // (`GenerateOptions.runtime`); from its own specs, the endpoint docs in the runtime's marked regions.
       const result = await generate({ check: values.check, force: values.force, ...paths });
-      // The runtime's operations table and the endpoint docs in its marked regions come from the same
-      // generator; only this repository has them.
       const own = !values.specs && !values.out;
-      const operations = own ? await syncRuntimeFiles(REPO_ROOT, result.runtimeFiles, values.check) : [];
       const docs = own ? await syncRuntimeDocs(REPO_ROOT, values.check, result.operations) : [];
-      return {
-        result,
-        extra: [
-          ...operations.map((f) => `  changed  ${f} (the operations table)`),
-          ...docs.map((f) => `  changed  ${f} (endpoint-doc regions)`),
-        ],
-      };
+      return { result, extra: docs.map((f) => `  changed  ${f} (endpoint-doc regions)`) };
     },
     io,
   );

@@ -91,7 +91,7 @@ function diffLines(r: Pick<GenerateResult, 'added' | 'changed' | 'removed'>, pre
 /** What `runGenerate` runs: the target's generate, and lines for files beside the output it syncs. */
 export interface GenerateRun {
   result: GenerateResult;
-  /** Further changed files (`  changed  runtime/operations.ts (the operations table)`). */
+  /** Further changed files (`  changed  runtime/endpoints.ts (endpoint-doc regions)`). */
   extra?: string[];
 }
 

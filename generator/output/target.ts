@@ -58,6 +58,22 @@ export interface Target {
   format: 'repository' | { prettier: Record<string, unknown> } | null;
 }
 
+/**
+ * The one output file of the package target outside `generated/`, produced with
+ * `GenerateOptions.runtime` (`npm run generate` in this repository): the runtime's operations table
+ * (`stages/operations-module.ts`), relative to the repository.
+ */
+export const RUNTIME_OPERATIONS_FILE = 'runtime/operations.ts';
+
+/**
+ * Whether a run of `target` into `outRoot` produces `RUNTIME_OPERATIONS_FILE` by default: the
+ * package target written into the repository whose runtime it is (`repoRoot`), not into another
+ * output root (a test's, a benchmark's), whose `runtime/` is not the generator's.
+ */
+export function writesRuntime(target: Target, outRoot: string, repoRoot: string): boolean {
+  return target.kind === 'package' && path.resolve(outRoot) === path.resolve(repoRoot);
+}
+
 /** This repository's `generated/`. */
 export const packageTarget: Target = {
   kind: 'package',

@@ -124,9 +124,10 @@ export async function stageSnapshot(specsDir: string, plan: SnapshotPlan, tmp: s
 
 /**
  * Commit, whole, holding the lock of the output root (`lock`): replace the specs directory with the
- * staged one and the output (`<root>/generated`, or a user's managed folders and files) with the
- * proved output `files`, in one journal (`output/tree-commit.ts`): a reader sees both old or both
- * new, and a run killed midway is completed by the next one.
+ * staged one and the output (`<root>/generated`, or a user's managed folders and files, and the
+ * files named in `outside`: see `WriteOptions.outside`) with the proved output `files`, in one
+ * journal (`output/tree-commit.ts`): a reader sees both old or both new, and a run killed midway is
+ * completed by the next one.
  * @returns what changed in the output.
  * @throws RefreshError naming what failed: `restored: true` when nothing was moved (the specs
  * directory changed since `specsDigest` was taken, or the new trees were being built); otherwise
@@ -139,6 +140,7 @@ export async function commitPlan(
   files: OutputFiles,
   specsDigest: string,
   managed: readonly string[] = ['generated'],
+  outside: readonly string[] = [],
 ): Promise<WriteResult> {
   const outRoot = lock.state.root;
   let moving = false;
@@ -148,7 +150,7 @@ export async function commitPlan(
       throw new Error(`${specsDir} changed while this refresh ran; run the refresh again`);
     const result = await compare(files, outRoot, managed);
     const specsTree = (dir: string) => copyTree(staged, dir);
-    const outputSwaps = swapsOf(files, outRoot, managed);
+    const outputSwaps = swapsOf(files, outRoot, managed, undefined, outside);
     const last = outputSwaps[outputSwaps.length - 1];
     if (last) {
       const build = last.build;

@@ -45,7 +45,13 @@ import {
 import { fetchModels, type FetchedModel, type FetchOptions } from './fetch.ts';
 import { withLock } from '../output/lock.ts';
 import { isInside } from '../output/run-state.ts';
-import { checkOwnedOutput, packageTarget, type Target } from '../output/target.ts';
+import {
+  checkOwnedOutput,
+  packageTarget,
+  RUNTIME_OPERATIONS_FILE,
+  writesRuntime,
+  type Target,
+} from '../output/target.ts';
 import { SpecError } from '../errors.ts';
 import { showControls } from '../escape.ts';
 
@@ -106,6 +112,8 @@ export interface RefreshOptions extends Pick<
   label?: string;
   /** Where the lock's messages go (default the status lines of `stream`). */
   log?: (line: string) => void;
+  /** Also produce `runtime/operations.ts` (`GenerateOptions.runtime`). @default whether `outRoot` is this repository (`writesRuntime`) */
+  runtime?: boolean;
 }
 
 /** What a successful refresh did. Paths are relative to the specs directory. */
@@ -171,6 +179,8 @@ export async function refresh(options: RefreshOptions): Promise<RefreshResult> {
   const target = options.target ?? packageTarget;
   const label = options.label ?? specsLabel(specsDir);
   const tool = options.progressLabel ?? 'refresh';
+  const runtime = options.runtime ?? writesRuntime(target, outRoot, REPO_ROOT);
+  const outside = runtime ? [RUNTIME_OPERATIONS_FILE] : [];
 
   if (!isInside(outRoot, specsDir))
     throw new RefreshError(
@@ -269,7 +279,7 @@ export async function refresh(options: RefreshOptions): Promise<RefreshResult> {
       let proved: GenerateResult | undefined;
       if (plan.size > 0) {
         try {
-          proved = await gen({ specsDir: staged, outRoot, check: true, reuse: true, label, target });
+          proved = await gen({ specsDir: staged, outRoot, check: true, reuse: true, label, target, runtime });
         } catch (err) {
           // a SpecError names file, model and pointer as they are: the caller says where
           if (err instanceof SpecError) throw err;
@@ -299,8 +309,11 @@ export async function refresh(options: RefreshOptions): Promise<RefreshResult> {
       // 4. Commit: swap the staged specs and the proved generated/ in together (or generate plainly).
       const t2 = performance.now();
       const result = proved
-        ? { ...proved, ...(await commitPlan(lock, specsDir, staged, proved.files, specsDigest, target.managed)) }
-        : await gen({ specsDir, outRoot, lock, label, target, ...(options.force ? { force: true } : {}) });
+        ? {
+            ...proved,
+            ...(await commitPlan(lock, specsDir, staged, proved.files, specsDigest, target.managed, outside)),
+          }
+        : await gen({ specsDir, outRoot, lock, label, target, runtime, ...(options.force ? { force: true } : {}) });
       const sorted = (xs: string[]) => xs.sort(byCodeUnits);
       return {
         baseUrl,

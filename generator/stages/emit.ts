@@ -5,6 +5,8 @@
  *   (`print-model.ts`), with the parameter type of `types.ts`;
  * - `generated/validators/<id>.ts`: `validators.ts` (ajv standalone code);
  * - `generated/index.ts`: `index-module.ts`; a user's `<out>/index.ts`: `user-index.ts`;
+ * - `generated/validator-table.ts` (a user's too): `validator-table-module.ts`;
+ * - `runtime/operations.ts`: `operations-module.ts`;
  * - `generated/openapi.ts`: `openapi.ts` (openapi-typescript in a worker thread);
  * - `generated/MODELS.md`: `reference.ts` (`templates/models.md.hbs`);
  * - the templates and the header: `templates.ts`; the endpoint docs: `endpoint-docs.ts`.

@@ -182,7 +182,7 @@ export const ENDPOINT_DOCS: Readonly<Record<EndpointKey, EndpointDoc>> = {
       'ValidationError (nothing sent), NotFoundError (`Model not found: <name>`), BadRequestError, InsufficientCreditsError, OutcomeUnknownError (5xx, reset or timeout while in flight, unusable answer: never resent; check `queue.list()`), TimeoutError, AbortError.',
     functionOnly: {
       details:
-        "`validate` is the model's compiled validator; without one only the queue's own fields are checked (`validateQueueBody`).",
+        "`validate` is the model's compiled validator; without one only the queue's own fields are checked (`checkQueueBody`).",
     },
   },
   'queue.run': {

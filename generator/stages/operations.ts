@@ -2,7 +2,7 @@
  * The fixed operations of the API description as data: one table derived from `specs/openapi.yaml`,
  * operationId -> HTTP method, path template, path parameters and query parameters. It is the one
  * source of method and path for the endpoint docs (`endpoint-docs.ts`) and, written as
- * `runtime/operations.ts` (`generator/output/runtime-operations.ts`), for the runtime's endpoint
+ * `runtime/operations.ts` (`operations-module.ts`), for the runtime's endpoint
  * functions, the proxy's allowed routes and the local server's routes.
  */
 import { SpecError, pointerToken } from '../errors.ts';

@@ -94,14 +94,30 @@ export function ref(name: string, ...args: TypeSpec[]): TypeSpec {
   return args.length === 0 ? name : { name, args };
 }
 
-/** A type spec's node (its names are the generator's own: `name.ts`'s and the runtime's types). */
+/** A type's name as an identifier. */
+const TYPE_NAME = /^[A-Za-z_$][\w$]*$/;
+
+/**
+ * A type name's identifier. @throws Error when `name` is not an identifier (type text such as
+ * `Promise<X>` or `A | B`: a type is given as a `TypeSpec`, never as text, so the printer sees its structure).
+ */
+function typeName(ts: Ts, name: string): TS.Identifier {
+  if (!TYPE_NAME.test(name))
+    throw new Error(`type name ${JSON.stringify(name)} is not an identifier: give the type as a TypeSpec`);
+  return ts.factory.createIdentifier(name);
+}
+
+/**
+ * A type spec's node (its names are the generator's own: `name.ts`'s and the runtime's types).
+ * @throws Error when a name is type text, not an identifier (`typeName`).
+ */
 export function typeNode(ts: Ts, spec: TypeSpec): TS.TypeNode {
   const f = ts.factory;
-  if (typeof spec === 'string') return f.createTypeReferenceNode(spec);
+  if (typeof spec === 'string') return f.createTypeReferenceNode(typeName(ts, spec));
   if ('literal' in spec) return f.createLiteralTypeNode(stringNode(ts, spec.literal));
   if ('array' in spec) return f.createArrayTypeNode(typeNode(ts, spec.array));
   return f.createTypeReferenceNode(
-    spec.name,
+    typeName(ts, spec.name),
     spec.args.map((a) => typeNode(ts, a)),
   );
 }

@@ -50,7 +50,7 @@ const ALIASES: Array<[name: string, endpoint: Endpoint | undefined, doc: string]
 ];
 
 /**
- * Body of `<out>/index.ts` (the added models' validators are `validator-table.ts`'s: `validatorTableModule`);
+ * Body of `<out>/index.ts` (the added models' validators are `validator-table.ts`'s: `validator-table-module.ts`);
  * `label` names the snapshot (relative to `<out>`) in doc comments.
  */
 export async function userIndexModule(models: IndexModel[], label: string): Promise<string> {

@@ -114,7 +114,8 @@ export async function settleAll(all: Array<Promise<unknown>>): Promise<void> {
 /**
  * The swaps that replace a target's output: one whole tree per `managed` directory, and one file
  * swap for each output file at the top of `root` outside them (a user's `<out>/index.ts` and
- * `manifest.json`, beside `<out>/specs/`, which the output does not own).
+ * `manifest.json`, beside `<out>/specs/`, which the output does not own) or named in `outside`
+ * (this repository's `runtime/operations.ts`, in a folder of hand-written files).
  * @throws Error for a file in another directory (a generator bug).
  */
 export function swapsOf(
@@ -122,6 +123,7 @@ export function swapsOf(
   root: string,
   managed: readonly string[],
   fs: WriteFs = nodeFs,
+  outside: readonly string[] = [],
 ): TreeSwap[] {
   const swaps: TreeSwap[] = managed.map((dir) => ({
     target: path.join(root, dir),
@@ -129,7 +131,8 @@ export function swapsOf(
   }));
   for (const [file, text] of files) {
     if (managed.some((dir) => file.startsWith(`${dir}/`))) continue;
-    if (file.includes('/')) throw new Error(`output file ${file} is outside ${managed.join('/, ')}/`);
+    if (file.includes('/') && !outside.includes(file))
+      throw new Error(`output file ${file} is outside ${managed.join('/, ')}/`);
     swaps.push({ target: path.join(root, file), file: true, build: (staged) => fs.writeFile(staged, text) });
   }
   return swaps;
@@ -141,6 +144,11 @@ export interface WriteOptions {
   check?: boolean;
   /** The directories (relative to the root) whose other files are stale. @default 'generated' */
   managed?: string | readonly string[];
+  /**
+   * Output files in a folder the output does not own (`runtime/operations.ts`), each replaced on
+   * its own in the same commit as the managed trees. @default []
+   */
+  outside?: readonly string[];
   fs?: WriteFs;
   /** How long to wait for another run's lock, in milliseconds. @default 10 minutes (`LOCK_WAIT_MS`) */
   lockWaitMs?: number;
@@ -156,7 +164,7 @@ export interface WriteOptions {
 
 /**
  * Write what differs (see `compare`); with `check`, only report it. The new output is written whole
- * beside `<root>/<managed>` (and beside each output file outside it) and swapped in under the lock,
+ * beside `<root>/<managed>` (and beside each output file outside it, `outside` included) and swapped in under the lock,
  * journaled (`output/tree-commit.ts`): a reader sees the old tree or the new one, and a run killed
  * at any point is completed or cleaned by the next one. With nothing to change and no interrupted
  * run, nothing is locked or written.
@@ -178,7 +186,7 @@ export async function write(files: OutputFiles, root: string, options: WriteOpti
       );
     // compared again under the lock: another run may have written meanwhile
     const result = await compare(files, root, managed);
-    if (!same(result)) await commitTrees(lock, swapsOf(files, root, managed, fs));
+    if (!same(result)) await commitTrees(lock, swapsOf(files, root, managed, fs, options.outside));
     return result;
   };
   if (options.lock) return commit(options.lock);

@@ -3,8 +3,9 @@
  * the run that follows each generation, buffers events that beat their enqueue response, and
  * tells runs when the stream goes down, comes back up, or cannot connect.
  */
-import type { Run } from './run-state.ts';
+import type { GenerationPayload, Run } from './run-state.ts';
 import type { SharedEventListener, SharedEventStream } from './shared-event-stream.ts';
+import { TrackedIndex, type Tracked } from './tracked.ts';
 import type { MediaGenerationCompleted, ServerEvent } from '../types.ts';
 
 /** At most this many events of unknown ids are buffered while enqueues are in flight (the oldest are dropped first). */
@@ -13,8 +14,9 @@ export const MAX_EARLY_EVENTS = 10_000;
 export const MAX_EARLY_EVENT_CHARS = 16 * 1024 * 1024;
 
 /**
- * Routes the shared event stream to the runs of one transport: generation id -> the runs that
- * follow it (`queue.run` and any `queue.follow` of the same id). Events that arrive while an
+ * Routes the shared event stream to the runs of one transport through its `index` (generation id
+ * -> the generation of each run that follows it: `queue.run` and any `queue.follow` of the same
+ * id; a run indexes its generations there as it takes them). Events that arrive while an
  * enqueue is in flight and whose id is not known yet are buffered (the event may beat the enqueue
  * response) and replayed to the run that enqueued them. The buffer is bounded by
  * `MAX_EARLY_EVENTS` and `MAX_EARLY_EVENT_CHARS` (events of other generations of the same user
@@ -23,8 +25,8 @@ export const MAX_EARLY_EVENT_CHARS = 16 * 1024 * 1024;
  * (checked at once; one that is gone resolves `lost` with `missed_event`).
  */
 export class RunCoordinator implements SharedEventListener {
-  /** Generation id -> the run that follows it, or the runs when several do (one `Set` per id only then). */
-  private readonly owners = new Map<string, Run | Set<Run>>();
+  /** The followed generations by id, shared with the runs (`RunPorts.index`) and the reconciler. */
+  readonly index = new TrackedIndex();
   private readonly runs = new Set<Run>();
   private unsubscribe: (() => void) | undefined;
   private seq = 0;
@@ -36,6 +38,7 @@ export class RunCoordinator implements SharedEventListener {
   private droppedSeq = 0;
   private droppedCount = 0;
   private readonly inflight = new Map<symbol, number>();
+  private readonly payload: GenerationPayload = {};
 
   /**
    * @param hub the shared event stream (the coordinator subscribes while runs remain).
@@ -66,35 +69,17 @@ export class RunCoordinator implements SharedEventListener {
 
   /** Remove a run (closing the shared stream if it was the last). */
   leave(run: Run): void {
+    // Per-id loops of the queue use `forEach` and indices: code that runs once per call is not
+    // optimised, and there a `for...of` allocates an iterator result per element.
     if (this.runs.size === 1 && this.runs.has(run))
-      this.owners.clear(); // the last run: no id-by-id removal
-    else
-      run.tracked.forEach((_, id) => {
-        const owner = this.owners.get(id);
-        if (owner === run) this.owners.delete(id);
-        else if (owner instanceof Set) {
-          owner.delete(run);
-          if (owner.size === 1) this.owners.set(id, owner.values().next().value!);
-        }
-      });
-    run.tracked.forEach((t) => t.cancelGrace?.());
+      this.index.clear(); // the last run: no id-by-id removal
+    else run.tracked.forEach((g) => this.index.remove(g));
+    run.tracked.forEach((g) => g.cancelGrace?.());
     this.runs.delete(run);
     if (this.runs.size === 0 && this.unsubscribe) {
       this.unsubscribe();
       this.unsubscribe = undefined;
     }
-  }
-
-  /** Route the events of `run`'s generations to it from now on. */
-  adopt(run: Run): void {
-    // Per-id loops of the queue use `forEach` and indices: code that runs once per call is not
-    // optimised, and there a `for...of` allocates an iterator result per element.
-    run.tracked.forEach((_, id) => {
-      const owner = this.owners.get(id);
-      if (owner === undefined || owner === run) this.owners.set(id, run);
-      else if (owner instanceof Set) owner.add(run);
-      else this.owners.set(id, new Set([owner, run]));
-    });
   }
 
   /** An enqueue is about to be sent: buffer events of unknown ids from now on. */
@@ -112,13 +97,12 @@ export class RunCoordinator implements SharedEventListener {
     const from = this.inflight.get(token) ?? Infinity;
     this.inflight.delete(token);
     const complete = this.droppedSeq < from;
-    if (run) {
-      this.adopt(run);
+    if (run)
       for (let i = this.head; i < this.buffer.length; i++) {
         const b = this.buffer[i]!;
-        if (b.seq >= from && run.tracked.has(b.data.generation_id)) run.completed(b.data);
+        const g = b.seq >= from ? this.index.find(b.data.generation_id, run) : undefined;
+        if (g) run.apply(g, 'completed', { data: b.data });
       }
-    }
     // Drop what no enqueue still in flight can claim.
     let min = Infinity;
     for (const s of this.inflight.values()) min = Math.min(min, s);
@@ -132,9 +116,10 @@ export class RunCoordinator implements SharedEventListener {
 
   /** `queue.cancel` succeeded for `id` through this transport (`TransportState` calls this). */
   onCancel(id: string): void {
-    for (const run of this.runsOf(id)) {
-      const g = run.tracked.get(id);
-      if (g) run.apply(g, 'cancelled_here');
+    for (let g: Tracked | undefined = this.index.get(id); g;) {
+      const { run, next } = g; // next read first: a handler may start following the same id
+      run.apply(g, 'cancelled_here');
+      g = next;
     }
   }
 
@@ -144,16 +129,19 @@ export class RunCoordinator implements SharedEventListener {
     if (event.event !== 'media_generation_completed') return; // other event types are not ours
     const data = event.data;
     this.seq++;
-    const owner = this.owners.get(data.generation_id);
-    if (owner instanceof Set) for (const run of [...owner]) run.completed(data);
-    else if (owner) owner.completed(data);
-    else if (this.inflight.size > 0) this.keep(data);
-  }
-
-  /** The runs that follow `id`. */
-  private runsOf(id: string): Run[] {
-    const owner = this.owners.get(id);
-    return owner === undefined ? [] : owner instanceof Set ? [...owner] : [owner];
+    let g: Tracked | undefined = this.index.get(data.generation_id);
+    if (!g) {
+      if (this.inflight.size > 0) this.keep(data);
+      return;
+    }
+    const payload = this.payload; // read by the effects at once: one for all events
+    payload.data = data;
+    do {
+      const next: Tracked | undefined = g.next; // read first: a handler (onEvent) may start following the same id
+      g.run.apply(g, 'completed', payload);
+      g = next;
+    } while (g);
+    payload.data = undefined; // the event is not kept
   }
 
   /** Buffer an event of an unknown id, dropping the oldest beyond the bounds. */

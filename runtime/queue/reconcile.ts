@@ -14,8 +14,9 @@ import type { RequestOptions } from '../scope.ts';
 import type { Generation, QueueListParams, QueueListResponse } from '../types.ts';
 import { SYSTEM_CLOCK, type QueueClock } from './clock.ts';
 import { RunCoordinator } from './coordinator.ts';
-import { answerEvent, type GenerationPayload, type Run, type RunPorts, type Tracked } from './run-state.ts';
+import { answerEvent, type GenerationPayload, type Run, type RunPorts } from './run-state.ts';
 import { SharedEventStream } from './shared-event-stream.ts';
+import type { Tracked, TrackedIndex } from './tracked.ts';
 
 /** The terminal statuses of today's service: the status filters of the lists of ended generations. */
 const ENDED = ['succeeded', 'failed', 'cancelled'] as const;
@@ -31,6 +32,8 @@ export interface ReconcilerDeps {
   list(params: QueueListParams, options: RequestOptions): Promise<QueueListResponse>;
   /** `queue.get`; rejects with `NotFoundError` when the service does not have the generation. */
   get(generationId: string, options: RequestOptions): Promise<Generation>;
+  /** The followed generations by id (the coordinator's, shared with the runs): a list's items are matched through it. */
+  index: TrackedIndex;
   /** The shared event stream's state and connection count: an answer got while it stayed up on one connection closes a generation's gap. */
   stream: { readonly state: string; readonly epoch: number };
   /** Timeout of each check request, in milliseconds. */
@@ -41,11 +44,22 @@ export interface ReconcilerDeps {
   concurrency?: number | undefined;
 }
 
-/** The checks of one `queue.list` query: at most one list in flight, entries waiting for the next. */
+/**
+ * The generations one list answers for (state `listing`): each carries the batch as its `batch`,
+ * so that a listed id finds them through the index, with no table of the list's own.
+ */
+interface Batch {
+  /** The runs whose generations it holds. */
+  runs: Set<Run>;
+  /** How many of its generations no list answered for yet. */
+  left: number;
+}
+
+/** The checks of one `queue.list` query: at most one list in flight, a batch waiting for the next. */
 interface ListGroup {
   params: Pick<QueueListParams, 'namespace' | 'model'>;
-  /** The generations waiting for the next list (`listing`), by run. */
-  waiting: Map<Run, Tracked[]>;
+  /** The generations waiting for the next list. */
+  waiting: Batch;
   running: boolean;
   /** When the last list of this query was sent (clock milliseconds). */
   lastStart: number;
@@ -112,10 +126,12 @@ export class Reconciler {
     return () => cancel();
   }
 
-  /** The service's answer said whether it keeps ended generations. */
-  learn(answers: Iterable<Generation>): void {
+  /** The service's answer said whether it keeps ended generations (`answers`: generations, or a list's items, which may be anything). */
+  learn(answers: readonly unknown[]): void {
     let any = false;
-    for (const a of answers) {
+    for (let i = 0; i < answers.length; i++) {
+      const a = answers[i];
+      if (!isGeneration(a)) continue;
       if (a.status !== undefined) {
         this.keepsEnded = true;
         return;
@@ -136,27 +152,28 @@ export class Reconciler {
         key,
         (group = {
           params: run.listParams,
-          waiting: new Map(),
+          waiting: { runs: new Set(), left: 0 },
           running: false,
           lastStart: -Infinity,
           timer: undefined,
         }),
       );
-    let gs = group.waiting.get(run);
+    const batch = group.waiting;
     run.tracked.forEach((g) => {
       if (g.state !== 'waiting') return;
       run.apply(g, 'check');
-      if (!gs) group.waiting.set(run, (gs = []));
-      gs.push(g);
+      g.batch = batch;
+      batch.left++;
+      batch.runs.add(run);
     });
     return group;
   }
 
   /** Send the group's next list when none is in flight and the spacing since the last one has passed. */
   private kick(group: ListGroup): void {
-    if (group.running || group.timer !== undefined || group.waiting.size === 0) return;
+    if (group.running || group.timer !== undefined || group.waiting.runs.size === 0) return;
     let spacing = Infinity;
-    for (const run of group.waiting.keys()) spacing = Math.min(spacing, run.checkSpacingMs);
+    for (const run of group.waiting.runs) spacing = Math.min(spacing, run.checkSpacingMs);
     const wait = group.lastStart + spacing - this.clock.now();
     if (wait > 0) {
       group.timer = this.clock.after(wait, () => {
@@ -169,60 +186,69 @@ export class Reconciler {
   }
 
   private list(group: ListGroup): void {
-    const entries = group.waiting;
-    group.waiting = new Map();
-    for (const run of entries.keys()) if (run.inner.signal?.aborted) entries.delete(run);
-    if (entries.size === 0) return;
+    const batch = group.waiting;
+    group.waiting = { runs: new Set(), left: 0 };
+    for (const run of batch.runs) if (run.inner.signal?.aborted) batch.runs.delete(run);
+    if (batch.runs.size === 0) return;
     group.running = true;
     group.lastStart = this.clock.now();
-    void this.answer(group.params, entries).finally(() => {
+    void this.answer(group.params, batch).finally(() => {
       group.running = false;
       this.kick(group);
     });
   }
 
-  /** List `params`' active generations (and, when many are not listed, its ended ones) and tell each entry what the lists say. */
-  private async answer(params: ListGroup['params'], entries: Map<Run, Tracked[]>): Promise<void> {
+  /** List `params`' active generations (and, when many are not listed, its ended ones) and tell each of `batch`'s generations what the lists say. */
+  private async answer(params: ListGroup['params'], batch: Batch): Promise<void> {
     const since = this.since();
-    const listed = await this.listed(params);
-    for (const run of entries.keys()) if (run.inner.signal?.aborted) entries.delete(run); // ended meanwhile
-    if (!listed) {
-      entries.forEach((gs, run) => gs.forEach((g) => run.apply(g, 'check_failed')));
-      return;
-    }
-    let missing = 0;
-    entries.forEach((gs) => gs.forEach((g) => void (listed.has(g.id) || missing++)));
-    if (missing > ENDED_LISTS_FROM && this.keepsEnded !== false) {
+    const active = await this.listed(params);
+    if (!active) return this.rest(batch, 'check_failed');
+    this.match(active, batch, since());
+    if (batch.left > ENDED_LISTS_FROM && this.keepsEnded !== false) {
       // Many left the active list: the lists of ended ones answer for them in three requests, not one read each.
       const ended = await Promise.all(ENDED.map((status) => this.listed({ ...params, status })));
-      for (const m of ended) m?.forEach((item, id) => listed.has(id) || listed.set(id, item));
+      const continuous = since();
+      for (const items of ended) if (items) this.match(items, batch, continuous);
     }
-    const continuous = since();
-    const payload: GenerationPayload = { continuous }; // read by the effects at once: one for all
-    for (const [run, gs] of entries)
-      for (let i = 0; i < gs.length; i++) {
-        const g = gs[i]!;
-        if (run.inner.signal?.aborted) break; // an effect ended the run
-        const item = listed.get(g.id);
-        payload.answer = item;
-        if (item) run.apply(g, answerEvent(item), payload);
-        else run.apply(g, this.keepsEnded === false ? 'gone' : 'not_listed');
-      }
+    this.rest(batch, this.keepsEnded === false ? 'gone' : 'not_listed');
   }
 
-  /** The generations one list shows, by id (learning from them whether the service keeps ended ones), or undefined when it failed. */
-  private async listed(params: QueueListParams): Promise<Map<string, Generation> | undefined> {
+  /** Tell each of `batch`'s generations a list shows what the list says (`continuous`: the stream stayed up since it was asked). */
+  private match(items: readonly unknown[], batch: Batch, continuous: boolean): void {
+    const payload: GenerationPayload = { continuous }; // read by the effects at once: one for all
+    for (let i = 0; i < items.length; i++) {
+      const item = items[i];
+      if (!isGeneration(item)) continue;
+      for (let g = this.deps.index.get(item.generation_id); g; g = g.next) {
+        if (g.batch !== batch) continue;
+        g.batch = undefined;
+        batch.left--;
+        if (g.run.inner.signal?.aborted) continue; // ended meanwhile
+        payload.answer = item;
+        g.run.apply(g, answerEvent(item), payload);
+      }
+    }
+  }
+
+  /** Tell each of `batch`'s generations that no list answered for `event`. */
+  private rest(batch: Batch, event: 'check_failed' | 'not_listed' | 'gone'): void {
+    for (const run of batch.runs)
+      run.tracked.forEach((g) => {
+        if (g.batch !== batch) return;
+        g.batch = undefined;
+        if (!run.inner.signal?.aborted) run.apply(g, event); // not when ended meanwhile (an effect may end it)
+      });
+    batch.left = 0;
+  }
+
+  /** The items of one list, as the service sent them (learning from them whether it keeps ended generations), or undefined when it failed. */
+  private async listed(params: QueueListParams): Promise<readonly unknown[] | undefined> {
     try {
       const res = await this.limiter.run(() => this.deps.list(params, { timeoutMs: this.deps.timeoutMs }));
-      const listed = new Map<string, Generation>();
-      const items = res.generations as unknown[];
-      for (let i = 0; i < items.length; i++) {
-        const x = items[i];
-        if (typeof x === 'object' && x !== null && typeof (x as Generation).generation_id === 'string')
-          listed.set((x as Generation).generation_id, x as Generation);
-      }
-      this.learn(listed.values());
-      return listed;
+      const items = res.generations as unknown;
+      if (!Array.isArray(items)) return undefined;
+      this.learn(items as unknown[]);
+      return items as unknown[];
     } catch {
       return undefined;
     }
@@ -263,6 +289,11 @@ export class Reconciler {
   }
 }
 
+/** Whether a list item is a generation (an object with a string `generation_id`); others are ignored. */
+function isGeneration(x: unknown): x is Generation {
+  return typeof x === 'object' && x !== null && typeof (x as Generation).generation_id === 'string';
+}
+
 /** A transport's queue machinery. */
 export interface QueueMachinery {
   coordinator: RunCoordinator;
@@ -289,15 +320,17 @@ export function machineryOf(t: Transport): QueueMachinery {
       baseDelayMs: s.retryBaseDelayMs,
       maxDelayMs: s.retryMaxDelayMs,
     });
+    const coordinator = new RunCoordinator(stream, (run) => reconciler.soon(run));
     const reconciler = new Reconciler({
       list: (params, options) => listGenerations(t, params, options),
       get: (id, options) => getGeneration(t, id, options),
+      index: coordinator.index,
       stream,
       timeoutMs,
     });
-    const coordinator = new RunCoordinator(stream, (run) => reconciler.soon(run));
     const ports: RunPorts = {
       clock: SYSTEM_CLOCK,
+      index: coordinator.index,
       get: (run, g) => reconciler.get(run, g),
       wasCancelled: (id) => state.wasCancelled(id),
     };

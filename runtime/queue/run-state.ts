@@ -1,7 +1,7 @@
 /**
  * The state of one `queue.run` or `queue.follow` call (`Run`): the generations it follows, each in
- * a state of `GENERATION_TABLE` (`states.ts`), whose effects `Run.apply` performs; their outcomes;
- * and the wake-up of the waiting call.
+ * a state of `GENERATION_TABLE` (`states.ts`), whose effects `Run.apply` performs, with its outcome
+ * once settled; and the wake-up of the waiting call.
  */
 import { truncate } from '../errors.ts';
 import {
@@ -14,6 +14,7 @@ import {
 import type { RequestOptions } from '../scope.ts';
 import type { Generation, MediaGenerationCompleted, QueueListParams } from '../types.ts';
 import type { QueueClock } from './clock.ts';
+import type { Tracked, TrackedIndex } from './tracked.ts';
 import {
   generationTransition,
   type GenerationEffect,
@@ -25,23 +26,11 @@ import {
 /** The docs' shortest suggested polling interval (images: every 2 to 5 s), in milliseconds: the least time between two checks of one list query, unless `reconcileIntervalMs` is shorter. */
 export const MIN_CHECK_SPACING_MS = 2_000;
 
-/** One generation followed by a run. */
-export interface Tracked {
-  id: string;
-  /** Its position in the enqueue answer (`queue.follow`: its first position in the ids given). */
-  index: number;
-  state: GenerationState;
-  /** Its completion event may have been missed: the stream was down at some time since it was followed (and no check since found it active while the stream stayed up). */
-  gap: boolean;
-  /** A check found it active since it is followed. */
-  seen: boolean;
-  /** Cancels the timer of the grace period (state `grace`). */
-  cancelGrace: (() => void) | undefined;
-}
-
 /** What a run's effects need from the machinery, given at construction. */
 export interface RunPorts {
   clock: QueueClock;
+  /** The followed generations by id, shared by the runs of one transport (the coordinator's): a run indexes its generations there. */
+  index: TrackedIndex;
   /** Ask the service for `g` (`queue.get`); the answer comes back as `run.apply(g, ...)`. */
   get(run: Run, g: Tracked): void;
   /** Whether `id` was cancelled through this transport's state (a function, passed on as it is). */
@@ -73,9 +62,10 @@ export function answerEvent(answer: Generation): 'ended' | 'active' {
 
 /** The state of one `queue.run` or `queue.follow` call. */
 export class Run {
-  readonly tracked = new Map<string, Tracked>();
-  readonly outcomes = new Map<string, QueueRunOutcome>();
-  order: string[] = [];
+  /** The generations it follows, each id once, in the order of their first position. */
+  readonly tracked: Tracked[] = [];
+  /** How many of them have their outcome. */
+  settled = 0;
   enqueuedAt = 0;
   /** Set when the run must end with an error (fatal stream error). */
   failure: unknown;
@@ -117,7 +107,33 @@ export class Run {
   }
 
   get done(): boolean {
-    return this.order.length > 0 && this.outcomes.size === this.order.length;
+    return this.tracked.length > 0 && this.settled === this.tracked.length;
+  }
+
+  /**
+   * Follow `id` (at position `index`; `gap`: its event may already have been missed), indexed in the
+   * transport's table at once, so that its completion events reach this run from now on.
+   * @returns the new generation, or undefined when this run follows `id` already.
+   */
+  track(id: string, index: number, gap: boolean): Tracked | undefined {
+    const g: Tracked = {
+      id,
+      index,
+      run: this,
+      state: 'waiting',
+      gap,
+      seen: false,
+      outcome: undefined,
+      batch: undefined,
+    };
+    if (this.ports.index.add(g) !== g) return undefined;
+    this.tracked.push(g);
+    return g;
+  }
+
+  /** The generation ids followed, in order. */
+  get ids(): string[] {
+    return this.tracked.map((g) => g.id);
   }
 
   /** Take the transition of `GENERATION_TABLE` that `event` takes from `g`'s state, and perform its effects. */
@@ -129,12 +145,6 @@ export class Run {
     this.ports.trace?.(g, from, row);
     for (const effect of row.effects) this.perform(effect, g, payload);
     return row;
-  }
-
-  /** The completion event of one of this run's generations (ignored for others). */
-  completed(data: MediaGenerationCompleted): void {
-    const g = this.tracked.get(data.generation_id);
-    if (g) this.apply(g, 'completed', { data });
   }
 
   private perform(effect: GenerationEffect, g: Tracked, p: GenerationPayload): void {
@@ -179,12 +189,15 @@ export class Run {
 
   /** Record an outcome (the table lets each generation settle once). */
   private settle(g: Tracked, outcome: QueueRunOutcome): void {
-    g.cancelGrace?.();
-    g.cancelGrace = undefined;
-    this.outcomes.set(g.id, outcome);
+    if (g.cancelGrace) {
+      g.cancelGrace(); // set only in the grace period: a generation without one keeps its shape
+      g.cancelGrace = undefined;
+    }
+    g.outcome = outcome;
+    this.settled++;
     this.onSettled?.(outcome);
     if (this.options.onProgress)
-      this.progress({ type: 'settled', outcome, settled: this.outcomes.size, total: this.order.length });
+      this.progress({ type: 'settled', outcome, settled: this.settled, total: this.tracked.length });
     if (this.done) this.notify();
   }
 

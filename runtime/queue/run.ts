@@ -4,7 +4,7 @@
  * module with a dynamic `import()` (a bundler splits it off); the generated `<model>Run`
  * functions import it directly.
  */
-import { enqueueRequest, validateQueueBody } from '../endpoints.ts';
+import { checkQueueBody, enqueueRequest } from '../endpoints.ts';
 import { AbortError, OutcomeUnknownError, SDKError, TimeoutError } from '../errors.ts';
 import {
   QUEUE_RECONCILE_DEFAULT_INTERVAL_MS,
@@ -16,7 +16,7 @@ import {
   type QueueRunOutcome,
 } from './outcomes.ts';
 import { machineryOf, type QueueMachinery } from './reconcile.ts';
-import { Run, type Tracked } from './run-state.ts';
+import { Run } from './run-state.ts';
 import { CallScope, type RequestOptions } from '../scope.ts';
 import type { Transport } from '../transport.ts';
 import type { EnqueueResponse } from '../types.ts';
@@ -25,7 +25,7 @@ import type { CompiledValidator } from '../validation.ts';
 /**
  * Enqueue and follow the generations to one outcome each.
  *
- * 1. Validates the body (unless `validate: false`; see `validateQueueBody`), then subscribes to
+ * 1. Validates the body (unless `validate: false`; see `checkQueueBody`), then subscribes to
  *    `/api/events` and waits until the stream's response headers arrived (the service does not
  *    buffer events).
  * 2. Enqueues (`POST /api/ai/queue`, never resent when its outcome is unknown), then calls and
@@ -68,7 +68,7 @@ export async function runGenerations(
   options: QueueRunOptions = {},
   validate?: CompiledValidator | null,
 ): Promise<QueueRunOutcome[]> {
-  validateQueueBody(body, options, validate);
+  await checkQueueBody(body, options, validate);
   const m = machineryOf(t);
   const { coordinator, reconciler } = m;
   const { run, scope, interrupted } = start('queue.run', t, m, options);
@@ -114,24 +114,21 @@ export async function runGenerations(
     const continuous = coordinator.continuous(started.epoch);
     // Only today's service answers `queued`: it keeps ended generations readable.
     if (res.generations.some((g) => g.status === 'queued')) reconciler.keepsEnded = true;
-    res.generations.forEach((g, index) => {
-      if (run.tracked.has(g.generation_id)) return; // listed twice: followed once
-      run.tracked.set(g.generation_id, track(g.generation_id, index, !continuous));
-      run.order.push(g.generation_id);
-    });
-    run.progress({ type: 'enqueued', generation_ids: [...run.order] });
+    // Indexed at once: its events reach the run from now on (a generation listed twice is followed once).
+    res.generations.forEach((g, index) => void run.track(g.generation_id, index, !continuous));
+    run.progress({ type: 'enqueued', generation_ids: run.ids });
     const complete = coordinator.endEnqueue(started.token, run);
     enqueueToken = undefined;
     // The early-event buffer overflowed meanwhile: this run's events may have been dropped.
-    if (!complete) for (const g of run.tracked.values()) g.gap = true;
-    for (const id of run.order) if (m.state.wasCancelled(id)) coordinator.onCancel(id);
+    if (!complete) for (const g of run.tracked) g.gap = true;
+    for (const g of run.tracked) if (m.state.wasCancelled(g.id)) coordinator.onCancel(g.id);
     // The stream dropped during the enqueue (or events were dropped): check now (and after the reconnect).
     if (!continuous || !complete) reconciler.soon(run);
 
     // 3. Let the caller persist the ids, then wait for every outcome.
     if (options.onEnqueued)
       await untilAborted(
-        Promise.resolve().then(() => options.onEnqueued!([...run.order])),
+        Promise.resolve().then(() => options.onEnqueued!(run.ids)),
         scope.signal,
         interrupted,
       );
@@ -186,31 +183,22 @@ export async function followGenerations(
   try {
     await subscribe(m, run, scope, interrupted);
     run.enqueuedAt = m.ports.clock.now();
-    ids.forEach((id, index) => {
-      if (run.tracked.has(id)) return;
-      // Events emitted before the subscription were missed: every generation starts with a gap.
-      run.tracked.set(id, track(id, index, true));
-      run.order.push(id);
-    });
-    m.coordinator.adopt(run);
-    run.progress({ type: 'following', generation_ids: [...run.order] });
-    run.order.forEach((id) => m.state.wasCancelled(id) && m.coordinator.onCancel(id));
+    // Events emitted before the subscription were missed: every generation starts with a gap. An
+    // id given twice is followed once.
+    ids.forEach((id, index) => void run.track(id, index, true));
+    if (run.options.onProgress) run.progress({ type: 'following', generation_ids: run.ids });
+    run.tracked.forEach((g) => m.state.wasCancelled(g.id) && m.coordinator.onCancel(g.id));
     m.reconciler.soon(run);
     const outcomes = await waitForOutcomes(m, run, scope, interrupted);
     if (outcomes.length === ids.length) return outcomes;
     // Some ids were given more than once: one outcome per position.
     return ids.map((id, index) => {
-      const o = run.outcomes.get(id)!;
+      const o = m.coordinator.index.find(id, run)!.outcome!;
       return o.index === index ? o : { ...o, index };
     });
   } finally {
     finish(m, run, scope);
   }
-}
-
-/** A generation followed from now on, waiting for its event (`gap`: the event may already have been missed). */
-function track(id: string, index: number, gap: boolean): Tracked {
-  return { id, index, state: 'waiting', gap, seen: false, cancelGrace: undefined };
 }
 
 /** The ids of `queue.follow`, checked. @throws SDKError naming the bad entry. */
@@ -241,14 +229,17 @@ function start(
   const inner: RequestOptions = { signal: scope.signal, maxRetries };
   run.inner = inner;
   const interrupted = (): Error => {
-    const settled = run.order.map((id) => run.outcomes.get(id)).filter((o): o is QueueRunOutcome => o !== undefined);
-    const pending = run.order.filter((id) => !run.outcomes.has(id));
+    const settled: QueueRunOutcome[] = [];
+    const pending: string[] = [];
+    for (const g of run.tracked)
+      if (g.outcome) settled.push(g.outcome);
+      else pending.push(g.id);
     const state =
-      run.order.length === 0
+      run.tracked.length === 0
         ? what === 'queue.run'
           ? 'before the generations were enqueued'
           : 'before the generations were followed'
-        : `with ${pending.length} of ${run.order.length} generations pending`;
+        : `with ${pending.length} of ${run.tracked.length} generations pending`;
     return scope.timedOut()
       ? new QueueRunTimeoutError(`${what} timed out after ${scope.timeoutMs} ms ${state}`, settled, pending)
       : new QueueRunAbortError(`${what} was aborted ${state}`, settled, pending);
@@ -297,7 +288,7 @@ async function waitForOutcomes(
     while (!run.done && run.failure === undefined && !scope.signal.aborted) {
       await Promise.race([run.changed(), aborted]);
     }
-    if (run.done) return run.order.map((id) => run.outcomes.get(id)!);
+    if (run.done) return run.tracked.map((g) => g.outcome!);
     if (run.failure !== undefined) throw run.failure as unknown; // what the run failed with, as thrown
     throw interrupted();
   } finally {

@@ -75,6 +75,8 @@ interface Payload {
  */
 export class SharedEventStream {
   private readonly listeners = new Set<SharedEventListener>();
+  /** The listeners as an array, replaced (never changed) when one arrives or leaves: each event is delivered without a copy or an iterator. */
+  private receivers: readonly SharedEventListener[] = [];
   private readonly clock: QueueClock;
   private current: ConnectionState = 'idle';
   /** Number of connections established so far (increases at each connect and reconnect). */
@@ -122,12 +124,14 @@ export class SharedEventStream {
   /** Add a subscriber (connecting if it is the first). Returns the function that removes it (closing the connection if it was the last). */
   subscribe(listener: SharedEventListener): () => void {
     this.listeners.add(listener);
+    this.receivers = [...this.listeners];
     this.dispatch(this.current === 'stopped' ? 'restart' : 'subscribe');
     let removed = false;
     return () => {
       if (removed) return;
       removed = true;
       this.listeners.delete(listener);
+      this.receivers = [...this.listeners];
       if (this.listeners.size === 0) this.dispatch('unsubscribe');
     };
   }
@@ -238,9 +242,10 @@ export class SharedEventStream {
     try {
       await stream.forEach((ev) => {
         if (token !== this.token) return;
-        for (const l of this.listeners.size === 1 ? this.listeners : [...this.listeners]) {
+        const receivers = this.receivers;
+        for (let i = 0; i < receivers.length; i++) {
           try {
-            l.onEvent(ev);
+            receivers[i]!.onEvent(ev);
           } catch {
             /* a listener's bug must not stop the stream */
           }

@@ -59,19 +59,19 @@ const report = (m: CaseMeasure): string =>
  * module, no code splitting).
  */
 const CEILING_BYTES: Record<Bundler, Record<Ceiling, number>> = {
-  vite: { perModel: 8_261, rootClient: 14_311, rootQueueRunWithLazy: 28_819, runtimeUnsplit: 28_846 },
-  esbuild: { perModel: 7_760, rootClient: 13_176, rootQueueRunWithLazy: 27_194, runtimeUnsplit: 28_978 },
+  vite: { perModel: 8_261, rootClient: 13_788, rootQueueRunWithLazy: 28_410, runtimeUnsplit: 29_130 },
+  esbuild: { perModel: 7_764, rootClient: 12_551, rootQueueRunWithLazy: 26_660, runtimeUnsplit: 29_240 },
 };
 type Ceiling = 'perModel' | 'rootClient' | 'rootQueueRunWithLazy' | 'runtimeUnsplit';
 /**
  * This test bundles the repository's source (the TypeScript, with the browser build's files:
  * `scripts/build/browser.mjs`), not the built `dist/`, and the two differ by a chunk boundary or two (up to
- * about 200 B), measured (negative: the source is smaller). `MARGIN_BYTES`, 100 B (about 1%), is headroom
+ * about 230 B), measured (negative: the source is smaller). `MARGIN_BYTES`, 100 B (about 1%), is headroom
  * should the difference change (a bundler or zlib upgrade), and nothing more: growth beyond it fails.
  */
 const SOURCE_OVER_BUILT_BYTES: Record<Bundler, Record<Ceiling, number>> = {
-  vite: { perModel: -46, rootClient: 144, rootQueueRunWithLazy: -142, runtimeUnsplit: 193 },
-  esbuild: { perModel: -66, rootClient: 202, rootQueueRunWithLazy: 22, runtimeUnsplit: 126 },
+  vite: { perModel: -46, rootClient: 55, rootQueueRunWithLazy: -226, runtimeUnsplit: 159 },
+  esbuild: { perModel: -69, rootClient: 201, rootQueueRunWithLazy: 12, runtimeUnsplit: 82 },
 };
 const MARGIN_BYTES = 100;
 const limit = (c: Ceiling, b: Bundler): number => CEILING_BYTES[b][c] + SOURCE_OVER_BUILT_BYTES[b][c] + MARGIN_BYTES;
@@ -122,12 +122,14 @@ describe.each(BUNDLERS)('browser bundle size with %s (gzip -9, entry chunk plus 
         'generated/validators/flux-2-pro.ts',
       ]),
     );
-    // (Fine-tunes and the queue's own validation are part of the root client's resources.)
+    // (Fine-tunes are part of the root client's resources; the mapping of a validator's errors to issues loads
+    // only when a body fails its validator, or has none.)
     expect(
       markersIn(m.loadedText, [
         'queue coordinator (queue.run)',
         'event-stream (SSE) parser',
         'compiled validators',
+        'queue validation (ValidationError issues)',
         'retries (p-retry)',
       ]),
       report(m),

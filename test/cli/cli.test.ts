@@ -7,6 +7,7 @@
  */
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startServer, type LocalServer } from '../../fake-service/index.ts';
 import { REPO_ROOT, run, tempDir } from '../support/index.ts';
@@ -481,10 +482,8 @@ export async function call(client: Client): Promise<void> {
   }, 180_000); // seven runs of the CLI, each loading TypeScript (and prettier): over 30 s on a busy machine
 
   test('a fine-tune from creation to a typed call: create, run, wait, deploy, add the slug, queue.run it typed', async () => {
-    // the SDK as installed from the packed tarball, driven by a script the project compiles (strictest flags)
-    writeFileSync(
-      path.join(project, 'deploy.ts'),
-      `import { Client } from 'oxen-inference-sdk';
+    // the SDK as installed from the packed tarball, driven by scripts the project compiles (strictest flags)
+    const deploySource = `import { Client } from 'oxen-inference-sdk';
 const env = (globalThis as unknown as { process: { env: Record<string, string | undefined> } }).process.env;
 const client = new Client({ apiKey: env['KEY'] ?? '', baseUrl: env['BASE'] ?? '' });
 const repo = { namespace: 'alice', repo_name: 'data' };
@@ -499,8 +498,8 @@ await client.fineTunes.run(ref);
 const done = await client.fineTunes.wait(ref, { intervalMs: 20 });
 const { deployment } = await client.fineTunes.deploy(ref);
 console.log(JSON.stringify({ status: done.status, slug: deployment.model_slug }));
-`,
-    );
+`;
+    writeFileSync(path.join(project, 'deploy.ts'), deploySource);
     // this test's own files only: earlier tests leave files of models since removed
     const config = path.join(project, 'tsconfig.walk.json');
     writeFileSync(
@@ -510,12 +509,13 @@ console.log(JSON.stringify({ status: done.status, slug: deployment.model_slug })
         include: ['deploy.ts', 'call-slug.ts', 'oxen-models/**/*.ts'],
       }),
     );
-    const compileAll = async () => {
-      tsconfig('nodenext'); // (re)writes the base config
-      const r = await tsc(config);
-      expect(r.stdout + r.stderr).toBe('');
-    };
-    await compileAll();
+    // run before the slug exists, so only transpiled here; the one compile below type-checks it with the slug's call
+    mkdirSync(path.join(project, 'build'), { recursive: true });
+    const esm = { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 };
+    writeFileSync(
+      path.join(project, 'build', 'deploy.js'),
+      ts.transpileModule(deploySource, { compilerOptions: esm }).outputText,
+    );
     const env = { ...process.env, KEY, BASE: server.url };
     const deployed = await run(process.execPath, [path.join(project, 'build', 'deploy.js')], { cwd: project, env });
     expect(deployed.code, deployed.stderr).toBe(0);
@@ -542,7 +542,9 @@ const outcomes = await client.queue.run(
 console.log(JSON.stringify(outcomes.map((o) => o.status)));
 `,
     );
-    await compileAll();
+    tsconfig('nodenext'); // (re)writes the base config
+    const compiled = await tsc(config);
+    expect(compiled.stdout + compiled.stderr).toBe('');
     const called = await run(process.execPath, [path.join(project, 'build', 'call-slug.js')], { cwd: project, env });
     expect(called.code, called.stderr).toBe(0);
     expect(JSON.parse(called.stdout.trim())).toEqual(['succeeded']);

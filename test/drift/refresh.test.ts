@@ -92,7 +92,6 @@ function fakeGenerate(extra: Record<string, string> = {}) {
       models: 0,
       rebuilt: [],
       operations: new Map(),
-      runtimeFiles: new Map(),
     };
   };
   return { fn, calls };

@@ -1,9 +1,10 @@
 /**
  * The operations table (generator/stages/operations.ts): derived from specs/openapi.yaml, checked
- * (SpecError with file and JSON pointer), written as runtime/operations.ts exactly as prettier
- * prints it, and the one source of method and path: the endpoint docs name operations it has, the
- * runtime uses every operation through it and writes no API path of its own, the proxy forwards
- * exactly its operations and the local server routes every one of them.
+ * (SpecError with file and JSON pointer), written as runtime/operations.ts (printed by the
+ * generator's printer, formatted by prettier), and the one source of method and path: the endpoint
+ * docs name operations it has, the runtime uses every operation through it and writes no API path
+ * of its own, the proxy forwards exactly its operations and the local server routes every one of
+ * them.
  */
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -13,7 +14,7 @@ import { SpecError } from '../../generator/errors.ts';
 import type { OpenApiDoc } from '../../generator/stages/load.ts';
 import { ENDPOINT_DOCS } from '../../generator/stages/endpoint-docs.ts';
 import { operationsOf } from '../../generator/stages/operations.ts';
-import { RUNTIME_OPERATIONS_FILE } from '../../generator/output/runtime-operations.ts';
+import { RUNTIME_OPERATIONS_FILE } from '../../generator/output/target.ts';
 import { OPERATIONS } from '../../runtime/operations.ts';
 import { OPERATION_ROUTES } from '../../runtime/proxy/routes.ts';
 import { startServer } from '../../fake-service/index.ts';
@@ -92,8 +93,10 @@ describe('operationsOf', () => {
 
 describe('runtime/operations.ts', () => {
   it('is what the generator makes from specs/openapi.yaml, as prettier prints it', { timeout: 60_000 }, async () => {
-    const r = await generate({ check: true });
-    const text = r.runtimeFiles.get(RUNTIME_OPERATIONS_FILE)!;
+    const r = await generate({ check: true, runtime: true });
+    const text = r.files.get(RUNTIME_OPERATIONS_FILE)!;
+    expect(text).toContain('export const OPERATIONS = {');
+    expect(r.changed).not.toContain(RUNTIME_OPERATIONS_FILE);
     expect(await readFile(path.join(REPO_ROOT, RUNTIME_OPERATIONS_FILE), 'utf8')).toBe(text);
     const prettier = await import('prettier');
     const config = JSON.parse(await readFile(path.join(REPO_ROOT, '.prettierrc.json'), 'utf8')) as object;

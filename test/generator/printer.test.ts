@@ -67,6 +67,13 @@ describe('printer.ts', () => {
     );
   });
 
+  it('refuses type text as a type name: a type is data (a TypeSpec), never text', () => {
+    for (const text of ['Promise<X>', 'A | B', 'X[]', 'Record<string, unknown>', 'a b', ''])
+      expect(() => typeNode(T, text), text).toThrow(/is not an identifier: give the type as a TypeSpec/);
+    expect(() => typeNode(T, ref('Promise', 'A & B'))).toThrow(/"A & B" is not an identifier/);
+    expect(() => typeNode(T, { name: 'Map<string>', args: [] })).toThrow(/is not an identifier/);
+  });
+
   it('writes model text only as escape.ts writes it, and it reads back as the same value', () => {
     const hostile = 'x"\u2028</script>*/\u202e\\';
     const text = printModule(T, [

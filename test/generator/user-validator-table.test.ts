@@ -10,7 +10,8 @@ import { pathToFileURL } from 'node:url';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../support/index.ts';
-import { validatorTableModule, type IndexModel } from '../../generator/stages/index-module.ts';
+import type { IndexModel } from '../../generator/stages/index-module.ts';
+import { validatorTableModule } from '../../generator/stages/validator-table-module.ts';
 
 const IDS = ['acme-one', 'acme-two'];
 const tmp = tempDir('inference-sdk-validator-table-');

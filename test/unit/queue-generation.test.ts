@@ -6,7 +6,8 @@ import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vites
 import { NotFoundError } from '../../runtime/errors.ts';
 import type { QueueRunOptions, QueueRunOutcome, QueueRunProgress } from '../../runtime/queue/outcomes.ts';
 import { Reconciler, type ReconcilerDeps } from '../../runtime/queue/reconcile.ts';
-import { MIN_CHECK_SPACING_MS, Run, type RunPorts, type Tracked } from '../../runtime/queue/run-state.ts';
+import { MIN_CHECK_SPACING_MS, Run, type RunPorts } from '../../runtime/queue/run-state.ts';
+import { TrackedIndex, type Tracked } from '../../runtime/queue/tracked.ts';
 import { GENERATION_TABLE, type GenerationState } from '../../runtime/queue/states.ts';
 import { SYSTEM_CLOCK } from '../../runtime/queue/clock.ts';
 import type { Generation, QueueListParams } from '../../runtime/types.ts';
@@ -21,6 +22,7 @@ function harness(ids: string[], o: { gap?: boolean; followed?: boolean; options?
   const progress: QueueRunProgress[] = [];
   const ports: RunPorts = {
     clock: SYSTEM_CLOCK,
+    index: new TrackedIndex(),
     get: (_run, g) => void gets.push(g.id),
     wasCancelled: (id) => cancelled.has(id),
     trace: (_g, _from, row) => void taken.add(row),
@@ -28,12 +30,9 @@ function harness(ids: string[], o: { gap?: boolean; followed?: boolean; options?
   const run = new Run({ lostGraceMs: GRACE_MS, onProgress: (p) => progress.push(p), ...o.options }, 2, ports);
   run.followed = o.followed === true;
   run.enqueuedAt = Date.now();
-  ids.forEach((id, index) => {
-    run.tracked.set(id, { id, index, state: 'waiting', gap: o.gap === true, seen: false, cancelGrace: undefined });
-    run.order.push(id);
-  });
-  const g = (id = ids[0]!): Tracked => run.tracked.get(id)!;
-  const outcome = (id = ids[0]!): QueueRunOutcome | undefined => run.outcomes.get(id);
+  ids.forEach((id, index) => run.track(id, index, o.gap === true));
+  const g = (id = ids[0]!): Tracked => ports.index.find(id, run)!;
+  const outcome = (id = ids[0]!): QueueRunOutcome | undefined => ports.index.find(id, run)?.outcome;
   return { run, g, outcome, cancelled, gets, progress };
 }
 
@@ -58,7 +57,7 @@ describe('the generation table', () => {
     const events: unknown[] = [];
     const h = harness(['a'], { options: { lostGraceMs: GRACE_MS, onEvent: (e) => events.push(e) } });
     reach(h.run, h.g(), state);
-    h.run.completed(succeeded('a'));
+    h.run.apply(h.g(), 'completed', { data: succeeded('a') });
     expect(h.outcome()).toEqual({
       generation_id: 'a',
       index: 0,
@@ -127,7 +126,7 @@ describe('the generation table', () => {
       reach(h.run, h.g(id), state);
       h.run.apply(h.g(id), 'ended', { answer: answers[id] });
     }
-    expect(h.run.order.map((id) => h.outcome(id))).toEqual([
+    expect(h.run.tracked.map((g) => g.outcome)).toEqual([
       { generation_id: 'a', index: 0, status: 'succeeded', url: 'https://x/a.png', media_type: 'image', model: 'm' },
       { generation_id: 'b', index: 1, status: 'failed', error: 'no luck', media_type: 'video' },
       { generation_id: 'c', index: 2, status: 'cancelled' },
@@ -165,7 +164,7 @@ describe('the generation table', () => {
     h.run.apply(h.g('b'), 'gone'); // 404 on a read
     expect(h.g('b').state).toBe('grace');
     await vi.advanceTimersByTimeAsync(GRACE_MS - 1);
-    expect(h.run.outcomes.size).toBe(0);
+    expect(h.run.settled).toBe(0);
     await vi.advanceTimersByTimeAsync(1);
     for (const id of ['a', 'b']) expect(h.outcome(id)).toMatchObject({ status: 'lost', reason: 'vanished' });
   });
@@ -199,6 +198,28 @@ describe('the generation table', () => {
   });
 });
 
+describe('the index by id', () => {
+  it('links one generation per run under an id; an id twice in one run is tracked once; removal keeps the others', () => {
+    const index = new TrackedIndex();
+    const ports: RunPorts = { clock: SYSTEM_CLOCK, index, get: () => undefined, wasCancelled: () => false };
+    const [a, b, c] = [0, 1, 2].map(() => new Run({}, 0, ports));
+    for (const run of [a!, b!, c!]) expect(run.track('x', 0, false)).toBeDefined();
+    expect(a!.track('x', 1, false)).toBeUndefined();
+    const runsOf = () => {
+      const runs: Run[] = [];
+      for (let g = index.get('x'); g; g = g.next) runs.push(g.run);
+      return runs;
+    };
+    expect(runsOf()).toEqual([a, b, c]);
+    index.remove(index.find('x', b!)!);
+    expect(runsOf()).toEqual([a, c]);
+    index.remove(index.find('x', a!)!);
+    expect([runsOf(), index.find('x', c!)?.run]).toEqual([[c], c]);
+    index.remove(index.find('x', c!)!);
+    expect(index.get('x')).toBeUndefined();
+  });
+});
+
 /** A reconciler over fake list/get functions whose answers the test gives. */
 function reconciler(opts: { stream?: { state: string; epoch: number } } = {}) {
   const lists: Array<{
@@ -208,7 +229,9 @@ function reconciler(opts: { stream?: { state: string; epoch: number } } = {}) {
     fail: () => void;
   }> = [];
   const gets: Array<{ id: string; answer: (g: Generation) => void; gone: () => void }> = [];
+  const index = new TrackedIndex();
   const deps: ReconcilerDeps = {
+    index,
     list: (params) =>
       new Promise((resolve, reject) =>
         lists.push({
@@ -230,6 +253,7 @@ function reconciler(opts: { stream?: { state: string; epoch: number } } = {}) {
   const runOf = (ids: string[], listParams: QueueListParams = {}, interval?: number) => {
     const ports: RunPorts = {
       clock: SYSTEM_CLOCK,
+      index,
       get: (run, g) => r.get(run, g),
       wasCancelled: () => false,
       trace: (_g, _from, row) => void taken.add(row),
@@ -237,13 +261,10 @@ function reconciler(opts: { stream?: { state: string; epoch: number } } = {}) {
     const run = new Run({ lostGraceMs: GRACE_MS, reconcileIntervalMs: interval }, 0, ports);
     run.inner = { signal: new AbortController().signal };
     run.listParams = listParams;
-    ids.forEach((id, index) => {
-      run.tracked.set(id, { id, index, state: 'waiting', gap: true, seen: false, cancelGrace: undefined });
-      run.order.push(id);
-    });
+    ids.forEach((id, i) => run.track(id, i, true));
     return run;
   };
-  return { r, lists, gets, runOf };
+  return { r, lists, gets, runOf, index };
 }
 
 /** Run what is due now and in the next turn (a 0 ms timer fires after 1 ms of fake time). */
@@ -253,7 +274,7 @@ const active = (id: string, status?: string): Generation =>
 
 describe('the reconciler', () => {
   it('runs asking in one turn share one list per namespace and model; listed ones are active, others read', async () => {
-    const { r, lists, gets, runOf } = reconciler();
+    const { r, lists, gets, runOf, index } = reconciler();
     const one = runOf(['a', 'b'], { model: 'm' });
     const two = runOf(['c'], { model: 'm' });
     const other = runOf(['d'], { model: 'n' });
@@ -262,23 +283,23 @@ describe('the reconciler', () => {
     expect(lists.map((l) => l.params)).toEqual([{ model: 'm' }, { model: 'n' }]);
     lists[0]!.answer([active('a', 'processing'), active('c', 'queued')]);
     await flush();
-    expect([one.tracked.get('a')!.state, two.tracked.get('c')!.state]).toEqual(['waiting', 'waiting']);
-    expect(one.tracked.get('a')!.gap).toBe(false); // the stream stayed up on one connection
+    expect([index.find('a', one)!.state, index.find('c', two)!.state]).toEqual(['waiting', 'waiting']);
+    expect(index.find('a', one)!.gap).toBe(false); // the stream stayed up on one connection
     expect(gets.map((g) => g.id)).toEqual(['b']); // not listed: read (the service keeps ended ones)
     gets[0]!.answer({ generation_id: 'b', status: 'succeeded', result_url: 'https://x/b.png' });
     await flush();
-    expect(one.outcomes.get('b')).toMatchObject({ status: 'succeeded', url: 'https://x/b.png' });
+    expect(index.find('b', one)!.outcome).toMatchObject({ status: 'succeeded', url: 'https://x/b.png' });
     expect(r.keepsEnded).toBe(true);
   });
 
   it('a service whose list items carry no status drops ended generations: not listed is gone at once (0.224.2)', async () => {
-    const { r, lists, gets, runOf } = reconciler();
+    const { r, lists, gets, runOf, index } = reconciler();
     const run = runOf(['a', 'b']);
     r.soon(run);
     await flush();
     lists[0]!.answer([active('a')]);
     await flush();
-    expect([r.keepsEnded, run.tracked.get('b')!.state, gets]).toEqual([false, 'grace', []]);
+    expect([r.keepsEnded, index.find('b', run)!.state, gets]).toEqual([false, 'grace', []]);
   });
 
   it('one list at a time per query, and the next at least the spacing later', async () => {
@@ -298,7 +319,7 @@ describe('the reconciler', () => {
   });
 
   it('a list that fails: each of its generations is read; a read that fails leaves it waiting; 404 is gone', async () => {
-    const { r, lists, gets, runOf } = reconciler();
+    const { r, lists, gets, runOf, index } = reconciler();
     const run = runOf(['a', 'b']);
     r.soon(run);
     await flush();
@@ -308,7 +329,7 @@ describe('the reconciler', () => {
     gets[0]!.gone();
     gets[1]!.answer(active('b', 'processing'));
     await flush();
-    expect([run.tracked.get('a')!.state, run.tracked.get('b')!.state]).toEqual(['grace', 'waiting']);
+    expect([index.find('a', run)!.state, index.find('b', run)!.state]).toEqual(['grace', 'waiting']);
   });
 
   it(`more than 16 not listed: the lists of ended generations answer for them`, async () => {
@@ -328,13 +349,13 @@ describe('the reconciler', () => {
     lists[2]!.answer([{ generation_id: 'g18', status: 'failed', error_message: 'no' }]);
     lists[3]!.fail();
     await flush();
-    expect(run.outcomes.size).toBe(19);
+    expect(run.settled).toBe(19);
     expect(gets.map((g) => g.id)).toEqual(['g19']); // found in no list: read
   });
 
   it('every(): a check each interval until stopped; a check made while the stream was down keeps the gap', async () => {
     const stream = { state: 'connecting', epoch: 1 };
-    const { r, lists, runOf } = reconciler({ stream });
+    const { r, lists, runOf, index } = reconciler({ stream });
     const run = runOf(['a'], {}, 100);
     const stop = r.every(run, 100);
     await vi.advanceTimersByTimeAsync(100);
@@ -342,7 +363,7 @@ describe('the reconciler', () => {
     expect(lists).toHaveLength(1);
     lists[0]!.answer([active('a', 'processing')]);
     await flush();
-    expect(run.tracked.get('a')!.gap).toBe(true);
+    expect(index.find('a', run)!.gap).toBe(true);
     await vi.advanceTimersByTimeAsync(100);
     await flush();
     expect(lists).toHaveLength(2);
