@@ -116,11 +116,16 @@ export function callMethod(
   return f.createCallExpression(f.createPropertyAccessExpression(target, name), undefined, args);
 }
 
-/** `import(specifier)` */
-export function dynamicImport(ts: Ts, specifier: string): TS.CallExpression {
+/**
+ * `import(specifier)`; with `unseen`, `import(specifier as string)`: TypeScript adds the target of a
+ * string literal `import()` to the program (parsed and bound, even from a `@ts-nocheck` file), not
+ * that of any other expression, while esbuild, rolldown (Vite) and `tsc`'s own output see the literal.
+ */
+export function dynamicImport(ts: Ts, specifier: string, unseen = false): TS.CallExpression {
   const f = ts.factory;
+  const literal = stringNode(ts, specifier);
   return f.createCallExpression(f.createToken(ts.SyntaxKind.ImportKeyword) as TS.Expression, undefined, [
-    stringNode(ts, specifier),
+    unseen ? f.createAsExpression(literal, f.createKeywordTypeNode(ts.SyntaxKind.StringKeyword)) : literal,
   ]);
 }
 

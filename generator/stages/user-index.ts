@@ -165,5 +165,16 @@ export async function userIndexModule(models: IndexModel[], label: string): Prom
       'validators',
     ),
   );
-  return printModule(ts, blockLayout(ts, st));
+  return printModule(ts, [USER_NOCHECK, ...blockLayout(ts, st)]);
 }
+
+/**
+ * The first line of `<out>/index.ts`. It is source in the user's program (`skipLibCheck` spares a
+ * declaration file only): checking its declarations (the `Exclude`s and `Omit`s over the package's
+ * ids, `ADDED_MODEL_IDS`, `validators`' loading) cost every compile as much as 20 calls, whether a
+ * program names a model or not. Unchecked, the compiler resolves of it only what a program uses; a
+ * program's own calls are checked as before. Test/cli compiles the same text without this line,
+ * under the strictest flags.
+ */
+const USER_NOCHECK =
+  "// @ts-nocheck -- generated code, type-checked where it is generated; the user's program resolves what it uses";

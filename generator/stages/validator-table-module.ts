@@ -29,7 +29,11 @@ import {
  * With `user` (a user's `<out>/validator-table.ts`, loaded by its index's `validators`): the added
  * models', the runtime's types from the package (`user.runtimeTypes`), `.js` specifiers, and
  * `// @ts-nocheck` first (the same text compiles here, strict): checking the loaders' `import()`s
- * cost every compile of the user's program as much as the rest of the index.
+ * cost every compile of the user's program as much as the rest of the index. Its specifiers are
+ * `'./validators/<id>.js' as string` (`dynamicImport`'s `unseen`): a literal one made TypeScript parse
+ * every added validator (most of a 250-model program's source) in every compile that reaches the
+ * index. A `tsc` build to an `outDir` emits them only when its `include` covers `<out>/` (as it
+ * covers the rest of the user's sources); a program of `files` alone would miss them at run time.
  */
 export async function validatorTableModule(
   models: IndexModel[],
@@ -45,8 +49,9 @@ export async function validatorTableModule(
     importDeclaration(ts, ['CompiledValidator'], user?.runtimeTypes ?? '../runtime/index.ts', true),
     validatorLoaders(ts, {
       withValidator: models.filter((m) => validated.has(m.id)),
-      loadersDoc: `Loads one ${user ? 'added ' : ''}model's compiled validator module on demand (a bundler splits each into its own chunk). Plain \`import()\` arrows, each kept short.`,
+      loadersDoc: `Loads one ${user ? 'added ' : ''}model's compiled validator module on demand (a bundler splits each into its own chunk). Plain \`import()\` arrows, each kept short${user ? '; each specifier `as string`, so that TypeScript leaves the validators out of the program (bundlers and `tsc` output keep the literal): compile `<out>/` whole (tsconfig `include`)' : ''}.`,
       loaderPath: (m) => `./validators/${fileStem(m.id)}${user ? '.js' : '.ts'}`,
+      unseen: user !== undefined,
     }),
     withDoc(
       ts,
@@ -144,7 +149,7 @@ function resolved(ts: Ts, value: TS.Expression): TS.Expression {
  */
 function validatorLoaders(
   ts: Ts,
-  o: { withValidator: IndexModel[]; loadersDoc: string; loaderPath: (m: IndexModel) => string },
+  o: { withValidator: IndexModel[]; loadersDoc: string; loaderPath: (m: IndexModel) => string; unseen: boolean },
 ): TS.Statement {
   const f = ts.factory;
   const mapArgs = () => [typeNode(ts, 'string'), loaderType(ts)];
@@ -157,7 +162,10 @@ function validatorLoaders(
       f.createNewExpression(f.createIdentifier('Map'), mapArgs(), [
         f.createArrayLiteralExpression(
           o.withValidator.map((m) =>
-            f.createArrayLiteralExpression([stringNode(ts, m.id), arrow(ts, [], dynamicImport(ts, o.loaderPath(m)))]),
+            f.createArrayLiteralExpression([
+              stringNode(ts, m.id),
+              arrow(ts, [], dynamicImport(ts, o.loaderPath(m), o.unseen)),
+            ]),
           ),
           true,
         ),
