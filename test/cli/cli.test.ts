@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startServer, type LocalServer } from '../../fake-service/index.ts';
 import { REPO_ROOT, run, tempDir } from '../support/index.ts';
 import { STRICT_FLAGS } from '../package/helpers.ts';
-import { codegen, installBoth, packedTarballs, treeHash, tsc } from './support.ts';
+import { codegen, installBoth, treeHash, tsc } from './support.ts';
 import { serveTests } from './serve-steps.ts';
 import { EXIT } from '../../generator/cli/exit-codes.ts';
 
@@ -63,9 +63,8 @@ beforeAll(async () => {
     cpSync(path.join(REPO_ROOT, 'specs', 'models', `${id}.json`), path.join(modelsDir, `${id}.json`));
   for (const m of [acme, fineTuned, newerFlux, deployed]) serve(m);
   writeFileSync(path.join(tmp.dir, 'ft-alice-flux-v1.json'), `${JSON.stringify(fineTuned, null, 2)}\n`);
-  const [tarballs, s] = await Promise.all([packedTarballs(), startServer({ modelsDir })]);
+  const [, s] = await Promise.all([installBoth(project), startServer({ modelsDir })]);
   server = s;
-  await installBoth(project, tarballs);
 }, 900_000);
 
 afterAll(async () => {

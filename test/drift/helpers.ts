@@ -4,7 +4,7 @@
 // hashes and the child-process runner itself are in test/support/.
 import { cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { REPO_ROOT, runTsx, tempDir, type RunResult } from '../support/index.ts';
+import { REPO_ROOT, runGenerate, runTsx, tempDir, type RunResult } from '../support/index.ts';
 
 export const REPO_SPECS = path.join(REPO_ROOT, 'specs');
 
@@ -88,8 +88,9 @@ export function filesContaining(dir: string, needle: string): string[] {
 }
 
 /**
- * Run `scripts/<script>` with tsx as a child process, in the repository, with `OXEN_API_KEY` and
- * `OXEN_BASE_URL` removed from the environment unless given in `env`.
+ * Run `scripts/<script>` as a child process, in the repository, with `OXEN_API_KEY` and
+ * `OXEN_BASE_URL` removed from the environment unless given in `env`: `generate.ts` as
+ * `npm run generate` runs it (precompiled: `runGenerate`), any other script with tsx.
  */
 export function runScript(
   script: string,
@@ -100,5 +101,6 @@ export function runScript(
   const base = { ...process.env };
   delete base['OXEN_API_KEY'];
   delete base['OXEN_BASE_URL'];
-  return runTsx(path.join('scripts', script), args, { env: { ...base, ...env }, timeoutMs });
+  const options = { env: { ...base, ...env }, timeoutMs };
+  return script === 'generate.ts' ? runGenerate(args, options) : runTsx(path.join('scripts', script), args, options);
 }

@@ -16,13 +16,12 @@ import {
   FIXTURES,
   compile,
   formatDiagnostics,
-  installTarball,
   writeTsProject,
   type Diagnostic,
   type PackResult,
   type ResolutionKind,
 } from './helpers.ts';
-import { packedTarballs } from '../support/packed.ts';
+import { linkInstalled, packedTarballs } from '../support/packed.ts';
 
 const KINDS: ResolutionKind[] = ['nodenext', 'node16', 'bundler'];
 // the slow checks (attw, the compiles) start in beforeAll and are awaited by the tests: on a busy machine
@@ -45,7 +44,7 @@ beforeAll(async () => {
   server = await startServer();
   pack = (await packedTarballs()).sdk;
   consumers = path.join(root.dir, 'consumers');
-  await installTarball(consumers, pack.tarball);
+  await linkInstalled(consumers, 'sdk', { name: 'consumers', version: '0.0.0', private: true });
   const typed = readFileSync(path.join(FIXTURES, 'typed.ts.txt'), 'utf8');
   // the slow checks start here and run while the first tests do
   const attwCli = path.join(REPO_ROOT, 'node_modules', '@arethetypeswrong', 'cli', 'dist', 'index.js');
