@@ -18,7 +18,16 @@ import { withLock } from '../../generator/output/lock.ts';
 import { existingRootState } from '../../generator/output/run-state.ts';
 import { treeDigest } from '../../generator/output/tree-commit.ts';
 import { hashTree, generateArgs, start } from '../support/index.ts';
-import { cleanupTemp, copySpecs, FAKE_KEY, filesContaining, readModel, REPO_SPECS, scratchDir } from './helpers.ts';
+import {
+  cleanupTemp,
+  copySpecs,
+  FAKE_KEY,
+  filesContaining,
+  readModel,
+  REPO_SPECS,
+  scratchDir,
+  smallWorkspace,
+} from './helpers.ts';
 
 /** Answers for `/api/ai/models/<id>`: body bytes and headers. */
 const answers = new Map<string, { body: Buffer; headers: Record<string, string> }>();
@@ -132,8 +141,7 @@ test.each([
       body: Buffer.from(JSON.stringify({ ...readModel(path.join(REPO_SPECS, 'models'), ID), id: added })),
       headers: {},
     });
-    const dir = scratchDir();
-    const specs = copySpecs(dir, { generated: true });
+    const { dir, specs } = await smallWorkspace([ID]);
     const child = start(
       process.execPath,
       generateArgs(['--add', added, '--specs', specs, '--out', dir, '--base-url', base]),
