@@ -118,7 +118,17 @@ export function followGenerations(
   options: QueueFollowOptions = {},
 ): QueueFollow {
   return new QueueFollow(
-    async (o, onSettled) => (await import('./run.ts')).followGenerations(t, generationIds, o, onSettled),
+    async (o, onSettled) => (await machinery()).followGenerations(t, generationIds, o, onSettled),
     options,
   );
+}
+
+let loaded: Promise<typeof import('./run.ts')> | undefined;
+
+/** `queue/run.ts`, imported once: each `import()` resolves the module again (through every loader hook); a failed load is tried again at the next call. */
+function machinery(): Promise<typeof import('./run.ts')> {
+  return (loaded ??= import('./run.ts').catch((err: unknown) => {
+    loaded = undefined;
+    throw err;
+  }));
 }
