@@ -74,7 +74,7 @@ export class RunCoordinator implements SharedEventListener {
     if (this.runs.size === 1 && this.runs.has(run))
       this.index.clear(); // the last run: no id-by-id removal
     else run.tracked.forEach((g) => this.index.remove(g));
-    if (!run.done) run.tracked.forEach((g) => g.cancelGrace?.()); // a settled generation has no grace timer
+    run.tracked.forEach((g) => g.cancelGrace?.());
     this.runs.delete(run);
     if (this.runs.size === 0 && this.unsubscribe) {
       this.unsubscribe();

@@ -125,10 +125,7 @@ export function followGenerations(
 
 let loaded: Promise<typeof import('./run.ts')> | undefined;
 
-/** `queue/run.ts`, imported once: each `import()` resolves the module again (through every loader hook); a failed load is tried again at the next call. */
+/** `queue/run.ts`, imported once: each `import()` resolves the module again, through every loader hook of the process. */
 function machinery(): Promise<typeof import('./run.ts')> {
-  return (loaded ??= import('./run.ts').catch((err: unknown) => {
-    loaded = undefined;
-    throw err;
-  }));
+  return (loaded ??= import('./run.ts'));
 }

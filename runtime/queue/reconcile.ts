@@ -232,7 +232,6 @@ export class Reconciler {
 
   /** Tell each of `batch`'s generations that no list answered for `event`. */
   private rest(batch: Batch, event: 'check_failed' | 'not_listed' | 'gone'): void {
-    if (batch.left === 0) return; // the lists answered for every one (the common case): no pass over the runs' ids
     for (const run of batch.runs)
       run.tracked.forEach((g) => {
         if (g.batch !== batch) return;

@@ -180,16 +180,14 @@ export class Run {
       case 'send_get':
         return this.ports.get(this, g);
       case 'start_grace':
-        return this.startGrace(g);
+        // A bound function, not a closure: a closure here would make every call allocate its context.
+        // Cancelling after it fired does nothing.
+        g.cancelGrace = this.ports.clock.after(
+          this.options.lostGraceMs ?? QUEUE_LOST_GRACE_DEFAULT_MS,
+          this.apply.bind(this, g, 'grace_elapsed', NO_PAYLOAD),
+        );
+        return;
     }
-  }
-
-  /** Wait `lostGraceMs`, then `grace_elapsed`. Apart from `perform`: a closure there would make every call allocate its context. */
-  private startGrace(g: Tracked): void {
-    g.cancelGrace = this.ports.clock.after(this.options.lostGraceMs ?? QUEUE_LOST_GRACE_DEFAULT_MS, () => {
-      g.cancelGrace = undefined;
-      this.apply(g, 'grace_elapsed');
-    });
   }
 
   /** Record an outcome (the table lets each generation settle once). */

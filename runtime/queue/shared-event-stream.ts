@@ -239,7 +239,6 @@ export class SharedEventStream {
   /** Deliver the connection's events until it ends, then `dropped` (unless it was closed or replaced). */
   private async read(stream: EventStream<ServerEvent>, token: number): Promise<void> {
     let error: unknown;
-    let ended = false; // the server closed it (the error is made only when it counts: not after close)
     try {
       await stream.forEach((ev) => {
         if (token !== this.token) return;
@@ -252,7 +251,9 @@ export class SharedEventStream {
           }
         }
       });
-      ended = true;
+      error = new ConnectionError('The event stream was closed by the server', {
+        request: { method: eventsStream.method, path: eventsStream.path },
+      });
     } catch (err) {
       error = err; // a drop, or silence beyond the idle timeout (ConnectionError)
     } finally {
@@ -260,10 +261,6 @@ export class SharedEventStream {
     }
     if (token !== this.token) return;
     this.stream = undefined;
-    if (ended)
-      error = new ConnectionError('The event stream was closed by the server', {
-        request: { method: eventsStream.method, path: eventsStream.path },
-      });
     this.dispatch('dropped', { error, quick: this.clock.now() - this.openedAt < FLAP_MS });
   }
 
