@@ -17,14 +17,14 @@
 // made) cost more than the SDK's own code per event. `--compare DIR` measures another build of the
 // package too (e.g. a copy of the base revision's `dist/`), in the same rounds. Absolute figures
 // depend on the machine; the ratios are the result. Run with `node --expose-gc` (the npm script
-// does): each case runs twice per round, once from a collected heap (`gc()` first: its heap growth,
-// and its CPU as "CPU after gc"), and once without (its CPU, the heap not sampled). A forced
-// full collection frees the hidden classes (shapes) of the previous case's parsed JSON, and V8
-// then discards the optimized code that embedded them: the case after it re-optimizes (on V8's
-// background threads, counted in the process's CPU) what its previous run had optimized, the
-// more the more functions it has.
-// A process following generations keeps those shapes, hence CPU is measured without the forced GC,
-// and the heap growth is given also without the code spaces (the re-optimized code, e.g. about
+// does): each case runs three times per round: from a collected heap (`gc()` first: its heap
+// growth, and its CPU as "CPU after gc"), then once unmeasured, then once measured (its CPU, the
+// heap not sampled). A forced full collection frees the hidden classes (shapes) of the previous
+// case's parsed JSON, and V8 then discards the optimized code that embedded them: the run after it
+// re-optimizes (on V8's background threads, counted in the process's CPU, and finishing during the
+// next run) what had been optimized, the more the more functions it has. A process following
+// generations keeps those shapes, hence CPU is measured two runs after the forced GC, and the heap
+// growth is given also without the code spaces (the re-optimized code, e.g. about
 // 170 KiB for queue.follow and 15 KiB for the reader, is the JIT's output, not data the case holds).
 import { fork, type ChildProcess } from 'node:child_process';
 import v8 from 'node:v8';
@@ -289,6 +289,7 @@ try {
         return sample;
       };
       const collected = await once(true);
+      await once(false); // the JIT work the collection caused ends here (see the top of this file)
       const warm = await once(false);
       if (r >= 0)
         samples.get(name)!.push({
