@@ -125,7 +125,9 @@ export function followGenerations(
 
 let loaded: Promise<typeof import('./run.ts')> | undefined;
 
-/** `queue/run.ts`, imported once: each `import()` resolves the module again, through every loader hook of the process. */
+/** `queue/run.ts`, imported once (each `import()` resolves the module again, through every loader hook of the process); a failed load is tried again at the next call. */
 function machinery(): Promise<typeof import('./run.ts')> {
-  return (loaded ??= import('./run.ts'));
+  const p = (loaded ??= import('./run.ts'));
+  p.catch(() => (loaded = undefined));
+  return p;
 }
