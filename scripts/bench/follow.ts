@@ -15,7 +15,8 @@
 // The SDK is the built package (`dist/index.js`, as users run it) when it exists, else the source
 // (`--source` forces it): the source runs through tsx, whose helpers (`__name` on every function
 // made) cost more than the SDK's own code per event. `--compare DIR` measures another build of the
-// package too (e.g. a copy of the base revision's `dist/`), in the same rounds. Absolute figures
+// package too (e.g. a copy of the base revision's `dist/`, placed inside the repository so that
+// its imports resolve from `node_modules/`), in the same rounds. Absolute figures
 // depend on the machine; the ratios are the result. Run with `node --expose-gc` (the npm script
 // does): each case runs three times per round: from a collected heap (`gc()` first: its heap
 // growth, and its CPU as "CPU after gc"), then once unmeasured, then once measured (its CPU, the
