@@ -44,22 +44,24 @@ function replay(result: HttpResult): Response {
  * promise, and it rejects with the call's error. The request was sent when the call was made.
  */
 export class APIPromise<T> extends Promise<T> {
-  private parsed: Promise<T> | undefined;
-  private replayed: Promise<Response> | undefined;
+  // (`declare`d fields, set when first needed: no field declaration is emitted into every bundle)
+  declare private parsed: Promise<T> | undefined;
+  declare private replayed: Promise<Response> | undefined;
+  declare private readonly result: Promise<HttpResult> | undefined;
+  declare private readonly parse: () => Promise<T>;
 
   /**
    * @param result the call's result with its response, or `undefined` for a promise made from a
    * plain `Promise` (a transport that returns no responses; `withResponse()` then rejects).
    * @param parse turns the result into the data (applied once).
    */
-  constructor(
-    private readonly result: Promise<HttpResult> | undefined,
-    private readonly parse: () => Promise<T>,
-  ) {
+  constructor(result: Promise<HttpResult> | undefined, parse: () => Promise<T>) {
     super((resolve) => {
       // A no-op: `then`, `catch` and `finally` are overridden to read `parse()` (as openai-node does).
       resolve(null as T);
     });
+    this.result = result;
+    this.parse = parse;
   }
 
   /** A promise over a transport's result: the data is `result.data`, mapped by `map` when given. */

@@ -74,12 +74,13 @@ export interface Transport {
  * (`apiKey`, env `OXEN_API_KEY`) for the hosted service (the default `baseUrl`).
  */
 export class HttpTransport implements Transport {
-  readonly settings: Readonly<TransportSettings>;
+  // (`declare`d fields: the constructor assigns each, so no field declaration is emitted into every bundle)
+  declare readonly settings: Readonly<TransportSettings>;
   /** The HTTP layer (one attempt per call of `send`); internal (its redactor is reached through errors and scopes). */
-  private readonly http: Http;
+  declare private readonly http: Http;
   readonly state: TransportState = new TransportState();
   /** The hooks of the options, or undefined when none (see `HookOptions`). */
-  private readonly hooks: Hooks | undefined;
+  declare private readonly hooks: Hooks | undefined;
 
   constructor(options: ClientOptions = {}) {
     const { apiKey, fetch, headers, ...settings } = resolveOptions(options);

@@ -140,18 +140,19 @@ export interface HttpConfig {
  * of reach of `util.inspect`, `JSON.stringify` and logging, never on a property.
  */
 export class Http {
+  // (`declare`d fields: the constructor assigns each, so no field declaration is emitted into every bundle)
   /** The base URL, without a trailing slash. */
-  readonly baseUrl: string;
+  declare readonly baseUrl: string;
   /** The largest success body read, in bytes. */
-  readonly maxResponseBytes: number;
+  declare readonly maxResponseBytes: number;
   /**
    * The transport's log (its module loads on demand), or undefined when logging is off: nothing is built per call then.
    * @internal
    */
-  readonly log: Promise<CallLog | undefined> | undefined;
+  declare readonly log: Promise<CallLog | undefined> | undefined;
   /** The transport's hooks, or undefined when there are none. */
-  readonly hooks: Hooks | undefined;
-  private readonly fetchFn: typeof fetch;
+  declare readonly hooks: Hooks | undefined;
+  declare private readonly fetchFn: typeof fetch;
   readonly #apiKey: string | undefined;
   readonly #headers: Record<string, string>;
   /** This transport's own secrets (see `redactorFor`), once made. */
