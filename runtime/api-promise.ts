@@ -27,17 +27,6 @@ export interface WithResponse<T> {
   requestId: string | undefined;
 }
 
-/** A response the SDK can hand back: the original (a stream), or a copy whose body is the text it read and whose headers are redacted. */
-function replay(result: HttpResult): Response {
-  const { response, text } = result;
-  if (text === undefined) return response;
-  const { status, statusText } = response;
-  const copy = new Response(text, { status, statusText, headers: redactHeaders(result.redactor, response.headers) });
-  // `url` is read-only on Response.prototype: an own property keeps the original's.
-  Object.defineProperty(copy, 'url', { value: response.url, enumerable: true });
-  return copy;
-}
-
 /**
  * A `Promise<T>` of a call's parsed result that can also give the HTTP `Response`
  * (`withResponse()`, `asResponse()`). `await`, `then`, `catch` and `finally` behave as for any
@@ -131,7 +120,10 @@ export class APIPromise<T> extends Promise<T> {
    * @throws as `withResponse`.
    */
   asResponse(): Promise<Response> {
-    return (this.replayed ??= this.resultOrThrow().then(replay));
+    // (the copy is made by `internal/replay.ts`, loaded now: a page that only awaits its calls does not carry it)
+    return (this.replayed ??= this.resultOrThrow().then(async (result) =>
+      (await import('./internal/replay.ts')).replay(result, redactHeaders),
+    ));
   }
 
   override then<R1 = T, R2 = never>(
