@@ -7,7 +7,7 @@
  */
 import { APIPromise } from './api-promise.ts';
 import { requestIdOf, SDKError } from './errors.ts';
-import { resolveHooks, runBeforeRetry, type Hooks, type RetryContext } from './hooks.ts';
+import { resolveHooks, type Hooks, type RetryContext } from './hooks.ts';
 import { Http } from './internal/http.ts';
 import type { HttpRequest, HttpResult, RetryPolicy } from './request.ts';
 import { resolveOptions, type ClientOptions } from './options.ts';
@@ -111,7 +111,8 @@ export class HttpTransport implements Transport {
     const logging = this.http.log;
     if ((hooks && hooks.beforeRetry.length > 0) || logging) {
       policy.beforeRetry = async (context: RetryContext) => {
-        const ok = await runBeforeRetry(hooks, context);
+        // (`hook-run.ts` runs them: loaded on demand, see `internal/http.ts`)
+        const ok = !hooks || (await (await import('./internal/hook-run.ts')).runBeforeRetry(hooks, context));
         const log = logging && (await logging);
         if (log) {
           log.retry(context, !ok);

@@ -14,7 +14,7 @@ import {
   TimeoutError,
 } from '../errors.ts';
 import { isBrowser } from './env.ts';
-import { bounded, elapsed, type HookRequest, type Hooks } from '../hooks.ts';
+import type { HookRequest, Hooks } from '../hooks.ts';
 import { loadCallLog, type Logger, type LogLevel } from '../log.ts';
 import type { CallLog } from './log-lines.ts';
 import { readText } from './read-limited.ts';
@@ -35,6 +35,9 @@ export const loadFailures = () =>
     failures = undefined;
     return { cause };
   }));
+
+/** `hook-run.ts`, loaded with `import()` by the first call of a transport that has hooks (see there). */
+const loadHookRun = () => import('./hook-run.ts');
 
 /**
  * `redact.ts`, loaded with `import()` by the first call that has a secret (a key, a header value).
@@ -229,7 +232,7 @@ export class Http {
     if (hooks) {
       hookRequest = { method: req.method, path: req.path, url, headers: new Headers(headers), body, attempt };
       try {
-        for (const hook of hooks.onRequest) await bounded(hook(hookRequest), signal);
+        await (await loadHookRun()).runHooks(hooks.onRequest, hookRequest, signal);
       } catch (err) {
         throw signal.aborted ? await failure(err, request, why, 'request', redactor) : err;
       }
@@ -259,14 +262,15 @@ export class Http {
       throw error;
     }
     if (hooks && hooks.onResponse.length > 0) {
+      const run = await loadHookRun(); // (loaded already, by the onRequest hooks' turn)
       const context = {
         request: hookRequest!,
         response: res,
-        durationMs: elapsed(started),
+        durationMs: run.elapsed(started),
         requestId: requestIdOf(res.headers, redactor),
       };
       try {
-        for (const hook of hooks.onResponse) await bounded(hook(context), signal);
+        await run.runHooks(hooks.onResponse, context, signal);
       } catch (err) {
         void res.body?.cancel().catch(() => undefined);
         throw signal.aborted ? await failure(err, request, why, 'body', redactor) : err;

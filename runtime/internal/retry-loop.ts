@@ -3,12 +3,14 @@
  * the part of the policy that reads the server's `Retry-After`. `retry.ts` loads this module, and
  * p-retry with it, with a dynamic `import()` only once a first attempt failed in a way its policy
  * retries, so that a bundle of a call that succeeds at once carries neither. It imports nothing of the
- * runtime (a bundler would split what it shares with the caller into one more chunk, loaded by every
- * page): `sendWithRetries` hands it what it needs in a `RetryRun`. Internal: not exported by the package.
+ * runtime a page loads first (a bundler would split what it shares with the caller into one more chunk,
+ * loaded by every page; `hook-run.ts` is loaded on demand too): `sendWithRetries` hands it what it needs
+ * in a `RetryRun`. Internal: not exported by the package.
  */
 import pRetry from 'p-retry';
 import type { RetryContext } from '../hooks.ts';
 import type { HttpResult, RetryPolicy } from '../request.ts';
+import { bounded } from './hook-run.ts';
 
 /** What the retries of one call need from `sendWithRetries` (`retry.ts`). */
 export interface RetryRun {
@@ -56,7 +58,11 @@ async function decide(run: RetryRun, error: Error, retriesLeft: number, attempt:
   const retryAfterMs = run.retryAfterOf(error);
   let retrying = willRetry(run, error, retriesLeft, retryAfterMs);
   if (retrying && run.beforeRetry)
-    retrying = await run.beforeRetry({ request: run.request, error, attempt, retriesLeft, retryAfterMs });
+    // (awaited only until the call's signal ends: p-retry does not race the hooks with it)
+    retrying = await bounded(
+      run.beforeRetry({ request: run.request, error, attempt, retriesLeft, retryAfterMs }),
+      run.signal,
+    );
   if (retrying && retryAfterMs) await wait(retryAfterMs, run.signal);
   return retrying;
 }

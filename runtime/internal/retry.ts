@@ -20,7 +20,6 @@
  * lost its network), the call fails with the first attempt's error, as when no retry is left.
  */
 import { AbortError, APIError, ConnectionError } from '../errors.ts';
-import { bounded } from '../hooks.ts';
 import { type AttemptContext, type Http, isIdempotent, loadFailures } from './http.ts';
 import type { HttpRequest, HttpResult, RetryPolicy } from '../request.ts';
 import type { RetryRun } from './retry-loop.ts';
@@ -116,8 +115,7 @@ export async function sendWithRetries(
     },
     isRetryable: (error) => isRetryable(error, idempotent),
     retryAfterOf,
-    // The hooks are awaited only until the scope ends (p-retry does not race them with its signal).
-    beforeRetry: policy.beforeRetry && ((context) => bounded(policy.beforeRetry!(context), scope.signal)),
+    beforeRetry: policy.beforeRetry,
   };
 
   try {
