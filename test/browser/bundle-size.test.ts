@@ -59,20 +59,20 @@ const report = (m: CaseMeasure): string =>
  * module, no code splitting).
  */
 const CEILING_BYTES: Record<Bundler, Record<Ceiling, number>> = {
-  vite: { perModel: 7_854, rootClient: 13_267, rootQueueRunWithLazy: 28_838, runtimeUnsplit: 29_073 },
-  esbuild: { perModel: 7_869, rootClient: 11_852, rootQueueRunWithLazy: 26_841, runtimeUnsplit: 29_098 },
+  vite: { perModel: 7_849, rootClient: 13_253, rootQueueRunWithLazy: 28_823, runtimeUnsplit: 29_251 },
+  esbuild: { perModel: 7_787, rootClient: 11_774, rootQueueRunWithLazy: 26_763, runtimeUnsplit: 29_190 },
 };
 type Ceiling = 'perModel' | 'rootClient' | 'rootQueueRunWithLazy' | 'runtimeUnsplit';
 /**
  * This test bundles the repository's source (the TypeScript, with the browser build's files:
  * `scripts/build/browser.mjs`), not the built `dist/`, and the two differ by the chunk boundaries of the
- * package's own build (up to about 760 B), measured (negative: the source is smaller). `MARGIN_BYTES`, 100 B
+ * package's own build (up to about 800 B), measured (negative: the source is smaller). `MARGIN_BYTES`, 100 B
  * (about 1%), is headroom should the difference change (a bundler or zlib upgrade), and nothing more:
  * growth beyond it fails.
  */
 const SOURCE_OVER_BUILT_BYTES: Record<Bundler, Record<Ceiling, number>> = {
-  vite: { perModel: -80, rootClient: -441, rootQueueRunWithLazy: -755, runtimeUnsplit: 155 },
-  esbuild: { perModel: -53, rootClient: -136, rootQueueRunWithLazy: -306, runtimeUnsplit: 194 },
+  vite: { perModel: -86, rootClient: -482, rootQueueRunWithLazy: -794, runtimeUnsplit: 107 },
+  esbuild: { perModel: -63, rootClient: -167, rootQueueRunWithLazy: -334, runtimeUnsplit: 194 },
 };
 const MARGIN_BYTES = 100;
 const limit = (c: Ceiling, b: Bundler): number => CEILING_BYTES[b][c] + SOURCE_OVER_BUILT_BYTES[b][c] + MARGIN_BYTES;
