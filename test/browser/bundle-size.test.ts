@@ -59,8 +59,8 @@ const report = (m: CaseMeasure): string =>
  * module, no code splitting).
  */
 const CEILING_BYTES: Record<Bundler, Record<Ceiling, number>> = {
-  vite: { perModel: 7_849, rootClient: 13_253, rootQueueRunWithLazy: 28_823, runtimeUnsplit: 29_251 },
-  esbuild: { perModel: 7_787, rootClient: 11_774, rootQueueRunWithLazy: 26_763, runtimeUnsplit: 29_190 },
+  vite: { perModel: 7_849, rootClient: 13_276, rootQueueRunWithLazy: 28_874, runtimeUnsplit: 29_299 },
+  esbuild: { perModel: 7_787, rootClient: 11_802, rootQueueRunWithLazy: 26_812, runtimeUnsplit: 29_246 },
 };
 type Ceiling = 'perModel' | 'rootClient' | 'rootQueueRunWithLazy' | 'runtimeUnsplit';
 /**
@@ -71,8 +71,8 @@ type Ceiling = 'perModel' | 'rootClient' | 'rootQueueRunWithLazy' | 'runtimeUnsp
  * growth beyond it fails.
  */
 const SOURCE_OVER_BUILT_BYTES: Record<Bundler, Record<Ceiling, number>> = {
-  vite: { perModel: -86, rootClient: -482, rootQueueRunWithLazy: -794, runtimeUnsplit: 107 },
-  esbuild: { perModel: -63, rootClient: -167, rootQueueRunWithLazy: -334, runtimeUnsplit: 194 },
+  vite: { perModel: -86, rootClient: -476, rootQueueRunWithLazy: -789, runtimeUnsplit: 114 },
+  esbuild: { perModel: -63, rootClient: -169, rootQueueRunWithLazy: -327, runtimeUnsplit: 182 },
 };
 const MARGIN_BYTES = 100;
 const limit = (c: Ceiling, b: Bundler): number => CEILING_BYTES[b][c] + SOURCE_OVER_BUILT_BYTES[b][c] + MARGIN_BYTES;
