@@ -38,6 +38,7 @@ import { byCodeUnits } from './order.ts';
 import { operationsModule } from './stages/operations-module.ts';
 import { docsInputs } from './stages/endpoint-docs.ts';
 import { emptyBreakdown, layerOff, type Breakdown } from './output/layers.ts';
+import type { LaidOut } from './stages/layout.ts';
 
 export { REPO_ROOT, specsLabel };
 export { packageTarget, userTarget, type Target } from './output/target.ts';
@@ -116,8 +117,11 @@ interface Job {
   inputs: string;
   /** Spec files named in its header. */
   sources: string[];
-  /** Builds the body (without header; the job's text is header + body, formatted). */
-  build: () => Promise<string>;
+  /**
+   * Builds the body (without header; the job's text is header + body, formatted), or, when asked to
+   * (`layOut`), the body already in prettier's layout (`LaidOut`: not formatted again).
+   */
+  build: (layOut: boolean) => Promise<string | LaidOut>;
   /** Whether prettier formats it (see `.prettierignore`). */
   formatted: boolean;
 }
@@ -175,6 +179,9 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
   // how files are formatted is part of every file's inputs: a change rebuilds them all
   const formatKey = JSON.stringify(target.format);
   const prettierConfig = target.format === 'repository' || target.format === null ? undefined : target.format.prettier;
+  // modules laid out by the generator as prettier would (`stages/layout.ts`) need no prettier run:
+  // only with the options and the prettier version that layout reproduces
+  const layOut = target.format !== null && queue.laysOut(prettierConfig);
   const compileQueued: CompileValidator = (schema, o) => queue.compileValidator(schema, o);
   const spent = emptyBreakdown();
   /** `work`'s time on this thread, added to the breakdown's `activity`. */
@@ -204,9 +211,9 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
       inputs: hash('model', key),
       sources: [m.file, openapiFile],
       formatted: true,
-      build: async () => {
+      build: async (layOut) => {
         const t = await typed();
-        return timed('emit', () => modelModule(t, validated.has(m.id), operations, target));
+        return timed('emit', () => modelModule(t, validated.has(m.id), operations, target, layOut));
       },
     });
     modelJobs.push({
@@ -214,9 +221,9 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
       inputs: hash('params', key),
       sources: [m.file],
       formatted: true,
-      build: async () => {
+      build: async (layOut) => {
         const t = await typed();
-        return timed('emit', () => paramsModule(t, target));
+        return timed('emit', () => paramsModule(t, target, layOut));
       },
     });
     if (validated.has(m.id))
@@ -304,8 +311,14 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
         continue;
       }
       rebuilt.push(job.file);
-      const body = await job.build();
-      const text = `${header(t, job.sources, job.file.endsWith('.md'), target)}\n${body}`;
+      const body = await job.build(layOut);
+      const head = header(t, job.sources, job.file.endsWith('.md'), target);
+      if (typeof body !== 'string') {
+        // in prettier's layout already, under a header prettier keeps as it is
+        texts.push(Promise.resolve(`${head}\n${body.laidOut}`));
+        continue;
+      }
+      const text = `${head}\n${body}`;
       const key = job.formatted && target.format !== null ? queue.formatKey(text, job.file, prettierConfig) : undefined;
       if (key !== undefined) formatKeys.set(job.file, key);
       const same = key === undefined ? undefined : await formattedBefore(job.file, key, built, outRoot);
