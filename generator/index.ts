@@ -106,6 +106,8 @@ export interface GenerateResult extends WriteResult {
   models: number;
   /** Files rebuilt by this run (the others were reused from disk through the manifest). */
   rebuilt: string[];
+  /** Of `rebuilt`, the files the generator laid out as prettier would (`stages/layout.ts`): prettier did not run on them. */
+  laidOut: string[];
   /** The operations table of the API description (`stages/operations.ts`). */
   operations: OperationsTable;
 }
@@ -294,6 +296,7 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
   const files: OutputFiles = new Map();
   const manifest = new Map<string, ManifestEntry>();
   const rebuilt: string[] = [];
+  const laidOut: string[] = [];
   // Reuse what the manifest allows; build the rest in turn, each text formatted after it is built.
   // with the manifest switched off, a run reuses nothing: a fresh clone has no record of this machine's either
   const built = layerOff('manifest') ? new Map<string, string>() : readBuilt(outRoot);
@@ -315,6 +318,7 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
       const head = header(t, job.sources, job.file.endsWith('.md'), target);
       if (typeof body !== 'string') {
         // in prettier's layout already, under a header prettier keeps as it is
+        laidOut.push(job.file);
         texts.push(Promise.resolve(`${head}\n${body.laidOut}`));
         continue;
       }
@@ -372,7 +376,15 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
     console.error(
       `[timing] breakdown ${JSON.stringify(spent, (_k, v: unknown) => (typeof v === 'number' ? Math.round(v) : v))}`,
     );
-  return { ...result, notes, files: sorted, models: named.length, rebuilt: rebuilt.sort(), operations };
+  return {
+    ...result,
+    notes,
+    files: sorted,
+    models: named.length,
+    rebuilt: rebuilt.sort(),
+    laidOut: laidOut.sort(),
+    operations,
+  };
 }
 
 /** The prefix of the machine's record (`output/built.ts`) entries that say how a file was formatted. */
