@@ -39,6 +39,7 @@ import { operationsModule } from './stages/operations-module.ts';
 import { docsInputs } from './stages/endpoint-docs.ts';
 import { emptyBreakdown, layerOff, type Breakdown } from './output/layers.ts';
 import type { LaidOut } from './stages/layout.ts';
+import { formatReference } from './stages/reference-layout.ts';
 
 export { REPO_ROOT, specsLabel };
 export { packageTarget, userTarget, type Target } from './output/target.ts';
@@ -330,7 +331,9 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
         same !== undefined
           ? Promise.resolve(same)
           : job.formatted && target.format !== null
-            ? queue.format(text, job.file, prettierConfig)
+            ? layOut && job.file === `${out}MODELS.md`
+              ? formatReference(text, (part) => queue.format(part, job.file, prettierConfig))
+              : queue.format(text, job.file, prettierConfig)
             : Promise.resolve(text);
       formatted.catch(() => undefined); // awaited below; a failure before then must not be unhandled
       texts.push(formatted);

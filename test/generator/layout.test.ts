@@ -16,6 +16,7 @@ import { generate, userTarget } from '../../generator/index.ts';
 import { SpecError } from '../../generator/errors.ts';
 import { LAYOUT_OPTIONS, LAYOUT_PRETTIER, laysOutAs, printModuleAs } from '../../generator/stages/layout.ts';
 import { JobQueue } from '../../generator/stages/job-queue.ts';
+import { formatReference, layTable } from '../../generator/stages/reference-layout.ts';
 import { buildCase, ORDER } from '../../fuzz/cases.ts';
 import { writeCase } from '../../fuzz/case.ts';
 import { REPO_ROOT, tempDir } from '../support/index.ts';
@@ -75,6 +76,37 @@ describe('when the generator lays a module out itself', () => {
     } finally {
       remove();
     }
+  });
+
+  it('formats the model reference in parts as prettier formats it whole, laying out a table of plain cells', async () => {
+    const markdown = (text: string) => prettier.format(text, { ...repositoryOptions, parser: 'markdown' });
+    const reference = (titles: string[]) =>
+      [
+        '<!-- header -->',
+        '',
+        '# Model reference',
+        '',
+        'The models.',
+        '',
+        '| Model | Name | Served by |',
+        '| --- | --- | --- |',
+        ...titles.map((t, i) => `| [\`m-${i}\`](#m-${i}) | ${t} | ${i % 2 ? '`chat.completions.create`' : 'none'} |`),
+        ...titles.flatMap((t, i) => ['', `<a id="m-${i}"></a>`, '', `## \`m-${i}\`: ${t}`, '', `- Import: \`x\``]),
+        '',
+      ].join('\n');
+    const plain = ['FLUX.1 [dev]', 'GPT 4o mini', 'Seedance 2.0 - Image to Video', 'A (b): c/d, e+f'];
+    const lines = reference(plain).split('\n');
+    const table = lines.slice(6, 8 + plain.length);
+    expect(layTable(table)).toBe((await markdown(`${table.join('\n')}\n`)).trimEnd());
+    for (const titles of [
+      plain,
+      // Markdown syntax, wide characters, escapes, links, double spaces: prettier formats the table
+      ['a_b *x*', '宽字符 model', 'pipe \\| here', '[x](y)', 'two  spaces', '<b>', '&amp;'],
+    ]) {
+      const text = reference(titles);
+      expect(await formatReference(text, markdown)).toBe(await markdown(text));
+    }
+    expect(layTable(reference(['a_b *x*']).split('\n').slice(6, 9))).toBeUndefined();
   });
 
   it(
