@@ -248,7 +248,7 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
       inputs: hash(openapiKey, label),
       sources: [openapiFile],
       formatted: true,
-      build: () => timed('openapi', () => openapiModule(specs.openapi, openapiFile)),
+      build: (layOut) => timed('openapi', () => openapiModule(specs.openapi, openapiFile, layOut)),
     });
     jobs.push({
       file: `${out}MODELS.md`,

@@ -158,6 +158,7 @@ function stringText(ts: Ts, node: TS.Node): string | undefined {
 
 /** The text of a JSON string literal's value (escape.ts writes `stringLiteral` with JSON's escapes, and `\u2028`, `\u2029`, `<\/`). */
 function stringValue(raw: string): string | undefined {
+  if (raw[0] === "'" && !raw.includes('\\')) return raw.slice(1, -1);
   if (raw[0] !== '"') return undefined;
   try {
     return JSON.parse(raw.replace(/<\\\//g, '</')) as string;
@@ -212,10 +213,13 @@ class Docs {
     ];
   }
 
+  /** The compiler's emit flags of `node` (`setEmitFlags`), read where its printer reads them. */
+  private emitFlags(node: TS.Node): number {
+    return (node as { emitNode?: { flags?: number } }).emitNode?.flags ?? 0;
+  }
+
   private quiet(node: TS.Node): boolean {
-    // the compiler's emit flags (`setEmitFlags`), read where its printer reads them
-    const flags = (node as { emitNode?: { flags?: number } }).emitNode?.flags ?? 0;
-    return (flags & this.ts.EmitFlags.NoNestedComments) !== 0;
+    return (this.emitFlags(node) & this.ts.EmitFlags.NoNestedComments) !== 0;
   }
 
   private exported(modifiers: readonly TS.ModifierLike[] | undefined): string {
@@ -241,7 +245,7 @@ class Docs {
     const b = this.b;
     const clause = s.importClause;
     const bindings = clause?.namedBindings;
-    if (!clause || clause.name || !bindings || !this.ts.isNamedImports(bindings) || s.modifiers || s.attributes)
+    if (!clause || clause.name || !bindings || !this.ts.isNamedImports(bindings) || s.modifiers?.length || s.attributes)
       throw new NotLaidOut('import');
     const names = bindings.elements.map((e) =>
       e.propertyName ? `${this.identifier(e.propertyName)} as ${e.name.text}` : e.name.text,
@@ -280,14 +284,23 @@ class Docs {
     const b = this.b;
     let doc: Doc;
     if (ts.isPropertySignature(m)) {
-      if (m.modifiers || !m.type) throw new NotLaidOut('property signature');
-      doc = b.group([this.key(m.name), m.questionToken ? '?' : '', ': ', this.type(m.type, 'annotation', quiet)]);
+      const readonly = this.readonly(m.modifiers);
+      if (!m.type) throw new NotLaidOut('property signature');
+      doc = b.group([
+        readonly,
+        this.key(m.name),
+        m.questionToken ? '?' : '',
+        ': ',
+        this.type(m.type, 'annotation', quiet),
+      ]);
     } else if (ts.isIndexSignatureDeclaration(m)) {
       const [p] = m.parameters;
-      if (m.modifiers || m.parameters.length !== 1 || !p!.type || p!.questionToken || p!.dotDotDotToken)
+      const readonly = this.readonly(m.modifiers);
+      if (m.parameters.length !== 1 || !p!.type || p!.questionToken || p!.dotDotDotToken)
         throw new NotLaidOut('index signature');
       const param = [this.identifier(p!.name), ': ', this.type(p!.type, 'annotation', quiet)];
       doc = b.group([
+        readonly,
         '[',
         b.group([b.indent([b.softline, param]), b.softline]),
         ']',
@@ -298,10 +311,18 @@ class Docs {
     return this.comments(m, doc, quiet);
   }
 
+  /** `readonly ` for a member's modifiers (none, or `readonly`). */
+  private readonly(modifiers: readonly TS.ModifierLike[] | undefined): string {
+    if (!modifiers || modifiers.length === 0) return '';
+    if (modifiers.length === 1 && modifiers[0]!.kind === this.K.ReadonlyKeyword) return 'readonly ';
+    throw new NotLaidOut('modifier');
+  }
+
   /** A property name as prettier prints it (`quoteProps: 'as-needed'`): a quoted ES5 identifier name is unquoted. */
   private key(name: TS.PropertyName): string {
     const ts = this.ts;
-    if (!ts.isIdentifier(name)) throw new NotLaidOut('key');
+    if (ts.isNumericLiteral(name)) return printNumber(name.text);
+    if (!ts.isIdentifier(name) && !ts.isStringLiteral(name)) throw new NotLaidOut('key');
     const raw = stringText(ts, name);
     if (raw === undefined) return name.text;
     const value = stringValue(raw);
@@ -351,10 +372,30 @@ class Docs {
     }
     if (ts.isParenthesizedTypeNode(t)) throw new NotLaidOut('parentheses');
     if (ts.isUnionTypeNode(t)) return this.union(t, where, quiet);
+    if (ts.isIndexedAccessTypeNode(t))
+      return [
+        this.type(this.unparen(t.objectType), 'member', quiet),
+        '[',
+        this.type(t.indexType, 'member', quiet),
+        ']',
+      ];
     if (ts.isIntersectionTypeNode(t)) {
-      if (where === 'paren' || t.types.some((m) => this.isObjectType(m))) throw new NotLaidOut('intersection');
-      const docs = t.types.map((m) => this.type(this.unparen(m), 'member', quiet));
-      return b.group([docs[0]!, ...docs.slice(1).map((d) => b.indent([' &', b.line, d]))]);
+      if (where === 'paren') throw new NotLaidOut('intersection');
+      // prettier's printIntersectionType
+      let wasIndented = false;
+      const types = t.types.map((m) => this.unparen(m));
+      return b.group(
+        types.map((m, i) => {
+          const doc = this.type(m, 'member', quiet);
+          if (i === 0) return doc;
+          const isObject = this.isObjectType(m);
+          const previousIsObject = this.isObjectType(types[i - 1]!);
+          if (previousIsObject && isObject) return [' & ', wasIndented ? b.indent(doc) : doc];
+          if (!previousIsObject && !isObject) return b.indent([' &', b.line, doc]);
+          if (i > 1) wasIndented = true;
+          return [' & ', i > 1 ? b.indent(doc) : doc];
+        }),
+      );
     }
     if (ts.isTupleTypeNode(t)) {
       if (t.elements.length === 0) return '[]';
@@ -372,9 +413,15 @@ class Docs {
         this.member(m, quiet),
         i === t.members.length - 1 ? b.ifBreak(';') : ';',
       ]);
-      // the compiler's printer writes a type literal over several lines: prettier keeps it broken
-      return b.group(['{', b.indent([b.line, b.join(b.line, members)]), b.line, '}'], { shouldBreak: true });
+      // the compiler's printer writes a type literal over several lines (unless marked single-line):
+      // prettier keeps it broken
+      return b.group(['{', b.indent([b.line, b.join(b.line, members)]), b.line, '}'], {
+        shouldBreak: (this.emitFlags(t) & this.ts.EmitFlags.SingleLine) === 0,
+      });
     }
+    // a string literal type written as an identifier holding the literal (openapi-typescript's `tsLiteral`)
+    const raw = stringText(ts, t);
+    if (raw !== undefined) return printString(raw);
     throw new NotLaidOut(ts.SyntaxKind[t.kind]);
   }
 
@@ -480,7 +527,7 @@ class Docs {
     if (!params || params.length === 0) return '';
     const b = this.b;
     const docs = params.map((p) => {
-      if (p.modifiers) throw new NotLaidOut('type parameter');
+      if (p.modifiers?.length) throw new NotLaidOut('type parameter');
       const parts: Doc[] = [p.name.text];
       if (p.constraint) parts.push(this.attached(' extends', this.type(p.constraint, 'annotation', quiet)));
       if (p.default) parts.push(this.attached(' =', this.type(p.default, 'annotation', quiet)));
@@ -528,7 +575,7 @@ class Docs {
     if (!s.name || !s.body || s.asteriskToken || !s.type) throw new NotLaidOut('function');
     const tp = s.typeParameters ?? [];
     const params = s.parameters.map((p) => {
-      if (p.modifiers || p.dotDotDotToken || p.initializer || !p.type) throw new NotLaidOut('parameter');
+      if (p.modifiers?.length || p.dotDotDotToken || p.initializer || !p.type) throw new NotLaidOut('parameter');
       return [this.identifier(p.name), p.questionToken ? '?' : '', ': ', this.type(p.type, 'annotation', false)];
     });
     // prettier groups the parameters alone (so that the return type breaks first) only for one parameter

@@ -65,18 +65,22 @@ describe('when the generator lays a module out itself', () => {
     new Project(); // ts-morph's TypeScript is the printer's
   });
 
-  it('writes every model and parameter module of a full generate as prettier would', { timeout: 300_000 }, async () => {
-    const { dir, remove } = tempDir('inference-sdk-layout-');
-    try {
-      const r = await generate({ outRoot: dir });
-      const modules = r.rebuilt.filter((f) => /^generated\/(models|params)\//.test(f));
-      expect(modules.length).toBe(2 * r.models);
-      expect(r.laidOut).toEqual(modules);
-      expect(await changedByPrettier(r.files, r.laidOut)).toEqual([]);
-    } finally {
-      remove();
-    }
-  });
+  it(
+    "writes every model and parameter module and the description's types of a full generate as prettier would",
+    { timeout: 300_000 },
+    async () => {
+      const { dir, remove } = tempDir('inference-sdk-layout-');
+      try {
+        const r = await generate({ outRoot: dir });
+        const modules = r.rebuilt.filter((f) => /^generated\/(models|params)\//.test(f));
+        expect(modules.length).toBe(2 * r.models);
+        expect(r.laidOut).toEqual(modules);
+        expect(await changedByPrettier(r.files, r.laidOut)).toEqual([]);
+      } finally {
+        remove();
+      }
+    },
+  );
 
   it('formats the model reference in parts as prettier formats it whole, laying out a table of plain cells', async () => {
     const markdown = (text: string) => prettier.format(text, { ...repositoryOptions, parser: 'markdown' });
