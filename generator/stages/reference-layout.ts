@@ -40,9 +40,38 @@ export function layTable(lines: readonly string[]): string | undefined {
 }
 
 /**
+ * A character of prose that prettier's Markdown printer writes as it is: ASCII letters and digits,
+ * Latin letters, a space, plain punctuation, the range signs of `reference.ts`; `@` not after a
+ * letter or digit (no e-mail autolink); `_` between letters or digits (prettier escapes one at a
+ * word's edge). Not `* [ ] < > & # ! \ | ~ $ ^ { } ``, whose meaning or escaping prettier may
+ * change.
+ */
+const PLAIN = String.raw`(?:[A-Za-z0-9\u00C0-\u024F ,.;:()'"/%+=?≥≤∞…–—’“”-]|(?<![A-Za-z0-9])@|(?<=[A-Za-z0-9])_(?=[A-Za-z0-9])|\[[A-Za-z0-9.-]+(?: [A-Za-z0-9.-]+)*\](?![([:]))`;
+/** A code span prettier writes as it is: one backtick each side, no space at either end. */
+const CODE = '`[^`\\s](?:[^`]*[^`\\s])?`';
+/** A line of prose: plain characters and code spans, single spaces, none at either end. */
+const PROSE = new RegExp(`^(?!.*  )(?! )(?!.* $)(?:${PLAIN}|${CODE})*$`, 'u');
+
+/**
+ * Whether prettier leaves a model's section (from its `<a id>` to the next) as it is: every line is
+ * blank, its anchor, or one of the template's shapes (a `## ` heading, a `- ` list item starting with
+ * a letter or a code span, `Parameters:`, a paragraph starting with a letter, a parenthesis, a quote
+ * or a code span: never a list or heading marker) whose text is `PROSE`.
+ */
+export function plainSection(section: string): boolean {
+  return section.split('\n').every((line) => {
+    if (line === '' || line === 'Parameters:' || /^<a id="[a-z0-9._-]+"><\/a>$/.test(line)) return true;
+    const text = line.startsWith('## ') ? line.slice(3) : line.startsWith('- ') ? line.slice(2) : line;
+    const first = line.startsWith('## ') ? /^[^#]/ : line.startsWith('- ') ? /^[A-Za-z`]/ : /^[A-Za-z\u00C0-\u024F("'`]/u;
+    return first.test(text) && PROSE.test(text) && !text.endsWith('#');
+  });
+}
+
+/**
  * `text` (the reference, unformatted) formatted as prettier formats it, with `format` (prettier's
  * Markdown formatting with the repository's options) run on the parts around the model table, and
- * the table laid out here when `layTable` can.
+ * the table laid out here when `layTable` can; of the models' sections after it, prettier formats
+ * only the runs that are not `plainSection`s (each section is blocks of its own).
  */
 export async function formatReference(text: string, format: (part: string) => Promise<string>): Promise<string> {
   const lines = text.split('\n');
@@ -54,6 +83,22 @@ export async function formatReference(text: string, format: (part: string) => Pr
   const table = lines.slice(start, end);
   const laid = layTable(table) ?? (await format(`${table.join('\n')}\n`)).trimEnd();
   const before = await format(lines.slice(0, start).join('\n'));
-  const after = await format(lines.slice(end + 1).join('\n'));
-  return `${before}\n${laid}\n\n${after}`;
+  const sections = lines
+    .slice(end + 1)
+    .join('\n')
+    .split(/\n(?=<a id=")/);
+  const after: string[] = [];
+  let run: string[] = [];
+  const flush = async () => {
+    if (run.length > 0) after.push((await format(`${run.join('\n')}`)).replace(/\n$/, ''));
+    run = [];
+  };
+  for (const section of sections) {
+    if (plainSection(section)) {
+      await flush();
+      after.push(section.replace(/\n$/, ''));
+    } else run.push(section);
+  }
+  await flush();
+  return `${before}\n${laid}\n\n${after.join('\n\n')}\n`;
 }

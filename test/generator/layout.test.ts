@@ -16,7 +16,7 @@ import { generate, userTarget } from '../../generator/index.ts';
 import { SpecError } from '../../generator/errors.ts';
 import { LAYOUT_OPTIONS, LAYOUT_PRETTIER, laysOutAs, printModuleAs } from '../../generator/stages/layout.ts';
 import { JobQueue } from '../../generator/stages/job-queue.ts';
-import { formatReference, layTable } from '../../generator/stages/reference-layout.ts';
+import { formatReference, layTable, plainSection } from '../../generator/stages/reference-layout.ts';
 import { buildCase, ORDER } from '../../fuzz/cases.ts';
 import { writeCase } from '../../fuzz/case.ts';
 import { REPO_ROOT, tempDir } from '../support/index.ts';
@@ -74,7 +74,8 @@ describe('when the generator lays a module out itself', () => {
         const r = await generate({ outRoot: dir });
         const modules = r.rebuilt.filter((f) => /^generated\/(models|params)\//.test(f));
         expect(modules.length).toBe(2 * r.models);
-        expect(r.laidOut).toEqual(modules);
+        // and openapi-typescript's types of the description (generated/openapi.ts)
+        expect(r.laidOut).toEqual(['generated/openapi.ts', ...modules].sort());
         expect(await changedByPrettier(r.files, r.laidOut)).toEqual([]);
       } finally {
         remove();
@@ -95,7 +96,20 @@ describe('when the generator lays a module out itself', () => {
         '| Model | Name | Served by |',
         '| --- | --- | --- |',
         ...titles.map((t, i) => `| [\`m-${i}\`](#m-${i}) | ${t} | ${i % 2 ? '`chat.completions.create`' : 'none'} |`),
-        ...titles.flatMap((t, i) => ['', `<a id="m-${i}"></a>`, '', `## \`m-${i}\`: ${t}`, '', `- Import: \`x\``]),
+        ...titles.flatMap((t, i) => [
+          '',
+          `<a id="m-${i}"></a>`,
+          '',
+          `## \`m-${i}\`: ${t}`,
+          '',
+          `${t} description.`,
+          '',
+          `- Import: \`x\``,
+          '',
+          'Parameters:',
+          '',
+          `- \`p\` (required): \`"a" | "b_c"\`; default \`"a"\`; 0 to 1. ${t}, 2.5 ≥ 1 (see @Image1).`,
+        ]),
         '',
       ].join('\n');
     const plain = ['FLUX.1 [dev]', 'GPT 4o mini', 'Seedance 2.0 - Image to Video', 'A (b): c/d, e+f'];
@@ -111,6 +125,50 @@ describe('when the generator lays a module out itself', () => {
       expect(await formatReference(text, markdown)).toBe(await markdown(text));
     }
     expect(layTable(reference(['a_b *x*']).split('\n').slice(6, 9))).toBeUndefined();
+  });
+
+  it('leaves prettier a model section only when its prose is plain', async () => {
+    const markdown = (text: string) => prettier.format(text, { ...repositoryOptions, parser: 'markdown' });
+    const section = (line: string) => `<a id="m"></a>\n\n## \`m\`: M\n\n${line}\n\n- \`p\`: \`x\`. ${line}\n`;
+    // prose the section test accepts, built from its alphabet at random (seeded): prettier keeps it
+    const alphabet = [...'abcXYZ019éß ,.;:()\'"/%+=?≥≤∞…–—’“”-'].concat([
+      '@Image1',
+      'snake_case',
+      '[dev]',
+      '`code *x*`',
+    ]);
+    let seed = 7;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    let plain = 0;
+    for (let i = 0; i < 300; i++) {
+      const words = Array.from({ length: 1 + Math.floor(next() * 12) }, () =>
+        Array.from({ length: 1 + Math.floor(next() * 4) }, () => alphabet[Math.floor(next() * alphabet.length)]).join(
+          '',
+        ),
+      );
+      const text = section(`Model ${words.join(' ')}`);
+      if (!plainSection(text)) continue;
+      plain++;
+      expect(await markdown(text)).toBe(text);
+    }
+    expect(plain).toBeGreaterThan(100);
+    // Markdown syntax prettier rewrites or escapes: not plain
+    for (const line of [
+      'a *b*',
+      'a _b_',
+      '1. a',
+      '+ a',
+      'a &lt; b',
+      'a  b',
+      'a ',
+      '# a',
+      'a \\ b',
+      'x@y.z',
+      'a [b](c)',
+      'a ~b~',
+      'a | b',
+    ])
+      expect(plainSection(section(line.startsWith('a') ? `Model ${line}` : line)), line).toBe(false);
   });
 
   it(
