@@ -77,6 +77,9 @@ describe('when the generator lays a module out itself', () => {
         // and openapi-typescript's types of the description (generated/openapi.ts)
         expect(r.laidOut).toEqual(['generated/openapi.ts', ...modules].sort());
         expect(await changedByPrettier(r.files, r.laidOut)).toEqual([]);
+        // the reference, its table laid out and its plain sections kept (reference-layout.ts): prettier's text
+        const reference = r.files.get('generated/MODELS.md')!;
+        expect(await prettier.format(reference, { ...repositoryOptions, parser: 'markdown' })).toBe(reference);
       } finally {
         remove();
       }
