@@ -118,7 +118,16 @@ export function followGenerations(
   options: QueueFollowOptions = {},
 ): QueueFollow {
   return new QueueFollow(
-    async (o, onSettled) => (await import('./run.ts')).followGenerations(t, generationIds, o, onSettled),
+    async (o, onSettled) => (await machinery()).followGenerations(t, generationIds, o, onSettled),
     options,
   );
+}
+
+let loaded: Promise<typeof import('./run.ts')> | undefined;
+
+/** `queue/run.ts`, imported once (each `import()` resolves the module again, through every loader hook of the process); a failed load is tried again at the next call. */
+function machinery(): Promise<typeof import('./run.ts')> {
+  const p = (loaded ??= import('./run.ts'));
+  p.catch(() => (loaded = undefined));
+  return p;
 }

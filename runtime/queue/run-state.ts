@@ -143,7 +143,8 @@ export class Run {
     const from = g.state;
     g.state = row.to;
     this.ports.trace?.(g, from, row);
-    for (const effect of row.effects) this.perform(effect, g, payload);
+    const effects = row.effects; // an index loop: no iterator per event, optimized or not
+    for (let i = 0; i < effects.length; i++) this.perform(effects[i]!, g, payload);
     return row;
   }
 
@@ -179,10 +180,12 @@ export class Run {
       case 'send_get':
         return this.ports.get(this, g);
       case 'start_grace':
-        g.cancelGrace = this.ports.clock.after(this.options.lostGraceMs ?? QUEUE_LOST_GRACE_DEFAULT_MS, () => {
-          g.cancelGrace = undefined;
-          this.apply(g, 'grace_elapsed');
-        });
+        // A bound function, not a closure: a closure here would make every call allocate its context.
+        // Cancelling after it fired does nothing.
+        g.cancelGrace = this.ports.clock.after(
+          this.options.lostGraceMs ?? QUEUE_LOST_GRACE_DEFAULT_MS,
+          this.apply.bind(this, g, 'grace_elapsed', NO_PAYLOAD),
+        );
         return;
     }
   }

@@ -235,6 +235,12 @@ export function generationTransition(
   id: string,
 ): GenerationRow | undefined {
   const rows = GENERATION_ROWS.get(state)?.get(event);
-  if (rows) for (const r of rows) if (r.when === undefined || wasCancelled(id)) return r;
+  if (!rows) return undefined;
+  // An index loop: until V8 optimizes it (and again after a full GC drops the optimized code) a
+  // `for...of` allocates an iterator per call, and this runs once per event and per listed id.
+  for (let i = 0; i < rows.length; i++) {
+    const r = rows[i]!;
+    if (r.when === undefined || wasCancelled(id)) return r;
+  }
   return undefined;
 }

@@ -22,7 +22,7 @@ export interface Tracked {
   seen: boolean;
   /** Its outcome, once settled (state `settled`). */
   outcome: QueueRunOutcome | undefined;
-  /** Cancels the timer of the grace period (state `grace`; absent until then). */
+  /** Cancels the timer of the grace period (set in state `grace`, absent until then; a no-op once it fired). */
   cancelGrace?: (() => void) | undefined;
   /** The check that lists it (state `listing`): the reconciler's token of one list in flight or waiting. */
   batch: object | undefined;

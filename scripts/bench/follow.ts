@@ -15,15 +15,17 @@
 // The SDK is the built package (`dist/index.js`, as users run it) when it exists, else the source
 // (`--source` forces it): the source runs through tsx, whose helpers (`__name` on every function
 // made) cost more than the SDK's own code per event. `--compare DIR` measures another build of the
-// package too (e.g. a copy of the base revision's `dist/`), in the same rounds. Absolute figures
+// package too (e.g. a copy of the base revision's `dist/`, placed inside the repository so that
+// its imports resolve from `node_modules/`), in the same rounds. Absolute figures
 // depend on the machine; the ratios are the result. Run with `node --expose-gc` (the npm script
-// does): each case runs twice per round, once from a collected heap (`gc()` first: its heap growth,
-// and its CPU as "CPU after gc"), and once without (its CPU). A forced full collection frees the
-// hidden classes (shapes) of the previous case's parsed JSON, and V8 then discards the optimized
-// code that embedded them: the case after it re-optimizes (on V8's background threads, counted
-// in the process's CPU) what its previous run had optimized, the more the more functions it has.
-// A process following generations keeps those shapes, hence CPU is measured without the forced GC,
-// and the heap growth is given also without the code spaces (the re-optimized code, e.g. about
+// does): each case runs three times per round: from a collected heap (`gc()` first: its heap
+// growth, and its CPU as "CPU after gc"), then once unmeasured, then once measured (its CPU, the
+// heap not sampled). A forced full collection frees the hidden classes (shapes) of the previous
+// case's parsed JSON, and V8 then discards the optimized code that embedded them: the run after it
+// re-optimizes (on V8's background threads, counted in the process's CPU, and finishing during the
+// next run) what had been optimized, the more the more functions it has. A process following
+// generations keeps those shapes, hence CPU is measured two runs after the forced GC, and the heap
+// growth is given also without the code spaces (the re-optimized code, e.g. about
 // 170 KiB for queue.follow and 15 KiB for the reader, is the JIT's output, not data the case holds).
 import { fork, type ChildProcess } from 'node:child_process';
 import v8 from 'node:v8';
@@ -74,6 +76,11 @@ async function sdkModule(): Promise<{ Client: typeof ClientType; what: string }>
   return { Client: mod.Client, what: `the built package (dist/)${stale}` };
 }
 const { Client, what } = await sdkModule();
+// tsx turns source maps on for the whole process; a process running the built package has them off
+// (Node's default). With them on, each error's stack is mapped frame by frame when read (undici
+// reads the stack of the abort that closes a stream): a cost of the benchmark's loader, not of
+// the reader or the SDK.
+if (!what.startsWith('the source')) process.setSourceMapsEnabled(false);
 
 /** `--compare DIR`: the `Client` of another build of the package (its `index.js`), measured besides. */
 async function compareModule(): Promise<{ Client: typeof ClientType; label: string } | undefined> {
@@ -89,22 +96,27 @@ const other = await compareModule();
 const gc = (globalThis as { gc?: () => void }).gc;
 if (!gc) console.error('bench: run with node --expose-gc for comparable heap figures (npm run bench:follow does)');
 
-/** Run `f` (after a full collection when `collect`), measuring this process's CPU time (user + system) and its peak heap growth (sampled every 5 ms). */
+/**
+ * Run `f`, measuring this process's CPU time (user + system); when `collect`, after a full
+ * collection and with its peak heap growth (sampled every 5 ms). Without `collect` the heap is not
+ * sampled: the sampler's own CPU (each sample reads the heap's spaces) would be charged to each case
+ * in proportion to its wall time, which on a loaded machine is mostly waiting for the server.
+ */
 async function measure(
   f: () => Promise<void>,
   collect: boolean,
 ): Promise<{ cpuMs: number; heapMiB: number; dataMiB: number }> {
   if (collect) gc?.();
-  const heap0 = process.memoryUsage().heapUsed;
+  const heap0 = v8.getHeapStatistics().used_heap_size;
   const data0 = heap0 - codeBytes();
   let peak = heap0;
   let dataPeak = data0;
   const sample = () => {
-    const used = process.memoryUsage().heapUsed;
+    const used = v8.getHeapStatistics().used_heap_size;
     peak = Math.max(peak, used);
     dataPeak = Math.max(dataPeak, used - codeBytes());
   };
-  const sampler = setInterval(sample, 5);
+  const sampler = collect ? setInterval(sample, 5) : undefined;
   const cpu0 = process.cpuUsage();
   try {
     await f();
@@ -278,6 +290,7 @@ try {
         return sample;
       };
       const collected = await once(true);
+      await once(false); // the JIT work the collection caused ends here (see the top of this file)
       const warm = await once(false);
       if (r >= 0)
         samples.get(name)!.push({
