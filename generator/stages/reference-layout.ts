@@ -62,7 +62,11 @@ export function plainSection(section: string): boolean {
   return section.split('\n').every((line) => {
     if (line === '' || line === 'Parameters:' || /^<a id="[a-z0-9._-]+"><\/a>$/.test(line)) return true;
     const text = line.startsWith('## ') ? line.slice(3) : line.startsWith('- ') ? line.slice(2) : line;
-    const first = line.startsWith('## ') ? /^[^#]/ : line.startsWith('- ') ? /^[A-Za-z`]/ : /^[A-Za-z\u00C0-\u024F("'`]/u;
+    const first = line.startsWith('## ')
+      ? /^[^#]/
+      : line.startsWith('- ')
+        ? /^[A-Za-z`]/
+        : /^[A-Za-z\u00C0-\u024F("'`]/u;
     return first.test(text) && PROSE.test(text) && !text.endsWith('#');
   });
 }
