@@ -27,39 +27,30 @@ export interface WithResponse<T> {
   requestId: string | undefined;
 }
 
-/** A response the SDK can hand back: the original (a stream), or a copy whose body is the text it read and whose headers are redacted. */
-function replay(result: HttpResult): Response {
-  const { response, text } = result;
-  if (text === undefined) return response;
-  const { status, statusText } = response;
-  const copy = new Response(text, { status, statusText, headers: redactHeaders(result.redactor, response.headers) });
-  // `url` is read-only on Response.prototype: an own property keeps the original's.
-  Object.defineProperty(copy, 'url', { value: response.url, enumerable: true });
-  return copy;
-}
-
 /**
  * A `Promise<T>` of a call's parsed result that can also give the HTTP `Response`
  * (`withResponse()`, `asResponse()`). `await`, `then`, `catch` and `finally` behave as for any
  * promise, and it rejects with the call's error. The request was sent when the call was made.
  */
 export class APIPromise<T> extends Promise<T> {
-  private parsed: Promise<T> | undefined;
-  private replayed: Promise<Response> | undefined;
+  // (`declare`d fields, set when first needed: no field declaration is emitted into every bundle)
+  declare private parsed: Promise<T> | undefined;
+  declare private replayed: Promise<Response> | undefined;
+  declare private readonly result: Promise<HttpResult> | undefined;
+  declare private readonly parse: () => Promise<T>;
 
   /**
    * @param result the call's result with its response, or `undefined` for a promise made from a
    * plain `Promise` (a transport that returns no responses; `withResponse()` then rejects).
    * @param parse turns the result into the data (applied once).
    */
-  constructor(
-    private readonly result: Promise<HttpResult> | undefined,
-    private readonly parse: () => Promise<T>,
-  ) {
+  constructor(result: Promise<HttpResult> | undefined, parse: () => Promise<T>) {
     super((resolve) => {
       // A no-op: `then`, `catch` and `finally` are overridden to read `parse()` (as openai-node does).
       resolve(null as T);
     });
+    this.result = result;
+    this.parse = parse;
   }
 
   /** A promise over a transport's result: the data is `result.data`, mapped by `map` when given. */
@@ -129,7 +120,10 @@ export class APIPromise<T> extends Promise<T> {
    * @throws as `withResponse`.
    */
   asResponse(): Promise<Response> {
-    return (this.replayed ??= this.resultOrThrow().then(replay));
+    // (the copy is made by `internal/replay.ts`, loaded now: a page that only awaits its calls does not carry it)
+    return (this.replayed ??= this.resultOrThrow().then(async (result) =>
+      (await import('./internal/replay.ts')).replay(result, redactHeaders),
+    ));
   }
 
   override then<R1 = T, R2 = never>(

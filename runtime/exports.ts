@@ -82,28 +82,18 @@ export {
 export {
   AbortError,
   APIError,
-  AuthenticationError,
-  BadRequestError,
   ConnectionError,
-  InsufficientCreditsError,
-  InternalServerError,
-  InvalidResponseError,
-  NotFoundError,
-  OutcomeUnknownError,
-  PermissionDeniedError,
-  RateLimitError,
-  RedirectError,
   REQUEST_ID_HEADERS,
-  ResponseTooLargeError,
   SDKError,
   TimeoutError,
-  UnprocessableEntityError,
   ValidationError,
   type APIErrorInit,
-  type OutcomeUnknownReason,
   type SDKErrorOptions,
   type ValidationIssue,
 } from './errors.ts';
+// The answers' classes (`BadRequestError`, `NotFoundError`, ..., `OutcomeUnknownError`, `OutcomeUnknownReason`):
+// every export of `error-classes.ts` is public; `export *` keeps it out of a page's first load (see `index.ts`).
+export * from './error-classes.ts';
 
 // Validation: the compiled validators' contract and the helpers their ajv standalone code calls
 // (`checkRequest` is exported by `index.ts`, beside this list: see there)

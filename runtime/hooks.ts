@@ -11,14 +11,12 @@
  * The SDK's retry policy is decided first and hooks cannot widen it: `beforeRetry` is asked only
  * about retries the SDK would make anyway, so a generating POST whose outcome is unknown (a 5xx, a
  * reset or a timeout after it was sent) is never resent, whatever a hook returns.
+ *
+ * The hooks are run by `internal/hook-run.ts`, loaded with `import()` by the first call of a transport
+ * that has hooks: a page whose transport has none does not carry it.
  */
 
 import { SDKError } from './errors.ts';
-
-/** Milliseconds since `started` (a `performance.now()`), rounded to 0.1 ms: `HookResponse.durationMs`. */
-export function elapsed(started: number): number {
-  return Math.round((performance.now() - started) * 10) / 10;
-}
 
 /** One attempt's request as `onRequest` sees it. */
 export interface HookRequest {
@@ -116,26 +114,4 @@ export function resolveHooks(options: HookOptions): Hooks | undefined {
   return hooks.onRequest.length + hooks.onResponse.length + hooks.beforeRetry.length === 0
     ? undefined
     : Object.freeze(hooks);
-}
-
-/**
- * `value` (a hook's result) awaited until `signal` aborts: then rejects with the signal's reason,
- * so that a hook that never settles does not hold the call past its timeout or its caller's signal.
- */
-export function bounded<T>(value: T | PromiseLike<T>, signal: AbortSignal): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const abort = () => reject(signal.reason);
-    signal.throwIfAborted();
-    signal.addEventListener('abort', abort, { once: true });
-    Promise.resolve(value)
-      .then(resolve, reject)
-      .finally(() => signal.removeEventListener('abort', abort));
-  });
-}
-
-/** Run the `beforeRetry` hooks in order: false as soon as one vetoes. Throws what a hook throws. */
-export async function runBeforeRetry(hooks: Hooks | undefined, context: RetryContext): Promise<boolean> {
-  if (!hooks) return true;
-  for (const hook of hooks.beforeRetry) if ((await hook(context)) === false) return false;
-  return true;
 }

@@ -6,7 +6,8 @@
  * hop by hop, and each target is checked first (see `fetchOutput`). The Node file writer is
  * `saveOutput` in `oxen-inference-sdk/node`.
  */
-import { APIError, RedirectError, ResponseTooLargeError, SDKError, truncate } from './errors.ts';
+import { APIError, SDKError, truncate } from './errors.ts';
+import { RedirectError, ResponseTooLargeError } from './error-classes.ts';
 import { brandErrors } from './internal/brand.ts';
 import { failure } from './internal/http.ts';
 import { DEFAULT_MAX_RESPONSE_BYTES, isLoopbackHost } from './options.ts';

@@ -8,9 +8,14 @@
  *
  * A call's body is looked up by its `model` in per-model entries (`RequestBody`), which the
  * generator writes out one per model, so that the compiler resolves only the entries a program
- * names: while it infers `model`, TypeScript takes the body of every id the endpoint serves, and
- * entries built from mapped or conditional types (`OwnParams`, `VideoParams`) for each of them made
- * every consumer's compile grow with the catalog.
+ * names. The methods take the map of entries as a type parameter `B` of their own, unconstrained,
+ * defaulting to the registry's and inferred from nothing: while TypeScript infers `model`, it
+ * types the object literal against `B[M & keyof B]` with `M` unresolved, and reads each property's
+ * contextual type from its constraint. With the registry's map there that is the union of the
+ * entries of every id the endpoint serves (each `VideoParams` and `OwnParams` resolved): the cost
+ * of every call grew with the catalog. With an unconstrained `B` it is nothing; once `M` is
+ * inferred, `B` is the registry's map and the body is checked against `M`'s entry alone, with the
+ * same errors.
  */
 import type { ChatCompletionParams, MultiPromptShot, ResponseFormat } from './types.ts';
 

@@ -122,8 +122,8 @@ export class Images<R extends Registry> {
    * InsufficientCreditsError, OutcomeUnknownError (5xx, reset or timeout while in flight, unusable answer: never
    * resent), TimeoutError, AbortError.
    */
-  generate<M extends R['imageGenerate'], F extends ResponseFormat = 'url'>(
-    body: RequestBody<R['mediaBodies'], M, F>,
+  generate<M extends R['imageGenerate'], F extends ResponseFormat = 'url', B = R['mediaBodies']>(
+    body: RequestBody<B, M, F>,
     options?: RequestOptions,
   ): APIPromise<ImageResult<F>> {
     return generateImages(this.t, body, options);
@@ -142,8 +142,8 @@ export class Images<R extends Registry> {
    * (`Model not found: <name>`), InsufficientCreditsError, OutcomeUnknownError (5xx, reset or timeout while in flight,
    * unusable answer: never resent), TimeoutError, AbortError.
    */
-  edit<M extends R['imageEdit'], F extends ResponseFormat = 'url'>(
-    body: RequestBody<R['mediaBodies'], M, F>,
+  edit<M extends R['imageEdit'], F extends ResponseFormat = 'url', B = R['mediaBodies']>(
+    body: RequestBody<B, M, F>,
     options?: RequestOptions,
   ): APIPromise<ImageResult<F>> {
     return editImages(this.t, body, options);
@@ -166,8 +166,8 @@ export class Videos<R extends Registry> {
    * `prompt` / `multi_prompt`), NotFoundError, InsufficientCreditsError, OutcomeUnknownError (5xx, reset or timeout
    * while in flight, unusable answer: never resent; the video may still be billed), TimeoutError, AbortError.
    */
-  generate<M extends R['video'], F extends ResponseFormat = 'url'>(
-    body: RequestBody<R['mediaBodies'], M, F>,
+  generate<M extends R['video'], F extends ResponseFormat = 'url', B = R['mediaBodies']>(
+    body: RequestBody<B, M, F>,
     options?: RequestOptions,
   ): APIPromise<VideoResult<F>> {
     return generateVideos(this.t, body, options);
@@ -230,8 +230,8 @@ export class Queue<R extends Registry> {
    * InsufficientCreditsError, OutcomeUnknownError (5xx, reset or timeout while in flight, unusable answer: never
    * resent; check `queue.list()`), TimeoutError, AbortError.
    */
-  enqueue<M extends R['queue']>(
-    body: RequestBody<R['queueBodies'], M, ResponseFormat>,
+  enqueue<M extends R['queue'], B = R['queueBodies']>(
+    body: RequestBody<B, M, ResponseFormat>,
     options: EnqueueOptions = {},
   ): APIPromise<EnqueueResponse> {
     const b = body as Record<string, unknown>;
@@ -291,8 +291,8 @@ export class Queue<R extends Registry> {
    * @throws ValidationError (nothing sent), the errors of `queue.enqueue`, the event stream's connection error, the
    * error of `onEnqueued`, QueueRunTimeoutError after `timeoutMs`, QueueRunAbortError on `signal`.
    */
-  async run<M extends R['queue']>(
-    body: RequestBody<R['queueBodies'], M, ResponseFormat>,
+  async run<M extends R['queue'], B = R['queueBodies']>(
+    body: RequestBody<B, M, ResponseFormat>,
     options: QueueRunOptions = {},
   ): Promise<QueueRunOutcome[]> {
     const b = body as Record<string, unknown>;

@@ -67,7 +67,14 @@ export function endpointTimeout(
  */
 export class CallScope {
   private readonly controller = new AbortController();
-  private cancelTimer: (() => void) | undefined;
+  // (`declare`d fields, assigned by the constructor: no field declaration is emitted into every bundle)
+  declare private cancelTimer: (() => void) | undefined;
+  /** The caller's signal, if any. */
+  declare readonly userSignal: AbortSignal | undefined;
+  /** The call's timeout (`Infinity`, 0 or less: none), in milliseconds. */
+  declare readonly timeoutMs: number;
+  /** The call's secrets, or undefined when it has none. */
+  declare readonly redactor?: Redactor | undefined;
   private expired = false;
   private readonly onAbort = () => this.controller.abort();
 
@@ -76,11 +83,10 @@ export class CallScope {
    * `Infinity` or `0` (or less) means no timeout.
    * @param redactor the call's secrets (the transport's and the call's own header values); undefined when it has none.
    */
-  constructor(
-    readonly userSignal: AbortSignal | undefined,
-    readonly timeoutMs: number,
-    readonly redactor?: Redactor | undefined,
-  ) {
+  constructor(userSignal: AbortSignal | undefined, timeoutMs: number, redactor?: Redactor) {
+    this.userSignal = userSignal;
+    this.timeoutMs = timeoutMs;
+    this.redactor = redactor;
     if (Number.isFinite(timeoutMs) && timeoutMs > 0) {
       this.cancelTimer = startTimer(timeoutMs, () => {
         this.expired = true;

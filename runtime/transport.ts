@@ -7,7 +7,7 @@
  */
 import { APIPromise } from './api-promise.ts';
 import { requestIdOf, SDKError } from './errors.ts';
-import { resolveHooks, runBeforeRetry, type Hooks, type RetryContext } from './hooks.ts';
+import { resolveHooks, type Hooks, type RetryContext } from './hooks.ts';
 import { Http } from './internal/http.ts';
 import type { HttpRequest, HttpResult, RetryPolicy } from './request.ts';
 import { resolveOptions, type ClientOptions } from './options.ts';
@@ -74,12 +74,13 @@ export interface Transport {
  * (`apiKey`, env `OXEN_API_KEY`) for the hosted service (the default `baseUrl`).
  */
 export class HttpTransport implements Transport {
-  readonly settings: Readonly<TransportSettings>;
+  // (`declare`d fields: the constructor assigns each, so no field declaration is emitted into every bundle)
+  declare readonly settings: Readonly<TransportSettings>;
   /** The HTTP layer (one attempt per call of `send`); internal (its redactor is reached through errors and scopes). */
-  private readonly http: Http;
+  declare private readonly http: Http;
   readonly state: TransportState = new TransportState();
   /** The hooks of the options, or undefined when none (see `HookOptions`). */
-  private readonly hooks: Hooks | undefined;
+  declare private readonly hooks: Hooks | undefined;
 
   constructor(options: ClientOptions = {}) {
     const { apiKey, fetch, headers, ...settings } = resolveOptions(options);
@@ -110,7 +111,8 @@ export class HttpTransport implements Transport {
     const logging = this.http.log;
     if ((hooks && hooks.beforeRetry.length > 0) || logging) {
       policy.beforeRetry = async (context: RetryContext) => {
-        const ok = await runBeforeRetry(hooks, context);
+        // (`hook-run.ts` runs them: loaded on demand, see `internal/http.ts`)
+        const ok = !hooks || (await (await import('./internal/hook-run.ts')).runBeforeRetry(hooks, context));
         const log = logging && (await logging);
         if (log) {
           log.retry(context, !ok);

@@ -9,7 +9,8 @@
  */
 import pLimit from 'p-limit';
 import { Client } from '../../runtime/client.ts';
-import { APIError, ConnectionError, NotFoundError, ResponseTooLargeError, TimeoutError } from '../../runtime/errors.ts';
+import { APIError, ConnectionError, TimeoutError } from '../../runtime/errors.ts';
+import { NotFoundError, ResponseTooLargeError } from '../../runtime/error-classes.ts';
 import { operationRequest } from '../../runtime/internal/operation.ts';
 import { modelsRetrieve } from '../../runtime/operations.ts';
 import { readLimited } from '../../runtime/internal/read-limited.ts';

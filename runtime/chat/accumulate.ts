@@ -4,7 +4,8 @@
  * `ChatCompletionStream` (`stream.ts`); usable alone on chunks read another way (e.g. through a
  * proxy). No I/O.
  */
-import { DEFAULT_MAX_RESPONSE_BYTES, ResponseTooLargeError, SDKError } from '../errors.ts';
+import { DEFAULT_MAX_RESPONSE_BYTES, SDKError } from '../errors.ts';
+import { ResponseTooLargeError } from '../error-classes.ts';
 import { chatCompletionsCreate } from '../operations.ts';
 import type { ChatCompletion, ChatCompletionChoice, ChatCompletionChunk, ToolCall } from './types.ts';
 

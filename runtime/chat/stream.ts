@@ -5,15 +5,7 @@
  * `ChatCompletion` the same request would have returned unstreamed, as openai-node's
  * `finalChatCompletion()` does. Loaded on demand by the client (a dynamic `import()`).
  */
-import {
-  AbortError,
-  APIError,
-  ConnectionError,
-  errorClassOf,
-  MAX_ERROR_BODY_BYTES,
-  SDKError,
-  truncate,
-} from '../errors.ts';
+import { AbortError, APIError, ConnectionError, MAX_ERROR_BODY_BYTES, SDKError, truncate } from '../errors.ts';
 import { classOfAnswer, infoFromBody, redactedJsonError, withBodyInfo } from '../internal/failure.ts';
 import { chatCompletionsCreate } from '../operations.ts';
 import type { HttpRequest } from '../request.ts';
@@ -116,13 +108,8 @@ export class ChatCompletionStream implements AsyncIterable<ChatCompletionChunk> 
           }
           if (chunk && typeof chunk === 'object' && 'error' in chunk && chunk.error) {
             const redactor = this.scope.redactor;
-            const { message, ...fields } = infoFromBody(
-              { truncate },
-              chunk,
-              'The chat stream reported an error',
-              redactor,
-            );
-            const ErrorClass = classOfAnswer({ classOf: errorClassOf }, this.response.status, fields.type);
+            const { message, ...fields } = infoFromBody(chunk, 'The chat stream reported an error', redactor);
+            const ErrorClass = classOfAnswer(this.response.status, fields.type);
             throw withBodyInfo(
               new ErrorClass(message, { status: this.response.status, body: chunk, request, redactor }),
               fields,

@@ -1,43 +1,41 @@
 /**
  * The failure path of one attempt: the messages of the errors an attempt ends with when it gets no
- * usable answer (an error status, a redirect, an unusable success body, a `fetch` that rejected),
- * the server's message read out of an error body, and the classification of a network failure.
- * `http.ts` loads this module with a dynamic `import()` only when an attempt failed, so that a
- * bundle of a call that succeeds carries none of it; should it fail to load (a page that lost its
- * network), `http.ts` throws an error of the class the answer's status means (an error `type`
- * about credits, which it does not read, is then not an `InsufficientCreditsError`) with a short
- * message of its own. The chat stream (itself loaded on demand) reads its error chunks with it too.
- *
- * It imports nothing of the runtime (a bundler would split what it shares with the caller into one
- * more chunk, loaded by every page): the error classes and helpers come in a `FailureKit`.
+ * usable answer (an error status, a redirect, an unusable or too large success body, a `fetch` that
+ * rejected), the server's message read out of an error body, the classification of a network failure,
+ * and the `OutcomeUnknownError` of a generating POST. `http.ts` and `retry.ts` load this module (with
+ * the error classes of `error-classes.ts`) with a dynamic `import()` only when an attempt failed, so
+ * that a bundle of a call that succeeds carries none of it; should it fail to load (a page that lost
+ * its network), the call rejects with an `APIError` (or `ConnectionError`) of the SDK's own message,
+ * its status and request id, the load failure as `cause` (see `unexplained` in `http.ts`). The chat
+ * stream (itself loaded on demand) reads its error chunks with it too.
  * Internal: not exported by the package.
  */
-import type { APIError, APIErrorInit, ConnectionError, InvalidResponseError, RedirectError } from '../errors.ts';
+import {
+  APIError,
+  ConnectionError,
+  MAX_ERROR_BODY_BYTES,
+  redacted as red,
+  TimeoutError,
+  truncate,
+  type APIErrorInit,
+} from '../errors.ts';
+import {
+  AuthenticationError,
+  BadRequestError,
+  InsufficientCreditsError,
+  InternalServerError,
+  InvalidResponseError,
+  NotFoundError,
+  PermissionDeniedError,
+  RateLimitError,
+  UnprocessableEntityError,
+  OutcomeUnknownError,
+  RedirectError,
+  ResponseTooLargeError,
+  type OutcomeUnknownReason,
+} from '../error-classes.ts';
 import type { Redactor } from '../redact.ts';
 import type { ResponseCheck } from '../request.ts';
-
-/** What this module needs of the runtime, handed in by `http.ts` (see the module comment). */
-export interface FailureKit {
-  /** `truncate` of `errors.ts`: a text cut to at most `max` characters (default `MAX_MESSAGE_CHARS`), saying so. */
-  truncate(text: string, max?: number): string;
-  /** The `APIError` subclass of an error status (`errorClassOf` of `errors.ts`). */
-  classOf(status: number): typeof APIError;
-  ConnectionError: typeof ConnectionError;
-  InvalidResponseError: typeof InvalidResponseError;
-  RedirectError: typeof RedirectError;
-  /** `MAX_ERROR_BODY_BYTES` of `errors.ts`: how much of an error body is read and kept. */
-  maxErrorBodyBytes: number;
-  /** `isBrowser` of `env.ts`. */
-  isBrowser(): boolean;
-  /** `readText` of `http.ts`: a body read as text, at most `limit` bytes (cut beyond it with `truncateInstead`). */
-  readText(
-    res: Response,
-    limit: number,
-    request: Shown,
-    truncateInstead: boolean,
-    redactor: Redactor | undefined,
-  ): Promise<{ text: string; truncated: boolean }>;
-}
 
 /** A request as errors show it: method and path (no query string, never the key). */
 type Shown = { method: string; path: string };
@@ -50,9 +48,6 @@ export interface ErrorBodyInfo {
   detail?: string | undefined;
 }
 
-/** `text` redacted with `r` (`redacted` of `errors.ts`; as it is when the call has no secret). */
-const red = (r: Redactor | undefined, text: string): string => (r ? r.text(text) : text);
-
 /**
  * What an error body says, in the two shapes the service's docs show (`inference-api/overview.mdx`,
  * "Error Format"): `{error: {type, title, detail}, status: 'error', status_message}` and
@@ -62,13 +57,8 @@ const red = (r: Redactor | undefined, text: string): string => (r ? r.text(text)
  * is not JSON, else `fallback`. `type` is `error.type`, else `status_message` (the same code). Each
  * string is redacted with `redactor` before it is cut to `MAX_MESSAGE_CHARS`, so no part of a secret stays.
  */
-export function infoFromBody(
-  kit: Pick<FailureKit, 'truncate'>,
-  body: unknown,
-  fallback: string,
-  redactor: Redactor | undefined,
-): ErrorBodyInfo {
-  const cut = (s: string | undefined) => (s === undefined ? undefined : kit.truncate(red(redactor, s)));
+export function infoFromBody(body: unknown, fallback: string, redactor: Redactor | undefined): ErrorBodyInfo {
+  const cut = (s: string | undefined) => (s === undefined ? undefined : truncate(red(redactor, s)));
   const b: Record<string, unknown> = body && typeof body === 'object' ? (body as Record<string, unknown>) : {};
   const e: Record<string, unknown> =
     b['error'] && typeof b['error'] === 'object' ? (b['error'] as Record<string, unknown>) : {};
@@ -94,6 +84,29 @@ function text(v: unknown): string | undefined {
 }
 
 /**
+ * The `APIError` subclass that an error status means: 400, 401, 402 (`InsufficientCreditsError`),
+ * 403, 404, 422, 429, any 5xx (`InternalServerError`), else `APIError`. The error of an answer also
+ * reads the service's error `type` (`classOfAnswer`): a type naming credits
+ * makes `InsufficientCreditsError` at any status; a documented type gives the class of a status that
+ * has none of its own.
+ */
+export function errorClassOf(status: number): typeof APIError {
+  return (
+    (
+      {
+        400: BadRequestError,
+        401: AuthenticationError,
+        402: InsufficientCreditsError,
+        403: PermissionDeniedError,
+        404: NotFoundError,
+        422: UnprocessableEntityError,
+        429: RateLimitError,
+      } as Partial<Record<number, typeof APIError>>
+    )[status] ?? (status >= 500 ? InternalServerError : APIError)
+  );
+}
+
+/**
  * The status an error `type` of the service's means (the docs' types: `unauthenticated`,
  * `invalid_params`, `resource_not_found`; `unknown_error` says nothing more than its status).
  */
@@ -111,16 +124,12 @@ const TYPE_STATUS: Partial<Record<string, number>> = {
  * without a class of its own (a 4xx other than 400, 401, 403, 404, 422, 429; a 200 error chunk of the
  * chat stream) takes the class of a documented `type`.
  */
-export function classOfAnswer(
-  kit: Pick<FailureKit, 'classOf'>,
-  status: number,
-  type: string | undefined,
-): typeof APIError {
-  if (status === 402 || (type !== undefined && /credit/i.test(type))) return kit.classOf(402);
-  const byStatus = kit.classOf(status);
-  // `classOf(0)` is `APIError`, the class of a status that means nothing more.
+export function classOfAnswer(status: number, type: string | undefined): typeof APIError {
+  if (status === 402 || (type !== undefined && /credit/i.test(type))) return errorClassOf(402);
+  const byStatus = errorClassOf(status);
+  // `errorClassOf(0)` is `APIError`, the class of a status that means nothing more.
   const typeStatus = type === undefined ? undefined : TYPE_STATUS[type];
-  return byStatus === kit.classOf(0) && typeStatus !== undefined ? kit.classOf(typeStatus) : byStatus;
+  return byStatus === APIError && typeStatus !== undefined ? errorClassOf(typeStatus) : byStatus;
 }
 
 /**
@@ -139,51 +148,30 @@ export function withBodyInfo<E extends APIError>(err: E, info: Omit<ErrorBodyInf
  * `type`, `title` and `detail` (`infoFromBody`, `withBodyInfo`), redacted with `redactor` (the transport's secrets).
  */
 export function errorFromResponse(
-  kit: FailureKit,
   status: number,
   body: unknown,
   headers: Headers,
   request: Shown,
   redactor: Redactor | undefined,
 ): APIError {
-  const { message, ...fields } = infoFromBody(kit, body, `HTTP ${status}`, redactor);
-  const ErrorClass = classOfAnswer(kit, status, fields.type);
+  const { message, ...fields } = infoFromBody(body, `HTTP ${status}`, redactor);
+  const ErrorClass = classOfAnswer(status, fields.type);
   return withBodyInfo(new ErrorClass(message, { status, body, headers, request, redactor }), fields);
 }
 
 /**
- * The body of an error answer as text, at most `maxErrorBodyBytes`: cut at the limit, a secret across the cut
- * is redacted with the part before it (`Redactor.cutText`).
- */
-export async function errorText(
-  kit: FailureKit,
-  res: Response,
-  request: Shown,
-  redactor: Redactor | undefined,
-): Promise<string> {
-  const read = await kit.readText(res, kit.maxErrorBodyBytes, request, true, redactor);
-  return read.truncated && redactor ? redactor.cutText(read.text) : read.text;
-}
-
-/**
  * The error of an answer that is not a success: an error status from its body as read (`text`,
- * see `errorText`; parsed as JSON when it is, else kept as text), or a redirect.
+ * see `errorText` of `http.ts`; parsed as JSON when it is, else kept as text), or a redirect.
  */
-export function answerError(
-  kit: FailureKit,
-  res: Response,
-  request: Shown,
-  text: string,
-  redactor: Redactor | undefined,
-): APIError {
-  if (res.status < 400) return redirectError(kit, res, request, redactor);
+export function answerError(res: Response, request: Shown, text: string, redactor: Redactor | undefined): APIError {
+  if (res.status < 400) return redirectError(res, request, redactor);
   let body: unknown = text;
   try {
     body = text ? JSON.parse(text) : text;
   } catch {
     /* not JSON (or cut): keep the text */
   }
-  return errorFromResponse(kit, res.status, body, res.headers, request, redactor);
+  return errorFromResponse(res.status, body, res.headers, request, redactor);
 }
 
 /**
@@ -206,7 +194,6 @@ export function redactedJsonError(err: unknown, text: string, redactor: Redactor
  * documented shape (`expect`, the request's check, says how).
  */
 export function invalidResponse(
-  kit: FailureKit,
   res: Response,
   request: Shown,
   text: string,
@@ -216,7 +203,7 @@ export function invalidResponse(
   const what = `${request.method} ${request.path}`;
   const init: APIErrorInit = { status: res.status, headers: res.headers, request, redactor, body: text };
   if (text.trim() === '')
-    return new kit.InvalidResponseError(
+    return new InvalidResponseError(
       `The response to ${what} has an empty body (status ${res.status}); a JSON body was expected`,
       init,
     );
@@ -224,27 +211,22 @@ export function invalidResponse(
   try {
     parsed = JSON.parse(text);
   } catch (err) {
-    return new kit.InvalidResponseError(`Invalid JSON in the response to ${what}`, {
+    return new InvalidResponseError(`Invalid JSON in the response to ${what}`, {
       ...init,
-      body: kit.truncate(red(redactor, text), kit.maxErrorBodyBytes),
+      body: truncate(red(redactor, text), MAX_ERROR_BODY_BYTES),
       cause: redactedJsonError(err, text, redactor),
     });
   }
   const problem = parsed === null ? 'the body is null' : expect?.(parsed);
-  return new kit.InvalidResponseError(`Unexpected response to ${what}: ${problem}`, { ...init, body: parsed });
+  return new InvalidResponseError(`Unexpected response to ${what}: ${problem}`, { ...init, body: parsed });
 }
 
 /** A redirect answer (3xx, or the opaque redirect of a browser): never followed. */
-export function redirectError(
-  kit: FailureKit,
-  res: Response,
-  request: Shown,
-  redactor: Redactor | undefined,
-): RedirectError {
+export function redirectError(res: Response, request: Shown, redactor: Redactor | undefined): RedirectError {
   const location = res.headers.get('location') ?? undefined;
   const where =
-    location === undefined ? 'another location (the runtime hides which)' : kit.truncate(red(redactor, location), 500);
-  return new kit.RedirectError(
+    location === undefined ? 'another location (the runtime hides which)' : truncate(red(redactor, location), 500);
+  return new RedirectError(
     `${request.method} ${request.path} was answered with a redirect${res.status ? ` (${res.status})` : ''} to ${where}. The SDK does not follow redirects; set baseUrl to the final address.`,
     { status: res.status || undefined, headers: res.headers, request, location, redactor },
   );
@@ -285,19 +267,21 @@ function codeOf(err: unknown): string | undefined {
  * The `ConnectionError` of a `fetch` (`phase: 'request'`) or body read (`'body'`) that failed for
  * another reason than the call's timeout or signal. In a browser a rejected `fetch` says nothing
  * about why (CORS, network, offline): the message says only what is known, and `notSent` stays
- * false, so a generating POST is never resent. `init` holds the request, the cause and the redactor.
+ * false, so a generating POST is never resent. `init` holds the request, the cause and the redactor;
+ * `browser`: whether this runs in a browser (`isBrowser` of `env.ts`, passed in: this module imports
+ * nothing a page loads first but the error classes).
  */
 export function connectionError(
-  kit: FailureKit,
   err: unknown,
   phase: 'request' | 'body',
   init: APIErrorInit & { request: Shown },
+  browser: boolean,
 ): ConnectionError {
   const what = `${init.request.method} ${init.request.path}`;
   const message = err instanceof Error ? err.message : String(err);
   const cut = `The response to ${what} was cut while it was read`;
-  if (codeOf(err) === undefined && err instanceof TypeError && kit.isBrowser()) {
-    return new kit.ConnectionError(
+  if (codeOf(err) === undefined && err instanceof TypeError && browser) {
+    return new ConnectionError(
       phase === 'request'
         ? `${what} failed without a response (${message}): it may have been blocked by CORS or by the network; if it was sent, it may have been processed`
         : `${cut} (${message})`,
@@ -305,8 +289,42 @@ export function connectionError(
     );
   }
   const detail = err instanceof Error && err.cause instanceof Error ? err.cause.message : message;
-  return new kit.ConnectionError(`${phase === 'request' ? `Connection error on ${what}` : cut}: ${detail}`, {
+  return new ConnectionError(`${phase === 'request' ? `Connection error on ${what}` : cut}: ${detail}`, {
     ...init,
     notSent: phase === 'request' && surelyNotSent(err),
   });
+}
+
+/**
+ * The error of a success body larger than `limit` (`maxResponseBytes`): the SDK stopped reading it.
+ */
+export function tooLarge(
+  res: Response,
+  request: Shown,
+  limit: number,
+  redactor: Redactor | undefined,
+): ResponseTooLargeError {
+  return new ResponseTooLargeError(
+    `The response to ${request.method} ${request.path} is larger than maxResponseBytes (${limit} bytes); the SDK stopped reading it`,
+    { status: res.status, headers: res.headers, request, limitBytes: limit, redactor },
+  );
+}
+
+/**
+ * The error a failed generating POST (`request`, not idempotent) ends with: `OutcomeUnknownError` over
+ * `error` when the server may have processed it (a 5xx, a reset after it may have been sent, a timeout
+ * while `inFlight`, an unusable success answer), else `error` itself.
+ */
+export function outcomeOf(request: Shown, error: APIError, inFlight: boolean): APIError {
+  if (error instanceof OutcomeUnknownError) return error;
+  const status = error.status ?? 0;
+  const reason: OutcomeUnknownReason | false =
+    error instanceof TimeoutError
+      ? inFlight && 'timeout'
+      : error instanceof ConnectionError
+        ? !error.notSent && 'connection'
+        : status >= 500
+          ? 'server_error'
+          : status >= 200 && status < 300 && 'invalid_response';
+  return reason ? OutcomeUnknownError.from(request, error, reason) : error;
 }

@@ -8,46 +8,36 @@ import {
   AbortError,
   APIError,
   ConnectionError,
-  errorClassOf,
-  InvalidResponseError,
   MAX_ERROR_BODY_BYTES,
-  RedirectError,
   requestIdOf,
-  ResponseTooLargeError,
   SDKError,
   TimeoutError,
-  truncate,
 } from '../errors.ts';
 import { isBrowser } from './env.ts';
-import type { FailureKit } from './failure.ts';
-import { bounded, elapsed, type HookRequest, type Hooks } from '../hooks.ts';
+import type { HookRequest, Hooks } from '../hooks.ts';
 import { loadCallLog, type Logger, type LogLevel } from '../log.ts';
 import type { CallLog } from './log-lines.ts';
-import { readLimited } from './read-limited.ts';
+import { readText } from './read-limited.ts';
 import type { HttpRequest, HttpResult } from '../request.ts';
 // `redact.ts` is loaded on demand: a transport without any secret (a page that calls a proxy) never loads it.
 import type { Redactor } from '../redact.ts';
 
-/** What `failure.ts` is handed of the runtime (it imports none, so that a bundler makes one chunk of it). */
-export const KIT: FailureKit = {
-  truncate,
-  classOf: errorClassOf,
-  ConnectionError,
-  InvalidResponseError,
-  RedirectError,
-  maxErrorBodyBytes: MAX_ERROR_BODY_BYTES,
-  isBrowser,
-  readText,
-};
-
 /**
- * The failure path (`failure.ts`: error messages, the server's message of an error body, network
- * failures), loaded with `import()` when an attempt fails, so that a call that succeeds loads none
- * of it. Resolves to undefined when it cannot be loaded (a page that lost its network), and is
- * tried again on the next failure.
+ * The failure path (`failure.ts`, with the error classes of `error-classes.ts`: error messages, the
+ * server's message of an error body, network failures, `OutcomeUnknownError`), loaded with `import()`
+ * when an attempt failed, so that a call that succeeds loads none of it. Resolves to `{ cause }` (the
+ * loader's error) when it cannot be loaded (a page that lost its network), and is tried again on the
+ * next failure.
  */
-let failures: Promise<typeof import('./failure.ts') | undefined> | undefined;
-const loadFailures = () => (failures ??= import('./failure.ts').catch(() => (failures = undefined)));
+let failures: Promise<typeof import('./failure.ts') | { cause: unknown }> | undefined;
+export const loadFailures = () =>
+  (failures ??= import('./failure.ts').catch((cause: unknown) => {
+    failures = undefined;
+    return { cause };
+  }));
+
+/** `hook-run.ts`, loaded with `import()` by the first call of a transport that has hooks (see there). */
+const loadHookRun = () => import('./hook-run.ts');
 
 /**
  * `redact.ts`, loaded with `import()` by the first call that has a secret (a key, a header value).
@@ -62,19 +52,29 @@ const loadRedaction = () =>
   }));
 
 /**
- * The error of an answer when `failure.ts` could not be loaded: the class its status means (a
- * success status: `InvalidResponseError`; a redirect: `RedirectError`; else by status, see
- * `errorClassOf`, without the classes the body's error `type` gives), with status, headers (so
- * `requestId`) and a message of the SDK's own, no text of the server.
+ * The error of an answer when `failure.ts` could not be loaded (`cause`, the loader's error): an
+ * `APIError` with the status, the headers (so `requestId`) and a message of the SDK's own, no text of
+ * the server. Its class is `APIError` whatever the status (the subclasses are in the module that failed to load).
  */
-function unexplained(res: Response, request: { method: string; path: string }, redactor?: Redactor): APIError {
-  const status = res.status;
-  const ErrorClass =
-    status >= 200 && status < 300 ? InvalidResponseError : status < 400 ? RedirectError : errorClassOf(status);
-  return new ErrorClass(
-    `${request.method} ${request.path} answered ${status} (the SDK could not load the module that reads failed answers)`,
-    { status: status || undefined, headers: res.headers, request, redactor },
+function unexplained(
+  res: Response,
+  request: { method: string; path: string },
+  redactor: Redactor | undefined,
+  cause: unknown,
+): APIError {
+  return new APIError(
+    `${request.method} ${request.path} answered ${res.status} (the SDK could not load the module that reads failed answers)`,
+    { status: res.status || undefined, headers: res.headers, request, redactor, cause },
   );
+}
+
+/**
+ * The body of an error answer as text, at most `MAX_ERROR_BODY_BYTES`: cut at the limit, a secret across
+ * the cut is redacted with the part before it (`Redactor.cutText`).
+ */
+async function errorText(res: Response, redactor: Redactor | undefined): Promise<string> {
+  const read = (await readText(res, MAX_ERROR_BODY_BYTES, true))!; // (cut: never too large)
+  return read.truncated && redactor ? redactor.cutText(read.text) : read.text;
 }
 
 /** Whether `req` may be resent after a failure whose outcome is unknown. */
@@ -143,18 +143,19 @@ export interface HttpConfig {
  * of reach of `util.inspect`, `JSON.stringify` and logging, never on a property.
  */
 export class Http {
+  // (`declare`d fields: the constructor assigns each, so no field declaration is emitted into every bundle)
   /** The base URL, without a trailing slash. */
-  readonly baseUrl: string;
+  declare readonly baseUrl: string;
   /** The largest success body read, in bytes. */
-  readonly maxResponseBytes: number;
+  declare readonly maxResponseBytes: number;
   /**
    * The transport's log (its module loads on demand), or undefined when logging is off: nothing is built per call then.
    * @internal
    */
-  readonly log: Promise<CallLog | undefined> | undefined;
+  declare readonly log: Promise<CallLog | undefined> | undefined;
   /** The transport's hooks, or undefined when there are none. */
-  readonly hooks: Hooks | undefined;
-  private readonly fetchFn: typeof fetch;
+  declare readonly hooks: Hooks | undefined;
+  declare private readonly fetchFn: typeof fetch;
   readonly #apiKey: string | undefined;
   readonly #headers: Record<string, string>;
   /** This transport's own secrets (see `redactorFor`), once made. */
@@ -231,7 +232,7 @@ export class Http {
     if (hooks) {
       hookRequest = { method: req.method, path: req.path, url, headers: new Headers(headers), body, attempt };
       try {
-        for (const hook of hooks.onRequest) await bounded(hook(hookRequest), signal);
+        await (await loadHookRun()).runHooks(hooks.onRequest, hookRequest, signal);
       } catch (err) {
         throw signal.aborted ? await failure(err, request, why, 'request', redactor) : err;
       }
@@ -261,14 +262,15 @@ export class Http {
       throw error;
     }
     if (hooks && hooks.onResponse.length > 0) {
+      const run = await loadHookRun(); // (loaded already, by the onRequest hooks' turn)
       const context = {
         request: hookRequest!,
         response: res,
-        durationMs: elapsed(started),
+        durationMs: run.elapsed(started),
         requestId: requestIdOf(res.headers, redactor),
       };
       try {
-        for (const hook of hooks.onResponse) await bounded(hook(context), signal);
+        await run.runHooks(hooks.onResponse, context, signal);
       } catch (err) {
         void res.body?.cancel().catch(() => undefined);
         throw signal.aborted ? await failure(err, request, why, 'body', redactor) : err;
@@ -276,29 +278,36 @@ export class Http {
     }
     if (res.ok && !req.stream) {
       // The common case: read (capped) and parse the body.
-      let text: string;
+      let read: { text: string } | undefined;
       try {
-        text = (await readText(res, this.maxResponseBytes, request, false, redactor)).text;
+        read = await readText(res, this.maxResponseBytes, false);
       } catch (err) {
         throw await failure(err, request, why, 'body', redactor);
       }
-      log?.response(req, res, attempt, started, text);
-      try {
-        const data: unknown = JSON.parse(text);
-        if (data !== null && req.expect?.(data) === undefined) return { data, response: res, text, redactor };
-      } catch {
-        /* not JSON: failure.ts says so */
+      if (read) {
+        const text = read.text;
+        log?.response(req, res, attempt, started, text);
+        try {
+          const data: unknown = JSON.parse(text);
+          if (data !== null && req.expect?.(data) === undefined) return { data, response: res, text, redactor };
+        } catch {
+          /* not JSON: failure.ts says so */
+        }
       }
       const f = await loadFailures();
-      throw f ? f.invalidResponse(KIT, res, request, text, redactor, req.expect) : unexplained(res, request, redactor);
+      throw 'cause' in f
+        ? unexplained(res, request, redactor, f.cause)
+        : read
+          ? f.invalidResponse(res, request, read.text, redactor, req.expect)
+          : f.tooLarge(res, request, this.maxResponseBytes, redactor);
     }
     if (!res.ok) {
       // An error status (its body read, at most 64 KiB), or a redirect (3xx, or a browser's opaque one).
       const f = await loadFailures();
       let text: string | undefined;
-      if (f && res.status >= 400) {
+      if (!('cause' in f) && res.status >= 400) {
         try {
-          text = await f.errorText(KIT, res, request, redactor);
+          text = await errorText(res, redactor);
         } catch (err) {
           // The status is known even when the body is cut: keep the status, but a timeout/abort wins.
           if (signal.aborted) throw await failure(err, request, why, 'body', redactor);
@@ -306,49 +315,13 @@ export class Http {
         }
       } else void res.body?.cancel().catch(() => undefined);
       log?.response(req, res, attempt, started, text);
-      throw f ? f.answerError(KIT, res, request, text ?? '', redactor) : unexplained(res, request, redactor);
+      throw 'cause' in f
+        ? unexplained(res, request, redactor, f.cause)
+        : f.answerError(res, request, text ?? '', redactor);
     }
     log?.response(req, res, attempt, started, undefined);
     return { data: res, response: res, text: undefined, redactor }; // a stream: the caller reads it
   }
-}
-
-/**
- * Read a response body as text, at most `limit` bytes: beyond it either cut it (`truncateInstead`,
- * for error bodies; the text is returned as read, with `truncated: true`) or stop and throw
- * `ResponseTooLargeError` (its headers redacted with `redactor`). The connection is released either way.
- */
-export async function readText(
-  res: Response,
-  limit: number,
-  request: { method: string; path: string },
-  truncateInstead: boolean,
-  redactor?: Redactor,
-): Promise<{ text: string; truncated: boolean }> {
-  const body = res.body;
-  if (!body) return { text: '', truncated: false };
-  const declared = Number(res.headers.get('content-length') ?? NaN);
-  const encoded = (res.headers.get('content-encoding') ?? 'identity').toLowerCase() !== 'identity';
-  // Fast path: a declared length within the limit is enforced by the runtime's HTTP parser.
-  if (!encoded && Number.isFinite(declared) && declared <= limit) return { text: await res.text(), truncated: false };
-  const tooLarge = () =>
-    new ResponseTooLargeError(
-      `The response to ${request.method} ${request.path} is larger than maxResponseBytes (${limit} bytes); the SDK stopped reading it`,
-      {
-        status: res.status,
-        headers: res.headers,
-        request,
-        limitBytes: limit,
-        redactor,
-      },
-    );
-  if (!truncateInstead && !encoded && Number.isFinite(declared) && declared > limit) {
-    void body.cancel().catch(() => undefined);
-    throw tooLarge();
-  }
-  const { bytes, truncated } = await readLimited(body, limit, truncateInstead);
-  if (!bytes) throw tooLarge();
-  return { text: new TextDecoder().decode(bytes), truncated };
 }
 
 /**
@@ -371,7 +344,7 @@ export async function failure(
   if (why.timedOut()) return new TimeoutError(`${what} timed out`, init);
   if (why.userSignal?.aborted) return new AbortError(`${what} was aborted`, init);
   const f = await loadFailures();
-  return f
-    ? f.connectionError(KIT, err, phase, init)
-    : new ConnectionError(`${what} failed without a response`, { ...init, notSent: false });
+  return 'cause' in f
+    ? new ConnectionError(`${what} failed without a response`, { ...init, notSent: false })
+    : f.connectionError(err, phase, init, isBrowser());
 }

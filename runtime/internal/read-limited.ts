@@ -48,3 +48,29 @@ export async function readLimited(
   }
   return { bytes: out, truncated };
 }
+
+/**
+ * A response body as text, at most `limit` bytes: beyond it either cut it (`cut`, for error bodies; the
+ * text as read, with `truncated: true`) or stop reading and resolve to undefined (the caller throws
+ * `ResponseTooLargeError`). The connection is released either way.
+ */
+export async function readText(
+  res: Response,
+  limit: number,
+  cut: boolean,
+): Promise<{ text: string; truncated: boolean } | undefined> {
+  const body = res.body;
+  if (!body) return { text: '', truncated: false };
+  const declared = Number(res.headers.get('content-length') ?? NaN);
+  const encoded = (res.headers.get('content-encoding') ?? 'identity').toLowerCase() !== 'identity';
+  if (!encoded && Number.isFinite(declared)) {
+    // A declared length within the limit is enforced by the runtime's HTTP parser.
+    if (declared <= limit) return { text: await res.text(), truncated: false };
+    if (!cut) {
+      void body.cancel().catch(() => undefined);
+      return undefined;
+    }
+  }
+  const { bytes, truncated } = await readLimited(body, limit, cut);
+  return bytes && { text: new TextDecoder().decode(bytes), truncated };
+}

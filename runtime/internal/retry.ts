@@ -19,40 +19,31 @@
  * the policy retries. Should that module fail to load (a page that
  * lost its network), the call fails with the first attempt's error, as when no retry is left.
  */
-import {
-  AbortError,
-  APIError,
-  ConnectionError,
-  OutcomeUnknownError,
-  type OutcomeUnknownReason,
-  parseRetryAfterMs,
-  RateLimitError,
-  RedirectError,
-  TimeoutError,
-} from '../errors.ts';
-import { bounded } from '../hooks.ts';
-import { type AttemptContext, type Http, isIdempotent } from './http.ts';
+import { AbortError, APIError, ConnectionError } from '../errors.ts';
+import { type AttemptContext, type Http, isIdempotent, loadFailures } from './http.ts';
 import type { HttpRequest, HttpResult, RetryPolicy } from '../request.ts';
 import type { RetryRun } from './retry-loop.ts';
 import type { CallScope } from '../scope.ts';
+import { parseRetryAfterMs } from './retry-after.ts';
 import { MAX_TIMER_MS, sleep } from './timer.ts';
 
 export { sleep };
 
-/** Whether `err` (from one attempt of `req`) may be retried under the policy of this module. */
+/**
+ * Whether `err` (from one attempt of a request, `idempotent` or not) may be retried under the policy of
+ * this module, read from its status (and `notSent`), so that the decision is the same when the error
+ * classes' module could not be loaded: a 429 (`RateLimitError`: the server did not process it; not a 429
+ * whose error `type` names credits, an `InsufficientCreditsError`), a `ConnectionError` of an idempotent
+ * request or one surely not sent, and for an idempotent request a 5xx or 408.
+ */
 export function isRetryable(err: unknown, idempotent: boolean): boolean {
-  if (err instanceof RateLimitError) return true; // 429: the server did not process it
+  if (!(err instanceof APIError)) return false;
   if (err instanceof ConnectionError) return idempotent || err.notSent;
-  if (!idempotent) return false;
-  return (
-    err instanceof APIError &&
-    !(err instanceof TimeoutError) &&
-    err.status !== undefined &&
-    (err.status >= 500 || err.status === 408)
-  );
+  const status = err.status ?? 0;
+  return (status === 429 && !/credit/i.test(err.type ?? '')) || (idempotent && (status >= 500 || status === 408));
 }
 
-/** The server's `Retry-After` of an error response (429 or 503), in milliseconds, if any. */
+/** The server's `Retry-After` of an error answer (429 or 503), in milliseconds, if any. */
 export function retryAfterOf(err: unknown): number | undefined {
   return err instanceof APIError && err.status !== undefined
     ? parseRetryAfterMs(err.headers?.get('retry-after') ?? null)
@@ -92,29 +83,15 @@ export async function sendWithRetries(
 ): Promise<HttpResult> {
   const idempotent = isIdempotent(req);
   const request = { method: req.method, path: req.path };
-  const what = `${req.method} ${req.path}`;
   let inFlight = false; // an attempt whose outcome the server may know is in progress
-  const timed = Number.isFinite(scope.timeoutMs) && scope.timeoutMs > 0;
-  const started = timed ? performance.now() : 0;
   const why: AttemptContext = { timedOut: scope.timedOut, userSignal: scope.userSignal, redactor: scope.redactor };
-  // After these the server surely did not process the request: a timeout during the next delay is a plain timeout.
-  const notProcessed = (err: unknown) =>
-    err instanceof RateLimitError ||
-    err instanceof RedirectError ||
-    (err instanceof ConnectionError && err.notSent) ||
-    (err instanceof APIError && err.status !== undefined && err.status < 500 && err.status >= 400);
-  const willRetry = (error: unknown, retriesLeft: number): boolean => {
-    if (retriesLeft <= 0 || !isRetryable(error, idempotent)) return false;
-    // A Retry-After longer than the time left (or than any timer, ~24.8 days) is not honoured: fail now with that error.
-    const after = retryAfterOf(error);
-    const remainingMs = timed ? scope.timeoutMs - (performance.now() - started) : Infinity;
-    return after === undefined || after < Math.min(remainingMs, MAX_TIMER_MS);
-  };
   const run: RetryRun = {
     retries: policy.maxRetries,
-    // p-retry hands its delays to setTimeout: kept within what a timer honours.
-    minDelayMs: Math.min(policy.baseDelayMs, MAX_TIMER_MS),
-    maxDelayMs: Math.min(policy.maxDelayMs, MAX_TIMER_MS),
+    minDelayMs: policy.baseDelayMs,
+    maxDelayMs: policy.maxDelayMs,
+    maxTimerMs: MAX_TIMER_MS,
+    timeoutMs: scope.timeoutMs,
+    started: performance.now(),
     signal: scope.signal,
     request,
     async attempt() {
@@ -124,16 +101,21 @@ export async function sendWithRetries(
         inFlight = false;
         return result;
       } catch (err) {
-        // (an attempt that ended while its onRequest hooks ran was never sent)
-        if (notProcessed(err) || !why.sent) inFlight = false;
+        // After these the server surely did not process the request (a 3xx or 4xx answer, a connection
+        // surely not made): a timeout during the next delay is a plain timeout. (An attempt that ended
+        // while its onRequest hooks ran was never sent.)
+        if (
+          !why.sent ||
+          (err instanceof APIError &&
+            (err instanceof ConnectionError ? err.notSent : (err.status ?? 0) >= 300 && err.status! < 500))
+        )
+          inFlight = false;
         throw err;
       }
     },
-    willRetry,
+    isRetryable: (error) => isRetryable(error, idempotent),
     retryAfterOf,
-    // Honour Retry-After (429, 503): the loop waits that long first; p-retry's own (short) backoff follows.
-    // The hooks are awaited only until the scope ends (p-retry does not race them with its signal).
-    beforeRetry: policy.beforeRetry && ((context) => bounded(policy.beforeRetry!(context), scope.signal)),
+    beforeRetry: policy.beforeRetry,
   };
 
   try {
@@ -145,7 +127,7 @@ export async function sendWithRetries(
       // Decided here as p-retry would decide it: a scope that ended says why (below), and an error
       // the policy does not retry is thrown as it is, without asking the beforeRetry hooks.
       scope.signal.throwIfAborted();
-      if (first instanceof Error && !willRetry(first, policy.maxRetries)) throw first;
+      if (first instanceof Error && !(policy.maxRetries > 0 && isRetryable(first, idempotent))) throw first;
       let loop: typeof import('./retry-loop.ts');
       try {
         loop = await import('./retry-loop.ts');
@@ -158,19 +140,13 @@ export async function sendWithRetries(
     let error: unknown = err;
     if (!(error instanceof APIError) && !(error instanceof AbortError)) {
       // p-retry rejects with the signal's reason when the scope ends during a delay.
-      error = scope.signal.aborted ? scope.endError(what, err) : err;
+      error = scope.signal.aborted ? scope.endError(`${req.method} ${req.path}`, err) : err;
     }
-    if (!idempotent && error instanceof APIError && !(error instanceof OutcomeUnknownError)) {
-      const status = error.status ?? 0;
-      const reason: OutcomeUnknownReason | false =
-        error instanceof TimeoutError
-          ? inFlight && 'timeout'
-          : error instanceof ConnectionError
-            ? !error.notSent && 'connection'
-            : status >= 500
-              ? 'server_error'
-              : status >= 200 && status < 300 && 'invalid_response';
-      if (reason) throw OutcomeUnknownError.from(request, error, reason);
+    if (!idempotent && error instanceof APIError) {
+      // A generating POST whose outcome is unknown is `OutcomeUnknownError` (the failure path's module;
+      // should it not load, the error is thrown as it is).
+      const f = await loadFailures();
+      if (!('cause' in f)) error = f.outcomeOf(request, error, inFlight);
     }
     throw error;
   }

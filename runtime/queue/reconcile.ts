@@ -5,7 +5,7 @@
  * shared event stream, the coordinator and the reconciler, kept in the transport's state).
  */
 import { getGeneration, listGenerations } from '../endpoints.ts';
-import { NotFoundError } from '../errors.ts';
+import { NotFoundError } from '../error-classes.ts';
 import { Limiter } from '../internal/limit.ts';
 import { openEventStream } from '../streaming/event-stream.ts';
 import { stateOf, type Transport } from '../transport.ts';

@@ -5,7 +5,8 @@
  * functions import it directly.
  */
 import { checkQueueBody, enqueueRequest } from '../endpoints.ts';
-import { AbortError, OutcomeUnknownError, SDKError, TimeoutError } from '../errors.ts';
+import { AbortError, SDKError, TimeoutError } from '../errors.ts';
+import { OutcomeUnknownError } from '../error-classes.ts';
 import {
   QUEUE_RECONCILE_DEFAULT_INTERVAL_MS,
   QUEUE_RUN_DEFAULT_TIMEOUT_MS,

@@ -5,7 +5,7 @@
  */
 import type { EventSourceMessage } from 'eventsource-parser';
 import { APIError, ConnectionError, MAX_ERROR_BODY_BYTES, SDKError } from '../errors.ts';
-import { readText } from '../internal/http.ts';
+import { readText } from '../internal/read-limited.ts';
 import { eventsStream } from '../operations.ts';
 import type { CallScope, RequestOptions } from '../scope.ts';
 import type { Transport } from '../transport.ts';
@@ -186,10 +186,11 @@ export async function expectEventStream(
   const type = response.headers.get('content-type') ?? '';
   if (type.toLowerCase().includes('text/event-stream')) return;
   const redactor = scope.redactor;
-  const read = await readText(response, MAX_ERROR_BODY_BYTES, request, true, redactor).catch(() => ({
+  // (with `cut`, a body is never too large: it is cut)
+  const read = (await readText(response, MAX_ERROR_BODY_BYTES, true).catch(() => undefined)) ?? {
     text: '',
     truncated: false,
-  }));
+  };
   scope.abort();
   scope.dispose();
   throw new APIError(`Expected a text/event-stream answer to ${what}, got ${type || 'no content type'}`, {

@@ -6,7 +6,8 @@
  * `TextDecoder` are used (Node 20+, Deno, Bun, browsers).
  */
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
-import { ConnectionError, ResponseTooLargeError } from '../errors.ts';
+import { ConnectionError } from '../errors.ts';
+import { ResponseTooLargeError } from '../error-classes.ts';
 import { startTimer } from '../internal/timer.ts';
 
 /** How `sseBatches` reads a stream. Times in milliseconds. */

@@ -13,7 +13,9 @@
  *     `queue.submit`, `run` of typed endpoints),
  * each with `skipLibCheck` on (the common setting) and off. The cases run in interleaved rounds
  * (`scripts/lib/rounds.ts`); each line gives the median wall time, the min-max, and the ratio of
- * medians to `empty` with the same setting.
+ * medians to `empty` with the same setting; beside them the median CPU time (user + system) and its
+ * ratio, steadier than wall time on a shared machine, and the files, types and instantiations of
+ * the program (`--extendedDiagnostics`, the same in every run).
  * Aims: every SDK case within 1.3x `empty` for 1 call and 1.5x for 20 calls; a 250-model index within
  * 1.1x the root.
  *
@@ -30,8 +32,8 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { REPO_ROOT } from '../../generator/paths.ts';
 import { installTarball, packPackage } from '../lib/pack.ts';
-import { run, timed } from '../lib/process.ts';
-import { median, runRoundsDetailed, type BenchCase } from '../lib/rounds.ts';
+import { run } from '../lib/process.ts';
+import { median, runRoundsDetailed, type BenchCase, type Sample } from '../lib/rounds.ts';
 
 const { values } = parseArgs({
   options: {
@@ -214,6 +216,34 @@ interface Case {
   dir: string;
 }
 
+/** What `tsc --extendedDiagnostics` counts of a program (the same in every run). */
+interface Counts {
+  files: number;
+  types: number;
+  instantiations: number;
+}
+
+/** Compiles `dir` once with `--extendedDiagnostics`, failing on any error. @returns its counts. */
+async function counts(dir: string, name: string): Promise<Counts> {
+  const r = await run(process.execPath, [TSC, '-p', dir, '--extendedDiagnostics'], { cwd: dir, timeoutMs: 600_000 });
+  if (r.code !== 0) throw new Error(`tsc failed for ${name}:\n${r.stdout}${r.stderr}`);
+  const count = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+)`, 'm').exec(r.stdout)?.[1] ?? NaN);
+  return { files: count('Files'), types: count('Types'), instantiations: count('Instantiations') };
+}
+
+/** One `tsc -p dir`: wall time, peak RSS, and its CPU time (user + system, ms) as `breakdown.cpu`. */
+async function timedTsc(dir: string): Promise<Sample> {
+  const t0 = performance.now();
+  const r = await run('/usr/bin/time', ['-f', '%M %U %S', process.execPath, TSC, '-p', dir], {
+    cwd: dir,
+    timeoutMs: 600_000,
+  });
+  const ms = performance.now() - t0;
+  if (r.code !== 0) throw new Error(`tsc -p ${dir} exited ${r.code}: ${r.stderr.slice(-2000)}`);
+  const [rssKiB, user, system] = r.stderr.trim().split('\n').pop()!.split(' ').map(Number);
+  return { ms, rssMiB: rssKiB! / 1024, breakdown: { cpu: (user! + system!) * 1000 } };
+}
+
 const label = (c: Pick<Case, 'subject' | 'calls' | 'skipLibCheck'>): string =>
   `${c.subject} ${c.calls === 0 ? 'empty' : `${c.calls} call${c.calls === 1 ? '' : 's'}`} ${c.skipLibCheck ? 'skip' : 'full'}`;
 
@@ -325,18 +355,14 @@ async function main(): Promise<void> {
       }
     }
     // every program must compile (a failing one would time its error path); this also warms the file cache
-    for (const c of cases) {
-      const r = await run(process.execPath, [TSC, '-p', c.dir], { cwd: c.dir, timeoutMs: 600_000 });
-      if (r.code !== 0) throw new Error(`tsc failed for ${label(c)}:\n${r.stdout}${r.stderr}`);
-    }
+    const counted = new Map<Case, Counts>();
+    for (const c of cases) counted.set(c, await counts(c.dir, label(c)));
 
-    const benchCases: BenchCase[] = cases.map((c) => ({
-      name: label(c),
-      run: () => timed(process.execPath, [TSC, '-p', c.dir], c.dir),
-    }));
+    const benchCases: BenchCase[] = cases.map((c) => ({ name: label(c), run: () => timedTsc(c.dir) }));
     const samples = await runRoundsDetailed(benchCases, RUNS);
     const ms = (c: Case) => samples.get(label(c))!.map((s) => s.ms);
     const med = (c: Case) => median(ms(c));
+    const cpu = (c: Case) => median(samples.get(label(c))!.map((s) => s.breakdown!['cpu']!));
     const find = (subject: string, calls: Case['calls'], skipLibCheck: boolean) =>
       cases.find((c) => c.subject === subject && c.calls === calls && c.skipLibCheck === skipLibCheck)!;
 
@@ -348,15 +374,23 @@ async function main(): Promise<void> {
     console.log(
       `\ntsc ${version}, wall time of \`tsc -p\`, ${RUNS} interleaved rounds: median, min-max, and the ratio of medians`,
     );
-    const rows = [['case', 'median ms', 'min-max ms', 'x empty', 'peak RSS MiB']];
+    const rows = [
+      ['case', 'median ms', 'min-max ms', 'x empty', 'CPU ms', 'x empty', 'files', 'types', 'instant.', 'peak RSS MiB'],
+    ];
     for (const c of cases) {
       const xs = ms(c);
-      const empty = med(find('empty', 0, c.skipLibCheck));
+      const empty = find('empty', 0, c.skipLibCheck);
+      const n = counted.get(c)!;
       rows.push([
         label(c),
         med(c).toFixed(0),
         `${Math.min(...xs).toFixed(0)}-${Math.max(...xs).toFixed(0)}`,
-        `${(med(c) / empty).toFixed(2)}x`,
+        `${(med(c) / med(empty)).toFixed(2)}x`,
+        cpu(c).toFixed(0),
+        `${(cpu(c) / cpu(empty)).toFixed(2)}x`,
+        String(n.files),
+        String(n.types),
+        String(n.instantiations),
         Math.max(...samples.get(label(c))!.map((s) => s.rssMiB)).toFixed(0),
       ]);
     }
@@ -368,13 +402,15 @@ async function main(): Promise<void> {
         const limit = calls === 1 ? 1.3 : 1.5;
         for (const subject of ['sdk', ...USER_SIZES.map((n) => `user-${n}`)]) {
           const r = med(find(subject, calls, skip)) / med(find('empty', 0, skip));
+          const rc = cpu(find(subject, calls, skip)) / cpu(find('empty', 0, skip));
           aims.push(
-            `  ${label({ subject, calls, skipLibCheck: skip }).padEnd(24)} ${r.toFixed(2)}x empty (aim ≤ ${limit}x: ${r <= limit ? 'met' : 'missed'})`,
+            `  ${label({ subject, calls, skipLibCheck: skip }).padEnd(24)} ${r.toFixed(2)}x empty (aim ≤ ${limit}x: ${r <= limit ? 'met' : 'missed'}; CPU time ${rc.toFixed(2)}x)`,
           );
         }
         const growth = med(find(`user-${USER_SIZES.at(-1)!}`, calls, skip)) / med(find('sdk', calls, skip));
+        const growthCpu = cpu(find(`user-${USER_SIZES.at(-1)!}`, calls, skip)) / cpu(find('sdk', calls, skip));
         aims.push(
-          `  ${`user-${USER_SIZES.at(-1)!} / sdk, ${calls} call${calls === 1 ? '' : 's'} ${skip ? 'skip' : 'full'}`.padEnd(24)} ${growth.toFixed(2)}x (aim ≤ 1.1x: ${growth <= 1.1 ? 'met' : 'missed'})`,
+          `  ${`user-${USER_SIZES.at(-1)!} / sdk, ${calls} call${calls === 1 ? '' : 's'} ${skip ? 'skip' : 'full'}`.padEnd(24)} ${growth.toFixed(2)}x (aim ≤ 1.1x: ${growth <= 1.1 ? 'met' : 'missed'}; CPU time ${growthCpu.toFixed(2)}x)`,
         );
       }
     console.log(`\naims:\n${aims.join('\n')}`);

@@ -3,7 +3,7 @@
 // what a list does not show; the lists of ended generations) with fake list/get functions, on fake
 // timers: no server. The end-to-end tests of the same behaviour are in test/runtime/.
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { NotFoundError } from '../../runtime/errors.ts';
+import { NotFoundError } from '../../runtime/error-classes.ts';
 import type { QueueRunOptions, QueueRunOutcome, QueueRunProgress } from '../../runtime/queue/outcomes.ts';
 import { Reconciler, type ReconcilerDeps } from '../../runtime/queue/reconcile.ts';
 import { MIN_CHECK_SPACING_MS, Run, type RunPorts } from '../../runtime/queue/run-state.ts';

@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { parseRetryAfterMs } from '../../runtime/errors.ts';
+import { parseRetryAfterMs } from '../../runtime/internal/retry-after.ts';
 import { backoffDelay } from '../../runtime/internal/retry.ts';
 
 afterEach(() => {

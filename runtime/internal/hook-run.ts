@@ -1,0 +1,44 @@
+/**
+ * Running a transport's hooks (`hooks.ts`): each awaited in order, but never past the call's signal. Loaded
+ * with `import()` by the first call of a transport that has hooks (and by the retries, which bound the
+ * `beforeRetry` hooks), so that a page whose transport has none does not carry it. It imports nothing of
+ * the runtime (a bundler would split what it shares with the caller into one more chunk). Should it fail
+ * to load, the call fails with the loader's error (no hook is skipped). Internal: not exported by the package.
+ */
+import type { Hooks, RetryContext } from '../hooks.ts';
+
+/** Milliseconds since `started` (a `performance.now()`), rounded to 0.1 ms: `HookResponse.durationMs`. */
+export function elapsed(started: number): number {
+  return Math.round((performance.now() - started) * 10) / 10;
+}
+
+/**
+ * `value` (a hook's result) awaited until `signal` aborts: then rejects with the signal's reason,
+ * so that a hook that never settles does not hold the call past its timeout or its caller's signal.
+ */
+export function bounded<T>(value: T | PromiseLike<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const abort = () => reject(signal.reason);
+    signal.throwIfAborted();
+    signal.addEventListener('abort', abort, { once: true });
+    Promise.resolve(value)
+      .then(resolve, reject)
+      .finally(() => signal.removeEventListener('abort', abort));
+  });
+}
+
+/** Run `hooks` (one of a transport's lists) on `context`, in order, each awaited until `signal` aborts (`bounded`). Throws what a hook throws. */
+export async function runHooks<C>(
+  hooks: readonly ((context: C) => void | Promise<void>)[],
+  context: C,
+  signal: AbortSignal,
+): Promise<void> {
+  for (const hook of hooks) await bounded(hook(context), signal);
+}
+
+/** Run the `beforeRetry` hooks in order: false as soon as one vetoes. Throws what a hook throws. */
+export async function runBeforeRetry(hooks: Hooks | undefined, context: RetryContext): Promise<boolean> {
+  if (!hooks) return true;
+  for (const hook of hooks.beforeRetry) if ((await hook(context)) === false) return false;
+  return true;
+}
