@@ -38,6 +38,8 @@ import { byCodeUnits } from './order.ts';
 import { operationsModule } from './stages/operations-module.ts';
 import { docsInputs } from './stages/endpoint-docs.ts';
 import { emptyBreakdown, layerOff, type Breakdown } from './output/layers.ts';
+import type { LaidOut } from './stages/layout.ts';
+import { formatReference } from './stages/reference-layout.ts';
 
 export { REPO_ROOT, specsLabel };
 export { packageTarget, userTarget, type Target } from './output/target.ts';
@@ -105,6 +107,8 @@ export interface GenerateResult extends WriteResult {
   models: number;
   /** Files rebuilt by this run (the others were reused from disk through the manifest). */
   rebuilt: string[];
+  /** Of `rebuilt`, the files the generator laid out as prettier would (`stages/layout.ts`): prettier did not run on them. */
+  laidOut: string[];
   /** The operations table of the API description (`stages/operations.ts`). */
   operations: OperationsTable;
 }
@@ -116,8 +120,11 @@ interface Job {
   inputs: string;
   /** Spec files named in its header. */
   sources: string[];
-  /** Builds the body (without header; the job's text is header + body, formatted). */
-  build: () => Promise<string>;
+  /**
+   * Builds the body (without header; the job's text is header + body, formatted), or, when asked to
+   * (`layOut`), the body already in prettier's layout (`LaidOut`: not formatted again).
+   */
+  build: (layOut: boolean) => Promise<string | LaidOut>;
   /** Whether prettier formats it (see `.prettierignore`). */
   formatted: boolean;
 }
@@ -175,6 +182,9 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
   // how files are formatted is part of every file's inputs: a change rebuilds them all
   const formatKey = JSON.stringify(target.format);
   const prettierConfig = target.format === 'repository' || target.format === null ? undefined : target.format.prettier;
+  // modules laid out by the generator as prettier would (`stages/layout.ts`) need no prettier run:
+  // only with the options and the prettier version that layout reproduces
+  const layOut = target.format !== null && queue.laysOut(prettierConfig);
   const compileQueued: CompileValidator = (schema, o) => queue.compileValidator(schema, o);
   const spent = emptyBreakdown();
   /** `work`'s time on this thread, added to the breakdown's `activity`. */
@@ -204,9 +214,9 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
       inputs: hash('model', key),
       sources: [m.file, openapiFile],
       formatted: true,
-      build: async () => {
+      build: async (layOut) => {
         const t = await typed();
-        return timed('emit', () => modelModule(t, validated.has(m.id), operations, target));
+        return timed('emit', () => modelModule(t, validated.has(m.id), operations, target, layOut));
       },
     });
     modelJobs.push({
@@ -214,9 +224,9 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
       inputs: hash('params', key),
       sources: [m.file],
       formatted: true,
-      build: async () => {
+      build: async (layOut) => {
         const t = await typed();
-        return timed('emit', () => paramsModule(t, target));
+        return timed('emit', () => paramsModule(t, target, layOut));
       },
     });
     if (validated.has(m.id))
@@ -238,7 +248,7 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
       inputs: hash(openapiKey, label),
       sources: [openapiFile],
       formatted: true,
-      build: () => timed('openapi', () => openapiModule(specs.openapi, openapiFile)),
+      build: (layOut) => timed('openapi', () => openapiModule(specs.openapi, openapiFile, layOut)),
     });
     jobs.push({
       file: `${out}MODELS.md`,
@@ -287,6 +297,7 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
   const files: OutputFiles = new Map();
   const manifest = new Map<string, ManifestEntry>();
   const rebuilt: string[] = [];
+  const laidOut: string[] = [];
   // Reuse what the manifest allows; build the rest in turn, each text formatted after it is built.
   // with the manifest switched off, a run reuses nothing: a fresh clone has no record of this machine's either
   const built = layerOff('manifest') ? new Map<string, string>() : readBuilt(outRoot);
@@ -304,8 +315,15 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
         continue;
       }
       rebuilt.push(job.file);
-      const body = await job.build();
-      const text = `${header(t, job.sources, job.file.endsWith('.md'), target)}\n${body}`;
+      const body = await job.build(layOut);
+      const head = header(t, job.sources, job.file.endsWith('.md'), target);
+      if (typeof body !== 'string') {
+        // in prettier's layout already, under a header prettier keeps as it is
+        laidOut.push(job.file);
+        texts.push(Promise.resolve(`${head}\n${body.laidOut}`));
+        continue;
+      }
+      const text = `${head}\n${body}`;
       const key = job.formatted && target.format !== null ? queue.formatKey(text, job.file, prettierConfig) : undefined;
       if (key !== undefined) formatKeys.set(job.file, key);
       const same = key === undefined ? undefined : await formattedBefore(job.file, key, built, outRoot);
@@ -313,7 +331,9 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
         same !== undefined
           ? Promise.resolve(same)
           : job.formatted && target.format !== null
-            ? queue.format(text, job.file, prettierConfig)
+            ? layOut && job.file === `${out}MODELS.md`
+              ? formatReference(text, (part) => queue.format(part, job.file, prettierConfig))
+              : queue.format(text, job.file, prettierConfig)
             : Promise.resolve(text);
       formatted.catch(() => undefined); // awaited below; a failure before then must not be unhandled
       texts.push(formatted);
@@ -359,7 +379,15 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
     console.error(
       `[timing] breakdown ${JSON.stringify(spent, (_k, v: unknown) => (typeof v === 'number' ? Math.round(v) : v))}`,
     );
-  return { ...result, notes, files: sorted, models: named.length, rebuilt: rebuilt.sort(), operations };
+  return {
+    ...result,
+    notes,
+    files: sorted,
+    models: named.length,
+    rebuilt: rebuilt.sort(),
+    laidOut: laidOut.sort(),
+    operations,
+  };
 }
 
 /** The prefix of the machine's record (`output/built.ts`) entries that say how a file was formatted. */

@@ -28,7 +28,9 @@ export const loadRedosDetector = (): typeof import('redos-detector') =>
  * there yet: any other `require('typescript')` in the process gets the real package.
  */
 export function loadOpenapiTypescript(): typeof import('openapi-typescript') {
-  const dir = path.dirname(require.resolve('openapi-typescript'));
+  const entry = require.resolve('openapi-typescript');
+  const fresh = require.cache[entry] === undefined;
+  const dir = path.dirname(entry);
   let tsPath: string | undefined;
   try {
     tsPath = require.resolve('typescript', { paths: [dir] });
@@ -43,8 +45,20 @@ export function loadOpenapiTypescript(): typeof import('openapi-typescript') {
     require.cache[tsPath] = lent;
   }
   try {
-    return require('openapi-typescript') as typeof import('openapi-typescript');
+    const loaded = require('openapi-typescript') as typeof import('openapi-typescript');
+    if (fresh) openapiTs = lent ? loadTsMorph().ts : tsPath ? (require(tsPath) as typeof openapiTs) : undefined;
+    return loaded;
   } finally {
     if (lent && tsPath && require.cache[tsPath] === lent) delete require.cache[tsPath];
   }
+}
+
+let openapiTs: ReturnType<typeof loadTsMorph>['ts'] | undefined;
+
+/**
+ * The TypeScript whose factory made openapi-typescript's nodes (ts-morph's when `loadOpenapiTypescript`
+ * lent it, else the package it found), or undefined when openapi-typescript was loaded elsewhere first.
+ */
+export function openapiTypescriptTs(): ReturnType<typeof loadTsMorph>['ts'] | undefined {
+  return openapiTs;
 }

@@ -13,12 +13,7 @@
 import { brandErrors } from './internal/brand.ts';
 import { APIError, redacted, type APIErrorInit } from './errors.ts';
 import { parseRetryAfterMs } from './internal/retry-after.ts';
-
-/**
- * The path of `queue.enqueue` (`queueEnqueue.path` of `operations.ts`; test/unit/error-classes.test.ts checks that they agree),
- * written here so that this module imports nothing a page loads first but `errors.ts`.
- */
-const QUEUE_PATH = '/api/ai/queue';
+import { queueEnqueue } from './operations.ts';
 
 /** 400: the request was rejected (e.g. `Messages array cannot be empty`, `Prompt cannot be empty`). */
 export class BadRequestError extends APIError {
@@ -143,7 +138,7 @@ export class OutcomeUnknownError extends APIError {
             ? `the server answered ${cause.status ?? 'a success status'} with a body the SDK cannot use (${cause.message})`
             : `the request failed without an answer (${cause.message})`;
     const hint =
-      request.path === QUEUE_PATH
+      request.path === queueEnqueue.path
         ? ' Check client.queue.list() for the generations before enqueueing again.'
         : ' Check whether it took effect before sending it again.';
     return new OutcomeUnknownError(

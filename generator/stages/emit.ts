@@ -17,6 +17,7 @@
 import type { EmitModel } from './emit-model.ts';
 import type { OperationsTable } from './operations.ts';
 import { printModelModule } from './print-model.ts';
+import type { LaidOut } from './layout.ts';
 import { packageTarget, type Target } from '../output/target.ts';
 import { loadTsMorph as requireTsMorph } from '../libraries.ts';
 
@@ -31,13 +32,14 @@ export function loadTsMorph(): Promise<TsMorph> {
   return Promise.resolve().then(requireTsMorph);
 }
 
-/** Body of `generated/models/<id>.ts` (or, for a user's target, `<out>/models/<id>.ts`). */
+/** Body of `generated/models/<id>.ts` (or, for a user's target, `<out>/models/<id>.ts`); with `layOut`, in prettier's layout where covered (`LaidOut`). */
 export async function modelModule(
   m: EmitModel,
   hasValidator: boolean,
   operations: OperationsTable,
   target: Target = packageTarget,
-): Promise<string> {
+  layOut = false,
+): Promise<string | LaidOut> {
   const tm = await loadTsMorph();
-  return printModelModule(tm.ts, m, hasValidator, operations, target);
+  return printModelModule(tm.ts, m, hasValidator, operations, target, layOut);
 }

@@ -12,6 +12,7 @@ import type { CompileOptions } from './ajv-compile.mjs';
 import type { Options as PrettierOptions } from 'prettier';
 import { compileHere } from './validators.ts';
 import { hash } from '../output/manifest.ts';
+import { LAYOUT_PRETTIER, laysOutAs } from './layout.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -92,10 +93,24 @@ export class JobQueue {
   formatKey(text: string, file: string, config?: PrettierOptions): string | undefined {
     const options = prettierOptions(config ?? this.prettierConfig(), file);
     if (options.plugins !== undefined) return undefined;
+    return hash('format', this.prettierVersion(), JSON.stringify(options), text);
+  }
+
+  /**
+   * Whether a file formatted with prettier's options `config` (default this repository's
+   * `.prettierrc.json`) comes out as the generator's own layout (`stages/layout.ts`) would write it:
+   * the options are the ones it reproduces (`laysOutAs`) and prettier's version is one it was proven
+   * against (`LAYOUT_PRETTIER`). Else (a user's other options or plugins) prettier formats every file.
+   */
+  laysOut(config?: PrettierOptions): boolean {
+    return LAYOUT_PRETTIER.test(this.prettierVersion()) && laysOutAs(config ?? this.prettierConfig());
+  }
+
+  private prettierVersion(): string {
     this.version ??= (
       JSON.parse(readFileSync(require.resolve('prettier/package.json'), 'utf8')) as { version: string }
     ).version;
-    return hash('format', this.version, JSON.stringify(options), text);
+    return this.version;
   }
 
   /**

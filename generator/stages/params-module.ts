@@ -15,7 +15,8 @@ import type { ModelNames } from './name.ts';
 import { fileStem } from './name.ts';
 import type { Target } from '../output/target.ts';
 import { loadTsMorph } from '../libraries.ts';
-import { importDeclaration, printModule, withDoc, withoutComments, type Ts } from './printer.ts';
+import { importDeclaration, withDoc, withoutComments, type Ts } from './printer.ts';
+import { printModuleAs, type LaidOut } from './layout.ts';
 
 /**
  * The first line of a user's `<out>/params/<id>.ts`: source in the user's program (not a declaration
@@ -37,9 +38,10 @@ export interface ParamsModel {
 /**
  * Body of `<prefix>params/<id>.ts`, unformatted: the runtime types the declaration names, then the
  * model module's declaration (`m.type.declaration`) without its comments, under one line of doc.
+ * With `layOut`, in prettier's layout where `layout.ts` covers it (`LaidOut`).
  * @throws Error when the declaration is neither an interface nor a type alias (`types.ts` emits no other).
  */
-export function printParamsModule(ts: Ts, m: ParamsModel, target: Target): string {
+export function printParamsModule(ts: Ts, m: ParamsModel, target: Target, layOut = false): string | LaidOut {
   const d = m.type.declaration;
   if (!ts.isInterfaceDeclaration(d) && !ts.isTypeAliasDeclaration(d))
     throw new Error(`the parameter type of model ${JSON.stringify(m.id)} is not an interface or a type alias`);
@@ -49,14 +51,20 @@ export function printParamsModule(ts: Ts, m: ParamsModel, target: Target): strin
     `Parameters of model \`${m.id}\` (\`${m.file}\`), documented per field in \`${target.prefix}models/${fileStem(m.id)}.ts\`.`,
   );
   const imports = [...m.type.runtimeImports].sort();
-  return printModule(ts, [
-    ...(target.kind === 'user' ? [USER_NOCHECK] : []),
-    ...(imports.length > 0 ? [importDeclaration(ts, imports, target.runtime.types, true)] : []),
-    declaration,
-  ]);
+  return printModuleAs(
+    ts,
+    [
+      ...(target.kind === 'user' ? [USER_NOCHECK] : []),
+      ...(imports.length > 0 ? [importDeclaration(ts, imports, target.runtime.types, true)] : []),
+      declaration,
+    ],
+    layOut,
+  );
 }
 
-/** `printParamsModule` with ts-morph's copy of TypeScript. */
-export function paramsModule(m: ParamsModel, target: Target): Promise<string> {
-  return Promise.resolve(printParamsModule(loadTsMorph().ts, m, target));
+/** `printParamsModule` with ts-morph's copy of TypeScript (`layOut`: in prettier's layout where covered). */
+export function paramsModule(m: ParamsModel, target: Target, layOut?: false): Promise<string>;
+export function paramsModule(m: ParamsModel, target: Target, layOut: boolean): Promise<string | LaidOut>;
+export function paramsModule(m: ParamsModel, target: Target, layOut = false): Promise<string | LaidOut> {
+  return Promise.resolve(printParamsModule(loadTsMorph().ts, m, target, layOut));
 }

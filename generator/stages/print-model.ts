@@ -14,12 +14,12 @@ import type { TypeSpec } from './printer.ts';
 import { packageTarget, type Target } from '../output/target.ts';
 import { fileStem } from './name.ts';
 import { queueJsonSchemas } from './json-schema-drafts.ts';
+import { printModuleAs, type LaidOut } from './layout.ts';
 import {
   constStatement,
   exported,
   importDeclaration,
   jsonExpression,
-  printModule,
   ref,
   stringNode,
   typeNode,
@@ -108,14 +108,18 @@ function standardSchemaStatement(ts: Ts, m: EmitModel, target: Target): TS.Varia
 const USER_NOCHECK =
   "// @ts-nocheck -- generated code, type-checked where it is generated; the user's program uses its declared types";
 
-/** Body of `generated/models/<id>.ts` (or, for a user's target, `<out>/models/<id>.ts`), unformatted. */
+/**
+ * Body of `generated/models/<id>.ts` (or, for a user's target, `<out>/models/<id>.ts`), unformatted;
+ * with `layOut`, in prettier's layout where `layout.ts` covers it (`LaidOut`).
+ */
 export function printModelModule(
   ts: Ts,
   m: EmitModel,
   hasValidator: boolean,
   operations: OperationsTable,
   target: Target = packageTarget,
-): string {
+  layOut = false,
+): string | LaidOut {
   const f = ts.factory;
   const fns = m.endpoints.flatMap((e) => endpointFunctions(e, m, hasValidator));
   const head: TS.Statement[] = [];
@@ -181,11 +185,15 @@ export function printModelModule(
 
   // A blank line after the imports, around the parameter type and before each function; the data
   // statements one after the other.
-  return printModule(ts, [
-    ...(target.kind === 'user' ? [USER_NOCHECK] : []),
-    head,
-    m.type.declaration,
-    data,
-    ...fns.map((fn) => endpointFunction(ts, m, fn, target, operations)),
-  ]);
+  return printModuleAs(
+    ts,
+    [
+      ...(target.kind === 'user' ? [USER_NOCHECK] : []),
+      head,
+      m.type.declaration,
+      data,
+      ...fns.map((fn) => endpointFunction(ts, m, fn, target, operations)),
+    ],
+    layOut,
+  );
 }

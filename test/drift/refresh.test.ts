@@ -93,6 +93,7 @@ function fakeGenerate(extra: Record<string, string> = {}) {
       files,
       models: 0,
       rebuilt: [],
+      laidOut: [],
       operations: new Map(),
     };
   };

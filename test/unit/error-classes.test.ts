@@ -11,7 +11,7 @@ import { imagesGenerate, queueEnqueue } from '../../runtime/operations.ts';
 
 describe('OutcomeUnknownError.from', () => {
   const cause = new InternalServerError('boom', { status: 500 });
-  it("hints at queue.list() for queue.enqueue's path (the path error-classes.ts writes agrees with operations.ts)", () => {
+  it("hints at queue.list() for queue.enqueue's path", () => {
     const err = OutcomeUnknownError.from(queueEnqueue, cause, 'server_error');
     expect(err.message).toContain('client.queue.list()');
   });

@@ -1,0 +1,108 @@
+/**
+ * Stage 7a for `generated/MODELS.md` (`reference.ts`, `templates/models.md.hbs`): the reference as
+ * prettier formats it, in parts. Prettier's Markdown formatting of the whole file takes about twice
+ * as long as formatting its parts apart (the model table, and the prose before and after it), and the
+ * table is a GitHub table whose aligned layout is written here directly (prettier's `printTable`:
+ * each column as wide as its widest cell, at least 3; the delimiter row dashes; cells padded with
+ * spaces) when every cell is plain text, whose printed form is the cell as written. Any other cell
+ * (a model title with Markdown syntax or wide characters) and prettier formats the table too.
+ *
+ * The parts are blocks of their own (a paragraph, the table, an HTML anchor), separated by blank
+ * lines, so formatting them apart gives the same text (test/generator/layout.test.ts proves it on
+ * the repository's reference and on hostile titles).
+ */
+
+/** The table's first two lines as the template writes them. */
+const TABLE_HEAD = ['| Model | Name | Served by |', '| --- | --- | --- |'];
+
+/**
+ * A cell prettier prints as written: the model's link (`` [`id`](#anchor) ``), its functions in code
+ * spans, or a title of ASCII words, digits and plain punctuation (a `[word]` not followed by a link
+ * target), single spaces between.
+ */
+const PLAIN_CELL =
+  /^(?:\[`[a-z0-9][a-z0-9._-]*`\]\(#[a-z0-9][a-z0-9._-]*\)|`[\w.]+`(?:, `[\w.]+`)*|(?:[A-Za-z0-9.,:;()/+'-]|\[[A-Za-z0-9.-]+(?: [A-Za-z0-9.-]+)*\](?![([:])| (?! ))+)$/;
+
+/** The table laid out as prettier would, or undefined when a cell is not plain. */
+export function layTable(lines: readonly string[]): string | undefined {
+  const rows: string[][] = [];
+  for (const line of lines) {
+    if (!line.startsWith('| ') || !line.endsWith(' |')) return undefined;
+    rows.push(line.slice(2, -2).split(' | '));
+  }
+  const columns = rows[0]!.length;
+  const body = [rows[0]!, ...rows.slice(2)];
+  if (body.some((r) => r.length !== columns || r.some((c) => c === '' || c.endsWith(' ') || !PLAIN_CELL.test(c))))
+    return undefined;
+  const widths = Array.from({ length: columns }, (_, i) => Math.max(3, ...body.map((r) => r[i]!.length)));
+  const row = (r: string[]) => `| ${r.map((c, i) => c.padEnd(widths[i]!)).join(' | ')} |`;
+  return [row(body[0]!), `| ${widths.map((w) => '-'.repeat(w)).join(' | ')} |`, ...body.slice(1).map(row)].join('\n');
+}
+
+/**
+ * A character of prose that prettier's Markdown printer writes as it is: ASCII letters and digits,
+ * Latin letters, a space, plain punctuation, the range signs of `reference.ts`; `@` not after a
+ * letter or digit (no e-mail autolink); `_` between letters or digits (prettier escapes one at a
+ * word's edge). Not `* [ ] < > & # ! \ | ~ $ ^ { } ``, whose meaning or escaping prettier may
+ * change.
+ */
+const PLAIN = String.raw`(?:[A-Za-z0-9\u00C0-\u024F ,.;:()'"/%+=?≥≤∞…–—’“”-]|(?<![A-Za-z0-9])@|(?<=[A-Za-z0-9])_(?=[A-Za-z0-9])|\[[A-Za-z0-9.-]+(?: [A-Za-z0-9.-]+)*\](?![([:]))`;
+/** A code span prettier writes as it is: one backtick each side, no space at either end. */
+const CODE = '`[^`\\s](?:[^`]*[^`\\s])?`';
+/** A line of prose: plain characters and code spans, single spaces, none at either end. */
+const PROSE = new RegExp(`^(?!.*  )(?! )(?!.* $)(?:${PLAIN}|${CODE})*$`, 'u');
+
+/**
+ * Whether prettier leaves a model's section (from its `<a id>` to the next) as it is: every line is
+ * blank, its anchor, or one of the template's shapes (a `## ` heading, a `- ` list item starting with
+ * a letter or a code span, `Parameters:`, a paragraph starting with a letter, a parenthesis, a quote
+ * or a code span: never a list or heading marker) whose text is `PROSE`.
+ */
+export function plainSection(section: string): boolean {
+  return section.split('\n').every((line) => {
+    if (line === '' || line === 'Parameters:' || /^<a id="[a-z0-9._-]+"><\/a>$/.test(line)) return true;
+    const text = line.startsWith('## ') ? line.slice(3) : line.startsWith('- ') ? line.slice(2) : line;
+    const first = line.startsWith('## ')
+      ? /^[^#]/
+      : line.startsWith('- ')
+        ? /^[A-Za-z`]/
+        : /^[A-Za-z\u00C0-\u024F("'`]/u;
+    return first.test(text) && PROSE.test(text) && !text.endsWith('#');
+  });
+}
+
+/**
+ * `text` (the reference, unformatted) formatted as prettier formats it, with `format` (prettier's
+ * Markdown formatting with the repository's options) run on the parts around the model table, and
+ * the table laid out here when `layTable` can; of the models' sections after it, prettier formats
+ * only the runs that are not `plainSection`s (each section is blocks of its own).
+ */
+export async function formatReference(text: string, format: (part: string) => Promise<string>): Promise<string> {
+  const lines = text.split('\n');
+  const start = lines.findIndex((l, i) => l === TABLE_HEAD[0] && lines[i + 1] === TABLE_HEAD[1]);
+  if (start < 1 || lines[start - 1] !== '') return format(text);
+  let end = start + 2;
+  while (end < lines.length && lines[end]!.startsWith('|')) end++;
+  if (end >= lines.length - 1 || lines[end] !== '') return format(text);
+  const table = lines.slice(start, end);
+  const laid = layTable(table) ?? (await format(`${table.join('\n')}\n`)).trimEnd();
+  const before = await format(lines.slice(0, start).join('\n'));
+  const sections = lines
+    .slice(end + 1)
+    .join('\n')
+    .split(/\n(?=<a id=")/);
+  const after: string[] = [];
+  let run: string[] = [];
+  const flush = async () => {
+    if (run.length > 0) after.push((await format(`${run.join('\n')}`)).replace(/\n$/, ''));
+    run = [];
+  };
+  for (const section of sections) {
+    if (plainSection(section)) {
+      await flush();
+      after.push(section.replace(/\n$/, ''));
+    } else run.push(section);
+  }
+  await flush();
+  return `${before}\n${laid}\n\n${after.join('\n\n')}\n`;
+}

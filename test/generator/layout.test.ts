@@ -1,0 +1,209 @@
+/**
+ * The generator's own prettier layout (`generator/stages/layout.ts`): the model and parameter modules
+ * it lays out are not formatted by prettier, so the proof that they are what prettier would write
+ * is here: prettier leaves every such file of a full generate, and of the first cases of seed 1 of
+ * the fuzzer (three rounds of its families, fuzz/cases.ts), unchanged. The layout is used only with the options and the prettier
+ * version it reproduces; anything else (a user's other options, a syntax it does not cover) is
+ * formatted by prettier.
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import * as prettier from 'prettier';
+import { describe, expect, it } from 'vitest';
+import { Project, ts } from 'ts-morph';
+import { generate, userTarget } from '../../generator/index.ts';
+import { SpecError } from '../../generator/errors.ts';
+import { LAYOUT_OPTIONS, LAYOUT_PRETTIER, laysOutAs, printModuleAs } from '../../generator/stages/layout.ts';
+import { JobQueue } from '../../generator/stages/job-queue.ts';
+import { formatReference, layTable, plainSection } from '../../generator/stages/reference-layout.ts';
+import { buildCase, ORDER } from '../../fuzz/cases.ts';
+import { writeCase } from '../../fuzz/case.ts';
+import { REPO_ROOT, tempDir } from '../support/index.ts';
+
+const require = createRequire(import.meta.url);
+const CASES = 3 * ORDER.length;
+const repositoryOptions = JSON.parse(readFileSync(path.join(REPO_ROOT, '.prettierrc.json'), 'utf8')) as Record<
+  string,
+  unknown
+>;
+
+/** The laid-out files of `files` that prettier (the repository's options) would change. */
+async function changedByPrettier(files: Map<string, string>, laidOut: string[]): Promise<string[]> {
+  const changed: string[] = [];
+  for (const file of laidOut) {
+    const text = files.get(file)!;
+    if ((await prettier.format(text, { ...repositoryOptions, parser: 'babel-ts' })) !== text) changed.push(file);
+  }
+  return changed;
+}
+
+describe('when the generator lays a module out itself', () => {
+  it('only with the installed prettier version and the options the layout reproduces', () => {
+    const version = (JSON.parse(readFileSync(require.resolve('prettier/package.json'), 'utf8')) as { version: string })
+      .version;
+    // a new prettier may lay code out otherwise: prove the layout again (this file), then widen LAYOUT_PRETTIER
+    expect(version).toMatch(LAYOUT_PRETTIER);
+    expect(laysOutAs(repositoryOptions)).toBe(true);
+    expect(new JobQueue(REPO_ROOT).laysOut()).toBe(true);
+    expect(LAYOUT_OPTIONS).toEqual(repositoryOptions);
+    // prettier's defaults spelled out are the same options
+    expect(laysOutAs({ ...repositoryOptions, tabWidth: 2, semi: true, quoteProps: 'as-needed' })).toBe(true);
+    // any other value, a plugin or an override: prettier formats
+    expect(laysOutAs({ ...repositoryOptions, printWidth: 100 })).toBe(false);
+    expect(laysOutAs({ ...repositoryOptions, semi: false })).toBe(false);
+    expect(laysOutAs({ ...repositoryOptions, plugins: ['prettier-plugin-organize-imports'] })).toBe(false);
+    expect(laysOutAs({ ...repositoryOptions, overrides: [] })).toBe(false);
+    expect(laysOutAs({ printWidth: 120 })).toBe(false);
+    expect(laysOutAs({})).toBe(false);
+  });
+
+  it('leaves a syntax it does not cover to prettier', () => {
+    const f = ts.factory;
+    const statement = f.createClassDeclaration(undefined, 'A', undefined, undefined, []);
+    expect(printModuleAs(ts, [statement], true)).toBe('class A {\n}\n');
+    new Project(); // ts-morph's TypeScript is the printer's
+  });
+
+  it(
+    "writes every model and parameter module and the description's types of a full generate as prettier would",
+    { timeout: 300_000 },
+    async () => {
+      const { dir, remove } = tempDir('inference-sdk-layout-');
+      try {
+        const r = await generate({ outRoot: dir });
+        const modules = r.rebuilt.filter((f) => /^generated\/(models|params)\//.test(f));
+        expect(modules.length).toBe(2 * r.models);
+        // and openapi-typescript's types of the description (generated/openapi.ts)
+        expect(r.laidOut).toEqual(['generated/openapi.ts', ...modules].sort());
+        expect(await changedByPrettier(r.files, r.laidOut)).toEqual([]);
+        // the reference, its table laid out and its plain sections kept (reference-layout.ts): prettier's text
+        const reference = r.files.get('generated/MODELS.md')!;
+        expect(await prettier.format(reference, { ...repositoryOptions, parser: 'markdown' })).toBe(reference);
+      } finally {
+        remove();
+      }
+    },
+  );
+
+  it('formats the model reference in parts as prettier formats it whole, laying out a table of plain cells', async () => {
+    const markdown = (text: string) => prettier.format(text, { ...repositoryOptions, parser: 'markdown' });
+    const reference = (titles: string[]) =>
+      [
+        '<!-- header -->',
+        '',
+        '# Model reference',
+        '',
+        'The models.',
+        '',
+        '| Model | Name | Served by |',
+        '| --- | --- | --- |',
+        ...titles.map((t, i) => `| [\`m-${i}\`](#m-${i}) | ${t} | ${i % 2 ? '`chat.completions.create`' : 'none'} |`),
+        ...titles.flatMap((t, i) => [
+          '',
+          `<a id="m-${i}"></a>`,
+          '',
+          `## \`m-${i}\`: ${t}`,
+          '',
+          `${t} description.`,
+          '',
+          `- Import: \`x\``,
+          '',
+          'Parameters:',
+          '',
+          `- \`p\` (required): \`"a" | "b_c"\`; default \`"a"\`; 0 to 1. ${t}, 2.5 ≥ 1 (see @Image1).`,
+        ]),
+        '',
+      ].join('\n');
+    const plain = ['FLUX.1 [dev]', 'GPT 4o mini', 'Seedance 2.0 - Image to Video', 'A (b): c/d, e+f'];
+    const lines = reference(plain).split('\n');
+    const table = lines.slice(6, 8 + plain.length);
+    expect(layTable(table)).toBe((await markdown(`${table.join('\n')}\n`)).trimEnd());
+    for (const titles of [
+      plain,
+      // Markdown syntax, wide characters, escapes, links, double spaces: prettier formats the table
+      ['a_b *x*', '宽字符 model', 'pipe \\| here', '[x](y)', 'two  spaces', '<b>', '&amp;'],
+    ]) {
+      const text = reference(titles);
+      expect(await formatReference(text, markdown)).toBe(await markdown(text));
+    }
+    expect(layTable(reference(['a_b *x*']).split('\n').slice(6, 9))).toBeUndefined();
+  });
+
+  it('leaves prettier a model section only when its prose is plain', async () => {
+    const markdown = (text: string) => prettier.format(text, { ...repositoryOptions, parser: 'markdown' });
+    const section = (line: string) => `<a id="m"></a>\n\n## \`m\`: M\n\n${line}\n\n- \`p\`: \`x\`. ${line}\n`;
+    // prose the section test accepts, built from its alphabet at random (seeded): prettier keeps it
+    const alphabet = [...'abcXYZ019éß ,.;:()\'"/%+=?≥≤∞…–—’“”-'].concat([
+      '@Image1',
+      'snake_case',
+      '[dev]',
+      '`code *x*`',
+    ]);
+    let seed = 7;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    let plain = 0;
+    for (let i = 0; i < 300; i++) {
+      const words = Array.from({ length: 1 + Math.floor(next() * 12) }, () =>
+        Array.from({ length: 1 + Math.floor(next() * 4) }, () => alphabet[Math.floor(next() * alphabet.length)]).join(
+          '',
+        ),
+      );
+      const text = section(`Model ${words.join(' ')}`);
+      if (!plainSection(text)) continue;
+      plain++;
+      expect(await markdown(text)).toBe(text);
+    }
+    expect(plain).toBeGreaterThan(100);
+    // Markdown syntax prettier rewrites or escapes: not plain
+    for (const line of [
+      'a *b*',
+      'a _b_',
+      '1. a',
+      '+ a',
+      'a &lt; b',
+      'a  b',
+      'a ',
+      '# a',
+      'a \\ b',
+      'x@y.z',
+      'a [b](c)',
+      'a ~b~',
+      'a | b',
+    ])
+      expect(plainSection(section(line.startsWith('a') ? `Model ${line}` : line)), line).toBe(false);
+  });
+
+  it(
+    "writes the modules of the fuzz families' cases as prettier would, in a user's project formatting with the same options",
+    { timeout: 300_000 },
+    async () => {
+      const { dir, remove } = tempDir('inference-sdk-layout-fuzz-');
+      const target = userTarget('0.0.0', { prettier: { ...repositoryOptions } });
+      let laidOut = 0;
+      const changed: string[] = [];
+      try {
+        // most cases of a hostile family are refused: three rounds of the families reach each one's output
+        for (let index = 0; index < CASES; index++) {
+          const c = buildCase(1, index);
+          const specsDir = path.join(dir, `case-${index}`, 'specs');
+          writeCase(c, specsDir);
+          let r;
+          try {
+            r = await generate({ specsDir, outRoot: path.join(dir, `case-${index}`, 'out'), target, check: true });
+          } catch (err) {
+            if (err instanceof SpecError) continue; // refused: nothing to lay out
+            throw err;
+          }
+          laidOut += r.laidOut.length;
+          for (const f of await changedByPrettier(r.files, r.laidOut))
+            changed.push(`case ${index} (${c.family}): ${f}`);
+        }
+      } finally {
+        remove();
+      }
+      expect(changed).toEqual([]);
+      expect(laidOut).toBeGreaterThan(20);
+    },
+  );
+});
