@@ -151,7 +151,8 @@ const installs = new Map<Installed, Promise<string>>();
 /**
  * The `node_modules` folder of the packed `which` installed as a user installs them (`npm install` of the
  * tarballs, from the npm cache where it can), made once per pack beside it and shared by every file and
- * run: an install of each file's own took about 6 s of CPU. Read it, never write into it.
+ * run: an install of each file's own took about 6 s of CPU. Read it, never write into it (`linkInstalled`
+ * gives a project a `node_modules/` of its own).
  * @throws Error with npm's output when the install fails, or as `packedTarballs` does.
  */
 export function installedModules(which: Installed): Promise<string> {
@@ -182,11 +183,22 @@ export function installedModules(which: Installed): Promise<string> {
 }
 
 /**
- * Makes `dir` a project with `manifest` as its package.json whose `node_modules` is a link to the shared
- * install of `which` (`installedModules`): what a user's project looks like after `npm install`.
+ * Makes `dir` a project with `manifest` as its package.json and the shared install of `which`
+ * (`installedModules`): what a user's project looks like after `npm install`. Its `node_modules/` is a
+ * folder of its own holding a link to each installed package (a scope's folder of its own too), so that a
+ * test may add a package to it without writing into the shared install.
  */
 export async function linkInstalled(dir: string, which: Installed, manifest: Record<string, unknown>): Promise<void> {
   mkdirSync(dir, { recursive: true });
   writeFileSync(path.join(dir, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
-  symlinkSync(await installedModules(which), path.join(dir, 'node_modules'), 'dir');
+  const shared = await installedModules(which);
+  const link = (from: string, to: string) => {
+    mkdirSync(to, { recursive: true });
+    for (const entry of readdirSync(from, { withFileTypes: true })) {
+      if (entry.name.startsWith('@') && entry.isDirectory())
+        link(path.join(from, entry.name), path.join(to, entry.name));
+      else symlinkSync(path.join(from, entry.name), path.join(to, entry.name));
+    }
+  };
+  link(shared, path.join(dir, 'node_modules'));
 }
