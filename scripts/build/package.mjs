@@ -23,7 +23,7 @@
  * `npm run build` builds nothing again. Flags: `--force` builds anyway; `--quiet` prints nothing
  * unless it fails.
  */
-import { readFileSync, readdirSync, rmSync } from 'node:fs';
+import { readFileSync, readdirSync, realpathSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { REPO_ROOT } from '../../generator/root.mjs';
@@ -178,11 +178,28 @@ function reexportsPlugin() {
   };
 }
 
-/** Files (relative to the repository) among module ids: the dependencies' files the bundler read. */
+/**
+ * Where the root's `node_modules/` really is: a copy of the repository made to build or pack in links it,
+ * and the bundler names the files it read by their real path.
+ */
+const NODE_MODULES = realpathSync(path.join(ROOT, 'node_modules'));
+
+/**
+ * Files (relative to the repository) among module ids: the dependencies' files the bundler read, those of
+ * the root's `node_modules/` named through it even when it is a link, so that a stamp holds for every copy
+ * linking the same folder.
+ */
 const dependencyFiles = (ids) =>
   ids
     .filter((id) => path.isAbsolute(id) && id.includes(`${path.sep}node_modules${path.sep}`))
-    .map((id) => path.relative(ROOT, id).split(path.sep).join('/'));
+    .map((id) => {
+      const linked = path.relative(NODE_MODULES, id);
+      const inRoot =
+        linked.startsWith('..') || path.isAbsolute(linked)
+          ? path.relative(ROOT, id)
+          : path.join('node_modules', linked);
+      return inRoot.split(path.sep).join('/');
+    });
 
 async function main() {
   const input = entries();

@@ -130,10 +130,11 @@ export async function packPackages(root: string, options: PackOptions = {}): Pro
 }
 
 /**
- * Installs the tarball into `<dir>` (a new private project) as a user would, from the npm cache when it
- * can (`--prefer-offline`: after `npm ci` the package's dependencies are in the cache).
+ * Installs the tarball (or tarballs, in one `npm install`) into `<dir>` (a new private project) as a user
+ * would, from the npm cache when it can (`--prefer-offline`: after `npm ci` the package's dependencies are
+ * in the cache).
  */
-export async function installTarball(dir: string, tarball: string): Promise<void> {
+export async function installTarball(dir: string, tarball: string | readonly string[]): Promise<void> {
   mkdirSync(dir, { recursive: true });
   writeFileSync(
     path.join(dir, 'package.json'),
@@ -141,7 +142,7 @@ export async function installTarball(dir: string, tarball: string): Promise<void
   );
   const result = await run(
     npmCommand(),
-    ['install', '--prefer-offline', '--no-audit', '--no-fund', '--no-package-lock', tarball],
+    ['install', '--prefer-offline', '--no-audit', '--no-fund', '--no-package-lock', ...[tarball].flat()],
     {
       cwd: dir,
       env: npmEnv(),

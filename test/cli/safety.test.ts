@@ -15,7 +15,7 @@ import { startServer, type LocalServer } from '../../fake-service/index.ts';
 import { hash } from '../../generator/output/manifest.ts';
 import { existingRootState } from '../../generator/output/run-state.ts';
 import { hashTree, REPO_ROOT, stateLeftovers, tempDir } from '../support/index.ts';
-import { codegen, installBoth, packedTarballs, treeHash } from './support.ts';
+import { codegen, installBoth, treeHash } from './support.ts';
 import { EXIT } from '../../generator/cli/exit-codes.ts';
 
 const KEY = 'test-key'; // the local server's default key
@@ -59,9 +59,8 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => hostile.listen(0, '127.0.0.1', r));
   hostileUrl = `http://127.0.0.1:${(hostile.address() as { port: number }).port}`;
-  const [tarballs, s] = await Promise.all([packedTarballs(), startServer({ modelsDir: served })]);
+  const [, s] = await Promise.all([installBoth(project), startServer({ modelsDir: served })]);
   server = s;
-  await installBoth(project, tarballs);
   mkdirSync(path.join(project, '.git', 'hooks'), { recursive: true });
   const first = await codegen(project, ['add', 'acme-base'], withServer());
   if (first.code !== 0) throw new Error(`the first add failed: ${first.stderr}`);

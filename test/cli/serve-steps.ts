@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { REPO_ROOT, run, start } from '../support/index.ts';
-import { STRICT_FLAGS } from '../package/helpers.ts';
+import { STRICT_FLAGS_OWN_DECLARATIONS } from '../package/helpers.ts';
 import { codegen, tsc } from './support.ts';
 import { EXIT } from '../../generator/cli/exit-codes.ts';
 
@@ -57,7 +57,12 @@ export function serveTests(ctx: { project: () => string; fixture: (id: string) =
       writeFileSync(
         config,
         JSON.stringify({
-          compilerOptions: { ...STRICT_FLAGS, module: 'NodeNext', moduleResolution: 'NodeNext', types: ['node'] },
+          compilerOptions: {
+            ...STRICT_FLAGS_OWN_DECLARATIONS,
+            module: 'NodeNext',
+            moduleResolution: 'NodeNext',
+            types: ['node'],
+          },
           include: ['tests/offline.test.mts', 'oxen-models/**/*.ts'],
         }),
       );

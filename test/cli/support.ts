@@ -1,39 +1,22 @@
 /**
- * Helpers of the CLI tests: both tarballs of a release (packed once per run: `packedTarballs`,
- * test/support/packed.ts), installed into a fresh project, run the installed bin, and
+ * Helpers of the CLI tests: both tarballs of a release (packed and installed once per run:
+ * test/support/packed.ts) in a fresh project, run the installed bin, and
  * fingerprint a directory (to prove that a failed command wrote nothing).
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { hashTree, REPO_ROOT, run, type RunResult } from '../support/index.ts';
-import { installTarball, npmEnv } from '../package/helpers.ts';
-import type { PackedPair } from '../../scripts/lib/pack.ts';
 export { packedTarballs } from '../support/packed.ts';
+import { linkInstalled } from '../support/packed.ts';
 
-/** Installs both tarballs (`packedTarballs()`) into `<dir>` (a new ES module project) from the npm cache where it can. */
-export async function installBoth(dir: string, tarballs: PackedPair): Promise<void> {
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(
-    path.join(dir, 'package.json'),
-    JSON.stringify({ name: 'user-project', version: '0.0.0', private: true, type: 'module' }, null, 2),
-  );
-  const r = await run(
-    'npm',
-    [
-      'install',
-      '--prefer-offline',
-      '--no-audit',
-      '--no-fund',
-      '--no-package-lock',
-      tarballs.sdk.tarball,
-      tarballs.codegen.tarball,
-    ],
-    { cwd: dir, env: npmEnv() },
-  );
-  if (r.code !== 0) throw new Error(`npm install of the tarballs failed (exit ${r.code}):\n${r.stdout}\n${r.stderr}`);
+/**
+ * Makes `<dir>` a user's ES module project with both packed tarballs installed: its `node_modules` is a
+ * link to the install that every file shares (`linkInstalled`, test/support/packed.ts).
+ */
+export function installBoth(dir: string): Promise<void> {
+  return linkInstalled(dir, 'both', { name: 'user-project', version: '0.0.0', private: true, type: 'module' });
 }
-export { installTarball };
 
 /** Runs the installed `oxen-inference-codegen` in `project` with `env` added (no OXEN_* from the outer environment). */
 export function codegen(project: string, args: string[], env: Record<string, string> = {}): Promise<RunResult> {

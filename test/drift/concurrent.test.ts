@@ -4,7 +4,7 @@
  * files and as generated files. Each holds the output root's lock for its whole read-modify-write,
  * so the second reads the first one's snapshot.
  */
-import { cpSync, existsSync, mkdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startServer, type LocalServer } from '../../fake-service/index.ts';
@@ -18,8 +18,8 @@ import {
   runScript,
   scratchDir,
   SERVER_USERS,
+  smallWorkspace,
   writeModel,
-  writeList,
 } from './helpers.ts';
 
 const BASE = 'flux-2-pro';
@@ -37,13 +37,7 @@ afterAll(async () => {
 });
 
 test('two --add at once: both exit 0 and both models are kept', { timeout: 300_000 }, async () => {
-  const dir = scratchDir();
-  const specs = path.join(dir, 'specs');
-  mkdirSync(path.join(specs, 'models'), { recursive: true });
-  cpSync(path.join(REPO_SPECS, 'openapi.yaml'), path.join(specs, 'openapi.yaml'));
-  cpSync(path.join(REPO_SPECS, 'models', `${BASE}.json`), path.join(specs, 'models', `${BASE}.json`));
-  writeList(specs, [BASE]);
-  await generate({ specsDir: specs, outRoot: dir });
+  const { dir, specs } = await smallWorkspace([BASE]);
 
   const add = (id: string) =>
     runScript(

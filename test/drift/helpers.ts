@@ -2,9 +2,9 @@
 // real specs/ or generated/), programmatic edits of model files, and a runner for the scripts as child
 // processes (asynchronous: the local server runs in this process). The repository root, file-tree
 // hashes and the child-process runner itself are in test/support/.
-import { cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { REPO_ROOT, runTsx, tempDir, type RunResult } from '../support/index.ts';
+import { REPO_ROOT, runGenerate, runTsx, tempDir, type RunResult } from '../support/index.ts';
 
 export const REPO_SPECS = path.join(REPO_ROOT, 'specs');
 
@@ -32,6 +32,24 @@ export function copySpecs(dir: string, options: { generated?: boolean } = {}): s
   cpSync(REPO_SPECS, specs, { recursive: true });
   if (options.generated) cpSync(path.join(REPO_ROOT, 'generated'), path.join(dir, 'generated'), { recursive: true });
   return specs;
+}
+
+/**
+ * A scratch output root holding a small snapshot, `<dir>/specs` (the repository's openapi.yaml and the
+ * models `ids`), and the `generated/` it makes there, for the tests whose subject is not the snapshot's
+ * size: a run there rebuilds only what it changes. (A copy of the repository's generated/ in a scratch
+ * folder names its specs by another path in every file's header, so a run there rebuilds every file.)
+ */
+export async function smallWorkspace(ids: readonly string[]): Promise<{ dir: string; specs: string }> {
+  const dir = scratchDir();
+  const specs = path.join(dir, 'specs');
+  mkdirSync(path.join(specs, 'models'), { recursive: true });
+  cpSync(path.join(REPO_SPECS, 'openapi.yaml'), path.join(specs, 'openapi.yaml'));
+  for (const id of ids) cpSync(path.join(REPO_SPECS, 'models', `${id}.json`), path.join(specs, 'models', `${id}.json`));
+  writeList(specs, [...ids]);
+  const { generate } = await import('../../generator/index.ts');
+  await generate({ specsDir: specs, outRoot: dir });
+  return { dir, specs };
 }
 
 /** A model object as an editable value. */
@@ -88,8 +106,9 @@ export function filesContaining(dir: string, needle: string): string[] {
 }
 
 /**
- * Run `scripts/<script>` with tsx as a child process, in the repository, with `OXEN_API_KEY` and
- * `OXEN_BASE_URL` removed from the environment unless given in `env`.
+ * Run `scripts/<script>` as a child process, in the repository, with `OXEN_API_KEY` and
+ * `OXEN_BASE_URL` removed from the environment unless given in `env`: `generate.ts` as
+ * `npm run generate` runs it (precompiled: `runGenerate`), any other script with tsx.
  */
 export function runScript(
   script: string,
@@ -100,5 +119,6 @@ export function runScript(
   const base = { ...process.env };
   delete base['OXEN_API_KEY'];
   delete base['OXEN_BASE_URL'];
-  return runTsx(path.join('scripts', script), args, { env: { ...base, ...env }, timeoutMs });
+  const options = { env: { ...base, ...env }, timeoutMs };
+  return script === 'generate.ts' ? runGenerate(args, options) : runTsx(path.join('scripts', script), args, options);
 }

@@ -17,8 +17,17 @@ import { MAX_MODEL_BYTES } from '../../generator/stages/schema-check.ts';
 import { withLock } from '../../generator/output/lock.ts';
 import { existingRootState } from '../../generator/output/run-state.ts';
 import { treeDigest } from '../../generator/output/tree-commit.ts';
-import { hashTree, start, tsxArgs } from '../support/index.ts';
-import { cleanupTemp, copySpecs, FAKE_KEY, filesContaining, readModel, REPO_SPECS, scratchDir } from './helpers.ts';
+import { hashTree, generateArgs, start } from '../support/index.ts';
+import {
+  cleanupTemp,
+  copySpecs,
+  FAKE_KEY,
+  filesContaining,
+  readModel,
+  REPO_SPECS,
+  scratchDir,
+  smallWorkspace,
+} from './helpers.ts';
 
 /** Answers for `/api/ai/models/<id>`: body bytes and headers. */
 const answers = new Map<string, { body: Buffer; headers: Record<string, string> }>();
@@ -132,11 +141,10 @@ test.each([
       body: Buffer.from(JSON.stringify({ ...readModel(path.join(REPO_SPECS, 'models'), ID), id: added })),
       headers: {},
     });
-    const dir = scratchDir();
-    const specs = copySpecs(dir, { generated: true });
+    const { dir, specs } = await smallWorkspace([ID]);
     const child = start(
       process.execPath,
-      tsxArgs('scripts/generate.ts', ['--add', added, '--specs', specs, '--out', dir, '--base-url', base]),
+      generateArgs(['--add', added, '--specs', specs, '--out', dir, '--base-url', base]),
       { env: { ...process.env, OXEN_API_KEY: FAKE_KEY, OXEN_GENERATE_TEST_PAUSE: point } },
     );
     await child.waitFor(`generate: paused at ${point}`, { stream: 'stderr', ms: 120_000 });

@@ -21,9 +21,11 @@ import {
   readList,
   readModel,
   runScript,
+  REPO_SPECS,
   schemaOf,
   SERVER_USERS,
   scratchDir,
+  smallWorkspace,
   writeModel,
 } from './helpers.ts';
 
@@ -100,7 +102,11 @@ function fakeGenerate(extra: Record<string, string> = {}) {
 
 describe('npm run generate -- --refresh (child process)', () => {
   test('success: snapshot files as fetched, models.json maintained, generated/ updated, drift report printed', async () => {
-    const ws = workspace();
+    // a snapshot of four (the first two of the repository's, the changed and the removed one) and its
+    // generated/, made in place: the run rebuilds only what the refresh changes
+    const all = readList(REPO_SPECS);
+    const { dir, specs } = await smallWorkspace([...new Set([all[0]!, all[1]!, CHANGED, REMOVED])].sort());
+    const ws = { dir, specs, generated: path.join(dir, 'generated') };
     const before = hashTree(ws.specs);
     const listed = readList(ws.specs);
     // one transient failure each: the runtime's retries must absorb them

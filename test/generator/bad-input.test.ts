@@ -8,7 +8,7 @@ import { generate } from '../../generator/index.ts';
 import { SpecError } from '../../generator/errors.ts';
 import { EXIT } from '../../generator/cli/exit-codes.ts';
 import { fixtureModel, tempSpecs, type TempSpecs } from './helpers.ts';
-import { hashTree, runTsx } from '../support/index.ts';
+import { hashTree, runGenerate } from '../support/index.ts';
 
 const GOOD = ['flux-2-pro', 'gpt-4o-mini'];
 let temps: TempSpecs[] = [];
@@ -116,7 +116,7 @@ describe('bad input', () => {
 
   it('the command exits 3 (EXIT.failed) with the message and writes nothing', { timeout: 60_000 }, async () => {
     const { t, before } = await prepared({ 'broken-model': '{ nope' });
-    const r = await runTsx('scripts/generate.ts', ['--specs', t.specsDir, '--out', t.root]);
+    const r = await runGenerate(['--specs', t.specsDir, '--out', t.root]);
     expect(r.code).toBe(EXIT.failed);
     expect(r.stderr).toMatch(/nothing was written: .*broken-model\.json \(model broken-model\) at \/: malformed JSON/);
     expect(hashTree(path.join(t.root, 'generated'))).toEqual(before);

@@ -10,9 +10,9 @@ import { generate } from '../../generator/index.ts';
 import { hash } from '../../generator/output/manifest.ts';
 import { existingRootState } from '../../generator/output/run-state.ts';
 import { tempSpecs } from './helpers.ts';
-import { hashTree, runTsx } from '../support/index.ts';
+import { hashTree, runGenerate } from '../support/index.ts';
 
-const run = (args: string[]) => runTsx('scripts/generate.ts', args);
+const run = (args: string[]) => runGenerate(args);
 
 describe('generate --check', () => {
   it(

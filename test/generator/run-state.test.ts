@@ -27,7 +27,7 @@ import { renderManifest } from '../../generator/output/manifest.ts';
 import { checkOwnedOutput, packageTarget } from '../../generator/output/target.ts';
 import { LEGACY_FILES, rootState } from '../../generator/output/run-state.ts';
 import { write } from '../../generator/stages/write.ts';
-import { hashTree, runTsx, start, stateLeftovers, tempDir, tsxArgs } from '../support/index.ts';
+import { hashTree, runGenerate, start, stateLeftovers, tempDir, tsxArgs } from '../support/index.ts';
 import { variantFiles } from './fixtures/write-variants.ts';
 
 const dirs: Array<{ remove(): void }> = [];
@@ -78,7 +78,7 @@ describe('a journal or lock committed into the output root', () => {
     const { root, outside } = await setup();
     writeFileSync(path.join(root, '.generate-journal.json'), plantedJournal(root, outside));
     const before = { root: hashTree(root), outside: hashTree(outside) };
-    const r = await runTsx('scripts/generate.ts', ['--out', root, '--specs', path.join(root, 'no-specs')]);
+    const r = await runGenerate(['--out', root, '--specs', path.join(root, 'no-specs')]);
     expect(r.code, r.stderr).toBe(EXIT.failed);
     expect(r.stderr).toContain(`${path.join(root, '.generate-journal.json')} was not written by this generator`);
     expect(r.stderr).toContain('Nothing was moved or deleted');

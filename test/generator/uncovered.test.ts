@@ -4,7 +4,7 @@
  * once, naming the model.
  */
 import { describe, expect, it } from 'vitest';
-import { REPO_ROOT, runTsx } from '../support/index.ts';
+import { REPO_ROOT, runGenerate } from '../support/index.ts';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 
@@ -35,7 +35,7 @@ describe('models on endpoints the description does not cover', () => {
   });
 
   it('are reported once each, by name, by `npm run generate`', { timeout: 60_000 }, async () => {
-    const { stdout } = await runTsx('scripts/generate.ts', ['--check']);
+    const { stdout } = await runGenerate(['--check']);
     for (const [id, endpoint] of Object.entries(UNCOVERED)) {
       const lines = stdout.split('\n').filter((l) => l.includes(id));
       expect(lines, id).toHaveLength(1);

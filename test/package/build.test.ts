@@ -1,9 +1,10 @@
 /**
  * The package build's up-to-date detection (`scripts/build/`): a build whose inputs are unchanged writes
  * nothing, and a changed input rebuilds. The stamp's rules on a small synthetic tree (no build), then the
- * real `npm run build` script in a scratch copy of what it reads: build, build again (skipped: stamp and
- * outputs untouched), change one input file, build again (rebuilt, the change is in dist/); and what that
- * build's browser variant gives a page bundled by esbuild.
+ * real `npm run build` script in a scratch copy of what it reads, holding the build that the shared pack
+ * ran from no stamp (test/support/packed.ts): build again (skipped: stamp and outputs untouched), change
+ * one input file, build again (rebuilt, the change is in dist/); and what that build's browser variant
+ * gives a page bundled by esbuild.
  */
 import { cpSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync, appendFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
@@ -14,6 +15,7 @@ import { measureCase } from '../../scripts/lib/bundle-measure.ts';
 import { SIZE_CASES } from '../../scripts/lib/bundle-size-cases.ts';
 import { hashFile, hashFiles, listFiles, staleReason, type Stamp } from '../../scripts/build/stamp.mjs';
 import { REPO_ROOT as REPO, run, tempDir } from '../support/index.ts';
+import { packedBuild } from '../support/packed.ts';
 
 const root = tempDir('inference-sdk-build-');
 afterAll(() => root.remove());
@@ -77,20 +79,35 @@ describe('npm run build in a scratch copy', () => {
     expect(result.code).toBe(0);
     return result.stdout;
   };
+  /**
+   * The scratch copy: what the build reads, with `dist/` and the stamp of the build that the shared pack
+   * ran from no stamp on the same tree (test/support/packed.ts), so this file builds once, not twice.
+   */
+  let prepared: Promise<void> | undefined;
+  const prepare = () =>
+    (prepared ??= (async () => {
+      for (const p of BUILD_INPUTS) cpSync(path.join(REPO, p), path.join(dir, p), { recursive: true });
+      symlinkSync(path.join(REPO, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
+      const packed = await packedBuild();
+      cpSync(path.join(packed, 'dist'), path.join(dir, 'dist'), { recursive: true, preserveTimestamps: true });
+      cpSync(path.join(packed, '.tmp'), path.join(dir, '.tmp'), { recursive: true });
+    })());
 
   test('skips an unchanged tree and rebuilds after one input file changed', { timeout: 600_000 }, async () => {
-    for (const p of BUILD_INPUTS) cpSync(path.join(REPO, p), path.join(dir, p), { recursive: true });
-    symlinkSync(path.join(REPO, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
-
-    expect(await build()).toMatch(/building dist\/ \(no stamp/);
+    await prepare();
     const stamp = readFileSync(stampFile, 'utf8');
     const outputs = Object.keys((JSON.parse(stamp) as Stamp).outputs);
     expect(outputs).toEqual(
       expect.arrayContaining(['dist/index.js', 'dist/index.cjs', 'dist/index.d.ts', 'dist/index.d.cts']),
     );
+    // the dependencies' files read through node_modules (a link in both copies) are named through it,
+    // so the stamp holds in another folder
+    const inputs = Object.keys((JSON.parse(stamp) as Stamp).inputs);
+    expect(inputs).toContain('node_modules/@standard-schema/spec/dist/index.d.ts');
+    expect(inputs.filter((f) => f.startsWith('..'))).toEqual([]);
     const mtimes = outputs.map((f) => statSync(path.join(dir, f)).mtimeMs);
 
-    // unchanged: nothing is written, not even the stamp
+    // unchanged (the same inputs in another folder): nothing is written, not even the stamp
     expect(await build()).toMatch(/up to date/);
     expect(readFileSync(stampFile, 'utf8')).toBe(stamp);
     expect(outputs.map((f) => statSync(path.join(dir, f)).mtimeMs)).toEqual(mtimes);
@@ -109,14 +126,7 @@ describe('npm run build in a scratch copy', () => {
     "the browser build keeps its entries' export * (a page bundled by esbuild leaves the redaction out until a call has a secret)",
     { timeout: 120_000 },
     async () => {
-      // built by the test above (also when run alone: then built here)
-      try {
-        readFileSync(path.join(dir, 'dist/browser/index.js'));
-      } catch {
-        for (const p of BUILD_INPUTS) cpSync(path.join(REPO, p), path.join(dir, p), { recursive: true });
-        symlinkSync(path.join(REPO, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
-        await build();
-      }
+      await prepare(); // the build of the pack, or the rebuild of the test above
       const browser = (f: string) => readFileSync(path.join(dir, 'dist/browser', f), 'utf8');
       expect(browser('index.js')).toContain('export * from "./runtime/index.js";');
       expect(browser('index.js')).toContain('export * from "./generated/index.js";');

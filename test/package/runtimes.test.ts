@@ -22,8 +22,8 @@ import { startServer, type LocalServer } from '../../fake-service/index.ts';
 import { FILE_BYTES } from '../../fake-service/state.ts';
 import { run, tempDir } from '../support/index.ts';
 import { installedRuntime } from '../support/tools.ts';
-import { FIXTURES, installTarball } from './helpers.ts';
-import { packedTarballs } from '../support/packed.ts';
+import { FIXTURES } from './helpers.ts';
+import { linkInstalled } from '../support/packed.ts';
 import { startWorkerd, type RunningWorkerd } from './workerd.ts';
 
 const TEST_TIMEOUT_MS = 180_000;
@@ -37,15 +37,14 @@ beforeAll(async () => {
   root = tempDir('inference-sdk-runtimes-');
   server = await startServer({ workerDelayMs: 20 });
   const why = 'test/package/runtimes.test.ts';
-  const [pack, deno, bun, workerd] = await Promise.all([
-    packedTarballs().then((p) => p.sdk),
+  project = path.join(root.dir, 'project');
+  const [, deno, bun, workerd] = await Promise.all([
+    linkInstalled(project, 'sdk', { name: 'consumers', version: '0.0.0', private: true }),
     installedRuntime('deno', why),
     installedRuntime('bun', why),
     installedRuntime('workerd', why),
   ]);
   Object.assign(bins, { deno, bun, workerd });
-  project = path.join(root.dir, 'project');
-  await installTarball(project, pack.tarball);
   for (const file of ['runtimes.mjs', 'worker-models.mjs', 'worker-client.mjs'])
     copyFileSync(path.join(FIXTURES, file), path.join(project, file));
 }, 900_000);
