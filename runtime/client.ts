@@ -57,6 +57,6 @@ export class Client<R extends Registry = UntypedRegistry> extends HttpTransport 
    * queue's own fields for ids the validator source does not know.
    */
   get untyped(): Client<UntypedRegistry> {
-    return this as unknown as Client<UntypedRegistry>;
+    return this;
   }
 }
