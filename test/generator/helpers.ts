@@ -12,7 +12,7 @@ import { compilerOptions } from '../../fuzz/compile.ts';
 import type { OpenApiDoc } from '../../generator/stages/load.ts';
 import { operationsOf, type OperationsTable } from '../../generator/stages/operations.ts';
 import { specFile } from '../../generator/stages/name.ts';
-import { REPO_ROOT, tempDir } from '../support/index.ts';
+import { REPO_ROOT, start, tempDir, tsxArgs, type Running } from '../support/index.ts';
 
 /** The operations table of the repository's `specs/openapi.yaml` (`generator/stages/operations.ts`). */
 export async function repositoryOperations(): Promise<OperationsTable> {
@@ -183,4 +183,15 @@ export async function linkRuntime(root: string): Promise<void> {
   await symlink(path.join(REPO_ROOT, 'runtime'), path.join(root, 'runtime'), 'dir');
   await symlink(path.join(REPO_ROOT, 'node_modules'), path.join(root, 'node_modules'), 'dir');
   await writeFile(path.join(root, 'package.json'), '{ "type": "module", "private": true }\n');
+}
+
+/**
+ * A child running `test/generator/fixtures/write-child.ts` with `args` (`<root> <variant> [runtime]`: it
+ * writes that variant's files into `<root>`) and `env` added to this process's; with
+ * `OXEN_GENERATE_TEST_PAUSE=<point>` it stops there and prints `generate: paused at <point>`.
+ */
+export function writeChild(args: readonly string[], env: Record<string, string> = {}): Running {
+  return start(process.execPath, tsxArgs('test/generator/fixtures/write-child.ts', args), {
+    env: { ...process.env, ...env },
+  });
 }

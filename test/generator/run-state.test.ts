@@ -27,7 +27,8 @@ import { renderManifest } from '../../generator/output/manifest.ts';
 import { checkOwnedOutput, packageTarget } from '../../generator/output/target.ts';
 import { LEGACY_FILES, rootState } from '../../generator/output/run-state.ts';
 import { write } from '../../generator/stages/write.ts';
-import { hashTree, runGenerate, start, stateLeftovers, tempDir, tsxArgs } from '../support/index.ts';
+import { hashTree, runGenerate, stateLeftovers, tempDir } from '../support/index.ts';
+import { writeChild } from './helpers.ts';
 import { variantFiles } from './fixtures/write-variants.ts';
 
 const dirs: Array<{ remove(): void }> = [];
@@ -183,9 +184,7 @@ describe('SIGINT and SIGTERM while writing', () => {
     async (signal) => {
       const { root } = await setup();
       const before = hashTree(root);
-      const c = start(process.execPath, tsxArgs('test/generator/fixtures/write-child.ts', [root, 'new']), {
-        env: { ...process.env, OXEN_GENERATE_TEST_PAUSE: 'staging' },
-      });
+      const c = writeChild([root, 'new'], { OXEN_GENERATE_TEST_PAUSE: 'staging' });
       await c.waitFor('generate: paused at staging', { stream: 'stderr', ms: 30_000 });
       expect(readdirSync(root).some((n) => n.startsWith('.generated.new-'))).toBe(true);
       c.child.kill(signal);

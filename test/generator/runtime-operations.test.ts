@@ -14,9 +14,9 @@ import { readManifest } from '../../generator/output/manifest.ts';
 import { existingRootState } from '../../generator/output/run-state.ts';
 import { RUNTIME_OPERATIONS_FILE } from '../../generator/output/target.ts';
 import { write } from '../../generator/stages/write.ts';
-import { REPO_ROOT, start, stateLeftovers, tempDir, tsxArgs } from '../support/index.ts';
+import { REPO_ROOT, stateLeftovers, tempDir } from '../support/index.ts';
 import { RUNTIME_FILE, variantFiles } from './fixtures/write-variants.ts';
-import { tempSpecs } from './helpers.ts';
+import { tempSpecs, writeChild } from './helpers.ts';
 
 const dirs: Array<{ remove(): void }> = [];
 afterEach(() => {
@@ -143,9 +143,7 @@ describe('runtime/operations.ts is written with generated/, all or nothing', () 
 
   /** A child writing variant `new` with runtime/operations.ts, stopped at `pause` and killed. */
   async function killedAt(dir: string, pause: 'staging' | 'between'): Promise<void> {
-    const c = start(process.execPath, tsxArgs('test/generator/fixtures/write-child.ts', [dir, 'new', 'runtime']), {
-      env: { ...process.env, OXEN_GENERATE_TEST_PAUSE: pause },
-    });
+    const c = writeChild([dir, 'new', 'runtime'], { OXEN_GENERATE_TEST_PAUSE: pause });
     await c.waitFor('generate: paused at', { stream: 'stderr', ms: 120_000 });
     c.child.kill('SIGKILL');
     expect((await c.done).signal).toBe('SIGKILL');

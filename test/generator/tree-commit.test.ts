@@ -12,7 +12,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { withLock } from '../../generator/output/lock.ts';
 import { existingRootState, rootState } from '../../generator/output/run-state.ts';
 import { write } from '../../generator/stages/write.ts';
-import { start, stateLeftovers, tempDir, tsxArgs, type RunResult } from '../support/index.ts';
+import { stateLeftovers, tempDir, type RunResult } from '../support/index.ts';
+import { writeChild } from './helpers.ts';
 import { variantFiles } from './fixtures/write-variants.ts';
 
 const dirs: Array<{ remove(): void }> = [];
@@ -58,9 +59,7 @@ function child(
   variant: string,
   env: Record<string, string> = {},
 ): { proc: ChildProcess; done: Promise<RunResult>; paused: () => Promise<unknown> } {
-  const c = start(process.execPath, tsxArgs('test/generator/fixtures/write-child.ts', [root, variant]), {
-    env: { ...process.env, ...env },
-  });
+  const c = writeChild([root, variant], env);
   return {
     proc: c.child,
     done: c.done,
