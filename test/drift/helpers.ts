@@ -2,9 +2,10 @@
 // real specs/ or generated/), programmatic edits of model files, and a runner for the scripts as child
 // processes (asynchronous: the local server runs in this process). The repository root, file-tree
 // hashes and the child-process runner itself are in test/support/.
-import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { REPO_ROOT, runGenerate, runTsx, tempDir, type RunResult } from '../support/index.ts';
+import { tempSpecs } from '../generator/helpers.ts';
 
 export const REPO_SPECS = path.join(REPO_ROOT, 'specs');
 
@@ -41,15 +42,11 @@ export function copySpecs(dir: string, options: { generated?: boolean } = {}): s
  * folder names its specs by another path in every file's header, so a run there rebuilds every file.)
  */
 export async function smallWorkspace(ids: readonly string[]): Promise<{ dir: string; specs: string }> {
-  const dir = scratchDir();
-  const specs = path.join(dir, 'specs');
-  mkdirSync(path.join(specs, 'models'), { recursive: true });
-  cpSync(path.join(REPO_SPECS, 'openapi.yaml'), path.join(specs, 'openapi.yaml'));
-  for (const id of ids) cpSync(path.join(REPO_SPECS, 'models', `${id}.json`), path.join(specs, 'models', `${id}.json`));
-  writeList(specs, [...ids]);
+  const t = await tempSpecs([...ids]);
+  made.push({ remove: () => void t.cleanup() });
   const { generate } = await import('../../generator/index.ts');
-  await generate({ specsDir: specs, outRoot: dir });
-  return { dir, specs };
+  await generate({ specsDir: t.specsDir, outRoot: t.root });
+  return { dir: t.root, specs: t.specsDir };
 }
 
 /** A model object as an editable value. */
