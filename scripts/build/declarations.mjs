@@ -8,11 +8,13 @@
  * A file keeps its path in the repository (`runtime/errors.ts` -> `dist/runtime/errors.d.ts`) except the
  * entry points, which take their entry's name (`generated/models/flux-2-pro.ts` -> `dist/models/flux-2-pro.d.ts`).
  * Import specifiers are rewritten on the syntax tree (an `afterDeclarations` transformer), not in the text.
- * Only the files the entries' declarations reach are written.
+ * The generated index's parameter modules are written into the index (`inlineDeclarations`), and what no entry
+ * reaches is left out (`prune-declarations.mjs`): only the files the entries' declarations reach are written.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
+import { pruneDeclarations } from './prune-declarations.mjs';
 
 const toPosix = (p) => p.split(path.sep).join('/');
 
@@ -139,10 +141,11 @@ export function emitDeclarations({ root, entries, outDir, tsconfig }) {
     for (const d of deps.get(name) ?? []) visit(d);
   };
   for (const name of Object.keys(entries)) visit(name);
-  const inlined = inlineDeclarations(texts, deps, reached);
+  inlineDeclarations(texts, deps, reached);
+  const written = pruneDeclarations({ texts, entries: Object.keys(entries), outDir, options });
   const outputs = [];
   for (const [ext, byName] of Object.entries(texts)) {
-    for (const name of [...reached].filter((n) => !inlined.has(n)).sort()) {
+    for (const name of [...written].sort()) {
       const text = byName.get(name);
       if (text === undefined) throw new Error(`no declaration emitted for ${name}`);
       const file = path.join(outDir, `${name}${ext}`);
