@@ -149,9 +149,14 @@ const REEXPORTED = {
   'runtime/index.ts': 'index.ts',
   'generated/index.ts': 'index.ts',
   'runtime/exports.ts': 'runtime/index.ts',
+  'runtime/error-classes.ts': 'runtime/index.ts',
 };
 /** The modules of `REEXPORTED` that are not entries of the package, as entries of the browser build. */
-const BROWSER_REEXPORT_ENTRIES = { 'runtime/exports': 'runtime/exports.ts', 'generated/index': 'generated/index.ts' };
+const BROWSER_REEXPORT_ENTRIES = {
+  'runtime/exports': 'runtime/exports.ts',
+  'runtime/error-classes': 'runtime/error-classes.ts',
+  'generated/index': 'generated/index.ts',
+};
 /**
  * The browser build's chunk groups: the proxy handler (server code) in a chunk of its own, without the
  * modules it imports, so that the `./runtime` entry's module (`exports.js`) does not import `redact.ts`' chunk
