@@ -2,7 +2,7 @@
  * The failure path of one attempt: the messages of the errors an attempt ends with when it gets no
  * usable answer (an error status, a redirect, an unusable or too large success body, a `fetch` that
  * rejected), the server's message read out of an error body, the classification of a network failure,
- * and the `OutcomeUnknownError` of a generating POST. `http.ts` and `retry.ts` load this module (with
+ * and the `OutcomeUnknownError` of a generating POST. `http.ts` and `retry-policy.ts` load this module (with
  * the error classes of `error-classes.ts`) with a dynamic `import()` only when an attempt failed, so
  * that a bundle of a call that succeeds carries none of it; should it fail to load (a page that lost
  * its network), the call rejects with an `APIError` (or `ConnectionError`) of the SDK's own message,
