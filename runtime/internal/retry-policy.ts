@@ -49,23 +49,6 @@ export function retryAfterOf(err: unknown): number | undefined {
     : undefined;
 }
 
-/** A 4xx other than 408/429: retrying cannot help. */
-export function isFatalStatus(err: unknown): boolean {
-  return (
-    err instanceof APIError &&
-    err.status !== undefined &&
-    err.status >= 400 &&
-    err.status < 500 &&
-    err.status !== 408 &&
-    err.status !== 429
-  );
-}
-
-/** A jittered exponential delay: `base * 2^attempt * random[1, 2)`, capped at `max` (ms). */
-export function backoffDelay(attempt: number, baseMs: number, maxMs: number): number {
-  return Math.min(maxMs, Math.round(baseMs * 2 ** Math.min(attempt, 30) * (1 + Math.random())));
-}
-
 /**
  * What a call's failed first attempt (`first`, thrown by `http.send` with `why`) becomes, under the policy:
  * the result of a retry that succeeded, or the error to throw (`sendWithRetries` of `retry.ts` calls this).
