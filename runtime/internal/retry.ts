@@ -5,30 +5,9 @@
  * module loads only for a failure it retries). Should it fail to load (a page that lost its network), the
  * call fails with the first attempt's error.
  */
-import { APIError } from '../errors.ts';
 import type { AttemptContext, Http } from './http.ts';
 import type { HttpRequest, HttpResult, RetryPolicy } from '../request.ts';
 import type { CallScope } from '../scope.ts';
-
-// The shared event stream's reconnections (`queue/shared-event-stream.ts`) follow the policy with these two:
-// here, beside the first attempt, so that a page following generations does not load `retry-policy.ts` with them
-// (and a page that does not follow them carries neither).
-/** A 4xx other than 408/429: retrying cannot help. */
-export function isFatalStatus(err: unknown): boolean {
-  return (
-    err instanceof APIError &&
-    err.status !== undefined &&
-    err.status >= 400 &&
-    err.status < 500 &&
-    err.status !== 408 &&
-    err.status !== 429
-  );
-}
-
-/** A jittered exponential delay: `base * 2^attempt * random[1, 2)`, capped at `max` (ms). */
-export function backoffDelay(attempt: number, baseMs: number, maxMs: number): number {
-  return Math.min(maxMs, Math.round(baseMs * 2 ** Math.min(attempt, 30) * (1 + Math.random())));
-}
 
 /**
  * Send `req` with the retry policy, within `scope` (its signal ends every attempt and delay).
