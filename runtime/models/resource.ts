@@ -8,9 +8,9 @@ import type { RequestOptions } from '../scope.ts';
 import type { Transport } from '../transport.ts';
 import type { Model, ModelList, ModelListParams, ModelRetrieveParams } from './types.ts';
 
-/** The models catalog: list, search, details (with the request schema), activation of custom deployments. */
 const load = () => import('./endpoints.ts');
 
+/** The models catalog: list, search, details (with the request schema), activation of custom deployments. */
 export class Models {
   constructor(private readonly t: Transport) {}
 
