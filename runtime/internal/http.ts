@@ -214,11 +214,9 @@ export class Http {
     let hookRequest: HookRequest | undefined;
     if (hooks) {
       hookRequest = { method: req.method, path: req.path, url, headers: new Headers(headers), body, attempt };
-      try {
-        await (await loadHookRun()).runHooks(hooks.onRequest, hookRequest, signal);
-      } catch (err) {
-        throw signal.aborted ? await failure(err, request, why, 'request', redactor) : err;
-      }
+      await (
+        await loadHookRun()
+      ).onRequest(hooks, hookRequest, signal, (err) => failure(err, request, why, 'request', redactor));
       headers = Object.fromEntries(hookRequest.headers);
       body = hookRequest.body;
       // A hook's own header values (a token it adds) are secrets of this attempt.
@@ -244,21 +242,17 @@ export class Http {
       log?.noResponse(req, attempt, started, error);
       throw error;
     }
-    if (hooks && hooks.onResponse.length > 0) {
-      const run = await loadHookRun(); // (loaded already, by the onRequest hooks' turn)
-      const context = {
-        request: hookRequest!,
-        response: res,
-        durationMs: run.elapsed(started),
-        requestId: requestIdOf(res.headers, redactor),
-      };
-      try {
-        await run.runHooks(hooks.onResponse, context, signal);
-      } catch (err) {
-        void res.body?.cancel().catch(() => undefined);
-        throw signal.aborted ? await failure(err, request, why, 'body', redactor) : err;
-      }
-    }
+    if (hooks && hooks.onResponse.length > 0)
+      // (`hook-run.ts` is loaded already, by the onRequest hooks' turn)
+      await (
+        await loadHookRun()
+      ).onResponse(
+        hooks,
+        { request: hookRequest!, response: res, durationMs: 0, requestId: requestIdOf(res.headers, redactor) },
+        started,
+        signal,
+        (err) => failure(err, request, why, 'body', redactor),
+      );
     if (res.ok && req.stream) {
       log?.response(req, res, attempt, started, undefined);
       return { data: res, response: res, text: undefined, redactor }; // a stream: the caller reads it
