@@ -59,8 +59,8 @@ const report = (m: CaseMeasure): string =>
  * module, no code splitting).
  */
 const CEILING_BYTES: Record<Bundler, Record<Ceiling, number>> = {
-  vite: { perModel: 7_200, rootClient: 10_742, rootQueueRunWithLazy: 26_486, runtimeUnsplit: 29_713 },
-  esbuild: { perModel: 6_444, rootClient: 9_377, rootQueueRunWithLazy: 24_618, runtimeUnsplit: 29_672 },
+  vite: { perModel: 7_120, rootClient: 10_675, rootQueueRunWithLazy: 26_419, runtimeUnsplit: 29_796 },
+  esbuild: { perModel: 6_349, rootClient: 9_282, rootQueueRunWithLazy: 24_525, runtimeUnsplit: 29_737 },
 };
 type Ceiling = 'perModel' | 'rootClient' | 'rootQueueRunWithLazy' | 'runtimeUnsplit';
 /**
@@ -73,8 +73,8 @@ type Ceiling = 'perModel' | 'rootClient' | 'rootQueueRunWithLazy' | 'runtimeUnsp
  * growth beyond it fails.
  */
 const SOURCE_OVER_BUILT_BYTES: Record<Bundler, Record<Ceiling, number>> = {
-  vite: { perModel: 858, rootClient: 1_643, rootQueueRunWithLazy: 1_488, runtimeUnsplit: 103 },
-  esbuild: { perModel: 715, rootClient: 1_461, rootQueueRunWithLazy: 1_406, runtimeUnsplit: 97 },
+  vite: { perModel: 868, rootClient: 1_633, rootQueueRunWithLazy: 1_478, runtimeUnsplit: 99 },
+  esbuild: { perModel: 712, rootClient: 1_461, rootQueueRunWithLazy: 1_401, runtimeUnsplit: 93 },
 };
 const MARGIN_BYTES = 100;
 const limit = (c: Ceiling, b: Bundler): number => CEILING_BYTES[b][c] + SOURCE_OVER_BUILT_BYTES[b][c] + MARGIN_BYTES;
