@@ -92,12 +92,13 @@ export class APIPromise<T> extends Promise<T> {
 
   /** The call's `HttpResult`. @throws SDKError for a promise made from a plain `Promise`. */
   private resultOrThrow(): Promise<HttpResult> {
-    if (this.result) return this.result;
-    return this.value().then(() => {
-      throw new SDKError(
-        "No Response: the Transport's request() returned a plain Promise (a wrapper keeps it by returning the inner transport's promise)",
-      );
-    });
+    // (that error is made by `internal/replay.ts`, loaded now, as for `asResponse`)
+    return (
+      this.result ??
+      this.value().then(async () => {
+        throw (await import('./internal/replay.ts')).noResponse(SDKError);
+      })
+    );
   }
 
   private value(): Promise<T> {

@@ -91,9 +91,7 @@ export {
   type SDKErrorOptions,
   type ValidationIssue,
 } from './errors.ts';
-// The answers' classes (`BadRequestError`, `NotFoundError`, ..., `OutcomeUnknownError`, `OutcomeUnknownReason`):
-// every export of `error-classes.ts` is public; `export *` keeps it out of a page's first load (see `index.ts`).
-export * from './error-classes.ts';
+// The answers' classes (`BadRequestError`, ..., `OutcomeUnknownError`) are re-exported by `runtime/index.ts` (it says why).
 
 // Validation: the compiled validators' contract and the helpers their ajv standalone code calls
 // (`checkRequest` is exported by `index.ts`, beside this list: see there)

@@ -11,6 +11,11 @@
  * `enqueueGenerations` loads on demand).
  */
 export * from './exports.ts';
+// The answers' classes (`BadRequestError`, `NotFoundError`, ..., `OutcomeUnknownError`, `OutcomeUnknownReason`), made
+// only by modules loaded on demand. Every export of `error-classes.ts` is public. Re-exported with `export *` here,
+// beside `exports.ts` rather than in it: esbuild puts into a page's first load every module that a module the page
+// uses imports (`exports.ts` is one: a page's names resolve through it), even by `export *`, when any chunk uses it.
+export * from './error-classes.ts';
 export { PUBLIC_HEADERS, REDACTED, Redactor } from './redact.ts';
 // The helper generated validators' callers use; `validation.ts` is loaded on demand, by the first validated enqueue.
 export { checkRequest } from './validation.ts';

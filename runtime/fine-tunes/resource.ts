@@ -1,12 +1,13 @@
 /**
  * `client.fineTunes`: fine-tunes of a repository over a `Transport` (the light functions of
  * `endpoints.ts` and `wait.ts`), from creation to a deployed model: `create`, `run`, `wait`,
- * `deploy`, then call the deployment's `model_slug`.
+ * `deploy`, then call the deployment's `model_slug`. Those modules are loaded with `import()` by the
+ * first call that needs them, so that a page of a `Client` that never calls `fineTunes.*` does not
+ * carry them; should one not load, that call rejects with the loader's error.
  */
-import type { APIPromise } from '../api-promise.ts';
+import { APIPromise } from '../api-promise.ts';
 import type { RequestOptions } from '../scope.ts';
 import type { Transport } from '../transport.ts';
-import { createFineTune, deployFineTune, retrieveFineTune, runFineTune, tokenizeFineTune } from './endpoints.ts';
 import type { FineTuneCreateParams } from './params.ts';
 import type {
   FineTune,
@@ -16,7 +17,9 @@ import type {
   FineTuneRunResponse,
   RepoRef,
 } from './types.ts';
-import { waitForFineTune, type FineTuneWaitOptions } from './wait.ts';
+import type { FineTuneWaitOptions } from './wait.ts';
+
+const load = () => import('./endpoints.ts');
 
 /** Fine-tunes of a repository. */
 export class FineTunes {
@@ -35,7 +38,7 @@ export class FineTunes {
    * or `repo_name` is empty, `.` or `..` (or decodes to one).
    */
   create(ref: RepoRef, body: FineTuneCreateParams, options?: RequestOptions): APIPromise<FineTuneResponse> {
-    return createFineTune(this.t, ref, body, options);
+    return APIPromise.after(load(), (m) => m.createFineTune(this.t, ref, body, options));
   }
 
   /* endpoint-doc: fineTunes.tokenize */
@@ -49,7 +52,7 @@ export class FineTunes {
    * before sending, when `namespace`, `repo_name` or `id` is empty, `.` or `..` (or decodes to one).
    */
   tokenize(ref: FineTuneRef, options?: RequestOptions): APIPromise<FineTuneResponse> {
-    return tokenizeFineTune(this.t, ref, options);
+    return APIPromise.after(load(), (m) => m.tokenizeFineTune(this.t, ref, options));
   }
 
   /* endpoint-doc: fineTunes.run */
@@ -64,7 +67,7 @@ export class FineTunes {
    * `namespace`, `repo_name` or `id` is empty, `.` or `..` (or decodes to one).
    */
   run(ref: FineTuneRef, options?: RequestOptions): APIPromise<FineTuneRunResponse> {
-    return runFineTune(this.t, ref, options);
+    return APIPromise.after(load(), (m) => m.runFineTune(this.t, ref, options));
   }
 
   /* endpoint-doc: fineTunes.retrieve */
@@ -78,7 +81,7 @@ export class FineTunes {
    * is empty, `.` or `..` (or decodes to one).
    */
   retrieve(ref: FineTuneRef, options?: RequestOptions): APIPromise<FineTuneResponse> {
-    return retrieveFineTune(this.t, ref, options);
+    return APIPromise.after(load(), (m) => m.retrieveFineTune(this.t, ref, options));
   }
 
   /* endpoint-doc: fineTunes.wait */
@@ -94,7 +97,7 @@ export class FineTunes {
    * `.` or `..` (or decodes to one).
    */
   wait(ref: FineTuneRef, options?: FineTuneWaitOptions): Promise<FineTune> {
-    return waitForFineTune(this.t, ref, options);
+    return import('./wait.ts').then((m) => m.waitForFineTune(this.t, ref, options));
   }
 
   /* endpoint-doc: fineTunes.deploy */
@@ -109,6 +112,6 @@ export class FineTunes {
    * sending, when `namespace`, `repo_name` or `id` is empty, `.` or `..` (or decodes to one).
    */
   deploy(ref: FineTuneRef, options?: RequestOptions): APIPromise<FineTuneDeployResponse> {
-    return deployFineTune(this.t, ref, options);
+    return APIPromise.after(load(), (m) => m.deployFineTune(this.t, ref, options));
   }
 }

@@ -2,7 +2,7 @@
  * The failure path of one attempt: the messages of the errors an attempt ends with when it gets no
  * usable answer (an error status, a redirect, an unusable or too large success body, a `fetch` that
  * rejected), the server's message read out of an error body, the classification of a network failure,
- * and the `OutcomeUnknownError` of a generating POST. `http.ts` and `retry.ts` load this module (with
+ * and the `OutcomeUnknownError` of a generating POST. `http.ts` and `retry-policy.ts` load this module (with
  * the error classes of `error-classes.ts`) with a dynamic `import()` only when an attempt failed, so
  * that a bundle of a call that succeeds carries none of it; should it fail to load (a page that lost
  * its network), the call rejects with an `APIError` (or `ConnectionError`) of the SDK's own message,
@@ -36,6 +36,7 @@ import {
 } from '../error-classes.ts';
 import type { Redactor } from '../redact.ts';
 import type { ResponseCheck } from '../request.ts';
+import { readText } from './read-limited.ts';
 
 /** A request as errors show it: method and path (no query string, never the key). */
 type Shown = { method: string; path: string };
@@ -161,7 +162,7 @@ export function errorFromResponse(
 
 /**
  * The error of an answer that is not a success: an error status from its body as read (`text`,
- * see `errorText` of `http.ts`; parsed as JSON when it is, else kept as text), or a redirect.
+ * see `errorText`; parsed as JSON when it is, else kept as text), or a redirect.
  */
 export function answerError(res: Response, request: Shown, text: string, redactor: Redactor | undefined): APIError {
   if (res.status < 400) return redirectError(res, request, redactor);
@@ -269,7 +270,7 @@ function codeOf(err: unknown): string | undefined {
  * about why (CORS, network, offline): the message says only what is known, and `notSent` stays
  * false, so a generating POST is never resent. `init` holds the request, the cause and the redactor;
  * `browser`: whether this runs in a browser (`isBrowser` of `env.ts`, passed in: this module imports
- * nothing a page loads first but the error classes).
+ * nothing a page loads first but the error classes and `read-limited.ts`).
  */
 export function connectionError(
   err: unknown,
@@ -308,6 +309,59 @@ export function tooLarge(
     `The response to ${request.method} ${request.path} is larger than maxResponseBytes (${limit} bytes); the SDK stopped reading it`,
     { status: res.status, headers: res.headers, request, limitBytes: limit, redactor },
   );
+}
+
+/**
+ * The body of an error answer as text, at most `MAX_ERROR_BODY_BYTES`: cut at the limit, a secret across
+ * the cut is redacted with the part before it (`Redactor.cutText`).
+ */
+async function errorText(res: Response, redactor: Redactor | undefined): Promise<string> {
+  const read = (await readText(res, MAX_ERROR_BODY_BYTES, true))!; // (cut: never too large)
+  return read.truncated && redactor ? redactor.cutText(read.text) : read.text;
+}
+
+/** What `failedAnswer` needs of the attempt (`Http.send` of `http.ts`). */
+export interface FailedAnswer {
+  /** The success body as read, or undefined when it was larger than `limit` (`maxResponseBytes`); undefined for another status. */
+  read: { text: string } | undefined;
+  limit: number;
+  /** The request's check of a success body. */
+  expect: ResponseCheck | undefined;
+  /** The call's signal; when it ended the read of an error body, the error is `bodyError`'s. */
+  signal: AbortSignal;
+  bodyError(err: unknown): Promise<Error>;
+  /** Called with the error body read (undefined for a redirect), for the attempt's log line. */
+  logged(text: string | undefined): void;
+}
+
+/**
+ * The error of an answer `Http.send` cannot use: a success status whose body is unusable (`invalidResponse`)
+ * or too large (`tooLarge`), an error status (its body read here, at most `MAX_ERROR_BODY_BYTES`; a read that
+ * fails keeps the status with an empty body), or a redirect (`answerError`).
+ * @throws `answer.bodyError`'s error when the call's signal ended the read of an error body.
+ */
+export async function failedAnswer(
+  res: Response,
+  request: Shown,
+  redactor: Redactor | undefined,
+  answer: FailedAnswer,
+): Promise<APIError> {
+  if (res.ok)
+    return answer.read
+      ? invalidResponse(res, request, answer.read.text, redactor, answer.expect)
+      : tooLarge(res, request, answer.limit, redactor);
+  let text: string | undefined;
+  if (res.status >= 400) {
+    try {
+      text = await errorText(res, redactor);
+    } catch (err) {
+      // The status is known even when the body is cut: keep the status, but a timeout/abort wins.
+      if (answer.signal.aborted) throw await answer.bodyError(err);
+      text = '';
+    }
+  } else void res.body?.cancel().catch(() => undefined);
+  answer.logged(text);
+  return answerError(res, request, text ?? '', redactor);
 }
 
 /**

@@ -5,7 +5,7 @@
  * the runtime (a bundler would split what it shares with the caller into one more chunk). Should it fail
  * to load, the call fails with the loader's error (no hook is skipped). Internal: not exported by the package.
  */
-import type { Hooks, RetryContext } from '../hooks.ts';
+import type { HookRequest, HookResponse, Hooks, RetryContext } from '../hooks.ts';
 
 /** Milliseconds since `started` (a `performance.now()`), rounded to 0.1 ms: `HookResponse.durationMs`. */
 export function elapsed(started: number): number {
@@ -41,4 +41,42 @@ export async function runBeforeRetry(hooks: Hooks | undefined, context: RetryCon
   if (!hooks) return true;
   for (const hook of hooks.beforeRetry) if ((await hook(context)) === false) return false;
   return true;
+}
+
+/**
+ * The `onRequest` hooks' turn of an attempt (`Http.send`): they may change `request`'s headers and body. A
+ * hook that the call's signal ended (one that never settles included) fails the attempt with `fail`'s error
+ * (a `TimeoutError` or `AbortError`); what a hook throws otherwise is thrown as it is.
+ */
+export async function onRequest(
+  hooks: Hooks,
+  request: HookRequest,
+  signal: AbortSignal,
+  fail: (err: unknown) => Promise<Error>,
+): Promise<void> {
+  try {
+    await runHooks(hooks.onRequest, request, signal);
+  } catch (err) {
+    throw signal.aborted ? await fail(err) : err;
+  }
+}
+
+/**
+ * The `onResponse` hooks' turn of an attempt, once the response headers arrived: `context` with its
+ * `durationMs` set from `started` (a `performance.now()`). When a hook fails, the response body is released
+ * and the error is `fail`'s if the call's signal ended it, else what the hook threw.
+ */
+export async function onResponse(
+  hooks: Hooks,
+  context: HookResponse,
+  started: number,
+  signal: AbortSignal,
+  fail: (err: unknown) => Promise<Error>,
+): Promise<void> {
+  try {
+    await runHooks(hooks.onResponse, { ...context, durationMs: elapsed(started) }, signal);
+  } catch (err) {
+    void context.response.body?.cancel().catch(() => undefined);
+    throw signal.aborted ? await fail(err) : err;
+  }
 }

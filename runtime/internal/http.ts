@@ -4,15 +4,7 @@
  * classes. Uses only `fetch`, `AbortController`, `Headers`, `ReadableStream` and `TextDecoder`
  * (Node 20+, Deno, Bun, browsers).
  */
-import {
-  AbortError,
-  APIError,
-  ConnectionError,
-  MAX_ERROR_BODY_BYTES,
-  requestIdOf,
-  SDKError,
-  TimeoutError,
-} from '../errors.ts';
+import { AbortError, APIError, ConnectionError, requestIdOf, SDKError, TimeoutError } from '../errors.ts';
 import { isBrowser } from './env.ts';
 import type { HookRequest, Hooks } from '../hooks.ts';
 import { loadCallLog, type Logger, type LogLevel } from '../log.ts';
@@ -66,15 +58,6 @@ function unexplained(
     `${request.method} ${request.path} answered ${res.status} (the SDK could not load the module that reads failed answers)`,
     { status: res.status || undefined, headers: res.headers, request, redactor, cause },
   );
-}
-
-/**
- * The body of an error answer as text, at most `MAX_ERROR_BODY_BYTES`: cut at the limit, a secret across
- * the cut is redacted with the part before it (`Redactor.cutText`).
- */
-async function errorText(res: Response, redactor: Redactor | undefined): Promise<string> {
-  const read = (await readText(res, MAX_ERROR_BODY_BYTES, true))!; // (cut: never too large)
-  return read.truncated && redactor ? redactor.cutText(read.text) : read.text;
 }
 
 /** Whether `req` may be resent after a failure whose outcome is unknown. */
@@ -231,11 +214,9 @@ export class Http {
     let hookRequest: HookRequest | undefined;
     if (hooks) {
       hookRequest = { method: req.method, path: req.path, url, headers: new Headers(headers), body, attempt };
-      try {
-        await (await loadHookRun()).runHooks(hooks.onRequest, hookRequest, signal);
-      } catch (err) {
-        throw signal.aborted ? await failure(err, request, why, 'request', redactor) : err;
-      }
+      await (
+        await loadHookRun()
+      ).onRequest(hooks, hookRequest, signal, (err) => failure(err, request, why, 'request', redactor));
       headers = Object.fromEntries(hookRequest.headers);
       body = hookRequest.body;
       // A hook's own header values (a token it adds) are secrets of this attempt.
@@ -261,24 +242,24 @@ export class Http {
       log?.noResponse(req, attempt, started, error);
       throw error;
     }
-    if (hooks && hooks.onResponse.length > 0) {
-      const run = await loadHookRun(); // (loaded already, by the onRequest hooks' turn)
-      const context = {
-        request: hookRequest!,
-        response: res,
-        durationMs: run.elapsed(started),
-        requestId: requestIdOf(res.headers, redactor),
-      };
-      try {
-        await run.runHooks(hooks.onResponse, context, signal);
-      } catch (err) {
-        void res.body?.cancel().catch(() => undefined);
-        throw signal.aborted ? await failure(err, request, why, 'body', redactor) : err;
-      }
+    if (hooks && hooks.onResponse.length > 0)
+      // (`hook-run.ts` is loaded already, by the onRequest hooks' turn)
+      await (
+        await loadHookRun()
+      ).onResponse(
+        hooks,
+        { request: hookRequest!, response: res, durationMs: 0, requestId: requestIdOf(res.headers, redactor) },
+        started,
+        signal,
+        (err) => failure(err, request, why, 'body', redactor),
+      );
+    if (res.ok && req.stream) {
+      log?.response(req, res, attempt, started, undefined);
+      return { data: res, response: res, text: undefined, redactor }; // a stream: the caller reads it
     }
-    if (res.ok && !req.stream) {
+    let read: { text: string } | undefined;
+    if (res.ok) {
       // The common case: read (capped) and parse the body.
-      let read: { text: string } | undefined;
       try {
         read = await readText(res, this.maxResponseBytes, false);
       } catch (err) {
@@ -294,33 +275,24 @@ export class Http {
           /* not JSON: failure.ts says so */
         }
       }
-      const f = await loadFailures();
-      throw 'cause' in f
-        ? unexplained(res, request, redactor, f.cause)
-        : read
-          ? f.invalidResponse(res, request, read.text, redactor, req.expect)
-          : f.tooLarge(res, request, this.maxResponseBytes, redactor);
     }
-    if (!res.ok) {
-      // An error status (its body read, at most 64 KiB), or a redirect (3xx, or a browser's opaque one).
-      const f = await loadFailures();
-      let text: string | undefined;
-      if (!('cause' in f) && res.status >= 400) {
-        try {
-          text = await errorText(res, redactor);
-        } catch (err) {
-          // The status is known even when the body is cut: keep the status, but a timeout/abort wins.
-          if (signal.aborted) throw await failure(err, request, why, 'body', redactor);
-          text = '';
-        }
-      } else void res.body?.cancel().catch(() => undefined);
-      log?.response(req, res, attempt, started, text);
-      throw 'cause' in f
-        ? unexplained(res, request, redactor, f.cause)
-        : f.answerError(res, request, text ?? '', redactor);
+    // An unusable success body, an error status or a redirect: `failure.ts` reads (an error body) and classifies it.
+    const f = await loadFailures();
+    if ('cause' in f) {
+      if (!res.ok) {
+        void res.body?.cancel().catch(() => undefined);
+        log?.response(req, res, attempt, started, undefined);
+      }
+      throw unexplained(res, request, redactor, f.cause);
     }
-    log?.response(req, res, attempt, started, undefined);
-    return { data: res, response: res, text: undefined, redactor }; // a stream: the caller reads it
+    throw await f.failedAnswer(res, request, redactor, {
+      read,
+      limit: this.maxResponseBytes,
+      expect: req.expect,
+      signal,
+      bodyError: (err) => failure(err, request, why, 'body', redactor),
+      logged: (text) => log?.response(req, res, attempt, started, text),
+    });
   }
 }
 

@@ -3,7 +3,8 @@
  * the original's status, status text, headers (redacted of the call's secrets) and `url`, whose body is
  * the text the SDK read. Loaded with `import()` by the first `asResponse()` / `withResponse()`, so that a
  * page that only awaits its calls does not carry it. It imports nothing of the runtime (a bundler would
- * split what it shares with the caller into one more chunk): `redactHeaders` of `errors.ts` is handed in.
+ * split what it shares with the caller into one more chunk): `redactHeaders` and `SDKError` of `errors.ts`
+ * are handed in.
  * Internal: not exported by the package.
  */
 import type { Redactor } from '../redact.ts';
@@ -21,4 +22,14 @@ export function replay(
   // `url` is read-only on Response.prototype: an own property keeps the original's.
   Object.defineProperty(copy, 'url', { value: response.url, enumerable: true });
   return copy;
+}
+
+/**
+ * The error of `withResponse()` / `asResponse()` on an `APIPromise` made from a plain `Promise` (a custom
+ * `Transport` whose `request()` returns one): `SDKError` (of `errors.ts`, handed in) saying so.
+ */
+export function noResponse(SDKError: new (message: string) => Error): Error {
+  return new SDKError(
+    "No Response: the Transport's request() returned a plain Promise (a wrapper keeps it by returning the inner transport's promise)",
+  );
 }

@@ -1,10 +1,10 @@
 /**
  * The retries of a call whose first attempt failed, driven by p-retry (counting, backoff, limits), and
- * the part of the policy that reads the server's `Retry-After`. `retry.ts` loads this module, and
+ * the part of the policy that reads the server's `Retry-After`. `retry-policy.ts` loads this module, and
  * p-retry with it, with a dynamic `import()` only once a first attempt failed in a way its policy
  * retries, so that a bundle of a call that succeeds at once carries neither. It imports nothing of the
  * runtime a page loads first (a bundler would split what it shares with the caller into one more chunk,
- * loaded by every page; `hook-run.ts` is loaded on demand too): `sendWithRetries` hands it what it needs
+ * loaded by every page; `hook-run.ts` is loaded on demand too): `afterFailedAttempt` hands it what it needs
  * in a `RetryRun`. Internal: not exported by the package.
  */
 import pRetry from 'p-retry';
@@ -12,7 +12,7 @@ import type { RetryContext } from '../hooks.ts';
 import type { HttpResult, RetryPolicy } from '../request.ts';
 import { bounded } from './hook-run.ts';
 
-/** What the retries of one call need from `sendWithRetries` (`retry.ts`). */
+/** What the retries of one call need from `afterFailedAttempt` (`retry-policy.ts`). */
 export interface RetryRun {
   /** How many times a failed attempt may be retried. */
   readonly retries: number;
@@ -30,9 +30,9 @@ export interface RetryRun {
   readonly request: RetryContext['request'];
   /** One more attempt of the request. */
   attempt(): Promise<HttpResult>;
-  /** The policy of `retry.ts`: whether `error` may be retried (`isRetryable`). */
+  /** The policy of `retry-policy.ts`: whether `error` may be retried (`isRetryable`). */
   isRetryable(error: unknown): boolean;
-  /** The server's `Retry-After` of `error`, in milliseconds, if any (`retryAfterOf` of `retry.ts`). */
+  /** The server's `Retry-After` of `error`, in milliseconds, if any (`retryAfterOf` of `retry-policy.ts`). */
   retryAfterOf(error: unknown): number | undefined;
   /** The `beforeRetry` hooks (and the log), if any. */
   readonly beforeRetry: RetryPolicy['beforeRetry'];

@@ -1,71 +1,13 @@
 /**
- * The retry policy of the SDK, on top of p-retry.
- *
- * - Idempotent requests (GET, DELETE) are retried on connection errors, 429 and 5xx, with
- *   jittered exponential backoff (`retryBaseDelayMs * 2^n * random[1, 2)`, capped at
- *   `retryMaxDelayMs`). After a 429 or 503 with `Retry-After`, the SDK waits at least that long,
- *   and fails at once with that error when the wait is longer than the call's remaining time, or
- *   than `MAX_TIMER_MS` (about 24.8 days) for a call without a timeout.
- * - A generating POST (chat, images, videos, queue enqueue, fine-tune create, tokenize) is retried
- *   only when the server surely did not process it: a 429, or a connection refused before any
- *   byte of the request was sent. Any other failure (5xx, reset, timeout while in flight, a
- *   success status with an unusable or too large body) becomes `OutcomeUnknownError`: never a
- *   second send. A redirect (`RedirectError`) is never retried nor followed.
- * - The call's timeout covers every attempt and every delay between attempts.
- *
- * The first attempt and the policy (what is retried, what a failure becomes) are here; the
- * retries themselves (`retry-loop.ts`, with p-retry: the `beforeRetry` hooks and the `Retry-After`
- * wait before each one) are loaded with a dynamic `import()` once a first attempt failed in a way
- * the policy retries. Should that module fail to load (a page that
- * lost its network), the call fails with the first attempt's error, as when no retry is left.
+ * A call's requests under the retry policy (`retry-policy.ts`, which says what it is): the first attempt
+ * is made here, and the policy's module is loaded with `import()` only when that attempt failed, so that a
+ * call that succeeds at once loads none of it (nor the retries, `retry-loop.ts` with p-retry, which that
+ * module loads only for a failure it retries). Should it fail to load (a page that lost its network), the
+ * call fails with the first attempt's error.
  */
-import { AbortError, APIError, ConnectionError } from '../errors.ts';
-import { type AttemptContext, type Http, isIdempotent, loadFailures } from './http.ts';
+import type { AttemptContext, Http } from './http.ts';
 import type { HttpRequest, HttpResult, RetryPolicy } from '../request.ts';
-import type { RetryRun } from './retry-loop.ts';
 import type { CallScope } from '../scope.ts';
-import { parseRetryAfterMs } from './retry-after.ts';
-import { MAX_TIMER_MS, sleep } from './timer.ts';
-
-export { sleep };
-
-/**
- * Whether `err` (from one attempt of a request, `idempotent` or not) may be retried under the policy of
- * this module, read from its status (and `notSent`), so that the decision is the same when the error
- * classes' module could not be loaded: a 429 (`RateLimitError`: the server did not process it; not a 429
- * whose error `type` names credits, an `InsufficientCreditsError`), a `ConnectionError` of an idempotent
- * request or one surely not sent, and for an idempotent request a 5xx or 408.
- */
-export function isRetryable(err: unknown, idempotent: boolean): boolean {
-  if (!(err instanceof APIError)) return false;
-  if (err instanceof ConnectionError) return idempotent || err.notSent;
-  const status = err.status ?? 0;
-  return (status === 429 && !/credit/i.test(err.type ?? '')) || (idempotent && (status >= 500 || status === 408));
-}
-
-/** The server's `Retry-After` of an error answer (429 or 503), in milliseconds, if any. */
-export function retryAfterOf(err: unknown): number | undefined {
-  return err instanceof APIError && err.status !== undefined
-    ? parseRetryAfterMs(err.headers?.get('retry-after') ?? null)
-    : undefined;
-}
-
-/** A 4xx other than 408/429: retrying cannot help. */
-export function isFatalStatus(err: unknown): boolean {
-  return (
-    err instanceof APIError &&
-    err.status !== undefined &&
-    err.status >= 400 &&
-    err.status < 500 &&
-    err.status !== 408 &&
-    err.status !== 429
-  );
-}
-
-/** A jittered exponential delay: `base * 2^attempt * random[1, 2)`, capped at `max` (ms). */
-export function backoffDelay(attempt: number, baseMs: number, maxMs: number): number {
-  return Math.min(maxMs, Math.round(baseMs * 2 ** Math.min(attempt, 30) * (1 + Math.random())));
-}
 
 /**
  * Send `req` with the retry policy, within `scope` (its signal ends every attempt and delay).
@@ -73,7 +15,7 @@ export function backoffDelay(attempt: number, baseMs: number, maxMs: number): nu
  * `req.stream`) with its `Response`.
  * @throws the last attempt's error (`APIError` subclasses, `ConnectionError`), `TimeoutError` /
  * `AbortError` when the scope ended, or `OutcomeUnknownError` for a generating POST whose
- * outcome is unknown.
+ * outcome is unknown (see `afterFailedAttempt` of `retry-policy.ts`).
  */
 export async function sendWithRetries(
   http: Http,
@@ -81,73 +23,16 @@ export async function sendWithRetries(
   scope: CallScope,
   policy: RetryPolicy,
 ): Promise<HttpResult> {
-  const idempotent = isIdempotent(req);
-  const request = { method: req.method, path: req.path };
-  let inFlight = false; // an attempt whose outcome the server may know is in progress
   const why: AttemptContext = { timedOut: scope.timedOut, userSignal: scope.userSignal, redactor: scope.redactor };
-  const run: RetryRun = {
-    retries: policy.maxRetries,
-    minDelayMs: policy.baseDelayMs,
-    maxDelayMs: policy.maxDelayMs,
-    maxTimerMs: MAX_TIMER_MS,
-    timeoutMs: scope.timeoutMs,
-    started: performance.now(),
-    signal: scope.signal,
-    request,
-    async attempt() {
-      inFlight = true;
-      try {
-        const result = await http.send(req, scope.signal, why);
-        inFlight = false;
-        return result;
-      } catch (err) {
-        // After these the server surely did not process the request (a 3xx or 4xx answer, a connection
-        // surely not made): a timeout during the next delay is a plain timeout. (An attempt that ended
-        // while its onRequest hooks ran was never sent.)
-        if (
-          !why.sent ||
-          (err instanceof APIError &&
-            (err instanceof ConnectionError ? err.notSent : (err.status ?? 0) >= 300 && err.status! < 500))
-        )
-          inFlight = false;
-        throw err;
-      }
-    },
-    isRetryable: (error) => isRetryable(error, idempotent),
-    retryAfterOf,
-    beforeRetry: policy.beforeRetry,
-  };
-
   try {
-    // Most calls succeed at once: the retries (`retry-loop.ts`, with p-retry) are loaded only when
-    // the first attempt failed in a way the policy may retry.
+    return await http.send(req, scope.signal, why);
+  } catch (first) {
+    let after: typeof import('./retry-policy.ts');
     try {
-      return await run.attempt();
-    } catch (first) {
-      // Decided here as p-retry would decide it: a scope that ended says why (below), and an error
-      // the policy does not retry is thrown as it is, without asking the beforeRetry hooks.
-      scope.signal.throwIfAborted();
-      if (first instanceof Error && !(policy.maxRetries > 0 && isRetryable(first, idempotent))) throw first;
-      let loop: typeof import('./retry-loop.ts');
-      try {
-        loop = await import('./retry-loop.ts');
-      } catch {
-        throw first; // the retries' chunk could not be loaded (a page that lost its network): no retry
-      }
-      return await loop.retryAfterFirst(run, first);
+      after = await import('./retry-policy.ts');
+    } catch {
+      throw first; // the policy's chunk could not be loaded: no retry
     }
-  } catch (err) {
-    let error: unknown = err;
-    if (!(error instanceof APIError) && !(error instanceof AbortError)) {
-      // p-retry rejects with the signal's reason when the scope ends during a delay.
-      error = scope.signal.aborted ? scope.endError(`${req.method} ${req.path}`, err) : err;
-    }
-    if (!idempotent && error instanceof APIError) {
-      // A generating POST whose outcome is unknown is `OutcomeUnknownError` (the failure path's module;
-      // should it not load, the error is thrown as it is).
-      const f = await loadFailures();
-      if (!('cause' in f)) error = f.outcomeOf(request, error, inFlight);
-    }
-    throw error;
+    return after.afterFailedAttempt(http, req, scope, policy, why, first);
   }
 }

@@ -2,7 +2,7 @@
  * Timers for any delay. `setTimeout` takes at most 2^31 - 1 ms (about 24.8 days): a longer delay
  * (or NaN) fires after 1 ms in Node, Deno, Bun and browsers. Every delay the SDK computes from an
  * option or a server's answer (`timeoutMs`, `Retry-After`, backoff, idle timeout) goes through here,
- * and so does `sleep` (exported by `retry.ts`).
+ * and so does `sleep`.
  */
 
 /** The longest delay `setTimeout` honours, in milliseconds (2^31 - 1, about 24.8 days). */

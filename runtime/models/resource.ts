@@ -1,9 +1,14 @@
-/** `client.models`: the models catalog over a `Transport` (the light functions of `endpoints.ts`). */
-import type { APIPromise } from '../api-promise.ts';
+/**
+ * `client.models`: the models catalog over a `Transport` (the light functions of `endpoints.ts`, loaded with
+ * `import()` by the first call, so that a page of a `Client` that never calls `models.*` does not carry them;
+ * should the module not load, that call rejects with the loader's error).
+ */
+import { APIPromise } from '../api-promise.ts';
 import type { RequestOptions } from '../scope.ts';
 import type { Transport } from '../transport.ts';
-import { activateModel, deactivateModel, listModels, retrieveModel, searchModels } from './endpoints.ts';
 import type { Model, ModelList, ModelListParams, ModelRetrieveParams } from './types.ts';
+
+const load = () => import('./endpoints.ts');
 
 /** The models catalog: list, search, details (with the request schema), activation of custom deployments. */
 export class Models {
@@ -19,7 +24,7 @@ export class Models {
    * ConnectionError.
    */
   list(params: ModelListParams = {}, options?: RequestOptions): APIPromise<ModelList> {
-    return listModels(this.t, params, options);
+    return APIPromise.after(load(), (m) => m.listModels(this.t, params, options));
   }
 
   /* endpoint-doc: models.search */
@@ -32,7 +37,7 @@ export class Models {
    * AbortError, ConnectionError.
    */
   search(search: string, options?: RequestOptions): APIPromise<ModelList> {
-    return searchModels(this.t, search, options);
+    return APIPromise.after(load(), (m) => m.searchModels(this.t, search, options));
   }
 
   /* endpoint-doc: models.retrieve */
@@ -46,7 +51,7 @@ export class Models {
    * SDKError, before sending, when `id` is empty, `.` or `..` (or decodes to one).
    */
   retrieve(id: string, params: ModelRetrieveParams = {}, options?: RequestOptions): APIPromise<Model> {
-    return retrieveModel(this.t, id, params, options);
+    return APIPromise.after(load(), (m) => m.retrieveModel(this.t, id, params, options));
   }
 
   /* endpoint-doc: models.activate */
@@ -61,7 +66,7 @@ export class Models {
    * TimeoutError, AbortError; SDKError, before sending, when `id` is empty, `.` or `..` (or decodes to one).
    */
   activate(id: string, options?: RequestOptions): APIPromise<Model> {
-    return activateModel(this.t, id, options);
+    return APIPromise.after(load(), (m) => m.activateModel(this.t, id, options));
   }
 
   /* endpoint-doc: models.deactivate */
@@ -76,6 +81,6 @@ export class Models {
    * TimeoutError, AbortError; SDKError, before sending, when `id` is empty, `.` or `..` (or decodes to one).
    */
   deactivate(id: string, options?: RequestOptions): APIPromise<Model> {
-    return deactivateModel(this.t, id, options);
+    return APIPromise.after(load(), (m) => m.deactivateModel(this.t, id, options));
   }
 }

@@ -4,7 +4,7 @@
  * are `CONNECTION_TABLE` (`states.ts`); this module performs their effects.
  */
 import { ConnectionError } from '../errors.ts';
-import { backoffDelay, isFatalStatus } from '../internal/retry.ts';
+import { backoffDelay, isFatalStatus } from '../internal/backoff.ts';
 import { eventsStream } from '../operations.ts';
 import type { EventStream } from '../streaming/event-stream.ts';
 import type { ServerEvent } from '../types.ts';

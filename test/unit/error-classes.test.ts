@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { APIError, ConnectionError, TimeoutError } from '../../runtime/errors.ts';
 import { InternalServerError, OutcomeUnknownError, RateLimitError } from '../../runtime/error-classes.ts';
 import { withBodyInfo } from '../../runtime/internal/failure.ts';
-import { isRetryable } from '../../runtime/internal/retry.ts';
+import { isRetryable } from '../../runtime/internal/retry-policy.ts';
 import { imagesGenerate, queueEnqueue } from '../../runtime/operations.ts';
 
 describe('OutcomeUnknownError.from', () => {

@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { parseRetryAfterMs } from '../../runtime/internal/retry-after.ts';
-import { backoffDelay } from '../../runtime/internal/retry.ts';
+import { backoffDelay } from '../../runtime/internal/backoff.ts';
 
 afterEach(() => {
   vi.restoreAllMocks();
