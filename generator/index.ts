@@ -38,7 +38,7 @@ import { byCodeUnits } from './order.ts';
 import { operationsModule } from './stages/operations-module.ts';
 import { docsInputs } from './stages/endpoint-docs.ts';
 import { emptyBreakdown, layerOff, type Breakdown } from './output/layers.ts';
-import type { LaidOut } from './stages/layout.ts';
+import type { LaidOut } from './stages/layout/index.ts';
 import { formatReference } from './stages/reference-layout.ts';
 
 export { REPO_ROOT, specsLabel };
@@ -107,7 +107,7 @@ export interface GenerateResult extends WriteResult {
   models: number;
   /** Files rebuilt by this run (the others were reused from disk through the manifest). */
   rebuilt: string[];
-  /** Of `rebuilt`, the files the generator laid out as prettier would (`stages/layout.ts`): prettier did not run on them. */
+  /** Of `rebuilt`, the files the generator laid out as prettier would (`stages/layout/`): prettier did not run on them. */
   laidOut: string[];
   /** The operations table of the API description (`stages/operations.ts`). */
   operations: OperationsTable;
@@ -182,7 +182,7 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
   // how files are formatted is part of every file's inputs: a change rebuilds them all
   const formatKey = JSON.stringify(target.format);
   const prettierConfig = target.format === 'repository' || target.format === null ? undefined : target.format.prettier;
-  // modules laid out by the generator as prettier would (`stages/layout.ts`) need no prettier run:
+  // modules laid out by the generator as prettier would (`stages/layout/`) need no prettier run:
   // only with the options and the prettier version that layout reproduces
   const layOut = target.format !== null && queue.laysOut(prettierConfig);
   const compileQueued: CompileValidator = (schema, o) => queue.compileValidator(schema, o);

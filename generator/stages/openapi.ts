@@ -15,21 +15,21 @@
 import type { OpenApiDoc } from './load.ts';
 import type { ts as TS } from 'ts-morph';
 import { loadOpenapiTransform, loadOpenapiTypescript, openapiTypescriptTs } from '../libraries.ts';
-import { layoutModule, NotLaidOut, type LaidOut } from './layout.ts';
+import { layoutModule, NotLaidOut, type LaidOut } from './layout/index.ts';
 
 /** openapi-typescript's options here: `defaultNonNullable: false` keeps request properties that have a default optional. */
 const OPTIONS = { silent: true, defaultNonNullable: false } as const;
 
 /**
  * The body of `generated/openapi.ts`: openapi-typescript's types of the description (unformatted;
- * with `layOut`, in prettier's layout where `layout.ts` covers it: `LaidOut`).
+ * with `layOut`, in prettier's layout where `layout/` covers it: `LaidOut`).
  * @throws Error naming `file` when openapi-typescript fails, or two operations share an `operationId`.
  */
 export async function openapiModule(doc: OpenApiDoc, file: string, layOut = false): Promise<string | LaidOut> {
   try {
     // a copy: openapi-typescript writes into the document, which load froze
     const { nodes, astToString } = await transform(structuredClone(doc) as unknown as Record<string, unknown>);
-    // its statements, printed one after the other, in prettier's layout where layout.ts covers them
+    // its statements, printed one after the other, in prettier's layout where layout/ covers them
     const ts = openapiTypescriptTs();
     if (layOut && ts)
       try {

@@ -21,7 +21,7 @@ describe('determinism', () => {
         const first = await generate({ specsDir: t.specsDir, outRoot: a });
         await generate({ specsDir: t.specsDir, outRoot: b });
         // the generator laid out every model and parameter module and the description's types itself
-        // (stages/layout.ts; prettier's verdict on them: startup.test.ts' prettier --check of generated/)
+        // (stages/layout/; prettier's verdict on them: startup.test.ts' prettier --check of generated/)
         const modules = first.rebuilt.filter((f) => /^generated\/(models|params)\//.test(f));
         expect(modules.length).toBe(2 * first.models);
         expect(first.laidOut).toEqual(['generated/openapi.ts', ...modules].sort());

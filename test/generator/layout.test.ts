@@ -1,5 +1,5 @@
 /**
- * The generator's own prettier layout (`generator/stages/layout.ts`): the model and parameter modules
+ * The generator's own prettier layout (`generator/stages/layout/`): the model and parameter modules
  * it lays out are not formatted by prettier, so the proof that they are what prettier would write
  * is here: prettier leaves every such file of the first cases of seed 1 of the fuzzer (three rounds
  * of its families, fuzz/cases.ts) unchanged. For the snapshot's own models the proof is
@@ -16,7 +16,7 @@ import { describe, expect, it } from 'vitest';
 import { Project, ts } from 'ts-morph';
 import { generate, userTarget } from '../../generator/index.ts';
 import { SpecError } from '../../generator/errors.ts';
-import { LAYOUT_OPTIONS, LAYOUT_PRETTIER, laysOutAs, printModuleAs } from '../../generator/stages/layout.ts';
+import { LAYOUT_OPTIONS, LAYOUT_PRETTIER, laysOutAs, printModuleAs } from '../../generator/stages/layout/index.ts';
 import { JobQueue } from '../../generator/stages/job-queue.ts';
 import { formatReference, layTable, plainSection } from '../../generator/stages/reference-layout.ts';
 import { buildCase, ORDER } from '../../fuzz/cases.ts';

@@ -1,0 +1,123 @@
+/**
+ * Part of the layout (`./index.ts`): statements as prettier lays them out: imports, interfaces,
+ * type aliases, constants and the endpoint functions.
+ */
+import type { ts as TS } from 'ts-morph';
+import { ExpressionDocs } from './expressions.ts';
+import { NotLaidOut } from './not-laid-out.ts';
+import { printString, stringText, type Doc } from './text.ts';
+
+/** The documents of a module's statements. */
+export class Docs extends ExpressionDocs {
+  statement(s: TS.Statement): Doc {
+    const ts = this.ts;
+    let doc: Doc;
+    const quiet = this.quiet(s);
+    if (ts.isImportDeclaration(s)) doc = this.importDeclaration(s);
+    else if (ts.isInterfaceDeclaration(s)) doc = this.interfaceDeclaration(s, quiet);
+    else if (ts.isTypeAliasDeclaration(s)) doc = this.typeAlias(s, quiet);
+    else if (ts.isVariableStatement(s)) doc = this.variableStatement(s);
+    else if (ts.isFunctionDeclaration(s)) doc = this.functionDeclaration(s);
+    else throw new NotLaidOut(ts.SyntaxKind[s.kind]);
+    return this.comments(s, doc, false);
+  }
+
+  protected importDeclaration(s: TS.ImportDeclaration): Doc {
+    const b = this.b;
+    const clause = s.importClause;
+    const bindings = clause?.namedBindings;
+    if (!clause || clause.name || !bindings || !this.ts.isNamedImports(bindings) || s.modifiers?.length || s.attributes)
+      throw new NotLaidOut('import');
+    const names = bindings.elements.map((e) =>
+      e.propertyName ? `${this.identifier(e.propertyName)} as ${e.name.text}` : e.name.text,
+    );
+    const source = stringText(this.ts, s.moduleSpecifier);
+    if (source === undefined || names.length === 0) throw new NotLaidOut('import');
+    const specifiers: Doc =
+      names.length > 1
+        ? b.group(['{', b.indent([b.line, b.join([',', b.line], names)]), b.ifBreak(','), b.line, '}'])
+        : ['{ ', names[0]!, ' }'];
+    return ['import ', clause.isTypeOnly ? 'type ' : '', specifiers, ' from ', printString(source), ';'];
+  }
+
+  protected interfaceDeclaration(s: TS.InterfaceDeclaration, quiet: boolean): Doc {
+    if (s.typeParameters || s.heritageClauses) throw new NotLaidOut('interface');
+    const b = this.b;
+    const members = s.members.map((m) => [this.member(m, quiet), ';']);
+    return [
+      this.exported(s.modifiers),
+      'interface ',
+      this.identifier(s.name),
+      ' {',
+      members.length > 0 ? [b.indent([b.hardline, b.join(b.hardline, members)]), b.hardline] : '',
+      '}',
+    ];
+  }
+
+  protected typeAlias(s: TS.TypeAliasDeclaration, quiet: boolean): Doc {
+    const left = [
+      this.exported(s.modifiers),
+      'type ',
+      this.identifier(s.name),
+      this.typeParameters(s.typeParameters, quiet),
+    ];
+    // prettier's assignment layout: a type reference is laid out `fluid`
+    if (!this.ts.isTypeReferenceNode(s.type)) throw new NotLaidOut('type alias');
+    if ((s.typeParameters?.length ?? 0) > 1) throw new NotLaidOut('type parameters');
+    return [this.fluid(left, ' =', this.type(s.type, 'annotation', quiet)), ';'];
+  }
+
+  protected variableStatement(s: TS.VariableStatement): Doc {
+    const list = s.declarationList;
+    if (!(list.flags & this.ts.NodeFlags.Const) || list.declarations.length !== 1) throw new NotLaidOut('variable');
+    const d = list.declarations[0]!;
+    if (!d.initializer || d.exclamationToken) throw new NotLaidOut('variable');
+    const left: Doc = [this.identifier(d.name), d.type ? [': ', this.type(d.type, 'annotation', false)] : ''];
+    const init = d.initializer;
+    const ts = this.ts;
+    // prettier's layouts (chooseLayout) for what the generator assigns: `break-lhs` for a type with
+    // more than one argument of which one has arguments; `fluid` for the rest but a string
+    if (d.type && ts.isTypeReferenceNode(d.type)) {
+      const args = d.type.typeArguments ?? [];
+      if (args.length > 1 && args.some((a) => ts.isTypeReferenceNode(a) && a.typeArguments))
+        throw new NotLaidOut('type');
+    }
+    if (stringText(ts, init) !== undefined) throw new NotLaidOut('string constant');
+    // a call with at most one argument is laid out `break-after-operator`
+    if (ts.isCallExpression(init) && init.arguments.length <= 1) throw new NotLaidOut('short call');
+    return this.b.group([this.exported(s.modifiers), 'const ', this.fluid(left, ' =', this.expression(init)), ';']);
+  }
+
+  protected functionDeclaration(s: TS.FunctionDeclaration): Doc {
+    const b = this.b;
+    if (!s.name || !s.body || s.asteriskToken || !s.type) throw new NotLaidOut('function');
+    const tp = s.typeParameters ?? [];
+    const params = s.parameters.map((p) => {
+      if (p.modifiers?.length || p.dotDotDotToken || p.initializer || !p.type) throw new NotLaidOut('parameter');
+      return [this.identifier(p.name), p.questionToken ? '?' : '', ': ', this.type(p.type, 'annotation', false)];
+    });
+    // prettier groups the parameters alone (so that the return type breaks first) only for one parameter
+    if (params.length === 1 && (tp.length === 0 || (tp.length === 1 && !tp[0]!.constraint && !tp[0]!.default)))
+      throw new NotLaidOut('one parameter');
+    const paramsDoc: Doc =
+      params.length === 0
+        ? '()'
+        : ['(', b.indent([b.softline, b.join([',', b.line], params)]), b.ifBreak(','), b.softline, ')'];
+    const statements = s.body.statements.map((st) => this.bodyStatement(st));
+    return [
+      this.exported(s.modifiers),
+      'function ',
+      this.identifier(s.name),
+      this.typeParameters(s.typeParameters, false),
+      b.group([paramsDoc, ': ', this.type(s.type, 'annotation', false)]),
+      ' {',
+      statements.length > 0 ? [b.indent([b.hardline, b.join(b.hardline, statements)]), b.hardline] : '',
+      '}',
+    ];
+  }
+
+  protected bodyStatement(s: TS.Statement): Doc {
+    if (!this.ts.isReturnStatement(s) || !s.expression) throw new NotLaidOut(this.ts.SyntaxKind[s.kind]);
+    return this.comments(s, ['return ', this.expression(s.expression), ';'], false);
+  }
+}
