@@ -38,7 +38,7 @@ import { byCodeUnits } from './order.ts';
 import { operationsModule } from './stages/operations-module.ts';
 import { docsInputs } from './stages/endpoint-docs.ts';
 import { emptyBreakdown, layerOff, type Breakdown } from './output/layers.ts';
-import type { LaidOut } from './stages/layout/index.ts';
+import { fillHoles, type LaidOut } from './stages/layout/index.ts';
 import { formatReference } from './stages/reference-layout.ts';
 
 export { REPO_ROOT, specsLabel };
@@ -263,9 +263,11 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
     inputs: hash('index', allKey),
     sources: list,
     formatted: true,
-    build: () =>
+    build: (layOut) =>
       timed('emit', () =>
-        target.kind === 'package' ? indexModule(named, validated, label) : userIndexModule(named, label),
+        target.kind === 'package'
+          ? indexModule(named, validated, label, layOut)
+          : userIndexModule(named, label, layOut),
       ),
   });
   jobs.push({
@@ -273,12 +275,13 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
     inputs: hash('validator-table', allKey),
     sources: list,
     formatted: true,
-    build: () =>
+    build: (layOut) =>
       timed('emit', () =>
         validatorTableModule(
           named,
           validated,
           target.kind === 'user' ? { runtimeTypes: target.runtime.types } : undefined,
+          layOut,
         ),
       ),
   });
@@ -290,7 +293,7 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
       inputs: hash('runtime-operations', fp, formatKey, openapiFile, JSON.stringify([...operations.values()])),
       sources: [openapiFile],
       formatted: true,
-      build: () => timed('emit', () => operationsModule(operations)),
+      build: (layOut) => timed('emit', () => operationsModule(operations, layOut)),
     });
   jobs.push(...modelJobs);
 
@@ -318,9 +321,11 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
       const body = await job.build(layOut);
       const head = header(t, job.sources, job.file.endsWith('.md'), target);
       if (typeof body !== 'string') {
-        // in prettier's layout already, under a header prettier keeps as it is
+        // in prettier's layout already (but for the statements it leaves to prettier), under a header prettier keeps as it is
         laidOut.push(job.file);
-        texts.push(Promise.resolve(`${head}\n${body.laidOut}`));
+        const filled = fillHoles(body, (part) => queue.format(part, job.file, prettierConfig));
+        filled.catch(() => undefined); // awaited below; a failure before then must not be unhandled
+        texts.push(filled.then((b) => `${head}\n${b}`));
         continue;
       }
       const text = `${head}\n${body}`;

@@ -21,7 +21,9 @@ export class ExpressionDocs extends TypeDocs {
           ? 'const'
           : this.type(e.type, 'annotation', false);
       doc = [this.expression(e.expression), ' as ', type];
-    } else if (ts.isIdentifier(e) && stringText(ts, e) === undefined) doc = e.text;
+    } else if (ts.isSatisfiesExpression(e))
+      doc = [this.expression(e.expression), ' satisfies ', this.type(e.type, 'annotation', false)];
+    else if (ts.isIdentifier(e) && stringText(ts, e) === undefined) doc = e.text;
     else doc = this.literal(e);
     return this.comments(e, doc, false);
   }

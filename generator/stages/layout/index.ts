@@ -139,19 +139,26 @@ export interface LaidOut {
   holes?: readonly string[];
 }
 
+/** The line between holes formatted together (`fillHoles`): a line comment, which prettier keeps on a line of its own. */
+const HOLE_SEPARATOR = '// layout: hole';
+
 /**
- * The text of `module`: each hole formatted by `format` (prettier's TypeScript formatting with the
- * layout's options) and put in its place.
- * @throws Error when a hole's line is missing or prettier's text is not one statement's.
+ * The text of `module`: its holes formatted by `format` (prettier's TypeScript formatting with the
+ * layout's options), together in one text (a line `HOLE_SEPARATOR` between them; each apart if its
+ * result does not split into as many parts), each put in its place.
+ * @throws Error when a hole's line is missing.
  */
 export async function fillHoles(module: LaidOut, format: (text: string) => Promise<string>): Promise<string> {
   const holes = module.holes ?? [];
   if (holes.length === 0) return module.laidOut;
-  const formatted = await Promise.all(holes.map((text) => format(text)));
+  const together = await format(holes.join(`\n${HOLE_SEPARATOR}\n\n`));
+  let formatted = together.split(`\n${HOLE_SEPARATOR}\n`).map((part) => `${part.replace(/^\n+|\n+$/g, '')}\n`);
+  if (formatted.length !== holes.length || holes.some((h) => h.includes(HOLE_SEPARATOR)))
+    formatted = await Promise.all(holes.map((text) => format(text)));
   let text = module.laidOut;
   formatted.forEach((f, i) => {
     const at = text.indexOf(`${hole(i)}\n`);
-    if (at < 0 || !f.endsWith('\n')) throw new Error(`layout: hole ${i} not found`);
+    if (at < 0) throw new Error(`layout: hole ${i} not found`);
     text = text.slice(0, at) + f + text.slice(at + hole(i).length + 1);
   });
   return text;

@@ -14,6 +14,7 @@ export class Docs extends ExpressionDocs {
     let doc: Doc;
     const quiet = this.quiet(s);
     if (ts.isImportDeclaration(s)) doc = this.importDeclaration(s);
+    else if (ts.isExportDeclaration(s)) doc = this.exportDeclaration(s);
     else if (ts.isInterfaceDeclaration(s)) doc = this.interfaceDeclaration(s, quiet);
     else if (ts.isTypeAliasDeclaration(s)) doc = this.typeAlias(s, quiet);
     else if (ts.isVariableStatement(s)) doc = this.variableStatement(s);
@@ -23,7 +24,6 @@ export class Docs extends ExpressionDocs {
   }
 
   protected importDeclaration(s: TS.ImportDeclaration): Doc {
-    const b = this.b;
     const clause = s.importClause;
     const bindings = clause?.namedBindings;
     if (!clause || clause.name || !bindings || !this.ts.isNamedImports(bindings) || s.modifiers?.length || s.attributes)
@@ -33,21 +33,53 @@ export class Docs extends ExpressionDocs {
     );
     const source = stringText(this.ts, s.moduleSpecifier);
     if (source === undefined || names.length === 0) throw new NotLaidOut('import');
-    const specifiers: Doc =
-      names.length > 1
-        ? b.group(['{', b.indent([b.line, b.join([',', b.line], names)]), b.ifBreak(','), b.line, '}'])
-        : ['{ ', names[0]!, ' }'];
-    return ['import ', clause.isTypeOnly ? 'type ' : '', specifiers, ' from ', printString(source), ';'];
+    return ['import ', clause.isTypeOnly ? 'type ' : '', this.specifiers(names), ' from ', printString(source), ';'];
+  }
+
+  /** `{ a, b }` of an import or export: broken one a line when too long (one alone never breaks). */
+  private specifiers(names: string[]): Doc {
+    const b = this.b;
+    return names.length > 1
+      ? b.group(['{', b.indent([b.line, b.join([',', b.line], names)]), b.ifBreak(','), b.line, '}'])
+      : ['{ ', names[0]!, ' }'];
+  }
+
+  /** `export { names };` or `export type { names };` (no source module, no renaming). */
+  protected exportDeclaration(s: TS.ExportDeclaration): Doc {
+    const clause = s.exportClause;
+    if (s.moduleSpecifier || s.modifiers?.length || s.attributes || !clause || !this.ts.isNamedExports(clause))
+      throw new NotLaidOut('export');
+    const names = clause.elements.map((e) => {
+      if (e.propertyName || e.isTypeOnly) throw new NotLaidOut('export');
+      return this.identifier(e.name);
+    });
+    if (names.length === 0) throw new NotLaidOut('export');
+    return ['export ', s.isTypeOnly ? 'type ' : '', this.specifiers(names), ';'];
   }
 
   protected interfaceDeclaration(s: TS.InterfaceDeclaration, quiet: boolean): Doc {
-    if (s.typeParameters || s.heritageClauses) throw new NotLaidOut('interface');
+    if (s.typeParameters || (s.heritageClauses?.length ?? 0) > 1) throw new NotLaidOut('interface');
     const b = this.b;
     const members = s.members.map((m) => [this.member(m, quiet), ';']);
+    const name = this.identifier(s.name);
+    // prettier's interface: `extends` on the name's line unless too long (then indented, each base on a line of its own when several)
+    const clause = s.heritageClauses?.[0];
+    let head: Doc = name;
+    if (clause) {
+      if (clause.token !== this.K.ExtendsKeyword || clause.types.length === 0) throw new NotLaidOut('interface');
+      const bases = clause.types.map((t) => {
+        if (!this.ts.isIdentifier(t.expression)) throw new NotLaidOut('heritage');
+        const base = this.identifier(t.expression);
+        return t.typeArguments ? [base, this.typeArguments(t.typeArguments, quiet)] : base;
+      });
+      head = b.group(
+        b.indent([name, b.line, 'extends ', bases.length === 1 ? bases[0]! : b.indent(b.join([',', b.line], bases))]),
+      );
+    }
     return [
       this.exported(s.modifiers),
       'interface ',
-      this.identifier(s.name),
+      head,
       ' {',
       members.length > 0 ? [b.indent([b.hardline, b.join(b.hardline, members)]), b.hardline] : '',
       '}',
@@ -61,9 +93,25 @@ export class Docs extends ExpressionDocs {
       this.identifier(s.name),
       this.typeParameters(s.typeParameters, quiet),
     ];
-    // prettier's assignment layout: a type reference is laid out `fluid`
-    if (!this.ts.isTypeReferenceNode(s.type)) throw new NotLaidOut('type alias');
     if ((s.typeParameters?.length ?? 0) > 1) throw new NotLaidOut('type parameters');
+    // prettier's assignment layout: a type reference, and a union of literals, are laid out `fluid`
+    if (this.ts.isUnionTypeNode(s.type) && s.type.types.every((t) => this.ts.isLiteralTypeNode(t))) {
+      // prettier's printUnionType under a type alias: indented, each member on a line of its own after `| ` when broken
+      const b = this.b;
+      const members = s.type.types.map((t) => b.align(2, this.type(t, 'member', quiet)));
+      const union = b.group(b.indent([b.ifBreak([b.line, '| ']), b.join([b.line, '| '], members)]));
+      return [this.fluid(left, ' =', union), ';'];
+    }
+    // `keyof typeof name`: nothing to break
+    const t = s.type;
+    if (
+      this.ts.isTypeOperatorNode(t) &&
+      t.operator === this.K.KeyOfKeyword &&
+      this.ts.isTypeQueryNode(t.type) &&
+      !t.type.typeArguments
+    )
+      return [left, ' = keyof typeof ', this.identifier(t.type.exprName), ';'];
+    if (!this.ts.isTypeReferenceNode(s.type)) throw new NotLaidOut('type alias');
     return [this.fluid(left, ' =', this.type(s.type, 'annotation', quiet)), ';'];
   }
 

@@ -80,6 +80,12 @@ export class TypeDocs extends NodeDocs {
       return [this.type(e, 'member', quiet), '[]'];
     }
     if (ts.isParenthesizedTypeNode(t)) throw new NotLaidOut('parentheses');
+    // `readonly T[]` (an array type of a name: nothing to break)
+    if (ts.isTypeOperatorNode(t) && t.operator === K.ReadonlyKeyword && ts.isArrayTypeNode(t.type)) {
+      if (!ts.isTypeReferenceNode(t.type.elementType) || t.type.elementType.typeArguments)
+        throw new NotLaidOut('readonly');
+      return ['readonly ', this.type(t.type, 'member', quiet)];
+    }
     if (ts.isUnionTypeNode(t)) return this.union(t, where, quiet);
     if (ts.isIndexedAccessTypeNode(t))
       return [
