@@ -62,19 +62,15 @@ export class Docs extends ExpressionDocs {
     const b = this.b;
     const members = s.members.map((m) => [this.member(m, quiet), ';']);
     const name = this.identifier(s.name);
-    // prettier's interface: `extends` on the name's line unless too long (then indented, each base on a line of its own when several)
+    // prettier's interface (its class printer): one `extends` of a name stays on the name's line, never broken
     const clause = s.heritageClauses?.[0];
     let head: Doc = name;
     if (clause) {
-      if (clause.token !== this.K.ExtendsKeyword || clause.types.length === 0) throw new NotLaidOut('interface');
-      const bases = clause.types.map((t) => {
-        if (!this.ts.isIdentifier(t.expression)) throw new NotLaidOut('heritage');
-        const base = this.identifier(t.expression);
-        return t.typeArguments ? [base, this.typeArguments(t.typeArguments, quiet)] : base;
-      });
-      head = b.group(
-        b.indent([name, b.line, 'extends ', bases.length === 1 ? bases[0]! : b.indent(b.join([',', b.line], bases))]),
-      );
+      const [base, ...more] = clause.types;
+      if (clause.token !== this.K.ExtendsKeyword || !base || more.length > 0 || !this.ts.isIdentifier(base.expression))
+        throw new NotLaidOut('heritage');
+      const baseName = this.identifier(base.expression);
+      head = [name, ' extends ', baseName, base.typeArguments ? this.typeArguments(base.typeArguments, quiet) : ''];
     }
     return [
       this.exported(s.modifiers),
@@ -94,13 +90,15 @@ export class Docs extends ExpressionDocs {
       this.typeParameters(s.typeParameters, quiet),
     ];
     if ((s.typeParameters?.length ?? 0) > 1) throw new NotLaidOut('type parameters');
-    // prettier's assignment layout: a type reference, and a union of literals, are laid out `fluid`
+    // prettier's assignment layouts: `break-after-operator` for a union of literals, `fluid` for a type reference
     if (this.ts.isUnionTypeNode(s.type) && s.type.types.every((t) => this.ts.isLiteralTypeNode(t))) {
-      // prettier's printUnionType under a type alias: indented, each member on a line of its own after `| ` when broken
+      // prettier's printUnionType under that layout: `| ` before each member when broken, aligned
       const b = this.b;
-      const members = s.type.types.map((t) => b.align(2, this.type(t, 'member', quiet)));
-      const union = b.group(b.indent([b.ifBreak([b.line, '| ']), b.join([b.line, '| '], members)]));
-      return [this.fluid(left, ' =', union), ';'];
+      const members = s.type.types.map((t, i) => [
+        i === 0 ? b.ifBreak('| ') : [b.line, '| '],
+        b.align(2, this.type(t, 'member', quiet)),
+      ]);
+      return [b.group([b.group(left), ' =', b.group(b.indent([b.line, b.group(members)]))]), ';'];
     }
     // `keyof typeof name`: nothing to break
     const t = s.type;
