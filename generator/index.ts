@@ -323,9 +323,21 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
       if (typeof body !== 'string') {
         // in prettier's layout already (but for the statements it leaves to prettier), under a header prettier keeps as it is
         laidOut.push(job.file);
-        const filled = fillHoles(body, (part) => queue.format(part, job.file, prettierConfig));
+        const holes = body.holes ?? [];
+        if (holes.length === 0) {
+          texts.push(Promise.resolve(`${head}\n${body.laidOut}`));
+          continue;
+        }
+        // the record of formatted texts serves such a file too: its key covers the laid-out text and every hole
+        const key = queue.formatKey(`${head}\n${body.laidOut}\u0000${holes.join('\u0000')}`, job.file, prettierConfig);
+        if (key !== undefined) formatKeys.set(job.file, key);
+        const same = key === undefined ? undefined : await formattedBefore(job.file, key, built, outRoot);
+        const filled =
+          same !== undefined
+            ? Promise.resolve(same)
+            : fillHoles(body, (part) => queue.format(part, job.file, prettierConfig)).then((b) => `${head}\n${b}`);
         filled.catch(() => undefined); // awaited below; a failure before then must not be unhandled
-        texts.push(filled.then((b) => `${head}\n${b}`));
+        texts.push(filled);
         continue;
       }
       const text = `${head}\n${body}`;
