@@ -38,7 +38,7 @@ import { byCodeUnits } from './order.ts';
 import { operationsModule } from './stages/operations-module.ts';
 import { docsInputs } from './stages/endpoint-docs.ts';
 import { emptyBreakdown, layerOff, type Breakdown } from './output/layers.ts';
-import type { LaidOut } from './stages/layout.ts';
+import { fillHoles, type LaidOut } from './stages/layout/index.ts';
 import { formatReference } from './stages/reference-layout.ts';
 
 export { REPO_ROOT, specsLabel };
@@ -107,7 +107,7 @@ export interface GenerateResult extends WriteResult {
   models: number;
   /** Files rebuilt by this run (the others were reused from disk through the manifest). */
   rebuilt: string[];
-  /** Of `rebuilt`, the files the generator laid out as prettier would (`stages/layout.ts`): prettier did not run on them. */
+  /** Of `rebuilt`, the files the generator laid out as prettier would (`stages/layout/`): prettier did not run on them. */
   laidOut: string[];
   /** The operations table of the API description (`stages/operations.ts`). */
   operations: OperationsTable;
@@ -182,7 +182,7 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
   // how files are formatted is part of every file's inputs: a change rebuilds them all
   const formatKey = JSON.stringify(target.format);
   const prettierConfig = target.format === 'repository' || target.format === null ? undefined : target.format.prettier;
-  // modules laid out by the generator as prettier would (`stages/layout.ts`) need no prettier run:
+  // modules laid out by the generator as prettier would (`stages/layout/`) need no prettier run:
   // only with the options and the prettier version that layout reproduces
   const layOut = target.format !== null && queue.laysOut(prettierConfig);
   const compileQueued: CompileValidator = (schema, o) => queue.compileValidator(schema, o);
@@ -263,9 +263,11 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
     inputs: hash('index', allKey),
     sources: list,
     formatted: true,
-    build: () =>
+    build: (layOut) =>
       timed('emit', () =>
-        target.kind === 'package' ? indexModule(named, validated, label) : userIndexModule(named, label),
+        target.kind === 'package'
+          ? indexModule(named, validated, label, layOut)
+          : userIndexModule(named, label, layOut),
       ),
   });
   jobs.push({
@@ -273,12 +275,13 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
     inputs: hash('validator-table', allKey),
     sources: list,
     formatted: true,
-    build: () =>
+    build: (layOut) =>
       timed('emit', () =>
         validatorTableModule(
           named,
           validated,
           target.kind === 'user' ? { runtimeTypes: target.runtime.types } : undefined,
+          layOut,
         ),
       ),
   });
@@ -290,7 +293,7 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
       inputs: hash('runtime-operations', fp, formatKey, openapiFile, JSON.stringify([...operations.values()])),
       sources: [openapiFile],
       formatted: true,
-      build: () => timed('emit', () => operationsModule(operations)),
+      build: (layOut) => timed('emit', () => operationsModule(operations, layOut)),
     });
   jobs.push(...modelJobs);
 
@@ -318,9 +321,23 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
       const body = await job.build(layOut);
       const head = header(t, job.sources, job.file.endsWith('.md'), target);
       if (typeof body !== 'string') {
-        // in prettier's layout already, under a header prettier keeps as it is
+        // in prettier's layout already (but for the statements it leaves to prettier), under a header prettier keeps as it is
         laidOut.push(job.file);
-        texts.push(Promise.resolve(`${head}\n${body.laidOut}`));
+        const holes = body.holes ?? [];
+        if (holes.length === 0) {
+          texts.push(Promise.resolve(`${head}\n${body.laidOut}`));
+          continue;
+        }
+        // the record of formatted texts serves such a file too: its key covers the laid-out text and every hole
+        const key = queue.formatKey(`${head}\n${body.laidOut}\u0000${holes.join('\u0000')}`, job.file, prettierConfig);
+        if (key !== undefined) formatKeys.set(job.file, key);
+        const same = key === undefined ? undefined : await formattedBefore(job.file, key, built, outRoot);
+        const filled =
+          same !== undefined
+            ? Promise.resolve(same)
+            : fillHoles(body, (part) => queue.format(part, job.file, prettierConfig)).then((b) => `${head}\n${b}`);
+        filled.catch(() => undefined); // awaited below; a failure before then must not be unhandled
+        texts.push(filled);
         continue;
       }
       const text = `${head}\n${body}`;

@@ -28,9 +28,45 @@ export const loadRedosDetector = (): typeof import('redos-detector') =>
  * there yet: any other `require('typescript')` in the process gets the real package.
  */
 export function loadOpenapiTypescript(): typeof import('openapi-typescript') {
-  const entry = require.resolve('openapi-typescript');
+  return withLentTypescript('openapi-typescript');
+}
+
+/** What `stages/openapi.ts` uses of openapi-typescript's modules besides its entry (which loads Redocly). */
+export interface OpenapiTransform {
+  /** openapi-typescript's version (its `package.json`). */
+  version: string;
+  /** `dist/transform/index.cjs`: the description (bundled) to its syntax nodes. */
+  transformSchema: (schema: unknown, ctx: Record<string, unknown>) => unknown;
+  /** `dist/lib/utils.cjs`. */
+  /** `dist/lib/ts.cjs`'s printer of the nodes. */
+  astToString: (nodes: unknown) => string;
+  utils: {
+    scanDiscriminators: (schema: unknown, options: Record<string, unknown>) => unknown;
+    resolveRef: (schema: unknown, ref: string, options: { silent: boolean }) => unknown;
+  };
+}
+
+/**
+ * openapi-typescript's transform without its entry module, which loads Redocly (about 1.3 s of
+ * module loading on this project's machine) for the lint and the bundling of `$ref`s that
+ * `stages/openapi.ts` does without: TypeScript lent as for `loadOpenapiTypescript`.
+ */
+export function loadOpenapiTransform(): OpenapiTransform {
+  const dir = path.dirname(require.resolve('openapi-typescript'));
+  const transformSchema = withLentTypescript<OpenapiTransform['transformSchema']>(
+    path.join(dir, 'transform/index.cjs'),
+  );
+  const utils = require(path.join(dir, 'lib/utils.cjs')) as OpenapiTransform['utils'];
+  const { astToString } = require(path.join(dir, 'lib/ts.cjs')) as Pick<OpenapiTransform, 'astToString'>;
+  const version = (require('openapi-typescript/package.json') as { version: string }).version;
+  return { version, transformSchema, astToString, utils };
+}
+
+/** `require(id)` (a package or a file of openapi-typescript) with ts-morph's TypeScript lent for its `require('typescript')`. */
+function withLentTypescript<T>(id: string): T {
+  const entry = require.resolve(id);
   const fresh = require.cache[entry] === undefined;
-  const dir = path.dirname(entry);
+  const dir = path.dirname(require.resolve('openapi-typescript'));
   let tsPath: string | undefined;
   try {
     tsPath = require.resolve('typescript', { paths: [dir] });
@@ -45,8 +81,9 @@ export function loadOpenapiTypescript(): typeof import('openapi-typescript') {
     require.cache[tsPath] = lent;
   }
   try {
-    const loaded = require('openapi-typescript') as typeof import('openapi-typescript');
-    if (fresh) openapiTs = lent ? loadTsMorph().ts : tsPath ? (require(tsPath) as typeof openapiTs) : undefined;
+    const loaded = require(entry) as T;
+    if (fresh && openapiTs === undefined)
+      openapiTs = lent ? loadTsMorph().ts : tsPath ? (require(tsPath) as typeof openapiTs) : undefined;
     return loaded;
   } finally {
     if (lent && tsPath && require.cache[tsPath] === lent) delete require.cache[tsPath];

@@ -17,7 +17,7 @@
 import type { EmitModel } from './emit-model.ts';
 import type { OperationsTable } from './operations.ts';
 import { printModelModule } from './print-model.ts';
-import type { LaidOut } from './layout.ts';
+import type { LaidOut } from './layout/index.ts';
 import { packageTarget, type Target } from '../output/target.ts';
 import { loadTsMorph as requireTsMorph } from '../libraries.ts';
 

@@ -8,6 +8,7 @@
  * and the validator table.
  */
 import type { ts as TS } from 'ts-morph';
+import { printModuleAs, type LaidOut } from './layout/index.ts';
 import type { ClassifiedModel, Endpoint } from './classify.ts';
 import { loadTsMorph } from './emit.ts';
 import { fileStem, type ModelNames } from './name.ts';
@@ -19,7 +20,6 @@ import {
   exported,
   importDeclaration,
   literalUnion,
-  printModule,
   ref,
   stringNode,
   typeNode,
@@ -134,7 +134,8 @@ export async function indexModule(
   models: IndexModel[],
   validated: ReadonlySet<string>,
   label: string,
-): Promise<string> {
+  layOut = false,
+): Promise<string | LaidOut> {
   const { ts } = await loadTsMorph();
   const f = ts.factory;
   const st: TS.Statement[] = [];
@@ -213,7 +214,7 @@ export async function indexModule(
       'snapshotValidators',
     ),
   );
-  return printModule(ts, blockLayout(ts, st));
+  return printModuleAs(ts, blockLayout(ts, st), layOut, true);
 }
 
 /** `export const <name>: readonly <idType>[] = [...]`: the models' ids, in the snapshot's order, with `idsDoc`. */

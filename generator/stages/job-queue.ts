@@ -12,7 +12,7 @@ import type { CompileOptions } from './ajv-compile.mjs';
 import type { Options as PrettierOptions } from 'prettier';
 import { compileHere } from './validators.ts';
 import { hash } from '../output/manifest.ts';
-import { LAYOUT_PRETTIER, laysOutAs } from './layout.ts';
+import { LAYOUT_PRETTIER, laysOutAs } from './layout/index.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -98,7 +98,7 @@ export class JobQueue {
 
   /**
    * Whether a file formatted with prettier's options `config` (default this repository's
-   * `.prettierrc.json`) comes out as the generator's own layout (`stages/layout.ts`) would write it:
+   * `.prettierrc.json`) comes out as the generator's own layout (`stages/layout/`) would write it:
    * the options are the ones it reproduces (`laysOutAs`) and prettier's version is one it was proven
    * against (`LAYOUT_PRETTIER`). Else (a user's other options or plugins) prettier formats every file.
    */

@@ -11,6 +11,7 @@
  * same all-or-nothing commit.
  */
 import type { ts as TS } from 'ts-morph';
+import { printModuleAs, type LaidOut } from './layout/index.ts';
 import { loadTsMorph } from './emit.ts';
 import { OPERATION_METHODS, type Operation, type OperationsTable } from './operations.ts';
 import {
@@ -19,7 +20,6 @@ import {
   jsonExpression,
   keyNode,
   literalUnion,
-  printModule,
   ref,
   typeNode,
   withDoc,
@@ -87,7 +87,7 @@ function operationData(o: Operation, params: boolean): Record<string, unknown> {
  * (the proxy's routes, the local server's). It repeats rather than spreads them: a bundler keeps an
  * unused object whose literal spreads another (a spread may run a getter).
  */
-export async function operationsModule(table: OperationsTable): Promise<string> {
+export async function operationsModule(table: OperationsTable, layOut = false): Promise<string | LaidOut> {
   const { ts } = await loadTsMorph();
   const f = ts.factory;
   const ops = [...table.values()];
@@ -145,5 +145,5 @@ export async function operationsModule(table: OperationsTable): Promise<string> 
     ),
     'The operationIds of the API description.',
   );
-  return printModule(ts, [operation, withParams, ...consts, table_, ids]);
+  return printModuleAs(ts, [operation, withParams, ...consts, table_, ids], layOut, true);
 }

@@ -16,7 +16,7 @@ import { fileStem } from './name.ts';
 import type { Target } from '../output/target.ts';
 import { loadTsMorph } from '../libraries.ts';
 import { importDeclaration, withDoc, withoutComments, type Ts } from './printer.ts';
-import { printModuleAs, type LaidOut } from './layout.ts';
+import { printModuleAs, type LaidOut } from './layout/index.ts';
 
 /**
  * The first line of a user's `<out>/params/<id>.ts`: source in the user's program (not a declaration
@@ -38,7 +38,7 @@ export interface ParamsModel {
 /**
  * Body of `<prefix>params/<id>.ts`, unformatted: the runtime types the declaration names, then the
  * model module's declaration (`m.type.declaration`) without its comments, under one line of doc.
- * With `layOut`, in prettier's layout where `layout.ts` covers it (`LaidOut`).
+ * With `layOut`, in prettier's layout where `layout/` covers it (`LaidOut`).
  * @throws Error when the declaration is neither an interface nor a type alias (`types.ts` emits no other).
  */
 export function printParamsModule(ts: Ts, m: ParamsModel, target: Target, layOut = false): string | LaidOut {

@@ -14,7 +14,7 @@ import type { TypeSpec } from './printer.ts';
 import { packageTarget, type Target } from '../output/target.ts';
 import { fileStem } from './name.ts';
 import { queueJsonSchemas } from './json-schema-drafts.ts';
-import { printModuleAs, type LaidOut } from './layout.ts';
+import { printModuleAs, type LaidOut } from './layout/index.ts';
 import {
   constStatement,
   exported,
@@ -110,7 +110,7 @@ const USER_NOCHECK =
 
 /**
  * Body of `generated/models/<id>.ts` (or, for a user's target, `<out>/models/<id>.ts`), unformatted;
- * with `layOut`, in prettier's layout where `layout.ts` covers it (`LaidOut`).
+ * with `layOut`, in prettier's layout where `layout/` covers it (`LaidOut`).
  */
 export function printModelModule(
   ts: Ts,

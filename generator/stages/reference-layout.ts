@@ -21,7 +21,7 @@ const TABLE_HEAD = ['| Model | Name | Served by |', '| --- | --- | --- |'];
  * target), single spaces between.
  */
 const PLAIN_CELL =
-  /^(?:\[`[a-z0-9][a-z0-9._-]*`\]\(#[a-z0-9][a-z0-9._-]*\)|`[\w.]+`(?:, `[\w.]+`)*|(?:[A-Za-z0-9.,:;()/+'-]|\[[A-Za-z0-9.-]+(?: [A-Za-z0-9.-]+)*\](?![([:])| (?! ))+)$/;
+  /^(?:\[`[A-Za-z0-9][A-Za-z0-9._-]*`\]\(#[a-z0-9][a-z0-9._-]*\)|`[\w.]+`(?:, `[\w.]+`)*|(?:[A-Za-z0-9.,:;()/+'-]|\[[A-Za-z0-9.-]+(?: [A-Za-z0-9.-]+)*\](?![([:])| (?! ))+)$/;
 
 /** The table laid out as prettier would, or undefined when a cell is not plain. */
 export function layTable(lines: readonly string[]): string | undefined {

@@ -10,6 +10,7 @@
  * model's types, and its compiled validator is the added one.
  */
 import type { ts as TS } from 'ts-morph';
+import { printModuleAs, type LaidOut } from './layout/index.ts';
 import type { Endpoint } from './classify.ts';
 import { loadTsMorph } from './emit.ts';
 import {
@@ -26,16 +27,7 @@ import {
   typeAlias,
   type IndexModel,
 } from './index-module.ts';
-import {
-  blockLayout,
-  constStatement,
-  importDeclaration,
-  literalUnion,
-  printModule,
-  ref,
-  typeNode,
-  withDoc,
-} from './printer.ts';
+import { blockLayout, constStatement, importDeclaration, literalUnion, ref, typeNode, withDoc } from './printer.ts';
 import { SDK_PACKAGE } from '../output/target.ts';
 import { fileStem } from './name.ts';
 
@@ -53,7 +45,7 @@ const ALIASES: Array<[name: string, endpoint: Endpoint | undefined, doc: string]
  * Body of `<out>/index.ts` (the added models' validators are `validator-table.ts`'s: `validator-table-module.ts`);
  * `label` names the snapshot (relative to `<out>`) in doc comments.
  */
-export async function userIndexModule(models: IndexModel[], label: string): Promise<string> {
+export async function userIndexModule(models: IndexModel[], label: string, layOut = false): Promise<string | LaidOut> {
   const { ts } = await loadTsMorph();
   const f = ts.factory;
   const st: TS.Statement[] = [];
@@ -165,7 +157,7 @@ export async function userIndexModule(models: IndexModel[], label: string): Prom
       'validators',
     ),
   );
-  return printModule(ts, [USER_NOCHECK, ...blockLayout(ts, st)]);
+  return printModuleAs(ts, [USER_NOCHECK, ...blockLayout(ts, st)], layOut, true);
 }
 
 /**

@@ -5,6 +5,7 @@
  * its index's `validators` (`user-index.ts`) loads.
  */
 import type { ts as TS } from 'ts-morph';
+import { printModuleAs, type LaidOut } from './layout/index.ts';
 import { loadTsMorph } from './emit.ts';
 import { arrow, callMethod, dynamicImport, type IndexModel } from './index-module.ts';
 import { fileStem } from './name.ts';
@@ -13,7 +14,6 @@ import {
   constStatement,
   exported,
   importDeclaration,
-  printModule,
   ref,
   stringNode,
   typeNode,
@@ -39,7 +39,20 @@ export async function validatorTableModule(
   models: IndexModel[],
   validated: ReadonlySet<string>,
   user?: { runtimeTypes: string },
-): Promise<string> {
+): Promise<string>;
+/** With `layOut`, in prettier's layout where `layout/` covers it (`LaidOut`, prettier formatting the rest). */
+export async function validatorTableModule(
+  models: IndexModel[],
+  validated: ReadonlySet<string>,
+  user: { runtimeTypes: string } | undefined,
+  layOut: boolean,
+): Promise<string | LaidOut>;
+export async function validatorTableModule(
+  models: IndexModel[],
+  validated: ReadonlySet<string>,
+  user?: { runtimeTypes: string },
+  layOut = false,
+): Promise<string | LaidOut> {
   const { ts } = await loadTsMorph();
   const f = ts.factory;
   const unvalidated = models.filter((m) => !validated.has(m.id)).map((m) => stringNode(ts, m.id));
@@ -106,7 +119,7 @@ export async function validatorTableModule(
         : "The compiled validator of `model` (loaded on first use), `null` for a model of the snapshot without one, `undefined` for an id the snapshot does not have: `snapshotValidators`' answer.",
     ),
   ];
-  return printModule(ts, [...(user ? [USER_NOCHECK] : []), ...blockLayout(ts, st)]);
+  return printModuleAs(ts, [...(user ? [USER_NOCHECK] : []), ...blockLayout(ts, st)], layOut, true);
 }
 
 /** The first line of a user's `<out>/validator-table.ts` (see `validatorTableModule`). */

@@ -29,7 +29,7 @@ describe('the record of formatted texts', () => {
       const t = await tempSpecs(['flux-2-pro', 'gpt-4o-mini']);
       try {
         await generate({ specsDir: t.specsDir, outRoot: t.root });
-        // the index is formatted by prettier (the model modules are laid out by the generator: layout.test.ts)
+        // the index is laid out by the generator but for the statements it leaves to prettier (its class: layout.test.ts)
         const index = path.join(t.root, 'generated/index.ts');
         const made = await readFile(index, 'utf8');
 

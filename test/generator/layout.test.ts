@@ -1,5 +1,5 @@
 /**
- * The generator's own prettier layout (`generator/stages/layout.ts`): the model and parameter modules
+ * The generator's own prettier layout (`generator/stages/layout/`): the model and parameter modules
  * it lays out are not formatted by prettier, so the proof that they are what prettier would write
  * is here: prettier leaves every such file of the first cases of seed 1 of the fuzzer (three rounds
  * of its families, fuzz/cases.ts) unchanged. For the snapshot's own models the proof is
@@ -14,9 +14,17 @@ import path from 'node:path';
 import * as prettier from 'prettier';
 import { describe, expect, it } from 'vitest';
 import { Project, ts } from 'ts-morph';
-import { generate, userTarget } from '../../generator/index.ts';
+import { generate, packageTarget, userTarget } from '../../generator/index.ts';
 import { SpecError } from '../../generator/errors.ts';
-import { LAYOUT_OPTIONS, LAYOUT_PRETTIER, laysOutAs, printModuleAs } from '../../generator/stages/layout.ts';
+import {
+  fillHoles,
+  LAYOUT_OPTIONS,
+  LAYOUT_PRETTIER,
+  laysOutAs,
+  printModuleAs,
+} from '../../generator/stages/layout/index.ts';
+import { exportTypes, idInterface, typeAlias } from '../../generator/stages/index-module.ts';
+import { literalUnion, printModule, typeNode } from '../../generator/stages/printer.ts';
 import { JobQueue } from '../../generator/stages/job-queue.ts';
 import { formatReference, layTable, plainSection } from '../../generator/stages/reference-layout.ts';
 import { buildCase, ORDER } from '../../fuzz/cases.ts';
@@ -67,6 +75,55 @@ describe('when the generator lays a module out itself', () => {
     new Project(); // ts-morph's TypeScript is the printer's
   });
 
+  it('lays out the index statements at the line width, leaving the rest (a class) to prettier', async () => {
+    const typescript = (text: string) => prettier.format(text, { ...repositoryOptions, parser: 'babel-ts' });
+    const f = ts.factory;
+    // ids whose one-member, two-member and longer unions and export lists end just before, at and after 120 columns
+    const cases: string[][] = [];
+    for (let n = 80; n <= 130; n++) {
+      const id = `m${'x'.repeat(n)}`.slice(0, n);
+      cases.push([id], [id.slice(0, n / 2), id.slice(n / 2)], [id.slice(0, 30), id.slice(30, 60), id.slice(60)]);
+    }
+    for (const ids of cases) {
+      const names = ids.map((id) => `${id[0]!.toUpperCase()}${id.slice(1).replace(/[^A-Za-z0-9]/g, '')}Params`);
+      const statements = [
+        exportTypes(ts, names),
+        typeAlias(ts, 'ModelId', literalUnion(ts, ids), 'Every model id.'),
+        typeAlias(ts, `M${ids[0]!.slice(0, 60)}`, literalUnion(ts, ids), 'A long name.'),
+        idInterface(
+          ts,
+          'ModelRegistry',
+          'Registry.',
+          ids.map((id, i) => [id, typeNode(ts, names[i]!)]),
+          [names.join('')],
+        ),
+        f.createClassDeclaration(undefined, 'A', undefined, undefined, []),
+      ];
+      const laid = printModuleAs(ts, [statements], true, true);
+      if (typeof laid === 'string') throw new Error('not laid out');
+      // the class; a single literal under a type alias is left to prettier too
+      expect(laid.holes).toHaveLength(ids.length > 1 ? 1 : 3);
+      const text = await fillHoles(laid, typescript);
+      expect(text, ids.join(' ')).toBe(await typescript(printModule(ts, [statements])));
+    }
+  });
+
+  it(
+    "writes the package's index, validator table and runtime/operations.ts as prettier would",
+    { timeout: 120_000 },
+    async () => {
+      const { dir, remove } = tempDir('inference-sdk-layout-package-');
+      try {
+        const r = await generate({ outRoot: dir, target: packageTarget, check: true, runtime: true });
+        const files = ['generated/index.ts', 'generated/validator-table.ts', 'runtime/operations.ts'];
+        expect(r.laidOut).toEqual(expect.arrayContaining(files));
+        expect(await changedByPrettier(r.files, files)).toEqual([]);
+      } finally {
+        remove();
+      }
+    },
+  );
+
   it('formats the model reference in parts as prettier formats it whole, laying out a table of plain cells', async () => {
     const markdown = (text: string) => prettier.format(text, { ...repositoryOptions, parser: 'markdown' });
     const reference = (titles: string[]) =>
@@ -100,6 +157,9 @@ describe('when the generator lays a module out itself', () => {
     const lines = reference(plain).split('\n');
     const table = lines.slice(6, 8 + plain.length);
     expect(layTable(table)).toBe((await markdown(`${table.join('\n')}\n`)).trimEnd());
+    // a model id with capitals (`ltx-2-3-pro-22b-IC-LoRA-Union-Control`) is a plain cell
+    const capitals = [...table.slice(0, 2), '| [`a-IC-LoRA`](#a-ic-lora) | A | none |'];
+    expect(layTable(capitals)).toBe((await markdown(`${capitals.join('\n')}\n`)).trimEnd());
     for (const titles of [
       plain,
       // Markdown syntax, wide characters, escapes, links, double spaces: prettier formats the table
