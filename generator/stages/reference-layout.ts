@@ -53,29 +53,59 @@ const CODE = '`[^`\\s](?:[^`]*[^`\\s])?`';
 const PROSE = new RegExp(`^(?!.*  )(?! )(?!.* $)(?:${PLAIN}|${CODE})*$`, 'u');
 
 /**
- * Whether prettier leaves a model's section (from its `<a id>` to the next) as it is: every line is
- * blank, its anchor, or one of the template's shapes (a `## ` heading, a `- ` list item starting with
- * a letter or a code span, `Parameters:`, a paragraph starting with a letter, a parenthesis, a quote
- * or a code span: never a list or heading marker) whose text is `PROSE`.
+ * Whether prettier prints a line of a reference's prose blocks as written: blank, a section's
+ * anchor, or one of the templates' shapes (a `# ` or `## ` heading, a `- ` list item starting with a
+ * letter or a code span, `Parameters:`, a paragraph starting with a letter, a parenthesis, a quote or
+ * a code span: never a list or heading marker) whose text is `PROSE`.
  */
+function plainLine(line: string): boolean {
+  if (line === '' || line === 'Parameters:' || /^<a id="[a-z0-9._-]+"><\/a>$/.test(line)) return true;
+  const heading = /^#{1,2} /.exec(line)?.[0];
+  const text = heading !== undefined ? line.slice(heading.length) : line.startsWith('- ') ? line.slice(2) : line;
+  const first = heading !== undefined ? /^[^#]/ : line.startsWith('- ') ? /^[A-Za-z`]/ : /^[A-Za-z\u00C0-\u024F("'`]/u;
+  return first.test(text) && PROSE.test(text) && !text.endsWith('#');
+}
+
+/** Whether prettier leaves a model's section (from its `<a id>` to the next) as it is: every line is `plainLine`. */
 export function plainSection(section: string): boolean {
-  return section.split('\n').every((line) => {
-    if (line === '' || line === 'Parameters:' || /^<a id="[a-z0-9._-]+"><\/a>$/.test(line)) return true;
-    const text = line.startsWith('## ') ? line.slice(3) : line.startsWith('- ') ? line.slice(2) : line;
-    const first = line.startsWith('## ')
-      ? /^[^#]/
-      : line.startsWith('- ')
-        ? /^[A-Za-z`]/
-        : /^[A-Za-z\u00C0-\u024F("'`]/u;
-    return first.test(text) && PROSE.test(text) && !text.endsWith('#');
-  });
+  return section.split('\n').every(plainLine);
+}
+
+/** A line inside the generated-file header (`templates/header.hbs`): printable, no space at either end. */
+const HEADER_LINE = /^[^\s\p{Cc}](?:[^\p{Cc}]*[^\s\p{Cc}])?$/u;
+
+/**
+ * Whether prettier leaves the reference's introduction (the text before the model table, ending in
+ * one newline) as it is: the generated-file header, an HTML comment of whole lines (`<!--`,
+ * lines with no `-->`, `-->`), which prettier prints as written; then blocks of `plainLine`s, one
+ * blank line between them, and no blank line to start or after the last (prettier drops or
+ * collapses those).
+ */
+export function plainIntroduction(text: string): boolean {
+  const lines = text.split('\n');
+  let start = 0;
+  if (lines[0] === '<!--') {
+    const end = lines.findIndex((l) => l.includes('-->'));
+    if (end < 0 || lines[end] !== '-->') return false;
+    if (!lines.slice(1, end).every((l) => HEADER_LINE.test(l))) return false;
+    start = end + 1;
+    if (lines[start] !== '') return false;
+    start++;
+  }
+  const rest = lines.slice(start);
+  // the text ends in one newline (the table's blank line is the join's): the last line is empty, none before
+  if (rest.length < 2 || rest[0] === '' || rest.at(-1) !== '' || rest.at(-2) === '') return false;
+  const blocks = rest.slice(0, -1);
+  return blocks.every((l, i) => plainLine(l) && (l !== '' || blocks[i - 1] !== ''));
 }
 
 /**
  * `text` (the reference, unformatted) formatted as prettier formats it, with `format` (prettier's
  * Markdown formatting with the repository's options) run on the parts around the model table, and
- * the table laid out here when `layTable` can; of the models' sections after it, prettier formats
- * only the runs that are not `plainSection`s (each section is blocks of its own).
+ * the table laid out here when `layTable` can, the introduction kept as written when it is a
+ * `plainIntroduction`; of the models' sections after the table, prettier formats only the runs that
+ * are not `plainSection`s (each section is blocks of its own). When every part is plain, `format`
+ * is not called (prettier's Markdown plugin is not loaded).
  */
 export async function formatReference(text: string, format: (part: string) => Promise<string>): Promise<string> {
   const lines = text.split('\n');
@@ -86,7 +116,8 @@ export async function formatReference(text: string, format: (part: string) => Pr
   if (end >= lines.length - 1 || lines[end] !== '') return format(text);
   const table = lines.slice(start, end);
   const laid = layTable(table) ?? (await format(`${table.join('\n')}\n`)).trimEnd();
-  const before = await format(lines.slice(0, start).join('\n'));
+  const intro = lines.slice(0, start).join('\n');
+  const before = plainIntroduction(intro) ? intro : await format(intro);
   const sections = lines
     .slice(end + 1)
     .join('\n')

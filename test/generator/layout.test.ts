@@ -26,7 +26,8 @@ import {
 import { exportTypes, idInterface, typeAlias } from '../../generator/stages/index-module.ts';
 import { literalUnion, printModule, typeNode } from '../../generator/stages/printer.ts';
 import { JobQueue } from '../../generator/stages/job-queue.ts';
-import { formatReference, layTable, plainSection } from '../../generator/stages/reference-layout.ts';
+import { formatReference, layTable, plainIntroduction, plainSection } from '../../generator/stages/reference-layout.ts';
+import { header, loadTemplates } from '../../generator/stages/templates.ts';
 import { buildCase, ORDER } from '../../fuzz/cases.ts';
 import { writeCase } from '../../fuzz/case.ts';
 import { REPO_ROOT, tempDir } from '../support/index.ts';
@@ -213,6 +214,54 @@ describe('when the generator lays a module out itself', () => {
       'a | b',
     ])
       expect(plainSection(section(line.startsWith('a') ? `Model ${line}` : line)), line).toBe(false);
+  });
+
+  it("keeps the reference's introduction as written when prettier would, without calling prettier", async () => {
+    const markdown = (text: string) => prettier.format(text, { ...repositoryOptions, parser: 'markdown' });
+    const t = await loadTemplates(path.join(REPO_ROOT, 'templates'));
+    // the introduction as the generator writes it (the header, the template's text up to the table's blank line)
+    const introduction = (sources: string[], target = packageTarget) => {
+      const body = t.modelsMd({ count: 111, models: [] });
+      return `${header(t, sources, true, target)}\n${body.slice(0, body.indexOf('\n| Model |'))}`;
+    };
+    const repository = introduction(['specs/models.json', 'specs/models/*.json']);
+    expect(plainIntroduction(repository)).toBe(true);
+    expect(await markdown(repository)).toBe(repository);
+    // a user's header, and sources with Markdown syntax (a user's paths): the comment is printed as written
+    for (const sources of [['a.json'], ['*x*.json', 'a_b_.json', '<b>&amp;', 'a --> b', '#x', '  spaced  ']]) {
+      const text = introduction(sources, userTarget('1.2.3'));
+      expect(plainIntroduction(text), sources.join(' ')).toBe(true);
+      expect(await markdown(text), sources.join(' ')).toBe(text);
+    }
+    // a control character in the comment (a tab) is left to prettier
+    expect(plainIntroduction(introduction(['tab\there']))).toBe(false);
+    // a whole reference whose parts are all plain is formatted without prettier
+    const table = ['| Model | Name | Served by |', '| --- | --- | --- |', '| [`m`](#m) | M | none |'];
+    const reference = (intro: string) =>
+      `${intro}\n${table.join('\n')}\n\n<a id="m"></a>\n\n## \`m\`: M\n\n- Import: \`x\`\n`;
+    const whole = reference(repository);
+    const refuse = () => Promise.reject(new Error('prettier called'));
+    expect(await formatReference(whole, refuse)).toBe(await markdown(whole));
+    // what prettier would change: not plain
+    const plain = '<!--\nGENERATED FILE.\n-->\n\n# Model reference\n\nThe models.\n';
+    expect(plainIntroduction(plain)).toBe(true);
+    for (const text of [
+      plain.replace('The models.', 'The *models*.'),
+      plain.replace('The models.', 'The models.\n'),
+      plain.replace('The models.', '\nThe models.'),
+      plain.replace('\n\n# Model', '\n\n\n# Model'),
+      plain.replace('# Model reference', '# Model reference #'),
+      plain.replace('# Model reference', '1. Model'),
+      plain.replace('GENERATED FILE.', 'GENERATED FILE. -->'),
+      plain.replace('GENERATED FILE.', 'GENERATED FILE. '),
+      plain.replace('GENERATED FILE.', ''),
+      plain.replace('-->\n\n', '-->\n'),
+      `${plain}\n`,
+      plain.slice(0, -1),
+    ]) {
+      expect(plainIntroduction(text), text).toBe(false);
+      expect(await formatReference(reference(text), markdown)).toBe(await markdown(reference(text)));
+    }
   });
 
   it(
