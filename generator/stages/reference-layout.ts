@@ -44,12 +44,10 @@ export function layTable(lines: readonly string[]): string | undefined {
  * Latin letters, a space, plain punctuation, the range signs of `reference.ts`; `@` not after a
  * letter or digit (no e-mail autolink); `_` between letters or digits (prettier escapes one at a
  * word's edge). Not `* [ ] < > & # ! \ | ~ $ ^ { } ``, whose meaning or escaping prettier may
- * change, but for the forms of the models' descriptions prettier keeps (layout.test.ts): the escape's
- * `&lt;`; `~` after a space and before a letter or digit (it cannot close a strikethrough); an
- * emphasis `_words_` between a space and a space, punctuation or the end; `__` or `_*` closing a
- * quote (`'flex__'`, `'reimagine_*'`: a lone `*` of its block, `plainLine`).
+ * change, but for two forms of the models' descriptions prettier keeps (layout.test.ts): the
+ * escape's `&lt;`; `~` after a space and before a letter or digit (it cannot close a strikethrough).
  */
-const PLAIN = String.raw`(?:[A-Za-z0-9\u00C0-\u024F ,.;:()'"/%+=?≥≤∞…–—’“”-]|(?<![A-Za-z0-9])@|(?<=[A-Za-z0-9])_(?=[A-Za-z0-9])|\[[A-Za-z0-9.-]+(?: [A-Za-z0-9.-]+)*\](?![([:])|&lt;|(?<= )~(?=[A-Za-z0-9])|(?<= )_[A-Za-z0-9]+(?: [A-Za-z0-9]+)*_(?=[ .,;:]|$)|(?<=[A-Za-z0-9])_[_*](?='))`;
+const PLAIN = String.raw`(?:[A-Za-z0-9\u00C0-\u024F ,.;:()'"/%+=?≥≤∞…–—’“”-]|(?<![A-Za-z0-9])@|(?<=[A-Za-z0-9])_(?=[A-Za-z0-9])|\[[A-Za-z0-9.-]+(?: [A-Za-z0-9.-]+)*\](?![([:])|&lt;|(?<= )~(?=[A-Za-z0-9]))`;
 /** A code span prettier writes as it is: one backtick each side, no space at either end. */
 const CODE = '`[^`\\s](?:[^`]*[^`\\s])?`';
 /** A line of prose: plain characters and code spans, single spaces, none at either end. */
@@ -66,9 +64,7 @@ function plainLine(line: string): boolean {
   const heading = /^#{1,2} /.exec(line)?.[0];
   const text = heading !== undefined ? line.slice(heading.length) : line.startsWith('- ') ? line.slice(2) : line;
   const first = heading !== undefined ? /^[^#]/ : line.startsWith('- ') ? /^[A-Za-z`]/ : /^[A-Za-z\u00C0-\u024F("'`]/u;
-  // a `*` outside code spans may pair with another into an emphasis
-  const stars = text.replace(new RegExp(CODE, 'g'), '').split('*').length - 1;
-  return first.test(text) && PROSE.test(text) && !text.endsWith('#') && stars <= 1;
+  return first.test(text) && PROSE.test(text) && !text.endsWith('#');
 }
 
 /** Whether prettier leaves a model's section (from its `<a id>` to the next) as it is: every line is `plainLine`. */

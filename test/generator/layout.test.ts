@@ -209,7 +209,8 @@ describe('when the generator lays a module out itself', () => {
     // Markdown syntax prettier rewrites or escapes: not plain
     for (const line of [
       'a *b*',
-      'a __b__',
+      'a _b_',
+      'a *b* c',
       '1. a',
       '+ a',
       'a &lt b',
