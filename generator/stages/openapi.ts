@@ -49,12 +49,8 @@ export async function openapiModule(doc: OpenApiDoc, file: string, layOut = fals
 async function transform(
   schema: Record<string, unknown>,
 ): Promise<{ nodes: unknown; astToString: (nodes: unknown) => string }> {
-  if (!localRefsOnly(schema)) {
-    const { default: openapiTS, astToString } = loadOpenapiTypescript();
-    return { nodes: await openapiTS(schema as never, OPTIONS), astToString: astToString as (n: unknown) => string };
-  }
-  const o = loadOpenapiTransform();
-  if (!/^7\./.test(o.version)) {
+  const o = localRefsOnly(schema) ? loadOpenapiTransform() : undefined;
+  if (!o || !/^7\./.test(o.version)) {
     const { default: openapiTS, astToString } = loadOpenapiTypescript();
     return { nodes: await openapiTS(schema as never, OPTIONS), astToString: astToString as (n: unknown) => string };
   }
