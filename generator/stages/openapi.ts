@@ -3,7 +3,7 @@
  * Its own entry point (`oxen-inference-sdk/openapi`), not re-exported by the index, so that a
  * consumer's compile does not load the description's types with the client's. Built on the calling
  * thread, without a cache: a worker thread and a cache in `.tmp/` were re-measured to save under
- * 20% of the runs they served (docs/design-decisions.md, "Run machinery, re-measured").
+ * 20% of the runs they served (docs/measurements.md, "Run machinery, re-measured").
  *
  * openapi-typescript's transform runs without its entry (`openapiTS`), whose Redocly lint and
  * bundling cost a full run about 2 s (1.3 s of it loading Redocly) and change nothing here: the
@@ -49,12 +49,8 @@ export async function openapiModule(doc: OpenApiDoc, file: string, layOut = fals
 async function transform(
   schema: Record<string, unknown>,
 ): Promise<{ nodes: unknown; astToString: (nodes: unknown) => string }> {
-  if (!localRefsOnly(schema)) {
-    const { default: openapiTS, astToString } = loadOpenapiTypescript();
-    return { nodes: await openapiTS(schema as never, OPTIONS), astToString: astToString as (n: unknown) => string };
-  }
-  const o = loadOpenapiTransform();
-  if (!/^7\./.test(o.version)) {
+  const o = localRefsOnly(schema) ? loadOpenapiTransform() : undefined;
+  if (!o || !/^7\./.test(o.version)) {
     const { default: openapiTS, astToString } = loadOpenapiTypescript();
     return { nodes: await openapiTS(schema as never, OPTIONS), astToString: astToString as (n: unknown) => string };
   }

@@ -55,7 +55,7 @@ export function inlineDeclarations(texts, deps, reached) {
   return inlined;
 }
 
-/** The output name a relative specifier of the declaration `from` names (`./params/x.js` -> `generated/params/x`). */
+/** The output name a relative specifier of the declaration `from` names (from `generated/index`, `./params/flux-2-pro.js` -> `generated/params/flux-2-pro`). */
 const specifierTarget = (from, specifier) =>
   path.posix.join(path.posix.dirname(from), specifier).replace(/\.c?js$/, '');
 
