@@ -24,7 +24,7 @@ import { header, loadTemplates, modelDoc } from './stages/templates.ts';
 import { load } from './stages/load.ts';
 import { fingerprint, hash, readManifest, renderManifest, type ManifestEntry } from './output/manifest.ts';
 import { fileStem, nameModels } from './stages/name.ts';
-import { modelType } from './stages/types.ts';
+import { modelType, type ModelType } from './stages/types.ts';
 import { validatorModule, type CompileValidator } from './stages/validators.ts';
 import { packageTarget, RUNTIME_OPERATIONS_FILE, writesRuntime, type Target } from './output/target.ts';
 import { userIndexModule } from './stages/user-index.ts';
@@ -197,11 +197,14 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
     }
   };
 
-  // The reference and the index first: they need no type, and the reference is the largest file to
-  // format, so prettier starts on it while the models are typed.
+  // The reference and the index first: the reference is the largest file to format, so prettier
+  // starts on it while the models are typed (the package's index needs no type; a user's declares
+  // the parameter types, so it waits for them).
   const jobs: Job[] = [];
   const modelJobs: Job[] = [];
   const modelKeys: string[] = [];
+  /** Each model with its parameter type, typed at most once for every module that prints it. */
+  const typedModels = new Map<string, () => Promise<(typeof named)[number] & { type: ModelType }>>();
   for (const m of named) {
     const raw = JSON.stringify(m.raw);
     const key = hash(fp, target.kind, formatKey, label, m.id, raw, pathsKey);
@@ -209,6 +212,7 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
     // typed once for both modules that print it (its time counted as `types`, the printing as `emit`)
     let type: Promise<ReturnType<typeof modelType>> | undefined;
     const typed = async () => ({ ...m, type: await (type ??= timed('types', () => modelType(m, modelDoc(m)))) });
+    typedModels.set(m.id, typed);
     modelJobs.push({
       file: `${out}models/${fileStem(m.id)}.ts`,
       inputs: hash('model', key),
@@ -219,16 +223,18 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
         return timed('emit', () => modelModule(t, validated.has(m.id), operations, target, layOut));
       },
     });
-    modelJobs.push({
-      file: `${out}params/${fileStem(m.id)}.ts`,
-      inputs: hash('params', key),
-      sources: [m.file],
-      formatted: true,
-      build: async (layOut) => {
-        const t = await typed();
-        return timed('emit', () => paramsModule(t, target, layOut));
-      },
-    });
+    // a user's index declares the parameter types itself
+    if (target.kind === 'package')
+      modelJobs.push({
+        file: `${out}params/${fileStem(m.id)}.ts`,
+        inputs: hash('params', key),
+        sources: [m.file],
+        formatted: true,
+        build: async (layOut) => {
+          const t = await typed();
+          return timed('emit', () => paramsModule(t, target, layOut));
+        },
+      });
     if (validated.has(m.id))
       modelJobs.push({
         file: `${out}validators/${fileStem(m.id)}.ts`,
@@ -263,12 +269,14 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
     inputs: hash('index', allKey),
     sources: list,
     formatted: true,
-    build: (layOut) =>
-      timed('emit', () =>
+    build: async (layOut) => {
+      const typed = target.kind === 'user' ? await Promise.all(named.map((m) => typedModels.get(m.id)!())) : [];
+      return timed('emit', () =>
         target.kind === 'package'
           ? indexModule(named, validated, label, layOut)
-          : userIndexModule(named, label, layOut),
-      ),
+          : userIndexModule(typed, label, layOut),
+      );
+    },
   });
   jobs.push({
     file: `${out}validator-table.ts`,

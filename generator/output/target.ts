@@ -4,8 +4,9 @@
  * - `packageTarget`: this repository's `generated/` (`npm run generate`): relative imports of
  *   `runtime/` with `.ts` specifiers, plus `generated/openapi.ts` and `generated/MODELS.md`;
  * - `userTarget(...)`: a user's own directory (`oxen-inference-codegen add|generate`, default
- *   `oxen-models/`): `index.ts`, `models/<id>.ts`, `validators/<id>.ts` and `manifest.json` at its
- *   top, the runtime imported from the installed SDK by package name, `.js` relative specifiers.
+ *   `oxen-models/`): `index.ts` (which declares the parameter types itself), `validator-table.ts`,
+ *   `models/<id>.ts`, `validators/<id>.ts` and `manifest.json` at its top, the runtime imported
+ *   from the installed SDK by package name, `.js` relative specifiers.
  *
  * A target says only where files go, how they import the runtime, how their header names the
  * command and how they are formatted; every stage is the same for both.
@@ -40,7 +41,10 @@ export interface Target {
   kind: 'package' | 'user';
   /** Prefix of every output path relative to the output root: `generated/` or `''`. */
   prefix: string;
-  /** Directories (relative to the output root) whose files the run does not produce are stale and removed. */
+  /**
+   * Directories (relative to the output root) whose files the run does not produce are stale and
+   * removed; one the run produces no file in is removed whole (`stages/write.ts`' `swapsOf`).
+   */
   managed: string[];
   /** Extension of relative import specifiers: `.ts` (this repository: `allowImportingTsExtensions`) or `.js` (a user's project). */
   ext: '.ts' | '.js';
@@ -107,6 +111,8 @@ export function userTarget(version: string, format: { prettier: Record<string, u
   return {
     kind: 'user',
     prefix: '',
+    // `params/`: no longer produced (the index declares the parameter types), owned so that a
+    // project generated before loses its old files
     managed: ['models', 'params', 'validators'],
     ext: '.js',
     runtime: {

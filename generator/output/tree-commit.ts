@@ -40,11 +40,13 @@ const VERSION = 2;
 
 /**
  * One tree to replace: `target` (absolute, inside the output root) gets the tree that `build`
- * writes into an empty directory, or, with `file`, the file that `build` writes at the path given.
+ * writes into an empty directory, or, with `file`, the file that `build` writes at the path given;
+ * with `remove`, it is removed (moved aside with the others, then deleted) and `build` is not called.
  */
 export interface TreeSwap {
   target: string;
   file?: boolean;
+  remove?: boolean;
   build: (dir: string) => Promise<void>;
 }
 
@@ -223,6 +225,7 @@ export async function commitTrees(lock: HeldLock, swaps: readonly TreeSwap[]): P
   writeJournal(state, { run, phase: 'staging', targets });
   try {
     for (const [i, s] of swaps.entries()) {
+      if (s.remove) continue; // nothing staged: recovery leaves the target, which the next run removes
       if (!s.file) await mkdir(entries[i]!.staged); // new: a path this run did not create is never written into
       await s.build(entries[i]!.staged);
     }
@@ -238,7 +241,7 @@ export async function commitTrees(lock: HeldLock, swaps: readonly TreeSwap[]): P
         renameSync(e.target, e.old);
         await pausePoint('swapping');
       }
-      renameSync(e.staged, e.target);
+      if (!swaps[i]!.remove) renameSync(e.staged, e.target);
     }
   } catch (err) {
     // roll forward; if that fails too, the journal stays for the next run

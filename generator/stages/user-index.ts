@@ -4,7 +4,10 @@
  * id unions), `ModelRegistry`, `ADDED_MODEL_IDS`, `validators` and `Client`.
  *
  * Everything the package already types comes from the installed `oxen-inference-sdk` by name, so
- * the file depends only on the added models: an SDK upgrade needs no regenerate. An added id that
+ * the file depends only on the added models: an SDK upgrade needs no regenerate. The added models'
+ * parameter types are declared in the file itself (`params-module.ts`' `paramsDeclaration`, after
+ * everything else): a compile parses one file for them, where one module per model cost it a file
+ * to resolve, read and parse each. An added id that
  * the package also has takes the user's schema (it is newer): it is taken out of the package's
  * unions, `ModelParams` and request-body entries (`Exclude`, `Omit`) and put back with the added
  * model's types, and its compiled validator is the added one.
@@ -20,7 +23,6 @@ import {
   dynamicImport,
   bodyTypes,
   clientClass,
-  exportTypes,
   idInterface,
   idsConstant,
   modelRegistryInterface,
@@ -29,7 +31,10 @@ import {
 } from './index-module.ts';
 import { blockLayout, constStatement, importDeclaration, literalUnion, ref, typeNode, withDoc } from './printer.ts';
 import { SDK_PACKAGE } from '../output/target.ts';
-import { fileStem } from './name.ts';
+import { paramsDeclaration, type ParamsModel } from './params-module.ts';
+
+/** What the user index needs of an added model: its classification, names, spec file and parameter type. */
+export type UserIndexModel = IndexModel & ParamsModel;
 
 /** The package root's type names this index re-defines, with the endpoint each one is about (undefined: every model). */
 const ALIASES: Array<[name: string, endpoint: Endpoint | undefined, doc: string]> = [
@@ -45,7 +50,11 @@ const ALIASES: Array<[name: string, endpoint: Endpoint | undefined, doc: string]
  * Body of `<out>/index.ts` (the added models' validators are `validator-table.ts`'s: `validator-table-module.ts`);
  * `label` names the snapshot (relative to `<out>`) in doc comments.
  */
-export async function userIndexModule(models: IndexModel[], label: string, layOut = false): Promise<string | LaidOut> {
+export async function userIndexModule(
+  models: UserIndexModel[],
+  label: string,
+  layOut = false,
+): Promise<string | LaidOut> {
   const { ts } = await loadTsMorph();
   const f = ts.factory;
   const st: TS.Statement[] = [];
@@ -66,19 +75,19 @@ export async function userIndexModule(models: IndexModel[], label: string, layOu
   st.push(
     importDeclaration(
       ts,
-      ['ClientOptions', 'Registry', 'ValidatorSource', ...bodyTypes(models)].sort(),
+      [
+        ...new Set([
+          'ClientOptions',
+          'Registry',
+          'ValidatorSource',
+          ...bodyTypes(models),
+          ...models.flatMap((m) => m.type.runtimeImports),
+        ]),
+      ].sort(),
       `${SDK_PACKAGE}/runtime`,
       true,
     ),
   );
-  for (const m of models) st.push(importDeclaration(ts, [m.names.params], `./params/${fileStem(m.id)}.js`, true));
-  if (models.length > 0)
-    st.push(
-      exportTypes(
-        ts,
-        models.map((m) => m.names.params),
-      ),
-    );
   st.push(
     typeAlias(
       ts,
@@ -157,6 +166,7 @@ export async function userIndexModule(models: IndexModel[], label: string, layOu
       'validators',
     ),
   );
+  for (const m of models) st.push(paramsDeclaration(ts, m, ''));
   return printModuleAs(ts, [USER_NOCHECK, ...blockLayout(ts, st)], layOut, true);
 }
 

@@ -9,6 +9,7 @@
  * tree or the new one, two runs at once cannot delete each other's files, and a run killed at any
  * point is completed or cleaned by the next run. A failure while writing leaves `generated/` as it was.
  */
+import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { withLock } from '../output/lock.ts';
@@ -112,7 +113,8 @@ export async function settleAll(all: Array<Promise<unknown>>): Promise<void> {
 }
 
 /**
- * The swaps that replace a target's output: one whole tree per `managed` directory, and one file
+ * The swaps that replace a target's output: one whole tree per `managed` directory (a removal for
+ * one the output has no file in and the disk has: a folder an earlier generator wrote), and one file
  * swap for each output file at the top of `root` outside them (a user's `<out>/index.ts` and
  * `manifest.json`, beside `<out>/specs/`, which the output does not own) or named in `outside`
  * (this repository's `runtime/operations.ts`, in a folder of hand-written files).
@@ -125,10 +127,13 @@ export function swapsOf(
   fs: WriteFs = nodeFs,
   outside: readonly string[] = [],
 ): TreeSwap[] {
-  const swaps: TreeSwap[] = managed.map((dir) => ({
-    target: path.join(root, dir),
-    build: (staged) => writeTree(files, dir, staged, fs),
-  }));
+  const swaps: TreeSwap[] = [];
+  for (const dir of managed) {
+    const target = path.join(root, dir);
+    const owned = [...files.keys()].some((file) => file.startsWith(`${dir}/`));
+    if (owned) swaps.push({ target, build: (staged) => writeTree(files, dir, staged, fs) });
+    else if (existsSync(target)) swaps.push({ target, remove: true, build: () => Promise.resolve() });
+  }
   for (const [file, text] of files) {
     if (managed.some((dir) => file.startsWith(`${dir}/`))) continue;
     if (file.includes('/') && !outside.includes(file))
