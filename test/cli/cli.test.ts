@@ -135,12 +135,14 @@ describe('oxen-inference-codegen in a user project', () => {
       'index.ts',
       'validator-table.ts',
       'models/acme-flux-9.ts',
-      'params/acme-flux-9.ts',
       'validators/acme-flux-9.ts',
       'models/flux-2-pro.ts',
       'manifest.json',
     ])
       expect(existsSync(path.join(out, f)), f).toBe(true);
+    // the index declares the parameter types itself
+    expect(existsSync(path.join(out, 'params'))).toBe(false);
+    expect(readFileSync(path.join(out, 'index.ts'), 'utf8')).toContain('export interface AcmeFlux9Params {');
     const model = readFileSync(path.join(out, 'models', 'acme-flux-9.ts'), 'utf8');
     expect(
       model.startsWith(

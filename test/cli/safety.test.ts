@@ -264,17 +264,11 @@ describe('--out', () => {
 test('a model named AUX.model gets the file stem AUX~.model, and the output checks', async () => {
   const r = await codegen(project, ['add', '--from', saved('AUX.model')]);
   expect(r.code, r.stderr).toBe(0);
-  for (const f of [
-    'specs/models/AUX~.model.json',
-    'models/AUX~.model.ts',
-    'params/AUX~.model.ts',
-    'validators/AUX~.model.ts',
-  ])
+  for (const f of ['specs/models/AUX~.model.json', 'models/AUX~.model.ts', 'validators/AUX~.model.ts'])
     expect(existsSync(path.join(out, f)), f).toBe(true);
-  for (const folder of ['models', 'params'])
+  for (const folder of ['models', 'validators'])
     expect(readdirSync(path.join(out, folder)).filter((n) => /^aux\./i.test(n))).toEqual([]);
-  // the index names the parameter type's module; the validator table the validator's
-  expect(readFileSync(path.join(out, 'index.ts'), 'utf8')).toContain('./params/AUX~.model.js');
+  // the validator table names the validator's module
   expect(readFileSync(path.join(out, 'validator-table.ts'), 'utf8')).toContain('./validators/AUX~.model.js');
   expect((await codegen(project, ['generate', '--check'])).code).toBe(0);
 });
