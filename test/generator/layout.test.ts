@@ -239,9 +239,11 @@ describe('when the generator lays a module out itself', () => {
     const markdown = (text: string) => prettier.format(text, { ...repositoryOptions, parser: 'markdown' });
     /** The Markdown nodes of `text` (remark's, as prettier parses it), flattened. */
     const nodes = async (text: string) => {
-      const { ast } = (await prettier.__debug.parse(text, { ...repositoryOptions, parser: 'markdown' })) as {
-        ast: MarkdownNode;
+      // prettier's parser entry (not in its typings): the tree its Markdown printer prints
+      const { __debug } = prettier as unknown as {
+        __debug: { parse: (text: string, options: object) => Promise<{ ast: MarkdownNode }> };
       };
+      const { ast } = await __debug.parse(text, { ...repositoryOptions, parser: 'markdown' });
       const all: MarkdownNode[] = [];
       const walk = (n: MarkdownNode) => (all.push(n), n.children?.forEach(walk));
       walk(ast);
