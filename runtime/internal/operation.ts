@@ -1,5 +1,6 @@
 /**
- * The request of an operation with path parameters: its method and path template from the
+ * The request of an operation with path parameters (and `guarded`, which turns an error thrown while
+ * building it into a rejected `APIPromise`): its method and path template from the
  * operations table (`runtime/operations.ts`, generated from `specs/openapi.yaml`), each parameter
  * encoded (`encodePath`). An operation without path parameters is its own request's method and path
  * (`{ ...ops.imagesGenerate, body }`). The endpoint functions pass the operation itself, so that a
@@ -8,6 +9,7 @@
  */
 import type { Operation } from '../operations.ts';
 import type { HttpRequest } from '../request.ts';
+import { APIPromise } from '../api-promise.ts';
 import { SDKError } from '../errors.ts';
 
 /** The names of the `{name}` parameters of a path template. */
@@ -59,4 +61,16 @@ export function encodePath(segment: string, name = 'path parameter'): string {
     }
   }
   return encodeURIComponent(segment);
+}
+
+/**
+ * The call `make` returns, or an `APIPromise` rejected with what it threw while building the request
+ * (a bad path parameter): a rejection, as callers of the endpoint functions have always seen.
+ */
+export function guarded<T>(make: () => APIPromise<T>): APIPromise<T> {
+  try {
+    return make();
+  } catch (err) {
+    return APIPromise.rejected(err);
+  }
 }

@@ -5,10 +5,8 @@
  * per-model `<model>Enqueue` functions and `queue/run.ts` import them statically.
  */
 import { APIPromise } from '../api-promise.ts';
-import { ValidationError } from '../errors.ts';
-import { brandErrors } from '../internal/brand.ts';
-import { guarded, isObject, isObjectBody, objectWithArray } from '../internal/checks.ts';
-import { operationRequest } from '../internal/operation.ts';
+import { isObject, isObjectBody, objectWithArray } from '../internal/checks.ts';
+import { guarded, operationRequest } from '../internal/operation.ts';
 import * as ops from '../operations.ts';
 import type { HttpRequest, ResponseCheck } from '../request.ts';
 import type { RequestOptions } from '../scope.ts';
@@ -72,11 +70,9 @@ export function checkQueueBody(
   validate: CompiledValidator | null | undefined,
 ): Promise<void> | undefined {
   if (options?.validate === false || (validate && validate(body))) return undefined;
-  return loadIssues().then(({ queueBodyIssues, modelOf }) => {
+  return loadIssues().then(({ queueBodyIssues, modelOf, ValidationError }) => {
     const found = queueBodyIssues(body, validate);
     if (!found) return;
-    // (branded where it is thrown, as `validation.ts` does: see `errors.ts`)
-    brandErrors({ ValidationError });
     throw new ValidationError(modelOf(body), found);
   });
 }
