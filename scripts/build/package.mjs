@@ -160,10 +160,11 @@ const BROWSER_REEXPORT_ENTRIES = {
 /**
  * The browser build's chunk groups: the proxy handler (server code) in a chunk of its own, without the
  * modules it imports, so that the `./runtime` entry's module (`exports.js`) does not import `redact.ts`' chunk
- * for it (see `REEXPORTED`); the modules of a first call (`CORE_MODULES`) in one chunk, and the queue's endpoints in another. A user's bundler
- * splits a page by which of its chunks (and of the modules loaded on demand) use each file: with the modules a
- * call needs spread over several files, each used by another set of lazy modules, a page loaded four chunks
- * (each gzipped on its own: about 0.6 kB gz more than one file holding the same code).
+ * for it (see `REEXPORTED`); the modules of a first call (`CORE_MODULES`) in one chunk, and the queue's
+ * endpoints in another. A user's bundler splits a page by which of its chunks (and of the modules loaded on
+ * demand) use each file: with the modules a call needs spread over several files, each used by another set of
+ * lazy modules, a page loaded four chunks (each gzipped on its own: about 0.6 kB gz more than one file holding
+ * the same code).
  */
 const BROWSER_CHUNKS = {
   includeDependenciesRecursively: false,
