@@ -2,7 +2,7 @@
  * `tsc -p <project> --pretty false` run in the test worker instead of a child process: the same compiler
  * (the repository's TypeScript), the same project file, the same diagnostics printed the same way and the
  * same exit code. What differs is what a compile shares with the worker's earlier ones: the parsed and
- * bound declaration files of TypeScript's lib, `@types/node`, an installed package and the repository's
+ * bound declaration files of TypeScript's lib, `@types/*`, the installed SDK and the repository's
  * `runtime/` and `generated/` are kept in one `DocumentRegistry` (the cache TypeScript's language service
  * keeps for its projects: a file is reused only for the same text and the same parse-affecting options),
  * so a compile does not load TypeScript and parse those files again (about 2.5 s of CPU a compile).
@@ -17,12 +17,20 @@ import type { RunResult } from '../../scripts/lib/process.ts';
 const registry = ts.createDocumentRegistry(ts.sys.useCaseSensitiveFileNames);
 
 const SHARED_IN_REPO = ['runtime', 'generated', 'index.ts'].map((p) => path.join(REPO_ROOT, p));
+/** Packages whose declarations several compiles read: TypeScript's lib files, `@types/*` and the installed SDK. */
+const SHARED_PACKAGES = ['typescript/lib', '@types', 'oxen-inference-sdk'].map((p) =>
+  path.join('node_modules', ...p.split('/'), ''),
+);
 
-/** Files that many compiles read and no test changes while it runs (checked by their text anyway). */
+/**
+ * Files that several compiles read and no test changes while it runs (reused only for the same text
+ * anyway). Others are parsed for their compile alone, so that the worker does not keep, say, every
+ * declaration file of the repository's dependencies that only its own compile reads.
+ */
 function shared(fileName: string): boolean {
   const file = path.resolve(fileName);
   return (
-    file.includes(`${path.sep}node_modules${path.sep}`) ||
+    SHARED_PACKAGES.some((p) => file.includes(`${path.sep}${p}`)) ||
     SHARED_IN_REPO.some((p) => file === p || file.startsWith(p + path.sep))
   );
 }
