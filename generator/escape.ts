@@ -138,14 +138,58 @@ export function docCode(text: string): string {
   return clean.includes('`') ? `${fence} ${clean} ${fence}` : `${fence}${clean}${fence}`;
 }
 
-/** Markdown text on one line: line breaks become spaces, `<` cannot open HTML (MODELS.md). */
-export function markdownText(text: string): string {
-  return showControls(text.replace(/\r\n?|\n|\u2028|\u2029/g, ' ')).replace(/</g, '&lt;');
+/**
+ * The pieces of model text that Markdown (and prettier's Markdown printer, which keeps each as written)
+ * reads as plain text: a code span of single backticks, with no space at either end and no backtick
+ * beside it; a `[word]` that no link target follows (with no definitions in the file, it is text); an
+ * `_` between ASCII letters or digits (it can open no emphasis); an `@` after none (no e-mail
+ * autolink); a `~` after a space and before a letter or digit (it can close no strikethrough); `<`
+ * (written `&lt;`); and any other ASCII punctuation character, kept when it means nothing inline
+ * (`, . ; : ( ) ' " / % + = ? -`) and else backslash-escaped (`\*`, `\_`, `\[`, `\#`, `\|`, `\\`, ...).
+ */
+const MARKDOWN_PIECE =
+  /((?<!`)`[^`\s](?:[^`]*[^`\s])?`(?!`)|\[[A-Za-z0-9.-]+(?: [A-Za-z0-9.-]+)*\](?![([:])|(?<=[A-Za-z0-9])_(?=[A-Za-z0-9])|(?<![A-Za-z0-9])@|(?<= )~(?=[A-Za-z0-9]))|(:(?=\/\/)|(?<=mailto):|(?<=(?<![A-Za-z0-9_])www)\.)|[!-/:-@[-`{-~]/gi;
+
+/** ASCII punctuation that means nothing inline in Markdown: written as it is. */
+const MARKDOWN_INERT = /^[,.;:()'"/%+=?-]$/;
+
+/**
+ * Model text as Markdown prose on one line, in the form prettier's Markdown printer keeps (so that
+ * `generated/MODELS.md` needs no Markdown formatting: stages/reference-layout.ts), and with no
+ * Markdown of its own: white space runs become one space (none at either end), control
+ * characters are shown (`showControls`), `<` is `&lt;` (no HTML), every ASCII punctuation
+ * character that could mean something (emphasis, a link, an image, an entity, a strikethrough, a
+ * table cell, a heading's `#`) is backslash-escaped but for the plain pieces of `MARKDOWN_PIECE`,
+ * and a start that would open a block where the text starts a line (a `-` or `+` list item, an
+ * ordered one's `1.`, a `---` rule) is escaped too. Inside its code spans, `<` is `&lt;` and, with
+ * `cell` (a table cell), `|` is `\|` (GitHub ends a cell at a raw `|` even there).
+ */
+function markdownProse(text: string, cell: boolean): string {
+  const line = showControls(text.replace(/\s+/gu, ' ').trim());
+  const escaped = line.replace(MARKDOWN_PIECE, (piece, plain: string | undefined, link: string | undefined) => {
+    if (plain !== undefined) return piece.startsWith('`') ? codeSpanText(piece, cell) : piece;
+    if (piece === '<') return '&lt;';
+    return MARKDOWN_INERT.test(piece) && link === undefined ? piece : `\\${piece}`;
+  });
+  return escaped
+    .replace(/^[-+](?= |$)|^-(?=[- ]*$)/, (marker) => `\\${marker}`)
+    .replace(/^(\d{1,9})([.)])(?= |$)/, '$1\\$2');
 }
 
-/** Markdown table cell text: one line, pipes escaped. */
+/** A code span of `markdownProse`: `<` as `&lt;`, and in a table cell `|` as `\|`. */
+function codeSpanText(span: string, cell: boolean): string {
+  const text = span.replace(/</g, '&lt;');
+  return cell ? text.replace(/\|/g, '\\|') : text;
+}
+
+/** Model text as Markdown prose on one line (`markdownProse`): MODELS.md's descriptions and ranges. */
+export function markdownText(text: string): string {
+  return markdownProse(text, false);
+}
+
+/** Model text as a Markdown table cell (`markdownProse`, every `|` escaped): MODELS.md's titles. */
 export function markdownCell(text: string): string {
-  return markdownText(text).replace(/\|/g, '\\|');
+  return markdownProse(text, true);
 }
 
 /** Markdown inline code holding `text` on one line (backticks in it are handled by a longer fence; not for table cells). */

@@ -266,22 +266,8 @@ export interface ValidationIssue {
   keyword?: string;
 }
 
-/** Client-side validation of model parameters failed; nothing was sent. */
-export class ValidationError extends SDKError {
-  override name = 'ValidationError';
-  declare readonly model: string;
-  declare readonly issues: ValidationIssue[];
-  constructor(model: string, issues: ValidationIssue[]) {
-    super(
-      `Invalid parameters for model ${model}:\n` + issues.map((i) => `  ${i.pointer || '/'}: ${i.message}`).join('\n'),
-    );
-    this.model = model;
-    this.issues = issues;
-  }
-}
-
 // `instanceof` across the ES module and CommonJS copies of the package (Node, Deno, Bun; nothing in a browser build).
-// `ValidationError` is branded by `validation.ts`, which throws it, so that a bundle that never validates leaves it out.
+// `ValidationError` is in `validation-error.ts`, branded there, so that a bundle that never validates leaves it out.
 brandErrors({
   SDKError,
   APIError,

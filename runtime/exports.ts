@@ -86,12 +86,12 @@ export {
   REQUEST_ID_HEADERS,
   SDKError,
   TimeoutError,
-  ValidationError,
   type APIErrorInit,
   type SDKErrorOptions,
   type ValidationIssue,
 } from './errors.ts';
-// The answers' classes (`BadRequestError`, ..., `OutcomeUnknownError`) are re-exported by `runtime/index.ts` (it says why).
+// The answers' classes (`BadRequestError`, ..., `OutcomeUnknownError`) and `ValidationError` are re-exported by
+// `runtime/index.ts` (it says why).
 
 // Validation: the compiled validators' contract and the helpers their ajv standalone code calls
 // (`checkRequest` is exported by `index.ts`, beside this list: see there)

@@ -19,3 +19,5 @@ export * from './error-classes.ts';
 export { PUBLIC_HEADERS, REDACTED, Redactor } from './redact.ts';
 // The helper generated validators' callers use; `validation.ts` is loaded on demand, by the first validated enqueue.
 export { checkRequest } from './validation.ts';
+// Thrown by validation (`validation.ts`, `standard-schema.ts`, a queue call's check), all loaded on demand.
+export { ValidationError } from './validation-error.ts';

@@ -11,17 +11,8 @@
  * stream make many requests and return plain promises.
  */
 import { APIPromise } from './api-promise.ts';
-import {
-  cancelGeneration,
-  createChatCompletion,
-  editImages,
-  enqueueGenerations,
-  generateImages,
-  generateVideos,
-  getGeneration,
-  listGenerations,
-  type EnqueueOptions,
-} from './endpoints.ts';
+import { createChatCompletion, editImages, generateImages, generateVideos } from './endpoints.ts';
+import type { EnqueueOptions } from './queue/endpoints.ts';
 import { followGenerations, type QueueFollow } from './queue/follow.ts';
 import type { QueueFollowOptions, QueueRunOptions, QueueRunOutcome } from './queue/outcomes.ts';
 import type { ChatBody, MediaBody, ParamsOf, QueueFields, Registry, RequestBody, VideoParams } from './registry.ts';
@@ -189,6 +180,12 @@ export type QueueBody<R extends Registry, M extends R['queue'], F extends Respon
 /** The model's own parameters on the queue: a video model's with `multi_prompt` (`VideoParams`). */
 export type QueueParamsOf<R extends Registry, M> = M extends R['video'] ? VideoParams<ParamsOf<R, M>> : ParamsOf<R, M>;
 
+/**
+ * The queue's endpoint functions (`queue/endpoints.ts`), loaded with `import()` on the first `enqueue`, `list`, `get`
+ * or `cancel`, so that a page whose first call is an image or a chat call does not load them.
+ */
+const loadQueue = () => import('./queue/endpoints.ts');
+
 /** The asynchronous generation queue. */
 export class Queue<R extends Registry> {
   private readonly validators = new Map<string, Promise<CompiledValidator | null | undefined>>();
@@ -235,8 +232,8 @@ export class Queue<R extends Registry> {
     options: EnqueueOptions = {},
   ): APIPromise<EnqueueResponse> {
     const b = body as Record<string, unknown>;
-    return APIPromise.after(this.validatorFor(b, options), (validate) =>
-      enqueueGenerations(this.t, b, options, validate),
+    return APIPromise.after(Promise.all([this.validatorFor(b, options), loadQueue()]), ([validate, m]) =>
+      m.enqueueGenerations(this.t, b, options, validate),
     );
   }
 
@@ -250,7 +247,7 @@ export class Queue<R extends Registry> {
    * @throws AuthenticationError, PermissionDeniedError, TimeoutError, AbortError, ConnectionError.
    */
   list(params: QueueListParams = {}, options?: RequestOptions): APIPromise<QueueListResponse> {
-    return listGenerations(this.t, params, options);
+    return APIPromise.after(loadQueue(), (m) => m.listGenerations(this.t, params, options));
   }
 
   /* endpoint-doc: queue.get */
@@ -263,7 +260,7 @@ export class Queue<R extends Registry> {
    * expired); SDKError, before sending, when `generationId` is empty, `.` or `..` (or decodes to one).
    */
   get(generationId: string, options?: RequestOptions): APIPromise<Generation> {
-    return getGeneration(this.t, generationId, options);
+    return APIPromise.after(loadQueue(), (m) => m.getGeneration(this.t, generationId, options));
   }
 
   /* endpoint-doc: queue.cancel */
@@ -276,7 +273,7 @@ export class Queue<R extends Registry> {
    * effect); SDKError, before sending, when `generationId` is empty, `.` or `..` (or decodes to one).
    */
   cancel(generationId: string, options?: RequestOptions): APIPromise<CancelResponse> {
-    return cancelGeneration(this.t, generationId, options);
+    return APIPromise.after(loadQueue(), (m) => m.cancelGeneration(this.t, generationId, options));
   }
 
   /* endpoint-doc: queue.run */

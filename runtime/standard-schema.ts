@@ -12,7 +12,8 @@
  * The interfaces come from `@standard-schema/spec` as types only: nothing of it is imported at run time.
  */
 import type { StandardJSONSchemaV1, StandardSchemaV1 } from '@standard-schema/spec';
-import { SDKError, ValidationError } from './errors.ts';
+import { SDKError } from './errors.ts';
+import { ValidationError } from './validation-error.ts';
 import { checkRequest, type CompiledValidator } from './validation.ts';
 
 /** The `~standard.vendor` of every schema object of this SDK. */

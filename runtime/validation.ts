@@ -11,14 +11,10 @@
  * code evaluated from strings (so it works under a Content-Security-Policy without
  * `'unsafe-eval'`).
  */
-import { ValidationError } from './errors.ts';
-import { brandErrors } from './internal/brand.ts';
 import { requestIssues } from './internal/issues.ts';
+import { ValidationError } from './validation-error.ts';
 
 export { issuesOf } from './internal/issues.ts';
-
-// Branded here, where it is thrown, rather than with the other classes in `errors.ts` (see there).
-brandErrors({ ValidationError });
 
 /** One error of an ajv standalone validator (`validate.errors`), structurally (no ajv import). */
 export interface ValidatorErrorObject {

@@ -9,7 +9,7 @@
  * The layers that can be switched off, as `OXEN_GENERATE_OFF` names them: `manifest` (no file reused: neither
  * by the manifest nor by this machine's record, as in a fresh clone without a manifest), and
  * `inputs` (no file reused by its inputs hash, as after a change to the generator, which changes
- * every file's: the record of how texts were formatted still serves), and `precompile` (read by `scripts/run-generate.mjs`: the sources run through tsx).
+ * every file's: the record of how texts were formatted still serves), and `precompile` (read by `scripts/lib/precompiled.mjs`: the sources run through tsx).
  */
 export type Layer = 'manifest' | 'inputs' | 'precompile';
 

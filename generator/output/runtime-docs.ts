@@ -18,6 +18,7 @@ import type { OperationsTable } from '../stages/operations.ts';
 /** The files with marked regions, and how their declarations are documented. */
 export const RUNTIME_DOC_FILES: ReadonlyArray<{ file: string; variant: 'function' | 'method' }> = [
   { file: 'runtime/endpoints.ts', variant: 'function' },
+  { file: 'runtime/queue/endpoints.ts', variant: 'function' },
   { file: 'runtime/models/endpoints.ts', variant: 'function' },
   { file: 'runtime/fine-tunes/endpoints.ts', variant: 'function' },
   { file: 'runtime/fine-tunes/wait.ts', variant: 'function' },

@@ -26,8 +26,8 @@ export type { EmitModel } from './emit-model.ts';
 /** Output: path relative to the output root -> file text. */
 export type OutputFiles = Map<string, string>;
 
-type TsMorph = typeof import('ts-morph');
-/** ts-morph, loaded on first use (a run that reuses every module never loads it; `require`: see libraries.ts). */
+type TsMorph = ReturnType<typeof requireTsMorph>;
+/** ts-morph's TypeScript, loaded on first use (a run that reuses every module never loads it; `require`: see libraries.ts). */
 export function loadTsMorph(): Promise<TsMorph> {
   return Promise.resolve().then(requireTsMorph);
 }

@@ -123,8 +123,13 @@ const OPENAPI_SHAPE = {
 } as const;
 
 let ajv: Ajv | undefined;
+/**
+ * The checks' validator. Its schemas are this file's constants (a model's schema is only ever its
+ * data), so they are not checked against their meta-schema (`validateSchema: false`): that compiled
+ * draft-07's meta-schema a second time beside `draft07()`, about 0.1 s of every run that checks models.
+ */
 function validator(): Ajv {
-  ajv ??= new Ajv({ allErrors: true, strict: false, validateSchema: true, validateFormats: false });
+  ajv ??= new Ajv({ allErrors: true, strict: false, validateSchema: false, validateFormats: false });
   return ajv;
 }
 

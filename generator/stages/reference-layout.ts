@@ -40,31 +40,42 @@ export function layTable(lines: readonly string[]): string | undefined {
 }
 
 /**
- * A character of prose that prettier's Markdown printer writes as it is: ASCII letters and digits,
- * Latin letters, a space, plain punctuation, the range signs of `reference.ts`; `@` not after a
- * letter or digit (no e-mail autolink); `_` between letters or digits (prettier escapes one at a
- * word's edge). Not `* [ ] < > & # ! \ | ~ $ ^ { } ``, whose meaning or escaping prettier may
- * change, but for two forms of the models' descriptions prettier keeps (layout.test.ts): the
- * escape's `&lt;`; `~` after a space and before a letter or digit (it cannot close a strikethrough).
+ * A character of prose that prettier's Markdown printer writes as it is: ASCII letters and digits, a
+ * character beyond ASCII that is not white space or a control or format character, a space, plain
+ * punctuation; `@` not after a letter or digit (no e-mail autolink); `_` between letters or digits
+ * (prettier escapes one at a word's edge); a backslash escape of ASCII punctuation (`\*`, `\_`,
+ * `\[`, `\\`: prettier keeps escapes as written). Not a raw `* [ ] < > & # ! \ | ~ $ ^ { } ``,
+ * whose meaning or escaping prettier may change, but for the forms the generator's escaping
+ * (`markdownText`, generator/escape.ts) writes and prettier keeps (layout.test.ts): `&lt;`; `~`
+ * after a space and before a letter or digit (it cannot close a strikethrough); a `[word]` that no
+ * link target follows.
  */
-const PLAIN = String.raw`(?:[A-Za-z0-9\u00C0-\u024F ,.;:()'"/%+=?≥≤∞…–—’“”-]|(?<![A-Za-z0-9])@|(?<=[A-Za-z0-9])_(?=[A-Za-z0-9])|\[[A-Za-z0-9.-]+(?: [A-Za-z0-9.-]+)*\](?![([:])|&lt;|(?<= )~(?=[A-Za-z0-9]))`;
+const PLAIN = String.raw`(?:[A-Za-z0-9 ,.;:()'"/%+=?-]|[^\p{ASCII}\s\p{C}]|(?<![A-Za-z0-9])@|(?<=[A-Za-z0-9])_(?=[A-Za-z0-9])|\\[!-/:-@[-\x60{-~]|\[[A-Za-z0-9.-]+(?: [A-Za-z0-9.-]+)*\](?![([:])|&lt;|(?<= )~(?=[A-Za-z0-9]))`;
 /** A code span prettier writes as it is: one backtick each side, no space at either end. */
-const CODE = '`[^`\\s](?:[^`]*[^`\\s])?`';
+const CODE = '(?<![`\\\\])`[^`\\s](?:[^`]*[^`\\s])?`(?!`)';
 /** A line of prose: plain characters and code spans, single spaces, none at either end. */
 const PROSE = new RegExp(`^(?!.*  )(?! )(?!.* $)(?:${PLAIN}|${CODE})*$`, 'u');
 
 /**
+ * How a paragraph may start and stay a paragraph: a letter, a digit (not an ordered list's `1.` or
+ * `1)`), a character beyond ASCII, punctuation that means nothing there, a code span, an escape, or a
+ * `-` or `+` that starts no list item or rule (`-5`).
+ */
+const PARAGRAPH_START =
+  /^(?!\d{1,9}[.)](?: |$))[A-Za-z0-9,.;:()'"/%=?@[`\\]|^&lt;|^[^\p{ASCII}\s\p{C}]|^[-+](?! |$)(?![- ]*$)/u;
+
+/**
  * Whether prettier prints a line of a reference's prose blocks as written: blank, a section's
  * anchor, or one of the templates' shapes (a `# ` or `## ` heading, a `- ` list item starting with a
- * letter or a code span, `Parameters:`, a paragraph starting with a letter, a parenthesis, a quote or
- * a code span: never a list or heading marker) whose text is `PROSE`.
+ * letter or a code span, `Parameters:`, a paragraph starting as `PARAGRAPH_START` allows: never a
+ * list or heading marker) whose text is `PROSE`.
  */
 function plainLine(line: string): boolean {
   if (line === '' || line === 'Parameters:' || /^<a id="[a-z0-9._-]+"><\/a>$/.test(line)) return true;
   const heading = /^#{1,2} /.exec(line)?.[0];
   const text = heading !== undefined ? line.slice(heading.length) : line.startsWith('- ') ? line.slice(2) : line;
-  const first = heading !== undefined ? /^[^#]/ : line.startsWith('- ') ? /^[A-Za-z`]/ : /^[A-Za-z\u00C0-\u024F("'`]/u;
-  return first.test(text) && PROSE.test(text) && !text.endsWith('#');
+  const first = heading !== undefined ? /^[^#]/ : line.startsWith('- ') ? /^[A-Za-z`]/ : PARAGRAPH_START;
+  return first.test(text) && PROSE.test(text);
 }
 
 /** Whether prettier leaves a model's section (from its `<a id>` to the next) as it is: every line is `plainLine`. */

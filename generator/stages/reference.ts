@@ -115,7 +115,7 @@ export function modelReference(m: ClassifiedModel & { names: ModelNames }, packa
   return {
     id: markdownCode(m.id),
     anchor: modelAnchor(m.id),
-    title: markdownCell(m.displayName ?? m.id),
+    title: markdownCell(m.displayName?.trim() || m.id), // a blank name would leave an empty cell and heading
     description: markdownText(m.description ?? ''),
     importPath: `${packageName}/models/${fileStem(m.id)}`,
     functions: endpointFunctionNames(m),

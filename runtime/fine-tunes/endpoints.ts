@@ -4,8 +4,8 @@
  * operations table (`../operations.ts`). Waiting for a fine-tune's end is `wait.ts`.
  */
 import { APIPromise } from '../api-promise.ts';
-import { guarded, isObject, isObjectBody, objectWithObject } from '../internal/checks.ts';
-import { operationRequest } from '../internal/operation.ts';
+import { isObject, isObjectBody, objectWithObject } from '../internal/checks.ts';
+import { guarded, operationRequest } from '../internal/operation.ts';
 import * as ops from '../operations.ts';
 import type { ResponseCheck } from '../request.ts';
 import type { RequestOptions } from '../scope.ts';

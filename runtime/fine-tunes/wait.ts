@@ -6,7 +6,7 @@
  */
 import { AbortError, SDKError, TimeoutError } from '../errors.ts';
 import { brandErrors } from '../internal/brand.ts';
-import { sleep, startTimer } from '../internal/timer.ts';
+import { startTimer } from '../internal/timer.ts';
 import type { RequestOptions } from '../scope.ts';
 import type { Transport } from '../transport.ts';
 import { retrieveFineTune } from './endpoints.ts';
@@ -142,4 +142,21 @@ export async function waitForFineTune(
     cancelTimer();
     signal?.removeEventListener('abort', onAbort);
   }
+}
+
+/** Sleep `ms` (any length, see `startTimer`), rejecting with the signal's reason when it aborts first. */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const done = () => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    };
+    const onAbort = () => {
+      cancel();
+      reject(signal?.reason);
+    };
+    const cancel = startTimer(ms, done);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
 }

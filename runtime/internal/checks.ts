@@ -1,25 +1,12 @@
 /**
- * Helpers of the endpoint functions: the checks of a success body's shape (`ResponseCheck`s) and
- * `guarded`, which turns an error thrown while building a request into a rejected `APIPromise`.
+ * Helpers of the endpoint functions: the checks of a success body's shape (`ResponseCheck`s); `guarded`
+ * is in `operation.ts`.
  */
-import { APIPromise } from '../api-promise.ts';
 import type { ResponseCheck } from '../request.ts';
 
 /** True for a JSON object (not an array, not null). */
 export function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-/**
- * The call `make` returns, or an `APIPromise` rejected with what it threw while building the request
- * (a bad path parameter): a rejection, as callers of the endpoint functions have always seen.
- */
-export function guarded<T>(make: () => APIPromise<T>): APIPromise<T> {
-  try {
-    return make();
-  } catch (err) {
-    return APIPromise.rejected(err);
-  }
 }
 
 /** A check that the body is an object with an array under `key`. */

@@ -1,10 +1,10 @@
 /**
- * The HTTP layer: one attempt of one request. Bearer auth, JSON bodies, redirects refused,
- * response bodies read with a size cap, the response shape checked, and failures mapped to error
- * classes. Uses only `fetch`, `AbortController`, `Headers`, `ReadableStream` and `TextDecoder`
+ * The HTTP layer: one attempt of one request (a path parameter is encoded by `operation.ts`). Bearer auth,
+ * JSON bodies, redirects refused, response bodies read with a size cap, the response shape checked, and
+ * failures mapped to error classes. Uses only `fetch`, `AbortController`, `Headers`, `ReadableStream` and `TextDecoder`
  * (Node 20+, Deno, Bun, browsers).
  */
-import { AbortError, APIError, ConnectionError, requestIdOf, SDKError, TimeoutError } from '../errors.ts';
+import { AbortError, APIError, ConnectionError, requestIdOf, TimeoutError } from '../errors.ts';
 import { isBrowser } from './env.ts';
 import type { HookRequest, Hooks } from '../hooks.ts';
 import { loadCallLog, type Logger, type LogLevel } from '../log.ts';
@@ -63,33 +63,6 @@ function unexplained(
 /** Whether `req` may be resent after a failure whose outcome is unknown. */
 export function isIdempotent(req: HttpRequest): boolean {
   return req.idempotent ?? req.method !== 'POST';
-}
-
-/**
- * Encode one path parameter as a path segment (ids may contain dots and capitals; never slashes
- * unencoded). `name` is the parameter's wire name, for the error.
- * @throws SDKError when the value is not a string, or is empty, `.` or `..` (or decodes to one of
- * them): such a segment would move the request to another path (`DELETE /api/ai/queue/..` is
- * `DELETE /api/ai/`), so it is refused before anything is sent.
- */
-export function encodePath(segment: string, name = 'path parameter'): string {
-  if (typeof segment !== 'string')
-    throw new SDKError(`${name} must be a string, got ${segment === null ? 'null' : typeof segment}`);
-  let decoded = segment;
-  for (let round = 0; round < 4; round++) {
-    if (decoded === '' || decoded === '.' || decoded === '..') {
-      throw new SDKError(
-        `${name} must not be empty, "." or "..", nor decode to one of them (it is a path segment of the request): got ${JSON.stringify(segment.slice(0, 100))}`,
-      );
-    }
-    if (!decoded.includes('%')) break;
-    try {
-      decoded = decodeURIComponent(decoded);
-    } catch {
-      break; // not percent-encoded text: sent encoded as it is
-    }
-  }
-  return encodeURIComponent(segment);
 }
 
 /** Why an attempt may have ended early: the call's timeout or the caller's signal. */

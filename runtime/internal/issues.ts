@@ -8,6 +8,9 @@
 import type { ValidationIssue } from '../errors.ts';
 import type { CompiledValidator, ValidatorErrorObject } from '../validation.ts';
 
+// (for `checkQueueBody` of `queue/endpoints.ts`, which loads this module before it throws one)
+export { ValidationError } from '../validation-error.ts';
+
 /** Escape one JSON-pointer segment (RFC 6901). */
 function escapePointer(segment: string): string {
   return segment.replace(/~/g, '~0').replace(/\//g, '~1');

@@ -1,8 +1,8 @@
 /**
  * Timers for any delay. `setTimeout` takes at most 2^31 - 1 ms (about 24.8 days): a longer delay
  * (or NaN) fires after 1 ms in Node, Deno, Bun and browsers. Every delay the SDK computes from an
- * option or a server's answer (`timeoutMs`, `Retry-After`, backoff, idle timeout) goes through here,
- * and so does `sleep`.
+ * option or a server's answer (`timeoutMs`, `Retry-After`, backoff, idle timeout) goes through here
+ * (the fine-tune wait's `sleep`, in `fine-tunes/wait.ts`, too).
  */
 
 /** The longest delay `setTimeout` honours, in milliseconds (2^31 - 1, about 24.8 days). */
@@ -31,21 +31,4 @@ export function startTimer(ms: number, fn: () => void): () => void {
     if (timer !== undefined) clearTimeout(timer);
     timer = undefined;
   };
-}
-
-/** Sleep `ms` (any length, see `startTimer`), rejecting with the signal's reason when it aborts first. */
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const done = () => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    };
-    const onAbort = () => {
-      cancel();
-      reject(signal?.reason);
-    };
-    const cancel = startTimer(ms, done);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }

@@ -5,8 +5,8 @@
  * request schema under `request_schema`, whichever name the service used.
  */
 import { APIPromise } from '../api-promise.ts';
-import { guarded, isObject, isObjectBody, objectWithArray } from '../internal/checks.ts';
-import { operationRequest } from '../internal/operation.ts';
+import { isObject, isObjectBody, objectWithArray } from '../internal/checks.ts';
+import { guarded, operationRequest } from '../internal/operation.ts';
 import * as ops from '../operations.ts';
 import type { RequestOptions } from '../scope.ts';
 import type { Transport } from '../transport.ts';

@@ -5,6 +5,7 @@
  */
 import { SDKError } from '../errors.ts';
 import type { QueueFollowOptions, QueueRunOutcome } from './outcomes.ts';
+import type { FollowFeed } from './run.ts';
 import type { Transport } from '../transport.ts';
 
 /**
@@ -21,9 +22,7 @@ import type { Transport } from '../transport.ts';
 export class QueueFollow implements PromiseLike<QueueRunOutcome[]>, AsyncIterable<QueueRunOutcome> {
   readonly #promise: Promise<QueueRunOutcome[]>;
   readonly #stop = new AbortController();
-  readonly #settled: QueueRunOutcome[] = [];
-  #wake: (() => void) | undefined;
-  #ended = false;
+  readonly #feed: FollowFeed = { settled: [], ended: false, wake: undefined };
   #iterated = false;
 
   /** @internal Use `client.queue.follow` or `followGenerations`. */
@@ -32,27 +31,28 @@ export class QueueFollow implements PromiseLike<QueueRunOutcome[]>, AsyncIterabl
     options: QueueFollowOptions,
   ) {
     const user = options.signal;
+    const feed = this.#feed;
+    const notify = (): void => {
+      const w = feed.wake;
+      feed.wake = undefined;
+      w?.();
+    };
     const onUserAbort = () => this.#stop.abort(user?.reason);
     if (user?.aborted) onUserAbort();
     else user?.addEventListener('abort', onUserAbort, { once: true });
-    const onSettled = (outcome: QueueRunOutcome): void => {
-      this.#settled.push(outcome);
-      this.#notify();
-    };
     this.#promise = Promise.resolve()
-      .then(() => start({ ...options, signal: this.#stop.signal }, onSettled))
+      .then(() =>
+        start({ ...options, signal: this.#stop.signal }, (outcome) => {
+          feed.settled.push(outcome);
+          notify();
+        }),
+      )
       .finally(() => {
         user?.removeEventListener('abort', onUserAbort);
-        this.#ended = true;
-        this.#notify();
+        feed.ended = true;
+        notify();
       });
     this.#promise.catch(() => undefined); // a caller who only iterates gets the error from the iteration
-  }
-
-  #notify(): void {
-    const w = this.#wake;
-    this.#wake = undefined;
-    w?.();
   }
 
   /** Stop following (the promise rejects with `QueueRunAbortError`); the generations continue on the server. */
@@ -78,22 +78,14 @@ export class QueueFollow implements PromiseLike<QueueRunOutcome[]>, AsyncIterabl
     return this.#promise.finally(onfinally);
   }
 
-  /** The outcomes as they settle. @throws SDKError when iterated a second time. */
+  /**
+   * The outcomes as they settle (the loop is `iterateFollow` of `queue/run.ts`, which following has loaded).
+   * @throws SDKError when iterated a second time.
+   */
   async *[Symbol.asyncIterator](): AsyncIterator<QueueRunOutcome> {
     if (this.#iterated) throw new SDKError('A QueueFollow can be iterated once; await it for every outcome');
     this.#iterated = true;
-    let next = 0;
-    try {
-      for (;;) {
-        while (next < this.#settled.length) yield this.#settled[next++]!;
-        if (this.#ended) break;
-        await new Promise<void>((resolve) => (this.#wake = resolve));
-      }
-      while (next < this.#settled.length) yield this.#settled[next++]!;
-      await this.#promise; // throws the error that ended following, if any
-    } finally {
-      if (!this.#ended) this.#stop.abort(); // the consumer left early
-    }
+    yield* (await machinery()).iterateFollow(this.#feed, this.#promise, this.#stop);
   }
 }
 

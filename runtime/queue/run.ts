@@ -303,3 +303,35 @@ function finish(m: QueueMachinery, run: Run, scope: CallScope): void {
   scope.abort(); // ends reconciliation requests still in flight
   scope.dispose();
 }
+
+/** The outcomes a `QueueFollow` has settled so far, shared with its iteration (`iterateFollow`). @internal */
+export interface FollowFeed {
+  readonly settled: QueueRunOutcome[];
+  /** Following ended (every outcome is in `settled`, or it failed). */
+  ended: boolean;
+  /** Wakes the iteration waiting for the next outcome. */
+  wake: (() => void) | undefined;
+}
+
+/**
+ * The iteration of a `QueueFollow` (`queue/follow.ts`): each outcome of `feed` as it settles, then the error that
+ * ended following (from `done`), if any. Leaving it early stops following (`stop`).
+ */
+export async function* iterateFollow(
+  feed: FollowFeed,
+  done: Promise<unknown>,
+  stop: AbortController,
+): AsyncGenerator<QueueRunOutcome> {
+  let next = 0;
+  try {
+    for (;;) {
+      while (next < feed.settled.length) yield feed.settled[next++]!;
+      if (feed.ended) break;
+      await new Promise<void>((resolve) => (feed.wake = resolve));
+    }
+    while (next < feed.settled.length) yield feed.settled[next++]!;
+    await done; // throws the error that ended following, if any
+  } finally {
+    if (!feed.ended) stop.abort(); // the consumer left early
+  }
+}

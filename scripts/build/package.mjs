@@ -160,16 +160,20 @@ const BROWSER_REEXPORT_ENTRIES = {
 /**
  * The browser build's chunk groups: the proxy handler (server code) in a chunk of its own, without the
  * modules it imports, so that the `./runtime` entry's module (`exports.js`) does not import `redact.ts`' chunk
- * for it (see `REEXPORTED`); and the modules of a first call (`CORE_MODULES`) in one chunk. A user's bundler
- * splits a page by which of its chunks (and of the modules loaded on demand) use each file: with the modules a
- * call needs spread over several files, each used by another set of lazy modules, a page loaded four chunks
- * (each gzipped on its own: about 0.6 kB gz more than one file holding the same code).
+ * for it (see `REEXPORTED`); the modules of a first call (`CORE_MODULES`) in one chunk, and the queue's
+ * endpoints in another. A user's bundler splits a page by which of its chunks (and of the modules loaded on
+ * demand) use each file: with the modules a call needs spread over several files, each used by another set of
+ * lazy modules, a page loaded four chunks (each gzipped on its own: about 0.6 kB gz more than one file holding
+ * the same code).
  */
 const BROWSER_CHUNKS = {
   includeDependenciesRecursively: false,
   groups: [
     { name: 'proxy', test: /[\\/]runtime[\\/]proxy[\\/]/ },
     { name: 'core', test: (id) => CORE_MODULES.test(id.split(path.sep).join('/')) },
+    // The queue's endpoint functions with `operationRequest`, which they and the models' and fine-tunes' share:
+    // one chunk, which a root `Client` loads on its first queue call and `queue.run` with its machinery.
+    { name: 'queue-endpoints', test: (id) => QUEUE_ENDPOINTS.test(id.split(path.sep).join('/')) },
   ],
 };
 /**
@@ -177,7 +181,9 @@ const BROWSER_CHUNKS = {
  * not among them); none only a module loaded on demand uses (that module's code would come along with them).
  */
 const CORE_MODULES =
-  /\/runtime\/(errors|operations|options|transport|transport-state|scope|api-promise|log|hooks|endpoints|internal\/(http|retry|env|timer|read-limited|checks|operation|brand\.browser|inspect\.browser))\.ts$/;
+  /\/runtime\/(errors|operations|options|transport|transport-state|scope|api-promise|log|hooks|endpoints|internal\/(http|retry|env|timer|read-limited|checks|brand\.browser|inspect\.browser))\.ts$/;
+/** The modules of the `queue-endpoints` chunk. */
+const QUEUE_ENDPOINTS = /\/runtime\/(queue\/endpoints|internal\/operation)\.ts$/;
 /** The rolldown plugin that keeps the `export *` statements of `REEXPORTED`, as external `.js` specifiers. */
 function reexportsPlugin() {
   return {

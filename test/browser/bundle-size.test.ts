@@ -54,27 +54,27 @@ const report = (m: CaseMeasure): string =>
 /**
  * The ceilings, in gzipped bytes, as `npm run bench:bundle -- --build` measures the built package (its
  * `browser` build, `dist/browser/`, which a browser bundler resolves), per bundler: its measured values
- * (issue 25's aims, 5 kB for a per-model call and 10 kB for a root client call, are not met: see "Bundle
+ * (issue 25's aims: 10 kB for a root client call is met, 5 kB for a per-model call is not: see "Bundle
  * size" in docs/entry-points.md). `runtimeUnsplit` is a worker's single file (`RuntimeClient` with one model
  * module, no code splitting).
  */
 const CEILING_BYTES: Record<Bundler, Record<Ceiling, number>> = {
-  vite: { perModel: 7_120, rootClient: 10_675, rootQueueRunWithLazy: 26_419, runtimeUnsplit: 29_796 },
-  esbuild: { perModel: 6_349, rootClient: 9_282, rootQueueRunWithLazy: 24_525, runtimeUnsplit: 29_737 },
+  vite: { perModel: 7_115, rootClient: 9_870, rootQueueRunWithLazy: 26_990, runtimeUnsplit: 30_054 },
+  esbuild: { perModel: 6_345, rootClient: 8_461, rootQueueRunWithLazy: 24_918, runtimeUnsplit: 29_976 },
 };
 type Ceiling = 'perModel' | 'rootClient' | 'rootQueueRunWithLazy' | 'runtimeUnsplit';
 /**
  * This test bundles the repository's source (the TypeScript, with the browser build's files:
  * `scripts/build/browser.mjs`), not the built `dist/`, and the two differ by the chunk boundaries of the
- * package's own build, measured (up to about 1.7 kB: the built package holds a first call's modules in one
+ * package's own build, measured (up to about 2.4 kB: the built package holds a first call's modules in one
  * chunk, `BROWSER_CHUNKS` of `scripts/build/package.mjs`, where a bundle of the source splits them by which
  * lazily loaded modules share each one, and each chunk is gzipped on its own). `MARGIN_BYTES`, 100 B
  * (about 1%), is headroom should the difference change (a bundler or zlib upgrade), and nothing more:
  * growth beyond it fails.
  */
 const SOURCE_OVER_BUILT_BYTES: Record<Bundler, Record<Ceiling, number>> = {
-  vite: { perModel: 868, rootClient: 1_633, rootQueueRunWithLazy: 1_478, runtimeUnsplit: 99 },
-  esbuild: { perModel: 712, rootClient: 1_461, rootQueueRunWithLazy: 1_401, runtimeUnsplit: 93 },
+  vite: { perModel: 873, rootClient: 2_421, rootQueueRunWithLazy: 972, runtimeUnsplit: 15 },
+  esbuild: { perModel: 830, rootClient: 2_415, rootQueueRunWithLazy: 1_261, runtimeUnsplit: 47 },
 };
 const MARGIN_BYTES = 100;
 const limit = (c: Ceiling, b: Bundler): number => CEILING_BYTES[b][c] + SOURCE_OVER_BUILT_BYTES[b][c] + MARGIN_BYTES;

@@ -6,7 +6,8 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { hashTree, REPO_ROOT, run, type RunResult } from '../support/index.ts';
+import { hashTree, run, type RunResult } from '../support/index.ts';
+import { tscProject } from '../support/tsc.ts';
 export { packedTarballs } from '../support/packed.ts';
 import { linkInstalled } from '../support/packed.ts';
 
@@ -28,13 +29,12 @@ export function codegen(project: string, args: string[], env: Record<string, str
   });
 }
 
-/** Compiles the project of `config` (a tsconfig file) with the repository's TypeScript. @returns tsc's exit code and output. */
+/**
+ * Compiles the project of `config` (a tsconfig file) as `tsc -p <config> --pretty false` run in its folder
+ * does, in this worker (test/support/tsc.ts). @returns tsc's exit code and output.
+ */
 export function tsc(config: string): Promise<RunResult> {
-  return run(
-    process.execPath,
-    [path.join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', config, '--pretty', 'false'],
-    { cwd: path.dirname(config) },
-  );
+  return Promise.resolve(tscProject(config, {}, path.dirname(config)));
 }
 
 /** One sha256 over every file under `dir` (path and bytes; see `hashTree`), or 'absent'. */

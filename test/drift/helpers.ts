@@ -4,7 +4,7 @@
 // hashes and the child-process runner itself are in test/support/.
 import { cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { REPO_ROOT, runGenerate, runTsx, tempDir, type RunResult } from '../support/index.ts';
+import { REPO_ROOT, run, runGenerate, runTsx, tempDir, type RunResult } from '../support/index.ts';
 import { tempSpecs } from '../generator/helpers.ts';
 
 export const REPO_SPECS = path.join(REPO_ROOT, 'specs');
@@ -104,8 +104,9 @@ export function filesContaining(dir: string, needle: string): string[] {
 
 /**
  * Run `scripts/<script>` as a child process, in the repository, with `OXEN_API_KEY` and
- * `OXEN_BASE_URL` removed from the environment unless given in `env`: `generate.ts` as
- * `npm run generate` runs it (precompiled: `runGenerate`), any other script with tsx.
+ * `OXEN_BASE_URL` removed from the environment unless given in `env`: `generate.ts` and `drift.ts` as
+ * `npm run generate` and `npm run drift` run them (precompiled: scripts/lib/precompiled.mjs), any other
+ * script with tsx.
  */
 export function runScript(
   script: string,
@@ -117,5 +118,8 @@ export function runScript(
   delete base['OXEN_API_KEY'];
   delete base['OXEN_BASE_URL'];
   const options = { env: { ...base, ...env }, timeoutMs };
-  return script === 'generate.ts' ? runGenerate(args, options) : runTsx(path.join('scripts', script), args, options);
+  if (script === 'generate.ts') return runGenerate(args, options);
+  if (script === 'drift.ts')
+    return run(process.execPath, [path.join(REPO_ROOT, 'scripts', 'run-drift.mjs'), ...args], options);
+  return runTsx(path.join('scripts', script), args, options);
 }

@@ -28,12 +28,19 @@ import { literalUnion, printModule, typeNode } from '../../generator/stages/prin
 import { JobQueue } from '../../generator/stages/job-queue.ts';
 import { formatReference, layTable, plainIntroduction, plainSection } from '../../generator/stages/reference-layout.ts';
 import { header, loadTemplates } from '../../generator/stages/templates.ts';
+import { markdownCell, markdownText } from '../../generator/escape.ts';
 import { buildCase, ORDER } from '../../fuzz/cases.ts';
 import { writeCase } from '../../fuzz/case.ts';
 import { REPO_ROOT, tempDir } from '../support/index.ts';
 
 const require = createRequire(import.meta.url);
 const CASES = 3 * ORDER.length;
+
+/** A node of remark's Markdown tree (prettier's `__debug.parse`). */
+interface MarkdownNode {
+  type: string;
+  children?: MarkdownNode[];
+}
 const repositoryOptions = JSON.parse(readFileSync(path.join(REPO_ROOT, '.prettierrc.json'), 'utf8')) as Record<
   string,
   unknown
@@ -226,6 +233,118 @@ describe('when the generator lays a module out itself', () => {
       "a 'b__'",
     ])
       expect(plainSection(section(line.startsWith('a') ? `Model ${line}` : line)), line).toBe(false);
+  });
+
+  it('writes model prose in the form prettier keeps, with no Markdown of its own, so every section is plain', async () => {
+    const markdown = (text: string) => prettier.format(text, { ...repositoryOptions, parser: 'markdown' });
+    /** The Markdown nodes of `text` (remark's, as prettier parses it), flattened. */
+    const nodes = async (text: string) => {
+      // prettier's parser entry (not in its typings): the tree its Markdown printer prints
+      const { __debug } = prettier as unknown as {
+        __debug: { parse: (text: string, options: object) => Promise<{ ast: MarkdownNode }> };
+      };
+      const { ast } = await __debug.parse(text, { ...repositoryOptions, parser: 'markdown' });
+      const all: MarkdownNode[] = [];
+      const walk = (n: MarkdownNode) => (all.push(n), n.children?.forEach(walk));
+      walk(ast);
+      return all;
+    };
+    const section = (title: string, prose: string) =>
+      [
+        '<a id="m"></a>',
+        '',
+        `## \`m\`: ${markdownCell(title)}`,
+        '',
+        ...(markdownText(prose) ? [markdownText(prose), ''] : []),
+        '- Import: `x`',
+        '',
+        'Parameters:',
+        '',
+        `- \`p\`: \`x\`; ${markdownText(prose)}. ${markdownText(prose)}`,
+        '',
+      ].join('\n');
+    // hostile prose (seeded): every ASCII punctuation character, Markdown's inline and block syntax,
+    // backslashes, wide and combining characters, white space and controls
+    const alphabet = [...'abcXYZ019éß宽🎉 !"#$%&\'()*+,-./:;<=>?@[\\]^_`{|}~'].concat([
+      '*do not*',
+      "'x_*'",
+      '_a_',
+      '__b__',
+      'snake_case',
+      '[dev]',
+      '[a](b)',
+      '![i](j)',
+      '[r]: http://x',
+      '<b>',
+      '<!--',
+      '&amp;',
+      '&lt;',
+      '`code *x*`',
+      '``',
+      '\\*',
+      '\\\\',
+      '\n# h',
+      '\n- ',
+      '\n1. ',
+      '\n---\n',
+      '> q',
+      '~~s~~',
+      ' ~72',
+      'a|b',
+      'e\u0301',
+      '\u00a0',
+      '\t',
+      '\u202e',
+      'x@y.z',
+    ]);
+    let seed = 11;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const pick = (n: number) =>
+      Array.from({ length: 1 + Math.floor(next() * n) }, () => alphabet[Math.floor(next() * alphabet.length)]).join('');
+    for (let i = 0; i < 400; i++) {
+      const prose = Array.from({ length: 1 + Math.floor(next() * 10) }, () => pick(4)).join(next() < 0.2 ? '' : ' ');
+      const title = pick(6).trim() || 'M'; // a blank name is the model id (reference.ts)
+      const text = section(title, prose);
+      expect(plainSection(text), JSON.stringify([title, prose])).toBe(true);
+      expect(await markdown(text), JSON.stringify([title, prose])).toBe(text);
+      // no Markdown of the model's: one heading (the template's), one list, text and code spans only
+      // (after the section's anchor)
+      const types = (await nodes(text.slice(text.indexOf('## ')))).map((n) => n.type);
+      expect(types.filter((t) => t === 'heading')).toHaveLength(1);
+      expect(types.filter((t) => t === 'list')).toHaveLength(2);
+      const inline = ['root', 'paragraph', 'heading', 'list', 'listItem', 'text', 'inlineCode'];
+      expect(
+        types.filter((t) => !inline.includes(t)),
+        JSON.stringify([title, prose]),
+      ).toEqual([]);
+      // in a table, a title is one cell
+      const table = `| a | b |\n| --- | --- |\n| ${markdownCell(title)} | c |\n`;
+      const rows = (await nodes(table)).filter((n) => n.type === 'tableRow');
+      expect(rows.map((r) => r.children!.length)).toEqual([2, 2]);
+    }
+    // the reference as generated: every part is plain, so a full run loads no Markdown plugin
+    // (the committed file, its table back in the template's unaligned form)
+    const generated = readFileSync(path.join(REPO_ROOT, 'generated/MODELS.md'), 'utf8');
+    const unformatted = generated
+      .split('\n')
+      .map((l) =>
+        /^\| -+ \|/.test(l)
+          ? '| --- | --- | --- |'
+          : l.startsWith('| ')
+            ? `| ${l
+                .slice(2, -2)
+                .split(' | ')
+                .map((c) => c.trim())
+                .join(' | ')} |`
+            : l,
+      )
+      .join('\n');
+    expect(unformatted).not.toBe(generated);
+    const refuse = () => Promise.reject(new Error('prettier called'));
+    expect(await formatReference(unformatted, refuse)).toBe(generated);
+    // the two descriptions prettier rewrote (emphasis it read in them) are written escaped
+    expect(markdownText('what you *do not* want')).toBe(String.raw`what you \*do not\* want`);
+    expect(markdownText("'adhere_*' stays, 'flex_*' is")).toBe(String.raw`'adhere\_\*' stays, 'flex\_\*' is`);
   });
 
   it("keeps the reference's introduction as written when prettier would, without calling prettier", async () => {

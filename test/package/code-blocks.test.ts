@@ -16,9 +16,9 @@ import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { existingRootState } from '../../generator/output/run-state.ts';
 import { REPO_ROOT, run, tempDir } from '../support/index.ts';
+import { tscProject } from '../support/tsc.ts';
 import { addedModelIds, casts, documentationBlocks, withoutExpectError, type CodeBlock } from './code-blocks.ts';
 
-const TSC = path.join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
 const VARIANT = '.unexpected.ts';
 const TSX_LOADER = pathToFileURL(path.join(REPO_ROOT, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
 
@@ -103,7 +103,7 @@ beforeAll(async () => {
       2,
     ),
   );
-  const result = await run(process.execPath, [TSC, '-p', dir, '--pretty', 'false'], { cwd: dir });
+  const result = tscProject(dir, {}, dir);
   output = (result.stdout + result.stderr).trim();
   for (const line of output.split('\n')) {
     const m = /^(.+?)\((\d+),\d+\): error (TS\d+): (.*)$/.exec(line);

@@ -7,12 +7,11 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { REPO_ROOT, run } from '../support/index.ts';
+import { tscProject } from '../support/tsc.ts';
 
 export { installTarball, npmEnv, packPackage, type PackOptions, type PackResult } from '../../scripts/lib/pack.ts';
 
 export const FIXTURES = fileURLToPath(new URL('./fixtures/', import.meta.url));
-const TSC = path.join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
 
 /** The flags of the strictest consumer we promise to compile under. */
 export const STRICT_FLAGS = {
@@ -77,9 +76,12 @@ export interface Diagnostic {
   message: string;
 }
 
-/** Compiles a project with the repository's TypeScript and returns every diagnostic. */
+/**
+ * Compiles a project with the repository's TypeScript as `tsc -p <projectDir> --pretty false` does, in this
+ * worker (test/support/tsc.ts), and returns every diagnostic.
+ */
 export async function compile(projectDir: string): Promise<{ diagnostics: Diagnostic[]; output: string }> {
-  const result = await run(process.execPath, [TSC, '-p', projectDir, '--pretty', 'false'], { cwd: projectDir });
+  const result = tscProject(projectDir, {}, projectDir);
   const output = (result.stdout + result.stderr).trim();
   const diagnostics: Diagnostic[] = [];
   for (const line of output.split('\n')) {

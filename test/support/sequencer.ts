@@ -18,7 +18,7 @@ export const ESTIMATED_SECONDS: Readonly<Record<string, number>> = {
   'test/cli/cli.test.ts': 90,
   'test/drift/refresh.test.ts': 30,
   'test/package/docs.test.ts': 27,
-  'test/generator/typecheck.test.ts': 17,
+  'test/generator/typecheck.test.ts': 22,
   'test/fuzz/fuzz.test.ts': 16,
   'test/drift/refresh-hardening.test.ts': 16,
   'test/package/build.test.ts': 16,

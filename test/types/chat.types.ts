@@ -2,7 +2,7 @@
  * Compiled type tests of chat (round trip, streamed tool-call fragments, the format's common fields, chat
  * models' parameter types, results typed by `stream`) and of videos' `multi_prompt`. Compiled by
  * tsc through tsconfig.json (test/generator/typecheck.test.ts) and under exactOptionalPropertyTypes through
- * test/types/tsconfig.strict.json (test/chat/types.test.ts); never run. Each `@ts-expect-error` is a
+ * test/types/tsconfig.strict.json (both in that file); never run. Each `@ts-expect-error` is a
  * negative case that must stay an error.
  */
 import { expectTypeOf } from 'vitest';

@@ -2,7 +2,7 @@
  * Type tests of the generated models' Standard Schema objects (`<camel>QueueSchema`) against the
  * published interfaces of `@standard-schema/spec`. Never run: compiled by `tsc --noEmit` with the
  * project (test/generator/typecheck.test.ts) and under the strictest flags
- * (test/types/tsconfig.strict.json, test/chat/types.test.ts). Each negative case carries
+ * (test/types/tsconfig.strict.json, in the same file). Each negative case carries
  * `@ts-expect-error`, so the compile fails both when it stops being an error and when a positive
  * case breaks.
  */

@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { SDKError } from '../../runtime/errors.ts';
-import { encodePath } from '../../runtime/internal/http.ts';
+import { encodePath } from '../../runtime/internal/operation.ts';
 
 describe('encodePath', () => {
   it('encodes every character that would end or change the segment', () => {

@@ -11,6 +11,7 @@ import {
   isPlainKey,
   markdownCell,
   markdownCode,
+  markdownText,
   propertyKey,
   stringLiteral,
 } from '../../generator/escape.ts';
@@ -116,6 +117,34 @@ describe('markdown', () => {
         expect(cell.replace(/\\\|/g, '')).not.toContain('|');
       }),
     );
+  });
+
+  it('markdownText escapes what Markdown would read (emphasis, links, HTML, headings, lists, autolinks), keeping plain prose as it is', () => {
+    // plain prose, `[word]`, intraword `_`, code spans: as written
+    expect(markdownText('A 2.5x model (see [dev]) for snake_case `a*b` @Image1, ~3 s.')).toBe(
+      'A 2.5x model (see [dev]) for snake_case `a*b` @Image1, ~3 s.',
+    );
+    expect(markdownText('you *do not* want')).toBe(String.raw`you \*do not\* want`);
+    expect(markdownText("'adhere_*' and _x_")).toBe(String.raw`'adhere\_\*' and \_x\_`);
+    expect(markdownText('[a](http://b) ![i](j) [r]: x')).toBe(String.raw`\[a\](http\://b) \!\[i\](j) \[r\]: x`);
+    expect(markdownText('<img src=x> & &amp; a\\b | ~~s~~ $x$')).toBe(
+      String.raw`&lt;img src=x\> \& \&amp; a\\b \| \~\~s\~\~ \$x\$`,
+    );
+    expect(markdownText('see www.example.com or a@b.c')).toBe(String.raw`see www\.example.com or a\@b.c`);
+    // a start that would open a block where the text starts a line
+    expect(['# h', '- a', '+ a', '1. a', '2) a', '---', '> q', '```js', '    code'].map(markdownText)).toEqual([
+      String.raw`\# h`,
+      String.raw`\- a`,
+      String.raw`\+ a`,
+      String.raw`1\. a`,
+      String.raw`2\) a`,
+      String.raw`\---`,
+      String.raw`\> q`,
+      String.raw`\`\`\`js`,
+      'code',
+    ]);
+    // one line, single spaces
+    expect(markdownText(' a \n\n b\t c ')).toBe('a b c');
   });
 
   it('markdownCode fences with more backticks than any run inside', () => {

@@ -1,11 +1,12 @@
 /**
  * The shared test helpers (test/support/, its runner from scripts/lib/process.ts): what tests rely
- * on when they assert on a child process, a wait or a file tree.
+ * on when they assert on a child process, a wait, a file tree or a TypeScript compile.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { hashTree, run, start, tempDir, until } from '../support/index.ts';
+import { hashTree, REPO_ROOT, run, start, tempDir, until } from '../support/index.ts';
+import { tscProject } from '../support/tsc.ts';
 
 const node = (code: string) => [process.execPath, ['-e', code]] as const;
 const work = tempDir('support-test-');
@@ -57,4 +58,56 @@ describe('hashTree', () => {
     writeFileSync(path.join(dir, 'sub', 'a.txt'), 'y');
     expect(hashTree(dir)).not.toEqual(before);
   });
+});
+
+describe('tscProject (TypeScript compiles in the worker)', () => {
+  const tsc = path.join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+  const project = path.join(work.dir, 'ts-project');
+  const write = (files: Record<string, string>) => {
+    mkdirSync(project, { recursive: true });
+    for (const [name, text] of Object.entries(files)) writeFileSync(path.join(project, name), text);
+  };
+  const compileBoth = async (options: string[] = []) => {
+    const child = await run(process.execPath, [tsc, '-p', project, '--pretty', 'false', ...options], { cwd: project });
+    const inWorker = tscProject(project, options.includes('--noEmit') ? { noEmit: true } : {}, project);
+    return {
+      child: { code: child.code, out: child.stdout + child.stderr },
+      inWorker: { code: inWorker.code, out: inWorker.stdout },
+    };
+  };
+
+  it(
+    'prints what a tsc process prints and exits as it does: semantic errors, syntax errors, none',
+    { timeout: 240_000 },
+    async () => {
+      write({
+        'tsconfig.json': JSON.stringify({
+          compilerOptions: {
+            strict: true,
+            module: 'NodeNext',
+            target: 'ES2022',
+            outDir: 'build',
+            lib: ['ES2022', 'DOM'],
+            types: [],
+          },
+          include: ['*.ts'],
+        }),
+        'a.ts': "const x: number = 'a';\nexport const y = x.toFixed();\nimport { z } from './b.js';\nexport { z };\n",
+        'b.ts': 'export const q: string = 1;\n',
+      });
+      const semantic = await compileBoth();
+      expect(semantic.child.out).toMatch(/^a\.ts\(1,7\): error TS2322: /);
+      expect(semantic.child.out.split('\n').filter(Boolean)).toHaveLength(3);
+      expect(semantic.inWorker).toEqual(semantic.child);
+      expect(await compileBoth(['--noEmit'])).toEqual({ child: semantic.child, inWorker: semantic.child });
+
+      write({ 'b.ts': 'export const q: string = ;\n' }); // a syntax error: the semantic ones are not reported
+      const syntax = await compileBoth();
+      expect(syntax.child.out).toMatch(/^b\.ts\(1,26\): error TS1109: /);
+      expect(syntax.inWorker).toEqual(syntax.child);
+
+      write({ 'a.ts': 'export const x: number = 1;\n', 'b.ts': "export const q: string = '';\n" });
+      expect(await compileBoth()).toEqual({ child: { code: 0, out: '' }, inWorker: { code: 0, out: '' } });
+    },
+  );
 });
