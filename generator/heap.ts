@@ -5,7 +5,7 @@
  * alive; with V8's defaults (16 MiB semi-spaces, an old generation grown by up to 4x its live size)
  * its heap grew to about 200 MiB between full collections, for a peak RSS of about 300 MiB on a full
  * regeneration. Smaller semi-spaces and 20% growth steps keep the peak near 215 MiB at about the
- * same CPU time (docs/measurements.md, "Regeneration speed"). Process-wide, so never set by
+ * same CPU time (docs/measurements/regeneration.md). Process-wide, so never set by
  * `generate()` itself, which also runs inside other programs (the tests, a user's scripts).
  */
 import v8 from 'node:v8';

@@ -2,7 +2,7 @@
  * The run's queue of formatting (prettier, stage 7a) and validator compilation (ajv's standalone
  * code, stage 6a) jobs, done on the calling thread one at a time, in the order given: on 2 cores a
  * worker thread saved under 20% of a full regeneration and cost a user's `add` of 64 models 22% and
- * 80 MiB of peak RSS (docs/measurements.md, "Run machinery, re-measured"). `write.ts` then
+ * 80 MiB of peak RSS (docs/measurements/run-machinery.md). `write.ts` then
  * writes what changed.
  */
 import { readFileSync } from 'node:fs';

@@ -3,7 +3,7 @@
  * Its own entry point (`oxen-inference-sdk/openapi`), not re-exported by the index, so that a
  * consumer's compile does not load the description's types with the client's. Built on the calling
  * thread, without a cache: a worker thread and a cache in `.tmp/` were re-measured to save under
- * 20% of the runs they served (docs/measurements.md, "Run machinery, re-measured").
+ * 20% of the runs they served (docs/measurements/run-machinery.md).
  *
  * openapi-typescript's transform runs without its entry (`openapiTS`), whose Redocly lint and
  * bundling cost a full run about 2 s (1.3 s of it loading Redocly) and change nothing here: the
