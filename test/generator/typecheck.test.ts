@@ -7,19 +7,30 @@
  * (test/types/tsconfig.strict.json), with every @ts-expect-error negative still an error: a chat model's
  * own parameter type is accepted by its function and by chat.completions.create (typed by `stream`),
  * the response's message goes back into `messages`, and a video takes exactly one of prompt and
- * multi_prompt. Both compile in this worker (test/support/tsc.ts): the second reuses the first's
- * parsed runtime/, generated/ and declaration files.
+ * multi_prompt. Both compile in this worker (test/support/tsc.ts), sharing a cache of their own: the
+ * second reuses the first's parsed runtime/, generated/ and declaration files, and the worker keeps none
+ * of them after this file.
  */
-import { describe, expect, it } from 'vitest';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../support/index.ts';
-import { tscProject } from '../support/tsc.ts';
+import { sourceFileCache, tscProject, type SourceFileCache } from '../support/tsc.ts';
+
+let cache: SourceFileCache | undefined = sourceFileCache([
+  ...['runtime', 'generated', 'index.ts'].map((p) => path.join(REPO_ROOT, p)),
+  path.join('node_modules', 'typescript', 'lib', ''),
+  path.join('node_modules', '@types', ''),
+]);
+afterAll(() => {
+  cache = undefined;
+});
 
 describe('tsc --noEmit (strict) over generated/ and test/', () => {
   it(
     'compiles with no error, including every @ts-expect-error negative case of the type tests',
     { timeout: 240_000 },
     () => {
-      const r = tscProject('tsconfig.json', { noEmit: true }, REPO_ROOT);
+      const r = tscProject('tsconfig.json', { noEmit: true }, REPO_ROOT, cache);
       expect({ code: r.code, out: r.stdout }).toEqual({ code: 0, out: '' });
     },
   );
@@ -28,7 +39,7 @@ describe('tsc --noEmit (strict) over generated/ and test/', () => {
     'compiles the chat, video and Standard Schema type tests under exactOptionalPropertyTypes',
     { timeout: 240_000 },
     () => {
-      const r = tscProject('test/types/tsconfig.strict.json', { noEmit: true }, REPO_ROOT);
+      const r = tscProject('test/types/tsconfig.strict.json', { noEmit: true }, REPO_ROOT, cache);
       expect({ code: r.code, out: r.stdout }).toEqual({ code: 0, out: '' });
     },
   );

@@ -333,10 +333,12 @@ describe('a silent event stream', () => {
   });
 
   it('keep-alive comments keep it open', async () => {
+    // a comment every 20 ms against an idle limit of 500 ms (a loaded machine may hold a timer back
+    // by a few hundred ms); the stream outlives two idle limits, then the caller aborts it
     const { server } = await setup({ keepAliveMs: 20 });
-    const client = new Client({ apiKey: 'test-key', baseUrl: server.url, eventStreamIdleTimeoutMs: 150 });
+    const client = new Client({ apiKey: 'test-key', baseUrl: server.url, eventStreamIdleTimeoutMs: 500 });
     const ac = new AbortController();
-    setTimeout(() => ac.abort(), 600);
+    setTimeout(() => ac.abort(), 1_200);
     const err = await rejectionOf(
       (async () => {
         for await (const _ of client.events.stream({ signal: ac.signal })) void _;

@@ -1,48 +1,114 @@
 /**
  * `tsc -p <project> --pretty false` run in the test worker instead of a child process: the same compiler
  * (the repository's TypeScript), the same project file, the same diagnostics printed the same way and the
- * same exit code. What differs is what a compile shares with the worker's earlier ones: the parsed and
- * bound declaration files of TypeScript's lib, `@types/*`, the installed SDK and the repository's
- * `runtime/` and `generated/` are kept in one `DocumentRegistry` (the cache TypeScript's language service
- * keeps for its projects: a file is reused only for the same text and the same parse-affecting options),
- * so a compile does not load TypeScript and parse those files again (about 2.5 s of CPU a compile).
+ * same exit code. What differs is what a compile shares with earlier ones: the parsed and bound files of
+ * a `SourceFileCache` (a file is reused only for the same text and the same parse-affecting options), by
+ * default TypeScript's lib files and the installed SDK's declarations, so a compile does not load
+ * TypeScript and parse those files again (about 2.5 s of CPU a compile).
  */
 import { createHash } from 'node:crypto';
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
-import { REPO_ROOT } from '../../generator/paths.ts';
 import type { RunResult } from '../../scripts/lib/process.ts';
 
-const registry = ts.createDocumentRegistry(ts.sys.useCaseSensitiveFileNames);
-
-const SHARED_IN_REPO = ['runtime', 'generated', 'index.ts'].map((p) => path.join(REPO_ROOT, p));
-/** Packages whose declarations several compiles read: TypeScript's lib files, `@types/*` and the installed SDK. */
-const SHARED_PACKAGES = ['typescript/lib', '@types', 'oxen-inference-sdk'].map((p) =>
-  path.join('node_modules', ...p.split('/'), ''),
-);
+/**
+ * Parsed and bound files that compiles share: those under one of its folders, each kept for its text and
+ * what its parse and bind depend on. Whatever it holds stays in memory while the cache is reachable.
+ */
+export interface SourceFileCache {
+  /** The file to give a compile: the one kept for the same key, else `create()`'s, kept. Undefined: not held. */
+  get(
+    fileName: string,
+    languageVersionOrOptions: ts.ScriptTarget | ts.CreateSourceFileOptions,
+    compilerOptions: ts.CompilerOptions,
+    read: () => string | undefined,
+    create: () => ts.SourceFile | undefined,
+  ): ts.SourceFile | undefined;
+}
 
 /**
- * Files that several compiles read and no test changes while it runs (reused only for the same text
- * anyway). Others are parsed for their compile alone, so that the worker does not keep, say, every
- * declaration file of the repository's dependencies that only its own compile reads.
+ * The compiler options a source file's parse and bind depend on besides its `CreateSourceFileOptions`
+ * (those of TypeScript's `sourceFileAffectingCompilerOptions`, `strict` for `alwaysStrict`). A
+ * declaration file's depend on none of them: it is bound the same under any (no strict-mode or
+ * reachability diagnostics, no helper imports), so one copy of, say, `lib.dom.d.ts` serves every compile.
  */
-function shared(fileName: string): boolean {
-  const file = path.resolve(fileName);
-  return (
-    SHARED_PACKAGES.some((p) => file.includes(`${path.sep}${p}`)) ||
-    SHARED_IN_REPO.some((p) => file === p || file.startsWith(p + path.sep))
+const SOURCE_FILE_OPTIONS = [
+  'target',
+  'module',
+  'moduleResolution',
+  'moduleDetection',
+  'jsx',
+  'jsxImportSource',
+  'importHelpers',
+  'strict',
+  'alwaysStrict',
+  'noFallthroughCasesInSwitch',
+  'allowUnusedLabels',
+  'allowUnreachableCode',
+] as const;
+
+/**
+ * A cache of the files under `folders`: absolute folders, or folder paths matched anywhere in a file's
+ * path (`node_modules/typescript/lib/`).
+ */
+export function sourceFileCache(folders: readonly string[]): SourceFileCache {
+  const matches = folders.map((f) =>
+    path.isAbsolute(f)
+      ? (file: string) => file === f || file.startsWith(f.endsWith(path.sep) ? f : f + path.sep)
+      : (file: string) => file.includes(path.sep + f),
   );
+  const files = new Map<string, ts.SourceFile>();
+  return {
+    get(fileName, languageVersionOrOptions, compilerOptions, read, create) {
+      if (!matches.some((m) => m(path.resolve(fileName)))) return undefined;
+      const text = read();
+      if (text === undefined) return undefined;
+      const parse = typeof languageVersionOrOptions === 'object' ? languageVersionOrOptions : undefined;
+      const key = JSON.stringify([
+        fileName,
+        createHash('sha1').update(text).digest('hex'),
+        parse?.languageVersion ?? languageVersionOrOptions,
+        parse?.impliedNodeFormat,
+        parse?.jsDocParsingMode,
+        /\.d\.[cm]?ts$/.test(fileName) ? [] : SOURCE_FILE_OPTIONS.map((o) => compilerOptions[o]),
+      ]);
+      let file = files.get(key);
+      if (!file) {
+        file = create();
+        if (file) files.set(key, file);
+      }
+      return file;
+    },
+  };
 }
+
+/**
+ * The worker's cache, for every compile that is given no other: TypeScript's lib files and the installed
+ * SDK's declarations, which most compiles read (about 70 MB kept for the worker's life). The repository's
+ * own `runtime/`, `generated/` and `@types/`, read by two compiles, would add about 150 MB, and a longer
+ * garbage collection for every later test of the worker: test/generator/typecheck.test.ts keeps them in
+ * a cache of its own.
+ */
+const WORKER_CACHE = sourceFileCache([
+  path.join('node_modules', 'typescript', 'lib', ''),
+  path.join('node_modules', 'oxen-inference-sdk', ''),
+]);
 
 /**
  * Compiles `project` (a tsconfig file, or a folder holding `tsconfig.json`) as `tsc -p <project>
  * --pretty false` does, with `options` over the project's own (`{ noEmit: true }` for `--noEmit`).
- * Diagnostics are printed relative to `cwd`, as tsc prints them relative to its working folder.
+ * Diagnostics are printed relative to `cwd`, as tsc prints them relative to its working folder. The
+ * files `cache` holds are parsed once for all the compiles given it (by default the worker's cache).
  * @returns tsc's exit code (0 no diagnostic; 1 diagnostics, nothing emitted; 2 diagnostics, files
  * emitted) and its output in `stdout`.
  */
-export function tscProject(project: string, options: ts.CompilerOptions = {}, cwd = process.cwd()): RunResult {
+export function tscProject(
+  project: string,
+  options: ts.CompilerOptions = {},
+  cwd = process.cwd(),
+  cache: SourceFileCache = WORKER_CACHE,
+): RunResult {
   const configFile = statSync(project).isDirectory() ? path.join(project, 'tsconfig.json') : project;
   const configErrors: ts.Diagnostic[] = [];
   const parsed = ts.getParsedCommandLineOfConfigFile(configFile, options, {
@@ -60,17 +126,9 @@ export function tscProject(project: string, options: ts.CompilerOptions = {}, cw
   host.getCurrentDirectory = () => cwd;
   const own = host.getSourceFile.bind(host);
   host.getSourceFile = (fileName, languageVersionOrOptions, onError, shouldCreateNewSourceFile) => {
-    const text = shared(fileName) ? host.readFile(fileName) : undefined;
-    if (text === undefined) return own(fileName, languageVersionOrOptions, onError, shouldCreateNewSourceFile);
-    const version = createHash('sha1').update(text).digest('hex');
-    return registry.acquireDocument(
-      fileName,
-      parsed.options,
-      ts.ScriptSnapshot.fromString(text),
-      version,
-      undefined,
-      languageVersionOrOptions,
-    );
+    const create = () => own(fileName, languageVersionOrOptions, onError, shouldCreateNewSourceFile);
+    const read = () => host.readFile(fileName);
+    return cache.get(fileName, languageVersionOrOptions, parsed.options, read, create) ?? create();
   };
   const program = ts.createProgram({
     rootNames: parsed.fileNames,
