@@ -31,6 +31,7 @@ import {
 } from './index-module.ts';
 import { blockLayout, constStatement, importDeclaration, literalUnion, ref, typeNode, withDoc } from './printer.ts';
 import { SDK_PACKAGE } from '../output/target.ts';
+import { SpecError } from '../errors.ts';
 import { paramsDeclaration, type ParamsModel } from './params-module.ts';
 
 /** What the user index needs of an added model: its classification, names, spec file and parameter type. */
@@ -166,8 +167,37 @@ export async function userIndexModule(
       'validators',
     ),
   );
-  for (const m of models) st.push(paramsDeclaration(ts, m, ''));
+  const bound = boundNames(ts, st);
+  for (const m of models) {
+    if (bound.has(m.names.params))
+      throw new SpecError(
+        m.file,
+        m.id,
+        '/id',
+        `its parameter type ${m.names.params} would be declared in <out>/index.ts beside a name the index already imports or declares: not supported`,
+      );
+    st.push(paramsDeclaration(ts, m, ''));
+  }
   return printModuleAs(ts, [USER_NOCHECK, ...blockLayout(ts, st)], layOut, true);
+}
+
+/** The names the top-level `statements` import or declare. */
+function boundNames(ts: typeof TS, statements: readonly TS.Statement[]): Set<string> {
+  const names = new Set<string>();
+  for (const s of statements) {
+    if (ts.isImportDeclaration(s)) {
+      const bindings = s.importClause?.namedBindings;
+      if (bindings && ts.isNamedImports(bindings)) for (const e of bindings.elements) names.add(e.name.text);
+    } else if (ts.isVariableStatement(s)) {
+      for (const d of s.declarationList.declarations) if (ts.isIdentifier(d.name)) names.add(d.name.text);
+    } else if (
+      (ts.isTypeAliasDeclaration(s) || ts.isInterfaceDeclaration(s) || ts.isClassDeclaration(s)) &&
+      s.name !== undefined
+    ) {
+      names.add(s.name.text);
+    }
+  }
+  return names;
 }
 
 /**

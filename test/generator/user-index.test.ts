@@ -105,4 +105,17 @@ describe("a user's index", () => {
     const check = await generate(options({ check: true }));
     expect([...check.added, ...check.changed, ...check.removed]).toEqual([]);
   });
+
+  it('refuses a model whose parameter type would take a name the index imports or declares, naming it; nothing written', async () => {
+    // `model` is typed `ModelParams`, the name of the index's own map of every model's parameters
+    const other = path.join(tmp.dir, 'clash');
+    mkdirSync(path.join(other, 'specs', 'models'), { recursive: true });
+    const flux = JSON.parse(readFileSync(path.join(REPO_ROOT, 'specs', 'models', 'flux-2-pro.json'), 'utf8')) as object;
+    writeFileSync(path.join(other, 'specs', 'models', 'model.json'), JSON.stringify({ ...flux, id: 'model' }));
+    writeFileSync(path.join(other, 'specs', 'models.json'), '["model"]\n');
+    await expect(generate(options({ specsDir: path.join(other, 'specs'), outRoot: other }))).rejects.toThrow(
+      /\(model model\) at \/id: its parameter type ModelParams would be declared in <out>\/index\.ts/,
+    );
+    expect(readdirSync(other)).toEqual(['specs']);
+  });
 });
