@@ -67,9 +67,9 @@ describe('tscProject (TypeScript compiles in the worker)', () => {
     mkdirSync(project, { recursive: true });
     for (const [name, text] of Object.entries(files)) writeFileSync(path.join(project, name), text);
   };
-  const compileBoth = async (options: string[] = []) => {
-    const child = await run(process.execPath, [tsc, '-p', project, '--pretty', 'false', ...options], { cwd: project });
-    const inWorker = tscProject(project, options.includes('--noEmit') ? { noEmit: true } : {}, project);
+  const compileBoth = async () => {
+    const child = await run(process.execPath, [tsc, '-p', project, '--pretty', 'false'], { cwd: project });
+    const inWorker = tscProject(project, {}, project);
     return {
       child: { code: child.code, out: child.stdout + child.stderr },
       inWorker: { code: inWorker.code, out: inWorker.stdout },
@@ -87,7 +87,8 @@ describe('tscProject (TypeScript compiles in the worker)', () => {
             module: 'NodeNext',
             target: 'ES2022',
             outDir: 'build',
-            lib: ['ES2022', 'DOM'],
+            // the smallest lib that compiles this: the compiles are about the output, not the lib
+            lib: ['ES5'],
             types: [],
           },
           include: ['*.ts'],
@@ -99,7 +100,9 @@ describe('tscProject (TypeScript compiles in the worker)', () => {
       expect(semantic.child.out).toMatch(/^a\.ts\(1,7\): error TS2322: /);
       expect(semantic.child.out.split('\n').filter(Boolean)).toHaveLength(3);
       expect(semantic.inWorker).toEqual(semantic.child);
-      expect(await compileBoth(['--noEmit'])).toEqual({ child: semantic.child, inWorker: semantic.child });
+      // --noEmit prints and exits the same
+      const noEmit = tscProject(project, { noEmit: true }, project);
+      expect({ code: noEmit.code, out: noEmit.stdout }).toEqual(semantic.child);
 
       write({ 'b.ts': 'export const q: string = ;\n' }); // a syntax error: the semantic ones are not reported
       const syntax = await compileBoth();
@@ -107,7 +110,8 @@ describe('tscProject (TypeScript compiles in the worker)', () => {
       expect(syntax.inWorker).toEqual(syntax.child);
 
       write({ 'a.ts': 'export const x: number = 1;\n', 'b.ts': "export const q: string = '';\n" });
-      expect(await compileBoth()).toEqual({ child: { code: 0, out: '' }, inWorker: { code: 0, out: '' } });
+      const clean = tscProject(project, {}, project);
+      expect({ code: clean.code, out: clean.stdout }).toEqual({ code: 0, out: '' });
     },
   );
 });
