@@ -26,21 +26,14 @@ afterAll(() => {
 });
 
 describe('tsc --noEmit (strict) over generated/ and test/', () => {
-  it(
-    'compiles with no error, including every @ts-expect-error negative case of the type tests',
-    { timeout: 240_000 },
-    () => {
-      const r = tscProject('tsconfig.json', { noEmit: true }, REPO_ROOT, cache);
-      expect({ code: r.code, out: r.stdout }).toEqual({ code: 0, out: '' });
-    },
-  );
-
-  it(
-    'compiles the chat, video and Standard Schema type tests under exactOptionalPropertyTypes',
-    { timeout: 240_000 },
-    () => {
-      const r = tscProject('test/types/tsconfig.strict.json', { noEmit: true }, REPO_ROOT, cache);
-      expect({ code: r.code, out: r.stdout }).toEqual({ code: 0, out: '' });
-    },
-  );
+  it.for([
+    ['compiles with no error, including every @ts-expect-error negative case of the type tests', 'tsconfig.json'],
+    [
+      'compiles the chat, video and Standard Schema type tests under exactOptionalPropertyTypes',
+      'test/types/tsconfig.strict.json',
+    ],
+  ] as const)('%s', { timeout: 240_000 }, ([, config]) => {
+    const r = tscProject(config, { noEmit: true }, REPO_ROOT, cache);
+    expect({ code: r.code, out: r.stdout }).toEqual({ code: 0, out: '' });
+  });
 });

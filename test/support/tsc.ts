@@ -17,13 +17,15 @@ import type { RunResult } from '../../scripts/lib/process.ts';
  * what its parse and bind depend on. Whatever it holds stays in memory while the cache is reachable.
  */
 export interface SourceFileCache {
-  /** The file to give a compile: the one kept for the same key, else `create()`'s, kept. Undefined: not held. */
+  /**
+   * The file to give a compile: the one kept for the same key, else one parsed from `read()`'s text (as a
+   * compiler host parses it) and kept. Undefined: not a file the cache holds, or unreadable.
+   */
   get(
     fileName: string,
     languageVersionOrOptions: ts.ScriptTarget | ts.CreateSourceFileOptions,
     compilerOptions: ts.CompilerOptions,
     read: () => string | undefined,
-    create: () => ts.SourceFile | undefined,
   ): ts.SourceFile | undefined;
 }
 
@@ -60,7 +62,7 @@ export function sourceFileCache(folders: readonly string[]): SourceFileCache {
   );
   const files = new Map<string, ts.SourceFile>();
   return {
-    get(fileName, languageVersionOrOptions, compilerOptions, read, create) {
+    get(fileName, languageVersionOrOptions, compilerOptions, read) {
       if (!matches.some((m) => m(path.resolve(fileName)))) return undefined;
       const text = read();
       if (text === undefined) return undefined;
@@ -75,8 +77,8 @@ export function sourceFileCache(folders: readonly string[]): SourceFileCache {
       ]);
       let file = files.get(key);
       if (!file) {
-        file = create();
-        if (file) files.set(key, file);
+        file = ts.createSourceFile(fileName, text, languageVersionOrOptions);
+        files.set(key, file);
       }
       return file;
     },
@@ -126,9 +128,11 @@ export function tscProject(
   host.getCurrentDirectory = () => cwd;
   const own = host.getSourceFile.bind(host);
   host.getSourceFile = (fileName, languageVersionOrOptions, onError, shouldCreateNewSourceFile) => {
-    const create = () => own(fileName, languageVersionOrOptions, onError, shouldCreateNewSourceFile);
     const read = () => host.readFile(fileName);
-    return cache.get(fileName, languageVersionOrOptions, parsed.options, read, create) ?? create();
+    return (
+      cache.get(fileName, languageVersionOrOptions, parsed.options, read) ??
+      own(fileName, languageVersionOrOptions, onError, shouldCreateNewSourceFile)
+    );
   };
   const program = ts.createProgram({
     rootNames: parsed.fileNames,
