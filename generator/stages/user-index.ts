@@ -9,8 +9,16 @@
  * everything else): a compile parses one file for them, where one module per model cost it a file
  * to resolve, read and parse each. An added id that
  * the package also has takes the user's schema (it is newer): it is taken out of the package's
- * unions, `ModelParams` and request-body entries (`Exclude`, `Omit`) and put back with the added
- * model's types, and its compiled validator is the added one.
+ * per-endpoint unions (`Exclude`, for a model whose endpoints changed) and put back with the added
+ * model's types, its entry in `ModelParams` and the request-body maps is the added one (an interface's
+ * own member wins over the one it extends), and its compiled validator is the added one.
+ *
+ * `ModelId` is the plain union and the maps extend the package's interfaces themselves, not an `Omit` of
+ * them: the same types, but an `Omit` is a mapped type over every id of the package that a program
+ * resolves whenever it looks an entry up (through a 250-model index, 225 instantiations more than the
+ * root for 1 call, about 500 for 20: `docs/measurements/type-cost.md`). Unchecked (`USER_NOCHECK`), an
+ * added entry incompatible with the package's is no error; test/cli
+ * compiles the index checked, with a newer schema of a package model.
  */
 import type { ts as TS } from 'ts-morph';
 import { printModuleAs, type LaidOut } from './layout/index.ts';
@@ -102,7 +110,11 @@ export async function userIndexModule(
   );
   for (const [name, endpoint, doc] of ALIASES) {
     const added = models.filter((m) => endpoint === undefined || m.endpoints.includes(endpoint)).map((m) => m.id);
-    const kept = typeNode(ts, ref('Exclude', `Package${name}`, 'AddedModelId'));
+    // every id is in `ModelId` either way: an `Exclude` there would cost without removing anything
+    const kept = typeNode(
+      ts,
+      endpoint === undefined ? `Package${name}` : ref('Exclude', `Package${name}`, 'AddedModelId'),
+    );
     const union = literalUnion(ts, added);
     const type =
       added.length === 0 ? kept : f.createUnionTypeNode([kept, ...(ts.isUnionTypeNode(union) ? union.types : [union])]);
@@ -114,13 +126,13 @@ export async function userIndexModule(
       'ModelParams',
       "Model id -> that model's own parameters: the package's, with the added models' (which win for an id both have).",
       models.map((m) => [m.id, typeNode(ts, m.names.params)]),
-      [ref('Omit', 'PackageModelParams', 'AddedModelId')],
+      ['PackageModelParams'],
     ),
   );
   st.push(
     ...bodyInterfaces(ts, models, "the package's and the added", {
-      media: ref('Omit', 'PackageModelMediaBodies', 'AddedModelId'),
-      queue: ref('Omit', 'PackageModelQueueBodies', 'AddedModelId'),
+      media: 'PackageModelMediaBodies',
+      queue: 'PackageModelQueueBodies',
     }),
   );
   st.push(
@@ -202,8 +214,8 @@ function boundNames(ts: typeof TS, statements: readonly TS.Statement[]): Set<str
 
 /**
  * The first line of `<out>/index.ts`. It is source in the user's program (`skipLibCheck` spares a
- * declaration file only): checking its declarations (the `Exclude`s and `Omit`s over the package's
- * ids, `ADDED_MODEL_IDS`, `validators`' loading) cost every compile as much as 20 calls, whether a
+ * declaration file only): checking its declarations (the `Exclude`s over the package's ids, the
+ * maps' `extends`, `ADDED_MODEL_IDS`, `validators`' loading) cost every compile as much as 20 calls, whether a
  * program names a model or not. Unchecked, the compiler resolves of it only what a program uses; a
  * program's own calls are checked as before. Test/cli compiles the same text without this line,
  * under the strictest flags.
