@@ -72,6 +72,24 @@ describe("a user's index", () => {
     );
   });
 
+  it("extends the package's maps and unions without a mapped or conditional type over every package id", () => {
+    const index = parse(path.join(out, 'index.ts'));
+    // an added entry wins over the package's as an interface's own member (test/cli: a newer flux-2-pro's parameter)
+    for (const name of ['ModelParams', 'ModelMediaBodies', 'ModelQueueBodies']) {
+      const declared = declarationOf(index, name);
+      expect(declared && ts.isInterfaceDeclaration(declared), name).toBe(true);
+      const bases = (declared as ts.InterfaceDeclaration).heritageClauses?.flatMap((h) =>
+        h.types.map((t) => t.getText(index)),
+      );
+      expect(bases, name).toEqual([`Package${name}`]);
+    }
+    const ids = declarationOf(index, 'ModelId') as ts.TypeAliasDeclaration;
+    expect(ts.isUnionTypeNode(ids.type) && ids.type.types[0]!.getText(index)).toBe('PackageModelId');
+    // a per-endpoint union still leaves out an added id whose model is not on that endpoint
+    const chat = declarationOf(index, 'ChatModelId') as ts.TypeAliasDeclaration;
+    expect(chat.type.getText(index)).toMatch(/^Exclude<PackageChatModelId, AddedModelId> \| "gpt-4o-mini"$/);
+  });
+
   it('is the only file with the parameter types: no params/ folder', () => {
     expect(existsSync(path.join(out, 'params'))).toBe(false);
     const manifest = JSON.parse(readFileSync(path.join(out, 'manifest.json'), 'utf8')) as {
