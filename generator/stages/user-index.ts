@@ -13,11 +13,11 @@
  * model's types, its entry in `ModelParams` and the request-body maps is the added one (an interface's
  * own member wins over the one it extends), and its compiled validator is the added one.
  *
- * `ModelId` is the plain union and the maps extend the package's interfaces themselves, not an `Omit` of
- * them: the same types, but an `Omit` is a mapped type over every id of the package that a program
- * resolves whenever it looks an entry up (through a 250-model index, 225 instantiations more than the
- * root for 1 call, about 500 for 20: `docs/measurements/type-cost.md`). Unchecked (`USER_NOCHECK`), an
- * added entry incompatible with the package's is no error; test/cli
+ * `ModelId` is the package's union and `AddedModelId`, and the maps extend the package's interfaces
+ * themselves, not an `Omit` of them: the same types, but an `Omit` is a mapped type over every id of the
+ * package that a program resolves whenever it looks an entry up (through a 250-model index, 225
+ * instantiations more than the root for 1 call, about 500 for 20: `docs/measurements/type-cost.md`).
+ * Unchecked (`USER_NOCHECK`), an added entry incompatible with the package's is no error; test/cli
  * compiles the index checked, with a newer schema of a package model.
  */
 import type { ts as TS } from 'ts-morph';
@@ -109,12 +109,20 @@ export async function userIndexModule(
     ),
   );
   for (const [name, endpoint, doc] of ALIASES) {
-    const added = models.filter((m) => endpoint === undefined || m.endpoints.includes(endpoint)).map((m) => m.id);
-    // every id is in `ModelId` either way: an `Exclude` there would cost without removing anything
-    const kept = typeNode(
-      ts,
-      endpoint === undefined ? `Package${name}` : ref('Exclude', `Package${name}`, 'AddedModelId'),
-    );
+    // every id: the package's and `AddedModelId`, not an `Exclude` (nothing to take out) nor the ids again
+    if (endpoint === undefined) {
+      st.push(
+        typeAlias(
+          ts,
+          name,
+          f.createUnionTypeNode([typeNode(ts, `Package${name}`), typeNode(ts, 'AddedModelId')]),
+          `${doc} An added id that the package also has is typed by the added schema.`,
+        ),
+      );
+      continue;
+    }
+    const added = models.filter((m) => m.endpoints.includes(endpoint)).map((m) => m.id);
+    const kept = typeNode(ts, ref('Exclude', `Package${name}`, 'AddedModelId'));
     const union = literalUnion(ts, added);
     const type =
       added.length === 0 ? kept : f.createUnionTypeNode([kept, ...(ts.isUnionTypeNode(union) ? union.types : [union])]);
