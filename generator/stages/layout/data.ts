@@ -23,10 +23,12 @@ const WIDTH = 120;
 /** Text prettier measures by its length (its `getStringWidth`'s test). */
 const NARROW = /^[\x20-\x7f]*$/;
 
-/** Thrown where the text rules leave a property to its document. */
-const UNSURE = Symbol('unsure');
+/** Thrown where the text rules leave a property to its document (one instance: no stack taken per throw). */
+const UNSURE = new Error('layout: a property left to its document');
 
-const placeholder = (i: number): string => `\u0000data ${i}\u0000`;
+/** The line that holds the place of the `i`th broken object (no data text holds a NUL: `escape.ts` escapes it). */
+const MARK = '\u0000data ';
+const placeholder = (i: number): string => `${MARK}${i}\u0000`;
 
 /** The documents of expressions, the broken objects written as text (`fillData`). */
 export class DataDocs extends ExpressionDocs {
@@ -47,10 +49,20 @@ export class DataDocs extends ExpressionDocs {
 
   /** `text` (printed from this instance's documents) with each placeholder's line replaced by its object's properties. */
   fillData(text: string): string {
-    if (!text.includes('\u0000data ')) return text;
-    return text.replace(/^( *)\u0000data (\d+)\u0000$/gm, (_, pad: string, i: string) =>
-      this.properties(this.data[Number(i)]!, pad.length),
-    );
+    let at = text.indexOf(MARK);
+    if (at < 0) return text;
+    let out = '';
+    let from = 0;
+    while (at >= 0) {
+      // the placeholder is alone on its line, after its indentation
+      const start = text.lastIndexOf('\n', at) + 1;
+      const end = text.indexOf('\u0000', at + MARK.length);
+      out +=
+        text.slice(from, start) + this.properties(this.data[Number(text.slice(at + MARK.length, end))]!, at - start);
+      from = end + 1;
+      at = text.indexOf(MARK, from);
+    }
+    return out + text.slice(from);
   }
 
   /** A non-empty object literal the printer breaks (prettier keeps it broken). */
