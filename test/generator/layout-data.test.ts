@@ -1,6 +1,7 @@
 /**
- * The schema data of the model modules written as text in prettier's layout
- * (`generator/stages/layout/data.ts`), proved against prettier on seeded random JSON values: nested
+ * The schema data of the model modules written as text, in prettier's layout
+ * (`generator/stages/layout/data.ts`) and as the compiler's printer prints it (`printer.ts`
+ * `jsonText`), proved against prettier and the printer on seeded random JSON values: nested
  * objects and arrays, long and short strings, keys needing quotes, numbers, text outside ASCII,
  * empty containers, lines ending just before, at and after 120 columns, at the indentations the
  * modules put the data (a constant's initializer, a call's arguments).
@@ -168,5 +169,38 @@ describe('the schema data as text', () => {
     const mine = laidOut(list);
     expect(mine.text).toBe(await format(printModule(ts, [list])));
     expect(mine.documents).toBe(0);
+  });
+});
+
+describe("the schema data as the compiler's printer writes it", () => {
+  it('is the text of its nodes, for seeded random JSON values where the modules put them', () => {
+    const random = randomJson(26);
+    const f = ts.factory;
+    for (let round = 0; round < 8; round++) {
+      const values: unknown[] = Array.from({ length: 40 }, () => random.object());
+      // edge values: empty containers, arrays at the top, numbers the printer spells as given
+      values.push({}, [], [[], [{}], [[1]]], { a: [-0, 1e21, -1e-7, 0.1 + 0.2, Infinity, NaN], __proto__x: null });
+      values.push(JSON.parse('{"__proto__": {"a": 1}, "": [], "1": "x"}'));
+      const list = [
+        ...statements(values.filter((v): v is Record<string, unknown> => !Array.isArray(v) && v !== null)),
+        // nested in an object of the generator's own, and under `satisfies` (runtime/operations.ts)
+        constStatement(
+          ts,
+          'table',
+          undefined,
+          f.createObjectLiteralExpression(
+            values.map((v, i) => f.createPropertyAssignment(`k${i}`, jsonExpression(ts, v))),
+            true,
+          ),
+        ),
+        constStatement(
+          ts,
+          'op',
+          undefined,
+          f.createSatisfiesExpression(jsonExpression(ts, values[round]), typeNode(ts, 'Operation')),
+        ),
+      ];
+      expect(printModule(ts, [list]), `round ${round}`).toBe(printModule(ts, [list], false));
+    }
   });
 });
