@@ -37,7 +37,7 @@ export interface ClassifyNote {
 }
 
 function properties(m: LoadedModel): Record<string, unknown> {
-  return ((m.schema?.['properties'] ?? {}) as Record<string, unknown>) ?? {};
+  return (m.schema?.['properties'] ?? {}) as Record<string, unknown>;
 }
 
 function required(m: LoadedModel): readonly string[] {
