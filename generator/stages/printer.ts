@@ -279,9 +279,16 @@ export function printModule(ts: Ts, layout: Layout, dataAsText = true): string {
   // `jsonExpression`'s values are written as text (`jsonText`) where the printer puts a mark for them
   const data: unknown[] = [];
   const substituteNode = (_hint: TS.EmitHint, node: TS.Node): TS.Node => {
-    if (!jsonValues.has(node)) return node;
+    // a node with comments of its own is printed as it is (the mark would not carry them)
+    if (!jsonValues.has(node) || ts.getSyntheticLeadingComments(node) || ts.getSyntheticTrailingComments(node))
+      return node;
     data.push(jsonValues.get(node));
-    return ts.factory.createIdentifier(`${DATA_MARK}${data.length - 1}\u0000`);
+    // the mark in an object (or an array) of one member, so that the printer puts the parentheses an
+    // object (an array) would need where it is
+    const mark = ts.factory.createIdentifier(`${DATA_MARK}${data.length - 1}\u0000`);
+    return ts.isObjectLiteralExpression(node)
+      ? ts.factory.createObjectLiteralExpression([ts.factory.createShorthandPropertyAssignment(mark)], false)
+      : ts.factory.createArrayLiteralExpression([mark], false);
   };
   const printer = ts.createPrinter({ newLine: ts.NewLineKind.LineFeed }, dataAsText ? { substituteNode } : {});
   const file = ts.createSourceFile('module.ts', '', ts.ScriptTarget.ES2022, false, ts.ScriptKind.TS);
@@ -294,18 +301,25 @@ export function printModule(ts: Ts, layout: Layout, dataAsText = true): string {
 }
 
 /** The mark of a JSON value in the printed text (`printModule`): no printed text holds a NUL (`escape.ts` escapes it). */
-const DATA_MARK = '\u0000data ';
+const DATA_MARK = '\u0000json ';
 
-/** `text` with each mark replaced by its value's `jsonText`, indented as the mark's line. */
+/**
+ * `text` with each mark's object (`{ mark }`) or array (`[mark]`) replaced by its value's
+ * `jsonText`, indented as the mark's line.
+ * @throws Error when a mark is not where `printModule` put it.
+ */
 function fillData(text: string, data: readonly unknown[]): string {
   let out = '';
   let from = 0;
   for (let at = text.indexOf(DATA_MARK); at >= 0; at = text.indexOf(DATA_MARK, from)) {
-    const start = text.lastIndexOf('\n', at) + 1;
-    const indent = /^ */.exec(text.slice(start, at))![0];
-    const end = text.indexOf('\u0000', at + DATA_MARK.length);
-    out += text.slice(from, at) + jsonText(data[Number(text.slice(at + DATA_MARK.length, end))], indent);
-    from = end + 1;
+    const end = text.indexOf('\u0000', at + DATA_MARK.length) + 1;
+    const object = text.slice(at - 2, at) === '{ ' && text.slice(end, end + 2) === ' }';
+    if (!object && (text[at - 1] !== '[' || text[end] !== ']')) throw new Error('printer: a JSON mark out of place');
+    const begin = at - (object ? 2 : 1);
+    const line = text.lastIndexOf('\n', begin) + 1;
+    const indent = /^ */.exec(text.slice(line, begin))![0];
+    out += text.slice(from, begin) + jsonText(data[Number(text.slice(at + DATA_MARK.length, end - 1))], indent);
+    from = end + (object ? 2 : 1);
   }
   return out + text.slice(from);
 }

@@ -199,8 +199,29 @@ describe("the schema data as the compiler's printer writes it", () => {
           undefined,
           f.createSatisfiesExpression(jsonExpression(ts, values[round]), typeNode(ts, 'Operation')),
         ),
+        // where an object needs parentheses (an arrow function's body, a statement), and with comments of its own
+        constStatement(
+          ts,
+          'arrow',
+          undefined,
+          f.createArrowFunction(undefined, undefined, [], undefined, undefined, jsonExpression(ts, values[round])),
+        ),
+        f.createExpressionStatement(jsonExpression(ts, values[round + 1])),
+        constStatement(
+          ts,
+          'commented',
+          undefined,
+          ts.addSyntheticLeadingComment(
+            jsonExpression(ts, values[round + 2]),
+            ts.SyntaxKind.MultiLineCommentTrivia,
+            ' @__PURE__ ',
+            false,
+          ),
+        ),
       ];
-      expect(printModule(ts, [list]), `round ${round}`).toBe(printModule(ts, [list], false));
+      const text = printModule(ts, [list]);
+      expect(text, `round ${round}`).toBe(printModule(ts, [list], false));
+      expect(text).toContain('=> ({\n');
     }
   });
 });
