@@ -1,3 +1,4 @@
+#!/usr/bin/env node
 /**
  * The generator package's bin (`oxen-inference-codegen`, bundled into `dist/cli.js`): runs `main` of `index.ts`.
  * On Node.js 22.1 and later it first turns on Node's module compile cache (in the system's temporary

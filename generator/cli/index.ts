@@ -41,8 +41,7 @@ import { SpecError } from '../errors.ts';
 import { REPORT_FLAG, reportFilesProblem, runGenerate, runSnapshotChange, type CommandTarget } from './commands.ts';
 import { EXIT, EXIT_CODES_TEXT } from './exit-codes.ts';
 import { showControls } from '../escape.ts';
-import { generate, type GenerateResult } from '../index.ts';
-import { JobQueue } from '../stages/job-queue.ts';
+import type { GenerateResult } from '../index.ts';
 import { loadTsMorph } from '../libraries.ts';
 import { REPO_ROOT } from '../paths.ts';
 import {
@@ -288,9 +287,14 @@ export async function main(
     file: existsSync(json) ? json : path.join(REPO_ROOT, 'specs', 'openapi.yaml'),
     label: `${CODEGEN_PACKAGE}/specs/openapi.yaml`,
   };
+  // Loaded only here (the bin is split per module, scripts/build-codegen.mjs): --help, usage errors, models and
+  // serve start without the generator's stages and their libraries.
+  const { generate } = await import('../index.ts');
   // add and refresh fetch before they generate: prettier (when formatting) loads meanwhile
   const jobs =
-    command === 'add' || command === 'refresh' ? new JobQueue(REPO_ROOT, { preloadPrettier: formatted }) : undefined;
+    command === 'add' || command === 'refresh'
+      ? new (await import('../stages/job-queue.ts')).JobQueue(REPO_ROOT, { preloadPrettier: formatted })
+      : undefined;
   const gen = (o: { specsDir: string; check: boolean; reuse?: boolean; lock?: HeldLock }): Promise<GenerateResult> =>
     generate({
       specsDir: o.specsDir,

@@ -11,7 +11,7 @@
  * is a cache: missing, unreadable or stale, it only costs time.
  */
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { existingRootState } from './run-state.ts';
+import { existingRootState, rootState } from './run-state.ts';
 
 /** Inputs hash -> content hash, of files this machine built for the output root `root` (empty when none). */
 export function readBuilt(root: string): Map<string, string> {
@@ -25,10 +25,12 @@ export function readBuilt(root: string): Map<string, string> {
   }
 }
 
-/** Record `entries` (inputs hash -> content hash) as what this machine built for `root`, replacing the previous record. */
+/**
+ * Record `entries` (inputs hash -> content hash) as what this machine built for `root`, replacing the previous record.
+ * `root` need not exist yet: a first `add` makes it after this, when it commits its tree.
+ */
 export function writeBuilt(root: string, entries: ReadonlyMap<string, string>): void {
-  const state = existingRootState(root);
-  if (!state) return;
+  const state = rootState(root);
   try {
     const tmp = `${state.built}.${process.pid}`;
     writeFileSync(tmp, JSON.stringify(Object.fromEntries(entries)), { mode: 0o600 });

@@ -46,15 +46,18 @@ export function hash(...parts: string[]): string {
  * pipeline; they shape no output file, so a change there keeps every generated file current. Whole
  * folders, recursively: a new file in a stage folder is covered by being there.
  */
-const FINGERPRINT_DIRS = ['generator/stages', 'generator/output', 'templates'];
+const FINGERPRINT_DIRS = ['generator/stages', 'generator/output', 'templates', 'chunks'];
 /** Whose files (not subfolders) are in the fingerprint too: the generator's top level. */
 const FINGERPRINT_TOP_LEVEL = ['generator'];
-/** Single files in the fingerprint: the formatter's settings, and `cli.js` (the installed package's bundle). */
+/**
+ * Single files in the fingerprint: the formatter's settings, and `cli.js` (the installed package's bundle, whose
+ * stages are in its `chunks/`).
+ */
 const FINGERPRINT_FILES = ['cli.js', '.prettierrc.json', '.prettierignore'];
 
 /**
  * The generator's fingerprint: its sources, templates, prettier settings and tool versions.
- * `root` is this repository, or the installed generator package's `dist/` (whose `cli.js` holds
+ * `root` is this repository, or the installed generator package's `dist/` (whose `cli.js` and `chunks/` hold
  * the bundled stages); `exclude`: tools the target does not use; a tool's version is read from the nearest `node_modules` above `root` that
  * has it (the package's dependencies may be hoisted into the user's `node_modules`).
  */
@@ -64,7 +67,7 @@ export async function fingerprint(root: string, exclude: readonly string[] = [])
     const recursive = FINGERPRINT_DIRS.includes(dir);
     const names = (await readdir(path.join(root, dir), { recursive }).catch(() => [] as string[]))
       .map((n) => n.split(path.sep).join('/'))
-      .filter((n) => /\.(ts|mjs|hbs)$/.test(n))
+      .filter((n) => /\.(ts|mjs|hbs)$/.test(n) || (dir === 'chunks' && n.endsWith('.js')))
       .sort();
     for (const n of names) parts.push(`${dir}/${n}`, await readFile(path.join(root, dir, n), 'utf8'));
   }

@@ -127,9 +127,19 @@ let ajv: Ajv | undefined;
  * The checks' validator. Its schemas are this file's constants (a model's schema is only ever its
  * data), so they are not checked against their meta-schema (`validateSchema: false`): that compiled
  * draft-07's meta-schema a second time beside `draft07()`, about 0.1 s of every run that checks models.
+ * For the same reason no meta-schema is added to it (`meta: false`), and its code, which is never
+ * written out, is not optimised (`code.optimize: false`: the same checks and errors, a quarter less
+ * compile time for `draft07()`).
  */
 function validator(): Ajv {
-  ajv ??= new Ajv({ allErrors: true, strict: false, validateSchema: false, validateFormats: false });
+  ajv ??= new Ajv({
+    allErrors: true,
+    strict: false,
+    validateSchema: false,
+    validateFormats: false,
+    meta: false,
+    code: { optimize: false },
+  });
   return ajv;
 }
 

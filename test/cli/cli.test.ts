@@ -74,6 +74,20 @@ afterAll(async () => {
 
 const withServer = () => ({ OXEN_API_KEY: KEY, OXEN_BASE_URL: server.url });
 
+/**
+ * The packages an ES module loads before it runs: its static `import`s and theirs, through relative files
+ * (esbuild's chunks), not through `import()`.
+ */
+function staticPackages(file: string, seen = new Set<string>(), packages = new Set<string>()): Set<string> {
+  if (seen.has(file)) return packages;
+  seen.add(file);
+  for (const [, spec] of readFileSync(file, 'utf8').matchAll(/^import\s+(?:[^'"]*?\s+from\s+)?["']([^"']+)["']/gm)) {
+    if (spec!.startsWith('.')) staticPackages(path.resolve(path.dirname(file), spec!), seen, packages);
+    else if (!spec!.startsWith('node:')) packages.add(spec!.split('/')[0]!);
+  }
+  return packages;
+}
+
 /** A project config for `tsc`: the strictest flags (TypeScript's lib files unchecked) with `kind`'s resolution, over the user's files and `oxen-models/`. */
 function tsconfig(kind: 'nodenext' | 'bundler'): string {
   const file = path.join(project, `tsconfig.${kind}.json`);
@@ -117,6 +131,17 @@ describe('oxen-inference-codegen in a user project', () => {
     );
     for (const f of ['dist/cli.js', 'dist/templates/header.hbs', 'dist/specs/openapi.yaml', 'dist/.prettierrc.json'])
       expect(existsSync(path.join(project, 'node_modules', 'oxen-inference-codegen', f)), f).toBe(true);
+  });
+
+  test('the bin starts without the generator: what dist/cli.js imports statically reaches none of its heavy libraries', async () => {
+    const dist = path.join(project, 'node_modules', 'oxen-inference-codegen', 'dist');
+    const packages = staticPackages(path.join(dist, 'cli.js'));
+    for (const heavy of ['ajv', 'handlebars', 'js-yaml', 'microdiff', 'prettier', 'ts-morph', 'typescript'])
+      expect(packages, heavy).not.toContain(heavy);
+    // the chunks a command loads are shipped: --help runs, and add (above and below) loads the generator's
+    const help = await codegen(project, ['--help']);
+    expect(help.code, help.stderr).toBe(EXIT.ok);
+    expect(help.stdout).toMatch(/^usage: oxen-inference-codegen /);
   });
 
   test('add <id>... fetches from the server, stores the snapshot as fetched and generates', async () => {

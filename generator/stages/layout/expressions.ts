@@ -44,12 +44,7 @@ export class ExpressionDocs extends TypeDocs {
     if (ts.getSyntheticLeadingComments(p)?.length) throw new NotLaidOut('comment');
     if (ts.isSpreadAssignment(p)) return ['...', this.expression(p.expression)];
     if (!ts.isPropertyAssignment(p)) throw new NotLaidOut(ts.SyntaxKind[p.kind]);
-    let key: string;
-    if (ts.isComputedPropertyName(p.name)) {
-      const raw = stringText(ts, p.name.expression);
-      if (raw === undefined) throw new NotLaidOut('computed key');
-      key = `[${printString(raw)}]`;
-    } else key = this.key(p.name);
+    const key = this.propertyKey(p);
     const v = p.initializer;
     const value = this.expression(v);
     // prettier's chooseLayout for a property (its key cannot break)
@@ -62,16 +57,28 @@ export class ExpressionDocs extends TypeDocs {
     return this.fluid(key, ':', value);
   }
 
-  protected array(a: TS.ArrayLiteralExpression): Doc {
+  /** A property's key as prettier prints it (a computed key: a string literal in brackets). */
+  protected propertyKey(p: TS.PropertyAssignment): string {
+    if (!this.ts.isComputedPropertyName(p.name)) return this.key(p.name);
+    const raw = stringText(this.ts, p.name.expression);
+    if (raw === undefined) throw new NotLaidOut('computed key');
+    return `[${printString(raw)}]`;
+  }
+
+  /** A number literal, negative or not (prettier fills an array of them). */
+  protected isNumber(e: TS.Expression): boolean {
     const ts = this.ts;
-    const b = this.b;
-    const els = a.elements;
-    if (els.length === 0) return '[]';
-    const isNumber = (e: TS.Expression) =>
+    return (
       ts.isNumericLiteral(e) ||
-      (ts.isPrefixUnaryExpression(e) && e.operator === this.K.MinusToken && ts.isNumericLiteral(e.operand));
-    const id = Symbol('array');
-    const shouldBreak =
+      (ts.isPrefixUnaryExpression(e) && e.operator === this.K.MinusToken && ts.isNumericLiteral(e.operand))
+    );
+  }
+
+  /** prettier's `shouldBreak` of an array: more than one element, all objects of more than one property or all arrays of more than one element. */
+  protected arrayBreaks(a: TS.ArrayLiteralExpression): boolean {
+    const ts = this.ts;
+    const els = a.elements;
+    return (
       els.length > 1 &&
       els.every((e, i) => {
         const next = els[i + 1];
@@ -80,8 +87,17 @@ export class ExpressionDocs extends TypeDocs {
         if (ts.isArrayLiteralExpression(e))
           return (!next || ts.isArrayLiteralExpression(next)) && e.elements.length > 1;
         return false;
-      });
-    if (els.every(isNumber)) {
+      })
+    );
+  }
+
+  protected array(a: TS.ArrayLiteralExpression): Doc {
+    const b = this.b;
+    const els = a.elements;
+    if (els.length === 0) return '[]';
+    const id = Symbol('array');
+    const shouldBreak = this.arrayBreaks(a);
+    if (els.every((e) => this.isNumber(e))) {
       const trailing = b.ifBreak(',', '', { groupId: id });
       const parts: Doc[] = [];
       els.forEach((e, i) => {

@@ -90,6 +90,8 @@ export function layoutModule(ts: Ts, layout: Layout): string {
 export function layoutParts(ts: Ts, layout: Layout, holes = true): { laidOut: string; holes: string[] } {
   docModule ??= require('prettier/doc') as DocModule;
   const docs = new Docs(ts, docModule.builders, docModule.utils.willBreak);
+  const print = (doc: Doc) => docModule!.printer.printDocToString(doc, PRINT_OPTIONS).formatted;
+  docs.printDoc = print;
   const texts: string[] = [];
   const parts: Doc[] = [];
   const statement = (s: TS.Statement): Doc => {
@@ -114,15 +116,19 @@ export function layoutParts(ts: Ts, layout: Layout, holes = true): { laidOut: st
     parts.push(docs.b.join(docs.b.hardline, run.map(statement)));
   }
   const doc = docs.b.join([docs.b.hardline, docs.b.hardline], parts);
-  const { formatted } = docModule.printer.printDocToString(doc, {
-    printWidth: 120,
-    tabWidth: 2,
-    useTabs: false,
-    endOfLine: 'lf',
-  } as Parameters<typeof DocPrinter.printDocToString>[1]);
+  // the JSON data's placeholders filled in (`DataDocs`)
+  const formatted = docs.fillData(print(doc));
   if (formatted.includes(UNSURE)) throw new NotLaidOut('unsure layout');
   return { laidOut: `${formatted}\n`, holes: texts };
 }
+
+/** The document printer's options: the layout's. */
+const PRINT_OPTIONS = {
+  printWidth: 120,
+  tabWidth: 2,
+  useTabs: false,
+  endOfLine: 'lf',
+} as Parameters<typeof DocPrinter.printDocToString>[1];
 
 /** Put where a layout is not known when a group breaks: its appearance in the output refuses the file. */
 const UNSURE = '\u0000unsure\u0000';

@@ -3,12 +3,12 @@
  * type aliases, constants and the endpoint functions.
  */
 import type { ts as TS } from 'ts-morph';
-import { ExpressionDocs } from './expressions.ts';
+import { DataDocs } from './data.ts';
 import { NotLaidOut } from './not-laid-out.ts';
 import { printString, stringText, type Doc } from './text.ts';
 
 /** The documents of a module's statements. */
-export class Docs extends ExpressionDocs {
+export class Docs extends DataDocs {
   statement(s: TS.Statement): Doc {
     const ts = this.ts;
     let doc: Doc;
