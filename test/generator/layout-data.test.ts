@@ -15,7 +15,7 @@ import { ts } from 'ts-morph';
 import { layoutModule } from '../../generator/stages/layout/index.ts';
 import { Docs } from '../../generator/stages/layout/statements.ts';
 import { constStatement, jsonExpression, printModule, ref, typeNode } from '../../generator/stages/printer.ts';
-import { REPO_ROOT } from '../support/index.ts';
+import { REPO_ROOT, seededRandom } from '../support/index.ts';
 
 const repositoryOptions = JSON.parse(readFileSync(path.join(REPO_ROOT, '.prettierrc.json'), 'utf8')) as Record<
   string,
@@ -23,9 +23,9 @@ const repositoryOptions = JSON.parse(readFileSync(path.join(REPO_ROOT, '.prettie
 >;
 const format = (text: string) => prettier.format(text, { ...repositoryOptions, parser: 'babel-ts' });
 
-/** A seeded random JSON value generator (a linear congruential generator: the same values every run). */
+/** A seeded random JSON value generator (`seededRandom`: the same values every run). */
 function randomJson(seed: number) {
-  const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+  const next = seededRandom(seed);
   const int = (n: number) => Math.floor(next() * n);
   const pick = <T>(xs: readonly T[]): T => xs[int(xs.length)]!;
   const ALPHABET = [

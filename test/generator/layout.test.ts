@@ -31,7 +31,7 @@ import { header, loadTemplates } from '../../generator/stages/templates.ts';
 import { markdownCell, markdownText } from '../../generator/escape.ts';
 import { buildCase, ORDER } from '../../fuzz/cases.ts';
 import { writeCase } from '../../fuzz/case.ts';
-import { REPO_ROOT, tempDir } from '../support/index.ts';
+import { REPO_ROOT, seededRandom, tempDir } from '../support/index.ts';
 
 const require = createRequire(import.meta.url);
 const CASES = 3 * ORDER.length;
@@ -194,8 +194,7 @@ describe('when the generator lays a module out itself', () => {
       ' ~b~',
       ' _a_b',
     ]);
-    let seed = 7;
-    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const next = seededRandom(7);
     let plain = 0;
     for (let i = 0; i < 500; i++) {
       const words = Array.from({ length: 1 + Math.floor(next() * 12) }, () =>
@@ -297,8 +296,7 @@ describe('when the generator lays a module out itself', () => {
       '\u202e',
       'x@y.z',
     ]);
-    let seed = 11;
-    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const next = seededRandom(11);
     const pick = (n: number) =>
       Array.from({ length: 1 + Math.floor(next() * n) }, () => alphabet[Math.floor(next() * alphabet.length)]).join('');
     for (let i = 0; i < 400; i++) {

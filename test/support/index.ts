@@ -52,6 +52,14 @@ export async function until(cond: () => boolean, ms = 3_000, detail?: () => stri
   }
 }
 
+/**
+ * A seeded pseudo-random number source (a linear congruential generator): the same numbers in [0, 1) for
+ * the same `seed` on every run, so a test's random inputs are reproducible.
+ */
+export function seededRandom(seed: number): () => number {
+  return () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+}
+
 /** A new temporary directory named `<prefix>XXXXXX`; `remove()` deletes it with its contents. */
 export function tempDir(prefix = 'inference-sdk-test-'): { dir: string; remove(): void } {
   const dir = mkdtempSync(path.join(tmpdir(), prefix));
