@@ -6,20 +6,27 @@
  */
 import Module, { createRequire } from 'node:module';
 import path from 'node:path';
+import { requireWithCodeCache } from './code-cache.ts';
 
 const require = createRequire(import.meta.url);
+
+/** TypeScript's version as its `typescript.js` declares it near its start (`var version = "6.0.2";`), or ''. */
+const typescriptVersion = (source: string): string =>
+  /\bvar version = "([^"]+)";/.exec(source.slice(0, 1 << 18))?.[1] ?? '';
 
 /**
  * ts-morph's TypeScript (`ts`, the compiler API whose factory and printer make the modules), without
  * the rest of ts-morph: the generator uses only `ts`, and ts-morph's own modules (its 1 MB entry and
  * `@ts-morph/common`'s 3 MB with its glob and file-system helpers) took about 0.13 s more to load on
  * this project's machine. The file is the one `@ts-morph/common` loads as `./typescript`, so a
- * `require('ts-morph')` elsewhere in the process gets the same module.
+ * `require('ts-morph')` elsewhere in the process gets the same module. Loaded with a V8 code cache
+ * (`code-cache.ts`; `OXEN_CODEGEN_CODE_CACHE=0` turns it off), keyed also by TypeScript's version.
  */
 export const loadTsMorph = (): { ts: typeof import('ts-morph').ts } => {
   if (typescript === undefined) {
     const common = createRequire(require.resolve('ts-morph')).resolve('@ts-morph/common');
-    typescript = { ts: require(path.join(path.dirname(common), 'typescript.js')) as typeof import('ts-morph').ts };
+    const file = path.join(path.dirname(common), 'typescript.js');
+    typescript = { ts: requireWithCodeCache(file, { key: typescriptVersion }) as typeof import('ts-morph').ts };
   }
   return typescript;
 };
