@@ -74,9 +74,10 @@ export function requireWithCodeCache(file: string, options: { key?: (source: str
   } catch {
     source = undefined; // require reports it
   }
-  const cacheFile = source === undefined ? undefined : cacheFileOf(file, options.key?.(source) ?? '');
+  const cacheFile = source === undefined ? undefined : codeCacheFile(file, options.key?.(source) ?? '');
   if (source === undefined || cacheFile === undefined) {
     loads.set(file, { cacheFile: undefined, status: 'off' });
+    debug('%s: code cache off', path.basename(file));
     return require(file);
   }
   const { data, status } = readCache(cacheFile);
@@ -127,8 +128,12 @@ export function writeCodeCaches(): void {
   }
 }
 
-/** The cache file of `file`, or undefined when no `node_modules` folder holds it. */
-function cacheFileOf(file: string, key: string): string | undefined {
+/**
+ * The cache file of `file` (an absolute real path) with `key` (`requireWithCodeCache`'s, from the
+ * source), in the innermost `node_modules` folder that holds it; undefined when none does or the file
+ * cannot be read.
+ */
+export function codeCacheFile(file: string, key = ''): string | undefined {
   const parts = file.split(path.sep);
   const at = parts.lastIndexOf('node_modules');
   if (at < 0) return undefined;
