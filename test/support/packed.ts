@@ -152,7 +152,8 @@ const installs = new Map<Installed, Promise<string>>();
  * The `node_modules` folder of the packed `which` installed as a user installs them (`npm install` of the
  * tarballs, from the npm cache where it can), made once per pack beside it and shared by every file and
  * run: an install of each file's own took about 6 s of CPU. Read it, never write into it (`linkInstalled`
- * gives a project a `node_modules/` of its own).
+ * gives a project a `node_modules/` of its own); the installed CLI's runs share their code cache of
+ * TypeScript in its `.cache/` (generator/code-cache.ts).
  * @throws Error with npm's output when the install fails, or as `packedTarballs` does.
  */
 export function installedModules(which: Installed): Promise<string> {
