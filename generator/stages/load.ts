@@ -10,9 +10,8 @@
  * generates does it.
  */
 import { readFile, stat } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import path from 'node:path';
-import { Ajv, type ErrorObject } from 'ajv';
+import type { ErrorObject } from 'ajv';
 import { load as parseYaml } from 'js-yaml';
 import { SpecError, pointerToken } from '../errors.ts';
 import { checkPatterns } from './pattern-check.ts';
@@ -26,6 +25,8 @@ import {
   tooDeep,
 } from './schema-check.ts';
 import { specFile } from './name.ts';
+// ajv's code of the checks' schemas (check-schemas.ts), generated ahead so that a run compiles none
+import { draft07, modelObject, openapiShape, requestSchemaShape } from './check-validators.mjs';
 
 /** A JSON Schema object, as found in the snapshot. */
 export type JsonSchema = { readonly [key: string]: unknown };
@@ -79,86 +80,6 @@ export interface LoadOptions {
 }
 
 const SCHEMA_FIELDS = ['request_schema', 'json_request_schema'] as const;
-
-/** JSON Schema of a model-details object, as far as the generator depends on it. Other fields are allowed (the description does not show them). */
-const MODEL_OBJECT_SCHEMA = {
-  type: 'object',
-  required: ['id'],
-  properties: {
-    id: { type: 'string', minLength: 1 },
-    // null where the service has none (today's catalog shows `description: null` for custom models)
-    display_name: { type: ['string', 'null'] },
-    description: { type: ['string', 'null'] },
-    endpoint: { type: 'string' },
-    capabilities: {
-      type: 'object',
-      properties: {
-        input: { type: 'array', items: { type: 'string' } },
-        output: { type: 'array', items: { type: 'string' } },
-      },
-    },
-    request_schema: { type: ['object', 'null'] },
-    json_request_schema: { type: ['object', 'null'] },
-  },
-} as const;
-
-/** What the generator needs of a request schema: an object schema whose properties are schemas. */
-const REQUEST_SCHEMA_SHAPE = {
-  type: 'object',
-  properties: {
-    type: { const: 'object' },
-    properties: { type: 'object', additionalProperties: { type: ['object', 'boolean'] } },
-    required: { type: 'array', items: { type: 'string' } },
-  },
-} as const;
-
-const OPENAPI_SHAPE = {
-  type: 'object',
-  required: ['openapi', 'info', 'paths'],
-  properties: {
-    openapi: { type: 'string', pattern: '^3\\.1\\.' },
-    info: { type: 'object', required: ['title', 'version'] },
-    paths: { type: 'object', minProperties: 1 },
-  },
-} as const;
-
-let ajv: Ajv | undefined;
-/**
- * The checks' validator. Its schemas are this file's constants (a model's schema is only ever its
- * data), so they are not checked against their meta-schema (`validateSchema: false`): that compiled
- * draft-07's meta-schema a second time beside `draft07()`, about 0.1 s of every run that checks models.
- * For the same reason no meta-schema is added to it (`meta: false`), and its code, which is never
- * written out, is not optimised (`code.optimize: false`: the same checks and errors, a quarter less
- * compile time for `draft07()`).
- */
-function validator(): Ajv {
-  ajv ??= new Ajv({
-    allErrors: true,
-    strict: false,
-    validateSchema: false,
-    validateFormats: false,
-    meta: false,
-    code: { optimize: false },
-  });
-  return ajv;
-}
-
-/**
- * The draft-07 meta-schema without `uniqueItems` on `enum`: ajv checks that pairwise (quadratic in
- * the enum's length for values of any type); `checkSupported` checks it in linear time instead.
- */
-let metaSchema: Record<string, unknown> | undefined;
-function draft07(): Record<string, unknown> {
-  if (metaSchema) return metaSchema;
-  const meta = structuredClone(
-    createRequire(import.meta.url)('ajv/dist/refs/json-schema-draft-07.json') as Record<string, unknown>,
-  );
-  const props = meta['properties'] as Record<string, Record<string, unknown>>;
-  delete props['enum']!['uniqueItems'];
-  meta['$id'] = 'https://oxen-inference-sdk.invalid/draft-07-enum-checked-apart';
-  metaSchema = meta;
-  return meta;
-}
 
 function firstProblem(errors: ErrorObject[] | null | undefined, base: string): { pointer: string; message: string } {
   const e = errors?.[0];
@@ -246,9 +167,8 @@ function verifyModel(raw: unknown, expectedId: string, file: string): void {
       malformed,
       'a name or text that is not well-formed Unicode (a lone surrogate): not supported',
     );
-  const ajv = validator();
-  if (!ajv.validate(MODEL_OBJECT_SCHEMA, raw)) {
-    const p = firstProblem(ajv.errors, '');
+  if (!modelObject(raw)) {
+    const p = firstProblem(modelObject.errors, '');
     throw new SpecError(file, expectedId, p.pointer, `not a model-details object: ${p.message}`);
   }
   const obj = raw as Record<string, unknown>;
@@ -276,7 +196,7 @@ function verifyModel(raw: unknown, expectedId: string, file: string): void {
     const { $schema: _dialect, $id: _id, ...plain } = schema as Record<string, unknown>;
     let valid: boolean;
     try {
-      valid = ajv.validate(draft07(), plain) === true;
+      valid = draft07(plain);
     } catch {
       throw new SpecError(
         file,
@@ -286,11 +206,11 @@ function verifyModel(raw: unknown, expectedId: string, file: string): void {
       );
     }
     if (!valid) {
-      const p = firstProblem(ajv.errors, base);
+      const p = firstProblem(draft07.errors, base);
       throw new SpecError(file, expectedId, p.pointer, `not a valid JSON Schema: ${p.message}`);
     }
-    if (!ajv.validate(REQUEST_SCHEMA_SHAPE, schema)) {
-      const p = firstProblem(ajv.errors, base);
+    if (!requestSchemaShape(schema)) {
+      const p = firstProblem(requestSchemaShape.errors, base);
       throw new SpecError(file, expectedId, p.pointer, `request schema must be an object schema: ${p.message}`);
     }
     const props = (schema['properties'] ?? {}) as Record<string, unknown>;
@@ -340,8 +260,8 @@ export async function load(options: LoadOptions): Promise<Specs> {
     if (err instanceof SpecError) throw err;
     throw new SpecError(openapiLabel, undefined, '', `malformed YAML: ${(err as Error).message}`);
   }
-  if (!validator().validate(OPENAPI_SHAPE, openapi)) {
-    const p = firstProblem(validator().errors, '');
+  if (!openapiShape(openapi)) {
+    const p = firstProblem(openapiShape.errors, '');
     throw new SpecError(openapiLabel, undefined, p.pointer, `not an OpenAPI 3.1 document: ${p.message}`);
   }
 
