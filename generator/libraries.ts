@@ -32,6 +32,13 @@ export const loadTsMorph = (): { ts: typeof import('ts-morph').ts } => {
 };
 let typescript: { ts: typeof import('ts-morph').ts } | undefined;
 
+/** handlebars with its compiler (`stages/templates.ts` compiles `models.md.hbs` with it). */
+export const loadHandlebars = (): typeof import('handlebars') => require('handlebars') as typeof import('handlebars');
+
+/** handlebars' runtime alone (about half of its load), which renders precompiled templates. */
+export const loadHandlebarsRuntime = (): typeof import('handlebars') =>
+  require('handlebars/runtime') as typeof import('handlebars');
+
 /** ajv-formats' format tables. */
 export const loadAjvFormats = (): Record<'fullFormats' | 'fastFormats', Record<string, unknown>> =>
   require('ajv-formats/dist/formats') as Record<'fullFormats' | 'fastFormats', Record<string, unknown>>;

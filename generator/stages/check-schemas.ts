@@ -1,6 +1,6 @@
 /**
  * The JSON Schemas of the load stage's checks (`load.ts`) and ajv's options for them: the source of
- * their validators' code, `check-validators.mjs`, which `scripts/check-validators.ts` generates with
+ * their validators' code, `check-validators.mjs`, which `scripts/compile-ahead.ts` generates with
  * ajv's standalone code so that a run does not compile them (draft-07's meta-schema alone was about
  * 0.05 s of every run that checks models). Their schemas are constants here (a model's schema is only
  * ever their data), so they are not checked against a meta-schema (`validateSchema: false`) and no

@@ -2,14 +2,18 @@
  * Part of stage 6 (emit): the handlebars templates of `templates/` (`header.hbs`, every generated
  * file's header; `models.md.hbs`, `generated/MODELS.md`), the header rendered from it, and a
  * model's doc text. Handlebars writes Markdown and the header only; TypeScript is printed by
- * `printer.ts`.
+ * `printer.ts`. The header is precompiled (`header-template.mjs`, by `scripts/compile-ahead.ts`) and
+ * rendered with handlebars' runtime alone; `models.md.hbs`, which only this repository's run renders,
+ * is compiled on first use.
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import Handlebars from 'handlebars';
+import type Handlebars from 'handlebars';
 import type { ClassifiedModel } from './classify.ts';
 import { endpointLabels } from './emit-model.ts';
+import { headerTemplate, templateOptions } from './header-template.mjs';
 import { commentText, docText } from '../escape.ts';
+import { loadHandlebars, loadHandlebarsRuntime } from '../libraries.ts';
 import { packageTarget, type Target } from '../output/target.ts';
 
 /** The compiled templates. */
@@ -18,14 +22,16 @@ export interface Templates {
   modelsMd: Handlebars.TemplateDelegate<Record<string, unknown>>;
 }
 
-/** Load and compile the handlebars templates of `templatesDir`. */
+/** Load the handlebars templates of `templatesDir` (the header: precompiled, see the module's comment). */
 export async function loadTemplates(templatesDir: string): Promise<Templates> {
-  const hb = Handlebars.create();
-  const read = (f: string) => readFile(path.join(templatesDir, f), 'utf8');
-  const opts = { noEscape: true, strict: false };
+  const modelsSource = await readFile(path.join(templatesDir, 'models.md.hbs'), 'utf8');
+  let modelsMd: Templates['modelsMd'] | undefined;
   return {
-    header: hb.compile(await read('header.hbs'), opts),
-    modelsMd: hb.compile(await read('models.md.hbs'), opts),
+    header: loadHandlebarsRuntime().create().template(headerTemplate),
+    modelsMd: (context, options) => {
+      modelsMd ??= loadHandlebars().create().compile(modelsSource, templateOptions);
+      return modelsMd(context, options);
+    },
   };
 }
 
