@@ -9,7 +9,6 @@
  * `--check` does not trust the manifest (a commit can edit it): it reuses only a file that this
  * machine built itself for the same inputs (`output/built.ts`) and rebuilds every other one.
  */
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { REPO_ROOT, specsLabel } from './paths.ts';
 import { classify, type ClassifyNote } from './stages/classify.ts';
@@ -38,7 +37,8 @@ import { byCodeUnits } from './order.ts';
 import { operationsModule } from './stages/operations-module.ts';
 import { docsInputs } from './stages/endpoint-docs.ts';
 import { emptyBreakdown, layerOff, type Breakdown } from './output/layers.ts';
-import { fillHoles, type LaidOut } from './stages/layout/index.ts';
+import { fillHoles } from './stages/layout/index.ts';
+import { FORMATTED, formattedBefore, reuse, type Job } from './output/reuse.ts';
 import { formatReference } from './stages/reference-layout.ts';
 
 export { REPO_ROOT, specsLabel };
@@ -111,22 +111,6 @@ export interface GenerateResult extends WriteResult {
   laidOut: string[];
   /** The operations table of the API description (`stages/operations.ts`). */
   operations: OperationsTable;
-}
-
-/** One output file to produce. */
-interface Job {
-  file: string;
-  /** Hash of everything the file is made from. */
-  inputs: string;
-  /** Spec files named in its header. */
-  sources: string[];
-  /**
-   * Builds the body (without header; the job's text is header + body, formatted), or, when asked to
-   * (`layOut`), the body already in prettier's layout (`LaidOut`: not formatted again).
-   */
-  build: (layOut: boolean) => Promise<string | LaidOut>;
-  /** Whether prettier formats it (see `.prettierignore`). */
-  formatted: boolean;
 }
 
 /** Run the pipeline. @throws SpecError (file, model, JSON pointer) on bad input; nothing is written then. */
@@ -415,45 +399,4 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
     laidOut: laidOut.sort(),
     operations,
   };
-}
-
-/** The prefix of the machine's record (`output/built.ts`) entries that say how a file was formatted. */
-const FORMATTED = 'formatted:';
-
-/**
- * The text of `file` on disk when this machine's record says that it formatted a text with the same
- * `formatKey` (`stages/job-queue.ts`: prettier's version, options and the unformatted text) into
- * exactly these bytes: prettier's result without running it, as after a change to the generator
- * that leaves a file's text as it was. Undefined otherwise (no record, other bytes).
- */
-async function formattedBefore(
-  file: string,
-  key: string,
-  built: Map<string, string>,
-  outRoot: string,
-): Promise<string | undefined> {
-  const recorded = built.get(`${FORMATTED}${file}`);
-  if (recorded === undefined || !recorded.startsWith(`${key} `)) return undefined;
-  const text = await readFile(path.join(outRoot, file), 'utf8').catch(() => undefined);
-  return text !== undefined && recorded === `${key} ${hash(text)}` ? text : undefined;
-}
-
-/**
- * The file on disk, when this machine built exactly these bytes for the job's inputs (`built`: its
- * own record, outside the project), or when the manifest (`prior`, empty unless reuse is allowed)
- * shows its inputs unchanged and its bytes untouched.
- */
-async function reuse(
-  job: Job,
-  records: { prior: Map<string, ManifestEntry>; built: Map<string, string> },
-  outRoot: string,
-): Promise<{ text: string; built: boolean } | undefined> {
-  const entry = records.prior.get(job.file);
-  const own = records.built.get(job.inputs);
-  if (own === undefined && entry?.inputs !== job.inputs) return undefined;
-  const text = await readFile(path.join(outRoot, job.file), 'utf8').catch(() => undefined);
-  if (text === undefined) return undefined;
-  const content = hash(text);
-  if (content === own) return { text, built: true };
-  return entry?.inputs === job.inputs && entry.content === content ? { text, built: false } : undefined;
 }

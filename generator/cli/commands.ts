@@ -11,7 +11,7 @@
  * the terminal. The drift report and the fetch machinery are loaded only by the commands that use
  * them: a plain `generate` starts without them.
  */
-import { existsSync } from 'node:fs';
+import { accessSync, constants, statSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { DriftReport } from '../drift/index.ts';
@@ -211,7 +211,7 @@ export async function runSnapshotChange(
     for (const file of change.reports)
       await writeFile(file, change.redact(await renderReport(r.report, reportFormatOf(file))));
   } catch (e) {
-    // rare (the folders are checked first: `reportFilesProblem`): the snapshot and its code are written, the report not
+    // rare (each file's folder and permissions are checked first: `reportFilesProblem`; a full disk): the snapshot and its code are written, the report not
     io.err(`${failName}: the snapshot is written, but not the report: ${(e as Error).message}`);
     return EXIT.failed;
   }
@@ -221,10 +221,34 @@ export async function runSnapshotChange(
 /** The `--report FILE` flag (repeatable) of `refresh`, as a `node:util` `parseArgs` option. */
 export const REPORT_FLAG = { report: { type: 'string', multiple: true, default: [] as string[] } } as const;
 
-/** The problem with `--report` files (a folder that does not exist), or undefined: checked before anything runs. */
+/**
+ * The problem with `--report` files, or undefined: checked before anything runs, so that a report that
+ * cannot be written stops the run before the snapshot changes. A file's folder must exist and be
+ * writable, and the file, if it exists, must be a writable file (not a folder).
+ */
 export function reportFilesProblem(files: readonly string[]): string | undefined {
-  const missing = files.find((f) => !existsSync(path.dirname(path.resolve(f))));
-  return missing === undefined ? undefined : `--report ${missing}: its folder does not exist`;
+  for (const file of files) {
+    const target = path.resolve(file);
+    const folder = statOf(path.dirname(target));
+    if (!folder?.isDirectory()) return `--report ${file}: its folder does not exist`;
+    const existing = statOf(target);
+    if (existing && !existing.isFile()) return `--report ${file}: it exists and is not a file`;
+    try {
+      accessSync(existing ? target : path.dirname(target), constants.W_OK);
+    } catch {
+      return `--report ${file}: ${existing ? 'it is' : 'its folder is'} not writable`;
+    }
+  }
+  return undefined;
+}
+
+/** `statSync(file)`, or undefined when it does not exist (or cannot be read). */
+function statOf(file: string): ReturnType<typeof statSync> | undefined {
+  try {
+    return statSync(file);
+  } catch {
+    return undefined;
+  }
 }
 
 /** What `runDrift` compares. */

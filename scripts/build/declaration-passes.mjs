@@ -14,8 +14,11 @@
  *   import and export specifiers through which those names travel; `export *` and `export {}` statements whole.
  *   The `.d.cts` texts, the same declarations with other specifiers, are cut at the same places.
  */
+import { createRequire } from 'node:module';
 import path from 'node:path';
-import ts from 'typescript';
+
+// `require`, not `import`: see declarations.mjs
+const ts = createRequire(import.meta.url)('typescript');
 
 /**
  * Declarations written into the one declaration that imports them instead of a file of their own: the

@@ -1,9 +1,10 @@
 // The shared commands (generator/cli/commands.ts), in process: what they print, the files --report
 // writes, and the code of the one table (generator/cli/exit-codes.ts) for each outcome.
-import { readFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import {
+  reportFilesProblem,
   runGenerate,
   runSnapshotChange,
   type CommandTarget,
@@ -149,5 +150,45 @@ describe('runGenerate', () => {
     const { lines, io } = capture();
     expect(await runGenerate(target, false, () => Promise.reject(new Error('bad')), io)).toBe(EXIT.failed);
     expect(lines.err).toEqual(['oxen-inference-codegen generate failed, nothing was written: bad']);
+  });
+});
+
+describe('reportFilesProblem (checked before a refresh runs, so a report that cannot be written changes nothing)', () => {
+  test('a missing folder, a folder named as the file, and writable files', () => {
+    const t = tempDir('inference-sdk-report-');
+    try {
+      mkdirSync(path.join(t.dir, 'a-folder'));
+      writeFileSync(path.join(t.dir, 'old.md'), 'old\n');
+      expect(reportFilesProblem([path.join(t.dir, 'new.md'), path.join(t.dir, 'old.md')])).toBeUndefined();
+      expect(reportFilesProblem([path.join(t.dir, 'nowhere', 'r.md')])).toBe(
+        `--report ${path.join(t.dir, 'nowhere', 'r.md')}: its folder does not exist`,
+      );
+      expect(reportFilesProblem([path.join(t.dir, 'old.md'), path.join(t.dir, 'a-folder')])).toBe(
+        `--report ${path.join(t.dir, 'a-folder')}: it exists and is not a file`,
+      );
+    } finally {
+      t.remove();
+    }
+  });
+
+  // root may write anywhere, so a read-only folder is refused only for other users
+  test.skipIf(process.getuid?.() === 0)('a folder or file that is not writable', () => {
+    const t = tempDir('inference-sdk-report-');
+    const locked = path.join(t.dir, 'locked');
+    try {
+      mkdirSync(locked);
+      writeFileSync(path.join(t.dir, 'ro.md'), 'old\n');
+      chmodSync(path.join(t.dir, 'ro.md'), 0o444);
+      chmodSync(locked, 0o555);
+      expect(reportFilesProblem([path.join(locked, 'r.md')])).toBe(
+        `--report ${path.join(locked, 'r.md')}: its folder is not writable`,
+      );
+      expect(reportFilesProblem([path.join(t.dir, 'ro.md')])).toBe(
+        `--report ${path.join(t.dir, 'ro.md')}: it is not writable`,
+      );
+    } finally {
+      chmodSync(locked, 0o755);
+      t.remove();
+    }
   });
 });
