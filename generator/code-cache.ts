@@ -12,8 +12,9 @@
  * and ava keep theirs: a code cache is executable, so it lives where the code lives, never in the
  * system's temporary folder, which other users can write). Its name is keyed by what invalidates it
  * (the file's real path, size and modification time, the caller's key such as TypeScript's version,
- * Node's version and V8's cache version tag); the file starts with a checksum of what follows, since
- * V8 checks only the header of cached data, and is written to a temporary file then renamed. Any failure
+ * Node's version and V8's cache version tag, which also covers V8's flags); the file holds a sha256 of
+ * the cached data, since V8 checks only the data's header, and is written to a temporary file then
+ * renamed. Used on every Node.js version, so that there is one path (tested here on Node.js 20). Any failure
  * to read or write it (a read-only `node_modules`, a full disk, a torn or foreign file) falls back to
  * compiling the source as `require` does: the run's output, messages and exit code are the same.
  *
@@ -55,6 +56,8 @@ const require = createRequire(import.meta.url);
 const pending = new Map<string, { script: vm.Script; cacheFile: string }>();
 /** What happened on each file's load (for tests and `NODE_DEBUG`). */
 const loads = new Map<string, CodeCacheLoad>();
+/** Whether `writeCodeCaches` runs on the process's exit already. */
+let exitHooked = false;
 
 /**
  * `require(file)` with a V8 code cache (see the module's comment). A file already in `require.cache`
@@ -89,7 +92,8 @@ export function requireWithCodeCache(file: string, options: { key?: (source: str
   loads.set(file, { cacheFile, status: outcome });
   debug('%s: code cache %s (%s)', path.basename(file), outcome, cacheFile);
   if (outcome !== 'accepted') {
-    if (pending.size === 0) process.once('exit', writeCodeCaches);
+    if (!exitHooked) process.once('exit', writeCodeCaches);
+    exitHooked = true;
     pending.set(file, { script, cacheFile });
   }
   return runAsRequire(script, file);
