@@ -21,6 +21,7 @@
  * `OXEN_CODEGEN_CODE_CACHE=0` turns it off (plain `require`). `NODE_DEBUG=oxen-codegen` prints what
  * happened to the cache on stderr (`typescript.js: code cache accepted`).
  */
+import { isAscii } from 'node:buffer';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
@@ -73,7 +74,7 @@ export function requireWithCodeCache(file: string, options: { key?: (source: str
   if (cached) return cached.exports;
   let source: string | undefined;
   try {
-    if (process.env[CODE_CACHE_ENV] !== '0') source = readFileSync(file, 'utf8');
+    if (process.env[CODE_CACHE_ENV] !== '0') source = readSource(file);
   } catch {
     source = undefined; // require reports it
   }
@@ -155,6 +156,18 @@ export function codeCacheFile(file: string, key = ''): string | undefined {
     .slice(0, 16);
   const name = `${path.basename(file, path.extname(file))}-${hash}.v8cache`;
   return path.join(parts.slice(0, at + 1).join(path.sep), CODE_CACHE_DIR, name);
+}
+
+/**
+ * The text of `file` as `require` reads it (UTF-8, without a byte order mark). An ASCII file (as
+ * TypeScript's is) is decoded as Latin-1, the same text in about a seventh of the time (5 against 35 ms
+ * for TypeScript's 9 MB on this project's machine).
+ */
+function readSource(file: string): string {
+  const bytes = readFileSync(file);
+  if (isAscii(bytes)) return bytes.toString('latin1');
+  const text = bytes.toString('utf8');
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
 /** The cached data of `cacheFile` when present and whole. */

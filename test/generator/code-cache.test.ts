@@ -79,6 +79,14 @@ describe('requireWithCodeCache', () => {
     forget(file);
   });
 
+  test('a file of UTF-8 text with a byte order mark reads as require reads it', () => {
+    mkdirSync(path.join(modules, 'utf8'), { recursive: true });
+    const file = path.join(modules, 'utf8', 'index.js');
+    writeFileSync(file, "\uFEFFmodule.exports = 'café ✓ 𝒳';\n");
+    expect(requireWithCodeCache(file)).toBe('café ✓ 𝒳');
+    forget(file);
+  });
+
   test('a file that throws is not left in require.cache, as with require', () => {
     const file = path.join(modules, 'throws.js');
     mkdirSync(modules, { recursive: true });
