@@ -23,7 +23,7 @@
  */
 import { isAscii } from 'node:buffer';
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
 import path from 'node:path';
 import { debuglog } from 'node:util';
@@ -139,9 +139,8 @@ export function writeCodeCaches(): void {
  * cannot be read.
  */
 export function codeCacheFile(file: string, key = ''): string | undefined {
-  const parts = file.split(path.sep);
-  const at = parts.lastIndexOf('node_modules');
-  if (at < 0) return undefined;
+  const dir = codeCacheDir(file);
+  if (dir === undefined) return undefined;
   let stat;
   try {
     stat = statSync(file);
@@ -155,7 +154,26 @@ export function codeCacheFile(file: string, key = ''): string | undefined {
     .digest('hex')
     .slice(0, 16);
   const name = `${path.basename(file, path.extname(file))}-${hash}.v8cache`;
-  return path.join(parts.slice(0, at + 1).join(path.sep), CODE_CACHE_DIR, name);
+  return path.join(dir, name);
+}
+
+/**
+ * The folder of the code caches for `file` (an absolute path): `CODE_CACHE_DIR` in the innermost
+ * `node_modules` folder that holds it; undefined when none does, or when the cache is turned off
+ * (`OXEN_CODEGEN_CODE_CACHE=0`). The real path of an installed file is in the installing project's
+ * `node_modules` (a linked one, in the folder the link points to).
+ */
+export function codeCacheDir(file: string): string | undefined {
+  if (process.env[CODE_CACHE_ENV] === '0') return undefined;
+  let real: string;
+  try {
+    real = realpathSync(file);
+  } catch {
+    return undefined;
+  }
+  const parts = real.split(path.sep);
+  const at = parts.lastIndexOf('node_modules');
+  return at < 0 ? undefined : path.join(parts.slice(0, at + 1).join(path.sep), CODE_CACHE_DIR);
 }
 
 /**

@@ -6,7 +6,16 @@
  * of its own (V8 keeps compiled scripts per source and name in a process). Across processes, through the
  * installed CLI: test/cli/code-cache.test.ts.
  */
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import vm from 'node:vm';
@@ -14,6 +23,7 @@ import { afterAll, afterEach, describe, expect, test, vi } from 'vitest';
 import {
   CODE_CACHE_DIR,
   CODE_CACHE_ENV,
+  codeCacheDir,
   codeCacheFile,
   codeCacheLoad,
   requireWithCodeCache,
@@ -200,5 +210,25 @@ describe('requireWithCodeCache', () => {
   test('V8 rejects cached data of another source: the fact the "rejected" status stands on', () => {
     const data = new vm.Script('1 + 1').createCachedData();
     expect(new vm.Script('2 + 22', { cachedData: data }).cachedDataRejected).toBe(true);
+  });
+});
+
+describe("codeCacheDir (also where the CLI points Node.js 22's own compile cache: generator/cli/bin.ts)", () => {
+  test("the innermost node_modules of the file's real path; none outside node_modules or with the cache off", () => {
+    const file = fixture();
+    expect(codeCacheDir(file)).toBe(path.join(modules, CODE_CACHE_DIR));
+    const nested = fixture(path.join(modules, 'outer', 'node_modules'));
+    expect(codeCacheDir(nested)).toBe(path.join(modules, 'outer', 'node_modules', CODE_CACHE_DIR));
+    // a project whose node_modules links an installed package: the folder the link points to
+    const project = path.join(tmp.dir, 'project', 'node_modules');
+    mkdirSync(project, { recursive: true });
+    symlinkSync(path.dirname(file), path.join(project, 'linked'));
+    expect(codeCacheDir(path.join(project, 'linked', 'index.js'))).toBe(path.join(modules, CODE_CACHE_DIR));
+    const outside = path.join(tmp.dir, 'outside.js');
+    writeFileSync(outside, '');
+    expect(codeCacheDir(outside)).toBeUndefined();
+    expect(codeCacheDir(path.join(tmp.dir, 'missing.js'))).toBeUndefined();
+    vi.stubEnv(CODE_CACHE_ENV, '0');
+    expect(codeCacheDir(file)).toBeUndefined();
   });
 });
