@@ -74,7 +74,8 @@ export function requireWithCodeCache(file: string, options: { key?: (source: str
   if (cached) return cached.exports;
   let source: string | undefined;
   try {
-    if (process.env[CODE_CACHE_ENV] !== '0') source = readSource(file);
+    // no folder for a cache (none, or turned off: `codeCacheDir`): a plain require, the source not read here
+    if (codeCacheDir(file) !== undefined) source = readSource(file);
   } catch {
     source = undefined; // require reports it
   }
