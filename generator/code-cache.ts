@@ -18,12 +18,27 @@
  * to read or write it (a read-only `node_modules`, a full disk, a torn or foreign file) falls back to
  * compiling the source as `require` does: the run's output, messages and exit code are the same.
  *
+ * A cache left by an earlier TypeScript or Node.js (another key) would stay forever: a run that writes a
+ * cache removes the others of the same file name beside it that have not been used for
+ * `CODE_CACHE_STALE_MS` (their modification time; a run whose cache V8 accepts renews it when it is more
+ * than a day old), and a temporary file of a write that did not finish, after a day.
+ *
  * `OXEN_CODEGEN_CODE_CACHE=0` turns it off (plain `require`). `NODE_DEBUG=oxen-codegen` prints what
  * happened to the cache on stderr (`typescript.js: code cache accepted`).
  */
 import { isAscii } from 'node:buffer';
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import Module, { createRequire } from 'node:module';
 import path from 'node:path';
 import { debuglog } from 'node:util';
@@ -35,6 +50,16 @@ export const CODE_CACHE_ENV = 'OXEN_CODEGEN_CODE_CACHE';
 
 /** The folder of the caches, under the `node_modules` folder that holds the cached file. */
 export const CODE_CACHE_DIR = path.join('.cache', 'oxen-inference-codegen');
+
+/**
+ * A cache not used for this long (milliseconds; 30 days) is removed by the next run that writes a cache
+ * of the same file name beside it.
+ */
+export const CODE_CACHE_STALE_MS = 30 * 24 * 60 * 60 * 1000;
+/** How old (milliseconds; a day) an accepted cache's modification time gets before a run renews it, and an abandoned temporary file before it is removed. */
+const RENEW_MS = 24 * 60 * 60 * 1000;
+/** A cache file's name: `<the cached file's name without extension>-<16 hex digits>.v8cache`, and a temporary one of a write. */
+const CACHE_NAME = /^(.*)-[0-9a-f]{16}\.v8cache(\.\d+-[0-9a-f]{8}\.tmp)?$/;
 
 /** What happened to a file's code cache on load. */
 export interface CodeCacheLoad {
@@ -93,7 +118,8 @@ export function requireWithCodeCache(file: string, options: { key?: (source: str
   const outcome: CodeCacheLoad['status'] = data ? (script.cachedDataRejected ? 'rejected' : 'accepted') : status;
   loads.set(file, { cacheFile, status: outcome });
   debug('%s: code cache %s (%s)', path.basename(file), outcome, cacheFile);
-  if (outcome !== 'accepted') {
+  if (outcome === 'accepted') renewIfOld(cacheFile);
+  else {
     if (!exitHooked) process.once('exit', writeCodeCaches);
     exitHooked = true;
     pending.set(file, { script, cacheFile });
@@ -123,6 +149,7 @@ export function writeCodeCaches(): void {
       writeFileSync(tmp, Buffer.concat([Buffer.from(HEADER), digest(data), data]), { mode: 0o644 });
       renameSync(tmp, cacheFile);
       debug('%s: code cache written (%d bytes)', path.basename(file), data.length);
+      removeStale(cacheFile);
     } catch (err) {
       debug('%s: code cache not written: %s', path.basename(file), (err as Error).message);
       try {
@@ -130,6 +157,43 @@ export function writeCodeCaches(): void {
       } catch {
         // nothing to clean up
       }
+    }
+  }
+}
+
+/** Renews the modification time of `cacheFile` (in use) when it is more than a day old; a failure is ignored. */
+function renewIfOld(cacheFile: string): void {
+  try {
+    const now = Date.now();
+    if (now - statSync(cacheFile).mtimeMs > RENEW_MS) utimesSync(cacheFile, now / 1000, now / 1000);
+  } catch {
+    // a read-only folder: the cache may be removed as stale one day and is written again then
+  }
+}
+
+/**
+ * Removes, beside `cacheFile` (just written), the caches of the same file name with another key not used
+ * for `CODE_CACHE_STALE_MS`, and the temporary files of writes of such caches older than a day. Nothing
+ * else in the folder is touched; a failure is ignored.
+ */
+function removeStale(cacheFile: string): void {
+  const dir = path.dirname(cacheFile);
+  const own = CACHE_NAME.exec(path.basename(cacheFile))?.[1];
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  const now = Date.now();
+  for (const name of names) {
+    const m = CACHE_NAME.exec(name);
+    if (!m || m[1] !== own || name === path.basename(cacheFile)) continue;
+    try {
+      const age = now - statSync(path.join(dir, name)).mtimeMs;
+      if (age > (m[2] ? RENEW_MS : CODE_CACHE_STALE_MS)) rmSync(path.join(dir, name), { force: true });
+    } catch (err) {
+      debug('%s: not removed: %s', name, (err as Error).message); // gone meanwhile, or not ours to remove
     }
   }
 }

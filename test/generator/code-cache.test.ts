@@ -13,7 +13,9 @@ import {
   mkdirSync,
   readdirSync,
   readFileSync,
+  statSync,
   symlinkSync,
+  utimesSync,
   writeFileSync,
 } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -23,6 +25,7 @@ import { afterAll, afterEach, describe, expect, test, vi } from 'vitest';
 import {
   CODE_CACHE_DIR,
   CODE_CACHE_ENV,
+  CODE_CACHE_STALE_MS,
   codeCacheDir,
   codeCacheFile,
   codeCacheLoad,
@@ -205,6 +208,53 @@ describe('requireWithCodeCache', () => {
     writeCodeCaches();
     expect(cacheFiles()).toEqual(before);
     forget(file);
+  });
+
+  test('a write removes the caches of the same file name unused for 30 days and abandoned temporary files; nothing else', () => {
+    const dir = path.join(tmp.dir, 'stale', 'node_modules');
+    const file = fixture(dir);
+    const folder = path.join(dir, CODE_CACHE_DIR);
+    mkdirSync(folder, { recursive: true });
+    const day = 24 * 60 * 60 * 1000;
+    const aged = (name: string, ms: number) => {
+      writeFileSync(path.join(folder, name), 'x');
+      const t = (Date.now() - ms) / 1000;
+      utimesSync(path.join(folder, name), t, t);
+    };
+    aged('index-0123456789abcdef.v8cache', CODE_CACHE_STALE_MS + day); // another key, unused: removed
+    aged('index-fedcba9876543210.v8cache', CODE_CACHE_STALE_MS - day); // used within 30 days: kept
+    aged('index-0123456789abcdef.v8cache.4242-0a1b2c3d.tmp', 2 * day); // a write that did not finish: removed
+    aged('index-fedcba9876543210.v8cache.4343-0a1b2c3d.tmp', 60_000); // one that may be under way: kept
+    aged('typescript-0123456789abcdef.v8cache', CODE_CACHE_STALE_MS + day); // another file's: kept
+    aged('notes.txt', CODE_CACHE_STALE_MS + day); // not a cache: kept
+    requireWithCodeCache(file);
+    writeCodeCaches();
+    expect(cacheFiles(dir)).toEqual(
+      [
+        path.basename(codeCacheFile(file)!),
+        'index-fedcba9876543210.v8cache',
+        'index-fedcba9876543210.v8cache.4343-0a1b2c3d.tmp',
+        'notes.txt',
+        'typescript-0123456789abcdef.v8cache',
+      ].sort(),
+    );
+    forget(file);
+  });
+
+  test('a cache V8 accepts is marked as in use: its modification time renewed when over a day old', () => {
+    const file = fixture();
+    requireWithCodeCache(file);
+    writeCodeCaches();
+    const twin = fixture();
+    writeFileSync(twin, readFileSync(file));
+    copyFileSync(codeCacheFile(file)!, codeCacheFile(twin)!);
+    const old = (Date.now() - 10 * 24 * 60 * 60 * 1000) / 1000;
+    utimesSync(codeCacheFile(twin)!, old, old);
+    requireWithCodeCache(twin);
+    expect(codeCacheLoad(twin)?.status).toBe('accepted');
+    expect(Date.now() - statSync(codeCacheFile(twin)!).mtimeMs).toBeLessThan(60_000);
+    forget(file);
+    forget(twin);
   });
 
   test('V8 rejects cached data of another source: the fact the "rejected" status stands on', () => {
