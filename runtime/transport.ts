@@ -110,16 +110,9 @@ export class HttpTransport implements Transport {
     const { hooks } = this;
     const logging = this.http.log;
     if ((hooks && hooks.beforeRetry.length > 0) || logging) {
-      policy.beforeRetry = async (context: RetryContext) => {
-        // (`hook-run.ts` runs them: loaded on demand, see `internal/http.ts`)
-        const ok = !hooks || (await (await import('./internal/hook-run.ts')).runBeforeRetry(hooks, context));
-        const log = logging && (await logging);
-        if (log) {
-          log.retry(context, !ok);
-          if (ok) retries?.push(context.error);
-        }
-        return ok;
-      };
+      // (`hook-run.ts` runs the hooks and logs the retry: loaded on demand, see `internal/http.ts`)
+      policy.beforeRetry = async (context: RetryContext) =>
+        (await import('./internal/hook-run.ts')).beforeRetry(hooks, logging, context, retries);
     }
     return policy;
   }

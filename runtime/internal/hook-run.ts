@@ -6,6 +6,8 @@
  * to load, the call fails with the loader's error (no hook is skipped). Internal: not exported by the package.
  */
 import type { HookRequest, HookResponse, Hooks, RetryContext } from '../hooks.ts';
+import type { HttpRequest } from '../request.ts';
+import type { CallLog } from './log-lines.ts';
 
 /** Milliseconds since `started` (a `performance.now()`), rounded to 0.1 ms: `HookResponse.durationMs`. */
 export function elapsed(started: number): number {
@@ -44,21 +46,34 @@ export async function runBeforeRetry(hooks: Hooks | undefined, context: RetryCon
 }
 
 /**
- * The `onRequest` hooks' turn of an attempt (`Http.send`): they may change `request`'s headers and body. A
- * hook that the call's signal ended (one that never settles included) fails the attempt with `fail`'s error
- * (a `TimeoutError` or `AbortError`); what a hook throws otherwise is thrown as it is.
+ * The `onRequest` hooks' turn of an attempt (`Http.send`): the `HookRequest` of `req` (sent to `url` with
+ * `headers` and `body`, attempt number `attempt`), after the hooks, which may change its headers and body.
+ * A hook that the call's signal ended (one that never settles included) fails the attempt with `fail`'s
+ * error (a `TimeoutError` or `AbortError`); what a hook throws otherwise is thrown as it is.
  */
 export async function onRequest(
   hooks: Hooks,
-  request: HookRequest,
+  req: HttpRequest,
+  url: string,
+  headers: Record<string, string>,
+  attempt: number,
   signal: AbortSignal,
   fail: (err: unknown) => Promise<Error>,
-): Promise<void> {
+): Promise<HookRequest> {
+  const request: HookRequest = {
+    method: req.method,
+    path: req.path,
+    url,
+    headers: new Headers(headers),
+    body: req.body,
+    attempt,
+  };
   try {
     await runHooks(hooks.onRequest, request, signal);
   } catch (err) {
     throw signal.aborted ? await fail(err) : err;
   }
+  return request;
 }
 
 /**
@@ -79,4 +94,24 @@ export async function onResponse(
     void context.response.body?.cancel().catch(() => undefined);
     throw signal.aborted ? await fail(err) : err;
   }
+}
+
+/**
+ * A call's `RetryPolicy.beforeRetry` (`HttpTransport.retryPolicy`): runs the `beforeRetry` hooks (when
+ * `hooks` has any), then logs the retry (or its veto) on `log` when logging is on; a retry made is pushed
+ * on `retries` (the errors the call's log line names). Resolves to whether the retry is made.
+ */
+export async function beforeRetry(
+  hooks: Hooks | undefined,
+  logging: Promise<CallLog | undefined> | undefined,
+  context: RetryContext,
+  retries: unknown[] | undefined,
+): Promise<boolean> {
+  const ok = await runBeforeRetry(hooks, context);
+  const log = logging && (await logging);
+  if (log) {
+    log.retry(context, !ok);
+    if (ok) retries?.push(context.error);
+  }
+  return ok;
 }

@@ -186,10 +186,9 @@ export class Http {
     let body = req.body;
     let hookRequest: HookRequest | undefined;
     if (hooks) {
-      hookRequest = { method: req.method, path: req.path, url, headers: new Headers(headers), body, attempt };
-      await (
+      hookRequest = await (
         await loadHookRun()
-      ).onRequest(hooks, hookRequest, signal, (err) => failure(err, request, why, 'request', redactor));
+      ).onRequest(hooks, req, url, headers, attempt, signal, (err) => failure(err, request, why, 'request', redactor));
       headers = Object.fromEntries(hookRequest.headers);
       body = hookRequest.body;
       // A hook's own header values (a token it adds) are secrets of this attempt.
