@@ -77,21 +77,26 @@ export async function onRequest(
 }
 
 /**
- * The `onResponse` hooks' turn of an attempt, once the response headers arrived: `context` with its
- * `durationMs` set from `started` (a `performance.now()`). When a hook fails, the response body is released
- * and the error is `fail`'s if the call's signal ended it, else what the hook threw.
+ * The `onResponse` hooks' turn of an attempt (none: nothing), once the response headers arrived: the hooks
+ * are given `request`, `response`, `requestId` and the `durationMs` since `started` (a `performance.now()`).
+ * When a hook fails, the response body is released and the error is `fail`'s if the call's signal ended it,
+ * else what the hook threw.
  */
 export async function onResponse(
   hooks: Hooks,
-  context: HookResponse,
+  request: HookRequest,
+  response: Response,
+  requestId: string | undefined,
   started: number,
   signal: AbortSignal,
   fail: (err: unknown) => Promise<Error>,
 ): Promise<void> {
+  if (hooks.onResponse.length === 0) return;
+  const context: HookResponse = { request, response, durationMs: elapsed(started), requestId };
   try {
-    await runHooks(hooks.onResponse, { ...context, durationMs: elapsed(started) }, signal);
+    await runHooks(hooks.onResponse, context, signal);
   } catch (err) {
-    void context.response.body?.cancel().catch(() => undefined);
+    void response.body?.cancel().catch(() => undefined);
     throw signal.aborted ? await fail(err) : err;
   }
 }

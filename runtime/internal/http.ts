@@ -214,16 +214,12 @@ export class Http {
       log?.noResponse(req, attempt, started, error);
       throw error;
     }
-    if (hooks && hooks.onResponse.length > 0)
+    if (hooks)
       // (`hook-run.ts` is loaded already, by the onRequest hooks' turn)
       await (
         await loadHookRun()
-      ).onResponse(
-        hooks,
-        { request: hookRequest!, response: res, durationMs: 0, requestId: requestIdOf(res.headers, redactor) },
-        started,
-        signal,
-        (err) => failure(err, request, why, 'body', redactor),
+      ).onResponse(hooks, hookRequest!, res, requestIdOf(res.headers, redactor), started, signal, (err) =>
+        failure(err, request, why, 'body', redactor),
       );
     if (res.ok && req.stream) {
       log?.response(req, res, attempt, started, undefined);
