@@ -15,6 +15,7 @@
  * `data` are the service's answer as it came.
  */
 import { redactHeaders, requestIdOf, SDKError } from './errors.ts';
+import { loadReplay } from './internal/lazy.ts';
 import type { HttpResult } from './request.ts';
 
 /** What `withResponse()` resolves to. */
@@ -96,7 +97,7 @@ export class APIPromise<T> extends Promise<T> {
     return (
       this.result ??
       this.value().then(async () => {
-        throw (await import('./internal/replay.ts')).noResponse(SDKError);
+        throw (await loadReplay()).noResponse(SDKError);
       })
     );
   }
@@ -123,7 +124,7 @@ export class APIPromise<T> extends Promise<T> {
   asResponse(): Promise<Response> {
     // (the copy is made by `internal/replay.ts`, loaded now: a page that only awaits its calls does not carry it)
     return (this.replayed ??= this.resultOrThrow().then(async (result) =>
-      (await import('./internal/replay.ts')).replay(result, redactHeaders),
+      (await loadReplay()).replay(result, redactHeaders),
     ));
   }
 

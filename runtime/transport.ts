@@ -9,6 +9,7 @@ import { APIPromise } from './api-promise.ts';
 import { requestIdOf, SDKError } from './errors.ts';
 import { resolveHooks, type Hooks, type RetryContext } from './hooks.ts';
 import { Http } from './internal/http.ts';
+import { loadHookRun } from './internal/lazy.ts';
 import type { HttpRequest, HttpResult, RetryPolicy } from './request.ts';
 import { resolveOptions, type ClientOptions } from './options.ts';
 import { sendWithRetries } from './internal/retry.ts';
@@ -112,7 +113,7 @@ export class HttpTransport implements Transport {
     if ((hooks && hooks.beforeRetry.length > 0) || logging) {
       // (`hook-run.ts` runs the hooks and logs the retry: loaded on demand, see `internal/http.ts`)
       policy.beforeRetry = async (context: RetryContext) =>
-        (await import('./internal/hook-run.ts')).beforeRetry(hooks, logging, context, retries);
+        (await loadHookRun()).beforeRetry(hooks, logging, context, retries);
     }
     return policy;
   }

@@ -9,9 +9,10 @@ import { isBrowser } from './env.ts';
 import type { HookRequest, Hooks } from '../hooks.ts';
 import { loadCallLog, type Logger, type LogLevel } from '../log.ts';
 import type { CallLog } from './log-lines.ts';
+import { loadHookRun, loadRedaction } from './lazy.ts';
 import { readText } from './read-limited.ts';
 import type { HttpRequest, HttpResult } from '../request.ts';
-// `redact.ts` is loaded on demand: a transport without any secret (a page that calls a proxy) never loads it.
+// `redact.ts` is loaded on demand (`lazy.ts`): a transport without any secret (a page that calls a proxy) never loads it.
 import type { Redactor } from '../redact.ts';
 
 /**
@@ -26,21 +27,6 @@ export const loadFailures = () =>
   (failures ??= import('./failure.ts').catch((cause: unknown) => {
     failures = undefined;
     return { cause };
-  }));
-
-/** `hook-run.ts`, loaded with `import()` by the first call of a transport that has hooks (see there). */
-const loadHookRun = () => import('./hook-run.ts');
-
-/**
- * `redact.ts`, loaded with `import()` by the first call that has a secret (a key, a header value).
- * Should it fail to load, that call fails with the loader's error (nothing is sent unredacted), and
- * the next call tries again.
- */
-let redaction: Promise<typeof import('../redact.ts')> | undefined;
-const loadRedaction = () =>
-  (redaction ??= import('../redact.ts').catch((err: unknown) => {
-    redaction = undefined;
-    throw err;
   }));
 
 /**
