@@ -85,29 +85,29 @@ export interface HttpConfig {
  * of reach of `util.inspect`, `JSON.stringify` and logging, never on a property.
  */
 export class Http {
-  // (`declare`d fields: the constructor assigns each, so no field declaration is emitted into every bundle)
-  /** The base URL, without a trailing slash. */
-  declare readonly baseUrl: string;
-  /** The largest success body read, in bytes. */
-  declare readonly maxResponseBytes: number;
+  // (`#private` members: a minifier shortens their names, never those of properties and methods)
   /**
    * The transport's log (its module loads on demand), or undefined when logging is off: nothing is built per call then.
    * @internal
    */
   declare readonly log: Promise<CallLog | undefined> | undefined;
+  /** The base URL, without a trailing slash. */
+  readonly #baseUrl: string;
+  /** The largest success body read, in bytes. */
+  readonly #maxResponseBytes: number;
   /** The transport's hooks, or undefined when there are none. */
-  declare readonly hooks: Hooks | undefined;
-  declare private readonly fetchFn: typeof fetch;
+  readonly #hooks: Hooks | undefined;
+  readonly #fetch: typeof fetch;
   readonly #apiKey: string | undefined;
   readonly #headers: Record<string, string>;
   /** This transport's own secrets (see `redactorFor`), once made. */
   #redactor: Redactor | undefined;
 
   constructor(config: HttpConfig) {
-    this.baseUrl = config.baseUrl.replace(/\/+$/, '');
-    this.maxResponseBytes = config.maxResponseBytes;
-    this.fetchFn = config.fetch;
-    this.hooks = config.hooks;
+    this.#baseUrl = config.baseUrl.replace(/\/+$/, '');
+    this.#maxResponseBytes = config.maxResponseBytes;
+    this.#fetch = config.fetch;
+    this.#hooks = config.hooks;
     this.#apiKey = config.apiKey;
     this.#headers = { ...config.headers };
     this.log = loadCallLog(config.logLevel, config.logger);
@@ -130,18 +130,18 @@ export class Http {
   }
 
   /** The full URL of a request. */
-  url(req: HttpRequest): string {
+  #url(req: HttpRequest): string {
     const query = req.query
       ? Object.entries(req.query).filter((e): e is [string, string | number] => e[1] !== undefined)
       : [];
-    if (query.length === 0) return this.baseUrl + req.path;
-    const url = new URL(this.baseUrl + req.path);
+    if (query.length === 0) return this.#baseUrl + req.path;
+    const url = new URL(this.#baseUrl + req.path);
     for (const [k, v] of query) url.searchParams.set(k, String(v));
     return url.toString();
   }
 
   /** Request headers without the key: the transport's, the call's, then `accept` and `content-type`. */
-  private headersOf(req: HttpRequest): Record<string, string> {
+  #headersOf(req: HttpRequest): Record<string, string> {
     const h: Record<string, string> = { ...this.#headers };
     if (req.headers) for (const [k, v] of Object.entries(req.headers)) h[k.toLowerCase()] = String(v);
     h['accept'] = req.stream ? 'text/event-stream' : 'application/json';
@@ -165,10 +165,10 @@ export class Http {
     let redactor = why.redactor;
     const attempt = (why.attempt = (why.attempt ?? 0) + 1);
     why.sent = false;
-    const { hooks } = this;
+    const hooks = this.#hooks;
     let log = this.log && (await this.log);
-    const url = this.url(req);
-    let headers = this.headersOf(req);
+    const url = this.#url(req);
+    let headers = this.#headersOf(req);
     let body = req.body;
     let hookRequest: HookRequest | undefined;
     if (hooks) {
@@ -188,7 +188,7 @@ export class Http {
     why.sent = true;
     let res: Response;
     try {
-      res = await this.fetchFn(url, {
+      res = await this.#fetch(url, {
         method: req.method,
         headers,
         body: body === undefined ? null : JSON.stringify(body),
@@ -215,7 +215,7 @@ export class Http {
     if (res.ok) {
       // The common case: read (capped) and parse the body.
       try {
-        read = await readText(res, this.maxResponseBytes, false);
+        read = await readText(res, this.#maxResponseBytes, false);
       } catch (err) {
         throw await failure(err, request, why, 'body', redactor);
       }
@@ -241,7 +241,7 @@ export class Http {
     }
     throw await f.failedAnswer(res, request, redactor, {
       read,
-      limit: this.maxResponseBytes,
+      limit: this.#maxResponseBytes,
       expect: req.expect,
       signal,
       bodyError: (err) => failure(err, request, why, 'body', redactor),
