@@ -15,6 +15,7 @@
  * `data` are the service's answer as it came.
  */
 import { redactHeaders, requestIdOf, SDKError } from './errors.ts';
+import { loadReplay } from './internal/lazy.ts';
 import type { HttpResult } from './request.ts';
 
 /** What `withResponse()` resolves to. */
@@ -33,11 +34,11 @@ export interface WithResponse<T> {
  * promise, and it rejects with the call's error. The request was sent when the call was made.
  */
 export class APIPromise<T> extends Promise<T> {
-  // (`declare`d fields, set when first needed: no field declaration is emitted into every bundle)
-  declare private parsed: Promise<T> | undefined;
-  declare private replayed: Promise<Response> | undefined;
-  declare private readonly result: Promise<HttpResult> | undefined;
-  declare private readonly parse: () => Promise<T>;
+  // (`#private` members: a minifier shortens their names, never those of properties and methods)
+  #parsed: Promise<T> | undefined;
+  #replayed: Promise<Response> | undefined;
+  readonly #result: Promise<HttpResult> | undefined;
+  readonly #parse: () => Promise<T>;
 
   /**
    * @param result the call's result with its response, or `undefined` for a promise made from a
@@ -49,8 +50,8 @@ export class APIPromise<T> extends Promise<T> {
       // A no-op: `then`, `catch` and `finally` are overridden to read `parse()` (as openai-node does).
       resolve(null as T);
     });
-    this.result = result;
-    this.parse = parse;
+    this.#result = result;
+    this.#parse = parse;
   }
 
   /** A promise over a transport's result: the data is `result.data`, mapped by `map` when given. */
@@ -73,9 +74,9 @@ export class APIPromise<T> extends Promise<T> {
   static after<A, T>(ready: Promise<A>, start: (value: A) => Promise<T>): APIPromise<T> {
     // Boxed: a promise resolved with an APIPromise (a thenable) would adopt its data instead.
     const box = ready.then((value) => ({ call: APIPromise.from(start(value)) }));
-    const result = box.then(({ call }) => call.resultOrThrow());
+    const result = box.then(({ call }) => call.#resultOrThrow());
     result.catch(() => undefined); // read only by withResponse/asResponse, which see the rejection
-    return new APIPromise<T>(result, () => box.then(({ call }) => call.value()));
+    return new APIPromise<T>(result, () => box.then(({ call }) => call.#value()));
   }
 
   /** A call that failed before anything was sent (e.g. `ValidationError`): rejects with `error`. */
@@ -87,22 +88,22 @@ export class APIPromise<T> extends Promise<T> {
 
   /** The same call with its data mapped by `fn` (the response is unchanged). */
   map<U>(fn: (data: T) => U | Promise<U>): APIPromise<U> {
-    return new APIPromise<U>(this.result, () => this.value().then(fn));
+    return new APIPromise<U>(this.#result, () => this.#value().then(fn));
   }
 
   /** The call's `HttpResult`. @throws SDKError for a promise made from a plain `Promise`. */
-  private resultOrThrow(): Promise<HttpResult> {
+  #resultOrThrow(): Promise<HttpResult> {
     // (that error is made by `internal/replay.ts`, loaded now, as for `asResponse`)
     return (
-      this.result ??
-      this.value().then(async () => {
-        throw (await import('./internal/replay.ts')).noResponse(SDKError);
+      this.#result ??
+      this.#value().then(async () => {
+        throw (await loadReplay()).noResponse(SDKError);
       })
     );
   }
 
-  private value(): Promise<T> {
-    return (this.parsed ??= this.parse());
+  #value(): Promise<T> {
+    return (this.#parsed ??= this.#parse());
   }
 
   /**
@@ -111,7 +112,7 @@ export class APIPromise<T> extends Promise<T> {
    * @throws the call's error; SDKError when the transport gave no response (see `from`).
    */
   async withResponse(): Promise<WithResponse<T>> {
-    const [data, response, result] = await Promise.all([this.value(), this.asResponse(), this.resultOrThrow()]);
+    const [data, response, result] = await Promise.all([this.#value(), this.asResponse(), this.#resultOrThrow()]);
     return { data, response, requestId: requestIdOf(response.headers, result.redactor) };
   }
 
@@ -122,8 +123,8 @@ export class APIPromise<T> extends Promise<T> {
    */
   asResponse(): Promise<Response> {
     // (the copy is made by `internal/replay.ts`, loaded now: a page that only awaits its calls does not carry it)
-    return (this.replayed ??= this.resultOrThrow().then(async (result) =>
-      (await import('./internal/replay.ts')).replay(result, redactHeaders),
+    return (this.#replayed ??= this.#resultOrThrow().then(async (result) =>
+      (await loadReplay()).replay(result, redactHeaders),
     ));
   }
 
@@ -131,14 +132,14 @@ export class APIPromise<T> extends Promise<T> {
     onfulfilled?: ((value: T) => R1 | PromiseLike<R1>) | null,
     onrejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null,
   ): Promise<R1 | R2> {
-    return this.value().then(onfulfilled, onrejected);
+    return this.#value().then(onfulfilled, onrejected);
   }
 
   override catch<R = never>(onrejected?: ((reason: unknown) => R | PromiseLike<R>) | null): Promise<T | R> {
-    return this.value().catch(onrejected);
+    return this.#value().catch(onrejected);
   }
 
   override finally(onfinally?: (() => void) | null): Promise<T> {
-    return this.value().finally(onfinally);
+    return this.#value().finally(onfinally);
   }
 }

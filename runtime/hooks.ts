@@ -92,13 +92,8 @@ export interface Hooks {
   readonly beforeRetry: readonly BeforeRetryHook[];
 }
 
-function list<F>(name: string, value: F | readonly F[] | undefined): readonly F[] {
-  if (value === undefined) return [];
-  const fns = (Array.isArray(value) ? [...(value as readonly F[])] : [value]) as F[];
-  for (const f of fns)
-    if (typeof f !== 'function') throw new SDKError(`${name} must be a function or an array of functions`);
-  return Object.freeze(fns);
-}
+/** The hook options, in the order their lists are checked. */
+const HOOK_NAMES = ['onRequest', 'onResponse', 'beforeRetry'] as const;
 
 /**
  * The hooks of `options` as frozen lists, or undefined when there are none (then the transport
@@ -106,12 +101,15 @@ function list<F>(name: string, value: F | readonly F[] | undefined): readonly F[
  * @throws SDKError when a hook option is neither a function nor an array of functions.
  */
 export function resolveHooks(options: HookOptions): Hooks | undefined {
-  const hooks = {
-    onRequest: list('onRequest', options.onRequest),
-    onResponse: list('onResponse', options.onResponse),
-    beforeRetry: list('beforeRetry', options.beforeRetry),
-  };
-  return hooks.onRequest.length + hooks.onResponse.length + hooks.beforeRetry.length === 0
-    ? undefined
-    : Object.freeze(hooks);
+  const hooks = {} as Record<keyof Hooks, readonly unknown[]>;
+  let count = 0;
+  for (const name of HOOK_NAMES) {
+    const value: unknown = options[name];
+    const fns: unknown[] = value === undefined ? [] : Array.isArray(value) ? [...(value as unknown[])] : [value];
+    for (const f of fns)
+      if (typeof f !== 'function') throw new SDKError(`${name} must be a function or an array of functions`);
+    count += fns.length;
+    hooks[name] = Object.freeze(fns);
+  }
+  return count === 0 ? undefined : (Object.freeze(hooks) as Hooks);
 }

@@ -14,6 +14,7 @@
  */
 import { SDKError } from './errors.ts';
 import { env } from './internal/env.ts';
+import { loadRedaction } from './internal/lazy.ts';
 import type { CallLog } from './internal/log-lines.ts';
 
 /** How much a transport logs: `off` (nothing), `error`, `warn`, `info`, `debug` (each includes the ones before it). */
@@ -69,7 +70,7 @@ export function loadCallLog(
   if (!target || !(['debug', 'info', 'warn', 'error'] as const).every((m) => typeof target[m] === 'function')) {
     throw new SDKError('logger must be an object with debug, info, warn and error methods (like console)');
   }
-  return Promise.all([import('./internal/log-lines.ts'), import('./redact.ts')]).then(
+  return Promise.all([import('./internal/log-lines.ts'), loadRedaction()]).then(
     ([{ CallLog }, { PUBLIC_HEADERS }]) => new CallLog(resolved, target, PUBLIC_HEADERS),
     () => undefined,
   );

@@ -66,17 +66,18 @@ export function endpointTimeout(
  * called when the call ends (it clears the timer and unlinks the caller's signal).
  */
 export class CallScope {
-  private readonly controller = new AbortController();
+  // (`#private` members: a minifier shortens their names, never those of properties)
+  readonly #controller = new AbortController();
+  #cancelTimer: (() => void) | undefined;
   // (`declare`d fields, assigned by the constructor: no field declaration is emitted into every bundle)
-  declare private cancelTimer: (() => void) | undefined;
   /** The caller's signal, if any. */
   declare readonly userSignal: AbortSignal | undefined;
   /** The call's timeout (`Infinity`, 0 or less: none), in milliseconds. */
   declare readonly timeoutMs: number;
   /** The call's secrets, or undefined when it has none. */
   declare readonly redactor?: Redactor | undefined;
-  private expired = false;
-  private readonly onAbort = () => this.controller.abort();
+  #expired = false;
+  readonly #onAbort = () => this.#controller.abort();
 
   /**
    * @param timeoutMs milliseconds (any length: beyond `setTimeout`'s limit it is waited in steps);
@@ -88,14 +89,14 @@ export class CallScope {
     this.timeoutMs = timeoutMs;
     this.redactor = redactor;
     if (Number.isFinite(timeoutMs) && timeoutMs > 0) {
-      this.cancelTimer = startTimer(timeoutMs, () => {
-        this.expired = true;
-        this.controller.abort();
+      this.#cancelTimer = startTimer(timeoutMs, () => {
+        this.#expired = true;
+        this.#controller.abort();
       });
     }
     if (userSignal) {
-      if (userSignal.aborted) this.controller.abort();
-      else userSignal.addEventListener('abort', this.onAbort, { once: true });
+      if (userSignal.aborted) this.#controller.abort();
+      else userSignal.addEventListener('abort', this.#onAbort, { once: true });
     }
   }
 
@@ -106,32 +107,32 @@ export class CallScope {
 
   /** Aborted when the caller aborts, the timeout elapses, or `abort()` is called. */
   get signal(): AbortSignal {
-    return this.controller.signal;
+    return this.#controller.signal;
   }
   /** True once the timeout elapsed (and ended the call). */
-  timedOut = (): boolean => this.expired;
+  timedOut = (): boolean => this.#expired;
   /** True when the caller's signal ended the call. */
   get userAborted(): boolean {
-    return !this.expired && (this.userSignal?.aborted ?? false);
+    return !this.#expired && (this.userSignal?.aborted ?? false);
   }
   /** End the call now (e.g. the consumer stopped reading a stream). */
   abort(): void {
-    this.controller.abort();
+    this.#controller.abort();
   }
   /** Stop the timeout (e.g. once an event stream is connected) but keep the caller's signal linked. */
   clearTimeout(): void {
-    this.cancelTimer?.();
-    this.cancelTimer = undefined;
+    this.#cancelTimer?.();
+    this.#cancelTimer = undefined;
   }
   /** Clear the timer and unlink the caller's signal. Idempotent. */
   dispose(): void {
     this.clearTimeout();
-    this.userSignal?.removeEventListener('abort', this.onAbort);
+    this.userSignal?.removeEventListener('abort', this.#onAbort);
   }
   /** The error that describes why this scope ended: `TimeoutError` or `AbortError`. */
   endError(what: string, cause?: unknown): TimeoutError | AbortError {
     const init = cause === undefined ? { redactor: this.redactor } : { cause, redactor: this.redactor };
-    return this.expired
+    return this.#expired
       ? new TimeoutError(`${what} timed out after ${this.timeoutMs} ms`, init)
       : new AbortError(`${what} was aborted`, init);
   }

@@ -9,6 +9,7 @@ import { APIPromise } from './api-promise.ts';
 import { requestIdOf, SDKError } from './errors.ts';
 import { resolveHooks, type Hooks, type RetryContext } from './hooks.ts';
 import { Http } from './internal/http.ts';
+import { loadHookRun } from './internal/lazy.ts';
 import type { HttpRequest, HttpResult, RetryPolicy } from './request.ts';
 import { resolveOptions, type ClientOptions } from './options.ts';
 import { sendWithRetries } from './internal/retry.ts';
@@ -80,12 +81,12 @@ export class HttpTransport implements Transport {
   declare private readonly http: Http;
   readonly state: TransportState = new TransportState();
   /** The hooks of the options, or undefined when none (see `HookOptions`). */
-  declare private readonly hooks: Hooks | undefined;
+  readonly #hooks: Hooks | undefined;
 
   constructor(options: ClientOptions = {}) {
     const { apiKey, fetch, headers, ...settings } = resolveOptions(options);
     this.settings = Object.freeze(settings);
-    this.hooks = resolveHooks(options);
+    this.#hooks = resolveHooks(options);
     this.http = new Http({
       ...settings,
       apiKey,
@@ -93,7 +94,7 @@ export class HttpTransport implements Transport {
       headers,
       logLevel: options.logLevel,
       logger: options.logger,
-      hooks: this.hooks,
+      hooks: this.#hooks,
     });
   }
 
@@ -107,19 +108,12 @@ export class HttpTransport implements Transport {
       baseDelayMs: this.settings.retryBaseDelayMs,
       maxDelayMs: this.settings.retryMaxDelayMs,
     };
-    const { hooks } = this;
+    const hooks = this.#hooks;
     const logging = this.http.log;
     if ((hooks && hooks.beforeRetry.length > 0) || logging) {
-      policy.beforeRetry = async (context: RetryContext) => {
-        // (`hook-run.ts` runs them: loaded on demand, see `internal/http.ts`)
-        const ok = !hooks || (await (await import('./internal/hook-run.ts')).runBeforeRetry(hooks, context));
-        const log = logging && (await logging);
-        if (log) {
-          log.retry(context, !ok);
-          if (ok) retries?.push(context.error);
-        }
-        return ok;
-      };
+      // (`hook-run.ts` runs the hooks and logs the retry: loaded on demand, see `internal/http.ts`)
+      policy.beforeRetry = async (context: RetryContext) =>
+        (await loadHookRun()).beforeRetry(hooks, logging, context, retries);
     }
     return policy;
   }
@@ -130,22 +124,22 @@ export class HttpTransport implements Transport {
    * @throws as `Transport.request`.
    */
   request<T>(req: HttpRequest, options: RequestOptions = {}): APIPromise<T> {
-    return APIPromise.fromResult<T>(this.call(req, options));
+    return APIPromise.fromResult<T>(this.#call(req, options));
   }
 
   /**
    * The scope of a call: its timeout and signal, and its secrets: the transport's and the values of
    * the call's own `headers` (see `Http.redactorFor`).
    */
-  private async scope(options: RequestOptions): Promise<CallScope> {
+  async #scope(options: RequestOptions): Promise<CallScope> {
     return CallScope.of(options, this.settings.timeoutMs, await this.http.redactorFor(options.headers));
   }
 
   /** `request`'s result: the call within its own scope, disposed when it ends. */
-  private async call(req: HttpRequest, options: RequestOptions): Promise<HttpResult> {
-    const scope = await this.scope(options);
+  async #call(req: HttpRequest, options: RequestOptions): Promise<HttpResult> {
+    const scope = await this.#scope(options);
     try {
-      return await this.send(req, options, scope);
+      return await this.#send(req, options, scope);
     } finally {
       scope.dispose();
     }
@@ -156,7 +150,7 @@ export class HttpTransport implements Transport {
    * `error` (failure) when logging is on (`CallLog.around`). Resolves to the last attempt's result
    * with its `Response`.
    */
-  private async send(req: HttpRequest, options: RequestOptions, scope: CallScope): Promise<HttpResult> {
+  async #send(req: HttpRequest, options: RequestOptions, scope: CallScope): Promise<HttpResult> {
     const r = options.headers ? { ...req, headers: { ...req.headers, ...options.headers } } : req;
     const log = this.http.log && (await this.http.log); // no await when logging is off
     return log
@@ -171,9 +165,9 @@ export class HttpTransport implements Transport {
     options: RequestOptions = {},
     connectOnly = false,
   ): Promise<{ response: Response; scope: CallScope }> {
-    const scope = await this.scope(options);
+    const scope = await this.#scope(options);
     try {
-      const { response } = await this.send({ ...req, stream: true }, options, scope);
+      const { response } = await this.#send({ ...req, stream: true }, options, scope);
       if (connectOnly) scope.clearTimeout();
       return { response, scope };
     } catch (err) {

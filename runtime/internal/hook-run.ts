@@ -6,6 +6,8 @@
  * to load, the call fails with the loader's error (no hook is skipped). Internal: not exported by the package.
  */
 import type { HookRequest, HookResponse, Hooks, RetryContext } from '../hooks.ts';
+import type { HttpRequest } from '../request.ts';
+import type { CallLog } from './log-lines.ts';
 
 /** Milliseconds since `started` (a `performance.now()`), rounded to 0.1 ms: `HookResponse.durationMs`. */
 export function elapsed(started: number): number {
@@ -44,39 +46,77 @@ export async function runBeforeRetry(hooks: Hooks | undefined, context: RetryCon
 }
 
 /**
- * The `onRequest` hooks' turn of an attempt (`Http.send`): they may change `request`'s headers and body. A
- * hook that the call's signal ended (one that never settles included) fails the attempt with `fail`'s error
- * (a `TimeoutError` or `AbortError`); what a hook throws otherwise is thrown as it is.
+ * The `onRequest` hooks' turn of an attempt (`Http.send`): the `HookRequest` of `req` (sent to `url` with
+ * `headers` and `body`, attempt number `attempt`), after the hooks, which may change its headers and body.
+ * A hook that the call's signal ended (one that never settles included) fails the attempt with `fail`'s
+ * error (a `TimeoutError` or `AbortError`); what a hook throws otherwise is thrown as it is.
  */
 export async function onRequest(
   hooks: Hooks,
-  request: HookRequest,
+  req: HttpRequest,
+  url: string,
+  headers: Record<string, string>,
+  attempt: number,
   signal: AbortSignal,
   fail: (err: unknown) => Promise<Error>,
-): Promise<void> {
+): Promise<HookRequest> {
+  const request: HookRequest = {
+    method: req.method,
+    path: req.path,
+    url,
+    headers: new Headers(headers),
+    body: req.body,
+    attempt,
+  };
   try {
     await runHooks(hooks.onRequest, request, signal);
   } catch (err) {
     throw signal.aborted ? await fail(err) : err;
   }
+  return request;
 }
 
 /**
- * The `onResponse` hooks' turn of an attempt, once the response headers arrived: `context` with its
- * `durationMs` set from `started` (a `performance.now()`). When a hook fails, the response body is released
- * and the error is `fail`'s if the call's signal ended it, else what the hook threw.
+ * The `onResponse` hooks' turn of an attempt (none: nothing), once the response headers arrived: the hooks
+ * are given `request`, `response`, `requestId` and the `durationMs` since `started` (a `performance.now()`).
+ * When a hook fails, the response body is released and the error is `fail`'s if the call's signal ended it,
+ * else what the hook threw.
  */
 export async function onResponse(
   hooks: Hooks,
-  context: HookResponse,
+  request: HookRequest,
+  response: Response,
+  requestId: string | undefined,
   started: number,
   signal: AbortSignal,
   fail: (err: unknown) => Promise<Error>,
 ): Promise<void> {
+  if (hooks.onResponse.length === 0) return;
+  const context: HookResponse = { request, response, durationMs: elapsed(started), requestId };
   try {
-    await runHooks(hooks.onResponse, { ...context, durationMs: elapsed(started) }, signal);
+    await runHooks(hooks.onResponse, context, signal);
   } catch (err) {
-    void context.response.body?.cancel().catch(() => undefined);
+    void response.body?.cancel().catch(() => undefined);
     throw signal.aborted ? await fail(err) : err;
   }
+}
+
+/**
+ * A call's `RetryPolicy.beforeRetry` (`HttpTransport.retryPolicy`): runs the `beforeRetry` hooks (when
+ * `hooks` has any), then logs the retry (or its veto) on `log` when logging is on; a retry made is pushed
+ * on `retries` (the errors the call's log line names). Resolves to whether the retry is made.
+ */
+export async function beforeRetry(
+  hooks: Hooks | undefined,
+  logging: Promise<CallLog | undefined> | undefined,
+  context: RetryContext,
+  retries: unknown[] | undefined,
+): Promise<boolean> {
+  const ok = await runBeforeRetry(hooks, context);
+  const log = logging && (await logging);
+  if (log) {
+    log.retry(context, !ok);
+    if (ok) retries?.push(context.error);
+  }
+  return ok;
 }

@@ -9,9 +9,10 @@ import { isBrowser } from './env.ts';
 import type { HookRequest, Hooks } from '../hooks.ts';
 import { loadCallLog, type Logger, type LogLevel } from '../log.ts';
 import type { CallLog } from './log-lines.ts';
+import { loadHookRun, loadRedaction } from './lazy.ts';
 import { readText } from './read-limited.ts';
 import type { HttpRequest, HttpResult } from '../request.ts';
-// `redact.ts` is loaded on demand: a transport without any secret (a page that calls a proxy) never loads it.
+// `redact.ts` is loaded on demand (`lazy.ts`): a transport without any secret (a page that calls a proxy) never loads it.
 import type { Redactor } from '../redact.ts';
 
 /**
@@ -26,21 +27,6 @@ export const loadFailures = () =>
   (failures ??= import('./failure.ts').catch((cause: unknown) => {
     failures = undefined;
     return { cause };
-  }));
-
-/** `hook-run.ts`, loaded with `import()` by the first call of a transport that has hooks (see there). */
-const loadHookRun = () => import('./hook-run.ts');
-
-/**
- * `redact.ts`, loaded with `import()` by the first call that has a secret (a key, a header value).
- * Should it fail to load, that call fails with the loader's error (nothing is sent unredacted), and
- * the next call tries again.
- */
-let redaction: Promise<typeof import('../redact.ts')> | undefined;
-const loadRedaction = () =>
-  (redaction ??= import('../redact.ts').catch((err: unknown) => {
-    redaction = undefined;
-    throw err;
   }));
 
 /**
@@ -99,29 +85,29 @@ export interface HttpConfig {
  * of reach of `util.inspect`, `JSON.stringify` and logging, never on a property.
  */
 export class Http {
-  // (`declare`d fields: the constructor assigns each, so no field declaration is emitted into every bundle)
-  /** The base URL, without a trailing slash. */
-  declare readonly baseUrl: string;
-  /** The largest success body read, in bytes. */
-  declare readonly maxResponseBytes: number;
+  // (`#private` members: a minifier shortens their names, never those of properties and methods)
   /**
    * The transport's log (its module loads on demand), or undefined when logging is off: nothing is built per call then.
    * @internal
    */
   declare readonly log: Promise<CallLog | undefined> | undefined;
+  /** The base URL, without a trailing slash. */
+  readonly #baseUrl: string;
+  /** The largest success body read, in bytes. */
+  readonly #maxResponseBytes: number;
   /** The transport's hooks, or undefined when there are none. */
-  declare readonly hooks: Hooks | undefined;
-  declare private readonly fetchFn: typeof fetch;
+  readonly #hooks: Hooks | undefined;
+  readonly #fetch: typeof fetch;
   readonly #apiKey: string | undefined;
   readonly #headers: Record<string, string>;
   /** This transport's own secrets (see `redactorFor`), once made. */
   #redactor: Redactor | undefined;
 
   constructor(config: HttpConfig) {
-    this.baseUrl = config.baseUrl.replace(/\/+$/, '');
-    this.maxResponseBytes = config.maxResponseBytes;
-    this.fetchFn = config.fetch;
-    this.hooks = config.hooks;
+    this.#baseUrl = config.baseUrl.replace(/\/+$/, '');
+    this.#maxResponseBytes = config.maxResponseBytes;
+    this.#fetch = config.fetch;
+    this.#hooks = config.hooks;
     this.#apiKey = config.apiKey;
     this.#headers = { ...config.headers };
     this.log = loadCallLog(config.logLevel, config.logger);
@@ -144,18 +130,18 @@ export class Http {
   }
 
   /** The full URL of a request. */
-  url(req: HttpRequest): string {
+  #url(req: HttpRequest): string {
     const query = req.query
       ? Object.entries(req.query).filter((e): e is [string, string | number] => e[1] !== undefined)
       : [];
-    if (query.length === 0) return this.baseUrl + req.path;
-    const url = new URL(this.baseUrl + req.path);
+    if (query.length === 0) return this.#baseUrl + req.path;
+    const url = new URL(this.#baseUrl + req.path);
     for (const [k, v] of query) url.searchParams.set(k, String(v));
     return url.toString();
   }
 
   /** Request headers without the key: the transport's, the call's, then `accept` and `content-type`. */
-  private headersOf(req: HttpRequest): Record<string, string> {
+  #headersOf(req: HttpRequest): Record<string, string> {
     const h: Record<string, string> = { ...this.#headers };
     if (req.headers) for (const [k, v] of Object.entries(req.headers)) h[k.toLowerCase()] = String(v);
     h['accept'] = req.stream ? 'text/event-stream' : 'application/json';
@@ -179,17 +165,16 @@ export class Http {
     let redactor = why.redactor;
     const attempt = (why.attempt = (why.attempt ?? 0) + 1);
     why.sent = false;
-    const { hooks } = this;
+    const hooks = this.#hooks;
     let log = this.log && (await this.log);
-    const url = this.url(req);
-    let headers = this.headersOf(req);
+    const url = this.#url(req);
+    let headers = this.#headersOf(req);
     let body = req.body;
     let hookRequest: HookRequest | undefined;
     if (hooks) {
-      hookRequest = { method: req.method, path: req.path, url, headers: new Headers(headers), body, attempt };
-      await (
+      hookRequest = await (
         await loadHookRun()
-      ).onRequest(hooks, hookRequest, signal, (err) => failure(err, request, why, 'request', redactor));
+      ).onRequest(hooks, req, url, headers, attempt, signal, (err) => failure(err, request, why, 'request', redactor));
       headers = Object.fromEntries(hookRequest.headers);
       body = hookRequest.body;
       // A hook's own header values (a token it adds) are secrets of this attempt.
@@ -203,7 +188,7 @@ export class Http {
     why.sent = true;
     let res: Response;
     try {
-      res = await this.fetchFn(url, {
+      res = await this.#fetch(url, {
         method: req.method,
         headers,
         body: body === undefined ? null : JSON.stringify(body),
@@ -215,16 +200,12 @@ export class Http {
       log?.noResponse(req, attempt, started, error);
       throw error;
     }
-    if (hooks && hooks.onResponse.length > 0)
+    if (hooks)
       // (`hook-run.ts` is loaded already, by the onRequest hooks' turn)
       await (
         await loadHookRun()
-      ).onResponse(
-        hooks,
-        { request: hookRequest!, response: res, durationMs: 0, requestId: requestIdOf(res.headers, redactor) },
-        started,
-        signal,
-        (err) => failure(err, request, why, 'body', redactor),
+      ).onResponse(hooks, hookRequest!, res, requestIdOf(res.headers, redactor), started, signal, (err) =>
+        failure(err, request, why, 'body', redactor),
       );
     if (res.ok && req.stream) {
       log?.response(req, res, attempt, started, undefined);
@@ -234,7 +215,7 @@ export class Http {
     if (res.ok) {
       // The common case: read (capped) and parse the body.
       try {
-        read = await readText(res, this.maxResponseBytes, false);
+        read = await readText(res, this.#maxResponseBytes, false);
       } catch (err) {
         throw await failure(err, request, why, 'body', redactor);
       }
@@ -260,7 +241,7 @@ export class Http {
     }
     throw await f.failedAnswer(res, request, redactor, {
       read,
-      limit: this.maxResponseBytes,
+      limit: this.#maxResponseBytes,
       expect: req.expect,
       signal,
       bodyError: (err) => failure(err, request, why, 'body', redactor),

@@ -181,7 +181,7 @@ const BROWSER_CHUNKS = {
  * not among them); none only a module loaded on demand uses (that module's code would come along with them).
  */
 const CORE_MODULES =
-  /\/runtime\/(errors|operations|options|transport|transport-state|scope|api-promise|log|hooks|endpoints|internal\/(http|retry|env|timer|read-limited|checks|brand\.browser|inspect\.browser))\.ts$/;
+  /\/runtime\/(errors|operations|options|transport|transport-state|scope|api-promise|log|hooks|endpoints|internal\/(http|retry|env|lazy|timer|read-limited|checks|brand\.browser|inspect\.browser))\.ts$/;
 /** The modules of the `queue-endpoints` chunk. */
 const QUEUE_ENDPOINTS = /\/runtime\/(queue\/endpoints|internal\/operation)\.ts$/;
 /** The rolldown plugin that keeps the `export *` statements of `REEXPORTED`, as external `.js` specifiers. */
