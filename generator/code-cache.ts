@@ -51,13 +51,13 @@ export const CODE_CACHE_ENV = 'OXEN_CODEGEN_CODE_CACHE';
 /** The folder of the caches, under the `node_modules` folder that holds the cached file. */
 export const CODE_CACHE_DIR = path.join('.cache', 'oxen-inference-codegen');
 
+/** How old (milliseconds; a day) an accepted cache's modification time gets before a run renews it, and an abandoned temporary file before it is removed. */
+const RENEW_MS = 24 * 60 * 60 * 1000;
 /**
  * A cache not used for this long (milliseconds; 30 days) is removed by the next run that writes a cache
  * of the same file name beside it.
  */
-export const CODE_CACHE_STALE_MS = 30 * 24 * 60 * 60 * 1000;
-/** How old (milliseconds; a day) an accepted cache's modification time gets before a run renews it, and an abandoned temporary file before it is removed. */
-const RENEW_MS = 24 * 60 * 60 * 1000;
+export const CODE_CACHE_STALE_MS = 30 * RENEW_MS;
 /** A cache file's name: `<the cached file's name without extension>-<16 hex digits>.v8cache`, and a temporary one of a write. */
 const CACHE_NAME = /^(.*)-[0-9a-f]{16}\.v8cache(\.\d+-[0-9a-f]{8}\.tmp)?$/;
 

@@ -92,8 +92,11 @@ export interface Hooks {
   readonly beforeRetry: readonly BeforeRetryHook[];
 }
 
-/** The hook options, in the order their lists are checked. */
-const HOOK_NAMES = ['onRequest', 'onResponse', 'beforeRetry'] as const;
+/** The hook options, in the order their lists are checked: every member of `Hooks` (`satisfies`: one missing or extra is a compile error). */
+const HOOK_NAMES = Object.keys({ onRequest: 0, onResponse: 0, beforeRetry: 0 } satisfies Record<
+  keyof Hooks,
+  0
+>) as Array<keyof Hooks>;
 
 /**
  * The hooks of `options` as frozen lists, or undefined when there are none (then the transport

@@ -2,8 +2,8 @@
  * `tsc -p <project> --pretty false` run in the test worker instead of a child process: the same compiler
  * (the repository's TypeScript), the same project file, the same diagnostics printed the same way and the
  * same exit code. What differs is what a compile shares with earlier ones: the parsed and bound files of
- * a `SourceFileCache` (a file is reused only for the same text and the same parse-affecting options), by
- * default TypeScript's lib files and the installed SDK's declarations, so a compile does not load
+ * a `SourceFileCache` (a file is reused only for the same text and the same parse-affecting options):
+ * TypeScript's lib files and the installed SDK's declarations, so a compile does not load
  * TypeScript and parse those files again (about 2.5 s of CPU a compile).
  */
 import { createHash } from 'node:crypto';
@@ -16,7 +16,7 @@ import type { RunResult } from '../../scripts/lib/process.ts';
  * Parsed and bound files that compiles share: those under one of its folders, each kept for its text and
  * what its parse and bind depend on. Whatever it holds stays in memory while the cache is reachable.
  */
-export interface SourceFileCache {
+interface SourceFileCache {
   /**
    * The file to give a compile: the one kept for the same key, else one parsed from `read()`'s text (as a
    * compiler host parses it) and kept. Undefined: not a file the cache holds, or unreadable.
@@ -54,7 +54,7 @@ const SOURCE_FILE_OPTIONS = [
  * A cache of the files under `folders`: absolute folders, or folder paths matched anywhere in a file's
  * path (`node_modules/typescript/lib/`).
  */
-export function sourceFileCache(folders: readonly string[]): SourceFileCache {
+function sourceFileCache(folders: readonly string[]): SourceFileCache {
   const matches = folders.map((f) =>
     path.isAbsolute(f)
       ? (file: string) => file === f || file.startsWith(f.endsWith(path.sep) ? f : f + path.sep)
@@ -86,11 +86,8 @@ export function sourceFileCache(folders: readonly string[]): SourceFileCache {
 }
 
 /**
- * The worker's cache, for every compile that is given no other: TypeScript's lib files and the installed
- * SDK's declarations, which most compiles read (about 70 MB kept for the worker's life). The repository's
- * own `runtime/`, `generated/` and `@types/`, read by two compiles, would add about 150 MB, and a longer
- * garbage collection for every later test of the worker: test/generator/typecheck.test.ts keeps them in
- * a cache of its own.
+ * The worker's cache, shared by every compile: TypeScript's lib files and the installed SDK's
+ * declarations, which most compiles read (about 70 MB kept for the worker's life).
  */
 const WORKER_CACHE = sourceFileCache([
   path.join('node_modules', 'typescript', 'lib', ''),
@@ -101,16 +98,11 @@ const WORKER_CACHE = sourceFileCache([
  * Compiles `project` (a tsconfig file, or a folder holding `tsconfig.json`) as `tsc -p <project>
  * --pretty false` does, with `options` over the project's own (`{ noEmit: true }` for `--noEmit`).
  * Diagnostics are printed relative to `cwd`, as tsc prints them relative to its working folder. The
- * files `cache` holds are parsed once for all the compiles given it (by default the worker's cache).
+ * files the worker's cache holds are parsed once for all the compiles.
  * @returns tsc's exit code (0 no diagnostic; 1 diagnostics, nothing emitted; 2 diagnostics, files
  * emitted) and its output in `stdout`.
  */
-export function tscProject(
-  project: string,
-  options: ts.CompilerOptions = {},
-  cwd = process.cwd(),
-  cache: SourceFileCache = WORKER_CACHE,
-): RunResult {
+export function tscProject(project: string, options: ts.CompilerOptions = {}, cwd = process.cwd()): RunResult {
   const configFile = statSync(project).isDirectory() ? path.join(project, 'tsconfig.json') : project;
   const configErrors: ts.Diagnostic[] = [];
   const parsed = ts.getParsedCommandLineOfConfigFile(configFile, options, {
@@ -130,7 +122,7 @@ export function tscProject(
   host.getSourceFile = (fileName, languageVersionOrOptions, onError, shouldCreateNewSourceFile) => {
     const read = () => host.readFile(fileName);
     return (
-      cache.get(fileName, languageVersionOrOptions, parsed.options, read) ??
+      WORKER_CACHE.get(fileName, languageVersionOrOptions, parsed.options, read) ??
       own(fileName, languageVersionOrOptions, onError, shouldCreateNewSourceFile)
     );
   };
