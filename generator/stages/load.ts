@@ -244,26 +244,40 @@ function normalise(obj: Record<string, unknown>, expectedId: string, file: strin
   };
 }
 
+/**
+ * The API description this process last parsed and checked, with the text it came from: a process that
+ * generates again from the same description (the fuzzer's cases, the tests) parses it once (js-yaml takes
+ * about 8 ms for this repository's). Frozen, so every run may share it.
+ */
+let lastOpenapi: { text: string; doc: OpenApiDoc } | undefined;
+
+/** Reads, parses and checks the API description `file` (YAML, or JSON by extension). @throws SpecError naming `label`. */
+async function loadOpenapi(file: string, label: string): Promise<OpenApiDoc> {
+  const text = await readText(file, label);
+  if (lastOpenapi?.text === text) return lastOpenapi.doc;
+  let openapi: unknown;
+  try {
+    // the generator package ships the description pre-parsed as JSON (JSON.parse is ~10x faster than js-yaml)
+    openapi = file.endsWith('.json') ? JSON.parse(text) : parseYaml(text);
+  } catch (err) {
+    throw new SpecError(label, undefined, '', `malformed YAML: ${(err as Error).message}`);
+  }
+  if (!openapiShape(openapi)) {
+    const p = firstProblem(openapiShape.errors, '');
+    throw new SpecError(label, undefined, p.pointer, `not an OpenAPI 3.1 document: ${p.message}`);
+  }
+  const doc = deepFreeze(openapi) as OpenApiDoc;
+  lastOpenapi = { text, doc };
+  return doc;
+}
+
 /** Load and check the specs. @throws SpecError on any bad input (nothing is written by this stage). */
 export async function load(options: LoadOptions): Promise<Specs> {
   const dir = path.resolve(options.specsDir);
   const label = options.label ?? 'specs';
 
   const openapiLabel = options.openapi?.label ?? `${label}/openapi.yaml`;
-  let openapi: unknown;
-  try {
-    const file = options.openapi?.file ?? path.join(dir, 'openapi.yaml');
-    const text = await readText(file, openapiLabel);
-    // the generator package ships the description pre-parsed as JSON (JSON.parse is ~10x faster than js-yaml)
-    openapi = file.endsWith('.json') ? JSON.parse(text) : parseYaml(text);
-  } catch (err) {
-    if (err instanceof SpecError) throw err;
-    throw new SpecError(openapiLabel, undefined, '', `malformed YAML: ${(err as Error).message}`);
-  }
-  if (!openapiShape(openapi)) {
-    const p = firstProblem(openapiShape.errors, '');
-    throw new SpecError(openapiLabel, undefined, p.pointer, `not an OpenAPI 3.1 document: ${p.message}`);
-  }
+  const openapi = await loadOpenapi(options.openapi?.file ?? path.join(dir, 'openapi.yaml'), openapiLabel);
 
   const listLabel = `${label}/models.json`;
   const ids = parseJson(await readText(path.join(dir, 'models.json'), listLabel), listLabel);
@@ -302,5 +316,5 @@ export async function load(options: LoadOptions): Promise<Specs> {
   );
   // one model after the other: each check holds memory until the event loop turns (pattern-check.ts)
   for (const m of models) await checkPatterns(m);
-  return { dir, label, openapi: deepFreeze(openapi) as OpenApiDoc, models };
+  return { dir, label, openapi, models };
 }
