@@ -245,20 +245,21 @@ function normalise(obj: Record<string, unknown>, expectedId: string, file: strin
 }
 
 /**
- * The API description this process last parsed and checked, with the text it came from: a process that
+ * The API description this process last parsed and checked, with the text it came from and how it was parsed: a process that
  * generates again from the same description (the fuzzer's cases, the tests) parses it once (js-yaml takes
  * about 8 ms for this repository's). Frozen, so every run may share it.
  */
-let lastOpenapi: { text: string; doc: OpenApiDoc } | undefined;
+let lastOpenapi: { text: string; json: boolean; doc: OpenApiDoc } | undefined;
 
 /** Reads, parses and checks the API description `file` (YAML, or JSON by extension). @throws SpecError naming `label`. */
 async function loadOpenapi(file: string, label: string): Promise<OpenApiDoc> {
   const text = await readText(file, label);
-  if (lastOpenapi?.text === text) return lastOpenapi.doc;
+  const json = file.endsWith('.json');
+  if (lastOpenapi?.text === text && lastOpenapi.json === json) return lastOpenapi.doc;
   let openapi: unknown;
   try {
     // the generator package ships the description pre-parsed as JSON (JSON.parse is ~10x faster than js-yaml)
-    openapi = file.endsWith('.json') ? JSON.parse(text) : parseYaml(text);
+    openapi = json ? JSON.parse(text) : parseYaml(text);
   } catch (err) {
     throw new SpecError(label, undefined, '', `malformed YAML: ${(err as Error).message}`);
   }
@@ -267,7 +268,7 @@ async function loadOpenapi(file: string, label: string): Promise<OpenApiDoc> {
     throw new SpecError(label, undefined, p.pointer, `not an OpenAPI 3.1 document: ${p.message}`);
   }
   const doc = deepFreeze(openapi) as OpenApiDoc;
-  lastOpenapi = { text, doc };
+  lastOpenapi = { text, json, doc };
   return doc;
 }
 
