@@ -9,7 +9,7 @@ import { isBrowser } from './env.ts';
 import type { HookRequest, Hooks } from '../hooks.ts';
 import { loadCallLog, type Logger, type LogLevel } from '../log.ts';
 import type { CallLog } from './log-lines.ts';
-import { loadHookRun, loadRedaction } from './lazy.ts';
+import { loadHookRun, loadRedaction, sharedLoad } from './lazy.ts';
 import { readText } from './read-limited.ts';
 import type { HttpRequest, HttpResult } from '../request.ts';
 // `redact.ts` is loaded on demand (`lazy.ts`): a transport without any secret (a page that calls a proxy) never loads it.
@@ -22,12 +22,9 @@ import type { Redactor } from '../redact.ts';
  * loader's error) when it cannot be loaded (a page that lost its network), and is tried again on the
  * next failure.
  */
-let failures: Promise<typeof import('./failure.ts') | { cause: unknown }> | undefined;
-export const loadFailures = () =>
-  (failures ??= import('./failure.ts').catch((cause: unknown) => {
-    failures = undefined;
-    return { cause };
-  }));
+const loadFailureModule = sharedLoad(() => import('./failure.ts'));
+export const loadFailures = (): Promise<typeof import('./failure.ts') | { cause: unknown }> =>
+  loadFailureModule().catch((cause: unknown) => ({ cause }));
 
 /**
  * The error of an answer when `failure.ts` could not be loaded (`cause`, the loader's error): an

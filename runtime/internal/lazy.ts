@@ -11,14 +11,21 @@ export const loadHookRun = () => import('./hook-run.ts');
 /** `replay.ts`: loaded by an `APIPromise`'s `withResponse()` / `asResponse()`. */
 export const loadReplay = () => import('./replay.ts');
 
-let redaction: Promise<typeof import('../redact.ts')> | undefined;
+/**
+ * `load`, called once and its module shared by every later call; when it fails, the promise rejects with the
+ * loader's error (a page that lost its network) and the next call loads again.
+ */
+export function sharedLoad<T>(load: () => Promise<T>): () => Promise<T> {
+  let loading: Promise<T> | undefined;
+  return () =>
+    (loading ??= load().catch((err: unknown) => {
+      loading = undefined;
+      throw err;
+    }));
+}
+
 /**
  * `redact.ts`, loaded by the first call that has a secret (a key, a header value) and by a transport that
- * logs. Should it fail to load, the promise rejects with the loader's error (that call fails: nothing is
- * sent unredacted), and the next use tries again.
+ * logs. Should it fail to load, that call fails (nothing is sent unredacted), and the next use tries again.
  */
-export const loadRedaction = () =>
-  (redaction ??= import('../redact.ts').catch((err: unknown) => {
-    redaction = undefined;
-    throw err;
-  }));
+export const loadRedaction = sharedLoad(() => import('../redact.ts'));
